@@ -1,0 +1,17 @@
+import { workerSource, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { createBrowserSandboxRuntime } from '../adapters/sandbox/browser-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationReport } from '../core/env/validate-env.ts';
+
+let runtime: PyodideSandboxRuntime | null = null;
+
+/** The app's one browser sandbox runtime, created on first use. */
+export function appSandbox(): PyodideSandboxRuntime {
+  runtime ??= createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles });
+  return runtime;
+}
+
+/** Validates a designer reply or plain code in the app's sandbox with the tab defaults. */
+export function validateInApp(reply: string): Promise<ValidationReport> {
+  return validateEnvironment(reply, appSandbox(), DEFAULT_VALIDATION);
+}

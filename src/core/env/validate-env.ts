@@ -1,0 +1,160 @@
+import type { EnvHandle, SandboxRuntime } from '../sandbox-port.ts';
+import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
+import { extractCode } from './extract-code.ts';
+import { repairFStringBraces } from './fstring-repair.ts';
+
+/** Knobs of one validation run. */
+export interface ValidationOptions {
+  /** Turn cap given to the environment class. */
+  maxTurns: number;
+  /** Budget for the whole validation, in milliseconds (SPADE: 60 000; tab default 5 000). */
+  totalTimeoutMs: number;
+  /** Limit for any single load, reset or step, in milliseconds (tab default 2 000). */
+  callTimeoutMs: number;
+  /** Probe actions sent after `reset(seed=42)`, stopping at the first terminal step. */
+  probeActions?: readonly string[];
+  /** Clock in milliseconds (injectable for tests). */
+  now?: () => number;
+}
+
+/** One stage's outcome. */
+export interface StageOutcome {
+  stage: ValidationStage;
+  ok: boolean;
+  ms: number;
+}
+
+/** Everything a validation found: the verdict, the first failure and per-stage timings. */
+export interface ValidationReport {
+  ok: boolean;
+  /** Stage of the first failure, null when valid. */
+  stage: ValidationStage | null;
+  /** Stable code of the first failure, null when valid. */
+  code: EnvErrorCode | null;
+  /** Expected / seen / fix message of the first failure, null when valid. */
+  message: string | null;
+  /** Wall time of the whole validation. */
+  ms: number;
+  /** The code that was validated (extracted and brace-repaired). */
+  source: string;
+  /** Lines the f-string repair rewrote (1-based). */
+  repairedLines: number[];
+  /** Environment class found, when loading got that far. */
+  className: string | null;
+  /** First observation of `reset(seed=42)`, when probing got that far. */
+  firstObservation: string | null;
+  stages: StageOutcome[];
+}
+
+/** SPADE's probe actions. */
+export const PROBE_ACTIONS = ['\\boxed{1}', '\\boxed{test}', '\\boxed{42}'] as const;
+/** Seed of the first probe reset. */
+export const PROBE_SEED = 42;
+/** Seed of the replay reset. */
+export const REPLAY_SEED = 123;
+
+/** Tab defaults for validation (SPADE.md section 4, item 5). */
+export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000 };
+
+class Budget {
+  private readonly deadline: number;
+  constructor(private readonly options: ValidationOptions, private readonly now: () => number) {
+    this.deadline = now() + options.totalTimeoutMs;
+  }
+  callTimeout(stage: ValidationStage): number {
+    const remaining = this.deadline - this.now();
+    if (remaining <= 0) {
+      throw envError('validation_timeout', stage, {
+        expected: `validation to finish within ${this.options.totalTimeoutMs} ms`,
+        seen: 'the budget used up before this stage',
+        fix: 'make reset and step cheap: no long loops or heavy precomputation',
+      });
+    }
+    return Math.min(this.options.callTimeoutMs, remaining);
+  }
+}
+
+async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[]): Promise<string> {
+  const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+  for (const action of actions) {
+    const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+    if (step.terminated || step.truncated) break;
+  }
+  try {
+    await handle.reset(REPLAY_SEED, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+  } catch (error) {
+    if (isEnvError(error) && error.code === 'reset_exception') {
+      throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset', 'Expected a second reset(seed=123)'));
+    }
+    throw error;
+  }
+  return first.observation;
+}
+
+async function checkDeterminism(handle: EnvHandle, budget: Budget, firstObservation: string): Promise<void> {
+  const again = await handle.reset(PROBE_SEED, { stage: 'determinism', timeoutMs: budget.callTimeout('determinism') });
+  if (again.observation !== firstObservation) {
+    throw envError('nondeterministic_reset', 'determinism', {
+      expected: `reset(seed=${PROBE_SEED}) to give the same first observation every time`,
+      seen: `two different observations (${JSON.stringify(firstObservation.slice(0, 80))} then ${JSON.stringify(again.observation.slice(0, 80))})`,
+      fix: 'draw all randomness from random.Random(seed) or the seeded global random inside reset, never from time or id()',
+    });
+  }
+}
+
+/**
+ * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe,
+ * determinism. The first failure is reported with its stage, stable code and message.
+ */
+export async function validateEnvironment(
+  reply: string,
+  runtime: SandboxRuntime,
+  options: ValidationOptions = DEFAULT_VALIDATION,
+): Promise<ValidationReport> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const budget = new Budget(options, now);
+  const stages: StageOutcome[] = [];
+  const report: ValidationReport = {
+    ok: false, stage: null, code: null, message: null, ms: 0, source: '',
+    repairedLines: [], className: null, firstObservation: null, stages,
+  };
+  let stage: ValidationStage = 'extract';
+  let stageStart = started;
+  const enter = (next: ValidationStage) => {
+    stages.push({ stage, ok: true, ms: now() - stageStart });
+    stage = next;
+    stageStart = now();
+  };
+  let handle: EnvHandle | null = null;
+  try {
+    const extracted = extractCode(reply);
+    if (extracted.trim().length === 0) {
+      throw envError('no_code', 'extract', { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' });
+    }
+    const repaired = await repairFStringBraces(extracted, runtime.checkSyntax);
+    report.source = repaired.code;
+    report.repairedLines = repaired.repairedLines;
+    enter('load');
+    handle = await runtime.load(repaired.code, { maxTurns: options.maxTurns, timeoutMs: budget.callTimeout('load'), stage: 'load' });
+    report.className = handle.className;
+    enter('probe');
+    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS);
+    enter('determinism');
+    await checkDeterminism(handle, budget, report.firstObservation);
+    stages.push({ stage, ok: true, ms: now() - stageStart });
+    report.ok = true;
+  } catch (error) {
+    stages.push({ stage, ok: false, ms: now() - stageStart });
+    const failure = isEnvError(error)
+      ? error
+      : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    report.stage = failure.stage;
+    report.code = failure.code;
+    report.message = failure.message;
+  } finally {
+    await handle?.dispose().catch(() => undefined);
+  }
+  report.ms = now() - started;
+  return report;
+}

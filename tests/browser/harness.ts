@@ -1,0 +1,47 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+
+/** Chromium flags this machine needs for headless runs. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A running app (Vite dev server) and a Chromium to drive it. */
+export interface BrowserRig {
+  server: ViteDevServer;
+  browser: Browser;
+  baseUrl: string;
+  /** Opens a fresh page (own context, so fresh storage) at `path`. */
+  open(path: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Starts the app on a free port and Debian's Chromium. */
+export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
+  const server = await createServer({ configFile: 'vite.config.ts', server: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'error' });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('vite did not listen on a TCP port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return {
+    server,
+    browser,
+    baseUrl,
+    async open(path) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(baseUrl + path);
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
