@@ -38,6 +38,8 @@ export interface EnvHandle {
 
 /** A place where untrusted environment code runs: isolated, killable, size-limited. */
 export interface SandboxRuntime {
+  /** Starts the sandbox if needed and resolves once it can answer (start-up is not charged to any time limit). */
+  warm(): Promise<void>;
   /** Asks Python whether `source` parses (used by the f-string repair). */
   checkSyntax: CheckSyntax;
   /** Runs the module, finds the `*Env` class and constructs it. */

@@ -172,7 +172,10 @@ def _load(code, max_turns):
         return _failure("exec", exc)
     cls = _find_env_class(namespace)
     if cls is None:
-        names = sorted(k for k, v in namespace.items() if isinstance(v, type) and not k.startswith("_"))
+        names = sorted(
+            k for k, v in namespace.items()
+            if isinstance(v, type) and getattr(v, "__module__", None) == namespace["__name__"]
+        )
         return _failure("no_class", classes=names[:20])
     try:
         env = cls(max_turns=max_turns) if _accepts_max_turns(cls) else cls()

@@ -112,6 +112,7 @@ export async function validateEnvironment(
   options: ValidationOptions = DEFAULT_VALIDATION,
 ): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
+  await runtime.warm();
   const started = now();
   const budget = new Budget(options, now);
   const stages: StageOutcome[] = [];

@@ -1,0 +1,25 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A command-line mistake: printed with the usage text, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Parses `argv` with node:util's parseArgs, turning its errors into UsageError. */
+export function parseCommandArgs(argv: string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Reads a non-negative integer option, or the fallback when absent. */
+export function integerOption(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
+    throw new UsageError(`--${name} needs a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}

@@ -1,0 +1,39 @@
+import { createNodeSandboxRuntime } from '../adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
+import { UsageError } from './args.ts';
+import { runPlay } from './play-command.ts';
+import { runValidate } from './validate-command.ts';
+
+const USAGE = `usage: npm run --silent spade -- <command>
+
+commands:
+  validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
+  play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
+                                                    play actions and print the transcript`;
+
+const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay };
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
+    return name === '--help' || name === 'help' ? 0 : 2;
+  }
+  let runtime: PyodideSandboxRuntime | null = null;
+  const lazyRuntime = () => (runtime ??= createNodeSandboxRuntime());
+  try {
+    return await command(rest, lazyRuntime, (line) => process.stdout.write(line + '\n'));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await (runtime as PyodideSandboxRuntime | null)?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

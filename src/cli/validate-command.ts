@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import { DEFAULT_VALIDATION, validateEnvironment } from '../core/env/validate-env.ts';
+import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+
+/** One file's verdict as `validate --json` prints it. */
+export interface FileVerdict {
+  file: string;
+  ok: boolean;
+  stage: string | null;
+  code: string | null;
+  message: string | null;
+  ms: number;
+  className: string | null;
+}
+
+async function judge(file: string, runtime: SandboxRuntime, totalMs: number): Promise<FileVerdict> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { file, ok: false, stage: 'extract', code: 'unreadable_file', message: `Expected a readable file. Saw ${reason}. Fix: check the path.`, ms: 0, className: null };
+  }
+  const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: totalMs, callTimeoutMs: Math.min(DEFAULT_VALIDATION.callTimeoutMs, totalMs) };
+  const report = await validateEnvironment(text, runtime, options);
+  return { file, ok: report.ok, stage: report.stage, code: report.code, message: report.message, ms: report.ms, className: report.className };
+}
+
+function formatText(verdict: FileVerdict): string {
+  if (verdict.ok) return `valid    ${verdict.file} (${verdict.className}, ${verdict.ms} ms)`;
+  return `INVALID  ${verdict.file}: ${verdict.stage}/${verdict.code} (${verdict.ms} ms)\n         ${verdict.message}`;
+}
+
+/** `validate <file.py>... [--json] [--timeout-ms N]`: judges each file; exit 0 all valid, 1 any invalid. */
+export async function runValidate(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, 'timeout-ms': { type: 'string' } });
+  if (positionals.length === 0) throw new UsageError('validate needs at least one file');
+  const totalMs = integerOption(values['timeout-ms'], 'timeout-ms', DEFAULT_VALIDATION.totalTimeoutMs);
+  if (totalMs === 0) throw new UsageError('--timeout-ms must be positive');
+  const sandbox = runtime();
+  let allValid = true;
+  for (const file of positionals) {
+    const verdict = await judge(file, sandbox, totalMs);
+    allValid &&= verdict.ok;
+    print(values.json ? JSON.stringify(verdict) : formatText(verdict));
+  }
+  return allValid ? 0 : 1;
+}

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+type Layer = 'core' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return filesUnder(path);
+    return /\.(ts|svelte)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function layerOf(path: string): Layer | null {
+  const rel = relative(ROOT, path);
+  if (rel.startsWith('workers/')) return 'workers';
+  const match = /^src\/(core|adapters|app|ui|cli)\//.exec(rel);
+  if (match) return match[1] as Layer;
+  return rel === 'src/main.ts' ? 'entry' : null;
+}
+
+interface Import { spec: string; typeOnly: boolean }
+
+function importsOf(source: string): Import[] {
+  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
+  const dynamic = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  return [
+    ...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })),
+    ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false })),
+  ];
+}
+
+const ALLOWED: Record<Layer, Layer[]> = {
+  core: ['core'],
+  adapters: ['core', 'adapters'],
+  app: ['core', 'adapters', 'app'],
+  ui: ['app', 'ui'],
+  cli: ['core', 'adapters', 'cli'],
+  workers: ['adapters'],
+  entry: ['ui'],
+};
+
+/** Returns every import that breaks ARCHITECTURE.md's rules, as readable strings. */
+function violations(): string[] {
+  const files = [...filesUnder(join(ROOT, 'src')), ...filesUnder(join(ROOT, 'workers'))];
+  const found: string[] = [];
+  for (const file of files) {
+    const layer = layerOf(file);
+    if (!layer) continue;
+    for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
+      const where = `${relative(ROOT, file)} imports ${spec}`;
+      if (!spec.startsWith('.')) {
+        if (layer === 'core') found.push(`${where}: core imports only core`);
+        if (layer === 'ui' && !spec.startsWith('svelte') && !typeOnly) found.push(`${where}: ui imports only app, svelte and types`);
+        continue;
+      }
+      const target = layerOf(resolve(dirname(file), spec));
+      if (target === 'core' && typeOnly && layer === 'ui') continue;
+      if (!target || !ALLOWED[layer].includes(target)) found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
+    }
+  }
+  return found;
+}
+
+describe('layer rules', () => {
+  it('every import follows ARCHITECTURE.md', () => {
+    expect(violations()).toEqual([]);
+  });
+
+  it('the core uses no DOM, Node or console globals', () => {
+    const offenders = filesUnder(join(ROOT, 'src/core')).filter((file) =>
+      /\b(window|document|indexedDB|localStorage|navigator|console|process|globalThis|require)\b\s*[.(]/.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it('the checker itself catches a violation', () => {
+    expect(importsOf("import { x } from '../adapters/y.ts';\nimport type { T } from './t.ts';")).toEqual([
+      { spec: '../adapters/y.ts', typeOnly: false },
+      { spec: './t.ts', typeOnly: true },
+    ]);
+    expect(layerOf(join(ROOT, 'src/core/env/a.ts'))).toBe('core');
+    expect(ALLOWED.core.includes('adapters')).toBe(false);
+  });
+});
