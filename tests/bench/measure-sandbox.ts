@@ -1,0 +1,66 @@
+import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { DEFAULT_VALIDATION, validateEnvironment } from '../../src/core/env/validate-env.ts';
+
+/** Sandbox figures in milliseconds. */
+export interface SandboxFigures {
+  coldStartToFirstResetMs: number;
+  warmStepMedianMs: number;
+  warmStepP95Ms: number;
+  validateTypicalMedianMs: number;
+  recoveryAfterHangMs: number;
+  steps: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
+}
+
+const HANG = `class HangEnv:
+    def __init__(self, max_turns=12):
+        self.max_turns = max_turns
+    def reset(self, seed=None):
+        return "hang on", {}
+    def step(self, action):
+        while True:
+            pass
+`;
+
+/**
+ * Measures one sandbox runtime: cold start to the first reset, warm step round trips, a typical
+ * validation, and the time from a killed hang until the next environment answers.
+ */
+export async function measureSandbox(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, steps = 300): Promise<SandboxFigures> {
+  const t0 = now();
+  const runtime = create();
+  const handle = await runtime.load(typicalEnv, { maxTurns: 1_000_000, timeoutMs: 30_000 });
+  await handle.reset(1);
+  const coldStartToFirstResetMs = now() - t0;
+  const times: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const start = now();
+    await handle.step(`\\boxed{${String(i % 1000).padStart(3, '0')}}`, { timeoutMs: 5000 });
+    times.push(now() - start);
+  }
+  times.sort((a, b) => a - b);
+  await handle.dispose();
+  const validations: number[] = [];
+  for (let i = 0; i < 15; i++) validations.push((await validateEnvironment(typicalEnv, runtime, DEFAULT_VALIDATION)).ms);
+  validations.sort((a, b) => a - b);
+  await runtime.whenSpareReady();
+  const hung = await runtime.load(HANG, { maxTurns: 12, timeoutMs: 5000 });
+  await hung.reset(1);
+  await hung.step('x', { timeoutMs: 500 }).catch(() => undefined);
+  const killedAt = now();
+  const next = await runtime.load(typicalEnv, { maxTurns: 12, timeoutMs: 30_000 });
+  await next.reset(2);
+  const recoveryAfterHangMs = now() - killedAt;
+  await runtime.close();
+  return {
+    coldStartToFirstResetMs,
+    warmStepMedianMs: percentile(times, 0.5),
+    warmStepP95Ms: percentile(times, 0.95),
+    validateTypicalMedianMs: percentile(validations, 0.5),
+    recoveryAfterHangMs,
+    steps,
+  };
+}

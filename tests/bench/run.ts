@@ -1,0 +1,34 @@
+import { performance } from 'node:perf_hooks';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { startRig } from '../browser/harness.ts';
+import { measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
+
+function print(name: string, figures: SandboxFigures): void {
+  const f = (n: number) => `${n.toFixed(n < 10 ? 3 : 0)} ms`;
+  process.stdout.write(
+    [
+      `${name} sandbox`,
+      `  cold start to first reset     ${f(figures.coldStartToFirstResetMs)}`,
+      `  warm step round trip median   ${f(figures.warmStepMedianMs)}   p95 ${f(figures.warmStepP95Ms)}   (${figures.steps} steps)`,
+      `  validate typical env median   ${f(figures.validateTypicalMedianMs)}`,
+      `  recovery after a killed hang  ${f(figures.recoveryAfterHangMs)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+async function benchBrowser(): Promise<SandboxFigures> {
+  const rig = await startRig();
+  try {
+    const page = await rig.open('/tests/bench/bench-page.html');
+    await page.waitForFunction('typeof window.spadeBench === "function"');
+    return (await page.evaluate('window.spadeBench()')) as SandboxFigures;
+  } finally {
+    await rig.close();
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'node') print('Node', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
+if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
