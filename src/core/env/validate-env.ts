@@ -84,7 +84,7 @@ async function probe(handle: EnvHandle, budget: Budget, actions: readonly string
     await handle.reset(REPLAY_SEED, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
   } catch (error) {
     if (isEnvError(error) && error.code === 'reset_exception') {
-      throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset', 'Expected a second reset(seed=123)'));
+      throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'));
     }
     throw error;
   }

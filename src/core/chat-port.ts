@@ -1,0 +1,74 @@
+/** Who a chat message is from. */
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** One chat message. */
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** Which SPADE role a model call serves (adapters may use it; scripted models choose replies by it). */
+export type ChatPurpose = 'designer' | 'repair' | 'hint' | 'agent' | 'lesson' | 'judge';
+
+/** The part of an AbortSignal the core relies on (the core has no DOM types). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** One completion request. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Sampling temperature (0 = greedy). */
+  temperature: number;
+  /** Nucleus sampling mass in (0, 1]. */
+  topP: number;
+  /** Most tokens the reply may have. */
+  maxTokens: number;
+  /** Sampling seed; passed on every call so runs are reproducible where the backend allows. */
+  seed: number;
+  /** The SPADE role this call serves. */
+  purpose: ChatPurpose;
+  /** Aborts the call; the model must stay usable afterwards. */
+  signal?: AbortSignalLike;
+  /** Receives each streamed piece of text as it arrives. */
+  onToken?: (delta: string) => void;
+}
+
+/** Token counts of one completion. */
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Why a completion stopped. */
+export type FinishReason = 'stop' | 'length' | 'abort';
+
+/** One completion. */
+export interface ChatResult {
+  text: string;
+  usage: ChatUsage;
+  finishReason: FinishReason;
+}
+
+/** A language model that completes chats. Knows nothing of SPADE beyond `purpose`. */
+export interface ChatModel {
+  /** Stable description, e.g. `scripted:demo.json` or `openai:http://127.0.0.1:8080#qwen3-4b`. */
+  readonly id: string;
+  complete(request: ChatRequest): Promise<ChatResult>;
+}
+
+/** Stable codes of model failures. */
+export type ChatErrorCode = 'unreachable' | 'http_error' | 'bad_response' | 'timeout' | 'aborted' | 'context_length' | 'no_script_match';
+
+/** A model call that failed; the message says what happened and what to do next. */
+export class ChatModelError extends Error {
+  override readonly name = 'ChatModelError';
+  constructor(
+    readonly code: ChatErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

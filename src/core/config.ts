@@ -1,0 +1,116 @@
+import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
+
+/** The six cognitive-game skills of SPADE, with the description the designer prompt shows. */
+export const GAME_SKILLS: Readonly<Record<string, string>> = {
+  'Mathematical Reasoning': 'arithmetic, number theory, algebra and counting carried out over several steps',
+  'Logical Deduction': 'drawing certain conclusions from rules, clues and constraints',
+  'Spatial Reasoning': 'positions, directions, shapes, grids and movement in space',
+  'Pattern Recognition': 'finding the rule behind sequences, arrangements and transformations',
+  Optimization: 'reaching the best outcome under limits on moves, cost or resources',
+  'Causal Inference': 'telling causes from correlations by acting on a system and watching effects',
+};
+
+/** Sampling settings of one model role. */
+export interface SamplingConfig {
+  /** Sampling temperature. */
+  temperature: number;
+  /** Nucleus sampling mass. */
+  topP: number;
+  /** Most tokens per reply. */
+  maxTokens: number;
+}
+
+/** How the difficulty word in the designer prompt is chosen. */
+export type DifficultyMode = 'adaptive' | 'easy' | 'medium' | 'hard';
+
+/** Every knob of a run, with the tab defaults of SPADE.md. */
+export interface Config {
+  /** Run seed: every slot, document, memory sample, play seed and model seed derives from it. */
+  seed: number;
+  /** Active skills, assigned to slots round-robin. */
+  skills: string[];
+  /** Environment slots designed per epoch (SPADE: 24; tab: 4). */
+  slotsPerEpoch: number;
+  /** Design attempts per slot before giving up (SPADE: 5; tab: 3). */
+  attemptsPerSlot: number;
+  /** Feed the first validation error back once and ask for a fixed version. */
+  repairMode: boolean;
+  /** Plays per arm: K without the hint and K with it, on the same K seeds (tab: 4). */
+  playsPerArm: number;
+  /** Rollouts per epoch (R); rollouts after the first add unhinted plays to the win-rate window. */
+  rolloutsPerEpoch: number;
+  /** Turn cap of an episode (SPADE: 25; tab: 12). */
+  maxTurns: number;
+  /** Designer reward variant (the paper uses blend). */
+  reward: RewardVariant;
+  /** Designer sampling (SPADE: 0.6 / 0.95). */
+  designer: SamplingConfig;
+  /** Hint sampling (SPADE: 0.3). */
+  hint: SamplingConfig;
+  /** Agent sampling (SPADE: 0.6). */
+  agent: SamplingConfig;
+  /** Words of the grounding document shown to the designer (SPADE: 6000; tab: 800). */
+  corpusWordBudget: number;
+  /** Ground designs in corpus documents (ablation: off). */
+  useCorpus: boolean;
+  /** Show environment memory to the designer (ablation: off). */
+  useMemory: boolean;
+  /** Difficulty word policy; `adaptive` follows the skill's remembered win rates. */
+  difficulty: DifficultyMode;
+  /** Budget for validating one environment, in milliseconds (SPADE: 60 000; tab: 5 000). */
+  validateTimeoutMs: number;
+  /** Limit for one reset or step, in milliseconds (SPADE: 30 000; tab: 2 000). */
+  stepTimeoutMs: number;
+}
+
+/** The tab defaults. */
+export const DEFAULT_CONFIG: Config = {
+  seed: 1,
+  skills: Object.keys(GAME_SKILLS),
+  slotsPerEpoch: 4,
+  attemptsPerSlot: 3,
+  repairMode: false,
+  playsPerArm: 4,
+  rolloutsPerEpoch: 1,
+  maxTurns: 12,
+  reward: 'blend',
+  designer: { temperature: 0.6, topP: 0.95, maxTokens: 4096 },
+  hint: { temperature: 0.3, topP: 0.95, maxTokens: 256 },
+  agent: { temperature: 0.6, topP: 0.95, maxTokens: 1024 },
+  corpusWordBudget: 800,
+  useCorpus: true,
+  useMemory: true,
+  difficulty: 'adaptive',
+  validateTimeoutMs: 5000,
+  stepTimeoutMs: 2000,
+};
+
+function positiveInt(value: number, name: string, max: number): string[] {
+  return Number.isInteger(value) && value >= 1 && value <= max ? [] : [`${name} must be an integer from 1 to ${max}, got ${value}`];
+}
+
+/** Lists what is wrong with a config (empty when it is usable). */
+export function configProblems(config: Config): string[] {
+  const problems = [
+    ...positiveInt(config.slotsPerEpoch, 'slotsPerEpoch', 256),
+    ...positiveInt(config.attemptsPerSlot, 'attemptsPerSlot', 20),
+    ...positiveInt(config.playsPerArm, 'playsPerArm', 64),
+    ...positiveInt(config.rolloutsPerEpoch, 'rolloutsPerEpoch', 16),
+    ...positiveInt(config.maxTurns, 'maxTurns', 200),
+    ...positiveInt(config.corpusWordBudget, 'corpusWordBudget', 20_000),
+  ];
+  if (!Number.isSafeInteger(config.seed) || config.seed < 0) problems.push(`seed must be a non-negative integer, got ${config.seed}`);
+  if (config.skills.length === 0) problems.push('skills must name at least one skill');
+  const unknown = config.skills.filter((s) => !(s in GAME_SKILLS));
+  if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
+  if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
+  for (const role of ['designer', 'hint', 'agent'] as const) {
+    const s = config[role];
+    if (!(s.temperature >= 0 && s.temperature <= 2)) problems.push(`${role}.temperature must be in [0, 2]`);
+    if (!(s.topP > 0 && s.topP <= 1)) problems.push(`${role}.topP must be in (0, 1]`);
+    problems.push(...positiveInt(s.maxTokens, `${role}.maxTokens`, 131_072));
+  }
+  if (!(config.validateTimeoutMs >= 100)) problems.push('validateTimeoutMs must be at least 100');
+  if (!(config.stepTimeoutMs >= 50)) problems.push('stepTimeoutMs must be at least 50');
+  return problems;
+}

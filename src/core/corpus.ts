@@ -1,0 +1,59 @@
+/** One grounding document. */
+export interface CorpusDoc {
+  id: string;
+  text: string;
+  /** Skill the document was written for, when known (the shipped corpus has one; user corpora may not). */
+  skill?: string;
+  title?: string;
+}
+
+/** A line of a corpus that could not be used, and why. */
+export interface CorpusProblem {
+  line: number;
+  reason: string;
+}
+
+/**
+ * Parses a corpus in the reference format: JSON Lines whose objects have `text` or `orig_doc`
+ * (optional `id`, `skill`, `title`). Bad lines are reported, never fatal.
+ */
+export function parseCorpus(jsonl: string, source = 'corpus'): { docs: CorpusDoc[]; problems: CorpusProblem[] } {
+  const docs: CorpusDoc[] = [];
+  const problems: CorpusProblem[] = [];
+  jsonl.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      problems.push({ line, reason: 'not valid JSON' });
+      return;
+    }
+    const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const text = typeof record.text === 'string' ? record.text : typeof record.orig_doc === 'string' ? record.orig_doc : null;
+    if (!text || text.trim() === '') {
+      problems.push({ line, reason: 'no non-empty "text" or "orig_doc" field' });
+      return;
+    }
+    docs.push({
+      id: typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : `${source}-${line}`,
+      text,
+      ...(typeof record.skill === 'string' ? { skill: record.skill } : {}),
+      ...(typeof record.title === 'string' ? { title: record.title } : {}),
+    });
+  });
+  return { docs, problems };
+}
+
+/** Truncates a document to its first `maxWords` words (whitespace-separated), marking the cut. */
+export function truncateWords(text: string, maxWords: number): string {
+  const words = text.trim().split(/\s+/);
+  return words.length <= maxWords ? text.trim() : `${words.slice(0, maxWords).join(' ')} …`;
+}
+
+/** Documents for a skill: those written for it, or all documents when none are tagged with it. */
+export function docsForSkill(docs: readonly CorpusDoc[], skill: string): readonly CorpusDoc[] {
+  const tagged = docs.filter((doc) => doc.skill === skill);
+  return tagged.length > 0 ? tagged : docs;
+}
