@@ -2,6 +2,7 @@ import { createNodeSandboxRuntime } from '../adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
 import { UsageError } from './args.ts';
 import { runPlay } from './play-command.ts';
+import { runRun } from './run-command.ts';
 import { runValidate } from './validate-command.ts';
 
 const USAGE = `usage: npm run --silent spade -- <command>
@@ -9,9 +10,13 @@ const USAGE = `usage: npm run --silent spade -- <command>
 commands:
   validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
-                                                    play actions and print the transcript`;
+                                                    play actions and print the transcript
+  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--seed S]
+      [--reward blend|regret|solve_rate|learning_potential] [--skills a,b] [--plays K]
+      [--slots N] [--attempts N] [--rollouts R] [--max-turns N] [--corpus FILE.jsonl]
+      [--repair] [--no-memory] [--no-corpus]        run SPADE epochs and write the run files`;
 
-const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay };
+const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -3,6 +3,7 @@ import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbo
 import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
 import { startRig } from '../browser/harness.ts';
 import { measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
+import { measureEpochOverhead } from './epoch-overhead.ts';
 
 function print(name: string, figures: SandboxFigures): void {
   const f = (n: number) => `${n.toFixed(n < 10 ? 3 : 0)} ms`;
@@ -32,3 +33,14 @@ async function benchBrowser(): Promise<SandboxFigures> {
 const only = process.argv[2];
 if (!only || only === 'node') print('Node', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
 if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
+if (!only || only === 'epoch') {
+  const e = await measureEpochOverhead();
+  process.stdout.write(
+    [
+      'Epoch overhead (zero-latency scripted model, Node sandbox)',
+      `  epoch median                  ${e.medianEpochMs.toFixed(0)} ms   (${e.epochs} epochs, ${e.episodesPerEpoch} episodes and ${e.stepsPerEpoch} steps each)`,
+      `  share outside the model       ${(100 * e.medianOutsideModelShare).toFixed(1)} %`,
+      '',
+    ].join('\n'),
+  );
+}

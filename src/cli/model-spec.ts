@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ChatModel } from '../core/chat-port.ts';
+import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
+import { UsageError } from './args.ts';
+
+/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`. */
+export async function modelFromSpec(spec: string): Promise<ChatModel> {
+  if (spec.startsWith('scripted:')) {
+    const file = spec.slice('scripted:'.length);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`cannot read the chat script ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      return new ScriptedChatModel(parseChatScript(parsed), basename(file));
+    } catch (error) {
+      throw new UsageError(`the chat script ${file} is not usable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (spec.startsWith('openai:')) {
+    const rest = spec.slice('openai:'.length);
+    const hash = rest.lastIndexOf('#');
+    if (hash <= 0 || hash === rest.length - 1) throw new UsageError('--model openai:URL#MODEL needs both a URL and a model name');
+    const baseUrl = rest.slice(0, hash);
+    if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`--model openai: needs an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+    return new OpenAIChatModel({ baseUrl, model: rest.slice(hash + 1), ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}) });
+  }
+  throw new UsageError(`--model must be scripted:FILE or openai:URL#MODEL, got ${JSON.stringify(spec)}`);
+}

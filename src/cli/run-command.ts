@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import { configProblems, DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../core/config.ts';
+import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
+import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../core/epoch.ts';
+import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
+import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { modelFromSpec } from './model-spec.ts';
+import { appendEpoch, epochLine, runSummary, startRunOutput } from './run-output.ts';
+
+/** The corpus shipped with the app. */
+export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concepts.jsonl', import.meta.url));
+
+async function loadCorpus(file: string, print: (line: string) => void): Promise<CorpusDoc[]> {
+  const { docs, problems } = parseCorpus(await readFile(file, 'utf8'), file);
+  if (problems.length > 0) print(`corpus ${file}: skipped ${problems.length} line(s), e.g. line ${problems[0]!.line}: ${problems[0]!.reason}`);
+  if (docs.length === 0) throw new UsageError(`the corpus ${file} has no usable documents`);
+  return docs;
+}
+
+function skillsOption(value: unknown): string[] {
+  if (value === undefined) return DEFAULT_CONFIG.skills;
+  const names = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const byLower = new Map(Object.keys(GAME_SKILLS).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
+  return names.map((name) => {
+    const skill = byLower.get(name.toLowerCase().replace(/[\s_-]+/g, ''));
+    if (!skill) throw new UsageError(`unknown skill ${JSON.stringify(name)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
+    return skill;
+  });
+}
+
+/** `run --model SPEC --epochs N --seed S --out DIR [...]`: runs SPADE epochs and writes the run files. */
+export async function runRun(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    model: { type: 'string' }, epochs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
+    reward: { type: 'string' }, skills: { type: 'string' }, plays: { type: 'string' }, slots: { type: 'string' },
+    attempts: { type: 'string' }, rollouts: { type: 'string' }, 'max-turns': { type: 'string' }, corpus: { type: 'string' },
+    repair: { type: 'boolean' }, 'no-memory': { type: 'boolean' }, 'no-corpus': { type: 'boolean' },
+  });
+  if (positionals.length > 0) throw new UsageError(`run takes no positional arguments, got ${positionals.join(' ')}`);
+  if (!values.model || !values.out) throw new UsageError('run needs --model and --out');
+  const reward = (values.reward ?? DEFAULT_CONFIG.reward) as RewardVariant;
+  if (!REWARD_VARIANTS.includes(reward)) throw new UsageError(`--reward must be one of ${REWARD_VARIANTS.join(', ')}`);
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    seed: integerOption(values.seed, 'seed', DEFAULT_CONFIG.seed),
+    skills: skillsOption(values.skills),
+    reward,
+    playsPerArm: integerOption(values.plays, 'plays', DEFAULT_CONFIG.playsPerArm),
+    slotsPerEpoch: integerOption(values.slots, 'slots', DEFAULT_CONFIG.slotsPerEpoch),
+    attemptsPerSlot: integerOption(values.attempts, 'attempts', DEFAULT_CONFIG.attemptsPerSlot),
+    rolloutsPerEpoch: integerOption(values.rollouts, 'rollouts', DEFAULT_CONFIG.rolloutsPerEpoch),
+    maxTurns: integerOption(values['max-turns'], 'max-turns', DEFAULT_CONFIG.maxTurns),
+    repairMode: values.repair === true,
+    useMemory: values['no-memory'] !== true,
+    useCorpus: values['no-corpus'] !== true,
+  };
+  const problems = configProblems(config);
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+  const epochs = integerOption(values.epochs, 'epochs', 1);
+  if (epochs < 1) throw new UsageError('--epochs must be at least 1');
+  const model = await modelFromSpec(String(values.model));
+  const corpus = config.useCorpus ? await loadCorpus(values.corpus ? String(values.corpus) : SHIPPED_CORPUS, print) : [];
+  const out = String(values.out);
+  await startRunOutput(out, config, model.id);
+  const sandbox = runtime();
+  const results: EpochResult[] = [];
+  let state = INITIAL_RUN_STATE;
+  for (let i = 0; i < epochs; i++) {
+    const result = await runEpoch({ model, sandbox, corpus }, state, config);
+    await appendEpoch(out, result);
+    print(epochLine(result));
+    results.push(result);
+    state = result.nextState;
+  }
+  print(runSummary(results, out));
+  return 0;
+}
