@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import type { ChatMessage, ChatPurpose } from '../../src/core/chat-port.ts';
+import { FakeOpenAIServer, jsonReply, streamReply } from '../adapters/fake-openai-server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SCRIPT = parseChatScript(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/scripted/hint-helps.json'), 'utf8')));
+
+/** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
+function purposeOf(messages: ChatMessage[]): ChatPurpose {
+  if (messages[0]?.role === 'system') return 'designer';
+  if (messages[0]?.content.startsWith('Here is the code of a text game')) return 'hint';
+  return 'agent';
+}
+
+function spade(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+let server: FakeOpenAIServer;
+beforeAll(async () => {
+  server = await FakeOpenAIServer.start();
+  const scripted = new ScriptedChatModel(SCRIPT);
+  server.respondWith(async (body) => {
+    const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
+    const reply = await scripted.complete({ messages: request.messages, temperature: request.temperature, topP: request.top_p, maxTokens: request.max_tokens, seed: request.seed, purpose: purposeOf(request.messages) });
+    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
+  });
+});
+afterAll(() => server.close());
+
+describe('spade run against an OpenAI-compatible server', () => {
+  it('runs the same loop over HTTP streaming, surviving a server error, with the same numbers', async () => {
+    server.enqueue(jsonReply({ error: { message: 'overloaded' } }, 503));
+    const out = mkdtempSync(join(tmpdir(), 'spade-openai-'));
+    const result = await spade(['run', '--model', `openai:${server.origin}/v1#tiny-test-model`, '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical-deduction', '--no-corpus']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^epoch 0: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
+    const bodies = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(server.requests.every((r) => r.path === '/v1/chat/completions')).toBe(true);
+    expect(bodies[0]).toEqual(bodies[1]);
+    expect(bodies[0]).toMatchObject({ model: 'tiny-test-model', stream: true, temperature: 0.6, top_p: 0.95, max_tokens: 4096 });
+    expect(bodies.every((b) => Number.isInteger(b.seed))).toBe(true);
+    expect(bodies.some((b) => b.temperature === 0.3)).toBe(true);
+    expect(readFileSync(join(out, 'config.json'), 'utf8')).toContain(`"model": "openai:${server.origin}/v1#tiny-test-model"`);
+  });
+
+  it('fails with a clear message when the server is unreachable', async () => {
+    const closed = await FakeOpenAIServer.start();
+    const origin = closed.origin;
+    await closed.close();
+    const result = await spade(['run', '--model', `openai:${origin}#m`, '--out', mkdtempSync(join(tmpdir(), 'spade-openai-')), '--slots', '1', '--no-corpus']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(origin);
+    expect(result.stderr.toLowerCase()).toContain('is the server running');
+  });
+});

@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
+
+function spade(...args: string[]) {
+  return spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+}
+
+function jsonl(dir: string, file: string): Array<Record<string, unknown>> {
+  return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+let out: string;
+let result: ReturnType<typeof spade>;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'spade-run-'));
+  result = spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
+});
+
+describe('spade run', () => {
+  it('prints one line per epoch and a summary', () => {
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^epoch 0: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
+    expect(result.stdout).toMatch(/^epoch 1: /m);
+    expect(result.stdout).toContain('top environments by designer reward:');
+    expect(result.stdout).toContain(`written to ${out}`);
+  });
+
+  it('writes the run files with the documented fields', () => {
+    const environments = jsonl(out, 'environments.jsonl');
+    expect(environments).toHaveLength(4);
+    for (const env of environments) {
+      expect(env).toMatchObject({ skill: 'Logical Deduction', status: 'valid' });
+      expect(env.sha256).toBe(createHash('sha256').update(String(env.code)).digest('hex'));
+      expect(env).toHaveProperty('hint');
+      expect(env).toHaveProperty('stats.regret');
+      expect((env.attempts as Array<{ validation: unknown }>)[0]!.validation).toHaveProperty('code');
+    }
+    const episodes = jsonl(out, 'episodes.jsonl');
+    expect(episodes).toHaveLength(16);
+    expect(episodes[0]).toMatchObject({ arm: 'nohint', rollout: 0, return: 0 });
+    expect(episodes[0]).toHaveProperty('seed');
+    expect((episodes[0]!.turns as unknown[]).length).toBe(3);
+    expect(jsonl(out, 'epochs.jsonl').map((m) => m.epoch)).toEqual([0, 1]);
+    const rollouts = jsonl(out, 'rollouts.jsonl');
+    expect(rollouts.filter((r) => r.role === 'designer')).toHaveLength(4);
+    expect(rollouts.filter((r) => r.role === 'agent')).toHaveLength(16);
+    for (const row of rollouts) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'completion', 'reward', 'advantage', 'group']));
+    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({ model: 'scripted:hint-helps.json', config: { seed: 7, playsPerArm: 2 } });
+  });
+
+  it('refuses bad usage with exit 2', () => {
+    expect(spade('run', '--model', `scripted:${SCRIPT}`, '--out', out, '--reward', 'vibes').status).toBe(2);
+    expect(spade('run', '--model', 'gpt:whatever', '--out', out).status).toBe(2);
+    expect(spade('run', '--model', `scripted:${SCRIPT}`, '--out', out, '--skills', 'juggling').status).toBe(2);
+  });
+});
