@@ -18,5 +18,14 @@ const pyodide = await loadPyodide({
   stderr: () => undefined,
   stdin: () => null,
 });
+// Node 20's permission model does not cover signals or the network: take those away before any
+// environment runs (the host kills this process with a signal of its own).
+const noAccess = () => {
+  throw Object.assign(new Error('not available in the SPADE sandbox'), { code: 'ERR_ACCESS_DENIED' });
+};
+Object.assign(process, { kill: noAccess, _kill: noAccess, dlopen: noAccess });
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
+  Reflect.deleteProperty(globalThis, name);
+}
 expose(createSandboxService(pyodide, harnessSource), ipcEndpoint(process as never));
 process.send?.({ spadeSandboxReady: true });

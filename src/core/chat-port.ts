@@ -57,6 +57,10 @@ export interface ChatModel {
   /** Stable description, e.g. `scripted:demo.json` or `openai:http://127.0.0.1:8080#qwen3-4b`. */
   readonly id: string;
   complete(request: ChatRequest): Promise<ChatResult>;
+  /** Plain data describing any internal position (scripted models), saved with each epoch so a resumed run continues identically. */
+  snapshot?(): unknown;
+  /** Restores what `snapshot` returned. */
+  restore?(snapshot: unknown): void;
 }
 
 /** Stable codes of model failures. */

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest, ChatResult } from './chat-port.ts';
+import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from './chat-port.ts';
 import type { Config } from './config.ts';
 import type { CorpusDoc } from './corpus.ts';
 import { designSlot, type SlotDesign } from './design-slot.ts';
@@ -19,6 +19,8 @@ export interface RunState {
   epoch: number;
   memory: MemoryRecord[];
   skillAverages: Record<string, SkillAverages>;
+  /** The model's `snapshot()` after the epoch (scripted models), restored on resume. */
+  modelSnapshot?: unknown;
 }
 
 /** The initial state of a run. */
@@ -31,8 +33,10 @@ export interface EpochPorts {
   corpus: readonly CorpusDoc[];
   /** Receives progress events. */
   emit?: (event: SpadeEvent) => void;
-  /** Awaited before each stage; a run controller blocks here to pause or step. */
+  /** Awaited before each unit of work (a slot's design, a hint, an episode, the scoring); a run controller blocks here to pause or step. */
   gate?: (stage: EpochStage) => Promise<void>;
+  /** Aborts the epoch: model calls are interrupted and the epoch rejects with EpochAbortedError. */
+  signal?: AbortSignalLike;
   /** Wall clock in milliseconds, for timings only. */
   now?: () => number;
 }
@@ -61,15 +65,29 @@ export function planSlots(config: Config, epoch: number): Array<{ slot: number; 
   }));
 }
 
-function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }): ChatModel {
+/** Thrown when an epoch is aborted; nothing of the epoch should be kept. */
+export class EpochAbortedError extends Error {
+  override readonly name = 'EpochAbortedError';
+  constructor() {
+    super('The epoch was aborted; nothing of it was kept.');
+  }
+}
+
+function throwIfAborted(signal: AbortSignalLike | undefined): void {
+  if (signal?.aborted) throw new EpochAbortedError();
+}
+
+function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }, signal: AbortSignalLike | undefined): ChatModel {
   return {
     id: model.id,
     async complete(request: ChatRequest): Promise<ChatResult> {
+      throwIfAborted(signal);
       const start = clock();
       try {
-        return await model.complete(request);
+        return await model.complete(signal ? { ...request, signal } : request);
       } finally {
         spent.ms += clock() - start;
+        throwIfAborted(signal);
       }
     },
   };
@@ -99,16 +117,20 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const clock = ports.now ?? Date.now;
   const started = clock();
   const modelTime = { ms: 0 };
-  const model = timedModel(ports.model, clock, modelTime);
+  const model = timedModel(ports.model, clock, modelTime, ports.signal);
   const emit = ports.emit ?? (() => undefined);
-  const gate = ports.gate ?? (async () => undefined);
+  const gate = async (stage: EpochStage) => {
+    throwIfAborted(ports.signal);
+    await ports.gate?.(stage);
+    throwIfAborted(ports.signal);
+  };
   const epoch = state.epoch;
   const slots = planSlots(config, epoch);
   emit({ type: 'epoch_started', epoch, slots });
 
-  await gate('design');
   const environments: EnvironmentRecord[] = [];
   for (const { slot, skill } of slots) {
+    await gate('design');
     const envId = environmentId(epoch, slot);
     const design = await designSlot({
       epoch, slot, skill, envId, config, corpus: ports.corpus, memory: state.memory, model, sandbox: ports.sandbox,
@@ -120,8 +142,8 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     if (!design.valid) emit({ type: 'slot_rejected', epoch, slot, envId });
   }
 
-  await gate('hint');
   for (const env of environments.filter((e) => e.status === 'valid')) {
+    await gate('hint');
     env.hintMessages = buildHintPrompt(env.code);
     const reply = await model.complete({
       messages: env.hintMessages,
@@ -135,10 +157,9 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint });
   }
 
-  await gate('play');
   const episodes: Episode[] = [];
   for (const env of environments.filter((e) => e.status === 'valid')) {
-    episodes.push(...(await playEnvironment(env, model, ports.sandbox, config, emit)));
+    episodes.push(...(await playEnvironment(env, model, ports.sandbox, config, emit, gate)));
   }
 
   await gate('score');
@@ -148,6 +169,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
     skillAverages: scores.skillAverages,
+    ...(ports.model.snapshot ? { modelSnapshot: ports.model.snapshot() } : {}),
   };
   emit({ type: 'epoch_completed', epoch, metrics: scores.metrics });
   const totalMs = clock() - started;
@@ -182,35 +204,40 @@ async function playEnvironment(
   sandbox: SandboxRuntime,
   config: Config,
   emit: (event: SpadeEvent) => void,
+  gate: (stage: EpochStage) => Promise<void>,
 ): Promise<Episode[]> {
   const episodes: Episode[] = [];
   let handle: EnvHandle | null = null;
-  for (const play of playSchedule(config, env.id)) {
-    const id = `${env.id}-r${play.rollout}-${play.arm}-${play.index}`;
-    handle ??= await sandbox.load(env.code, { maxTurns: config.maxTurns, timeoutMs: config.stepTimeoutMs, stage: 'play' }).catch((error: unknown) => {
-      if (isEnvError(error)) return null;
-      throw error;
-    });
-    const played = handle
-      ? await playEpisode(model, handle, {
-          seed: play.seed,
-          hint: play.arm === 'hint' ? env.hint : null,
-          maxTurns: config.maxTurns,
-          stepTimeoutMs: config.stepTimeoutMs,
-          sampling: config.agent,
-          modelSeedKey: `${config.seed}:${id}`,
-          onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index }, delta }),
-          onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
-        })
-      : { firstObservation: '', messages: [], turns: [], return: -1, error: { code: 'env_lost' as const, message: 'The environment could not be loaded again for play.' }, usage: { promptTokens: 0, completionTokens: 0 } };
-    if (played.error) {
-      await handle?.dispose();
-      handle = null;
+  try {
+    for (const play of playSchedule(config, env.id)) {
+      await gate('play');
+      const id = `${env.id}-r${play.rollout}-${play.arm}-${play.index}`;
+      handle ??= await sandbox.load(env.code, { maxTurns: config.maxTurns, timeoutMs: config.stepTimeoutMs, stage: 'play' }).catch((error: unknown) => {
+        if (isEnvError(error)) return null;
+        throw error;
+      });
+      const played = handle
+        ? await playEpisode(model, handle, {
+            seed: play.seed,
+            hint: play.arm === 'hint' ? env.hint : null,
+            maxTurns: config.maxTurns,
+            stepTimeoutMs: config.stepTimeoutMs,
+            sampling: config.agent,
+            modelSeedKey: `${config.seed}:${id}`,
+            onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index }, delta }),
+            onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
+          })
+        : { firstObservation: '', messages: [], turns: [], return: -1, error: { code: 'env_lost' as const, message: 'The environment could not be loaded again for play.' }, usage: { promptTokens: 0, completionTokens: 0 } };
+      if (played.error) {
+        await handle?.dispose();
+        handle = null;
+      }
+      const episode: Episode = { id, envId: env.id, epoch: env.epoch, ...play, ...played, advantage: 0 };
+      episodes.push(episode);
+      emit({ type: 'episode', epoch: env.epoch, episode });
     }
-    const episode: Episode = { id, envId: env.id, epoch: env.epoch, ...play, ...played, advantage: 0 };
-    episodes.push(episode);
-    emit({ type: 'episode', epoch: env.epoch, episode });
+  } finally {
+    await handle?.dispose();
   }
-  await handle?.dispose();
   return episodes;
 }

@@ -24,6 +24,8 @@ export interface BrowserRig {
 /** Starts the app on a free port and Debian's Chromium. */
 export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
   const server = await createServer({ configFile: 'vite.config.ts', server: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'error' });
+  // No file watching: a change elsewhere in the tree must not reload a page mid-test.
+  await server.watcher.close();
   await server.listen();
   const address = server.httpServer?.address();
   if (!address || typeof address === 'string') throw new Error('vite did not listen on a TCP port');

@@ -63,8 +63,22 @@ export class ScriptedChatModel implements ChatModel {
   constructor(
     private readonly script: ChatScript | ScriptFunction,
     name = typeof script === 'function' ? 'function' : (script.name ?? 'script'),
+    /** Pause between streamed pieces, in milliseconds (the demo uses it so people can watch). */
+    private readonly pieceDelayMs = 0,
   ) {
     this.id = `scripted:${name}`;
+  }
+
+  snapshot(): Record<string, number> {
+    return Object.fromEntries(this.fired);
+  }
+
+  restore(snapshot: unknown): void {
+    this.fired.clear();
+    if (typeof snapshot !== 'object' || snapshot === null) return;
+    for (const [rule, count] of Object.entries(snapshot)) {
+      if (Number.isInteger(Number(rule)) && Number.isInteger(count)) this.fired.set(Number(rule), count as number);
+    }
   }
 
   async complete(request: ChatRequest): Promise<ChatResult> {
@@ -74,6 +88,7 @@ export class ScriptedChatModel implements ChatModel {
       if (request.signal?.aborted) return this.result(request, streamed, 'abort');
       streamed += piece;
       request.onToken?.(piece);
+      if (this.pieceDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.pieceDelayMs));
     }
     return this.result(request, text, 'stop');
   }

@@ -47,6 +47,35 @@ def _install_import_guard():
             del sys.modules[name]
 
 
+_WATCHED_MODULES = (
+    "builtins", "random", "json", "math", "re", "itertools", "collections", "functools",
+    "string", "copy", "heapq", "operator", "statistics", "inspect", "traceback", "typing",
+)
+
+
+def _fingerprint():
+    prints = {}
+    for name in _WATCHED_MODULES:
+        module = __import__(name)
+        prints[name] = {key: id(value) for key, value in vars(module).items() if not key.startswith("__")}
+    prints["sys"] = {"meta_path": [id(f) for f in sys.meta_path], "recursion": sys.getrecursionlimit()}
+    return prints
+
+
+def _integrity_problems():
+    problems = []
+    for name, expected in _BASELINE.items():
+        if name == "sys":
+            current = {"meta_path": [id(f) for f in sys.meta_path], "recursion": sys.getrecursionlimit()}
+            problems += [f"sys.{key}" for key in expected if expected[key] != current[key]]
+            continue
+        module = sys.modules.get(name)
+        current = vars(module) if module is not None else {}
+        problems += [f"{name}.{key}" for key, ident in expected.items() if id(current.get(key)) != ident]
+    problems += [name for name in sys.modules if name.split(".")[0] in _BLOCKED_ROOTS]
+    return problems[:20]
+
+
 class _TooLarge(Exception):
     def __init__(self, what, size, limit):
         super().__init__(what)
@@ -67,7 +96,7 @@ def _failure(kind, exc=None, **extra):
     out = {"ok": False, "error": kind}
     if exc is not None:
         try:
-            text = str(exc)
+            text = str(exc.msg) if isinstance(exc, SyntaxError) and exc.msg else str(exc)
         except BaseException:
             text = "<unprintable exception>"
         out["type"] = type(exc).__name__
@@ -246,6 +275,8 @@ def _dispatch(request):
         return _step(request["id"], str(request["action"]))
     if op == "solution":
         return _solution(request["id"])
+    if op == "integrity":
+        return {"ok": True, "problems": _integrity_problems()}
     if op == "dispose":
         _state["envs"].pop(request["id"], None)
         return {"ok": True}
@@ -266,3 +297,4 @@ def spade_harness_call(request_json):
 
 
 _install_import_guard()
+_BASELINE = _fingerprint()

