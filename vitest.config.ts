@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 export default defineConfig({
+  plugins: [svelte()],
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'node',
           include: ['tests/**/*.test.ts'],
@@ -14,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],

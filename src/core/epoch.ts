@@ -224,7 +224,7 @@ async function playEnvironment(
             stepTimeoutMs: config.stepTimeoutMs,
             sampling: config.agent,
             modelSeedKey: `${config.seed}:${id}`,
-            onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index }, delta }),
+            onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
             onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
           })
         : { firstObservation: '', messages: [], turns: [], return: -1, error: { code: 'env_lost' as const, message: 'The environment could not be loaded again for play.' }, usage: { promptTokens: 0, completionTokens: 0 } };

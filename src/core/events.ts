@@ -9,6 +9,7 @@ export interface TokenSource {
   envId: string;
   arm?: Arm;
   playIndex?: number;
+  rollout?: number;
 }
 
 /** Progress of an epoch, as typed events (the core's only output channel besides its return value). */

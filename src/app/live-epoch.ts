@@ -1,0 +1,169 @@
+import type { ValidationReport } from '../core/env/validate-env.ts';
+import type { SpadeEvent } from '../core/events.ts';
+import type { Arm, EnvStats, EpochMetrics, Turn } from '../core/records.ts';
+
+/** One design attempt as it streams in and is judged. */
+export interface LiveAttempt {
+  attempt: number;
+  repair: boolean;
+  docId: string | null;
+  /** The designer's reply so far. */
+  reply: string;
+  report: ValidationReport | null;
+}
+
+/** One episode as it streams in. */
+export interface LivePlay {
+  arm: Arm;
+  index: number;
+  rollout: number;
+  /** The agent's reply being streamed for the current turn. */
+  streaming: string;
+  turns: Turn[];
+  firstObservation: string | null;
+  return: number | null;
+  error: string | null;
+}
+
+/** Where a slot is in the epoch. */
+export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored';
+
+/** One environment slot of the live epoch. */
+export interface LiveSlot {
+  slot: number;
+  skill: string;
+  envId: string;
+  phase: SlotPhase;
+  attempts: LiveAttempt[];
+  hint: string | null;
+  hintStreaming: string;
+  plays: LivePlay[];
+  stats: EnvStats | null;
+}
+
+/** Which stage of the epoch is running. */
+export type LiveStage = 'design' | 'hint' | 'play' | 'score' | 'done';
+
+/** Everything the live epoch view shows, built from the core's events. */
+export interface LiveEpoch {
+  epoch: number;
+  stage: LiveStage;
+  slots: LiveSlot[];
+  metrics: EpochMetrics | null;
+  /** Streamed pieces seen (a proxy for tokens). */
+  pieces: number;
+}
+
+function envIdOf(epoch: number, slot: number): string {
+  return `e${String(epoch).padStart(4, '0')}-s${String(slot).padStart(2, '0')}`;
+}
+
+/** A fresh live epoch for the planned slots. */
+export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: number; skill: string }>): LiveEpoch {
+  return {
+    epoch,
+    stage: 'design',
+    slots: slots.map(({ slot, skill }) => ({ slot, skill, envId: envIdOf(epoch, slot), phase: 'waiting', attempts: [], hint: null, hintStreaming: '', plays: [], stats: null })),
+    metrics: null,
+    pieces: 0,
+  };
+}
+
+function playOf(slot: LiveSlot, arm: Arm, index: number, rollout: number): LivePlay {
+  let play = slot.plays.find((p) => p.arm === arm && p.index === index && p.rollout === rollout);
+  if (!play) {
+    play = { arm, index, rollout, streaming: '', turns: [], firstObservation: null, return: null, error: null };
+    slot.plays.push(play);
+  }
+  return play;
+}
+
+function applyToken(live: LiveEpoch, event: Extract<SpadeEvent, { type: 'token' }>): void {
+  const slot = live.slots.find((s) => s.envId === event.source.envId);
+  if (!slot) return;
+  live.pieces += 1;
+  if (event.source.purpose === 'designer' || event.source.purpose === 'repair') {
+    const attempt = slot.attempts[slot.attempts.length - 1];
+    if (attempt) attempt.reply += event.delta;
+  } else if (event.source.purpose === 'hint') {
+    slot.hintStreaming += event.delta;
+  } else if (event.source.purpose === 'agent' && event.source.arm !== undefined && event.source.playIndex !== undefined) {
+    playOf(slot, event.source.arm, event.source.playIndex, event.source.rollout ?? 0).streaming += event.delta;
+  }
+}
+
+/** Applies one core event to the live epoch, in place (the view holds it in reactive state). */
+export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
+  const slotById = (envId: string) => live.slots.find((s) => s.envId === envId);
+  switch (event.type) {
+    case 'token':
+      return applyToken(live, event);
+    case 'design_started': {
+      const slot = live.slots[event.slot];
+      if (!slot) return;
+      slot.phase = 'designing';
+      slot.attempts.push({ attempt: event.attempt, repair: event.repair, docId: event.docId, reply: '', report: null });
+      return;
+    }
+    case 'validated': {
+      const slot = live.slots[event.slot];
+      const attempt = slot?.attempts.find((a) => a.attempt === event.attempt);
+      if (!slot || !attempt) return;
+      attempt.report = event.report;
+      if (event.report.ok) slot.phase = 'valid';
+      return;
+    }
+    case 'slot_rejected': {
+      const slot = slotById(event.envId);
+      if (slot) slot.phase = 'rejected';
+      return;
+    }
+    case 'hinted': {
+      const slot = slotById(event.envId);
+      live.stage = 'hint';
+      if (slot) {
+        slot.hint = event.hint;
+        slot.phase = 'hinting';
+      }
+      return;
+    }
+    case 'turn': {
+      const slot = slotById(event.envId);
+      if (!slot) return;
+      live.stage = 'play';
+      slot.phase = 'playing';
+      const play = playOf(slot, event.arm, event.playIndex, event.rollout);
+      play.turns.push(event.turn);
+      play.streaming = '';
+      return;
+    }
+    case 'episode': {
+      const slot = slotById(event.episode.envId);
+      if (!slot) return;
+      live.stage = 'play';
+      slot.phase = 'playing';
+      const play = playOf(slot, event.episode.arm, event.episode.index, event.episode.rollout);
+      play.turns = event.episode.turns;
+      play.firstObservation = event.episode.firstObservation;
+      play.return = event.episode.return;
+      play.error = event.episode.error?.message ?? null;
+      play.streaming = '';
+      return;
+    }
+    case 'scored': {
+      const slot = slotById(event.envId);
+      live.stage = 'score';
+      if (slot) {
+        slot.stats = event.stats;
+        slot.phase = 'scored';
+      }
+      return;
+    }
+    case 'epoch_completed':
+      live.metrics = event.metrics;
+      live.stage = 'done';
+      return;
+    case 'epoch_started':
+      return;
+  }
+}

@@ -1,0 +1,205 @@
+import type { ChatModel } from '../core/chat-port.ts';
+import type { Config } from '../core/config.ts';
+import type { CorpusDoc } from '../core/corpus.ts';
+import { EpochAbortedError, runEpoch, type RunState } from '../core/epoch.ts';
+import type { EpochStage, SpadeEvent } from '../core/events.ts';
+import type { EpochMetrics } from '../core/records.ts';
+import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { RunMeta, RunStore } from '../core/store-port.ts';
+import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
+
+/** What the controller is doing. */
+export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted';
+
+/** Holds a run exclusively; returns a release function, or null when another tab holds it. */
+export type RunLock = (runId: string) => Promise<(() => void) | null>;
+
+/** What the controller needs from the composition root. */
+export interface RunControllerDeps {
+  store: RunStore;
+  sandbox: () => SandboxRuntime;
+  corpus: () => Promise<readonly CorpusDoc[]>;
+  /** The model a run uses (by its meta's modelId). */
+  model: (meta: RunMeta) => Promise<ChatModel>;
+  lock?: RunLock;
+  /** Schedules a UI flush (requestAnimationFrame in the browser). */
+  schedule?: (flush: () => void) => void;
+  now?: () => number;
+}
+
+/** Settings of a new run. */
+export interface NewRun {
+  name: string;
+  config: Config;
+  modelId: string;
+  epochsPlanned: number;
+}
+
+/** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. */
+export class RunController {
+  status: ControllerStatus = $state('idle');
+  meta: RunMeta | null = $state(null);
+  live: LiveEpoch | null = $state(null);
+  history: EpochMetrics[] = $state([]);
+  error: string | null = $state(null);
+  /** The unit of work the run is at or waiting before. */
+  stage: EpochStage | null = $state(null);
+  /** Streamed pieces per second over the last epoch (a token-rate proxy). */
+  piecesPerSecond = $state(0);
+
+  private paused = false;
+  private stepBudget = 0;
+  private wake: (() => void) | null = null;
+  private abortController: AbortController | null = null;
+  private buffered: SpadeEvent[] = [];
+  private flushScheduled = false;
+  private releaseLock: (() => void) | null = null;
+
+  constructor(private readonly deps: RunControllerDeps) {}
+
+  /** Creates and selects a run (not started). */
+  async create(input: NewRun): Promise<RunMeta> {
+    const now = (this.deps.now ?? Date.now)();
+    const meta: RunMeta = {
+      id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
+      name: input.name, createdAt: now, updatedAt: now, config: input.config, modelId: input.modelId,
+      status: 'new', epochsCompleted: 0, epochsPlanned: input.epochsPlanned, lastError: null,
+    };
+    await this.deps.store.createRun(meta);
+    await this.open(meta.id);
+    return meta;
+  }
+
+  /** Selects a stored run and shows its committed history. */
+  async open(runId: string): Promise<void> {
+    if (this.status === 'running' || this.status === 'paused') throw new Error('Stop the current run before opening another.');
+    const loaded = await this.deps.store.loadRun(runId);
+    if (!loaded) throw new Error(`No run with id ${runId}.`);
+    this.meta = loaded.meta;
+    this.history = await this.deps.store.metricsOf(runId);
+    this.live = null;
+    this.error = loaded.meta.lastError;
+    this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
+  }
+
+  /** Starts (or continues) the selected run from its last committed epoch. */
+  async start(options: { paused?: boolean } = {}): Promise<void> {
+    const meta = this.meta;
+    if (!meta || this.status === 'running' || this.status === 'paused') return;
+    const releaseLock = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
+    if (!releaseLock) {
+      this.error = 'Another tab is running this run. Close it there, or open the run read-only here.';
+      return;
+    }
+    this.releaseLock = releaseLock;
+    this.paused = options.paused === true;
+    this.stepBudget = 0;
+    this.error = null;
+    this.abortController = new AbortController();
+    this.status = this.paused ? 'paused' : 'running';
+    void this.loop(meta).finally(() => {
+      this.releaseLock?.();
+      this.releaseLock = null;
+    });
+  }
+
+  /** Pauses before the next unit of work (a slot's design, a hint, an episode or the scoring). */
+  pause(): void {
+    if (this.status !== 'running') return;
+    this.paused = true;
+    this.status = 'paused';
+  }
+
+  /** While paused, runs exactly one more unit of work. */
+  step(): void {
+    if (this.status !== 'paused') return;
+    this.stepBudget += 1;
+    this.wake?.();
+  }
+
+  /** Continues after a pause. */
+  resume(): void {
+    if (this.status !== 'paused') return;
+    this.paused = false;
+    this.status = 'running';
+    this.wake?.();
+  }
+
+  /** Stops at once; the epoch in progress is discarded, committed epochs stay. */
+  abort(): void {
+    if (this.status !== 'running' && this.status !== 'paused') return;
+    this.status = 'stopping';
+    this.abortController?.abort();
+    this.wake?.();
+  }
+
+  private gate = async (stage: EpochStage): Promise<void> => {
+    this.stage = stage;
+    while (this.paused && this.stepBudget === 0 && !this.abortController?.signal.aborted) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+    if (this.stepBudget > 0) this.stepBudget -= 1;
+  };
+
+  private onEvent = (event: SpadeEvent): void => {
+    if (event.type === 'epoch_started') {
+      this.flush();
+      this.live = createLiveEpoch(event.epoch, event.slots);
+      return;
+    }
+    this.buffered.push(event);
+    if (event.type !== 'token') return this.flush();
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    (this.deps.schedule ?? ((f) => setTimeout(f, 16)))(() => this.flush());
+  };
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const events = this.buffered;
+    this.buffered = [];
+    if (!this.live) return;
+    for (const event of events) applyEvent(this.live, event);
+  }
+
+  private async loop(meta: RunMeta): Promise<void> {
+    const clock = this.deps.now ?? Date.now;
+    try {
+      const loaded = await this.deps.store.loadRun(meta.id);
+      if (!loaded) throw new Error(`The run ${meta.id} is no longer stored.`);
+      let state: RunState = loaded.state;
+      const model = await this.deps.model(loaded.meta);
+      if (state.modelSnapshot !== undefined) model.restore?.(state.modelSnapshot);
+      const corpus = loaded.meta.config.useCorpus ? await this.deps.corpus() : [];
+      await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
+      while (state.epoch < loaded.meta.epochsPlanned) {
+        const started = clock();
+        const signal = this.abortController!.signal;
+        const result = await runEpoch({ model, sandbox: this.deps.sandbox(), corpus, emit: this.onEvent, gate: this.gate, signal, now: clock }, state, loaded.meta.config);
+        this.flush();
+        await this.deps.store.commitEpoch(meta.id, result);
+        state = result.nextState;
+        this.history = [...this.history, result.metrics];
+        this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, clock() - started) : 0;
+        this.meta = { ...this.meta!, epochsCompleted: state.epoch, updatedAt: clock() };
+      }
+      await this.finish('completed', null);
+    } catch (error) {
+      this.flush();
+      if (error instanceof EpochAbortedError) await this.finish('aborted', null);
+      else await this.finish('failed', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async finish(status: 'completed' | 'aborted' | 'failed', message: string | null): Promise<void> {
+    this.status = status;
+    this.error = message;
+    this.stage = null;
+    const stored = status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'paused';
+    if (this.meta) {
+      this.meta = { ...this.meta, status: stored, lastError: message };
+      await this.deps.store.updateRun(this.meta.id, { status: stored, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
+    }
+  }
+}

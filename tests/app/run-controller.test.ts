@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
+import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
+import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+
+const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, useCorpus: false };
+
+let sandbox: PyodideSandboxRuntime;
+beforeAll(async () => {
+  sandbox = createNodeSandboxRuntime();
+  await sandbox.warm();
+});
+afterAll(() => sandbox.close());
+
+function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDeps {
+  return {
+    store,
+    sandbox: () => sandbox,
+    corpus: async () => [],
+    model: async () => new ScriptedChatModel(SCRIPT),
+    lock: async (id) => {
+      if (locks.has(id)) return null;
+      locks.add(id);
+      return () => locks.delete(id);
+    },
+    schedule: (flush) => setTimeout(flush, 0),
+  };
+}
+
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('RunController', () => {
+  it('runs the planned epochs, commits each, and shows the live epoch', async () => {
+    const store = new MemoryRunStore();
+    const controller = new RunController(deps(store));
+    const meta = await controller.create({ name: 'demo', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.status === 'completed', 'completion');
+    expect(controller.history.map((m) => m.epoch)).toEqual([0, 1]);
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'completed', epochsCompleted: 2 });
+    expect(controller.live!.stage).toBe('done');
+    expect(controller.live!.epoch).toBe(1);
+    expect(controller.live!.slots[0]!.attempts[0]!.reply).toContain('class DoorWordEnv');
+    expect(controller.live!.slots[0]!.stats).not.toBeNull();
+  });
+
+  it('pauses before the next unit, steps exactly one unit, resumes', async () => {
+    const store = new MemoryRunStore();
+    const controller = new RunController(deps(store));
+    await controller.create({ name: 'p', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
+    await controller.start({ paused: true });
+    await until(() => controller.stage === 'design', 'first gate');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(controller.live!.slots[0]!.attempts).toHaveLength(0);
+    controller.step();
+    await until(() => controller.live!.slots[0]!.phase === 'valid' && controller.stage === 'design' && controller.live!.slots[1]!.attempts.length === 0, 'one slot designed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(controller.live!.slots[1]!.attempts).toHaveLength(0);
+    controller.resume();
+    await until(() => controller.status === 'completed', 'completion');
+    expect(controller.history).toHaveLength(1);
+  });
+
+  it('abort discards the epoch in progress and keeps committed ones; the run resumes identically', async () => {
+    const store = new MemoryRunStore();
+    const controller = new RunController(deps(store));
+    const meta = await controller.create({ name: 'a', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
+    controller.abort();
+    await until(() => controller.status === 'aborted', 'abort');
+    expect((await store.loadRun(meta.id))!.state.epoch).toBe(1);
+    expect(await store.metricsOf(meta.id)).toHaveLength(1);
+
+    const reopened = new RunController(deps(store));
+    await reopened.open(meta.id);
+    await reopened.start();
+    await until(() => reopened.status === 'completed', 'completion after resume');
+    const resumed = await store.queryEnvironments(meta.id);
+
+    const straight = new MemoryRunStore();
+    const reference = new RunController(deps(straight));
+    const other = await reference.create({ name: 'b', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await reference.start();
+    await until(() => reference.status === 'completed', 'reference run');
+    expect(JSON.stringify(resumed)).toBe(JSON.stringify(await straight.queryEnvironments(other.id)));
+  });
+
+  it('refuses to run a run another tab holds', async () => {
+    const store = new MemoryRunStore();
+    const locks = new Set<string>();
+    const first = new RunController(deps(store, locks));
+    const meta = await first.create({ name: 'l', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
+    locks.add(meta.id);
+    await first.start();
+    expect(first.status).toBe('idle');
+    expect(first.error).toContain('Another tab');
+  });
+});
