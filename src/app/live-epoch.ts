@@ -167,3 +167,8 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       return;
   }
 }
+
+/** The code to show for an attempt: the validated source once judged, else the reply streaming in. */
+export function attemptCode(attempt: LiveAttempt): string {
+  return attempt.report?.source || attempt.reply;
+}

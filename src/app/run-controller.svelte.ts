@@ -62,7 +62,7 @@ export class RunController {
     const now = (this.deps.now ?? Date.now)();
     const meta: RunMeta = {
       id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
-      name: input.name, createdAt: now, updatedAt: now, config: input.config, modelId: input.modelId,
+      name: input.name, createdAt: now, updatedAt: now, config: JSON.parse(JSON.stringify(input.config)) as Config, modelId: input.modelId,
       status: 'new', epochsCompleted: 0, epochsPlanned: input.epochsPlanned, lastError: null,
     };
     await this.deps.store.createRun(meta);

@@ -1,0 +1,94 @@
+import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
+import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
+import type { ChatModel } from '../core/chat-port.ts';
+import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
+import type { RunMeta, RunStore } from '../core/store-port.ts';
+import { ModelSetupController } from './model-setup.ts';
+import { RunController, type RunLock } from './run-controller.svelte.ts';
+import { appSandbox } from './sandbox.ts';
+
+/** Model id of the bundled demo session. */
+export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
+/** Pause between streamed pieces in the demo, in milliseconds (slow enough to watch). */
+export const DEMO_PIECE_DELAY_MS = 3;
+
+/** Streamed text reaches the screen at most this often, in milliseconds (keeps layout work small). */
+export const UI_FLUSH_MS = 100;
+
+/** Everything the UI talks to. */
+export interface AppContext {
+  runs: RunController;
+  modelSetup: ModelSetupController;
+  store: RunStore;
+  /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
+  setApiKey(baseUrl: string, key: string): void;
+}
+
+const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
+
+async function fetchText(path: string, what: string): Promise<string> {
+  const response = await fetch(assetUrl(path));
+  if (!response.ok) throw new Error(`Could not load the ${what} (HTTP ${response.status}); reload the page.`);
+  return response.text();
+}
+
+/** Splits `openai:URL#MODEL`. */
+export function parseOpenAiModelId(modelId: string): { baseUrl: string; model: string } | null {
+  const match = /^openai:(https?:\/\/[^#]+)#(.+)$/.exec(modelId);
+  return match ? { baseUrl: match[1]!, model: match[2]! } : null;
+}
+
+const webLocksLock: RunLock = (runId) =>
+  new Promise((resolve) => {
+    if (!navigator.locks) {
+      resolve(() => undefined);
+      return;
+    }
+    void navigator.locks.request(`spade-lab-run-${runId}`, { ifAvailable: true }, (lock) => {
+      if (!lock) {
+        resolve(null);
+        return undefined;
+      }
+      return new Promise<void>((release) => resolve(() => release()));
+    });
+  });
+
+/** Builds the app: IndexedDB store, browser sandbox, models, and the run controller. */
+export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
+  const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
+  const modelSetup = new ModelSetupController();
+  const apiKeys = new Map<string, string>();
+  let corpus: Promise<readonly CorpusDoc[]> | null = null;
+
+  const model = async (meta: RunMeta): Promise<ChatModel> => {
+    if (meta.modelId === DEMO_MODEL_ID) {
+      const script = parseChatScript(JSON.parse(await fetchText('demo/demo-script.json', 'demo session')));
+      return new ScriptedChatModel(script, 'spade-lab-demo', DEMO_PIECE_DELAY_MS);
+    }
+    const openai = parseOpenAiModelId(meta.modelId);
+    if (openai) {
+      const apiKey = apiKeys.get(openai.baseUrl);
+      return new OpenAIChatModel({ ...openai, ...(apiKey ? { apiKey } : {}) });
+    }
+    const loaded = modelSetup.chatModel();
+    if (!loaded || `webllm:${modelSetup.state.loadedId}` !== meta.modelId) {
+      throw new Error(`This run uses ${meta.modelId.replace(/^webllm:/, '')}; load that model in Setup first, then resume.`);
+    }
+    return loaded;
+  };
+
+  const runs = new RunController({
+    store,
+    sandbox: appSandbox,
+    corpus: () => (corpus ??= fetchText('corpus/concepts.jsonl', 'grounding corpus').then((text) => parseCorpus(text).docs)),
+    model,
+    lock: webLocksLock,
+    schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),
+  });
+  modelSetup.onModelEvent((event) => {
+    if (event.type === 'device-lost') runs.pause();
+    if (event.type === 'recovered') runs.resume();
+  });
+  return { runs, modelSetup, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
+}

@@ -1,0 +1,273 @@
+import { detectGpuCapabilities } from '../adapters/gpu/gpu-capabilities.ts';
+import { customModel, filesBaseUrl, prebuiltModels, type CatalogModel, type CustomModelInput } from '../adapters/llm/model-catalog.ts';
+import * as cacheOps from '../adapters/llm/webllm-cache.ts';
+import type { CachedModel, RememberedModel, StorageFacts } from '../adapters/llm/webllm-cache.ts';
+import { WebLlmChatModel, type WebLlmChatModelOptions } from '../adapters/llm/webllm-chat-model.ts';
+import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type ModelLoadErrorCode } from '../adapters/llm/webllm-errors.ts';
+import type { LoadProgress } from '../adapters/llm/webllm-progress.ts';
+import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../adapters/llm/webllm-session.ts';
+import type { ChatModel } from '../core/chat-port.ts';
+import { blockingProblem, f32Sibling, judgeGpu, recommendModel, smallerFamilyModel, type GpuCapabilities, type ModelFit, type ModelRecommendation, type ModelSpec } from '../core/model-choice.ts';
+
+export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WorkerProbe };
+
+/** One choosable model, as the picker shows it. */
+export interface ModelOption {
+  spec: ModelSpec;
+  fit: ModelFit;
+  /** Its cached files, or null when nothing is cached. */
+  cached: CachedModel | null;
+  recommended: boolean;
+}
+
+/** Where the setup is. */
+export type ModelSetupPhase = 'detecting' | 'unsupported' | 'choosing' | 'loading' | 'ready' | 'recovering' | 'failed';
+
+/** Everything the model setup screen shows (replaced, never mutated, on every change). */
+export interface ModelSetupState {
+  phase: ModelSetupPhase;
+  capabilities: GpuCapabilities | null;
+  recommendation: ModelRecommendation | null;
+  options: ModelOption[];
+  selectedId: string | null;
+  loadedId: string | null;
+  progress: LoadProgress | null;
+  error: LoadFailure | null;
+  /** Why the custom model form was rejected, or null. */
+  customError: string | null;
+  /** The worker engine's own GPU answer (`starting` until it comes), or null before detection. */
+  worker: { status: 'starting' | 'ready' | 'failed'; probe: WorkerProbe | null; error: string | null } | null;
+  storage: StorageFacts | null;
+  cached: CachedModel[];
+  /** The model loaded last time, when it is completely cached (it loads without network). */
+  resumableId: string | null;
+  /** A short status line (cancelled, device lost, recovered), or null. */
+  notice: string | null;
+}
+
+/** Events a run controller uses: pause on `device-lost`, continue on `recovered`, stop on `recovery-failed`. */
+export type ModelEvent =
+  | { type: 'loaded'; modelId: string }
+  | { type: 'unloaded' }
+  | { type: 'device-lost'; message: string }
+  | { type: 'recovered'; modelId: string; ms: number }
+  | { type: 'recovery-failed'; error: LoadFailure };
+
+/** What the controller is built on; tests replace any part. */
+export interface ModelSetupDeps {
+  detect(): Promise<GpuCapabilities>;
+  catalog(): Promise<CatalogModel[]>;
+  session: WebLlmSession;
+  cache: Pick<typeof cacheOps, 'listCachedModels' | 'deleteCachedModel' | 'storageFacts' | 'requestPersistentStorage' | 'rememberModel' | 'rememberedModel'>;
+  /** Resolves relative custom URLs (defaults to the page's address). */
+  baseUrl(): string;
+  chatOptions: WebLlmChatModelOptions;
+}
+
+/** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
+export class ModelSetupController {
+  private readonly deps: ModelSetupDeps;
+  private readonly listeners = new Set<(state: ModelSetupState) => void>();
+  private readonly modelListeners = new Set<(event: ModelEvent) => void>();
+  private models: CatalogModel[] = [];
+  private custom = new Map<string, CustomModelInput>();
+  private model: WebLlmChatModel | null = null;
+  private starting: Promise<void> | null = null;
+  private current: ModelSetupState = { phase: 'detecting', capabilities: null, recommendation: null, options: [], selectedId: null, loadedId: null, progress: null, error: null, customError: null, worker: null, storage: null, cached: [], resumableId: null, notice: null };
+
+  constructor(deps: Partial<ModelSetupDeps> = {}) {
+    const session = deps.session ?? new WebLlmSession();
+    this.deps = { detect: () => detectGpuCapabilities(), catalog: () => prebuiltModels(), cache: cacheOps, baseUrl: () => globalThis.location?.href ?? 'http://localhost/', chatOptions: {}, ...deps, session };
+    session.on((event) => this.onSessionEvent(event));
+  }
+
+  /** The current state. */
+  get state(): ModelSetupState {
+    return this.current;
+  }
+
+  /** Svelte store contract: calls `run` now and on every change; returns the unsubscribe function. */
+  subscribe(run: (state: ModelSetupState) => void): () => void {
+    this.listeners.add(run);
+    run(this.current);
+    return () => this.listeners.delete(run);
+  }
+
+  /** Subscribes to model events (for the run controller); returns the unsubscribe function. */
+  onModelEvent(listener: (event: ModelEvent) => void): () => void {
+    this.modelListeners.add(listener);
+    return () => this.modelListeners.delete(listener);
+  }
+
+  /** The loaded model as a `ChatModel` (one model for every purpose), or null when none is loaded. */
+  chatModel(): ChatModel | null {
+    return this.current.phase === 'ready' || this.current.phase === 'recovering' ? this.model : null;
+  }
+
+  /** Detects the GPU, recommends a model, reads the cache, preselects the remembered or recommended model, and starts the worker engine (once; later calls return the same promise). */
+  start(): Promise<void> {
+    this.starting ??= this.detectAndRecommend();
+    return this.starting;
+  }
+
+  private async detectAndRecommend(): Promise<void> {
+    const capabilities = await this.deps.detect();
+    this.models = await this.deps.catalog();
+    const remembered = this.deps.cache.rememberedModel();
+    if (remembered?.custom) this.addCustomModel(remembered.custom);
+    const recommendation = recommendModel(capabilities, this.models.map((m) => m.spec));
+    const ok = recommendation.verdict === 'ok';
+    this.update({ capabilities, recommendation, phase: ok ? 'choosing' : 'unsupported', selectedId: this.find(remembered?.id)?.spec.id ?? recommendation.recommendedId, worker: ok ? { status: 'starting', probe: null, error: null } : null });
+    await this.refreshStorage();
+    if (ok) void this.probeWorker();
+  }
+
+  /** Selects a model to load. */
+  select(id: string): void {
+    if (this.find(id)) this.update({ selectedId: id, error: null });
+  }
+
+  /** Adds and selects a self-hosted model; returns its id, or null (with `customError` set) when the input is unusable. */
+  addCustom(input: CustomModelInput): string | null {
+    try {
+      const id = this.addCustomModel(input);
+      this.update({ selectedId: id, customError: null, error: null });
+      return id;
+    } catch (error) {
+      this.update({ customError: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  }
+
+  /** Loads the selected (or given) model; resolves true when it is ready. Failures land in `state.error`. */
+  async load(id = this.current.selectedId): Promise<boolean> {
+    const model = this.find(id);
+    const caps = this.current.capabilities;
+    if (!model || !caps) return false;
+    const blocked = blockingProblem(caps, model.spec, this.models.map((m) => m.spec));
+    if (blocked) {
+      this.update({ error: blocked, phase: this.current.phase === 'unsupported' ? 'unsupported' : 'failed' });
+      return false;
+    }
+    this.model = null;
+    const worker = this.current.worker?.status === 'starting' ? null : this.current.worker;
+    this.update({ phase: 'loading', selectedId: model.spec.id, loadedId: null, error: null, notice: null, progress: null, worker });
+    try {
+      await this.deps.session.load(model, this.contextOf(model));
+      this.model = new WebLlmChatModel(this.deps.session, this.deps.chatOptions);
+      const remembered: RememberedModel = { id: model.spec.id, ...(this.custom.has(model.spec.id) ? { custom: this.custom.get(model.spec.id)! } : {}) };
+      this.deps.cache.rememberModel(remembered);
+      this.update({ phase: 'ready', loadedId: model.spec.id });
+      this.emit({ type: 'loaded', modelId: model.spec.id });
+      return true;
+    } catch (error) {
+      const failure = error instanceof ModelLoadError ? error : new ModelLoadError('unknown', String(error), 'Reload the page and try again.');
+      if (failure.code === 'cancelled') this.update({ phase: 'choosing', progress: null, notice: `${failure.message} ${failure.nextStep}` });
+      else this.update({ phase: 'failed', error: failureOf(failure) });
+      return false;
+    } finally {
+      void this.refreshStorage();
+    }
+  }
+
+  /** Loads the remembered model when it is completely cached; resolves false otherwise. */
+  resume(): Promise<boolean> {
+    return this.current.resumableId ? this.load(this.current.resumableId) : Promise.resolve(false);
+  }
+
+  /** Cancels a running load at once. */
+  cancel(): void {
+    this.deps.session.cancel();
+  }
+
+  /** Unloads the model and stops its worker. */
+  async unload(): Promise<void> {
+    await this.deps.session.unload();
+    this.model = null;
+    this.update({ phase: this.current.capabilities && judgeGpu(this.current.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, progress: null });
+    this.emit({ type: 'unloaded' });
+  }
+
+  /** Re-reads storage use, quota, persistence and the cached models. */
+  async refreshStorage(): Promise<void> {
+    const [storage, cached] = await Promise.all([this.deps.cache.storageFacts(), this.deps.cache.listCachedModels(this.models)]);
+    const remembered = this.deps.cache.rememberedModel();
+    const resumableId = cached.find((c) => c.id === remembered?.id && c.complete)?.id ?? null;
+    this.update({ storage, cached, resumableId });
+  }
+
+  /** Deletes a model's cached files (not the loaded one's). */
+  async deleteCached(id: string): Promise<void> {
+    const model = this.find(id);
+    if (!model || id === this.current.loadedId) return;
+    await this.deps.cache.deleteCachedModel(model);
+    await this.refreshStorage();
+  }
+
+  /** Asks the browser to keep the cached models under storage pressure; resolves with its answer. */
+  async persistStorage(): Promise<boolean> {
+    const granted = await this.deps.cache.requestPersistentStorage();
+    await this.refreshStorage();
+    return granted;
+  }
+
+  private async probeWorker(): Promise<void> {
+    try {
+      const probe = await this.deps.session.probe();
+      if (this.current.worker?.status === 'starting') this.update({ worker: { status: 'ready', probe, error: null } });
+    } catch (error) {
+      if (this.current.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+
+  private contextOf(model: CatalogModel): LoadContext {
+    const specs = this.models.map((m) => m.spec);
+    const caps = this.current.capabilities;
+    const smaller = caps ? smallerFamilyModel(caps, model.spec, specs) : null;
+    return { modelId: model.spec.id, filesUrl: filesBaseUrl(model.record.model), modelLibUrl: model.record.model_lib, f32Alternative: f32Sibling(model.spec, specs)?.id ?? null, smallerAlternative: smaller?.id ?? null };
+  }
+
+  private addCustomModel(input: CustomModelInput): string {
+    const model = customModel(input, this.deps.baseUrl());
+    this.models = [...this.models.filter((m) => m.spec.id !== model.spec.id), model];
+    this.custom.set(model.spec.id, input);
+    if (this.current.capabilities) this.update({ recommendation: recommendModel(this.current.capabilities, this.models.map((m) => m.spec)) });
+    return model.spec.id;
+  }
+
+  private onSessionEvent(event: SessionEvent): void {
+    const lost = `The GPU device was lost (${event.type === 'device-lost' ? event.message : ''}); `;
+    if (event.type === 'progress' && this.current.phase === 'loading') this.update({ progress: event.progress });
+    else if (event.type === 'device-lost' && this.current.loadedId) this.update({ phase: 'recovering', notice: `${lost}reloading ${this.current.loadedId} from the cache…` });
+    else if (event.type === 'device-lost' && this.current.worker) {
+      this.update({ worker: { status: 'starting', probe: null, error: null }, notice: `${lost}restarting the worker engine…` });
+      void this.probeWorker();
+    } else if (event.type === 'recovered') this.update({ phase: 'ready', notice: `Recovered: ${event.modelId} reloaded in ${(event.ms / 1000).toFixed(1)} s.` });
+    else if (event.type === 'recovery-failed') {
+      this.model = null;
+      this.update({ phase: 'failed', loadedId: null, error: failureOf(event.error), notice: null });
+    }
+    if (event.type === 'recovered' || (event.type === 'device-lost' && this.current.phase === 'recovering')) this.emit(event);
+    if (event.type === 'recovery-failed') this.emit({ type: 'recovery-failed', error: failureOf(event.error) });
+  }
+
+  private find(id: string | null | undefined): CatalogModel | undefined {
+    return id ? this.models.find((m) => m.spec.id === id) : undefined;
+  }
+
+  private emit(event: ModelEvent): void {
+    for (const listener of this.modelListeners) listener(event);
+  }
+
+  private update(patch: Partial<ModelSetupState>): void {
+    this.current = { ...this.current, ...patch };
+    if ('recommendation' in patch || 'cached' in patch) this.current = { ...this.current, options: this.optionsOf() };
+    for (const listener of this.listeners) listener(this.current);
+  }
+
+  private optionsOf(): ModelOption[] {
+    const rec = this.current.recommendation;
+    if (!rec) return [];
+    return this.models.map((model, index) => ({ spec: model.spec, fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] }, cached: this.current.cached.find((c) => c.id === model.spec.id) ?? null, recommended: rec.recommendedId === model.spec.id }));
+  }
+}

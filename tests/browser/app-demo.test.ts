@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startRig, type BrowserRig } from './harness.ts';
+import { longTasks, recordLongTasks, screenshot, seriousViolations } from './app-helpers.ts';
+
+let rig: BrowserRig;
+let page: Page;
+beforeAll(async () => {
+  rig = await startRig();
+  page = await rig.open('/');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+const status = () => page.getByTestId('run-status').textContent();
+
+async function startDemoRun(epochs: number): Promise<void> {
+  await page.getByRole('button', { name: 'Model' }).click();
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+  await page.getByLabel('Epochs').fill(String(epochs));
+  await page.getByRole('button', { name: 'Create run' }).click();
+}
+
+describe('first run: the demo runs two epochs end to end', () => {
+  it('offers three labelled ways in, with no serious accessibility violations', async () => {
+    await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'An OpenAI-compatible server' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'A local model in this tab (WebGPU)' }).count()).resolves.toBe(1);
+    await screenshot(page, 'first-run');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows the new-run settings with their docs', async () => {
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByRole('heading', { name: 'New run' }).waitFor();
+    await expect(page.getByText('Plays without the hint and, on the same seeds, with it.').count()).resolves.toBe(1);
+    await screenshot(page, 'new-run');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('runs two epochs with every stage visible, the tab responsive, numbers shown', async () => {
+    await page.getByLabel('Epochs').fill('2');
+    await recordLongTasks(page);
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByText('Design attempt 1').first().waitFor({ timeout: 60_000 });
+    await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
+    await expect(page.getByText(/Expected step\(\) to return a 5-tuple/).count()).resolves.toBe(1);
+    await page.getByText('Without the hint').first().waitFor({ timeout: 120_000 });
+    await screenshot(page, 'live-epoch-playing');
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
+    const rows = page.getByTestId('epoch-row');
+    await expect(rows.count()).resolves.toBe(2);
+    const regretLabels = await page.locator('dt', { hasText: /^regret$/ }).count();
+    expect(regretLabels).toBeGreaterThanOrEqual(3);
+    await expect(page.getByText(/Designer reward \(blend\) = 0\.4 x clip/).count()).resolves.toBeGreaterThan(0);
+    const tasks = await longTasks(page);
+    console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
+    await screenshot(page, 'live-epoch-complete');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('keeps the run after a reload', async () => {
+    await page.reload();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'Runs' }).click();
+    await expect(page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/).count()).resolves.toBe(1);
+    await screenshot(page, 'runs');
+  });
+});
+
+describe('run controls', () => {
+  it('pause stops before the next unit, step runs one, resume continues, abort keeps committed epochs', async () => {
+    await startDemoRun(1);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor();
+    await page.waitForTimeout(1000);
+    const attemptsBefore = await page.getByText(/^\s*Design attempt/).count();
+    await page.waitForTimeout(1000);
+    expect(await page.getByText(/^\s*Design attempt/).count()).toBe(attemptsBefore);
+    await page.getByRole('button', { name: 'Step' }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('summary').length > n || document.body.innerText.includes('Slot 2'), attemptsBefore, { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor();
+    await page.getByRole('button', { name: 'Abort' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
+    expect(await status()).toBe('aborted');
+    await expect(page.getByRole('button', { name: 'Continue' }).or(page.getByRole('button', { name: 'Start' })).isEnabled()).resolves.toBe(true);
+  });
+
+  it('works in the dark theme and at tablet width', async () => {
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    await expect(page.evaluate('document.documentElement.dataset.theme')).resolves.toBe('dark');
+    await page.setViewportSize({ width: 768, height: 1024 });
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'run-dark-tablet');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

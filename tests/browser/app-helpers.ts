@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+/** Where browser tests save screenshots (ignored by git). */
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/** Saves a full-page screenshot under SCREENSHOT_DIR and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = `${SCREENSHOT_DIR}/${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A violation axe-core reports. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/** Runs axe-core on the page and returns the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length })))`)) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Starts recording main-thread long tasks; read them with `longTasks`. */
+export async function recordLongTasks(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  })()`);
+}
+
+/** Durations (ms) of the long tasks seen since `recordLongTasks`. */
+export async function longTasks(page: Page): Promise<number[]> {
+  return (await page.evaluate('window.__longTasks ?? []')) as number[];
+}
