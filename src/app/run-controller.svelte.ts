@@ -42,6 +42,8 @@ export class RunController {
   live: LiveEpoch | null = $state(null);
   history: EpochMetrics[] = $state([]);
   error: string | null = $state(null);
+  /** A status line about the run's history (e.g. it was interrupted), or null. */
+  notice: string | null = $state(null);
   /** The unit of work the run is at or waiting before. */
   stage: EpochStage | null = $state(null);
   /** Streamed pieces per second over the last epoch (a token-rate proxy). */
@@ -79,6 +81,9 @@ export class RunController {
     this.history = await this.deps.store.metricsOf(runId);
     this.live = null;
     this.error = loaded.meta.lastError;
+    this.notice = loaded.meta.status === 'running'
+      ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). Epochs 1 to ${loaded.meta.epochsCompleted} are saved; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
+      : null;
     this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
   }
 
@@ -92,6 +97,7 @@ export class RunController {
       return;
     }
     this.releaseLock = releaseLock;
+    this.notice = null;
     this.paused = options.paused === true;
     this.stepBudget = 0;
     this.error = null;

@@ -108,3 +108,19 @@ describe('RunController', () => {
     expect(first.error).toContain('Another tab');
   });
 });
+
+describe('RunController after a crash', () => {
+  it('reopens an interrupted run at its last committed epoch and says so', async () => {
+    const store = new MemoryRunStore();
+    const controller = new RunController(deps(store));
+    const meta = await controller.create({ name: 'c', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
+    const afterReload = new RunController(deps(store));
+    await afterReload.open(meta.id);
+    expect(afterReload.notice).toContain('interrupted during epoch 2');
+    expect(afterReload.history).toHaveLength(1);
+    controller.abort();
+    await until(() => controller.status === 'aborted', 'abort');
+  });
+});
