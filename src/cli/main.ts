@@ -1,6 +1,8 @@
 import { createNodeSandboxRuntime } from '../adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
 import { UsageError } from './args.ts';
+import { runExport } from './export-command.ts';
+import { runImport } from './import-command.ts';
 import { runPlay } from './play-command.ts';
 import { runRun } from './run-command.ts';
 import { runValidate } from './validate-command.ts';
@@ -14,9 +16,13 @@ commands:
   run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--seed S]
       [--reward blend|regret|solve_rate|learning_potential] [--skills a,b] [--plays K]
       [--slots N] [--attempts N] [--rollouts R] [--max-turns N] [--corpus FILE.jsonl]
-      [--repair] [--no-memory] [--no-corpus]        run SPADE epochs and write the run files`;
+      [--repair] [--no-memory] [--no-corpus]        run SPADE epochs and write the run files
+  export --run DIR --format pool|rollouts|metrics|archive --out FILE
+                                                    export a run directory
+  import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
+                                                    import a pool, pool rows, run archive or corpus`;
 
-const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun };
+const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun, export: runExport, import: runImport };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

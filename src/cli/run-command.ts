@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
 import { configProblems, DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../core/config.ts';
 import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
@@ -7,7 +9,7 @@ import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../core/epoch.ts'
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 import { modelFromSpec } from './model-spec.ts';
-import { appendEpoch, epochLine, runSummary, startRunOutput } from './run-output.ts';
+import { epochLine, runSummary } from './run-output.ts';
 
 /** The corpus shipped with the app. */
 export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concepts.jsonl', import.meta.url));
@@ -63,17 +65,26 @@ export async function runRun(argv: string[], runtime: () => SandboxRuntime, prin
   const model = await modelFromSpec(String(values.model));
   const corpus = config.useCorpus ? await loadCorpus(values.corpus ? String(values.corpus) : SHIPPED_CORPUS, print) : [];
   const out = String(values.out);
-  await startRunOutput(out, config, model.id);
+  const store = new FileRunStore(out, { replaceExisting: true });
+  const runId = basename(resolve(out));
+  const now = Date.now();
+  await store.createRun({ id: runId, name: runId, createdAt: now, updatedAt: now, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: epochs, lastError: null });
   const sandbox = runtime();
   const results: EpochResult[] = [];
   let state = INITIAL_RUN_STATE;
-  for (let i = 0; i < epochs; i++) {
-    const result = await runEpoch({ model, sandbox, corpus }, state, config);
-    await appendEpoch(out, result);
-    print(epochLine(result));
-    results.push(result);
-    state = result.nextState;
+  try {
+    for (let i = 0; i < epochs; i++) {
+      const result = await runEpoch({ model, sandbox, corpus }, state, config);
+      await store.commitEpoch(runId, result);
+      print(epochLine(result));
+      results.push(result);
+      state = result.nextState;
+    }
+  } catch (error) {
+    await store.updateRun(runId, { status: 'failed', lastError: error instanceof Error ? error.message : String(error) });
+    throw error;
   }
+  await store.updateRun(runId, { status: 'completed' });
   print(runSummary(results, out));
   return 0;
 }

@@ -44,3 +44,9 @@ if (!only || only === 'epoch') {
     ].join('\n'),
   );
 }
+if (!only || only === 'store' || only === 'store-node' || only === 'store-browser') {
+  const { baseEpoch, formatStoreFigures, measureStoreBrowser, measureStoreNode } = await import('./store-bench.ts');
+  const base = await baseEpoch();
+  if (only !== 'store-browser') process.stdout.write(formatStoreFigures('Node, fake-indexeddb', await measureStoreNode(base)));
+  if (only !== 'store-node') process.stdout.write(formatStoreFigures('Chromium, real IndexedDB', await measureStoreBrowser(base)));
+}

@@ -1,0 +1,144 @@
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { isScored } from '../../core/env-query.ts';
+import type { RunState } from '../../core/epoch.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
+import type { RunMeta } from '../../core/store-port.ts';
+
+/** Default database name. */
+export const DB_NAME = 'spade-lab-runs';
+/** Current schema version. */
+export const DB_VERSION = 2;
+
+/** One environment with the explorer's sort and filter keys at the top level (absent when unscored, so unindexed). */
+export interface EnvironmentRow {
+  runId: string;
+  envId: string;
+  epoch: number;
+  slot: number;
+  skill: string;
+  status: 'valid' | 'rejected';
+  /** SHA-256 of the code's UTF-8 bytes. */
+  sha256: string;
+  regret?: number;
+  winRate?: number;
+  designerReward?: number;
+  /** 1 when scored, 0 when not (v2; lets unscored environments be listed after scored ones). */
+  scored: 0 | 1;
+  record: EnvironmentRecord;
+}
+
+/** One committed epoch's metrics and timings. */
+export interface EpochRow {
+  runId: string;
+  epoch: number;
+  metrics: EpochMetrics;
+  timings: EpochTimings;
+}
+
+/** An episode, keyed by its position in its epoch so episodes come back in play order. */
+export interface EpisodeRow {
+  runId: string;
+  epoch: number;
+  seq: number;
+  envId: string;
+  episode: Episode;
+}
+
+/** A rollout row, keyed by its position in its epoch. */
+export interface RolloutRowRecord {
+  runId: string;
+  epoch: number;
+  seq: number;
+  row: RolloutRow;
+}
+
+/** The state after a run's last committed epoch (memory and moving averages); one per run. */
+export interface StateRow {
+  runId: string;
+  state: RunState;
+}
+
+/** The schema (version 2). */
+export interface SpadeDbSchema extends DBSchema {
+  runs: { key: string; value: RunMeta };
+  epochs: { key: [string, number]; value: EpochRow };
+  environments: {
+    key: [string, string];
+    value: EnvironmentRow;
+    indexes: {
+      byEpoch: [string, number, number];
+      bySkill: [string, string];
+      byStatus: [string, string];
+      byRegret: [string, number];
+      byWinRate: [string, number];
+      byDesignerReward: [string, number];
+      byScored: [string, number];
+    };
+  };
+  episodes: { key: [string, number, number]; value: EpisodeRow; indexes: { byEnv: [string, string] } };
+  rollouts: { key: [string, number, number]; value: RolloutRowRecord };
+  state: { key: string; value: StateRow };
+}
+
+/** Every object store, for transactions that span them all. */
+export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state'];
+
+/** Index of each environment sort key. */
+export const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;
+
+type UpgradeDb = IDBPDatabase<SpadeDbSchema>;
+type UpgradeTx = IDBPTransaction<SpadeDbSchema, Array<StoreNames<SpadeDbSchema>>, 'versionchange'>;
+
+/** Version 1: runs, epochs, environments (indexed by epoch/slot, skill, status, regret, win rate, designer reward), episodes by environment, rollouts, state. */
+export function upgradeToV1(db: UpgradeDb): void {
+  db.createObjectStore('runs', { keyPath: 'id' });
+  db.createObjectStore('epochs', { keyPath: ['runId', 'epoch'] });
+  const envs = db.createObjectStore('environments', { keyPath: ['runId', 'envId'] });
+  envs.createIndex('byEpoch', ['runId', 'epoch', 'slot']);
+  envs.createIndex('bySkill', ['runId', 'skill']);
+  envs.createIndex('byStatus', ['runId', 'status']);
+  envs.createIndex('byRegret', ['runId', 'regret']);
+  envs.createIndex('byWinRate', ['runId', 'winRate']);
+  envs.createIndex('byDesignerReward', ['runId', 'designerReward']);
+  const episodes = db.createObjectStore('episodes', { keyPath: ['runId', 'epoch', 'seq'] });
+  episodes.createIndex('byEnv', ['runId', 'envId']);
+  db.createObjectStore('rollouts', { keyPath: ['runId', 'epoch', 'seq'] });
+  db.createObjectStore('state', { keyPath: 'runId' });
+}
+
+/** The v2 field derived from a v1 environment row. */
+export function scoredFlag(record: EnvironmentRecord): 0 | 1 {
+  return isScored(record) ? 1 : 0;
+}
+
+/**
+ * Version 2: every environment gets `scored` (derived from its stored record) and the
+ * `byScored` index, so explorer queries sorted by a statistic can list unscored environments
+ * last without scanning the run. Runs inside the upgrade transaction; a failure aborts the upgrade.
+ */
+export async function upgradeToV2(tx: UpgradeTx): Promise<void> {
+  const envs = tx.objectStore('environments');
+  envs.createIndex('byScored', ['runId', 'scored']);
+  let cursor = await envs.openCursor();
+  while (cursor) {
+    const row = cursor.value as Omit<EnvironmentRow, 'scored'> & { scored?: 0 | 1 };
+    await cursor.update({ ...row, scored: scoredFlag(row.record) });
+    cursor = await cursor.continue();
+  }
+}
+
+/** Runs every upgrade from `oldVersion` to the current version, in order. */
+export function upgradeDatabase(db: UpgradeDb, oldVersion: number, tx: UpgradeTx): void {
+  // An aborted upgrade rejects the open() call; the transaction's own promise need not report it again.
+  tx.done.catch(() => undefined);
+  if (oldVersion < 1) upgradeToV1(db);
+  if (oldVersion < 2) {
+    upgradeToV2(tx).catch(() => {
+      try {
+        tx.abort();
+      } catch {
+        // the transaction already ended; open() reports the failure
+      }
+    });
+  }
+}

@@ -1,0 +1,114 @@
+import { baseName, isObject, parseJsonLines, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
+import { parseChecksums, POOL_MANIFEST, skillFromSlug, skillSlugOfFileName, stripPoolHeader } from '../export/pool-format.ts';
+
+/** An environment found in an import, before validation. */
+export interface ImportCandidate {
+  /** Where it came from: a path, or `file:line`. */
+  source: string;
+  code: string;
+  skill: string;
+  hint: string | null;
+}
+
+/** Skill given to environments an import cannot place. */
+export const UNLABELLED_SKILL = 'Unlabelled';
+
+/** True for a file that holds checksums in `sha256sum` format. */
+export function isChecksumFile(path: string): boolean {
+  const name = baseName(path);
+  return name.endsWith('.sha256') || name === 'SHA256SUMS' || name === 'sha256sums.txt';
+}
+
+function skillOf(row: Record<string, unknown> | undefined, fileName: string): string {
+  if (typeof row?.skill_name === 'string' && row.skill_name) return row.skill_name;
+  if (typeof row?.skill === 'string' && row.skill) return skillFromSlug(row.skill);
+  const slug = skillSlugOfFileName(fileName);
+  return slug ? skillFromSlug(slug) : UNLABELLED_SKILL;
+}
+
+function manifestRows(files: readonly ImportFile[], problems: ImportProblem[]): Map<string, Record<string, unknown>> {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const file of files.filter((f) => baseName(f.path) === POOL_MANIFEST)) {
+    const parsed = parseJsonLines(file.text, file.path);
+    problems.push(...parsed.problems.map((p) => ({ ...p, kept: true, reason: `${p.reason}; metadata of that game ignored` })));
+    for (const { value } of parsed.rows) if (isObject(value) && typeof value.file_name === 'string') rows.set(value.file_name, value);
+  }
+  return rows;
+}
+
+/**
+ * Reads a SPADE pool (the `.py` files of a zip or folder, with `checksums.sha256` and
+ * `manifest.jsonl` when present). Each file listed in a checksum file is verified: a mismatch
+ * is reported and the file left out; unlisted files are imported with a warning. The trainer's
+ * header line is removed; skill and hint come from the manifest or the reference file name.
+ */
+export function parsePoolFiles(files: readonly ImportFile[]): { candidates: ImportCandidate[]; problems: ImportProblem[] } {
+  const problems: ImportProblem[] = [];
+  const sums = new Map<string, string>();
+  for (const file of files.filter((f) => isChecksumFile(f.path))) {
+    const parsed = parseChecksums(file.text, file.path);
+    parsed.badLines.forEach((line) => problems.push({ source: `${file.path}:${line}`, reason: 'not a sha256sum line ("<64 hex>  <path>"); ignored', kept: false }));
+    parsed.sums.forEach((hash, path) => sums.set(path, hash));
+  }
+  const manifest = manifestRows(files, problems);
+  const python = files.filter((f) => f.path.endsWith('.py') && !baseName(f.path).startsWith('.')).sort((a, b) => (a.path < b.path ? -1 : 1));
+  const present = new Set(python.map((f) => f.path));
+  const candidates: ImportCandidate[] = [];
+  for (const file of python) {
+    const expected = sums.get(file.path);
+    if (expected !== undefined && expected !== file.sha256) {
+      problems.push({ source: file.path, reason: `checksum mismatch: the checksum file says ${expected}, the file's bytes hash to ${file.sha256}`, kept: false });
+      continue;
+    }
+    if (expected === undefined && sums.size > 0) problems.push({ source: file.path, reason: 'not listed in the checksum file; imported unverified', kept: true });
+    const row = manifest.get(baseName(file.path));
+    candidates.push({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null });
+  }
+  for (const path of sums.keys()) if (!present.has(path)) problems.push({ source: path, reason: 'listed in the checksum file but missing', kept: false });
+  return { candidates, problems };
+}
+
+function rowsOf(file: ImportFile, problems: ImportProblem[]): Array<{ source: string; value: unknown }> {
+  if (file.path.endsWith('.jsonl')) {
+    const parsed = parseJsonLines(file.text, file.path);
+    problems.push(...parsed.problems);
+    return parsed.rows.map((r) => ({ source: `${file.path}:${r.line}`, value: r.value }));
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(file.text);
+  } catch {
+    problems.push({ source: file.path, reason: 'not valid JSON', kept: false });
+    return [];
+  }
+  const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.rows) ? value.rows : [value];
+  return list.map((row: unknown, i: number) => ({ source: `${file.path}[${i}]`, value: row }));
+}
+
+/**
+ * Reads released pool rows (JSON Lines, or a JSON array or `{"rows": [...]}`) with a `code`
+ * column. A `sha256` column, when present, must match the code's UTF-8 bytes or the row is left out.
+ */
+export async function parsePoolRows(files: readonly ImportFile[], hashText: HashText): Promise<{ candidates: ImportCandidate[]; problems: ImportProblem[] }> {
+  const problems: ImportProblem[] = [];
+  const candidates: ImportCandidate[] = [];
+  for (const file of files) {
+    for (const { source, value } of rowsOf(file, problems)) {
+      const label = isObject(value) && typeof value.game_id === 'string' ? `${source} (${value.game_id})` : source;
+      if (!isObject(value) || typeof value.code !== 'string' || value.code.trim() === '') {
+        problems.push({ source: label, reason: 'no non-empty "code" column', kept: false });
+        continue;
+      }
+      if (typeof value.sha256 === 'string') {
+        const actual = await hashText(value.code);
+        if (actual !== value.sha256.toLowerCase()) {
+          problems.push({ source: label, reason: `checksum mismatch: the row says ${value.sha256}, its code hashes to ${actual}`, kept: false });
+          continue;
+        }
+      }
+      const name = typeof value.original_file_name === 'string' ? value.original_file_name : typeof value.file_name === 'string' ? value.file_name : '';
+      candidates.push({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null });
+    }
+  }
+  return { candidates, problems };
+}
