@@ -5,8 +5,10 @@ import type { ChatModel } from '../core/chat-port.ts';
 import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
 import type { RunMeta, RunStore } from '../core/store-port.ts';
 import { ModelSetupController } from './model-setup.ts';
+import { CPU_MODEL_PREFIX, CpuModelController } from './cpu-model.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
+import { USER_CORPUS_KEY } from './data-actions.ts';
 
 /** Model id of the bundled demo session. */
 export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
@@ -20,6 +22,8 @@ export const UI_FLUSH_MS = 100;
 export interface AppContext {
   runs: RunController;
   modelSetup: ModelSetupController;
+  /** The CPU (wllama, GGUF) backend for browsers without WebGPU. */
+  cpu: CpuModelController;
   store: RunStore;
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
@@ -58,6 +62,7 @@ const webLocksLock: RunLock = (runId) =>
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();
+  const cpu = new CpuModelController();
   const apiKeys = new Map<string, string>();
   let corpus: Promise<readonly CorpusDoc[]> | null = null;
 
@@ -71,6 +76,13 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       const apiKey = apiKeys.get(openai.baseUrl);
       return new OpenAIChatModel({ ...openai, ...(apiKey ? { apiKey } : {}) });
     }
+    if (meta.modelId.startsWith(CPU_MODEL_PREFIX)) {
+      const cpuModel = cpu.chatModel();
+      if (!cpuModel || cpuModel.id !== meta.modelId) {
+        throw new Error(`This run uses the CPU model ${meta.modelId.slice(CPU_MODEL_PREFIX.length)}; load that file under Model first, then continue.`);
+      }
+      return cpuModel;
+    }
     const loaded = modelSetup.chatModel();
     if (!loaded || `webllm:${modelSetup.state.loadedId}` !== meta.modelId) {
       throw new Error(`This run uses ${meta.modelId.replace(/^webllm:/, '')}; load that model in Setup first, then resume.`);
@@ -81,7 +93,11 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const runs = new RunController({
     store,
     sandbox: appSandbox,
-    corpus: () => (corpus ??= fetchText('corpus/concepts.jsonl', 'grounding corpus').then((text) => parseCorpus(text).docs)),
+    corpus: () => {
+      const own = localStorage.getItem(USER_CORPUS_KEY);
+      if (own) return Promise.resolve(parseCorpus(own, 'user').docs);
+      return (corpus ??= fetchText('corpus/concepts.jsonl', 'grounding corpus').then((text) => parseCorpus(text).docs));
+    },
     model,
     lock: webLocksLock,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),
@@ -90,5 +106,8 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     if (event.type === 'device-lost') runs.pause();
     if (event.type === 'recovered') runs.resume();
   });
-  return { runs, modelSetup, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
+  cpu.onModelEvent((event) => {
+    if (event.type === 'unloaded') runs.pause();
+  });
+  return { runs, modelSetup, cpu, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
 }

@@ -1,0 +1,59 @@
+import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
+import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
+import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
+import { toJsonLines } from '../core/export/files.ts';
+import type { CorpusDoc } from '../core/corpus.ts';
+import type { RunStore } from '../core/store-port.ts';
+import { appSandbox } from './sandbox.ts';
+
+export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate, type StoredImport };
+
+/** localStorage key of the user's own grounding corpus (JSON Lines). */
+export const USER_CORPUS_KEY = 'spade-lab-user-corpus';
+
+/** What each export format is, in one line. */
+export const EXPORT_LABELS: Record<ExportFormat, string> = {
+  pool: 'SPADE environment pool (zip of game_NNNNNN.py with checksums, for the reference trainer)',
+  rollouts: 'Rollout rows (JSON Lines: role, messages, completion, reward, advantage, group)',
+  metrics: 'Per-epoch metrics (CSV)',
+  archive: 'Full run archive (zip another browser can import)',
+};
+
+/** Exports a run and hands the browser the file to save; returns the file name and item count. */
+export async function downloadExport(store: RunStore, runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }> {
+  const file = await exportRun(store, runId, format);
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.mimeType }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: file.fileName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { fileName: file.fileName, count: file.count };
+}
+
+/** Imports picked files (pool, rows, archive or corpus); every environment is re-validated in the sandbox. */
+export async function importPicked(store: RunStore, picked: FileList, onProgress: (done: number, total: number) => void): Promise<StoredImport> {
+  const report = await importIntoStore(store, await readPickedFiles(picked), { sandbox: appSandbox(), onProgress }, { now: Date.now() });
+  if (report.corpus) saveUserCorpus(report.corpus);
+  return report;
+}
+
+/** Keeps a user corpus for later runs in this browser. */
+export function saveUserCorpus(docs: readonly CorpusDoc[]): void {
+  localStorage.setItem(USER_CORPUS_KEY, toJsonLines(docs));
+}
+
+/** Forgets the user corpus (runs use the shipped one again). */
+export function clearUserCorpus(): void {
+  localStorage.removeItem(USER_CORPUS_KEY);
+}
+
+/** Storage use and quota, or null where the browser does not say. */
+export function storageFacts(): Promise<StorageEstimate | null> {
+  return estimateStorage();
+}
+
+/** Asks the browser to keep this app's data (not evicted under storage pressure). */
+export function keepStorage(): Promise<PersistOutcome> {
+  return requestPersistentStorage();
+}
