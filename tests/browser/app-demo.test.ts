@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
@@ -68,6 +69,29 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByRole('button', { name: 'Runs' }).click();
     await expect(page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/).count()).resolves.toBe(1);
     await screenshot(page, 'runs');
+  });
+});
+
+describe('data: export and import from the app', () => {
+  it('exports the demo run as a SPADE pool and imports it back, listing a corrupt entry with its reason', async () => {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export pool' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/-pool\.zip$/);
+    const zipPath = await download.path();
+    await page.getByText(/^Saved .*-pool\.zip \(\d+ items\)\./).waitFor();
+    await page.getByLabel('Files').setInputFiles([
+      { name: 'demo-pool.zip', mimeType: 'application/zip', buffer: readFileSync(zipPath) },
+      { name: 'game_999999.py', mimeType: 'text/x-python', buffer: Buffer.from('class BrokenEnv(:\n    pass\n') },
+    ]);
+    const report = page.getByTestId('import-report');
+    await report.waitFor({ timeout: 120_000 });
+    const text = (await report.textContent()) ?? '';
+    expect(text).toMatch(/Imported pool: \d+ of \d+ kept as a new run/);
+    expect(text).toContain('game_999999.py');
+    expect(text).toMatch(/syntax_error|SyntaxError/);
+    await screenshot(page, 'runs-data');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
 
