@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChartDataLoader, summarizeEnvironments, type ChartStore } from '../../src/app/chart-data.ts';
+import { buildCharts } from '../../src/app/chart-series.ts';
+import { chartCsv } from '../../src/app/chart-csv.ts';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
+import type { EpochResult } from '../../src/core/epoch.ts';
+import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
+import type { EnvironmentQuery } from '../../src/core/store-port.ts';
+import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
+
+function stats(patch: Partial<EnvStats>): EnvStats {
+  return { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 0.5, designerAdvantage: 0, hung: false, turnsToWin: null, ...patch };
+}
+
+function env(id: string, patch: Partial<EnvironmentRecord>): EnvironmentRecord {
+  return {
+    id, epoch: 0, slot: 0, skill: 'Logic', difficulty: 'easy', docId: null, status: 'valid', code: '', attempts: [],
+    memoryShown: { positives: [], negative: null }, hint: null, hintMessages: null, hintReply: null, stats: null, ...patch,
+  };
+}
+
+describe('summarizeEnvironments', () => {
+  it('averages turns to win over won environments, code length in characters, designer reward per skill', () => {
+    const summary = summarizeEnvironments(3, [
+      env('a', { epoch: 3, code: 'abcd', stats: stats({ turnsToWin: 2, designerReward: 0.2 }) }),
+      env('b', { epoch: 3, code: 'é👍xx', skill: 'Spatial', stats: stats({ turnsToWin: 5, designerReward: 0.9 }) }),
+      env('c', { epoch: 3, code: 'abcdefghij', stats: stats({ turnsToWin: null, designerReward: 0.4 }) }),
+      env('d', { epoch: 3, code: 'unscored', stats: null }),
+      env('e', { epoch: 3, code: 'rejected code is not counted', status: 'rejected', stats: null }),
+      env('f', { epoch: 2, code: 'other epoch', stats: stats({ turnsToWin: 9 }) }),
+      env('g', { epoch: 3, code: 'nan', stats: stats({ turnsToWin: Number.NaN, designerReward: Number.NaN }) }),
+    ]);
+    expect(summary).toEqual({
+      epoch: 3,
+      environments: 5,
+      wonEnvironments: 2,
+      meanTurnsToWin: 3.5,
+      meanCodeChars: (4 + 4 + 10 + 8 + 3) / 5,
+      designerRewardBySkill: { Logic: (0.2 + 0.4) / 2, Spatial: 0.9 },
+    });
+  });
+
+  it('an epoch without valid environments has no means', () => {
+    expect(summarizeEnvironments(0, [])).toEqual({ epoch: 0, environments: 0, wonEnvironments: 0, meanTurnsToWin: null, meanCodeChars: null, designerRewardBySkill: {} });
+  });
+});
+
+describe('ChartDataLoader over a real store', () => {
+  let sandbox: PyodideSandboxRuntime;
+  let epochs: EpochResult[];
+  beforeAll(async () => {
+    sandbox = createNodeSandboxRuntime();
+    await sandbox.warm();
+    epochs = await scriptedEpochs(sandbox, 2);
+  });
+  afterAll(() => sandbox.close());
+
+  it('reads each committed epoch once, and only the new one after a commit', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun(testMeta('r1'));
+    const queries: EnvironmentQuery[] = [];
+    const counting: ChartStore = {
+      metricsOf: (id) => store.metricsOf(id),
+      timingsOf: (id) => store.timingsOf(id),
+      queryEnvironments: (id, query) => {
+        queries.push(query ?? {});
+        return store.queryEnvironments(id, query);
+      },
+    };
+    const loader = new ChartDataLoader(counting);
+    expect(await loader.load('r1')).toEqual({ metrics: [], timings: [], environments: [] });
+    expect(buildCharts(await loader.load('r1')).map((c) => chartCsv(c).split('\n').length)).toEqual([2, 2, 2, 2, 2, 2, 2, 2]);
+
+    await store.commitEpoch('r1', epochs[0]!);
+    const first = await loader.load('r1');
+    expect(queries).toEqual([{ epoch: 0, status: 'valid' }]);
+    await store.commitEpoch('r1', epochs[1]!);
+    const second = await loader.load('r1');
+    expect(queries).toEqual([{ epoch: 0, status: 'valid' }, { epoch: 1, status: 'valid' }]);
+    expect(second.environments[0]).toEqual(first.environments[0]);
+
+    expect(second.metrics).toEqual(epochs.map((e) => e.metrics));
+    expect(second.timings).toEqual(epochs.map((e) => e.timings));
+    for (const [i, epoch] of epochs.entries()) {
+      expect(second.environments[i]).toEqual(summarizeEnvironments(i, epoch.environments));
+      expect(second.environments[i]!.environments).toBe(epoch.metrics.validEnvironments);
+    }
+    const charts = buildCharts(second);
+    expect(charts.find((c) => c.id === 'validity')!.series[0]!.values).toEqual(epochs.map((e) => e.metrics.validityRate));
+    const csv = chartCsv(charts.find((c) => c.id === 'win-rate')!).trimEnd().split('\n');
+    expect(csv).toHaveLength(3);
+    expect(csv[0]).toBe('epoch,Mean (all skills),Logical Deduction');
+  });
+
+  it('starts over for another run', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun(testMeta('a'));
+    await store.createRun(testMeta('b'));
+    await store.commitEpoch('a', epochs[0]!);
+    const loader = new ChartDataLoader(store);
+    expect((await loader.load('a')).environments).toHaveLength(1);
+    expect(await loader.load('b')).toEqual({ metrics: [], timings: [], environments: [] });
+    expect((await loader.load('a')).environments).toHaveLength(1);
+  });
+});
