@@ -59,6 +59,11 @@ export class RunController {
 
   constructor(private readonly deps: RunControllerDeps) {}
 
+  /** The model a run uses, as its epochs get it (for re-scoring an environment outside an epoch). */
+  modelFor(meta: RunMeta): Promise<ChatModel> {
+    return this.deps.model(meta);
+  }
+
   /** Creates and selects a run (not started). */
   async create(input: NewRun): Promise<RunMeta> {
     const now = (this.deps.now ?? Date.now)();

@@ -198,7 +198,8 @@ export function playSchedule(config: Config, envId: string): Array<{ rollout: nu
   return schedule;
 }
 
-async function playEnvironment(
+/** Plays one valid environment's schedule (playSchedule) with one sandbox handle; a crash ends that episode with return -1. */
+export async function playEnvironment(
   env: EnvironmentRecord,
   model: ChatModel,
   sandbox: SandboxRuntime,

@@ -1,0 +1,98 @@
+import type { EnvironmentRecord } from '../core/records.ts';
+import type { EnvironmentQuery } from '../core/store-port.ts';
+
+/** Columns the explorer can sort by (the store's sort keys). */
+export type ExplorerSortKey = NonNullable<EnvironmentQuery['sortBy']>;
+
+/** The explorer's filters and sort, as the user set them (null filter = any). */
+export interface ExplorerSettings {
+  skill: string | null;
+  status: 'valid' | 'rejected' | null;
+  /** Epoch index (0-based), or null for every epoch. */
+  epoch: number | null;
+  sortBy: ExplorerSortKey;
+  descending: boolean;
+}
+
+/** Every environment, in epoch order. */
+export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = { skill: null, status: null, epoch: null, sortBy: 'epoch', descending: false };
+
+/** The sortable columns with their labels, in table order. */
+export const SORT_COLUMNS: ReadonlyArray<{ key: ExplorerSortKey; label: string }> = [
+  { key: 'epoch', label: 'Epoch' },
+  { key: 'winRate', label: 'Win rate' },
+  { key: 'regret', label: 'Regret' },
+  { key: 'designerReward', label: 'Designer reward' },
+];
+
+/** The store query of the settings for one window of rows (no window: filters only, for counting). */
+export function toQuery(settings: ExplorerSettings, window?: { offset: number; limit: number }): EnvironmentQuery {
+  return {
+    ...(settings.skill !== null ? { skill: settings.skill } : {}),
+    ...(settings.status !== null ? { status: settings.status } : {}),
+    ...(settings.epoch !== null ? { epoch: settings.epoch } : {}),
+    sortBy: settings.sortBy,
+    descending: settings.descending,
+    ...(window ?? {}),
+  };
+}
+
+/** Clicking a column header: the same column flips direction; a new one starts descending for scores, ascending for epochs. */
+export function toggleSort(settings: ExplorerSettings, key: ExplorerSortKey): ExplorerSettings {
+  if (settings.sortBy === key) return { ...settings, descending: !settings.descending };
+  return { ...settings, sortBy: key, descending: key !== 'epoch' };
+}
+
+/** The aria-sort value of a column header. */
+export function ariaSort(settings: ExplorerSettings, key: ExplorerSortKey): 'ascending' | 'descending' | 'none' {
+  if (settings.sortBy !== key) return 'none';
+  return settings.descending ? 'descending' : 'ascending';
+}
+
+/** One explorer row: only what the table shows (records themselves carry code and transcripts). */
+export interface ExplorerRow {
+  id: string;
+  epoch: number;
+  slot: number;
+  skill: string;
+  status: 'valid' | 'rejected';
+  /** Null when the environment was not scored. */
+  winRate: number | null;
+  regret: number | null;
+  designerReward: number | null;
+  inMemory: boolean;
+  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
+  reason: string | null;
+}
+
+/** The rejection reason of an environment's last attempt, or null when it is valid. */
+export function rejectionReason(env: EnvironmentRecord): string | null {
+  if (env.status === 'valid') return null;
+  const last = env.attempts[env.attempts.length - 1];
+  if (!last) return 'no design attempt was recorded';
+  const v = last.validation;
+  return `${v.stage ?? 'unknown'}/${v.code ?? 'unknown'}: ${v.message ?? 'no message'}`;
+}
+
+const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
+
+/** Converts a stored environment into a table row; `memory` holds the env ids in the run's memory. */
+export function toExplorerRow(env: EnvironmentRecord, memory: ReadonlySet<string>): ExplorerRow {
+  return {
+    id: env.id,
+    epoch: env.epoch,
+    slot: env.slot,
+    skill: env.skill,
+    status: env.status,
+    winRate: finite(env.stats?.winRate),
+    regret: finite(env.stats?.regret),
+    designerReward: finite(env.stats?.designerReward),
+    inMemory: memory.has(env.id),
+    reason: rejectionReason(env),
+  };
+}
+
+/** Formats a score for a table cell ("–" when absent). */
+export function formatScore(value: number | null, digits = 2): string {
+  return value === null ? '–' : value.toFixed(digits);
+}

@@ -1,0 +1,146 @@
+import { isEnvError } from '../core/env/env-error.ts';
+import { CRASH_RETURN } from '../core/play-episode.ts';
+import { parseAction, withHint } from '../core/prompts/agent-prompt.ts';
+import type { Episode } from '../core/records.ts';
+import type { EnvHandle, SandboxRuntime } from '../core/sandbox-port.ts';
+import { episodeReturn } from '../core/scoring/episode-return.ts';
+
+/** What a human play needs: the code, the seed, the hint (or null) and the run's limits. */
+export interface PlayOptions {
+  code: string;
+  seed: number;
+  /** Appended to the first observation exactly as the agent gets it; null plays without. */
+  hint: string | null;
+  /** Turn cap (the run's maxTurns, as for the agent). */
+  maxTurns: number;
+  /** Limit of one load, reset or step, in milliseconds (the run's stepTimeoutMs). */
+  stepTimeoutMs: number;
+}
+
+/** One turn you played. */
+export interface PlayTurn {
+  /** What you typed. */
+  input: string;
+  /** What was sent: your text parsed like an agent reply (first \boxed{...} re-wrapped, else the text). */
+  action: string;
+  observation: string;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+}
+
+/** Where a human play stands. */
+export type PlayStatus = 'playing' | 'finished' | 'failed';
+
+/** A snapshot of a play for the view. */
+export interface PlayView {
+  firstObservation: string;
+  turns: PlayTurn[];
+  status: PlayStatus;
+  /** SPADE's episode return once finished (-1 when the environment failed), else null. */
+  result: number | null;
+  error: string | null;
+}
+
+/** Wraps text in \boxed{...} (text already boxed is left alone; surrounding blanks are trimmed). */
+export function wrapBoxed(text: string): string {
+  const trimmed = text.trim();
+  return /^\\boxed\{[\s\S]*\}$/.test(trimmed) ? trimmed : `\\boxed{${trimmed}}`;
+}
+
+/** A plain-language message for an environment failure during a human play. */
+export function describePlayFailure(error: unknown, stepTimeoutMs: number): string {
+  if (!isEnvError(error)) return `The sandbox failed: ${error instanceof Error ? error.message : String(error)}. Start a new play.`;
+  if (error.code.endsWith('_timeout')) {
+    return `The environment did not answer within ${stepTimeoutMs} ms (${error.code}), so the sandbox stopped it. An agent's play ends here the same way, with return ${CRASH_RETURN}.`;
+  }
+  return `The environment failed (${error.stage}/${error.code}): ${error.message} An agent's play ends here the same way, with return ${CRASH_RETURN}.`;
+}
+
+/**
+ * One human play of an environment in the sandbox: reset with the seed (hint appended once to
+ * the first observation, as for the agent), then one step per typed action until the episode
+ * terminates, truncates or reaches the turn cap. An environment error or timeout ends the play
+ * with return -1, as it ends an agent's.
+ */
+export class PlaySession {
+  private turns: PlayTurn[] = [];
+  private status: PlayStatus = 'playing';
+  private error: string | null = null;
+
+  private constructor(
+    private handle: EnvHandle | null,
+    private readonly options: PlayOptions,
+    private readonly firstObservation: string,
+  ) {}
+
+  /** Loads the environment and resets it; a failure gives a finished session with the error. */
+  static async start(sandbox: SandboxRuntime, options: PlayOptions): Promise<PlaySession> {
+    let handle: EnvHandle | null = null;
+    try {
+      await sandbox.warm();
+      handle = await sandbox.load(options.code, { maxTurns: options.maxTurns, timeoutMs: options.stepTimeoutMs, stage: 'play' });
+      const reset = await handle.reset(options.seed, { timeoutMs: options.stepTimeoutMs });
+      return new PlaySession(handle, options, options.hint ? withHint(reset.observation, options.hint) : reset.observation);
+    } catch (error) {
+      await handle?.dispose().catch(() => undefined);
+      const failed = new PlaySession(null, options, '');
+      failed.fail(error);
+      return failed;
+    }
+  }
+
+  /** The play as the view shows it. */
+  view(): PlayView {
+    const finished = this.status === 'finished';
+    return {
+      firstObservation: this.firstObservation,
+      turns: [...this.turns],
+      status: this.status,
+      result: this.status === 'failed' ? CRASH_RETURN : finished ? episodeReturn(this.turns) : null,
+      error: this.error,
+    };
+  }
+
+  /** Sends one typed action; ignored once the play is over. */
+  async act(input: string): Promise<PlayView> {
+    if (this.status !== 'playing' || !this.handle) return this.view();
+    const action = parseAction(input);
+    try {
+      const step = await this.handle.step(action, { timeoutMs: this.options.stepTimeoutMs });
+      this.turns.push({ input, action, observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated });
+      if (step.terminated || step.truncated || this.turns.length >= this.options.maxTurns) await this.finish('finished');
+    } catch (error) {
+      this.fail(error);
+      await this.release();
+    }
+    return this.view();
+  }
+
+  /** Frees the environment in the sandbox; no further actions are taken. */
+  async dispose(): Promise<void> {
+    await this.release();
+  }
+
+  private fail(error: unknown): void {
+    this.status = 'failed';
+    this.error = describePlayFailure(error, this.options.stepTimeoutMs);
+  }
+
+  private async finish(status: PlayStatus): Promise<void> {
+    this.status = status;
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.dispose().catch(() => undefined);
+  }
+}
+
+/** The agent's returns for one seed, per arm (rollout 0's plays of that seed). */
+export function agentReturnsForSeed(episodes: readonly Episode[], seed: number): { nohint: number[]; hint: number[] } {
+  const own = episodes.filter((e) => e.rollout === 0 && e.seed === seed);
+  return { nohint: own.filter((e) => e.arm === 'nohint').map((e) => e.return), hint: own.filter((e) => e.arm === 'hint').map((e) => e.return) };
+}

@@ -1,0 +1,126 @@
+// The explorer over a seeded store of 10,000 environments in real Chromium and real IndexedDB:
+// filters and sort (time to first rows printed, no timed assertion), virtualisation while
+// scrolling to the end, keyboard operation, opening an environment; axe and screenshots.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { screenshot, seriousViolations } from './app-helpers.ts';
+import { featuredEnvironments, seedMeta } from './explorer-fixtures.ts';
+import { startRig, type BrowserRig } from './harness.ts';
+import type { SeedSummary } from './pages/explorer-seed.ts';
+
+const EPOCHS = 500;
+const RUN_ID = 'run-explorer-10k';
+let rig: BrowserRig;
+let context: BrowserContext;
+let page: Page;
+let summary: SeedSummary;
+
+beforeAll(async () => {
+  const sandbox = createNodeSandboxRuntime();
+  const featured = await featuredEnvironments(sandbox, EPOCHS - 1).finally(() => sandbox.close());
+  rig = await startRig();
+  context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
+  await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
+  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta(RUN_ID, EPOCHS), epochs: EPOCHS, slots: 20, featured });
+  console.log(`seeded ${summary.environments} environments into IndexedDB in ${(summary.ms / 1000).toFixed(1)} s`);
+  await page.evaluate((id) => localStorage.setItem('spade-lab-last-run', id), RUN_ID);
+  await page.goto(`${rig.baseUrl}/`);
+}, 300_000);
+afterAll(() => rig?.close());
+
+const status = () => page.getByTestId('explorer-status');
+const rows = () => page.getByTestId('explorer-row');
+
+/** Waits until the explorer shows `count` environments and returns [wall ms, in-app ms]. */
+async function firstRows(action: () => Promise<unknown>, count: number): Promise<[number, number]> {
+  const started = Date.now();
+  await action();
+  await status().filter({ hasText: new RegExp(`^\\s*${count.toLocaleString('en')} environments? · first rows in \\d+ ms`) }).waitFor({ timeout: 30_000 });
+  const wall = Date.now() - started;
+  const inApp = Number(await page.locator('table[data-load-ms]').getAttribute('data-load-ms'));
+  return [wall, inApp];
+}
+
+async function column(index: number): Promise<string[]> {
+  return page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!.trim()), index);
+}
+
+describe('explorer over 10,000 environments', () => {
+  it('lists every environment of the run the app opened', async () => {
+    expect(summary.environments).toBe(10_000);
+    const [wall, inApp] = await firstRows(() => page.getByRole('button', { name: 'Explorer' }).click(), 10_000);
+    console.log(`explorer, all 10,000: first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall, with the click)`);
+    expect(await column(0)).toEqual(expect.arrayContaining(['e0000-s00', 'e0000-s01']));
+    expect(await rows().count()).toBeLessThan(60);
+    await screenshot(page, 'explorer-10k');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('filters by skill and status, and sorts by regret, matching the seeded counts', async () => {
+    let [wall, inApp] = await firstRows(() => page.getByLabel('Skill').selectOption('Optimization'), summary.perSkill['Optimization']!);
+    console.log(`explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    expect(new Set(await column(1))).toEqual(new Set(['Optimization']));
+    const rejected = summary.rejectedPerSkill['Optimization']!;
+    expect(rejected).toBeGreaterThan(0);
+    [wall, inApp] = await firstRows(() => page.getByLabel('Status').selectOption('rejected'), rejected);
+    console.log(`explorer, skill + status rejected (${rejected} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    expect(new Set(await column(3))).toEqual(new Set(['rejected']));
+    expect((await column(8)).every((reason) => reason.startsWith('probe/step_bad_return: Expected step()'))).toBe(true);
+    const validOptimization = summary.perSkill['Optimization']! - rejected;
+    await firstRows(() => page.getByLabel('Status').selectOption('valid'), validOptimization);
+    expect(new Set(await column(3))).toEqual(new Set(['valid']));
+    [wall, inApp] = await firstRows(() => page.getByRole('button', { name: 'Regret' }).click(), validOptimization);
+    console.log(`explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    await expect(page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort')).resolves.toBe('descending');
+    const regrets = (await column(5)).map(Number);
+    expect(regrets.length).toBeGreaterThan(10);
+    expect(regrets).toEqual([...regrets].sort((a, b) => b - a));
+    await screenshot(page, 'explorer-filtered-sorted');
+  });
+
+  it('scrolls to the end with only a few rows in the page at any time', async () => {
+    await page.getByLabel('Skill').selectOption('');
+    await page.getByLabel('Status').selectOption('');
+    await status().filter({ hasText: /^\s*10,000 environments · first rows in/ }).waitFor();
+    const started = Date.now();
+    await page.getByTestId('explorer-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    const last = page.locator('tr[aria-rowindex="10001"] button');
+    await last.waitFor({ timeout: 30_000 });
+    console.log(`explorer, scrolled to row 10,000: its row rendered in ${Date.now() - started} ms; ${await rows().count()} rows in the DOM`);
+    expect(await rows().count()).toBeLessThan(60);
+    expect(await page.locator('tr').count()).toBeLessThan(70);
+    // Sorted by regret, descending: the unscored (rejected) environments come last.
+    await expect(page.locator('tr[aria-rowindex="10001"] td').nth(2).textContent()).resolves.toBe('rejected');
+  });
+
+  it('is keyboard operable: epoch filter, sort header, arrow keys between rows, Enter opens', async () => {
+    await firstRows(() => page.getByLabel('Epoch').selectOption({ label: `Epoch ${EPOCHS}` }), 20);
+    await page.getByRole('button', { name: 'Epoch' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('th', { has: page.getByRole('button', { name: 'Epoch' }) }).getAttribute('aria-sort')).resolves.toBe('ascending');
+    await page.locator('tr[aria-rowindex="2"] button').waitFor();
+    expect((await column(0)).slice(0, 2)).toEqual([`e0${EPOCHS - 1}-s00`, `e0${EPOCHS - 1}-s01`]);
+    const rejected = page.locator('tr[aria-rowindex="3"]');
+    await expect(rejected.locator('td').nth(2).textContent()).resolves.toBe('rejected');
+    await expect(rejected.locator('td.reason').textContent()).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
+    await expect(page.locator('tr[aria-rowindex="2"] td').nth(6).textContent()).resolves.toBe('yes');
+    await page.locator('tr[aria-rowindex="2"] button').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(`e0${EPOCHS - 1}-s01`);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Environment e0${EPOCHS - 1}-s00` }).waitFor({ timeout: 30_000 });
+    await expect(page.getByText('Multiplying late gets you further').count()).resolves.toBeGreaterThan(0);
+    await screenshot(page, 'env-page-from-10k');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('comes back to the same filters', async () => {
+    await page.getByRole('button', { name: 'Back to the explorer' }).click();
+    await status().filter({ hasText: /^\s*20 environments · first rows in/ }).waitFor();
+    await expect(page.getByLabel('Epoch').inputValue()).resolves.toBe(String(EPOCHS - 1));
+  });
+});
