@@ -1,4 +1,5 @@
-import { HighlightStyle } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import type { Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 
@@ -40,3 +41,8 @@ export const darkChrome = EditorView.theme(
   },
   { dark: true },
 );
+
+/** The editor extensions of a theme: chrome plus its syntax colours. */
+export function codeTheme(isDark: boolean): Extension[] {
+  return isDark ? [darkChrome, syntaxHighlighting(darkHighlight)] : [lightChrome, syntaxHighlighting(lightHighlight)];
+}

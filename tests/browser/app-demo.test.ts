@@ -18,7 +18,7 @@ afterAll(async () => {
 const status = () => page.getByTestId('run-status').textContent();
 
 async function startDemoRun(epochs: number): Promise<void> {
-  await page.getByRole('button', { name: 'Model' }).click();
+  await page.getByRole('button', { name: 'Model', exact: true }).click();
   await page.getByRole('button', { name: 'Start the demo' }).click();
   await page.getByLabel('Epochs').fill(String(epochs));
   await page.getByRole('button', { name: 'Create run' }).click();
@@ -91,6 +91,20 @@ describe('data: export and import from the app', () => {
     expect(text).toContain('game_999999.py');
     expect(text).toMatch(/syntax_error|SyntaxError/);
     await screenshot(page, 'runs-data');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('opens the imported pool in the explorer, on an environment page and in the charts', async () => {
+    const imported = Number(/Imported pool: (\d+) of/.exec((await page.getByTestId('import-report').textContent()) ?? '')![1]);
+    await page.getByRole('button', { name: 'Imported pool' }).first().click();
+    await page.getByRole('button', { name: 'Explorer', exact: true }).click();
+    await page.getByTestId('explorer-status').filter({ hasText: `${imported} environment` }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('explorer-row').first().getByRole('button').first().click();
+    await page.getByRole('heading', { name: /^Environment /, level: 2 }).waitFor({ timeout: 30_000 });
+    await expect(page.getByText(/class \w+Env/).count()).resolves.toBeGreaterThan(0);
+    await screenshot(page, 'imported-pool-environment');
+    await page.getByRole('button', { name: 'Charts', exact: true }).click();
+    await page.getByRole('heading', { name: 'Charts', level: 2 }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
