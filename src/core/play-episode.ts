@@ -1,11 +1,11 @@
 import type { ChatMessage, ChatModel, ChatUsage } from './chat-port.ts';
 import type { SamplingConfig } from './config.ts';
-import { isEnvError, type EnvErrorCode } from './env/env-error.ts';
+import { isEnvError } from './env/env-error.ts';
 import type { EnvHandle } from './sandbox-port.ts';
 import { agentFirstMessage, parseAction, withHint } from './prompts/agent-prompt.ts';
 import { deriveSeed } from './random.ts';
 import { episodeReturn } from './scoring/episode-return.ts';
-import type { Turn } from './records.ts';
+import type { Episode, Turn } from './records.ts';
 
 /** Return given to an episode whose environment crashed or hung. */
 export const CRASH_RETURN = -1;
@@ -24,14 +24,7 @@ export interface EpisodeSpec {
 }
 
 /** A finished episode, before it is given ids and advantages. */
-export interface PlayedEpisode {
-  firstObservation: string;
-  messages: ChatMessage[];
-  turns: Turn[];
-  return: number;
-  error: { code: EnvErrorCode; message: string } | null;
-  usage: ChatUsage;
-}
+export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'messages' | 'turns' | 'return' | 'error' | 'usage'>;
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then

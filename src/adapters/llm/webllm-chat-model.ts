@@ -2,6 +2,7 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionReq
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
 import { isEngineLoss, type EngineLease, type WebLlmEngineSource } from './webllm-engine.ts';
 import { errorText, ModelLoadError } from './webllm-errors.ts';
+import { SerialQueue } from '../serial-queue.ts';
 
 /** Options of {@link WebLlmChatModel}. */
 export interface WebLlmChatModelOptions {
@@ -56,7 +57,7 @@ interface Progress {
  */
 export class WebLlmChatModel implements ChatModel {
   readonly id: string;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private draining: Promise<void> = Promise.resolve();
 
   constructor(
@@ -68,12 +69,7 @@ export class WebLlmChatModel implements ChatModel {
   }
 
   complete(request: ChatRequest): Promise<ChatResult> {
-    const run = this.queue.then(() => this.completeNow(request));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.queue.run(() => this.completeNow(request));
   }
 
   private async completeNow(request: ChatRequest): Promise<ChatResult> {

@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
+import { SerialQueue } from '../serial-queue.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
 export interface WllamaChatEngine {
@@ -52,7 +53,7 @@ interface Progress {
  */
 export class WllamaChatModel implements ChatModel {
   readonly id: string;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     private readonly engine: WllamaChatEngine,
@@ -62,12 +63,7 @@ export class WllamaChatModel implements ChatModel {
   }
 
   complete(request: ChatRequest): Promise<ChatResult> {
-    const run = this.queue.then(() => this.completeNow(request));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.queue.run(() => this.completeNow(request));
   }
 
   private async completeNow(request: ChatRequest): Promise<ChatResult> {

@@ -8,6 +8,7 @@ import {
   checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall,
 } from '../../core/env/contract.ts';
 import { replyLimitFor } from './sandbox-service.ts';
+import { SerialQueue } from '../serial-queue.ts';
 
 /** One running sandbox (a process or a worker) that can answer harness calls and be killed. */
 export interface SandboxProcess {
@@ -58,7 +59,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private generation = 0;
   private loadsSinceStart = 0;
   private recycled: string[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
 
@@ -158,10 +159,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   }
 
   private request(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
-    const run = () => this.exchange(body, call, stage, timeoutMs);
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(() => this.exchange(body, call, stage, timeoutMs));
   }
 
   private async exchange(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
