@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startRig, type BrowserRig } from './harness.ts';
+import { screenshot } from './app-helpers.ts';
+import { settingsUrl } from '../../src/app/share-settings.ts';
+import { DEFAULT_CONFIG } from '../../src/core/config.ts';
+
+let rig: BrowserRig;
+let page: Page;
+beforeAll(async () => {
+  rig = await startRig();
+  page = await rig.open('/');
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+async function createDemoRun(name: string, epochs: number): Promise<void> {
+  await page.getByRole('button', { name: 'Model', exact: true }).click();
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Epochs').fill(String(epochs));
+  await page.getByRole('button', { name: 'Create run' }).click();
+}
+
+/** The stored environments and episodes of a run, read from the app's real IndexedDB. */
+async function storedRun(name: string): Promise<string> {
+  return (await page.evaluate(`(async () => {
+    const { openIndexedDbRunStore } = await import('/src/adapters/store/idb-run-store.ts');
+    const store = await openIndexedDbRunStore();
+    const run = (await store.listRuns()).find((r) => r.name === ${JSON.stringify(name)});
+    const envs = await store.queryEnvironments(run.id);
+    const episodes = [];
+    for (const env of envs) episodes.push(...(await store.episodesOf(run.id, env.id)));
+    const epochs = await store.metricsOf(run.id);
+    store.close();
+    return JSON.stringify({ envs, episodes, epochs });
+  })()`)) as string;
+}
+
+describe('a run survives a reload mid-epoch and resumes with identical results', () => {
+  it('reopens at the last committed epoch, says so, and continues with the same seeds', async () => {
+    await createDemoRun('interrupted', 2);
+    await page.getByTestId('epoch-row').first().waitFor({ timeout: 180_000 });
+    await page.getByText(/Epoch 2: slots/).waitFor({ timeout: 60_000 });
+    await page.reload();
+    await page.getByText(/interrupted during epoch 2/).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+    await screenshot(page, 'run-interrupted');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
+  });
+
+  it('gives exactly what an uninterrupted run with the same settings gives', async () => {
+    await createDemoRun('straight', 2);
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+    const [interrupted, straight] = [await storedRun('interrupted'), await storedRun('straight')];
+    expect(JSON.parse(interrupted).envs).toHaveLength(8);
+    expect(interrupted).toBe(straight);
+  });
+});
+
+describe('two tabs on one run', () => {
+  it('lets one tab run it and tells the other', async () => {
+    await createDemoRun('shared', 1);
+    await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor({ timeout: 30_000 });
+    const other = await page.context().newPage();
+    await other.goto(rig.baseUrl + '/');
+    await other.getByRole('button', { name: 'Runs', exact: true }).click();
+    await other.getByRole('button', { name: 'shared', exact: true }).click();
+    await other.getByRole('button', { name: 'Continue' }).or(other.getByRole('button', { name: 'Start' })).click();
+    await other.getByText('Another tab is running this run').waitFor({ timeout: 10_000 });
+    await screenshot(other, 'second-tab-refused');
+    await other.close();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
+  });
+});
+
+describe('shareable settings', () => {
+  it('a settings link prefills a new run', async () => {
+    const link = settingsUrl({ ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, rig.baseUrl + '/?from=link');
+    await page.goto(link);
+    await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await expect(page.getByRole('spinbutton', { name: /^Seed/ }).inputValue()).resolves.toBe('4242');
+    await expect(page.getByRole('spinbutton', { name: /^Plays per arm \(K\)/ }).inputValue()).resolves.toBe('3');
+    await expect(page.getByRole('combobox', { name: /^Designer reward/ }).inputValue()).resolves.toBe('solve_rate');
+  });
+});
