@@ -37,7 +37,7 @@ export interface Config {
   repairMode: boolean;
   /** Plays per arm: K without the hint and K with it, on the same K seeds (tab: 4). */
   playsPerArm: number;
-  /** Rollouts per epoch (R); rollouts after the first add unhinted plays to the win-rate window. */
+  /** Rollouts per epoch (R); rollouts after the first add unhinted plays that the win rate also counts. */
   rolloutsPerEpoch: number;
   /** Turn cap of an episode (SPADE: 25; tab: 12). */
   maxTurns: number;

