@@ -111,7 +111,7 @@ describe('environment page', () => {
     await page.getByRole('heading', { name: 'Code (edited)' }).waitFor();
     await page.getByLabel('Play with the hint').uncheck();
     await page.getByRole('button', { name: 'Start again' }).click();
-    await page.getByText('Guess the hidden digit', { exact: false }).waitFor({ timeout: 60_000 });
+    await page.getByRole('list', { name: 'Your play' }).getByText('Guess the hidden digit', { exact: false }).waitFor({ timeout: 60_000 });
     await page.getByLabel('Your action').fill('\\boxed{3}');
     await page.getByLabel('Your action').press('Enter');
     const alert = page.getByRole('alert');
@@ -122,8 +122,9 @@ describe('environment page', () => {
   });
 
   it('links the memory the designer was shown, and shows the grounding document', async () => {
-    await page.getByText('Document mathematical-reasoning-01').click();
-    await page.getByText('Clock Arithmetic and Residues').waitFor();
+    const provenance = page.getByRole('region', { name: 'Where it came from' });
+    await provenance.getByText('Document mathematical-reasoning-01').click();
+    await provenance.getByText('Clock Arithmetic and Residues').waitFor();
     await expect(page.getByTestId('in-memory').textContent()).resolves.toMatch(/In memory now, as win rate 0\.00 .* and regret 1\.00/);
     await page.getByRole('button', { name: 'e0003-s01' }).click();
     await page.getByRole('heading', { name: 'Environment e0003-s01' }).waitFor();
