@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
-import { longTasks, recordLongTasks, screenshot, seriousViolations } from './app-helpers.ts';
+import { DEMO_TEST_TIMEOUT_MS, longTasks, recordLongTasks, screenshot, seriousViolations } from './app-helpers.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -60,7 +60,7 @@ describe('first run: the demo runs two epochs end to end', () => {
     console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
     await screenshot(page, 'live-epoch-complete');
     expect(await seriousViolations(page)).toEqual([]);
-  });
+  }, DEMO_TEST_TIMEOUT_MS);
 
   it('keeps the run after a reload', async () => {
     await page.reload();

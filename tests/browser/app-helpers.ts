@@ -5,6 +5,8 @@ import type { Page } from 'playwright-core';
 
 /** Where browser tests save screenshots (ignored by git). */
 export const SCREENSHOT_DIR = 'test-results/screenshots';
+/** Time allowed a test that watches whole demo epochs (the demo is paced to be watched: about 33 s an epoch here). */
+export const DEMO_TEST_TIMEOUT_MS = 300_000;
 
 /** Saves a full-page screenshot under SCREENSHOT_DIR and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
-import { screenshot } from './app-helpers.ts';
+import { DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
 import { settingsUrl } from '../../src/app/share-settings.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 
@@ -50,7 +50,7 @@ describe('a run survives a reload mid-epoch and resumes with identical results',
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
     await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
-  });
+  }, DEMO_TEST_TIMEOUT_MS);
 
   it('gives exactly what an uninterrupted run with the same settings gives', async () => {
     await createDemoRun('straight', 2);
@@ -58,7 +58,7 @@ describe('a run survives a reload mid-epoch and resumes with identical results',
     const [interrupted, straight] = [await storedRun('interrupted'), await storedRun('straight')];
     expect(JSON.parse(interrupted).envs).toHaveLength(8);
     expect(interrupted).toBe(straight);
-  });
+  }, DEMO_TEST_TIMEOUT_MS);
 });
 
 describe('two tabs on one run', () => {
@@ -74,7 +74,7 @@ describe('two tabs on one run', () => {
     await screenshot(other, 'second-tab-refused');
     await other.close();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
-  });
+  }, DEMO_TEST_TIMEOUT_MS);
 });
 
 describe('shareable settings', () => {

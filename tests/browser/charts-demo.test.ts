@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
-import { screenshot, seriousViolations } from './app-helpers.ts';
+import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -54,7 +54,7 @@ describe('charts of a demo run', () => {
     await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
     await nav('Live run').click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 60_000 });
-  });
+  }, DEMO_TEST_TIMEOUT_MS);
 
   it('draws every chart with data, named and described, in a measured time', async () => {
     const started = Date.now();
