@@ -20,7 +20,9 @@ export async function startLeakRecorder(): Promise<LeakRecorder> {
   const server: Server = createServer((req, res) => {
     recorder.requests.push(`${req.method} ${req.url}`);
     const type = req.url?.includes('.js') ? 'text/javascript' : 'text/plain';
-    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': type });
+    // As permissive as an attacker's server would be: readable by any origin (CORS) and embeddable
+    // by cross-origin isolated pages (CORP).
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin', 'Content-Type': type });
     res.end(type === 'text/javascript' ? 'postMessage("leak script ran");' : 'recorded');
   });
   server.on('connection', () => (recorder.tcpConnections += 1));

@@ -1,8 +1,8 @@
 // The CPU backend (wllama: llama.cpp in wasm) with a real engine in Debian's Chromium: the test
 // suite generates a tiny GGUF and serves it from 127.0.0.1 like a model host. Covers the setup
 // screen (URL confirmed before download, progress, cache, delete, cancel, local file, refusals),
-// streaming, seed, abort and context errors through the engine, and threads when the page is
-// cross-origin isolated. Figures (load time, tokens/s) are printed for the report.
+// streaming, seed, abort and context errors through the engine, threads on the app's cross-origin
+// isolated pages and one thread without isolation. Figures (load time, tokens/s) are printed for the report.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
@@ -51,10 +51,11 @@ afterAll(async () => {
 });
 
 describe('choosing a model', () => {
-  it('runs single-threaded on a page that is not cross-origin isolated, and shows labelled speed estimates', async () => {
+  it('runs threaded on the cross-origin isolated pages of the app, and shows labelled speed estimates', async () => {
     const view = await state();
-    expect(view.environment).toMatchObject({ crossOriginIsolated: false, threads: 1 });
-    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/not cross-origin isolated/);
+    expect(view.environment.crossOriginIsolated).toBe(true);
+    expect(view.environment.threads).toBeGreaterThanOrEqual(2);
+    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(new RegExp(`cross-origin isolated: ${view.environment.threads} threads of`));
     const first = page.getByTestId('cpu-choice-qwen3-0.6b-q4_k_m');
     await expect(first.textContent()).resolves.toMatch(/Qwen3 0\.6B.*Estimate: .*tokens\/s.*not a measurement/s);
     expect(view.choices.map((c) => c.model.id)).toEqual(['qwen3-0.6b-q4_k_m', 'qwen3-1.7b-q4_k_m']);
@@ -87,7 +88,7 @@ describe('the generated model through the real engine', () => {
     const view = await state();
     console.log(`[wllama] GGUF ${gguf.length} bytes; download + load through the UI: ${ms} ms`);
     expect(gets()).toBe(before + 1);
-    expect(view.loaded).toMatchObject({ id: `wllama:${NAME}`, bytes: gguf.length, info: { name: 'SPADE tiny test model', threads: 1, multithread: false, hasChatTemplate: true, contextTokens: 8192 } });
+    expect(view.loaded).toMatchObject({ id: `wllama:${NAME}`, bytes: gguf.length, info: { name: 'SPADE tiny test model', threads: view.environment.threads, multithread: true, hasChatTemplate: true, contextTokens: 8192 } });
     expect(view.cached).toEqual([expect.objectContaining({ name: NAME, bytes: gguf.length, complete: true })]);
     await expect(page.getByTestId('cpu-cache').textContent()).resolves.toMatch(/spade-tiny\.gguf.*complete \(loads offline\)/s);
   });
@@ -187,29 +188,34 @@ describe('the network', () => {
   });
 });
 
-describe('a cross-origin isolated page', () => {
-  // The model is handed over as a picked file: Chromium's local network access checks block a
-  // page whose document was served through a test route from fetching a loopback server.
-  it('runs the engine multi-threaded', async () => {
+describe('a page that is not cross-origin isolated', () => {
+  // Served without the COOP and COEP headers (as a static host that drops them would), the page
+  // has no SharedArrayBuffer. The model is handed over as a picked file: Chromium's local network
+  // access checks block a page whose document was served through a test route from fetching a
+  // loopback server.
+  it('runs the engine on one thread and says why', async () => {
     const context = await rig.browser.newContext();
     await context.route(`**${PAGE}`, async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } });
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
     });
-    const isolated = await context.newPage();
+    const plain = await context.newPage();
     try {
-      await isolated.goto(rig.baseUrl + PAGE);
-      await isolated.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
+      await plain.goto(rig.baseUrl + PAGE);
+      await plain.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
+      await expect(plain.getByTestId('cpu-threads').textContent()).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
       const started = Date.now();
-      await isolated.getByTestId('cpu-file').setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
-      await isolated.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
+      await plain.getByTestId('cpu-file').setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
+      await plain.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
       const loadMs = Date.now() - started;
-      const view = await isolated.evaluate(() => window.wllamaTest.state());
-      expect(view.environment.crossOriginIsolated).toBe(true);
-      expect(view.loaded!.info.threads).toBeGreaterThanOrEqual(2);
-      expect(view.loaded!.info.multithread).toBe(true);
-      const call = await isolated.evaluate(() => window.wllamaTest.chat({ maxTokens: 24 }));
-      console.log(`[wllama] isolated page: ${view.loaded!.info.threads} threads, load ${loadMs} ms, 24 tokens in ${call.totalMs} ms`);
+      const view = await plain.evaluate(() => window.wllamaTest.state());
+      expect(view.environment).toMatchObject({ crossOriginIsolated: false, threads: 1 });
+      expect(view.loaded!.info).toMatchObject({ threads: 1, multithread: false });
+      const call = await plain.evaluate(() => window.wllamaTest.chat({ maxTokens: 24 }));
+      console.log(`[wllama] page without isolation: 1 thread, load ${loadMs} ms, 24 tokens in ${call.totalMs} ms`);
       expect(call.result).toMatchObject({ finishReason: 'length', usage: { completionTokens: 24 } });
     } finally {
       await context.close();
