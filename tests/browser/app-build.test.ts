@@ -1,0 +1,88 @@
+// The production build (`npm run build`), served the way `npm run preview` serves it, in Debian's
+// Chromium: what users get from a static host. The other browser tests drive the dev server; this
+// one proves the bundle carries what they rely on: the sandbox worker and Pyodide's files, the
+// web-llm worker, wllama's wasm, the demo script and corpus, and the COOP/COEP headers that make
+// the page cross-origin isolated (threads for the CPU backend).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
+import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
+import { CHROMIUM_ARGS } from './harness.ts';
+
+let outDir: string;
+let server: PreviewServer;
+let browser: Browser;
+let baseUrl: string;
+let page: Page;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'spade-build-'));
+  await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
+  baseUrl = `http://127.0.0.1:${address.port}`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] });
+  const context = await browser.newContext();
+  context.on('request', (request) => void requests.push(request.url()));
+  page = await context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(baseUrl + '/');
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('the production build', () => {
+  it('is served cross-origin isolated and validates the example environment in its bundled sandbox', async () => {
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
+    await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Sandbox' }).click();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const result = page.getByTestId('validation-result');
+    await result.getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
+    expect(await result.textContent()).toContain('determinism: passed');
+  });
+
+  it('starts the web-llm worker engine and fails the offline model load with a next step', async () => {
+    await page.getByRole('button', { name: 'Model', exact: true }).click();
+    await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Load model' }).click();
+    const alert = page.getByTestId('model-error');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toMatch(/Could not download .*Next step:/s);
+  });
+
+  it('loads a GGUF file on the CPU backend with threads, from the wasm the build ships', async () => {
+    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+    await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/cross-origin isolated: \d+ threads of/);
+    const wasm = [...new Set(requests.filter((url) => url.endsWith('.wasm')))];
+    expect(wasm.filter((url) => url.includes('wllama'))).toHaveLength(1);
+    expect(wasm.every((url) => url.startsWith(`${baseUrl}/`))).toBe(true);
+  });
+
+  it('runs an epoch of the demo and keeps it after a reload', async () => {
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByLabel('Epochs').fill('1');
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+    await page.reload();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
+  }, DEMO_TEST_TIMEOUT_MS);
+
+  it('asked for nothing outside its own origin except the model host it was told to use', async () => {
+    const outside = [...new Set(requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:')))];
+    expect(outside.every((url) => url.startsWith('https://huggingface.co/'))).toBe(true);
+  });
+});
