@@ -54,6 +54,9 @@ export function formatStoreFigures(name: string, f: StoreFigures): string {
     ...Object.entries(f.queries).map(([label, v]) => `  ${label.padEnd(44)}${ms(v)}`),
     `  export pool, 1,000 environments  ${ms(f.exportPoolMs)}   (${(f.exportPoolBytes / 1024).toFixed(0)} KiB zip)`,
     `  export archive, same run         ${ms(f.exportArchiveMs)}`,
+    `  charts data, first read          ${ms(f.charts.coldLoadMs)}   (every epoch of the big run)`,
+    `  charts data, re-read             ${ms(f.charts.warmLoadMs)}   (epochs already summarised)`,
+    `  chart series built               ${ms(f.charts.buildMs)}   (${f.charts.points.toLocaleString('en')} points)`,
     '',
   ].join('\n');
 }

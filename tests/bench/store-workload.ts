@@ -1,7 +1,9 @@
 // The store benchmark's workload, the same in Node (fake-indexeddb) and in Chromium (real
 // IndexedDB): synthetic epochs cloned from one real scripted epoch, committed one by one, then
-// explorer queries and exports. Environment-agnostic: the caller opens the store and gives a clock.
+// explorer queries, the charts' data and exports. Environment-agnostic: the caller opens the store and gives a clock.
 import { exportRun } from '../../src/adapters/store/export-run.ts';
+import { ChartDataLoader } from '../../src/app/chart-data.ts';
+import { buildCharts, pointCount } from '../../src/app/chart-series.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import { environmentId, type EpochResult } from '../../src/core/epoch.ts';
 import type { EnvironmentRecord, Episode, RolloutRow } from '../../src/core/records.ts';
@@ -31,6 +33,8 @@ export interface StoreFigures {
   exportPoolMs: number;
   exportArchiveMs: number;
   exportPoolBytes: number;
+  /** The charts of the big run: first read of the store, a re-read with every epoch already summarised, building the chart series. */
+  charts: { coldLoadMs: number; warmLoadMs: number; buildMs: number; points: number };
 }
 
 const SKILLS = ['Mathematical Reasoning', 'Logical Deduction', 'Spatial Reasoning', 'Pattern Recognition', 'Optimization', 'Causal Inference'];
@@ -75,6 +79,20 @@ function meta(id: string): RunMeta {
   return { id, name: id, createdAt: 0, updatedAt: 0, config: DEFAULT_CONFIG, modelId: 'bench', status: 'paused', epochsCompleted: 0, epochsPlanned: 0, lastError: null };
 }
 
+async function measureCharts(store: RunStore, now: () => number): Promise<StoreFigures['charts']> {
+  const loader = new ChartDataLoader(store);
+  let start = now();
+  const input = await loader.load('big');
+  const coldLoadMs = now() - start;
+  start = now();
+  await loader.load('big');
+  const warmLoadMs = now() - start;
+  start = now();
+  const specs = buildCharts(input);
+  const buildMs = now() - start;
+  return { coldLoadMs, warmLoadMs, buildMs, points: specs.reduce((sum, spec) => sum + pointCount(spec), 0) };
+}
+
 /** Runs the workload against an empty store. */
 export async function runStoreWorkload(store: RunStore, base: EpochResult, now: () => number, w: StoreWorkload = ISSUE_WORKLOAD): Promise<StoreFigures> {
   await store.createRun(meta('big'));
@@ -100,6 +118,7 @@ export async function runStoreWorkload(store: RunStore, base: EpochResult, now: 
   await time('count: skill and status', () => store.countEnvironments('big', { skill: 'Optimization', status: 'valid' }));
   await time('count: one skill', () => store.countEnvironments('big', { skill: 'Optimization' }));
   await time('episodes of one environment (of 100,000)', () => store.episodesOf('big', environmentId(1717, 2)));
+  const charts = await measureCharts(store, now);
   await store.createRun(meta('export'));
   for (let epoch = 0; epoch < w.exportEnvironments / w.envsPerEpoch; epoch++) await store.commitEpoch('export', benchEpoch(base, epoch, w));
   let start = now();
@@ -110,6 +129,6 @@ export async function runStoreWorkload(store: RunStore, base: EpochResult, now: 
   const exportArchiveMs = now() - start;
   return {
     environments: w.epochs * w.envsPerEpoch, episodes: w.epochs * w.envsPerEpoch * w.episodesPerEnv,
-    commitMedianMs: quantile(commits, 0.5), commitP95Ms: quantile(commits, 0.95), queries, exportPoolMs, exportArchiveMs, exportPoolBytes: pool.bytes.length,
+    commitMedianMs: quantile(commits, 0.5), commitP95Ms: quantile(commits, 0.95), queries, exportPoolMs, exportArchiveMs, exportPoolBytes: pool.bytes.length, charts,
   };
 }
