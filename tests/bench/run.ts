@@ -50,3 +50,7 @@ if (!only || only === 'store' || only === 'store-node' || only === 'store-browse
   if (only !== 'store-browser') process.stdout.write(formatStoreFigures('Node, fake-indexeddb', await measureStoreNode(base)));
   if (only !== 'store-node') process.stdout.write(formatStoreFigures('Chromium, real IndexedDB', await measureStoreBrowser(base)));
 }
+if (!only || only === 'cpu') {
+  const { formatCpuThreads, measureCpuThreads } = await import('./cpu-threads.ts');
+  process.stdout.write(formatCpuThreads(await measureCpuThreads()));
+}

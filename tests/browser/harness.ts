@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 
 /** Chromium flags this machine needs for headless runs. */
@@ -46,4 +46,15 @@ export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
       await server.close();
     },
   };
+}
+
+/** Serves `path` in `context` without the COOP and COEP headers, as a static host that drops them would: the page is then not cross-origin isolated. */
+export async function serveWithoutIsolation(context: BrowserContext, path: string): Promise<void> {
+  await context.route(`**${path}`, async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
+  });
 }

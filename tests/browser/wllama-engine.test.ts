@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { serveGguf, type GgufHost } from '../fixtures/gguf/serve-gguf.ts';
-import { startRig, type BrowserRig } from './harness.ts';
+import { serveWithoutIsolation, startRig, type BrowserRig } from './harness.ts';
 import type { TimedChat } from './pages/wllama.ts';
 
 const PAGE = '/tests/browser/pages/wllama.html';
@@ -195,13 +195,7 @@ describe('a page that is not cross-origin isolated', () => {
   // loopback server.
   it('runs the engine on one thread and says why', async () => {
     const context = await rig.browser.newContext();
-    await context.route(`**${PAGE}`, async (route) => {
-      const response = await route.fetch();
-      const headers = { ...response.headers() };
-      delete headers['cross-origin-opener-policy'];
-      delete headers['cross-origin-embedder-policy'];
-      await route.fulfill({ response, headers });
-    });
+    await serveWithoutIsolation(context, PAGE);
     const plain = await context.newPage();
     try {
       await plain.goto(rig.baseUrl + PAGE);
