@@ -25,10 +25,16 @@ async function startDemoRun(epochs: number): Promise<void> {
 }
 
 describe('first run: the demo runs two epochs end to end', () => {
-  it('offers three labelled ways in, with no serious accessibility violations', async () => {
+  it('offers four labelled ways in, each kept inside its card, with no serious accessibility violations', async () => {
     await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
-    await expect(page.getByRole('heading', { name: 'An OpenAI-compatible server' }).count()).resolves.toBe(1);
-    await expect(page.getByRole('heading', { name: 'A local model in this tab (WebGPU)' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'Demo without a model', level: 3 }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'An OpenAI-compatible server', level: 3 }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'A local model in this tab (WebGPU)', level: 3 }).count()).resolves.toBe(1);
+    await expect(page.getByRole('heading', { name: 'A local model on the CPU (any browser, no WebGPU needed)', level: 3 }).count()).resolves.toBe(1);
+    await page.getByTestId('cpu-model-setup').waitFor();
+    // Every card keeps its content inside its own box (no text running into the next card).
+    const overflowing = await page.evaluate(`[...document.querySelectorAll('.ways > *')].filter((card) => card.scrollWidth > card.clientWidth).length`);
+    expect(overflowing).toBe(0);
     await screenshot(page, 'first-run');
     expect(await seriousViolations(page)).toEqual([]);
   });
