@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import type { ChatMessage, ChatPurpose } from '../../src/core/chat-port.ts';
 
 /** One request the fake server received. */
 export interface RecordedRequest {
@@ -109,13 +111,13 @@ export class FakeOpenAIServer {
   private readonly server: Server;
   private fallback: ((body: unknown) => Reply | Promise<Reply>) | null = null;
 
-  private constructor() {
+  private constructor(private readonly cors: boolean) {
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
-  /** Starts a server on a free loopback port. */
-  static async start(): Promise<FakeOpenAIServer> {
-    const fake = new FakeOpenAIServer();
+  /** Starts a server on a free loopback port; with `cors`, it answers preflights and allows any origin, as llama.cpp's server does, so a page can call it. */
+  static async start(options: { cors?: boolean } = {}): Promise<FakeOpenAIServer> {
+    const fake = new FakeOpenAIServer(options.cors ?? false);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -158,7 +160,31 @@ export class FakeOpenAIServer {
       body = text;
     }
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    if (this.cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*', 'Access-Control-Max-Age': '600' });
+        res.end();
+        return;
+      }
+    }
     const reply = this.queue.shift() ?? (this.fallback ? await this.fallback(body) : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
     await reply(res);
   }
+}
+
+/** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
+function purposeOf(messages: ChatMessage[]): ChatPurpose {
+  if (messages[0]?.role === 'system') return 'designer';
+  if (messages[0]?.content.startsWith('Here is the code of a text game')) return 'hint';
+  return 'agent';
+}
+
+/** A responder (for respondWith) that answers each chat request with the scripted model's reply, streamed word by word. */
+export function scriptedResponder(scripted: ScriptedChatModel): (body: unknown) => Promise<Reply> {
+  return async (body) => {
+    const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
+    const reply = await scripted.complete({ messages: request.messages, temperature: request.temperature, topP: request.top_p, maxTokens: request.max_tokens, seed: request.seed, purpose: purposeOf(request.messages) });
+    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
+  };
 }

@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import type { ChatMessage, ChatPurpose } from '../../src/core/chat-port.ts';
-import { FakeOpenAIServer, jsonReply, streamReply } from '../adapters/fake-openai-server.ts';
+import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/fake-openai-server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/scripted/hint-helps.json'), 'utf8')));
-
-/** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
-function purposeOf(messages: ChatMessage[]): ChatPurpose {
-  if (messages[0]?.role === 'system') return 'designer';
-  if (messages[0]?.content.startsWith('Here is the code of a text game')) return 'hint';
-  return 'agent';
-}
 
 function spade(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -31,12 +23,7 @@ function spade(args: string[]): Promise<{ status: number | null; stdout: string;
 let server: FakeOpenAIServer;
 beforeAll(async () => {
   server = await FakeOpenAIServer.start();
-  const scripted = new ScriptedChatModel(SCRIPT);
-  server.respondWith(async (body) => {
-    const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
-    const reply = await scripted.complete({ messages: request.messages, temperature: request.temperature, topP: request.top_p, maxTokens: request.max_tokens, seed: request.seed, purpose: purposeOf(request.messages) });
-    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
-  });
+  server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
 });
 afterAll(() => server.close());
 

@@ -1,0 +1,105 @@
+// The app against an OpenAI-compatible server, in Debian's Chromium: a Node server on 127.0.0.1
+// that speaks /v1/chat/completions with streaming and CORS (as llama.cpp's server does) answers
+// with the scripted session of the command-line test. The page is cross-origin isolated, so this
+// also shows that isolation leaves the server path working. Same settings as the CLI test, same
+// numbers; a server error fails the run with the server's reason, and Start runs it again.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { settingsUrl } from '../../src/app/share-settings.ts';
+import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import type { EpochMetrics } from '../../src/core/records.ts';
+import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/fake-openai-server.ts';
+import { screenshot, seriousViolations } from './app-helpers.ts';
+import { startRig, type BrowserRig } from './harness.ts';
+
+const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+/** The settings of `spade run --seed 7 --slots 2 --plays 2 --max-turns 3 --skills logical-deduction --no-corpus` (tests/cli/run-openai.test.ts). */
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, skills: ['Logical Deduction'], repairMode: false, useMemory: true, useCorpus: false };
+const MODEL = 'tiny-test-model';
+
+let rig: BrowserRig;
+let page: Page;
+let server: FakeOpenAIServer;
+
+beforeAll(async () => {
+  server = await FakeOpenAIServer.start({ cors: true });
+  rig = await startRig();
+  page = await rig.open('/');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+afterAll(async () => {
+  await rig?.close();
+  await server?.close();
+});
+
+/** Opens a settings link for CONFIG, connects to the server and creates a one-epoch run. */
+async function createServerRun(name: string): Promise<void> {
+  await page.goto(settingsUrl(CONFIG, `${rig.baseUrl}/`));
+  await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
+  await page.getByLabel('Server address').fill(`${server.origin}/v1`);
+  await page.getByLabel('Model name').fill(MODEL);
+  await page.getByRole('button', { name: 'Use this server' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Epochs').fill('1');
+  await page.getByRole('button', { name: 'Create run' }).click();
+}
+
+/** The committed epochs' metrics of the run called `name`, read from the app's IndexedDB. */
+async function storedMetrics(name: string): Promise<EpochMetrics[]> {
+  return JSON.parse(
+    (await page.evaluate(`(async () => {
+      const { openIndexedDbRunStore } = await import('/src/adapters/store/idb-run-store.ts');
+      const store = await openIndexedDbRunStore();
+      const run = (await store.listRuns()).find((r) => r.name === ${JSON.stringify(name)});
+      const metrics = await store.metricsOf(run.id);
+      store.close();
+      return JSON.stringify(metrics);
+    })()`)) as string,
+  ) as EpochMetrics[];
+}
+
+/** What the command line printed for the same settings: 2/2 valid (validity 0.67), regret 0.50, win rate 0.50, designer reward 0.20, 8 episodes. */
+function expectCliNumbers(metrics: EpochMetrics[]): void {
+  expect(metrics).toHaveLength(1);
+  expect(metrics[0]).toMatchObject({ slots: 2, validEnvironments: 2, attempts: 3, episodes: 8 });
+  expect(metrics[0]!.validityRate).toBeCloseTo(2 / 3, 10);
+  expect(metrics[0]!.meanRegret).toBeCloseTo(0.5, 10);
+  expect(metrics[0]!.meanWinRate).toBeCloseTo(0.5, 10);
+  expect(metrics[0]!.meanDesignerReward).toBeCloseTo(0.2, 10);
+}
+
+describe('a run against an OpenAI-compatible server', () => {
+  it('streams from the server through the whole epoch and gets the numbers the command line gets', async () => {
+    server.reset();
+    server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
+    await createServerRun('over http');
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+    await expect(page.getByText('Settings loaded from a link').count()).resolves.toBe(0);
+    expectCliNumbers(await storedMetrics('over http'));
+    const posts = server.requests.filter((r) => r.method === 'POST');
+    expect(posts.length).toBeGreaterThan(8);
+    expect(posts.every((r) => r.path === '/v1/chat/completions' && r.headers.origin === rig.baseUrl)).toBe(true);
+    expect(posts.every((r) => (r.body as { model: string; stream: boolean }).model === MODEL && (r.body as { stream: boolean }).stream)).toBe(true);
+    expect(server.requests.some((r) => r.method === 'OPTIONS')).toBe(true);
+    await screenshot(page, 'live-epoch-openai');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("fails the run with the server's reason and the next step, and Start runs the epoch again in full", async () => {
+    server.reset();
+    server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
+    server.enqueue(jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404));
+    await createServerRun('after an error');
+    await page.getByTestId('run-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
+    const alert = page.getByRole('region', { name: 'Run controls' }).getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`));
+    expect(await storedMetrics('after an error')).toEqual([]);
+    server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
+    expectCliNumbers(await storedMetrics('after an error'));
+  });
+});
