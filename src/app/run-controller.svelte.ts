@@ -5,11 +5,12 @@ import { EpochAbortedError, runEpoch, type RunState } from '../core/epoch.ts';
 import type { EpochStage, SpadeEvent } from '../core/events.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import { StoreQuotaError } from '../core/store-errors.ts';
 import type { RunMeta, RunStore } from '../core/store-port.ts';
 import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 
-/** What the controller is doing. */
-export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted';
+/** What the controller is doing; `stopped`: storage filled up, the run is paused at its last committed epoch and continues once space is freed. */
+export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
 
 /** Holds a run exclusively; returns a release function, or null when another tab holds it. */
 export type RunLock = (runId: string) => Promise<(() => void) | null>;
@@ -199,11 +200,12 @@ export class RunController {
     } catch (error) {
       this.flush();
       if (error instanceof EpochAbortedError) await this.finish('aborted', null);
+      else if (error instanceof StoreQuotaError) await this.finish('stopped', error.message);
       else await this.finish('failed', error instanceof Error ? error.message : String(error));
     }
   }
 
-  private async finish(status: 'completed' | 'aborted' | 'failed', message: string | null): Promise<void> {
+  private async finish(status: 'completed' | 'aborted' | 'failed' | 'stopped', message: string | null): Promise<void> {
     this.status = status;
     this.error = message;
     this.stage = null;

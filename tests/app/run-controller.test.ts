@@ -6,6 +6,8 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import type { EpochResult } from '../../src/core/epoch.ts';
+import { StoreQuotaError } from '../../src/core/store-errors.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, useCorpus: false };
@@ -106,6 +108,37 @@ describe('RunController', () => {
     await first.start();
     expect(first.status).toBe('idle');
     expect(first.error).toContain('Another tab');
+  });
+});
+
+/** A memory store whose disk is full until `full` is set to false: commitEpoch writes nothing and throws StoreQuotaError. */
+class FullStore extends MemoryRunStore {
+  full = true;
+  override async commitEpoch(runId: string, result: EpochResult): Promise<void> {
+    if (this.full) throw new StoreQuotaError(`epoch ${result.epoch + 1}`);
+    return super.commitEpoch(runId, result);
+  }
+}
+
+describe('RunController when storage is full', () => {
+  it('stops with the quota message, keeps the run paused at its last committed epoch, and continues once there is space', async () => {
+    const store = new FullStore();
+    store.full = false;
+    const controller = new RunController(deps(store));
+    const meta = await controller.create({ name: 'q', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.history.length === 1, 'first epoch committed');
+    store.full = true;
+    await until(() => controller.status === 'stopped', 'the quota stop');
+    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run is paused at its last committed epoch\. Free space/);
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'paused', epochsCompleted: 1, lastError: controller.error });
+    expect(await store.metricsOf(meta.id)).toHaveLength(1);
+
+    store.full = false;
+    await controller.start();
+    await until(() => controller.status === 'completed', 'completion after space was freed');
+    expect(controller.error).toBeNull();
+    expect((await store.metricsOf(meta.id)).map((m) => m.epoch)).toEqual([0, 1]);
   });
 });
 
