@@ -2,13 +2,12 @@ import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
 import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
 import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
 import type { ChatModel } from '../core/chat-port.ts';
-import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
 import type { RunMeta, RunStore } from '../core/store-port.ts';
 import { ModelSetupController } from './model-setup.ts';
 import { CPU_MODEL_PREFIX, CpuModelController } from './cpu-model.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
-import { USER_CORPUS_KEY } from './data-actions.ts';
+import { activeCorpus } from './corpus-source.ts';
 
 /** Model id of the bundled demo session. */
 export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
@@ -64,7 +63,6 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const modelSetup = new ModelSetupController();
   const cpu = new CpuModelController();
   const apiKeys = new Map<string, string>();
-  let corpus: Promise<readonly CorpusDoc[]> | null = null;
 
   const model = async (meta: RunMeta): Promise<ChatModel> => {
     if (meta.modelId === DEMO_MODEL_ID) {
@@ -93,11 +91,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const runs = new RunController({
     store,
     sandbox: appSandbox,
-    corpus: () => {
-      const own = localStorage.getItem(USER_CORPUS_KEY);
-      if (own) return Promise.resolve(parseCorpus(own, 'user').docs);
-      return (corpus ??= fetchText('corpus/concepts.jsonl', 'grounding corpus').then((text) => parseCorpus(text).docs));
-    },
+    corpus: activeCorpus,
     model,
     lock: webLocksLock,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),

@@ -1,15 +1,11 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
 import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
-import { toJsonLines } from '../core/export/files.ts';
-import type { CorpusDoc } from '../core/corpus.ts';
 import type { RunStore } from '../core/store-port.ts';
+import { saveUserCorpus } from './corpus-source.ts';
 import { appSandbox } from './sandbox.ts';
 
 export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate, type StoredImport };
-
-/** localStorage key of the user's own grounding corpus (JSON Lines). */
-export const USER_CORPUS_KEY = 'spade-lab-user-corpus';
 
 /** What each export format is, in one line. */
 export const EXPORT_LABELS: Record<ExportFormat, string> = {
@@ -34,18 +30,8 @@ export async function downloadExport(store: RunStore, runId: string, format: Exp
 /** Imports picked files (pool, rows, archive or corpus); every environment is re-validated in the sandbox. */
 export async function importPicked(store: RunStore, picked: FileList, onProgress: (done: number, total: number) => void): Promise<StoredImport> {
   const report = await importIntoStore(store, await readPickedFiles(picked), { sandbox: appSandbox(), onProgress }, { now: Date.now() });
-  if (report.corpus) saveUserCorpus(report.corpus);
+  if (report.corpus) await saveUserCorpus(report.corpus);
   return report;
-}
-
-/** Keeps a user corpus for later runs in this browser. */
-export function saveUserCorpus(docs: readonly CorpusDoc[]): void {
-  localStorage.setItem(USER_CORPUS_KEY, toJsonLines(docs));
-}
-
-/** Forgets the user corpus (runs use the shipped one again). */
-export function clearUserCorpus(): void {
-  localStorage.removeItem(USER_CORPUS_KEY);
 }
 
 /** Storage use and quota, or null where the browser does not say. */

@@ -1,5 +1,4 @@
 import type { ChatModel } from '../core/chat-port.ts';
-import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
 import { playSchedule } from '../core/epoch.ts';
 import type { SpadeEvent } from '../core/events.ts';
 import type { MemoryRecord } from '../core/memory.ts';
@@ -98,18 +97,6 @@ export function playSeeds(data: Pick<EnvPageData, 'meta' | 'env' | 'episodes'>):
   const fromEpisodes = data.episodes.filter((e) => e.rollout === 0).map((e) => e.seed);
   const seeds = fromEpisodes.length > 0 ? fromEpisodes : playSchedule(data.meta.config, data.env.id).filter((p) => p.rollout === 0).map((p) => p.seed);
   return [...new Set(seeds)];
-}
-
-let corpus: Promise<readonly CorpusDoc[]> | null = null;
-
-/** The bundled grounding document with this id (the corpus is fetched once), or null. */
-export async function loadGroundingDoc(docId: string): Promise<CorpusDoc | null> {
-  corpus ??= fetch(`${import.meta.env.BASE_URL}corpus/concepts.jsonl`).then(async (response) => {
-    if (!response.ok) throw new Error(`Could not load the grounding corpus (HTTP ${response.status}).`);
-    return parseCorpus(await response.text()).docs;
-  });
-  corpus.catch(() => (corpus = null));
-  return (await corpus).find((doc) => doc.id === docId) ?? null;
 }
 
 /** What re-scoring needs from the app. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { clampTurn, loadEnvPage, loadGroundingDoc, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/env-page.ts';
+import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/env-page.ts';
 import type { EpochResult } from '../../src/core/epoch.ts';
 import type { MemoryRecord } from '../../src/core/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
@@ -22,7 +22,6 @@ beforeAll(async () => {
   for (const e of epochs) await store.commitEpoch('r', e);
 });
 afterAll(() => sandbox.close());
-afterEach(() => vi.unstubAllGlobals());
 
 describe('environment page data', () => {
   it('loads an environment with its episodes and the run state, or null', async () => {
@@ -74,16 +73,6 @@ describe('environment page data', () => {
     const data = (await loadEnvPage(store, 'r', 'e0000-s00'))!;
     expect(playSeeds(data)).toEqual(data.episodes.filter((e) => e.arm === 'nohint').map((e) => e.seed));
     expect(playSeeds({ ...data, episodes: [] })).toEqual(playSeeds(data));
-  });
-
-  it('finds a grounding document in the bundled corpus', async () => {
-    const corpus = readFileSync(new URL('../../public/corpus/concepts.jsonl', import.meta.url), 'utf8');
-    const fetched: string[] = [];
-    vi.stubGlobal('fetch', async (url: string) => (fetched.push(url), new Response(corpus)));
-    const firstId = (JSON.parse(corpus.split('\n')[0]!) as { id: string }).id;
-    expect((await loadGroundingDoc(firstId))?.id).toBe(firstId);
-    expect(await loadGroundingDoc('no-such-doc')).toBeNull();
-    expect(fetched).toEqual(['/corpus/concepts.jsonl']);
   });
 });
 

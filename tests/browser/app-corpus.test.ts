@@ -1,0 +1,57 @@
+// A user's grounding corpus in the app, in Debian's Chromium: a corpus larger than localStorage
+// holds (about 6 MB, as corpora in the reference format are) is imported on the Runs view, kept
+// across a reload in Cache Storage, grounds the next run's designs, and can be dropped again.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRig, type BrowserRig } from './harness.ts';
+
+const DOCS = 2500;
+const CORPUS = Array.from({ length: DOCS }, (_, i) => JSON.stringify({ id: `big-${i}`, text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}` })).join('\n');
+
+let rig: BrowserRig;
+let page: Page;
+beforeAll(async () => {
+  rig = await startRig();
+  page = await rig.open('/');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+const grounded = () => page.getByText('New runs are grounded in your imported corpus.');
+
+describe('a user corpus', () => {
+  it('imports a corpus of several megabytes and keeps it across a reload', async () => {
+    expect(CORPUS.length).toBeGreaterThan(6_000_000);
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await page.getByLabel('Files').setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
+    const report = page.getByTestId('import-report');
+    await report.waitFor({ timeout: 60_000 });
+    await expect(report.textContent()).resolves.toContain(`${DOCS} corpus documents will ground new runs`);
+    await grounded().waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await grounded().waitFor({ timeout: 30_000 });
+  });
+
+  it('grounds the next run in it', async () => {
+    await page.getByRole('button', { name: 'Model', exact: true }).click();
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByLabel('Epochs').fill('1');
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByText(/grounded in big-\d+/).first().waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Abort' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
+  });
+
+  it('can be dropped for the shipped corpus, also after a reload', async () => {
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await page.getByRole('button', { name: 'Use the shipped corpus again' }).click();
+    await grounded().waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await page.getByRole('heading', { name: 'Import' }).waitFor();
+    await expect(grounded().count()).resolves.toBe(0);
+  });
+});
