@@ -2,8 +2,10 @@
 // that speaks /v1/chat/completions with streaming and CORS (as llama.cpp's server does) answers
 // with the scripted session of the command-line test. The page is cross-origin isolated, so this
 // also shows that isolation leaves the server path working. Same settings as the CLI test, same
-// numbers; a server error fails the run with the server's reason, and Start runs it again.
+// numbers; a server error fails the run with the server's reason, and Start runs it again. The
+// run then leaves through the Runs view's exports and arrives in a fresh browser profile.
 import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
@@ -101,5 +103,67 @@ describe('a run against an OpenAI-compatible server', () => {
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
     expectCliNumbers(await storedMetrics('after an error'));
+  });
+});
+
+/** Each stored run's environments (id, status, code, scores) by run name, from `target`'s IndexedDB. */
+async function storedEnvironments(target: Page): Promise<Record<string, unknown[]>> {
+  return JSON.parse(
+    (await target.evaluate(`(async () => {
+      const { openIndexedDbRunStore } = await import('/src/adapters/store/idb-run-store.ts');
+      const store = await openIndexedDbRunStore();
+      const byName = {};
+      for (const run of await store.listRuns()) byName[run.name] = (await store.queryEnvironments(run.id)).map((e) => [e.id, e.status, e.code, e.stats]);
+      store.close();
+      return JSON.stringify(byName);
+    })()`)) as string,
+  ) as Record<string, unknown[]>;
+}
+
+/** Clicks an export button on the Runs view and returns the saved file's name and bytes. */
+async function exportFromRunsView(format: 'pool' | 'rollouts' | 'metrics' | 'archive'): Promise<{ name: string; bytes: Buffer }> {
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: `Export ${format}` }).click();
+  const download = await downloading;
+  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+}
+
+describe('the run leaves the tab', () => {
+  it('exports rollout rows and metrics that match the run', async () => {
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await page.getByRole('button', { name: 'after an error', exact: true }).click();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    const rollouts = await exportFromRunsView('rollouts');
+    expect(rollouts.name).toMatch(/-rollouts\.jsonl$/);
+    const rows = rollouts.bytes.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'completion', 'reward', 'advantage', 'group']));
+    expect(new Set(rows.map((row) => row.role))).toEqual(new Set(['designer', 'agent']));
+    const metrics = await exportFromRunsView('metrics');
+    const [header, ...lines] = metrics.bytes.toString('utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const columns = header!.split(',');
+    const values = lines[0]!.split(',');
+    expect(Number(values[columns.indexOf('validEnvironments')])).toBe(2);
+    expect(Number(values[columns.indexOf('meanRegret')])).toBeCloseTo(0.5, 10);
+  });
+
+  it('exports a full archive that a fresh browser profile imports with the same environments', async () => {
+    const archive = await exportFromRunsView('archive');
+    expect(Object.keys(unzipSync(new Uint8Array(archive.bytes))).length).toBeGreaterThan(1);
+    const other = await rig.open('/');
+    try {
+      await other.getByRole('button', { name: 'Runs', exact: true }).click();
+      await other.getByLabel('Files').setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
+      const report = other.getByTestId('import-report');
+      await report.waitFor({ timeout: 120_000 });
+      await expect(report.textContent()).resolves.toMatch(/Imported archive: 2 of 2 kept as a new run/);
+      const imported = await storedEnvironments(other);
+      expect(Object.keys(imported)).toEqual(['after an error']);
+      expect(imported['after an error']).toHaveLength(2);
+      expect(imported['after an error']).toEqual((await storedEnvironments(page))['after an error']);
+    } finally {
+      await other.context().close();
+    }
   });
 });
