@@ -7,7 +7,7 @@ import { ModelSetupController } from './model-setup.ts';
 import { CPU_MODEL_PREFIX, CpuModelController } from './cpu-model.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
-import { activeCorpus } from './corpus-source.ts';
+import { activeGroundingCorpus } from './corpus-source.ts';
 
 /** Model id of the bundled demo session. */
 export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
@@ -91,7 +91,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const runs = new RunController({
     store,
     sandbox: appSandbox,
-    corpus: activeCorpus,
+    corpus: activeGroundingCorpus,
     model,
     lock: webLocksLock,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),

@@ -1,5 +1,6 @@
 import { deleteUserCorpus, readUserCorpusText, writeUserCorpusText } from '../adapters/store/user-corpus-cache.ts';
-import { parseCorpus, type CorpusDoc } from '../core/corpus.ts';
+import { sha256Hex } from '../adapters/store/sha256.ts';
+import { parseCorpus, type CorpusDoc, type GroundingCorpus } from '../core/corpus.ts';
 import { toJsonLines } from '../core/export/files.ts';
 
 let shipped: Promise<readonly CorpusDoc[]> | null = null;
@@ -22,7 +23,14 @@ export async function userCorpus(): Promise<readonly CorpusDoc[] | null> {
 
 /** The corpus new epochs are grounded in: the user's imported one when there is one, else the shipped one. */
 export async function activeCorpus(): Promise<readonly CorpusDoc[]> {
-  return (await userCorpus()) ?? shippedCorpus();
+  return (await activeGroundingCorpus()).docs;
+}
+
+/** activeCorpus with its identity (what a run records, to notice a change of corpus on resume). */
+export async function activeGroundingCorpus(): Promise<GroundingCorpus> {
+  const own = await userCorpus();
+  const docs = own ?? (await shippedCorpus());
+  return { docs, identity: { label: own ? 'your imported corpus' : 'the shipped corpus', documents: docs.length, sha256: await sha256Hex(toJsonLines(docs)) } };
 }
 
 /** The grounding document with this id, from the user's corpus or the shipped one, or null. */

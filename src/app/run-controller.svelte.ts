@@ -1,6 +1,6 @@
 import type { ChatModel } from '../core/chat-port.ts';
 import type { Config } from '../core/config.ts';
-import type { CorpusDoc } from '../core/corpus.ts';
+import { corpusChangeNotice, type GroundingCorpus } from '../core/corpus.ts';
 import { EpochAbortedError, runEpoch, type RunState } from '../core/epoch.ts';
 import type { EpochStage, SpadeEvent } from '../core/events.ts';
 import type { EpochMetrics } from '../core/records.ts';
@@ -19,7 +19,8 @@ export type RunLock = (runId: string) => Promise<(() => void) | null>;
 export interface RunControllerDeps {
   store: RunStore;
   sandbox: () => SandboxRuntime;
-  corpus: () => Promise<readonly CorpusDoc[]>;
+  /** The corpus new epochs are grounded in, with its identity (recorded by the first epoch, compared on resume). */
+  corpus: () => Promise<GroundingCorpus>;
   /** The model a run uses (by its meta's modelId). */
   model: (meta: RunMeta) => Promise<ChatModel>;
   lock?: RunLock;
@@ -183,7 +184,15 @@ export class RunController {
       let state: RunState = loaded.state;
       const model = await this.deps.model(loaded.meta);
       if (state.modelSnapshot !== undefined) model.restore?.(state.modelSnapshot);
-      const corpus = loaded.meta.config.useCorpus ? await this.deps.corpus() : [];
+      const grounding = loaded.meta.config.useCorpus ? await this.deps.corpus() : null;
+      const corpus = grounding?.docs ?? [];
+      if (grounding) {
+        this.notice = state.epoch > 0 ? corpusChangeNotice(loaded.meta.corpus, grounding.identity) : null;
+        if (state.epoch === 0 || !loaded.meta.corpus) {
+          await this.deps.store.updateRun(meta.id, { corpus: grounding.identity });
+          this.meta = { ...this.meta!, corpus: grounding.identity };
+        }
+      }
       await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
       while (state.epoch < loaded.meta.epochsPlanned) {
         const started = clock();

@@ -7,6 +7,27 @@ export interface CorpusDoc {
   title?: string;
 }
 
+/** Which corpus grounded a run: enough to tell, on resume, whether it is still the same one. */
+export interface CorpusIdentity {
+  /** Where it came from, for people: e.g. `the shipped corpus` or `your imported corpus`. */
+  label: string;
+  documents: number;
+  /** SHA-256 of the documents as JSON Lines. */
+  sha256: string;
+}
+
+/** A corpus with its identity. */
+export interface GroundingCorpus {
+  docs: readonly CorpusDoc[];
+  identity: CorpusIdentity;
+}
+
+/** What a run about to continue should say when its corpus changed since its first epoch, or null when it did not (or was never recorded). */
+export function corpusChangeNotice(recorded: CorpusIdentity | null | undefined, now: CorpusIdentity): string | null {
+  if (!recorded || recorded.sha256 === now.sha256) return null;
+  return `This run's earlier epochs were grounded in ${recorded.label} (${recorded.documents} documents); the active corpus is now ${now.label} (${now.documents} documents), so the epochs from here are grounded in it and will differ from a run that kept the first one. To keep the run consistent, switch the corpus back on the Runs view and continue.`;
+}
+
 /** A line of a corpus that could not be used, and why. */
 export interface CorpusProblem {
   line: number;

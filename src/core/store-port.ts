@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { CorpusIdentity } from './corpus.ts';
 import type { EpochResult, RunState } from './epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
 
@@ -22,6 +23,8 @@ export interface RunMeta {
   epochsPlanned: number;
   /** Last error shown to the user, if the run stopped on one. */
   lastError: string | null;
+  /** The grounding corpus of the run's first epoch (absent in runs that did not record it, e.g. from the command line). */
+  corpus?: CorpusIdentity;
 }
 
 /** Filters of the environment explorer. */

@@ -6,6 +6,7 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import type { GroundingCorpus } from '../../src/core/corpus.ts';
 import type { EpochResult } from '../../src/core/epoch.ts';
 import { StoreQuotaError } from '../../src/core/store-errors.ts';
 
@@ -23,7 +24,7 @@ function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDe
   return {
     store,
     sandbox: () => sandbox,
-    corpus: async () => [],
+    corpus: async () => ({ docs: [], identity: { label: 'no corpus', documents: 0, sha256: 'none' } }),
     model: async () => new ScriptedChatModel(SCRIPT),
     lock: async (id) => {
       if (locks.has(id)) return null;
@@ -139,6 +140,36 @@ describe('RunController when storage is full', () => {
     await until(() => controller.status === 'completed', 'completion after space was freed');
     expect(controller.error).toBeNull();
     expect((await store.metricsOf(meta.id)).map((m) => m.epoch)).toEqual([0, 1]);
+  });
+});
+
+describe('RunController and the grounding corpus', () => {
+  it('records the corpus of the first epoch, and says so when a later epoch would be grounded in another', async () => {
+    const store = new MemoryRunStore();
+    const first: GroundingCorpus = { docs: [{ id: 'a-1', text: 'Keys and doors: which key opens which door.' }], identity: { label: 'corpus A', documents: 1, sha256: 'aaa' } };
+    const second: GroundingCorpus = { docs: [{ id: 'b-1', text: 'Words that open doors.' }], identity: { label: 'corpus B', documents: 1, sha256: 'bbb' } };
+    let active = first;
+    const grounded = { ...deps(store), corpus: async () => active };
+    const controller = new RunController(grounded);
+    const meta = await controller.create({ name: 'g', config: { ...CONFIG, useCorpus: true }, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
+    expect(controller.notice).toBeNull();
+    controller.abort();
+    await until(() => controller.status === 'aborted', 'abort');
+    expect((await store.loadRun(meta.id))!.meta.corpus).toEqual(first.identity);
+    expect((await store.queryEnvironments(meta.id)).map((e) => e.docId)).toContain('a-1');
+
+    active = second;
+    const resumed = new RunController(grounded);
+    await resumed.open(meta.id);
+    await resumed.start();
+    await until(() => resumed.status === 'completed', 'completion in the other corpus');
+    expect(resumed.notice).toBe(
+      "This run's earlier epochs were grounded in corpus A (1 documents); the active corpus is now corpus B (1 documents), so the epochs from here are grounded in it and will differ from a run that kept the first one. To keep the run consistent, switch the corpus back on the Runs view and continue.",
+    );
+    expect((await store.loadRun(meta.id))!.meta.corpus).toEqual(first.identity);
+    expect((await store.queryEnvironments(meta.id, { epoch: 1 })).map((e) => e.docId)).toContain('b-1');
   });
 });
 

@@ -1,6 +1,7 @@
 // A user's grounding corpus in the app, in Debian's Chromium: a corpus larger than localStorage
 // holds (about 6 MB, as corpora in the reference format are) is imported on the Runs view, kept
-// across a reload in Cache Storage, grounds the next run's designs, and can be dropped again.
+// across a reload in Cache Storage, grounds the next run's designs (which records it), and can be
+// dropped again.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
@@ -41,6 +42,7 @@ describe('a user corpus', () => {
     await page.getByLabel('Epochs').fill('1');
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByText(/grounded in big-\d+/).first().waitFor({ timeout: 60_000 });
+    await page.getByText(`grounded in your imported corpus (${DOCS} documents)`, { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Abort' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
   });
