@@ -21,12 +21,7 @@ export async function userCorpus(): Promise<readonly CorpusDoc[] | null> {
   return text === null ? null : parseCorpus(text, 'user').docs;
 }
 
-/** The corpus new epochs are grounded in: the user's imported one when there is one, else the shipped one. */
-export async function activeCorpus(): Promise<readonly CorpusDoc[]> {
-  return (await activeGroundingCorpus()).docs;
-}
-
-/** activeCorpus with its identity (what a run records, to notice a change of corpus on resume). */
+/** The corpus new epochs are grounded in (the user's imported one when there is one, else the shipped one), with its identity: what a run records, to notice a change of corpus on resume. */
 export async function activeGroundingCorpus(): Promise<GroundingCorpus> {
   const own = await userCorpus();
   const docs = own ?? (await shippedCorpus());
