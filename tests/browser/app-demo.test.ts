@@ -124,6 +124,9 @@ describe('run controls', () => {
     const attemptsBefore = await page.getByText(/^\s*Design attempt/).count();
     await page.waitForTimeout(1000);
     expect(await page.getByText(/^\s*Design attempt/).count()).toBe(attemptsBefore);
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await expect(page.locator('li.current').getByRole('button', { name: /^Delete run / }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Live run', exact: true }).click();
     await page.getByRole('button', { name: 'Step' }).click();
     await page.waitForFunction((n) => document.querySelectorAll('summary').length > n || document.body.innerText.includes('Slot 2'), attemptsBefore, { timeout: 30_000 });
     await page.getByRole('button', { name: 'Resume' }).click();

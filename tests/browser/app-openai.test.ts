@@ -166,4 +166,15 @@ describe('the run leaves the tab', () => {
       await other.context().close();
     }
   });
+
+  it('deletes a run and everything it produced, leaving the other run whole', async () => {
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete run over http' }).click();
+    await page.getByRole('button', { name: 'over http', exact: true }).waitFor({ state: 'detached' });
+    const left = await storedEnvironments(page);
+    expect(Object.keys(left)).toEqual(['after an error']);
+    expect(left['after an error']).toHaveLength(2);
+    expect(await storedMetrics('after an error')).toHaveLength(1);
+  });
 });
