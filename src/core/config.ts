@@ -85,6 +85,11 @@ export const DEFAULT_CONFIG: Config = {
   stepTimeoutMs: 2000,
 };
 
+/** Longest validation budget a config may ask for, in milliseconds (SPADE's own 60 s). */
+export const MAX_VALIDATE_TIMEOUT_MS = 60_000;
+/** Longest per-call limit a config may ask for, in milliseconds (SPADE's own 30 s). */
+export const MAX_STEP_TIMEOUT_MS = 30_000;
+
 function positiveInt(value: number, name: string, max: number): string[] {
   return Number.isInteger(value) && value >= 1 && value <= max ? [] : [`${name} must be an integer from 1 to ${max}, got ${value}`];
 }
@@ -101,7 +106,7 @@ export function configProblems(config: Config): string[] {
   ];
   if (!Number.isSafeInteger(config.seed) || config.seed < 0) problems.push(`seed must be a non-negative integer, got ${config.seed}`);
   if (config.skills.length === 0) problems.push('skills must name at least one skill');
-  const unknown = config.skills.filter((s) => !(s in GAME_SKILLS));
+  const unknown = config.skills.filter((s) => !Object.hasOwn(GAME_SKILLS, s));
   if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
   if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
   for (const role of ['designer', 'hint', 'agent'] as const) {
@@ -110,7 +115,11 @@ export function configProblems(config: Config): string[] {
     if (!(s.topP > 0 && s.topP <= 1)) problems.push(`${role}.topP must be in (0, 1]`);
     problems.push(...positiveInt(s.maxTokens, `${role}.maxTokens`, 131_072));
   }
-  if (!(config.validateTimeoutMs >= 100)) problems.push('validateTimeoutMs must be at least 100');
-  if (!(config.stepTimeoutMs >= 50)) problems.push('stepTimeoutMs must be at least 50');
+  if (!(config.validateTimeoutMs >= 100 && config.validateTimeoutMs <= MAX_VALIDATE_TIMEOUT_MS)) {
+    problems.push(`validateTimeoutMs must be from 100 to ${MAX_VALIDATE_TIMEOUT_MS}, got ${config.validateTimeoutMs}`);
+  }
+  if (!(config.stepTimeoutMs >= 50 && config.stepTimeoutMs <= MAX_STEP_TIMEOUT_MS)) {
+    problems.push(`stepTimeoutMs must be from 50 to ${MAX_STEP_TIMEOUT_MS}, got ${config.stepTimeoutMs}`);
+  }
   return problems;
 }
