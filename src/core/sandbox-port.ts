@@ -30,6 +30,8 @@ export interface EnvHandle {
   reset(seed: number | null, options?: CallOptions): Promise<ResetResult>;
   /** Calls `step(action)`. */
   step(action: string, options?: CallOptions): Promise<StepResult>;
+  /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
+  renew(options?: CallOptions): Promise<void>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
   /** Forgets the environment in the sandbox. */

@@ -82,7 +82,7 @@ class _TooLarge(Exception):
         self.what, self.size, self.limit = what, size, limit
 
 
-_state = {"envs": {}, "next_id": 1, "max_chars": 100_000}
+_state = {"envs": {}, "classes": {}, "next_id": 1, "max_chars": 100_000}
 
 
 def _line_of(exc):
@@ -206,6 +206,20 @@ def _load(code, max_turns):
             if isinstance(v, type) and getattr(v, "__module__", None) == namespace["__name__"]
         )
         return _failure("no_class", classes=names[:20])
+    env_id = _state["next_id"]
+    _state["next_id"] += 1
+    _state["classes"][env_id] = (cls, max_turns)
+    reply = _instantiate(env_id)
+    if not reply["ok"]:
+        _state["classes"].pop(env_id, None)
+        return reply
+    env = _state["envs"][env_id]
+    has_solution = callable(getattr(env, "solution", None))
+    return {"ok": True, "id": env_id, "cls": cls.__name__, "solution": has_solution}
+
+
+def _instantiate(env_id):
+    cls, max_turns = _state["classes"][env_id]
     try:
         env = cls(max_turns=max_turns) if _accepts_max_turns(cls) else cls()
         if not _accepts_max_turns(cls) and hasattr(env, "max_turns"):
@@ -217,11 +231,15 @@ def _load(code, max_turns):
     missing = [m for m in ("reset", "step") if not callable(getattr(env, m, None))]
     if missing:
         return _failure("missing_method", cls=cls.__name__, missing=missing)
-    env_id = _state["next_id"]
-    _state["next_id"] += 1
     _state["envs"][env_id] = env
-    has_solution = callable(getattr(env, "solution", None))
-    return {"ok": True, "id": env_id, "cls": cls.__name__, "solution": has_solution}
+    return {"ok": True}
+
+
+def _renew(env_id):
+    if env_id not in _state["classes"]:
+        raise LookupError(f"no environment with id {env_id} is loaded in this sandbox")
+    _state["envs"].pop(env_id, None)
+    return _instantiate(env_id)
 
 
 def _env(env_id):
@@ -275,10 +293,13 @@ def _dispatch(request):
         return _step(request["id"], str(request["action"]))
     if op == "solution":
         return _solution(request["id"])
+    if op == "renew":
+        return _renew(request["id"])
     if op == "integrity":
         return {"ok": True, "problems": _integrity_problems()}
     if op == "dispose":
         _state["envs"].pop(request["id"], None)
+        _state["classes"].pop(request["id"], None)
         return {"ok": True}
     return _failure("bad_request", msg=f"unknown op {op!r}")
 

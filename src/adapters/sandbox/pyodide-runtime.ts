@@ -2,7 +2,7 @@ import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, envError, type EnvErrorCode, type ValidationStage } from '../../core/env/env-error.ts';
 import {
-  asLoadReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply,
+  asLoadReply, asRenewReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply,
 } from '../../core/env/harness-protocol.ts';
 import {
   checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall,
@@ -145,6 +145,11 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       step: async (action, options) => {
         const { value, stage } = await call('step', { action }, options);
         return checkStepValue(value, stage);
+      },
+      renew: async (options) => {
+        const stage = options?.stage ?? 'play';
+        const reply = asRenewReply(await this.request({ op: 'renew', id }, 'load', stage, options?.timeoutMs ?? this.options.defaultCallTimeoutMs));
+        if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       },
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);

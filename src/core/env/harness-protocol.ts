@@ -136,3 +136,10 @@ export function asSyntaxReply(reply: Record<string, unknown>): SyntaxReply {
   }
   return { ok: false, line: (reply.line as number | null | undefined) ?? null, msg: reply.msg };
 }
+
+/** Narrows a parsed reply to a renew acknowledgement or failure. */
+export function asRenewReply(reply: Record<string, unknown>): { ok: true } | HarnessFailure {
+  if (reply.ok === false) return reply as unknown as HarnessFailure;
+  if (reply.ok !== true) throw new HarnessProtocolError('sandbox renew reply is malformed');
+  return { ok: true };
+}
