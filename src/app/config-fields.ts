@@ -2,7 +2,7 @@ import type { Config } from '../core/config.ts';
 
 /** A numeric setting of a new run, with its one-line documentation. */
 export interface NumberField {
-  key: 'seed' | 'slotsPerEpoch' | 'attemptsPerSlot' | 'playsPerArm' | 'rolloutsPerEpoch' | 'maxTurns' | 'corpusWordBudget' | 'validateTimeoutMs' | 'stepTimeoutMs';
+  key: 'seed' | 'slotsPerEpoch' | 'skillsPerEpoch' | 'attemptsPerSlot' | 'playsPerArm' | 'hintPlays' | 'rolloutsPerEpoch' | 'maxTurns' | 'corpusWordBudget' | 'validateTimeoutMs' | 'stepTimeoutMs';
   label: string;
   help: string;
   min: number;
@@ -13,8 +13,10 @@ export interface NumberField {
 export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'seed', label: 'Seed', help: 'Every document choice, memory sample, play seed and model seed derives from it.', min: 0, max: 2_147_483_647 },
   { key: 'slotsPerEpoch', label: 'Slots per epoch', help: 'Environments designed each epoch (the paper: 24).', min: 1, max: 64 },
+  { key: 'skillsPerEpoch', label: 'Skills per epoch', help: 'Active skills each epoch, rotating; each gets slots / this many slots, so designs of a skill can be compared (the paper: 3 of 6).', min: 1, max: 6 },
   { key: 'attemptsPerSlot', label: 'Attempts per slot', help: 'Designs tried before a slot gives up (the paper: 5).', min: 1, max: 10 },
-  { key: 'playsPerArm', label: 'Plays per arm (K)', help: 'Plays without the hint and, on the same seeds, with it.', min: 1, max: 32 },
+  { key: 'playsPerArm', label: 'Unhinted plays per rollout (K)', help: 'Plays without the hint, per rollout; the agent trains on these (the paper: 8).', min: 1, max: 32 },
+  { key: 'hintPlays', label: 'Hinted plays', help: 'Plays with the hint in the first rollout, on the first unhinted seeds; they only measure the hint (the paper: 16).', min: 1, max: 32 },
   { key: 'rolloutsPerEpoch', label: 'Rollouts per epoch (R)', help: 'Later rollouts add unhinted plays to the win-rate window.', min: 1, max: 8 },
   { key: 'maxTurns', label: 'Turn cap', help: 'Most agent turns per episode (the paper: 25).', min: 1, max: 50 },
   { key: 'corpusWordBudget', label: 'Document words', help: 'Words of the grounding document shown to the designer.', min: 50, max: 6000 },
@@ -43,5 +45,6 @@ export function withNumber(config: Config, field: NumberField, value: number): C
 }
 
 /** Core settings the form needs, re-exported so the UI imports only the app layer. */
-export { DEFAULT_CONFIG, GAME_SKILLS, configProblems } from '../core/config.ts';
+export { DEFAULT_CONFIG, GAME_SKILLS, configProblems, withPreset, type PresetName } from '../core/config.ts';
+export { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type PromptTemplates } from '../core/prompts/templates.ts';
 export { REWARD_VARIANTS } from '../core/scoring/designer-reward.ts';

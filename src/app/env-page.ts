@@ -1,5 +1,5 @@
 import type { ChatModel } from '../core/chat-port.ts';
-import { playSchedule } from '../core/epoch.ts';
+import { playSchedule } from '../core/play-environment.ts';
 import type { SpadeEvent } from '../core/events.ts';
 import type { MemoryRecord } from '../core/memory.ts';
 import type { EnvironmentRecord, Episode } from '../core/records.ts';
@@ -108,13 +108,13 @@ export interface RescoreDeps {
 
 /**
  * Re-scores the environment with `code` using the run's current model (restored to the run's
- * last snapshot, as a resumed run would be): K plays without and K with the hint on the original
- * seeds, scored alone. Nothing is written to the store. `onEpisode` gets (done, total).
+ * last snapshot, as a resumed run would be): the first rollout's unhinted and hinted plays on the
+ * original seeds, scored alone. Nothing is written to the store. `onEpisode` gets (done, total).
  */
 export async function rescoreWithRunModel(deps: RescoreDeps, data: EnvPageData, code: string, onEpisode: (done: number, total: number) => void, signal?: AbortSignal): Promise<RescoreResult> {
   const model = await deps.model(data.meta);
   if (data.state.modelSnapshot !== undefined) model.restore?.(data.state.modelSnapshot);
-  const total = 2 * data.meta.config.playsPerArm;
+  const total = data.meta.config.playsPerArm + data.meta.config.hintPlays;
   let done = 0;
   const emit = (event: SpadeEvent) => {
     if (event.type === 'episode') onEpisode(++done, total);

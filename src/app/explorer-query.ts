@@ -7,7 +7,7 @@ export type ExplorerSortKey = NonNullable<EnvironmentQuery['sortBy']>;
 /** The explorer's filters and sort, as the user set them (null filter = any). */
 export interface ExplorerSettings {
   skill: string | null;
-  status: 'valid' | 'rejected' | null;
+  status: EnvironmentRecord['status'] | null;
   /** Epoch index (0-based), or null for every epoch. */
   epoch: number | null;
   sortBy: ExplorerSortKey;
@@ -55,7 +55,7 @@ export interface ExplorerRow {
   epoch: number;
   slot: number;
   skill: string;
-  status: 'valid' | 'rejected';
+  status: EnvironmentRecord['status'];
   /** Null when the environment was not scored. */
   winRate: number | null;
   regret: number | null;

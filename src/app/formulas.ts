@@ -4,12 +4,12 @@ import { PLATEAU_BAND, PLATEAU_RAMP, plateau } from '../core/scoring/regret.ts';
 /** One-line explanations of each number the live view shows, next to the number. */
 export const FORMULAS = {
   episodeReturn: 'Return of an episode: the last reward clipped to [-1, 1] if the game ended, else 0.',
-  rHint: 'r_hint: mean return of the plays that got the hint.',
-  rNoHint: 'r_nohint: mean return of the plays without it, on the same seeds.',
-  regret: 'Regret = r_hint - r_nohint: how much the hint helps. High regret marks the agent\'s frontier.',
-  winRate: `Win rate w: mean return of all unhinted plays. The plateau band [${PLATEAU_BAND[0]}, ${PLATEAU_BAND[1]}] is where learning is fastest.`,
-  agentAdvantage: 'Agent advantage (GRPO): (r - mean) / (std + 1e-8) within the plays of one environment.',
-  designerAdvantage: 'Designer advantage: reward minus the mean reward of same-skill designs, times min(N_agent / N_designer x R, 50).',
+  rHint: 'r_hint: mean return of the hinted plays (a failed hinted play counts 0). They only measure the hint: no agent is trained on them.',
+  rNoHint: 'r_nohint: mean return of the first rollout\'s unhinted plays, on the same first seeds. A failed unhinted play is retried once, then dropped.',
+  regret: 'Regret = r_hint - r_nohint: how much the hint helps. High regret marks the agent\'s frontier. 0 when no usable hint came.',
+  winRate: `Win rate w: mean return of every kept unhinted play of the epoch (all rollouts). The plateau band [${PLATEAU_BAND[0]}, ${PLATEAU_BAND[1]}] is where learning is fastest.`,
+  agentAdvantage: 'Agent advantage (GRPO): (r - mean) / (std + 1e-8) within the unhinted plays of one environment in one rollout; hinted plays get none.',
+  designerAdvantage: 'Designer advantage: reward minus the mean reward of the epoch\'s same-skill designs, times min(N_agent / N_designer x R, 50), N_agent the unhinted plays of one rollout.',
 } as const;
 
 /** The chosen designer reward's formula in words. */
@@ -18,15 +18,20 @@ export function rewardFormula(variant: RewardVariant): string {
     case 'blend':
       return `Designer reward (blend) = ${BLEND_REGRET_WEIGHT} x clip(regret / ${BLEND_REGRET_SCALE}, 0, 1) + ${BLEND_PLATEAU_WEIGHT} x plateau(w).`;
     case 'regret':
-      return 'Designer reward (regret) = max(0, regret); -0.5 if the environment hung.';
+      return 'Designer reward (regret) = max(0, r_hint - w), over the whole window; -0.5 if a load, reset or step timed out.';
     case 'solve_rate':
       return 'Designer reward (solve rate) = plateau(w).';
     case 'learning_potential':
-      return 'Designer reward (learning potential) = |mean return - slow moving average of the skill\'s returns|.';
+      return 'Designer reward (learning potential) = |w - mu_slow|, mu_slow the skill\'s slow average after this epoch\'s update with the mean of its unhinted returns.';
   }
 }
 
 /** plateau(w) with its definition, for the band chart. */
 export function plateauText(w: number): string {
   return `plateau(${w.toFixed(2)}) = ${plateau(w).toFixed(2)} (1 inside the band, falling to 0 within ${PLATEAU_RAMP} outside it)`;
+}
+
+/** Why a designer advantage is 0 when the environment is alone in its skill's group, else null. */
+export function loneGroupNote(groupSize: number | undefined): string | null {
+  return groupSize === 1 ? 'Only design of its skill this epoch: centring within the skill leaves 0 by construction (more slots per skill, via skills per epoch, fix this).' : null;
 }

@@ -23,6 +23,8 @@ export interface LivePlay {
   firstObservation: string | null;
   return: number | null;
   error: string | null;
+  /** True when SPADE drops this play (an unhinted play that failed twice, or skipped after a hang). */
+  dropped: boolean;
 }
 
 /** Where a slot is in the epoch. */
@@ -39,6 +41,8 @@ export interface LiveSlot {
   hintStreaming: string;
   plays: LivePlay[];
   stats: EnvStats | null;
+  /** Why the slot has no hint arm, or why it was quarantined. */
+  note: string | null;
 }
 
 /** Which stage of the epoch is running. */
@@ -63,7 +67,7 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
   return {
     epoch,
     stage: 'design',
-    slots: slots.map(({ slot, skill }) => ({ slot, skill, envId: envIdOf(epoch, slot), phase: 'waiting', attempts: [], hint: null, hintStreaming: '', plays: [], stats: null })),
+    slots: slots.map(({ slot, skill }) => ({ slot, skill, envId: envIdOf(epoch, slot), phase: 'waiting', attempts: [], hint: null, hintStreaming: '', plays: [], stats: null, note: null })),
     metrics: null,
     pieces: 0,
   };
@@ -72,7 +76,7 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
 function playOf(slot: LiveSlot, arm: Arm, index: number, rollout: number): LivePlay {
   let play = slot.plays.find((p) => p.arm === arm && p.index === index && p.rollout === rollout);
   if (!play) {
-    play = { arm, index, rollout, streaming: '', turns: [], firstObservation: null, return: null, error: null };
+    play = { arm, index, rollout, streaming: '', turns: [], firstObservation: null, return: null, error: null, dropped: false };
     slot.plays.push(play);
   }
   return play;
@@ -123,6 +127,7 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       live.stage = 'hint';
       if (slot) {
         slot.hint = event.hint;
+        slot.note = event.note;
         slot.phase = 'hinting';
       }
       return;
@@ -147,6 +152,7 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       play.firstObservation = event.episode.firstObservation;
       play.return = event.episode.return;
       play.error = event.episode.error?.message ?? null;
+      play.dropped = event.episode.dropped;
       play.streaming = '';
       return;
     }
@@ -155,6 +161,7 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       live.stage = 'score';
       if (slot) {
         slot.stats = event.stats;
+        slot.note = event.note;
         slot.phase = 'scored';
       }
       return;

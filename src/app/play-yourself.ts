@@ -1,5 +1,4 @@
 import { isEnvError } from '../core/env/env-error.ts';
-import { CRASH_RETURN } from '../core/play-episode.ts';
 import { parseAction, withHint } from '../core/prompts/agent-prompt.ts';
 import type { Episode } from '../core/records.ts';
 import type { EnvHandle, SandboxRuntime } from '../core/sandbox-port.ts';
@@ -48,13 +47,15 @@ export function wrapBoxed(text: string): string {
   return /^\\boxed\{[\s\S]*\}$/.test(trimmed) ? trimmed : `\\boxed{${trimmed}}`;
 }
 
+const AGENT_FAILURE = "An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.";
+
 /** A plain-language message for an environment failure during a human play. */
 export function describePlayFailure(error: unknown, stepTimeoutMs: number): string {
   if (!isEnvError(error)) return `The sandbox failed: ${error instanceof Error ? error.message : String(error)}. Start a new play.`;
   if (error.code.endsWith('_timeout')) {
-    return `The environment did not answer within ${stepTimeoutMs} ms (${error.code}), so the sandbox stopped it. An agent's play ends here the same way, with return ${CRASH_RETURN}.`;
+    return `The environment did not answer within ${stepTimeoutMs} ms (${error.code}), so the sandbox stopped it. ${AGENT_FAILURE}`;
   }
-  return `The environment failed (${error.stage}/${error.code}): ${error.message} An agent's play ends here the same way, with return ${CRASH_RETURN}.`;
+  return `The environment failed (${error.stage}/${error.code}): ${error.message} ${AGENT_FAILURE}`;
 }
 
 /**
@@ -97,7 +98,7 @@ export class PlaySession {
       firstObservation: this.firstObservation,
       turns: [...this.turns],
       status: this.status,
-      result: this.status === 'failed' ? CRASH_RETURN : finished ? episodeReturn(this.turns) : null,
+      result: finished ? episodeReturn(this.turns) : null,
       error: this.error,
     };
   }

@@ -17,7 +17,7 @@ export interface EpochProgress {
 export function epochProgress(live: LiveEpoch, config: Config): EpochProgress {
   const slotsDone = live.slots.filter((s) => s.phase !== 'waiting' && s.phase !== 'designing').length;
   const valid = live.slots.filter((s) => s.attempts.some((a) => a.report?.ok)).length;
-  const perEnv = config.playsPerArm * (config.rolloutsPerEpoch + 1);
+  const perEnv = config.playsPerArm * config.rolloutsPerEpoch + config.hintPlays;
   const playsDone = live.slots.reduce((n, s) => n + s.plays.filter((p) => p.return !== null).length, 0);
   const plays = valid * perEnv;
   const designShare = 0.4;

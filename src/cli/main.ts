@@ -14,8 +14,9 @@ commands:
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
   run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--seed S]
-      [--reward blend|regret|solve_rate|learning_potential] [--skills a,b] [--plays K]
-      [--slots N] [--attempts N] [--rollouts R] [--max-turns N] [--corpus FILE.jsonl]
+      [--preset tab|reference] [--reward blend|regret|solve_rate|learning_potential]
+      [--skills a,b] [--skills-per-epoch N] [--plays K] [--hint-plays H] [--slots N]
+      [--attempts N] [--rollouts R] [--max-turns N] [--corpus FILE.jsonl]
       [--repair] [--no-memory] [--no-corpus]        run SPADE epochs and write the run files
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory

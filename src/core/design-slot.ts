@@ -69,17 +69,18 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     let messages: ChatMessage[];
     if (repair && previous) {
       repairUsed = true;
-      messages = buildRepairPrompt(previous.messages, previous.reply, previous.message);
+      messages = buildRepairPrompt(previous.messages, previous.reply, previous.message, config.prompts);
     } else {
       const doc = pool.length > 0 ? pool[rng.int(pool.length)]! : null;
       docId = doc?.id ?? null;
       messages = buildDesignerPrompt({
         skill: ctx.skill,
-        skillDescription: GAME_SKILLS[ctx.skill] ?? ctx.skill,
+        skillDescription: Object.hasOwn(GAME_SKILLS, ctx.skill) ? GAME_SKILLS[ctx.skill]! : ctx.skill,
         document: doc ? truncateWords(doc.text, config.corpusWordBudget) : null,
         memory,
         difficulty,
-      });
+        maxTurns: config.maxTurns,
+      }, config.prompts);
     }
     ctx.onAttemptStart(attempt, docId, repair);
     const result = await ctx.model.complete({

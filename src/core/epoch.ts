@@ -2,14 +2,12 @@ import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from './chat
 import type { Config } from './config.ts';
 import type { CorpusDoc } from './corpus.ts';
 import { designSlot, type SlotDesign } from './design-slot.ts';
-import { isEnvError } from './env/env-error.ts';
 import type { EpochStage, SpadeEvent } from './events.ts';
+import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
-import { playEpisode } from './play-episode.ts';
-import { buildHintPrompt, parseHint } from './prompts/hint-prompt.ts';
-import { deriveSeed } from './random.ts';
-import type { Arm, EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
-import type { EnvHandle, SandboxRuntime } from './sandbox-port.ts';
+import { playEnvironment } from './play-environment.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
+import type { SandboxRuntime } from './sandbox-port.ts';
 import type { SkillAverages } from './scoring/designer-reward.ts';
 import { scoreEpoch } from './score-epoch.ts';
 
@@ -57,11 +55,29 @@ export function environmentId(epoch: number, slot: number): string {
   return `e${String(epoch).padStart(4, '0')}-s${String(slot).padStart(2, '0')}`;
 }
 
-/** Plans an epoch's slots: skills round-robin over the active skills, continuing across epochs. */
+/**
+ * The skills active in an epoch: a window of `skillsPerEpoch` that advances by its own size each
+ * epoch (SPADE's skill rotation); all skills when the window covers them.
+ */
+export function activeSkills(config: Config, epoch: number): string[] {
+  const n = config.skills.length;
+  const k = config.skillsPerEpoch;
+  if (k >= n) return [...config.skills];
+  const start = (epoch * k) % n;
+  return Array.from({ length: k }, (_, j) => config.skills[(start + j) % n]!);
+}
+
+/**
+ * Plans an epoch's slots: with rotation, slots go round-robin over the epoch's active skills (so
+ * each gets slots / skillsPerEpoch of them); without, round-robin over all skills, continuing
+ * across epochs.
+ */
 export function planSlots(config: Config, epoch: number): Array<{ slot: number; skill: string }> {
+  const active = activeSkills(config, epoch);
+  const rotating = active.length < config.skills.length;
   return Array.from({ length: config.slotsPerEpoch }, (_, slot) => ({
     slot,
-    skill: config.skills[(epoch * config.slotsPerEpoch + slot) % config.skills.length]!,
+    skill: rotating ? active[slot % active.length]! : config.skills[(epoch * config.slotsPerEpoch + slot) % config.skills.length]!,
   }));
 }
 
@@ -104,14 +120,15 @@ function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign
     code: chosen?.code ?? '',
     attempts: design.attempts,
     memoryShown: design.memoryShown,
-    hint: null, hintMessages: null, hintReply: null, stats: null,
+    hint: null, hintMessages: null, hintReply: null, note: null, stats: null,
   };
 }
 
 /**
  * One SPADE epoch (SPADE.md section 2), top to bottom:
- * 1 design every slot, 2 hint every valid environment, 3 play K seeds without and with the hint
- * (plus unhinted plays for further rollouts), 4 score, 5 remember.
+ * 1 design every slot (skills rotating), 2 hint every valid environment, 3 play K unhinted seeds
+ * and the hinted ones, a fresh instance each (plus K unhinted plays per further rollout), 4 score,
+ * 5 remember.
  */
 export async function runEpoch(ports: EpochPorts, state: RunState, config: Config): Promise<EpochResult> {
   const clock = ports.now ?? Date.now;
@@ -144,17 +161,12 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   for (const env of environments.filter((e) => e.status === 'valid')) {
     await gate('hint');
-    env.hintMessages = buildHintPrompt(env.code);
-    const reply = await model.complete({
-      messages: env.hintMessages,
-      ...config.hint,
-      seed: deriveSeed(config.seed, env.id, 'hint'),
-      purpose: 'hint',
-      onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
-    });
-    env.hintReply = reply.text;
-    env.hint = parseHint(reply.text);
-    emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint });
+    const hinted = await hintEnvironment(env, model, config, emit);
+    env.hintMessages = hinted.messages;
+    env.hintReply = hinted.reply;
+    env.hint = hinted.hint;
+    env.note = hinted.note;
+    emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
   }
 
   const episodes: Episode[] = [];
@@ -163,8 +175,8 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   }
 
   await gate('score');
-  const scores = scoreEpoch(epoch, environments, episodes, config.reward, config.rolloutsPerEpoch, state.skillAverages);
-  for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats });
+  const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
+  for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
   const nextState: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
@@ -182,63 +194,4 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     timings: { epoch, totalMs, modelMs: modelTime.ms, sandboxMs: Math.max(0, totalMs - modelTime.ms) },
     nextState,
   };
-}
-
-/** The arms and seeds played for one environment: rollout 0 has both arms on the same K seeds. */
-export function playSchedule(config: Config, envId: string): Array<{ rollout: number; arm: Arm; index: number; seed: number }> {
-  const schedule: Array<{ rollout: number; arm: Arm; index: number; seed: number }> = [];
-  for (let rollout = 0; rollout < config.rolloutsPerEpoch; rollout++) {
-    const arms: Arm[] = rollout === 0 ? ['nohint', 'hint'] : ['nohint'];
-    for (const arm of arms) {
-      for (let index = 0; index < config.playsPerArm; index++) {
-        schedule.push({ rollout, arm, index, seed: deriveSeed(config.seed, envId, 'play', rollout, index) });
-      }
-    }
-  }
-  return schedule;
-}
-
-/** Plays one valid environment's schedule (playSchedule) with one sandbox handle; a crash ends that episode with return -1. */
-export async function playEnvironment(
-  env: EnvironmentRecord,
-  model: ChatModel,
-  sandbox: SandboxRuntime,
-  config: Config,
-  emit: (event: SpadeEvent) => void,
-  gate: (stage: EpochStage) => Promise<void>,
-): Promise<Episode[]> {
-  const episodes: Episode[] = [];
-  let handle: EnvHandle | null = null;
-  try {
-    for (const play of playSchedule(config, env.id)) {
-      await gate('play');
-      const id = `${env.id}-r${play.rollout}-${play.arm}-${play.index}`;
-      handle ??= await sandbox.load(env.code, { maxTurns: config.maxTurns, timeoutMs: config.stepTimeoutMs, stage: 'play' }).catch((error: unknown) => {
-        if (isEnvError(error)) return null;
-        throw error;
-      });
-      const played = handle
-        ? await playEpisode(model, handle, {
-            seed: play.seed,
-            hint: play.arm === 'hint' ? env.hint : null,
-            maxTurns: config.maxTurns,
-            stepTimeoutMs: config.stepTimeoutMs,
-            sampling: config.agent,
-            modelSeedKey: `${config.seed}:${id}`,
-            onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
-            onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
-          })
-        : { firstObservation: '', messages: [], turns: [], return: -1, error: { code: 'env_lost' as const, message: 'The environment could not be loaded again for play.' }, usage: { promptTokens: 0, completionTokens: 0 } };
-      if (played.error) {
-        await handle?.dispose();
-        handle = null;
-      }
-      const episode: Episode = { id, envId: env.id, epoch: env.epoch, ...play, ...played, advantage: 0 };
-      episodes.push(episode);
-      emit({ type: 'episode', epoch: env.epoch, episode });
-    }
-  } finally {
-    await handle?.dispose();
-  }
-  return episodes;
 }

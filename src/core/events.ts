@@ -19,10 +19,10 @@ export type SpadeEvent =
   | { type: 'token'; epoch: number; source: TokenSource; delta: string }
   | { type: 'validated'; epoch: number; slot: number; attempt: number; report: ValidationReport }
   | { type: 'slot_rejected'; epoch: number; slot: number; envId: string }
-  | { type: 'hinted'; epoch: number; envId: string; hint: string | null }
+  | { type: 'hinted'; epoch: number; envId: string; hint: string | null; note: string | null }
   | { type: 'turn'; epoch: number; envId: string; arm: Arm; playIndex: number; rollout: number; turnIndex: number; turn: Turn }
   | { type: 'episode'; epoch: number; episode: Episode }
-  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats }
+  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats; note: string | null }
   | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics };
 
 /** The stages an epoch goes through, in order (a run controller may pause before each). */

@@ -7,9 +7,6 @@ import { deriveSeed } from './random.ts';
 import { episodeReturn } from './scoring/episode-return.ts';
 import type { Episode, Turn } from './records.ts';
 
-/** Return given to an episode whose environment crashed or hung. */
-export const CRASH_RETURN = -1;
-
 /** What one episode needs. */
 export interface EpisodeSpec {
   seed: number;
@@ -17,6 +14,8 @@ export interface EpisodeSpec {
   maxTurns: number;
   stepTimeoutMs: number;
   sampling: SamplingConfig;
+  /** The run's agent template (`{observation}` is the first observation). */
+  template: string;
   /** Seed material for the model's per-turn seeds. */
   modelSeedKey: string;
   onToken?: (delta: string) => void;
@@ -29,7 +28,8 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'messages' | 'tur
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
  * alternate agent replies (full history kept, so prompts stay prefix-stable) and environment steps
- * until the episode ends or the turn cap. A crash or hang ends it with return -1.
+ * until the episode ends or the turn cap. A crash or hang ends it with its error (and return 0):
+ * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
  */
 export async function playEpisode(model: ChatModel, env: EnvHandle, spec: EpisodeSpec): Promise<PlayedEpisode> {
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
@@ -39,7 +39,7 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   try {
     const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
-    messages.push(agentFirstMessage(firstObservation));
+    messages.push(agentFirstMessage(firstObservation, spec.template));
     for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
       const reply = await model.complete({
         messages: [...messages],
@@ -61,7 +61,7 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
     }
   } catch (error) {
     if (!isEnvError(error)) throw error;
-    return { firstObservation, messages, turns, return: CRASH_RETURN, error: { code: error.code, message: error.message }, usage };
+    return { firstObservation, messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
   }
   return { firstObservation, messages, turns, return: episodeReturn(turns), error: null, usage };
 }

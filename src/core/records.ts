@@ -26,20 +26,24 @@ export interface DesignAttempt {
 
 /** Scores of one valid environment for one epoch. */
 export interface EnvStats {
-  /** Mean return of the hinted plays. */
-  rHint: number;
-  /** Mean return of the matched unhinted plays. */
+  /** Mean return of the hinted plays; null when no usable hint came and the hint arm was not played. */
+  rHint: number | null;
+  /** Mean return of the kept unhinted plays of the first rollout (the regen step). */
   rNoHint: number;
-  /** rHint - rNoHint (not floored). */
+  /** rHint - rNoHint (not floored); 0 when there was no hint arm. */
   regret: number;
-  /** Mean return over all unhinted plays of the epoch (every rollout). */
+  /** Mean return over all kept unhinted plays of the epoch (every rollout): the window's win rate. */
   winRate: number;
-  /** Fraction of unhinted plays with return > 0 (what memory stores). */
+  /** Fraction of the first rollout's kept unhinted plays with return > 0 (what memory stores). */
   fractionWon: number;
   designerReward: number;
   designerAdvantage: number;
-  /** True when a play crashed or hung. */
+  /** Valid designs of this skill in the epoch: the designer advantage's group (1 means advantage 0 by construction). */
+  designerGroupSize: number;
+  /** True when a load, reset or step timed out during play (the `regret` reward's -0.5). */
   hung: boolean;
+  /** Unhinted plays dropped because they failed twice or the environment hung (SPADE drops them). */
+  droppedPlays: number;
   /** Mean number of turns of won unhinted plays; null when none was won. */
   turnsToWin: number | null;
 }
@@ -52,14 +56,18 @@ export interface EnvironmentRecord {
   skill: string;
   difficulty: string;
   docId: string | null;
-  status: 'valid' | 'rejected';
+  /** `quarantined`: valid at design time, but its plays kept failing; it leaves the pool and the memory. */
+  status: 'valid' | 'rejected' | 'quarantined';
   /** Final code (of the valid attempt, or the last attempt when rejected). */
   code: string;
   attempts: DesignAttempt[];
   memoryShown: { positives: string[]; negative: string | null };
   hint: string | null;
   hintMessages: ChatMessage[] | null;
+  /** The last hint reply (of up to HINT_ATTEMPTS requests). */
   hintReply: string | null;
+  /** Why the environment has no hint arm (no usable hint came), or why it was quarantined; null otherwise. */
+  note: string | null;
   stats: EnvStats | null;
 }
 
@@ -91,16 +99,24 @@ export interface Episode {
   return: number;
   /** Set when the environment crashed or hung during this episode. */
   error: { code: EnvErrorCode; message: string } | null;
+  /** True when SPADE drops this play: an unhinted play that failed (it is retried once) or that the environment's hang skipped. It counts in no return, group or row. */
+  dropped: boolean;
+  /** True for a failed first attempt of an unhinted play that was played again (the retry is the play's own record). */
+  retried: boolean;
   usage: ChatUsage;
   advantage: number;
 }
 
-/** One row for an RL trainer. */
+/** A message of a training row; `weight` 1 marks an assistant message the trainer learns from (0: context only). */
+export interface RowMessage extends ChatMessage {
+  weight?: 0 | 1;
+}
+
+/** One row for an RL trainer: the whole sample, with every trained assistant message weighted 1. */
 export interface RolloutRow {
   role: 'designer' | 'agent';
-  /** Prompt messages; for agent episodes, the whole conversation before the last reply. */
-  messages: ChatMessage[];
-  completion: string;
+  /** The whole sample: prompt messages and completions; for agents every assistant turn has weight 1. */
+  messages: RowMessage[];
   reward: number;
   advantage: number;
   /** GRPO group: the environment and rollout for agents, the skill and epoch for designers. */
@@ -120,6 +136,10 @@ export interface EpochMetrics {
   meanWinRate: number;
   meanDesignerReward: number;
   episodes: number;
+  /** Unhinted plays dropped (failed twice, or skipped after a hang). */
+  droppedEpisodes: number;
+  /** Environments quarantined this epoch. */
+  quarantined: number;
   designerScale: number;
   promptTokens: number;
   completionTokens: number;

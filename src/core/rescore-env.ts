@@ -1,9 +1,9 @@
 import type { AbortSignalLike, ChatModel, ChatRequest } from './chat-port.ts';
 import type { Config } from './config.ts';
-import { EpochAbortedError, playEnvironment } from './epoch.ts';
+import { EpochAbortedError } from './epoch.ts';
 import type { SpadeEvent } from './events.ts';
-import { buildHintPrompt, parseHint } from './prompts/hint-prompt.ts';
-import { deriveSeed } from './random.ts';
+import { hintEnvironment } from './hint-environment.ts';
+import { playEnvironment } from './play-environment.ts';
 import type { EnvironmentRecord, EnvStats, Episode } from './records.ts';
 import type { SandboxRuntime } from './sandbox-port.ts';
 import type { SkillAverages } from './scoring/designer-reward.ts';
@@ -30,7 +30,7 @@ export interface RescoreInput {
   skillAverages?: Readonly<Record<string, SkillAverages>>;
 }
 
-/** What re-scoring found: the hint used, the K + K episodes and the environment's scores. */
+/** What re-scoring found: the hint used, the episodes of the first rollout and the environment's scores. */
 export interface RescoreResult {
   hint: string | null;
   /** True when the environment had no hint and the model wrote one (as the epoch does). */
@@ -40,9 +40,9 @@ export interface RescoreResult {
 }
 
 /**
- * Plays one environment K times without and K times with its hint on the run's seeds (rollout 0
- * of playSchedule, so the seeds are the original episodes' seeds), then scores it alone with
- * scoreEpoch. An environment without a hint gets one from the model first, with the epoch's prompt.
+ * Plays one environment's first rollout (K unhinted plays and the hinted ones, on the original
+ * episodes' seeds), then scores it alone with scoreEpoch. An environment without a hint gets one
+ * from the model first, exactly as the epoch asks for it.
  */
 export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInput): Promise<RescoreResult> {
   const { signal } = ports;
@@ -55,15 +55,13 @@ export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInpu
     if (signal?.aborted) throw new EpochAbortedError();
   };
   await gate();
-  let hint = input.env.hint;
-  const hintGenerated = hint === null;
-  if (hint === null) {
-    const reply = await model.complete({ messages: buildHintPrompt(input.code), ...config.hint, seed: deriveSeed(config.seed, input.env.id, 'hint'), purpose: 'hint' });
-    hint = parseHint(reply.text);
-  }
-  const env: EnvironmentRecord = { ...input.env, code: input.code, status: 'valid', hint, stats: null };
-  const played = await playEnvironment(env, model, ports.sandbox, config, ports.emit ?? (() => undefined), gate);
+  const emit = ports.emit ?? (() => undefined);
+  const hintGenerated = input.env.hint === null;
+  const hinted = hintGenerated ? await hintEnvironment({ ...input.env, code: input.code }, model, config, emit) : null;
+  const hint = hinted ? hinted.hint : input.env.hint;
+  const env: EnvironmentRecord = { ...input.env, code: input.code, status: 'valid', hint, note: hinted?.note ?? null, stats: null };
+  const played = await playEnvironment(env, model, ports.sandbox, config, emit, gate);
   await gate();
-  const scores = scoreEpoch(env.epoch, [env], played, config.reward, 1, input.skillAverages ?? {});
+  const scores = scoreEpoch(env.epoch, [env], played, config, input.skillAverages ?? {});
   return { hint, hintGenerated, episodes: scores.episodes, stats: scores.environments[0]!.stats! };
 }

@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import { completeConfig, type Config } from './config.ts';
 import type { CorpusIdentity } from './corpus.ts';
 import type { EpochResult, RunState } from './epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
@@ -30,7 +30,7 @@ export interface RunMeta {
 /** Filters of the environment explorer. */
 export interface EnvironmentQuery {
   skill?: string;
-  status?: 'valid' | 'rejected';
+  status?: EnvironmentRecord['status'];
   epoch?: number;
   /** Sort key; default: epoch then slot. */
   sortBy?: 'epoch' | 'regret' | 'winRate' | 'designerReward';
@@ -56,4 +56,9 @@ export interface RunStore {
   metricsOf(runId: string): Promise<EpochMetrics[]>;
   timingsOf(runId: string): Promise<EpochTimings[]>;
   rolloutsOf(runId: string): Promise<RolloutRow[]>;
+}
+
+/** A stored run's meta with its config completed for this version (see completeConfig). */
+export function completeRunMeta(meta: RunMeta): RunMeta {
+  return { ...meta, config: completeConfig(meta.config) };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { describe, expect, it } from 'vitest';
 import { WebLlmChatModel, toWebLlmRequest } from '../../src/adapters/llm/webllm-chat-model.ts';
 import type { EngineLease, WebLlmEngineSource } from '../../src/adapters/llm/webllm-engine.ts';
@@ -102,9 +103,10 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
         return { observation: observations[step] ?? 'Correct!', reward: step === 3 ? 1 : 0, terminated: step === 3, truncated: false, info: {} };
       },
       solution: async () => null,
+      renew: async () => undefined,
       dispose: async () => undefined,
     };
-    const episode = await playEpisode(model, env, { seed: 1, hint: null, maxTurns: 5, stepTimeoutMs: 1000, sampling: { temperature: 0.6, topP: 1, maxTokens: 64 }, modelSeedKey: 'k' });
+    const episode = await playEpisode(model, env, { seed: 1, hint: null, maxTurns: 5, stepTimeoutMs: 1000, sampling: { temperature: 0.6, topP: 1, maxTokens: 64 }, modelSeedKey: 'k', template: DEFAULT_TEMPLATES.agent });
     expect(episode.turns).toHaveLength(3);
     const sent = engine.requests.map((r) => r.messages);
     expect(sent).toHaveLength(3);

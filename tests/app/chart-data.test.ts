@@ -11,13 +11,13 @@ import type { EnvironmentQuery } from '../../src/core/store-port.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 
 function stats(patch: Partial<EnvStats>): EnvStats {
-  return { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 0.5, designerAdvantage: 0, hung: false, turnsToWin: null, ...patch };
+  return { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 0.5, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...patch };
 }
 
 function env(id: string, patch: Partial<EnvironmentRecord>): EnvironmentRecord {
   return {
     id, epoch: 0, slot: 0, skill: 'Logic', difficulty: 'easy', docId: null, status: 'valid', code: '', attempts: [],
-    memoryShown: { positives: [], negative: null }, hint: null, hintMessages: null, hintReply: null, stats: null, ...patch,
+    memoryShown: { positives: [], negative: null }, hint: null, hintMessages: null, hintReply: null, note: null, stats: null, ...patch,
   };
 }
 

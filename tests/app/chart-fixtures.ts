@@ -6,7 +6,7 @@ import type { EpochMetrics } from '../../src/core/records.ts';
 export function metric(epoch: number, patch: Partial<EpochMetrics> = {}): EpochMetrics {
   return {
     epoch, slots: 4, validEnvironments: 3, attempts: 5, validityRate: 0.6, meanRegret: 0.25, meanWinRate: 0.5, meanDesignerReward: 0.4,
-    episodes: 24, designerScale: 2, promptTokens: 1000, completionTokens: 250, perSkill: {}, ...patch,
+    episodes: 24, droppedEpisodes: 0, quarantined: 0, designerScale: 2, promptTokens: 1000, completionTokens: 250, perSkill: {}, ...patch,
   };
 }
 

@@ -97,7 +97,7 @@ describe('openExplorerSource over a store', () => {
       const memory = epoch === 29 ? [{ envId: 'e0029-s00', skill: own[0]!.skill, code: '', winRate: 0.5, regret: 0.1, epoch }] : [];
       const result: EpochResult = {
         epoch, environments: own, episodes: [], rollouts: [],
-        metrics: { epoch, slots: 4, validEnvironments: 0, attempts: 4, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill: {} },
+        metrics: { epoch, slots: 4, validEnvironments: 0, attempts: 4, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill: {} },
         timings: { epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 },
         nextState: { epoch: epoch + 1, memory, skillAverages: {} },
       };

@@ -39,7 +39,7 @@ async function attempt(sandbox: SandboxRuntime, index: number, code: string): Pr
 
 const base = (epoch: number, slot: number): Omit<EnvironmentRecord, 'status' | 'code' | 'attempts' | 'hint' | 'stats'> => ({
   id: environmentId(epoch, slot), epoch, slot, skill: 'Mathematical Reasoning', difficulty: 'medium', docId: 'mathematical-reasoning-01',
-  memoryShown: { positives: ['e0003-s01', environmentId(epoch - 1, 4)], negative: 'e0020-s05' }, hintMessages: null, hintReply: null,
+  memoryShown: { positives: ['e0003-s01', environmentId(epoch - 1, 4)], negative: 'e0020-s05' }, hintMessages: null, hintReply: null, note: null,
 });
 
 /** The featured environments of epoch `epoch` (slots 0 and 1) and the valid one's episodes. */
@@ -60,8 +60,8 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
           const turn = request.messages.filter((m) => m.role === 'assistant').length;
           return arm === 'hint' ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.` : 'Subtracting keeps numbers small. I try \\boxed{C}.';
         });
-        const played = await playEpisode(model, handle, { seed, hint: arm === 'hint' ? LADDER_HINT : null, maxTurns: SEED_CONFIG.maxTurns, stepTimeoutMs: 5000, sampling: SEED_CONFIG.agent, modelSeedKey: `${ladder.id}-${arm}-${index}` });
-        raw.push({ id: `${ladder.id}-r0-${arm}-${index}`, envId: ladder.id, epoch, rollout: 0, arm, index, seed, ...played, advantage: 0 });
+        const played = await playEpisode(model, handle, { seed, hint: arm === 'hint' ? LADDER_HINT : null, maxTurns: SEED_CONFIG.maxTurns, stepTimeoutMs: 5000, sampling: SEED_CONFIG.agent, modelSeedKey: `${ladder.id}-${arm}-${index}`, template: SEED_CONFIG.prompts.agent });
+        raw.push({ id: `${ladder.id}-r0-${arm}-${index}`, envId: ladder.id, epoch, rollout: 0, arm, index, seed, ...played, dropped: false, retried: false, advantage: 0 });
       }
     }
   } finally {
@@ -69,6 +69,6 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
   }
   const rejectedTries = [await attempt(sandbox, 0, readEnv('broken', 'syntax_error.py')), await attempt(sandbox, 1, readEnv('broken', 'step_three_tuple.py'))];
   const rejected: EnvironmentRecord = { ...base(epoch, 1), status: 'rejected', code: rejectedTries[1]!.code, attempts: rejectedTries, hint: null, stats: null };
-  const scored = scoreEpoch(epoch, [ladder, rejected], raw, SEED_CONFIG.reward, 1, {});
+  const scored = scoreEpoch(epoch, [ladder, rejected], raw, { ...SEED_CONFIG, rolloutsPerEpoch: 1 }, {});
   return { environments: scored.environments, episodes: scored.episodes };
 }

@@ -9,8 +9,7 @@ import type { SpadeEvent } from '../../src/core/events.ts';
 import type { ChatRequest } from '../../src/core/chat-port.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, useCorpus: false };
-const SAT = 0.5 / (0.5 + 1e-8);
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 let sandbox: PyodideSandboxRuntime;
 let result: EpochResult;
@@ -63,13 +62,14 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     expect(door).toMatchObject({ rHint: 1, rNoHint: 1, regret: 0, winRate: 1, fractionWon: 1, designerReward: 0, turnsToWin: 1 });
   });
 
-  it('computes agent advantages per group and designer advantages with the scale', () => {
+  it('computes agent advantages over unhinted plays only, and designer advantages with the scale', () => {
     const adv = (envId: string) => result.episodes.filter((e) => e.envId === envId).map((e) => e.advantage);
-    adv('e0000-s00').forEach((a, i) => expect(a).toBeCloseTo([-SAT, -SAT, SAT, SAT][i]!, 12));
+    expect(adv('e0000-s00')).toEqual([0, 0, 0, 0]);
     expect(adv('e0000-s01')).toEqual([0, 0, 0, 0]);
-    expect(result.metrics.designerScale).toBe(4);
-    expect(result.environments[0]!.stats!.designerAdvantage).toBeCloseTo(0.8, 12);
-    expect(result.environments[1]!.stats!.designerAdvantage).toBeCloseTo(-0.8, 12);
+    expect(result.metrics.designerScale).toBe(2);
+    expect(result.environments[0]!.stats!.designerAdvantage).toBeCloseTo(0.4, 12);
+    expect(result.environments[1]!.stats!.designerAdvantage).toBeCloseTo(-0.4, 12);
+    expect(result.environments.map((e) => e.stats!.designerGroupSize)).toEqual([2, 2]);
   });
 
   it('writes memory and metrics, and emits rollout rows for both roles', () => {
@@ -78,9 +78,15 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     expect(result.metrics).toMatchObject({ slots: 2, validEnvironments: 2, attempts: 3, episodes: 8 });
     expect(result.metrics.validityRate).toBeCloseTo(2 / 3, 12);
     expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual(['epoch0:Logical Deduction', 'epoch0:Logical Deduction']);
-    const agentRow = result.rollouts.find((r) => r.role === 'agent' && r.envId === 'e0000-s00' && r.reward === 1)!;
-    expect(agentRow.completion).toMatch(/I will use \\boxed\{(amber|cobalt|jade)\}\./);
-    expect(agentRow.messages[0]!.content).toContain('HINT:');
+    const agentRows = result.rollouts.filter((r) => r.role === 'agent');
+    expect(agentRows).toHaveLength(4);
+    expect(agentRows.every((r) => r.messages.every((m) => !m.content.includes('HINT:')))).toBe(true);
+    const keyRow = agentRows.find((r) => r.envId === 'e0000-s00')!;
+    expect(keyRow.messages.filter((m) => m.role === 'assistant')).toHaveLength(3);
+    expect(keyRow.messages.every((m) => (m.role === 'assistant' ? m.weight === 1 : m.weight === undefined))).toBe(true);
+    const designerRow = result.rollouts.find((r) => r.role === 'designer' && r.envId === 'e0000-s00')!;
+    expect(designerRow.messages.at(-1)).toMatchObject({ role: 'assistant', weight: 1 });
+    expect(designerRow.messages.at(-1)!.content).toContain('class GlowKeyEnv');
   });
 
   it('passes a seed on every model call and keeps agent prompts prefix-stable', () => {

@@ -11,8 +11,8 @@ const sha = async (text: string) => createHash('sha256').update(text, 'utf8').di
 function env(id: string, epoch: number, slot: number, status: 'valid' | 'rejected', code: string): EnvironmentRecord {
   return {
     id, epoch, slot, skill: 'Logical Deduction', difficulty: 'medium', docId: null, status, code, attempts: [], memoryShown: { positives: [], negative: null },
-    hint: status === 'valid' ? `hint ${id}` : null, hintMessages: null, hintReply: null,
-    stats: status === 'valid' ? { rHint: 1, rNoHint: 0, regret: 1, winRate: 0.25, fractionWon: 0.25, designerReward: 0.7, designerAdvantage: 0, hung: false, turnsToWin: null } : null,
+    hint: status === 'valid' ? `hint ${id}` : null, hintMessages: null, hintReply: null, note: null,
+    stats: status === 'valid' ? { rHint: 1, rNoHint: 0, regret: 1, winRate: 0.25, fractionWon: 0.25, designerReward: 0.7, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null } : null,
   };
 }
 
@@ -59,14 +59,14 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
 
 describe('rollouts JSONL and metrics CSV', () => {
   it('writes one rollout row per line with the trainer fields', () => {
-    const text = rolloutsJsonl([{ role: 'agent', messages: [{ role: 'user', content: 'hi' }], completion: 'x', reward: 1, advantage: 0.5, group: 'g', envId: 'e', epoch: 0 }]);
-    expect(text).toBe('{"role":"agent","messages":[{"role":"user","content":"hi"}],"completion":"x","reward":1,"advantage":0.5,"group":"g","envId":"e","epoch":0}\n');
+    const text = rolloutsJsonl([{ role: 'agent', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'x', weight: 1 }], reward: 1, advantage: 0.5, group: 'g', envId: 'e', epoch: 0 }]);
+    expect(text).toBe('{"role":"agent","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"x","weight":1}],"reward":1,"advantage":0.5,"group":"g","envId":"e","epoch":0}\n');
   });
 
   it('writes metrics with timings and per-skill columns, quoting fields that need it', () => {
     const m = (epoch: number, perSkill: EpochMetrics['perSkill']): EpochMetrics => ({
       epoch, slots: 2, validEnvironments: 2, attempts: 3, validityRate: 2 / 3, meanRegret: 0.5, meanWinRate: 0.5, meanDesignerReward: 0.2,
-      episodes: 8, designerScale: 4, promptTokens: 10, completionTokens: 20, perSkill,
+      episodes: 8, droppedEpisodes: 0, quarantined: 0, designerScale: 4, promptTokens: 10, completionTokens: 20, perSkill,
     });
     const csv = metricsCsv([m(0, { 'A, b': { environments: 2, meanRegret: 0.5, meanWinRate: 0.5 } }), m(1, {})], [{ epoch: 0, totalMs: 5, modelMs: 2, sandboxMs: 3 }]);
     const lines = csv.split('\n');

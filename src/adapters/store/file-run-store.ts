@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Config } from '../../core/config.ts';
+import { completeConfig, type Config } from '../../core/config.ts';
 import { matchesEnvironmentQuery, selectEnvironments } from '../../core/env-query.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/epoch.ts';
 import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../core/export/run-files.ts';
 import { rememberEnvironments } from '../../core/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/store-errors.ts';
-import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/store-port.ts';
+import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/store-port.ts';
 
 /** SHA-256 of a text's UTF-8 bytes as lowercase hex (synchronous, Node). */
 export function sha256HexSync(text: string): string {
@@ -81,14 +81,14 @@ export class FileRunStore implements RunStore {
 
   private async readMeta(): Promise<{ meta: RunMeta; state: StateFile } | null> {
     const [metaText, stateFile] = await Promise.all([readText(this.path(RUN_META_FILE)), this.readState()]);
-    if (metaText !== null && stateFile) return { meta: { ...(JSON.parse(metaText) as RunMeta), epochsCompleted: stateFile.epochsCompleted }, state: stateFile };
+    if (metaText !== null && stateFile) return { meta: completeRunMeta({ ...(JSON.parse(metaText) as RunMeta), epochsCompleted: stateFile.epochsCompleted }), state: stateFile };
     const configText = await readText(this.path(CONFIG_FILE));
     if (configText === null) return null;
     const { model, config } = JSON.parse(configText) as { model: string; config: Config };
     const epochs = lines<EpochMetrics>(await readText(this.path('epochs.jsonl'))).length;
     const createdAt = Math.round((await stat(this.path(CONFIG_FILE))).mtimeMs);
     const name = basename(this.dir);
-    const meta: RunMeta = { id: name, name, createdAt, updatedAt: createdAt, config, modelId: model, status: 'completed', epochsCompleted: epochs, epochsPlanned: epochs, lastError: null };
+    const meta: RunMeta = { id: name, name, createdAt, updatedAt: createdAt, config: completeConfig(config), modelId: model, status: 'completed', epochsCompleted: epochs, epochsPlanned: epochs, lastError: null };
     return { meta, state: { epochsCompleted: epochs, state: { ...INITIAL_RUN_STATE, epoch: epochs } } };
   }
 

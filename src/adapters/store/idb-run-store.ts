@@ -3,7 +3,7 @@ import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/e
 import type { HashText } from '../../core/export/files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/store-errors.ts';
-import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/store-port.ts';
+import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/store-port.ts';
 import { epochRows } from './idb-rows.ts';
 import { countEnvironmentRows, queryEnvironmentRows, runRange } from './idb-query.ts';
 import { ALL_STORES, DB_NAME, DB_VERSION, upgradeDatabase, type SpadeDbSchema } from './idb-schema.ts';
@@ -98,7 +98,7 @@ export class IndexedDbRunStore implements RunStore {
 
   async listRuns(): Promise<RunMeta[]> {
     this.guard();
-    const runs = await this.db.getAll('runs');
+    const runs = (await this.db.getAll('runs')).map(completeRunMeta);
     return runs.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
@@ -106,7 +106,7 @@ export class IndexedDbRunStore implements RunStore {
     this.guard();
     const tx = this.db.transaction(['runs', 'state'], 'readonly');
     const [meta, state] = await Promise.all([tx.objectStore('runs').get(runId), tx.objectStore('state').get(runId), tx.done]);
-    return meta ? { meta, state: state?.state ?? INITIAL_RUN_STATE } : null;
+    return meta ? { meta: completeRunMeta(meta), state: state?.state ?? INITIAL_RUN_STATE } : null;
   }
 
   async updateRun(runId: string, patch: Partial<Omit<RunMeta, 'id'>>): Promise<void> {

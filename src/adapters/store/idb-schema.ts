@@ -16,7 +16,7 @@ export interface EnvironmentRow {
   epoch: number;
   slot: number;
   skill: string;
-  status: 'valid' | 'rejected';
+  status: EnvironmentRecord['status'];
   /** SHA-256 of the code's UTF-8 bytes. */
   sha256: string;
   regret?: number;

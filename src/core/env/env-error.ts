@@ -35,6 +35,7 @@ export type EnvErrorCode =
   | 'validation_timeout'
   | 'sandbox_crashed'
   | 'env_lost'
+  | 'env_hung'
   | 'bad_harness_reply';
 
 /** A contract failure: a stable code, the stage it happened in, and a message saying expected, seen and fix. */

@@ -59,7 +59,7 @@ export function isRunArchive(files: readonly TextFile[]): boolean {
 }
 
 const SHAPES: Record<(typeof RUN_FILES)[number], (v: Record<string, unknown>) => boolean> = {
-  'environments.jsonl': (v) => typeof v.id === 'string' && typeof v.epoch === 'number' && typeof v.code === 'string' && (v.status === 'valid' || v.status === 'rejected'),
+  'environments.jsonl': (v) => typeof v.id === 'string' && typeof v.epoch === 'number' && typeof v.code === 'string' && (v.status === 'valid' || v.status === 'rejected' || v.status === 'quarantined'),
   'episodes.jsonl': (v) => typeof v.id === 'string' && typeof v.envId === 'string' && typeof v.epoch === 'number' && Array.isArray(v.turns),
   'epochs.jsonl': (v) => typeof v.epoch === 'number' && isObject(v.perSkill),
   'rollouts.jsonl': (v) => (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number',

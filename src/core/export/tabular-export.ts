@@ -1,15 +1,19 @@
 import type { EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 import { toJsonLines } from './files.ts';
 
-/** Rollout rows for an RL trainer as JSON Lines: role, messages, completion, reward, advantage, group, envId, epoch. */
+/**
+ * Rollout rows for an RL trainer as JSON Lines: role, messages (the whole sample; assistant
+ * messages carry `weight` 1 when trained, the OpenAI fine-tuning convention), reward, advantage,
+ * group, envId, epoch.
+ */
 export function rolloutsJsonl(rows: readonly RolloutRow[]): string {
-  return toJsonLines(rows.map((r) => ({ role: r.role, messages: r.messages, completion: r.completion, reward: r.reward, advantage: r.advantage, group: r.group, envId: r.envId, epoch: r.epoch })));
+  return toJsonLines(rows.map((r) => ({ role: r.role, messages: r.messages, reward: r.reward, advantage: r.advantage, group: r.group, envId: r.envId, epoch: r.epoch })));
 }
 
 /** Scalar metric columns of the metrics CSV, in order. */
 export const METRIC_COLUMNS = [
   'epoch', 'slots', 'validEnvironments', 'attempts', 'validityRate', 'meanRegret', 'meanWinRate', 'meanDesignerReward',
-  'episodes', 'designerScale', 'promptTokens', 'completionTokens',
+  'episodes', 'droppedEpisodes', 'quarantined', 'designerScale', 'promptTokens', 'completionTokens',
 ] as const;
 
 /** Timing columns appended after the metrics. */

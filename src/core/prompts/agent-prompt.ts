@@ -1,12 +1,9 @@
 import type { ChatMessage } from '../chat-port.ts';
-import { stripThink } from '../env/extract-code.ts';
+import { fillTemplate } from './templates.ts';
 
-/** The first user message of a cognitive-game episode (SPADE.md section 8). */
-export function agentFirstMessage(observation: string): ChatMessage {
-  return {
-    role: 'user',
-    content: `You are playing a language game. Make valid actions to win.\nObservation: ${observation}\nPlease reason step by step, and put your final answer within \\boxed{}.`,
-  };
+/** The first user message of a cognitive-game episode, from the run's agent template (SPADE.md section 8). */
+export function agentFirstMessage(observation: string, template: string): ChatMessage {
+  return { role: 'user', content: fillTemplate(template, { observation }) };
 }
 
 /** Appends the hint once, to the first observation. */
@@ -37,9 +34,13 @@ export function extractBoxed(text: string): string | null {
   return null;
 }
 
-/** The action sent to the environment: the boxed answer re-wrapped as `\boxed{X}`, else the stripped reply. */
+/**
+ * The action sent to the environment: closed `<think>` blocks removed, then the boxed answer
+ * re-wrapped as `\boxed{X}`, else the remaining text. An unclosed `<think>` (a reply cut off mid
+ * thought) is kept, so a `\boxed{}` after it still counts, as in SPADE, which strips nothing.
+ */
 export function parseAction(reply: string): string {
-  const text = stripThink(reply);
+  const text = reply.replace(/<think>[\s\S]*?<\/think>/g, '');
   const boxed = extractBoxed(text);
   return boxed ? `\\boxed{${boxed}}` : text.trim();
 }

@@ -1,19 +1,17 @@
 import type { ChatMessage } from '../chat-port.ts';
 import { stripThink } from '../env/extract-code.ts';
+import { fillTemplate, type PromptTemplates } from './templates.ts';
 
 /** Longest hint kept, in words. */
 export const HINT_MAX_WORDS = 100;
 /** Most sentences kept. */
 export const HINT_MAX_SENTENCES = 3;
+/** Hint requests per environment before it is played without a hint arm (SPADE retries 3 times). */
+export const HINT_ATTEMPTS = 3;
 
-/** Builds the hint messages: the model reads the environment's code and writes a short insight. */
-export function buildHintPrompt(code: string): ChatMessage[] {
-  return [
-    {
-      role: 'user',
-      content: `Here is the code of a text game an agent will play:\n\`\`\`python\n${code}\n\`\`\`\n\nWrite a hint of 1 to 3 sentences (under ${HINT_MAX_WORDS} words) that gives the key insight for winning and says how actions must be formatted. Do not reveal the exact answer or the hidden values. Reply with the hint only.`,
-    },
-  ];
+/** Builds the hint messages from the run's hint template: instructions first, the code last. */
+export function buildHintPrompt(code: string, templates: PromptTemplates): ChatMessage[] {
+  return [{ role: 'user', content: fillTemplate(templates.hint, { code }) }];
 }
 
 /** Cleans a hint reply: no think blocks, no "Hint:" label or quotes, at most 3 sentences and 100 words; null when empty. */

@@ -13,7 +13,7 @@ export function groupAdvantages(returns: readonly number[]): number[] {
   return returns.map((r) => (r - m) / (std + ADVANTAGE_EPSILON));
 }
 
-/** Designer advantage scale: min(N_agent / N_designer * R, 50); 0 when there are no designer samples. */
+/** Designer advantage scale: min(N_agent / N_designer * R, 50), N_agent the kept unhinted plays of one rollout; 0 without designer samples. */
 export function designerScale(agentSamples: number, designerSamples: number, rollouts: number): number {
   if (designerSamples === 0) return 0;
   return Math.min((agentSamples / designerSamples) * rollouts, MAX_DESIGNER_SCALE);

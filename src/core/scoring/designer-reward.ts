@@ -26,7 +26,10 @@ export const GAMMA_FAST = 0.98;
 /** Smoothing factor of the slow average. */
 export const GAMMA_SLOW = 0.85;
 
-/** Updates a skill's averages with one return: mu <- (1 - g) * mu + g * r; both start at the first return. */
+/**
+ * Updates a skill's averages once per epoch with the mean return r of the skill's kept unhinted
+ * plays: mu <- (1 - g) * mu + g * r; both start at the first r (SPADE's per-skill tracker).
+ */
 export function updateSkillAverages(previous: SkillAverages | undefined, r: number): SkillAverages {
   if (!previous) return { fast: r, slow: r };
   return {
@@ -37,26 +40,33 @@ export function updateSkillAverages(previous: SkillAverages | undefined, r: numb
 
 /** What the designer reward of one environment depends on. */
 export interface DesignerRewardInput {
+  /** Matched regret: r_hint - r_nohint of the first rollout (0 without a hint arm). */
   regret: number;
+  /** Mean return of the hinted plays; null without a hint arm. */
+  rHint: number | null;
+  /** Mean return of all kept unhinted plays of the epoch (the window). */
   winRate: number;
-  /** Mean return of this environment's plays (learning potential). */
-  meanReturn: number;
-  /** The skill's averages before this environment's update; undefined for the skill's first return. */
-  skillAverages: SkillAverages | undefined;
-  /** Whether the environment hung or crashed during play. */
+  /** The skill's slow average after this epoch's update (learning potential's baseline). */
+  baseline: number;
+  /** Whether a load, reset or step timed out during play. */
   hung: boolean;
 }
 
-/** SPADE's designer reward for one environment under the chosen variant (SPADE.md section 5). */
+/**
+ * SPADE's designer reward for one environment under the chosen variant (SPADE.md section 5):
+ * blend on the matched regret and the window's win rate; regret on the window (r_hint minus the
+ * window's mean, floored at 0; -0.5 after a timeout); solve rate; learning potential as the
+ * distance of the window's mean from the skill's slow average.
+ */
 export function designerReward(variant: RewardVariant, input: DesignerRewardInput): number {
   switch (variant) {
     case 'blend':
       return BLEND_REGRET_WEIGHT * Math.min(1, Math.max(0, input.regret / BLEND_REGRET_SCALE)) + BLEND_PLATEAU_WEIGHT * plateau(input.winRate);
     case 'regret':
-      return input.hung ? HUNG_REGRET_REWARD : Math.max(0, input.regret);
+      return input.hung ? HUNG_REGRET_REWARD : Math.max(0, (input.rHint ?? 0) - input.winRate);
     case 'solve_rate':
       return plateau(input.winRate);
     case 'learning_potential':
-      return Math.abs(input.meanReturn - (input.skillAverages?.slow ?? input.meanReturn));
+      return Math.abs(input.winRate - input.baseline);
   }
 }

@@ -47,13 +47,13 @@ function syntheticEnv(meta: RunMeta, epoch: number, slot: number): EnvironmentRe
         : { ok: true, stage: null, code: null, message: null, className: `Synthetic${n}Env`, repairedLines: [] },
     }],
     memoryShown: { positives: [], negative: null },
-    hint: rejected ? null : `Say the digit ${n % 10}.`, hintMessages: null, hintReply: null,
-    stats: rejected ? null : { rHint: 1, rNoHint: r, regret: Math.round((2 * r - 1) * 1000) / 1000, winRate: Math.round(((r * 7) % 1) * 1000) / 1000, fractionWon: (r * 7) % 1, designerReward: Math.round(((r * 13) % 1) * 1000) / 1000, designerAdvantage: 0, hung: false, turnsToWin: 1 },
+    hint: rejected ? null : `Say the digit ${n % 10}.`, hintMessages: null, hintReply: null, note: null,
+    stats: rejected ? null : { rHint: 1, rNoHint: r, regret: Math.round((2 * r - 1) * 1000) / 1000, winRate: Math.round(((r * 7) % 1) * 1000) / 1000, fractionWon: (r * 7) % 1, designerReward: Math.round(((r * 13) % 1) * 1000) / 1000, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: 1 },
   };
 }
 
 function metrics(epoch: number, envs: EnvironmentRecord[]): EpochMetrics {
-  return { epoch, slots: envs.length, validEnvironments: envs.filter((e) => e.stats).length, attempts: envs.length, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, designerScale: 1, promptTokens: 0, completionTokens: 0, perSkill: {} };
+  return { epoch, slots: envs.length, validEnvironments: envs.filter((e) => e.stats).length, attempts: envs.length, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 1, promptTokens: 0, completionTokens: 0, perSkill: {} };
 }
 
 async function seed(request: SeedRequest): Promise<SeedSummary> {

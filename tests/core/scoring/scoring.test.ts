@@ -33,23 +33,25 @@ describe('returns and regret', () => {
 });
 
 describe('designer reward variants', () => {
-  const base: DesignerRewardInput = { regret: 0.06, winRate: 0.3, meanReturn: 0.3, skillAverages: undefined, hung: false };
+  const base: DesignerRewardInput = { regret: 0.06, rHint: 0.36, winRate: 0.3, baseline: 0.3, hung: false };
   it('blend = 0.4 * clip(regret / 0.15, 0, 1) + 0.6 * plateau(w)', () => {
     expect(designerReward('blend', base)).toBeCloseTo(0.4 * 0.4 + 0.6 * 0.6, 12);
     expect(designerReward('blend', { ...base, regret: 0.5, winRate: 0.5 })).toBeCloseTo(1, 12);
     expect(designerReward('blend', { ...base, regret: -0.3, winRate: 0.9 })).toBe(0);
   });
-  it('regret = max(0, regret), -0.5 when hung', () => {
-    expect(designerReward('regret', base)).toBeCloseTo(0.06, 12);
-    expect(designerReward('regret', { ...base, regret: -0.2 })).toBe(0);
+  it('regret = max(0, r_hint - window win rate), -0.5 after a timeout, 0 without a hint arm', () => {
+    expect(designerReward('regret', { ...base, rHint: 0.5, winRate: 0.2 })).toBeCloseTo(0.3, 12);
+    expect(designerReward('regret', { ...base, regret: 0.9, rHint: 0.1, winRate: 0.3 })).toBe(0);
     expect(designerReward('regret', { ...base, hung: true })).toBe(-0.5);
+    expect(designerReward('regret', { ...base, rHint: null, winRate: 0 })).toBe(0);
   });
   it('solve_rate = plateau(w)', () => {
     expect(designerReward('solve_rate', base)).toBeCloseTo(0.6, 12);
   });
-  it('learning_potential = |mean return - mu_slow|, 0 for a skill first return', () => {
+  it('learning_potential = |window win rate - mu_slow|', () => {
     expect(designerReward('learning_potential', base)).toBe(0);
-    expect(designerReward('learning_potential', { ...base, meanReturn: 0.9, skillAverages: { fast: 0.5, slow: 0.2 } })).toBeCloseTo(0.7, 12);
+    expect(designerReward('learning_potential', { ...base, winRate: 0.9, baseline: 0.2 })).toBeCloseTo(0.7, 12);
+    expect(designerReward('learning_potential', { ...base, winRate: 0.1, baseline: 0.4 })).toBeCloseTo(0.3, 12);
   });
   it('skill averages start at the first return and move with g_fast = 0.98, g_slow = 0.85', () => {
     const first = updateSkillAverages(undefined, 0.4);
