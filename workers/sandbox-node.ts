@@ -5,6 +5,11 @@ import { ipcEndpoint } from '../src/adapters/sandbox/ipc-endpoint.ts';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
 
+// Watchdog: leave as soon as the host's IPC channel closes (the host died or gave up on us);
+// the kernel's parent-death signal covers the case where Python keeps the event loop busy.
+const leave = process.exit.bind(process);
+process.once('disconnect', () => leave(70));
+
 // Emscripten's NODEFS reads fs constants through process.binding, which the permission model denies.
 const host = process as unknown as { binding(name: string): unknown };
 const denied = host.binding.bind(host);

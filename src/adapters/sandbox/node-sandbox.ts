@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +9,7 @@ import { wrap, type Remote } from 'comlink';
 import { ipcEndpoint } from './ipc-endpoint.ts';
 import type { SandboxService } from './sandbox-service.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
+import { sandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
 
 const ENTRY = fileURLToPath(new URL('../../../workers/sandbox-node.ts', import.meta.url));
@@ -35,8 +36,9 @@ function nodeWorkerBundle(): Promise<string> {
   return bundlePath;
 }
 
-function waitForReady(child: ChildProcess, stderr: () => string): Promise<void> {
+function waitForReady(child: ChildProcess, exited: Promise<string>): Promise<void> {
   return new Promise((resolve, reject) => {
+    let done = false;
     const timer = setTimeout(() => fail(`did not start within ${SPAWN_TIMEOUT_MS} ms`), SPAWN_TIMEOUT_MS);
     const onMessage = (message: unknown) => {
       if ((message as { spadeSandboxReady?: boolean } | null)?.spadeSandboxReady) {
@@ -44,20 +46,44 @@ function waitForReady(child: ChildProcess, stderr: () => string): Promise<void> 
         resolve();
       }
     };
-    const onExit = (code: number | null, signal: string | null) => fail(`exited during start (code ${code}, signal ${signal}): ${stderr()}`);
+    void exited.then((reason) => fail(`stopped during start (${reason})`));
     const cleanup = () => {
+      done = true;
       clearTimeout(timer);
       child.off('message', onMessage);
-      child.off('exit', onExit);
     };
     function fail(reason: string) {
+      if (done) return;
       cleanup();
       child.kill('SIGKILL');
       reject(new Error(`Python sandbox ${reason}`));
     }
     child.on('message', onMessage);
-    child.on('exit', onExit);
   });
+}
+
+// Resolves once with why the child is gone. A closed IPC channel, a failed send or a spawn error
+// counts as death too: the child is killed, so a sandbox that cannot answer never lingers.
+function watchDeath(child: ChildProcess, stderr: () => string): { exited: Promise<string>; lost: (why: string) => void } {
+  let settle!: (reason: string) => void;
+  const exited = new Promise<string>((resolve) => {
+    settle = resolve;
+  });
+  let lostWhy = '';
+  const lost = (why: string) => {
+    lostWhy ||= why;
+    child.kill('SIGKILL');
+  };
+  child.once('close', (code, signal) => {
+    const tail = stderr().trim().split('\n').pop();
+    settle(`${lostWhy ? `${lostWhy}; ` : ''}exit code ${code}, signal ${signal}${tail ? `: ${tail}` : ''}`);
+  });
+  child.on('disconnect', () => lost('its IPC channel closed'));
+  child.on('error', (error) => {
+    lost(`process error: ${error.message}`);
+    if (child.exitCode === null && child.signalCode === null && child.pid === undefined) settle(`it could not start: ${error.message}`);
+  });
+  return { exited, lost };
 }
 
 /**
@@ -78,14 +104,16 @@ export function sandboxExecArgv(bundle: string, pyodideDir: string): string[] {
 /**
  * Starts Pyodide in a child Node process under Node's permission model: it may read only its
  * own bundle and the pyodide package, may not write files, spawn processes or start workers, and
- * cannot generate code from strings; signals and network globals are removed after start-up (Node
- * 20's permission model does not cover them). Talks over IPC via comlink.
+ * cannot generate code from strings; signals and network globals are removed after start-up.
+ * Below that, the kernel fences it (see process-fence.ts): no network at all, capped memory, and
+ * killed with its parent. Talks over IPC via comlink; `exited` also resolves when IPC breaks.
  */
 export async function spawnNodeSandbox(): Promise<SandboxProcess> {
-  const bundle = await nodeWorkerBundle();
+  const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
   const pyodideDir = pyodideDirectory();
-  const child = fork(bundle, [pyodideDir], {
-    execArgv: sandboxExecArgv(bundle, pyodideDir),
+  const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir), bundle, pyodideDir];
+  const [command, ...args] = [...launcher.prefix, ...node];
+  const child = spawn(command!, args, {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: {},
@@ -94,11 +122,9 @@ export async function spawnNodeSandbox(): Promise<SandboxProcess> {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString()).slice(-2000);
   });
-  const exited = new Promise<string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(`exit code ${code}, signal ${signal}${stderrTail ? `: ${stderrTail.trim().split('\n').pop()}` : ''}`));
-  });
-  await waitForReady(child, () => stderrTail);
-  const api: Remote<SandboxService> = wrap<SandboxService>(ipcEndpoint(child));
+  const { exited, lost } = watchDeath(child, () => stderrTail);
+  await waitForReady(child, exited);
+  const api: Remote<SandboxService> = wrap<SandboxService>(ipcEndpoint(child, (error) => lost(`a send failed: ${error.message}`)));
   return {
     call: (request) => api.call(request),
     kill: () => {
