@@ -1,53 +1,75 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
+import { oversizeReason, tooManyFilesProblem, type ReadFiles } from '../adapters/store/import-read.ts';
 import { importIntoStore } from '../adapters/store/import-run.ts';
-import type { ByteFile } from '../adapters/store/zip.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
 import { toJsonLines } from '../core/export/files.ts';
+import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../core/import/import-limits.ts';
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
-/** Most files read from a folder. */
-const MAX_FOLDER_FILES = 100_000;
-
-async function readFolder(root: string, dir = root, out: ByteFile[] = []): Promise<ByteFile[]> {
+async function listFolder(root: string, dir = root, out: string[] = []): Promise<string[]> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) await readFolder(root, path, out);
-    else if (entry.isFile()) {
-      if (out.length >= MAX_FOLDER_FILES) throw new UsageError(`${root} has more than ${MAX_FOLDER_FILES} files`);
-      out.push({ path: relative(root, path).split('\\').join('/'), bytes: new Uint8Array(await readFile(path)) });
-    }
+    if (entry.isDirectory()) await listFolder(root, path, out);
+    else if (entry.isFile()) out.push(path);
+    if (out.length > MAX_IMPORT_FILES) break;
   }
   return out;
 }
 
+/** Reads a file or a folder's files (dotfiles passed over) within the import limits: files over the caps are listed, never read. */
+async function readInputs(source: string, isFolder: boolean): Promise<ReadFiles> {
+  const paths = isFolder ? await listFolder(source) : [source];
+  const read: ReadFiles = { files: [], problems: paths.length > MAX_IMPORT_FILES ? [tooManyFilesProblem(source, paths.length)] : [] };
+  const budget = { remaining: MAX_IMPORT_TOTAL_BYTES };
+  for (const path of paths.slice(0, MAX_IMPORT_FILES)) {
+    const name = isFolder ? relative(source, path).split('\\').join('/') : basename(path);
+    const zip = name.toLowerCase().endsWith('.zip');
+    const tooLarge = oversizeReason((await stat(path)).size, zip ? { remaining: Infinity } : budget);
+    if (tooLarge) {
+      read.problems.push({ source: name, reason: tooLarge, kept: false });
+      continue;
+    }
+    const bytes = new Uint8Array(await readFile(path));
+    if (!zip) budget.remaining -= bytes.length;
+    read.files.push({ path: name, bytes });
+  }
+  return read;
+}
+
 /**
- * `import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]`: imports a SPADE pool (zip or
- * folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip) or a corpus
- * (JSONL) into a run directory (a corpus becomes DIR/corpus.jsonl). Lists every problem; exit 0
- * when everything was taken, 1 when some entries were left out.
+ * `import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N] [--replace]`: imports a SPADE
+ * pool (zip or folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip) or a
+ * corpus (JSONL) into a run directory (a corpus becomes DIR/corpus.jsonl, never over an existing
+ * one unless --replace). Lists every problem; exit 0 when everything was taken, 1 when some
+ * entries were left out.
  */
 export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, 'timeout-ms': { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, 'timeout-ms': { type: 'string' }, replace: { type: 'boolean' } });
   if (positionals.length !== 1 || !values.out) throw new UsageError('import needs one FILE or FOLDER and --out DIR');
   const source = positionals[0]!;
   const info = await stat(source).catch(() => null);
   if (!info) throw new UsageError(`cannot read ${source}`);
-  const inputs = info.isDirectory() ? await readFolder(source) : [{ path: basename(source), bytes: new Uint8Array(await readFile(source)) }];
   const totalMs = integerOption(values['timeout-ms'], 'timeout-ms', DEFAULT_VALIDATION.totalTimeoutMs);
   if (totalMs === 0) throw new UsageError('--timeout-ms must be positive');
+  const read = await readInputs(source, info.isDirectory());
   const validation = { ...DEFAULT_VALIDATION, totalTimeoutMs: totalMs, callTimeoutMs: Math.min(DEFAULT_VALIDATION.callTimeoutMs, totalMs) };
   const out = String(values.out);
   const store = new FileRunStore(out);
-  const report = await importIntoStore(store, inputs, { sandbox: runtime(), validation }, { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}) });
+  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}) }, read.problems);
   for (const p of report.problems) print(`${p.kept ? 'warning' : 'skipped'}  ${p.source}: ${p.reason}`);
   if (report.corpus) {
+    const file = join(out, 'corpus.jsonl');
+    if (existsSync(file) && !values.replace) {
+      throw new UsageError(`${file} already exists; expected a new place for the corpus. Nothing was written. Fix: pass --replace to overwrite it, or choose another --out`);
+    }
     await mkdir(out, { recursive: true });
-    await writeFile(join(out, 'corpus.jsonl'), toJsonLines(report.corpus));
-    print(`imported ${report.imported} corpus document(s) into ${join(out, 'corpus.jsonl')} (use it with spade run --corpus)`);
+    await writeFile(file, toJsonLines(report.corpus));
+    print(`imported ${report.imported} corpus document(s) into ${file} (use it with spade run --corpus)`);
   } else if (report.runId) {
     print(`imported ${report.imported} of ${report.found} environment(s) (${report.kind}) into ${out} as run ${report.runId}`);
   } else {

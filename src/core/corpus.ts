@@ -34,6 +34,19 @@ export interface CorpusProblem {
   reason: string;
 }
 
+/** The document a parsed corpus line holds, or why it holds none; `fallbackId` when the line has no `id`. */
+export function corpusDocOf(value: unknown, fallbackId: string): CorpusDoc | string {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const text = typeof record.text === 'string' ? record.text : typeof record.orig_doc === 'string' ? record.orig_doc : null;
+  if (!text || text.trim() === '') return 'no non-empty "text" or "orig_doc" field';
+  return {
+    id: typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : fallbackId,
+    text,
+    ...(typeof record.skill === 'string' ? { skill: record.skill } : {}),
+    ...(typeof record.title === 'string' ? { title: record.title } : {}),
+  };
+}
+
 /**
  * Parses a corpus in the reference format: JSON Lines whose objects have `text` or `orig_doc`
  * (optional `id`, `skill`, `title`). Bad lines are reported, never fatal.
@@ -51,18 +64,9 @@ export function parseCorpus(jsonl: string, source = 'corpus'): { docs: CorpusDoc
       problems.push({ line, reason: 'not valid JSON' });
       return;
     }
-    const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-    const text = typeof record.text === 'string' ? record.text : typeof record.orig_doc === 'string' ? record.orig_doc : null;
-    if (!text || text.trim() === '') {
-      problems.push({ line, reason: 'no non-empty "text" or "orig_doc" field' });
-      return;
-    }
-    docs.push({
-      id: typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : `${source}-${line}`,
-      text,
-      ...(typeof record.skill === 'string' ? { skill: record.skill } : {}),
-      ...(typeof record.title === 'string' ? { title: record.title } : {}),
-    });
+    const doc = corpusDocOf(value, `${source}-${line}`);
+    if (typeof doc === 'string') problems.push({ line, reason: doc });
+    else docs.push(doc);
   });
   return { docs, problems };
 }

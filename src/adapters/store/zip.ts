@@ -1,6 +1,7 @@
-import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import type { ImportFile, TextFile } from '../../core/export/files.ts';
-import { sha256Hex } from './sha256.ts';
+import { strToU8, zipSync, type Zippable } from 'fflate';
+import type { ImportProblem, TextFile } from '../../core/export/files.ts';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../core/import/import-limits.ts';
+import { readZipEntries, type ByteBudget } from './zip-read.ts';
 
 /** A file as bytes, by its path inside a zip or folder. */
 export interface ByteFile {
@@ -8,12 +9,7 @@ export interface ByteFile {
   bytes: Uint8Array;
 }
 
-/** Entries larger than this are skipped on unzip (a guard against zip bombs), in bytes. */
-export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-/** Unzipping stops at this many bytes in total. */
-export const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
-
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 
 // A fixed local date, so the same files always give the same zip bytes in every time zone.
 const FIXED_MTIME = new Date(2000, 0, 1);
@@ -30,40 +26,17 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
 }
 
-/** Unzips to files (folders and macOS metadata dropped); reports entries skipped for size. */
-export function unzipFiles(bytes: Uint8Array): { files: ByteFile[]; skipped: string[] } {
-  const skipped: string[] = [];
-  let total = 0;
-  const entries = unzipSync(bytes, {
-    filter: (entry) => {
-      if (entry.name.endsWith('/') || entry.name.startsWith('__MACOSX/')) return false;
-      if (entry.originalSize > MAX_ENTRY_BYTES || total + entry.originalSize > MAX_TOTAL_BYTES) {
-        skipped.push(entry.name);
-        return false;
-      }
-      total += entry.originalSize;
-      return true;
-    },
-  });
-  return { files: Object.entries(entries).map(([path, data]) => ({ path, bytes: data })), skipped };
+/**
+ * Unzips to files within the import limits (MAX_IMPORT_FILES entries, MAX_IMPORT_FILE_BYTES per
+ * entry, `budget` bytes in all, by default MAX_IMPORT_TOTAL_BYTES); every entry left out is a
+ * problem line `<zipName>:<entry>` with the reason.
+ */
+export function unzipFiles(bytes: Uint8Array, zipName = 'zip', budget: ByteBudget = { remaining: MAX_IMPORT_TOTAL_BYTES }): { files: ByteFile[]; problems: ImportProblem[] } {
+  const { entries, problems } = readZipEntries(bytes, zipName, { maxEntries: MAX_IMPORT_FILES, maxEntryBytes: MAX_IMPORT_FILE_BYTES }, budget);
+  return { files: entries.map((e) => ({ path: e.name, bytes: e.bytes })), problems };
 }
 
-/** Decodes UTF-8 bytes (a byte-order mark is kept as U+FEFF, so the text is exactly the bytes). */
+/** Decodes strict UTF-8 (a byte-order mark is kept as U+FEFF, so the text is exactly the bytes); throws a TypeError on invalid UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string {
   return utf8.decode(bytes);
-}
-
-/**
- * Turns files picked for an import into the core's ImportFiles: zips are expanded (one level),
- * every file is hashed over its exact bytes, then decoded as UTF-8.
- */
-export async function toImportFiles(inputs: readonly ByteFile[]): Promise<{ files: ImportFile[]; skipped: string[] }> {
-  const files: ImportFile[] = [];
-  const skipped: string[] = [];
-  for (const input of inputs) {
-    const expanded = input.path.toLowerCase().endsWith('.zip') || looksLikeZip(input.bytes) ? unzipFiles(input.bytes) : { files: [input], skipped: [] };
-    skipped.push(...expanded.skipped);
-    for (const file of expanded.files) files.push({ path: file.path, text: decodeUtf8(file.bytes), sha256: await sha256Hex(file.bytes) });
-  }
-  return { files, skipped };
 }

@@ -1,3 +1,5 @@
+import { MAX_LINE_CHARS } from '../import/import-limits.ts';
+
 /** A file an export produces: its path inside the zip or folder, and its text (UTF-8). */
 export interface TextFile {
   path: string;
@@ -52,16 +54,37 @@ export function toJsonLines(rows: readonly unknown[]): string {
   return rows.map((row) => JSON.stringify(row) + '\n').join('');
 }
 
-/** Parses JSON Lines; blank lines are skipped and bad lines reported (1-based), never fatal. */
-export function parseJsonLines(text: string, source: string): { rows: Array<{ line: number; value: unknown }>; problems: ImportProblem[] } {
+/**
+ * Calls `visit` with each line of a text (without its `\n` or `\r\n`), its 1-based number and
+ * its length in characters, never splitting the whole text. A line longer than `maxChars` is
+ * passed as null and never copied. Stops early when `visit` returns false.
+ */
+export function eachLine(text: string, maxChars: number, visit: (line: string | null, number: number, length: number) => boolean | void): void {
+  for (let start = 0, number = 1; start < text.length; number++) {
+    const newline = text.indexOf('\n', start);
+    const stop = newline < 0 ? text.length : newline;
+    const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+    if (visit(end - start > maxChars ? null : text.slice(start, end), number, end - start) === false) return;
+    start = stop + 1;
+  }
+}
+
+/** The problem line for a JSON Lines line over the length cap. */
+export function longLineProblem(source: string, length: number, maxChars: number): ImportProblem {
+  return { source, reason: `expected a line of at most ${maxChars} characters, saw ${length}; the line was not read. Fix: shorten or split that record`, kept: false };
+}
+
+/** Parses JSON Lines line by line; blank lines are skipped, bad or over-long lines reported (1-based), never fatal. */
+export function parseJsonLines(text: string, source: string, maxLineChars = MAX_LINE_CHARS): { rows: Array<{ line: number; value: unknown }>; problems: ImportProblem[] } {
   const rows: Array<{ line: number; value: unknown }> = [];
   const problems: ImportProblem[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
+  eachLine(text, maxLineChars, (raw, line, length) => {
+    if (raw === null) return void problems.push(longLineProblem(`${source}:${line}`, length, maxLineChars));
     if (raw.trim() === '') return;
     try {
-      rows.push({ line: index + 1, value: JSON.parse(raw) });
+      rows.push({ line, value: JSON.parse(raw) });
     } catch {
-      problems.push({ source: `${source}:${index + 1}`, reason: 'not valid JSON', kept: false });
+      problems.push({ source: `${source}:${line}`, reason: 'not valid JSON', kept: false });
     }
   });
   return { rows, problems };

@@ -37,12 +37,13 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
     status: 'valid', code: report.source,
     attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
     memoryShown: { positives: [], negative: null },
-    hint: candidate.hint, hintMessages: null, hintReply: null, stats: null,
+    hint: candidate.hint, hintMessages: null, hintReply: null, note: null, stats: null,
   };
 }
 
 /**
- * Validates every candidate in the sandbox, one after another. Valid ones become environment
+ * Validates every candidate in the sandbox as code (a file is code: no reply extraction, no
+ * brace repair), one after another. Valid ones become environment
  * records of epoch 0 (slot = their index among the valid); invalid ones (syntax errors, hangs,
  * contract violations) are listed with the validator's reason. Nothing aborts the loop.
  */
@@ -50,13 +51,9 @@ export async function validateCandidates(candidates: readonly ImportCandidate[],
   const records: EnvironmentRecord[] = [];
   const problems: ImportProblem[] = [];
   for (const [i, candidate] of candidates.entries()) {
-    const report = await validateEnvironment(candidate.code, ports.sandbox, ports.validation ?? DEFAULT_VALIDATION);
-    if (report.ok) {
-      records.push(importedRecord(records.length, candidate, report));
-      if (report.repairedLines.length > 0) problems.push({ source: candidate.source, reason: `f-string braces repaired on line(s) ${report.repairedLines.join(', ')}`, kept: true });
-    } else {
-      problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
-    }
+    const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? DEFAULT_VALIDATION), source: 'code' });
+    if (report.ok) records.push(importedRecord(records.length, candidate, report));
+    else problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
     ports.onProgress?.(i + 1, candidates.length);
   }
   return { records, problems };
@@ -77,14 +74,15 @@ export interface PoolRunOptions {
  * plays (all statistics unset), memory empty, status completed.
  */
 export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: PoolRunOptions): RunSnapshot {
-  const skills = [...new Set(records.map((r) => r.skill).filter((s) => s in GAME_SKILLS))];
+  const skills = [...new Set(records.map((r) => r.skill).filter((s) => Object.hasOwn(GAME_SKILLS, s)))];
   const config: Config = { ...DEFAULT_CONFIG, skills: skills.length > 0 ? skills : DEFAULT_CONFIG.skills };
-  const perSkill: EpochMetrics['perSkill'] = {};
-  for (const r of records) perSkill[r.skill] = { environments: (perSkill[r.skill]?.environments ?? 0) + 1, meanRegret: 0, meanWinRate: 0 };
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));
   const metrics: EpochMetrics = {
     epoch: 0, slots: records.length, validEnvironments: records.length, attempts: options.candidates,
     validityRate: options.candidates > 0 ? records.length / options.candidates : 0,
-    meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill,
+    meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill,
   };
   return {
     meta: {

@@ -1,10 +1,16 @@
-import { parseCorpus, type CorpusDoc } from '../corpus.ts';
+import type { CorpusDoc } from '../corpus.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../env/validate-env.ts';
-import { baseName, isObject, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
-import { isRunArchive, parseArchive } from '../export/run-archive.ts';
+import { baseName, dirName, eachLine, isObject, longLineProblem, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
+import { POOL_MANIFEST } from '../export/pool-format.ts';
+import { ARCHIVE_MANIFEST, isRunArchive, parseArchive } from '../export/run-archive.ts';
+import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../export/run-files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
+import type { EnvironmentRecord } from '../records.ts';
+import { readCorpusFiles } from './corpus-import.ts';
+import { importedConfig } from './import-config.ts';
 import { failureReason, poolRunSnapshot, validateCandidates, type ValidatePorts } from './import-envs.ts';
-import { isChecksumFile, parsePoolFiles, parsePoolRows } from './pool-import.ts';
+import { isObjectPropertyName, MAX_LINE_CHARS } from './import-limits.ts';
+import { codeProblem, isChecksumFile, parsePoolFiles, parsePoolRows, UNLABELLED_SKILL } from './pool-import.ts';
 
 /** What an import holds: a run archive, a SPADE pool of `.py` files, released pool rows (`code` column), or a grounding corpus. */
 export type ImportKind = 'archive' | 'pool' | 'rows' | 'corpus';
@@ -37,7 +43,15 @@ export interface ImportReport {
 }
 
 function firstRow(file: ImportFile): unknown {
-  const text = file.path.endsWith('.jsonl') ? (file.text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '') : file.text;
+  let text = file.text;
+  if (file.path.endsWith('.jsonl')) {
+    text = '';
+    eachLine(file.text, MAX_LINE_CHARS, (line) => {
+      if (line === null || line.trim() === '') return true;
+      text = line;
+      return false;
+    });
+  }
   try {
     const value: unknown = JSON.parse(text);
     return Array.isArray(value) ? value[0] : isObject(value) && Array.isArray(value.rows) ? value.rows[0] : value;
@@ -57,34 +71,62 @@ export function detectImportKind(files: readonly ImportFile[]): ImportKind | nul
   return null;
 }
 
-function importCorpus(files: readonly ImportFile[]): ImportReport {
-  const docs: CorpusDoc[] = [];
+const ARCHIVE_FILES = new Set([ARCHIVE_MANIFEST, RUN_META_FILE, STATE_FILE, CONFIG_FILE, ...RUN_FILES]);
+
+const READS: Record<ImportKind, { what: string; reads: (path: string, archiveRoot: string) => boolean }> = {
+  archive: { what: 'the run archive\'s own files (manifest.json, run.json, state.json, config.json and its .jsonl files)', reads: (path, root) => dirName(path) === root && ARCHIVE_FILES.has(baseName(path)) },
+  pool: { what: '.py games, checksum files and manifest.jsonl', reads: (path) => path.endsWith('.py') || isChecksumFile(path) || baseName(path) === POOL_MANIFEST },
+  rows: { what: '.json and .jsonl row files', reads: (path) => /\.jsonl?$/.test(path) },
+  corpus: { what: '.jsonl and .json corpus files', reads: (path) => /\.jsonl?$/.test(path) },
+};
+
+function unreadFiles(kind: ImportKind, files: readonly ImportFile[]): ImportProblem[] {
+  const manifest = files.filter((f) => baseName(f.path) === ARCHIVE_MANIFEST).sort((a, b) => a.path.length - b.path.length)[0];
+  const root = manifest ? dirName(manifest.path) : '';
+  const { what, reads } = READS[kind];
+  return files.filter((f) => !reads(f.path, root)).map((f) => ({ source: f.path, reason: `not part of this ${kind} import, which reads ${what}; skipped`, kept: false }));
+}
+
+// Over-long lines of JSON Lines files, which may be why nothing was recognised.
+function longLines(files: readonly ImportFile[]): ImportProblem[] {
   const problems: ImportProblem[] = [];
-  const ids = new Set<string>();
-  for (const file of files.filter((f) => /\.jsonl?$/.test(f.path))) {
-    const parsed = parseCorpus(file.text, baseName(file.path).replace(/\.jsonl?$/, ''));
-    problems.push(...parsed.problems.map((p) => ({ source: `${file.path}:${p.line}`, reason: p.reason, kept: false })));
-    for (const doc of parsed.docs) {
-      if (ids.has(doc.id)) problems.push({ source: file.path, reason: `duplicate document id ${JSON.stringify(doc.id)}; the first one is kept`, kept: false });
-      else (ids.add(doc.id), docs.push(doc));
-    }
+  for (const file of files.filter((f) => f.path.endsWith('.jsonl'))) {
+    eachLine(file.text, MAX_LINE_CHARS, (line, number, length) => void (line === null && problems.push(longLineProblem(`${file.path}:${number}`, length, MAX_LINE_CHARS))));
   }
+  return problems;
+}
+
+function importCorpus(files: readonly ImportFile[]): ImportReport {
+  const { docs, problems } = readCorpusFiles(files.filter((f) => /\.jsonl?$/.test(f.path)));
   return { kind: 'corpus', snapshot: null, corpus: docs, found: docs.length + problems.length, imported: docs.length, problems };
+}
+
+function checkedEnvironments(environments: readonly EnvironmentRecord[], problems: ImportProblem[]): EnvironmentRecord[] {
+  return environments.flatMap((env) => {
+    const bad = codeProblem(env.code);
+    if (bad) return (problems.push({ source: env.id, reason: `${bad}; this environment is left out of the run`, kept: false }), []);
+    if (!isObjectPropertyName(env.skill)) return [env];
+    problems.push({ source: env.id, reason: `expected a skill name, saw ${JSON.stringify(env.skill)} (a built-in object property); kept as ${UNLABELLED_SKILL}`, kept: true });
+    return [{ ...env, skill: UNLABELLED_SKILL }];
+  });
 }
 
 async function importArchive(files: readonly ImportFile[], ports: ImportPorts, options: ImportOptions): Promise<ImportReport> {
   const { snapshot, problems } = parseArchive(files);
   if (!snapshot) return { kind: 'archive', snapshot: null, corpus: null, found: 0, imported: 0, problems };
-  const { config } = snapshot.meta;
-  const validation: ValidationOptions = ports.validation ?? { ...DEFAULT_VALIDATION, maxTurns: config.maxTurns ?? DEFAULT_VALIDATION.maxTurns, totalTimeoutMs: config.validateTimeoutMs ?? DEFAULT_VALIDATION.totalTimeoutMs, callTimeoutMs: config.stepTimeoutMs ?? DEFAULT_VALIDATION.callTimeoutMs };
-  const valid = snapshot.environments.filter((e) => e.status === 'valid');
+  const checked = importedConfig(snapshot.meta.config, RUN_META_FILE);
+  problems.push(...checked.problems);
+  if (!checked.config) return { kind: 'archive', snapshot: null, corpus: null, found: snapshot.environments.length, imported: 0, problems };
+  const environments = checkedEnvironments(snapshot.environments, problems);
+  const validation: ValidationOptions = { ...(ports.validation ?? { ...DEFAULT_VALIDATION, maxTurns: checked.config.maxTurns }), source: 'code' };
+  const valid = environments.filter((e) => e.status === 'valid');
   for (const [i, env] of valid.entries()) {
     const report = await validateEnvironment(env.code, ports.sandbox, validation);
     if (!report.ok) problems.push({ source: env.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}`, kept: true });
     ports.onProgress?.(i + 1, valid.length);
   }
-  const meta = { ...snapshot.meta, id: options.runId ?? snapshot.meta.id, name: options.name ?? snapshot.meta.name, updatedAt: options.now };
-  return { kind: 'archive', snapshot: { ...snapshot, meta }, corpus: null, found: snapshot.environments.length, imported: snapshot.environments.length, problems };
+  const meta = { ...snapshot.meta, config: checked.config, id: options.runId ?? snapshot.meta.id, name: options.name ?? snapshot.meta.name, updatedAt: options.now };
+  return { kind: 'archive', snapshot: { ...snapshot, meta, environments }, corpus: null, found: snapshot.environments.length, imported: environments.length, problems };
 }
 
 /**
@@ -96,8 +138,14 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
 export async function importFiles(files: readonly ImportFile[], ports: ImportPorts, options: ImportOptions): Promise<ImportReport> {
   const kind = detectImportKind(files);
   if (kind === null) {
-    return { kind, snapshot: null, corpus: null, found: 0, imported: 0, problems: [{ source: files.map((f) => f.path).join(', ') || '(nothing)', reason: 'found no run archive, .py files, JSON rows with a "code" column, or corpus lines with "text"/"orig_doc"', kept: false }] };
+    const nothing = { source: files.map((f) => f.path).join(', ') || '(nothing)', reason: 'found no run archive, .py files, JSON rows with a "code" column, or corpus lines with "text"/"orig_doc"', kept: false };
+    return { kind, snapshot: null, corpus: null, found: 0, imported: 0, problems: [...longLines(files), nothing] };
   }
+  const report = await importKind(kind, files, ports, options);
+  return { ...report, problems: [...unreadFiles(kind, files), ...report.problems] };
+}
+
+async function importKind(kind: ImportKind, files: readonly ImportFile[], ports: ImportPorts, options: ImportOptions): Promise<ImportReport> {
   if (kind === 'corpus') return importCorpus(files);
   if (kind === 'archive') return importArchive(files, ports, options);
   const parsed = kind === 'pool' ? parsePoolFiles(files) : await parsePoolRows(files.filter((f) => /\.jsonl?$/.test(f.path)), ports.hashText);

@@ -1,5 +1,6 @@
-import { baseName, isObject, parseJsonLines, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
+import { baseName, isObject, parseJsonLines, utf8Length, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { parseChecksums, POOL_MANIFEST, skillFromSlug, skillSlugOfFileName, stripPoolHeader } from '../export/pool-format.ts';
+import { formatBytes, hasLoneSurrogate, isObjectPropertyName, MAX_CODE_BYTES } from './import-limits.ts';
 
 /** An environment found in an import, before validation. */
 export interface ImportCandidate {
@@ -17,6 +18,24 @@ export const UNLABELLED_SKILL = 'Unlabelled';
 export function isChecksumFile(path: string): boolean {
   const name = baseName(path);
   return name.endsWith('.sha256') || name === 'SHA256SUMS' || name === 'sha256sums.txt';
+}
+
+/** Why an environment's code cannot be validated as it is (empty, over MAX_CODE_BYTES, or not text), or null when it can. */
+export function codeProblem(code: string): string | null {
+  if (code.trim() === '') return 'expected Python code, saw none. Fix: put the environment\'s code in the file or column';
+  const bytes = code.length > MAX_CODE_BYTES ? code.length : utf8Length(code);
+  if (bytes > MAX_CODE_BYTES) return `expected at most ${formatBytes(MAX_CODE_BYTES)} of code, saw ${formatBytes(bytes)}; not sent to the sandbox. Fix: import games of ordinary size`;
+  if (hasLoneSurrogate(code)) return 'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text';
+  return null;
+}
+
+/** The candidate, or null (with the reason in `problems`) when its code cannot be validated; a skill named like a built-in object property becomes UNLABELLED_SKILL. */
+function candidateOf(candidate: ImportCandidate, problems: ImportProblem[]): ImportCandidate | null {
+  const bad = codeProblem(candidate.code);
+  if (bad) return (problems.push({ source: candidate.source, reason: bad, kept: false }), null);
+  if (!isObjectPropertyName(candidate.skill)) return candidate;
+  problems.push({ source: candidate.source, reason: `expected a skill name, saw ${JSON.stringify(candidate.skill)} (a built-in object property); imported as ${UNLABELLED_SKILL}`, kept: true });
+  return { ...candidate, skill: UNLABELLED_SKILL };
 }
 
 function skillOf(row: Record<string, unknown> | undefined, fileName: string): string {
@@ -51,6 +70,8 @@ export function parsePoolFiles(files: readonly ImportFile[]): { candidates: Impo
     parsed.sums.forEach((hash, path) => sums.set(path, hash));
   }
   const manifest = manifestRows(files, problems);
+  const hidden = files.filter((f) => f.path.endsWith('.py') && baseName(f.path).startsWith('.'));
+  hidden.forEach((f) => problems.push({ source: f.path, reason: 'a hidden file (a dotfile, or macOS "._" metadata), not a game; skipped', kept: false }));
   const python = files.filter((f) => f.path.endsWith('.py') && !baseName(f.path).startsWith('.')).sort((a, b) => (a.path < b.path ? -1 : 1));
   const present = new Set(python.map((f) => f.path));
   const candidates: ImportCandidate[] = [];
@@ -62,7 +83,8 @@ export function parsePoolFiles(files: readonly ImportFile[]): { candidates: Impo
     }
     if (expected === undefined && sums.size > 0) problems.push({ source: file.path, reason: 'not listed in the checksum file; imported unverified', kept: true });
     const row = manifest.get(baseName(file.path));
-    candidates.push({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null });
+    const taken = candidateOf({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null }, problems);
+    if (taken) candidates.push(taken);
   }
   for (const path of sums.keys()) if (!present.has(path)) problems.push({ source: path, reason: 'listed in the checksum file but missing', kept: false });
   return { candidates, problems };
@@ -99,6 +121,11 @@ export async function parsePoolRows(files: readonly ImportFile[], hashText: Hash
         problems.push({ source: label, reason: 'no non-empty "code" column', kept: false });
         continue;
       }
+      const bad = codeProblem(value.code);
+      if (bad) {
+        problems.push({ source: label, reason: bad, kept: false });
+        continue;
+      }
       if (typeof value.sha256 === 'string') {
         const actual = await hashText(value.code);
         if (actual !== value.sha256.toLowerCase()) {
@@ -107,7 +134,8 @@ export async function parsePoolRows(files: readonly ImportFile[], hashText: Hash
         }
       }
       const name = typeof value.original_file_name === 'string' ? value.original_file_name : typeof value.file_name === 'string' ? value.file_name : '';
-      candidates.push({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null });
+      const taken = candidateOf({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null }, problems);
+      if (taken) candidates.push(taken);
     }
   }
   return { candidates, problems };
