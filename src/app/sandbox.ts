@@ -11,7 +11,7 @@ export function appSandbox(): PyodideSandboxRuntime {
   return runtime;
 }
 
-/** Validates a designer reply or plain code in the app's sandbox with the tab defaults. */
-export function validateInApp(reply: string): Promise<ValidationReport> {
-  return validateEnvironment(reply, appSandbox(), DEFAULT_VALIDATION);
+/** Validates code as it is (`code`: edited or pasted Python), or a designer reply (`reply`: fenced block extracted, `<think>` stripped, f-string braces repaired), in the app's sandbox with the tab defaults. */
+export function validateInApp(text: string, source: 'code' | 'reply'): Promise<ValidationReport> {
+  return validateEnvironment(text, appSandbox(), { ...DEFAULT_VALIDATION, source });
 }

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
 import type { StepResult } from '../core/env/contract.ts';
 import { isEnvError } from '../core/env/env-error.ts';
-import { extractCode } from '../core/env/extract-code.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
 import { episodeReturn } from '../core/scoring/episode-return.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
@@ -15,7 +14,7 @@ function formatStep(index: number, action: string, step: StepResult): string {
   ].join('\n');
 }
 
-/** `play <file.py> --seed N --actions 'a|b|c' [--json]`: plays the actions and prints the transcript and return. */
+/** `play <file.py> --seed N --actions 'a|b|c' [--json]`: loads the file as code, exactly as written, plays the actions and prints the transcript and return. */
 export async function runPlay(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     seed: { type: 'string' },
@@ -28,7 +27,7 @@ export async function runPlay(argv: string[], runtime: () => SandboxRuntime, pri
   const seed = integerOption(values.seed, 'seed', 0);
   const maxTurns = integerOption(values['max-turns'], 'max-turns', DEFAULT_VALIDATION.maxTurns);
   const actions = String(values.actions).split('|');
-  const code = extractCode(await readFile(positionals[0]!, 'utf8'));
+  const code = await readFile(positionals[0]!, 'utf8');
   const sandbox = runtime();
   const steps: Array<StepResult & { action: string }> = [];
   let observation = '';

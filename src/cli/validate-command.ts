@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { decodeUtf8 } from '../adapters/store/zip.ts';
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
 import { DEFAULT_VALIDATION, validateEnvironment } from '../core/env/validate-env.ts';
+import { formatBytes, MAX_CODE_BYTES } from '../core/import/import-limits.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 /** One file's verdict as `validate --json` prints it. */
@@ -15,14 +17,23 @@ export interface FileVerdict {
 }
 
 async function judge(file: string, runtime: SandboxRuntime, totalMs: number): Promise<FileVerdict> {
-  let text: string;
+  const refuse = (code: string, message: string): FileVerdict => ({ file, ok: false, stage: 'extract', code, message, ms: 0, className: null });
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    const size = (await stat(file)).size;
+    if (size > MAX_CODE_BYTES) return refuse('file_too_large', `Expected at most ${formatBytes(MAX_CODE_BYTES)} of code. Saw ${formatBytes(size)}. Fix: validate an environment of ordinary size.`);
+    bytes = new Uint8Array(await readFile(file));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { file, ok: false, stage: 'extract', code: 'unreadable_file', message: `Expected a readable file. Saw ${reason}. Fix: check the path.`, ms: 0, className: null };
+    return refuse('unreadable_file', `Expected a readable file. Saw ${reason}. Fix: check the path.`);
   }
-  const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: totalMs, callTimeoutMs: Math.min(DEFAULT_VALIDATION.callTimeoutMs, totalMs) };
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch {
+    return refuse('invalid_utf8', 'Expected UTF-8 text. Saw bytes that are not valid UTF-8. Fix: save the file as UTF-8.');
+  }
+  const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: totalMs, callTimeoutMs: Math.min(DEFAULT_VALIDATION.callTimeoutMs, totalMs), source: 'code' as const };
   const report = await validateEnvironment(text, runtime, options);
   return { file, ok: report.ok, stage: report.stage, code: report.code, message: report.message, ms: report.ms, className: report.className };
 }
@@ -32,7 +43,7 @@ function formatText(verdict: FileVerdict): string {
   return `INVALID  ${verdict.file}: ${verdict.stage}/${verdict.code} (${verdict.ms} ms)\n         ${verdict.message}`;
 }
 
-/** `validate <file.py>... [--json] [--timeout-ms N]`: judges each file; exit 0 all valid, 1 any invalid. */
+/** `validate <file.py>... [--json] [--timeout-ms N]`: judges each file as code, exactly as written (no reply extraction or brace repair); exit 0 all valid, 1 any invalid. */
 export async function runValidate(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, 'timeout-ms': { type: 'string' } });
   if (positionals.length === 0) throw new UsageError('validate needs at least one file');

@@ -15,6 +15,8 @@ export interface ValidationOptions {
   probeActions?: readonly string[];
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
+  /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
+  source?: 'reply' | 'code';
 }
 
 /** One stage's outcome. */
@@ -129,11 +131,14 @@ export async function validateEnvironment(
   };
   let handle: EnvHandle | null = null;
   try {
-    const extracted = extractCode(reply);
+    const isCode = options.source === 'code';
+    const extracted = isCode ? reply : extractCode(reply);
     if (extracted.trim().length === 0) {
-      throw envError('no_code', 'extract', { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' });
+      throw envError('no_code', 'extract', isCode
+        ? { expected: 'Python code', seen: 'empty code', fix: 'put the complete environment in the file' }
+        : { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' });
     }
-    const repaired = await repairFStringBraces(extracted, runtime.checkSyntax);
+    const repaired = isCode ? { code: extracted, repairedLines: [] } : await repairFStringBraces(extracted, runtime.checkSyntax);
     report.source = repaired.code;
     report.repairedLines = repaired.repairedLines;
     enter('load');

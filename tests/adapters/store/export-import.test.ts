@@ -100,16 +100,15 @@ describe('SPADE pool export', () => {
     expect((await target.queryEnvironments('bad')).map((e) => e.code)).toEqual([0, 2, 3].map((i) => epochs.flatMap((e) => e.environments)[i]!.code));
   });
 
-  it('imports a folder of .py files without checksums, reading the skill from reference file names', async () => {
+  it('imports a folder of .py files without checksums, reading the skill from reference file names; files run as written', async () => {
     const good = fixture('good/number_ladder.py');
-    const repaired = fixture('good/switchboard.py');
+    const needsRepair = fixture('good/switchboard.py');
     const report = await importIntoStore(new MemoryRunStore(), asBytes([
-      { path: 'mine/game_00003_002_mathematical_reasoning.py', text: good }, { path: 'mine/notes/plain.py', text: repaired },
+      { path: 'mine/game_00003_002_mathematical_reasoning.py', text: good }, { path: 'mine/notes/plain.py', text: needsRepair },
     ]), ports(), { runId: 'f', now: 1 });
-    expect(report).toMatchObject({ kind: 'pool', imported: 2 });
-    expect(report.snapshot!.environments.map((e) => e.skill)).toEqual(['Mathematical Reasoning', 'Unlabelled']);
-    expect(report.problems).toEqual([{ source: 'mine/notes/plain.py', reason: expect.stringMatching(/^f-string braces repaired on line\(s\) \d+/), kept: true }]);
-    expect(report.snapshot!.environments[1]!.code).not.toBe(repaired.trim() + '\n');
+    expect(report).toMatchObject({ kind: 'pool', imported: 1 });
+    expect(report.snapshot!.environments.map((e) => [e.skill, e.code])).toEqual([['Mathematical Reasoning', good]]);
+    expect(report.problems).toEqual([{ source: 'mine/notes/plain.py', reason: expect.stringMatching(/^invalid at load \(syntax_error\)/), kept: false }]);
   });
 });
 
