@@ -2,10 +2,10 @@ import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/
 import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
 import type { RunStore } from '../core/store-port.ts';
-import { saveUserCorpus } from './corpus-source.ts';
+import { saveUserCorpus, userCorpus } from './corpus-source.ts';
 import { appSandbox } from './sandbox.ts';
 
-export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate, type StoredImport };
+export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate };
 
 /** What each export format is, in one line. */
 export const EXPORT_LABELS: Record<ExportFormat, string> = {
@@ -27,11 +27,27 @@ export async function downloadExport(store: RunStore, runId: string, format: Exp
   return { fileName: file.fileName, count: file.count };
 }
 
-/** Imports picked files (pool, rows, archive or corpus); every environment is re-validated in the sandbox. */
-export async function importPicked(store: RunStore, picked: FileList, onProgress: (done: number, total: number) => void): Promise<StoredImport> {
-  const report = await importIntoStore(store, await readPickedFiles(picked), { sandbox: appSandbox(), onProgress }, { now: Date.now() });
-  if (report.corpus) await saveUserCorpus(report.corpus);
-  return report;
+/** An import in the app: its report, and for a corpus whether it was kept or waits for the user to replace the one they have. */
+export interface AppImport extends StoredImport {
+  /** The imported corpus now grounds new runs. */
+  corpusSaved: boolean;
+  /** Documents of the user's earlier corpus, when a corpus import found one and left it in place (null otherwise). */
+  existingCorpusDocs: number | null;
+}
+
+/**
+ * Imports picked files (pool, rows, archive or corpus); every environment is re-validated in
+ * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
+ * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
+ */
+export async function importPicked(store: RunStore, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
+  const read = await readPickedFiles(picked);
+  const report = await importIntoStore(store, read.files, { sandbox: appSandbox(), onProgress }, { now: Date.now() }, read.problems);
+  if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
+  const existing = await userCorpus();
+  if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };
+  await saveUserCorpus(report.corpus);
+  return { ...report, corpusSaved: true, existingCorpusDocs: null };
 }
 
 /** Storage use and quota, or null where the browser does not say. */
