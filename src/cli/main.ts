@@ -6,6 +6,7 @@ import { runImport } from './import-command.ts';
 import { runPlay } from './play-command.ts';
 import { runRun } from './run-command.ts';
 import { runValidate } from './validate-command.ts';
+import { runVerify } from './verify-command.ts';
 
 const USAGE = `usage: npm run --silent spade -- <command>
 
@@ -21,9 +22,10 @@ commands:
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory
   import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
-                                                    import a pool, pool rows, run archive or corpus`;
+                                                    import a pool, pool rows, run archive or corpus
+  verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
 
-const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun, export: runExport, import: runImport };
+const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun, export: runExport, import: runImport, verify: runVerify };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { runRun } from '../../src/cli/run-command.ts';
+import { runVerify } from '../../src/cli/verify-command.ts';
+import { UsageError } from '../../src/cli/args.ts';
+import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
+import type { Mismatch } from '../../src/verify/checker.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+// Coin (hint helps, rewards 2.0 clipped to 1 and -0.5), a rejected reply, Lever (0.5, 1 or a
+// truncated 0.7 that scores 0), Crashy (crashes on some seeds: retried, dropped, quarantined) and,
+// in epoch 2, Stall (hangs on some seeds: step_timeout, the rest skipped).
+const SCRIPT = 'tests/fixtures/scripted/verify-mixed.json';
+
+function spade(...args: string[]) {
+  return spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+}
+
+let sandbox: PyodideSandboxRuntime;
+
+/** Runs `spade run` in-process (one Pyodide runtime for every run keeps the test short). */
+async function makeRun(reward: string, epochs: number): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), `spade-verify-${reward}-`));
+  const argv = ['--model', `scripted:${join(ROOT, SCRIPT)}`, '--epochs', String(epochs), '--seed', '11', '--out', out, '--reward', reward,
+    '--rollouts', '2', '--slots', '4', '--attempts', '1', '--plays', '3', '--hint-plays', '3', '--max-turns', '3',
+    '--skills', 'logical deduction,optimization', '--skills-per-epoch', '2', '--no-corpus'];
+  expect(await runRun(argv, () => sandbox, () => undefined)).toBe(0);
+  return out;
+}
+
+const noSandbox = (): SandboxRuntime => {
+  throw new Error('verify needs no sandbox');
+};
+
+async function verifyJson(dir: string): Promise<{ code: number; checked: number; mismatches: Mismatch[] }> {
+  const lines: string[] = [];
+  const code = await runVerify(['--run', dir, '--json'], noSandbox, (line) => lines.push(line));
+  return { code, ...(JSON.parse(lines[0]!) as { checked: number; mismatches: Mismatch[] }) };
+}
+
+const jsonl = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+
+/** Copies a run and rewrites the first line of `file` that `pick` selects. */
+function tampered(dir: string, file: string, pick: (row: Record<string, any>) => boolean, edit: (row: Record<string, any>) => void): { dir: string; row: Record<string, any> } {
+  const copy = mkdtempSync(join(tmpdir(), 'spade-verify-tampered-'));
+  cpSync(dir, copy, { recursive: true });
+  const rows = jsonl(copy, file);
+  const row = rows.find(pick)!;
+  expect(row).toBeDefined();
+  edit(row);
+  writeFileSync(join(copy, file), rows.map((r) => JSON.stringify(r) + '\n').join(''));
+  return { dir: copy, row };
+}
+
+let blend: string;
+let potential: string;
+let regret: string;
+beforeAll(async () => {
+  sandbox = createNodeSandboxRuntime();
+  blend = await makeRun('blend', 3);
+  potential = await makeRun('learning_potential', 2);
+  regret = await makeRun('regret', 3);
+}, 150_000);
+afterAll(() => sandbox?.close());
+
+describe('spade verify', () => {
+  it('recomputes every derived value of a 3-epoch R = 2 blend run and finds them all equal', () => {
+    const result = spade('verify', '--run', blend);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const checked = Number(/(\d+) values recomputed, 0 mismatch\(es\)/.exec(result.stdout)?.[1]);
+    console.log(`verify (blend): ${checked} values recomputed`);
+    const episodes = jsonl(blend, 'episodes.jsonl');
+    const scored = jsonl(blend, 'environments.jsonl').filter((e) => e.stats);
+    // At least: return, dropped, advantage per episode; 11 stats and the status per scored env; 4 per agent row.
+    expect(checked).toBeGreaterThanOrEqual(3 * episodes.length + 12 * scored.length + 4 * episodes.filter((e) => e.arm === 'nohint' && !e.dropped).length);
+    // The run exercises what the formulas branch on.
+    expect(episodes.some((e) => e.return === 1 && e.turns.at(-1).reward === 2)).toBe(true);
+    expect(episodes.some((e) => e.return === 0 && e.error === null && !e.turns.at(-1).terminated && e.turns.at(-1).reward > 0)).toBe(true);
+    expect(episodes.some((e) => e.retried)).toBe(true);
+    expect(episodes.some((e) => e.error?.code === 'step_timeout')).toBe(true);
+    expect(episodes.some((e) => e.advantage !== 0)).toBe(true);
+    expect(scored.some((e) => e.status === 'quarantined')).toBe(true);
+    expect(scored.some((e) => e.stats.rHint === null)).toBe(true);
+    expect(scored.some((e) => e.stats.designerAdvantage !== 0)).toBe(true);
+  });
+
+  it('agrees on a learning_potential run (skill averages carried across epochs) and a regret run (with a hang)', async () => {
+    for (const dir of [potential, regret]) {
+      const report = await verifyJson(dir);
+      console.log(`verify (${JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).config.reward}): ${report.checked} values recomputed`);
+      expect(report.mismatches).toEqual([]);
+      expect(report.code).toBe(0);
+      expect(report.checked).toBeGreaterThan(400);
+    }
+    expect(jsonl(regret, 'environments.jsonl').some((e) => e.stats?.hung && e.stats.designerReward === -0.5)).toBe(true);
+    const averages = JSON.parse(readFileSync(join(potential, 'state.json'), 'utf8')).state.skillAverages;
+    expect(Object.values(averages).some((a: any) => a.fast !== a.slow)).toBe(true);
+  });
+
+  it('names a tampered episode return, and only it', async () => {
+    const { dir, row } = tampered(blend, 'episodes.jsonl', (e) => e.arm === 'nohint' && !e.dropped && e.return === 1, (e) => (e.return = 0));
+    const lines: string[] = [];
+    expect(await runVerify(['--run', dir], noSandbox, (l) => lines.push(l))).toBe(1);
+    expect(lines).toContain(`mismatch episodes.jsonl ${row.id} return: stored 0, recomputed 1`);
+    expect(lines.at(-1)).toMatch(/ 1 mismatch\(es\)$/);
+  });
+
+  it('names a tampered agent advantage, designer advantage and skill average', async () => {
+    const agent = tampered(blend, 'rollouts.jsonl', (r) => r.role === 'agent' && r.advantage !== 0, (r) => (r.advantage += 0.5));
+    const agentReport = await verifyJson(agent.dir);
+    expect(agentReport.code).toBe(1);
+    expect(agentReport.mismatches).toHaveLength(1);
+    expect(agentReport.mismatches[0]).toMatchObject({ file: 'rollouts.jsonl', field: 'advantage', stored: agent.row.advantage });
+    expect(agentReport.mismatches[0]!.id).toMatch(new RegExp(`^agent/${agent.row.envId}-r\\d-nohint-\\d$`));
+
+    const env = tampered(potential, 'environments.jsonl', (e) => e.stats && e.stats.designerAdvantage !== 0, (e) => (e.stats.designerAdvantage *= -1));
+    const envReport = await verifyJson(env.dir);
+    expect(envReport.code).toBe(1);
+    expect(envReport.mismatches).toEqual([{ file: 'environments.jsonl', id: env.row.id, field: 'stats.designerAdvantage', stored: env.row.stats.designerAdvantage, recomputed: -env.row.stats.designerAdvantage }]);
+
+    const state = tampered(potential, 'state.json', () => true, (s) => {
+      const first = Object.values(s.state.skillAverages)[0] as { slow: number };
+      first.slow += 1e-6;
+    });
+    const stateReport = await verifyJson(state.dir);
+    expect(stateReport.code).toBe(1);
+    expect(stateReport.mismatches.map((m) => `${m.file} ${m.field}`)).toEqual(['state.json slow']);
+  });
+
+  it('exits 2 on bad usage', async () => {
+    const result = spade('verify');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('verify needs --run DIR');
+    await expect(runVerify(['--run', blend, '--bogus'], noSandbox, () => undefined)).rejects.toBeInstanceOf(UsageError);
+  });
+});
