@@ -30,7 +30,7 @@ export interface Config {
   seed: number;
   /** Configured skills; each epoch activates `skillsPerEpoch` of them in rotation. */
   skills: string[];
-  /** Skills active per epoch, rotating through `skills`; each gets slotsPerEpoch / skillsPerEpoch slots (SPADE: 3 of 6; tab: 2). */
+  /** Skills active per epoch, rotating through `skills` (all of them when it is at least their number); each gets slotsPerEpoch / skillsPerEpoch slots (SPADE: 3 of 6; tab: 2). */
   skillsPerEpoch: number;
   /** Environment slots designed per epoch (SPADE: 24; tab: 4). */
   slotsPerEpoch: number;
@@ -162,8 +162,8 @@ export function configProblems(config: Config): string[] {
   if (!Number.isSafeInteger(config.seed) || config.seed < 0) problems.push(`seed must be a non-negative integer, got ${config.seed}`);
   if (config.skills.length === 0) problems.push('skills must name at least one skill');
   if (new Set(config.skills).size !== config.skills.length) problems.push('skills must not repeat a skill');
-  if (!(Number.isInteger(config.skillsPerEpoch) && config.skillsPerEpoch >= 1 && config.skillsPerEpoch <= config.skills.length)) {
-    problems.push(`skillsPerEpoch must be an integer from 1 to the number of skills (${config.skills.length}), got ${config.skillsPerEpoch}`);
+  if (!(Number.isInteger(config.skillsPerEpoch) && config.skillsPerEpoch >= 1 && config.skillsPerEpoch <= Object.keys(GAME_SKILLS).length)) {
+    problems.push(`skillsPerEpoch must be an integer from 1 to ${Object.keys(GAME_SKILLS).length} (at least the number of skills: every skill every epoch), got ${config.skillsPerEpoch}`);
   }
   const unknown = config.skills.filter((s) => !Object.hasOwn(GAME_SKILLS, s));
   if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);

@@ -53,13 +53,13 @@ describe('PlaySession in the real Node sandbox', () => {
     expect(done.turns[1]!.truncated).toBe(true);
   });
 
-  it('a step that hangs is stopped at the limit and ends the play with -1 and a clear message', async () => {
+  it('a step that hangs is stopped at the limit and ends the play without a return, with a clear message', async () => {
     const session = await PlaySession.start(sandbox, options({ code: readEnv('broken', 'hang_step.py'), stepTimeoutMs: 500 }));
     expect(session.view().status).toBe('playing');
     const done = await session.act('\\boxed{3}');
     expect(done.status).toBe('failed');
-    expect(done.result).toBe(-1);
-    expect(done.error).toBe('The environment did not answer within 500 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way, with return -1.');
+    expect(done.result).toBeNull();
+    expect(done.error).toBe('The environment did not answer within 500 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.');
     const after = await PlaySession.start(sandbox, options());
     expect(after.view().status).toBe('playing');
     await after.dispose();
@@ -68,7 +68,7 @@ describe('PlaySession in the real Node sandbox', () => {
   it('code that does not load gives a failed play with the stage, code and message', async () => {
     const session = await PlaySession.start(sandbox, options({ code: readEnv('broken', 'syntax_error.py') }));
     const view = session.view();
-    expect(view).toMatchObject({ status: 'failed', result: -1, firstObservation: '' });
+    expect(view).toMatchObject({ status: 'failed', result: null, firstObservation: '' });
     expect(view.error).toMatch(/^The environment failed \(play\/syntax_error\): Expected valid Python 3 source\. Saw SyntaxError/);
     expect((await session.act('\\boxed{1}')).turns).toEqual([]);
   });

@@ -11,7 +11,7 @@ import type { EpochResult } from '../../src/core/epoch.ts';
 import { StoreQuotaError } from '../../src/core/store-errors.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, useCorpus: false };
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 let sandbox: PyodideSandboxRuntime;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ import { startRig, type BrowserRig } from './harness.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 /** The settings of `spade run --seed 7 --slots 2 --plays 2 --max-turns 3 --skills logical-deduction --no-corpus` (tests/cli/run-openai.test.ts). */
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, skills: ['Logical Deduction'], repairMode: false, useMemory: true, useCorpus: false };
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, skills: ['Logical Deduction'], repairMode: false, useMemory: true, useCorpus: false };
 const MODEL = 'tiny-test-model';
 
 let rig: BrowserRig;

@@ -15,7 +15,7 @@ import type { RunMeta } from '../../src/core/store-port.ts';
 import { GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
 
 /** The big run's settings: 20 slots per epoch, K = 2, a 6-turn cap. */
-export const SEED_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: 20, playsPerArm: 2, maxTurns: 6 };
+export const SEED_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: 20, playsPerArm: 2, hintPlays: 2, maxTurns: 6 };
 
 /** The fixture whose winning line the play-it-yourself test types. */
 export const LADDER = GOOD_ENVS.find((f) => f.file === 'number_ladder.py')!;

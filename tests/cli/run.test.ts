@@ -50,8 +50,9 @@ describe('spade run', () => {
     expect(jsonl(out, 'epochs.jsonl').map((m) => m.epoch)).toEqual([0, 1]);
     const rollouts = jsonl(out, 'rollouts.jsonl');
     expect(rollouts.filter((r) => r.role === 'designer')).toHaveLength(4);
-    expect(rollouts.filter((r) => r.role === 'agent')).toHaveLength(16);
-    for (const row of rollouts) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'completion', 'reward', 'advantage', 'group']));
+    expect(rollouts.filter((r) => r.role === 'agent')).toHaveLength(8);
+    expect(rollouts.filter((r) => r.role === 'agent').every((r) => episodes.some((e) => e.arm === 'nohint' && JSON.stringify((r.messages as unknown[]).length) === JSON.stringify((e.messages as unknown[]).length)))).toBe(true);
+    for (const row of rollouts) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
     expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({ model: 'scripted:hint-helps.json', config: { seed: 7, playsPerArm: 2 } });
   });
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
     },
   };
   let state: RunState = INITIAL_RUN_STATE;
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 4; i++) {
     const result = await runEpoch({ model, sandbox, corpus: CORPUS }, state, CONFIG);
     epochs.push(result);
     state = result.nextState;
@@ -46,6 +46,7 @@ afterAll(() => sandbox.close());
 
 const environments = () => epochs.flatMap((e) => e.environments);
 const valid = () => environments().filter((e) => e.status === 'valid');
+const firstRound = () => epochs.slice(0, 3).flatMap((e) => e.environments).filter((e) => e.status === 'valid');
 const className = (env: ReturnType<typeof environments>[number]) => env.attempts.at(-1)!.validation.className;
 
 describe('the demo script', () => {
@@ -73,15 +74,18 @@ describe('the demo script', () => {
   });
 });
 
-describe('two epochs of the demo, default config, real Pyodide', () => {
-  it('designs 4 slots per epoch with at least 7 of 8 valid, each a different game', () => {
-    expect(epochs.map((e) => e.environments.length)).toEqual([4, 4]);
+describe('four epochs of the demo, default config, real Pyodide', () => {
+  it('rotates two skills per epoch with two slots each; the first three epochs design twelve different games', () => {
+    expect(epochs.map((e) => e.environments.length)).toEqual([4, 4, 4, 4]);
+    const pair = (a: string, b: string) => [a, b, a, b];
     expect(epochs.map((e) => e.environments.map((env) => env.skill))).toEqual([
-      ['Mathematical Reasoning', 'Logical Deduction', 'Spatial Reasoning', 'Pattern Recognition'],
-      ['Optimization', 'Causal Inference', 'Mathematical Reasoning', 'Logical Deduction'],
+      pair('Mathematical Reasoning', 'Logical Deduction'),
+      pair('Spatial Reasoning', 'Pattern Recognition'),
+      pair('Optimization', 'Causal Inference'),
+      pair('Mathematical Reasoning', 'Logical Deduction'),
     ]);
-    expect(valid().length).toBeGreaterThanOrEqual(7);
-    expect(new Set(valid().map(className)).size).toBe(valid().length);
+    expect(firstRound()).toHaveLength(12);
+    expect(new Set(firstRound().map(className)).size).toBe(12);
   });
 
   it('shows one rejected attempt with its reason, then a valid retry', () => {
@@ -110,7 +114,7 @@ describe('two epochs of the demo, default config, real Pyodide', () => {
 
   it('plays every episode without an error or an unmatched agent request', () => {
     const episodes = epochs.flatMap((e) => e.episodes);
-    expect(episodes).toHaveLength(valid().length * 2 * CONFIG.playsPerArm);
+    expect(episodes).toHaveLength(valid().length * (CONFIG.playsPerArm + CONFIG.hintPlays));
     expect(episodes.filter((e) => e.error !== null)).toEqual([]);
     expect(replies.some((r) => r.includes(CATCH_ALL_AGENT))).toBe(false);
     expect(episodes.some((e) => e.turns.length >= 3)).toBe(true);
@@ -130,7 +134,10 @@ describe('two epochs of the demo, default config, real Pyodide', () => {
     expect(new Set(stats.map((s) => s.regret)).size).toBeGreaterThanOrEqual(3);
   });
 
-  it('remembers the first epoch for the designer of the second', () => {
-    expect(epochs[1]!.environments.some((env) => env.memoryShown.positives.length > 0 || env.memoryShown.negative !== null)).toBe(true);
+  it("shows the first epoch's environments to the designer when their skills come round again", () => {
+    const firstIds = new Set(epochs[0]!.environments.map((env) => env.id));
+    const shown = epochs[3]!.environments.flatMap((env) => [...env.memoryShown.positives, env.memoryShown.negative ?? '']);
+    expect(shown.some((id) => firstIds.has(id))).toBe(true);
+    expect(epochs[1]!.environments.every((env) => env.memoryShown.positives.length === 0 && env.memoryShown.negative === null)).toBe(true);
   });
 });

@@ -70,9 +70,9 @@ describe('rollouts JSONL and metrics CSV', () => {
     });
     const csv = metricsCsv([m(0, { 'A, b': { environments: 2, meanRegret: 0.5, meanWinRate: 0.5 } }), m(1, {})], [{ epoch: 0, totalMs: 5, modelMs: 2, sandboxMs: 3 }]);
     const lines = csv.split('\n');
-    expect(lines[0]).toBe('epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"');
-    expect(lines[1]).toBe(`0,2,2,3,${2 / 3},0.5,0.5,0.2,8,4,10,20,5,2,3,2,0.5,0.5`);
-    expect(lines[2]).toBe(`1,2,2,3,${2 / 3},0.5,0.5,0.2,8,4,10,20,,,,,,`);
+    expect(lines[0]).toBe('epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,droppedEpisodes,quarantined,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"');
+    expect(lines[1]).toBe(`0,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,5,2,3,2,0.5,0.5`);
+    expect(lines[2]).toBe(`1,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,,,,,,`);
     expect(lines[3]).toBe('');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('a\nb')).toBe('"a\nb"');

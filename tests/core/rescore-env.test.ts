@@ -26,9 +26,10 @@ describe('rescoreEnvironment', () => {
     expect(result.hintGenerated).toBe(false);
     const stored = epoch.episodes.filter((e) => e.envId === env.id);
     expect(result.episodes.map((e) => [e.id, e.arm, e.seed, e.return, e.turns.map((t) => t.action)])).toEqual(stored.map((e) => [e.id, e.arm, e.seed, e.return, e.turns.map((t) => t.action)]));
-    const { designerAdvantage: _ignored, ...scores } = env.stats!;
+    const { designerAdvantage: _ignored, designerGroupSize: _alone, ...scores } = env.stats!;
     expect(result.stats).toMatchObject(scores);
     expect(result.stats.designerAdvantage).toBe(0);
+    expect(result.stats.designerGroupSize).toBe(1);
   });
 
   it('plays edited code, and asks the model for a hint when the environment has none', async () => {

@@ -13,7 +13,7 @@ const CORPUS = parseCorpus([
   JSON.stringify({ text: 'Keys and locks: a lock opens for exactly one key.', skill: 'Logical Deduction' }),
   JSON.stringify({ orig_doc: 'Doors and passwords: a word can open a door.' }),
 ].join('\n')).docs;
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3 };
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3 };
 
 let sandbox: PyodideSandboxRuntime;
 beforeAll(() => {
@@ -56,11 +56,12 @@ describe('whole-run reproducibility', () => {
 
   it('grounds designer prompts in the corpus and shows memory from the previous epoch', async () => {
     const { results } = await run(CONFIG, 2);
-    const first = results[0]!.environments[0]!.attempts[0]!.messages[1]!.content;
+    const first = results[0]!.environments[0]!.attempts[0]!.messages[0]!.content;
     expect(first).toContain('<document>\nKeys and locks: a lock opens for exactly one key.\n</document>');
     const later = results[1]!.environments.find((e) => e.skill === 'Logical Deduction')!;
     expect(later.memoryShown.negative).toBe('e0000-s00');
-    expect(later.attempts[0]!.messages[1]!.content).toContain('Avoid this kind of environment: it was too hard (win rate 0.00)');
+    expect(later.attempts[0]!.messages[0]!.content).toContain('Do not make another environment like e0000-s00: it was too hard (win rate 0.00).');
+    expect(later.attempts[0]!.messages[0]!.content).not.toContain(results[0]!.environments[0]!.code.slice(0, 40));
     expect(later.difficulty).toBe('easy');
   });
 });

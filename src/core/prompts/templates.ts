@@ -74,7 +74,7 @@ CHECK YOUR WORK BEFORE YOU ANSWER
 - Walk through reset(seed=0) followed by two different action sequences: the observations must differ, one sequence must be able to win, and every return must be the 5-tuple above.
 
 THIS ENVIRONMENT
-Target skill: {skill} ({skill_description}).
+Target skill: {skill}: {skill_description}.
 Difficulty: {difficulty}; the goal should take at least {min_steps} actions.
 {document_block}
 {memory_block}

@@ -12,7 +12,7 @@ import type { RunMeta } from '../../../src/core/store-port.ts';
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 
 /** The small config of the scripted epoch tests. */
-export const TEST_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, maxTurns: 3, useCorpus: false };
+export const TEST_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 /** Runs `count` real scripted epochs one after another. */
 export async function scriptedEpochs(sandbox: SandboxRuntime, count: number, config: Config = TEST_CONFIG): Promise<EpochResult[]> {
