@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-type Layer = 'core' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
+type Layer = 'core' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -16,7 +16,7 @@ function filesUnder(dir: string): string[] {
 function layerOf(path: string): Layer | null {
   const rel = relative(ROOT, path);
   if (rel.startsWith('workers/')) return 'workers';
-  const match = /^src\/(core|adapters|app|ui|cli)\//.exec(rel);
+  const match = /^src\/(core|verify|adapters|app|ui|cli)\//.exec(rel);
   if (match) return match[1] as Layer;
   return rel === 'src/main.ts' ? 'entry' : null;
 }
@@ -37,10 +37,11 @@ const UI_LIBRARIES = ['svelte', '@codemirror/', '@lezer/', 'uplot', 'chart.js'];
 
 const ALLOWED: Record<Layer, Layer[]> = {
   core: ['core'],
+  verify: ['core', 'verify'],
   adapters: ['core', 'adapters'],
   app: ['core', 'adapters', 'app'],
   ui: ['app', 'ui'],
-  cli: ['core', 'adapters', 'cli'],
+  cli: ['core', 'verify', 'adapters', 'cli'],
   workers: ['adapters'],
   entry: ['ui'],
 };
