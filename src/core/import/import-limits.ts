@@ -17,11 +17,11 @@ export const MAX_CORPUS_DOCS = 20_000;
 /** Most text a corpus import keeps, in characters over all documents. */
 export const MAX_CORPUS_CHARS = 32 * 1024 * 1024;
 
-/** A byte count for people: `64 MB`, `256 KB`, `12 bytes`. */
+/** A byte count for people: `64 MB` and `256 KB` when exact, else `67108865 bytes (64 MB)`. */
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${bytes} bytes`;
+  const [unit, name] = bytes >= 1024 * 1024 ? [1024 * 1024, 'MB'] : bytes >= 1024 ? [1024, 'KB'] : [1, 'bytes'];
+  const rounded = `${Math.round((bytes / unit) * 10) / 10} ${name}`;
+  return bytes % unit === 0 ? rounded : `${bytes} bytes (${rounded})`;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
