@@ -22,7 +22,8 @@ export function pyodideDirectory(): string {
   return dirname(createRequire(import.meta.url).resolve('pyodide/package.json')) + '/';
 }
 
-function nodeWorkerBundle(): Promise<string> {
+/** Path of the sandbox child's bundled entry (workers/sandbox-node.ts), built once per host process. */
+export function nodeWorkerBundle(): Promise<string> {
   bundlePath ??= bundleWorker(ENTRY, 'node').then((code) => {
     const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
     const dir = join(tmpdir(), 'spade-lab');

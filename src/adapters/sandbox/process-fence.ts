@@ -23,12 +23,14 @@ export interface SandboxLauncher {
   readonly fence: 'netns' | 'userns' | 'unfenced';
 }
 
-const NAMESPACES: ReadonlyArray<{ fence: 'netns' | 'userns'; flags: string[] }> = [
+/** The namespace variants tried, in order: a network namespace as root, else a user plus network namespace. */
+export const FENCE_NAMESPACES: ReadonlyArray<{ fence: 'netns' | 'userns'; flags: string[] }> = [
   { fence: 'netns', flags: ['--net'] },
   { fence: 'userns', flags: ['--user', '--map-root-user', '--net'] },
 ];
 
-function findExecutable(name: string, path: string): string | null {
+/** Full path of executable `name` on `path` (a PATH value), or null. */
+export function findExecutable(name: string, path: string): string | null {
   for (const dir of path.split(delimiter).filter(Boolean)) {
     try {
       accessSync(join(dir, name), constants.X_OK);
@@ -77,7 +79,7 @@ async function detect(): Promise<SandboxLauncher> {
   if (process.platform !== 'linux') problems.push(`this is ${process.platform}, not Linux`);
   else if (missing.length > 0) problems.push(`util-linux ${missing.join(', ')} not found on PATH`);
   else {
-    for (const { fence, flags } of NAMESPACES) {
+    for (const { fence, flags } of FENCE_NAMESPACES) {
       const prefix = fencePrefix(tools as { unshare: string; setpriv: string; prlimit: string }, flags);
       const problem = await probe(prefix);
       if (problem === null) return { prefix, fence };

@@ -59,6 +59,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private generation = 0;
   private loadsSinceStart = 0;
   private recycled: string[] = [];
+  private readonly retired = new WeakSet<SandboxProcess>();
   private readonly queue = new SerialQueue();
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
@@ -77,8 +78,9 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     return this.recycled;
   }
 
-  /** Starts the sandbox (and its spare) now instead of at the first call. */
+  /** Starts the sandbox (and its spare) now; a tainted one is recycled here, so no caller's budget pays for it. */
   async warm(): Promise<void> {
+    await this.recycleIfTainted('load').catch(() => undefined);
     await this.current();
   }
 
@@ -210,10 +212,12 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   private current(): Promise<SandboxProcess> {
     if (!this.active) {
-      this.active = this.spare ?? this.spawn();
+      const next = this.spare ?? this.spawn();
+      this.active = next;
       this.spare = null;
-      this.active.catch(() => {
-        this.active = null;
+      // A sandbox that dies between calls is replaced at once, not blamed on the next call.
+      next.then((proc) => proc.exited.then(() => this.active === next && this.replace(proc)), () => {
+        if (this.active === next) this.active = null;
       });
     }
     if (this.options.keepSpare && !this.spare) {
@@ -233,6 +237,8 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   private replace(dead: SandboxProcess): void {
     dead.kill();
+    if (this.retired.has(dead)) return;
+    this.retired.add(dead);
     this.generation += 1;
     this.loadsSinceStart = 0;
     this.active = null;
