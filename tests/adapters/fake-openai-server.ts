@@ -1,3 +1,4 @@
+import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
@@ -175,8 +176,9 @@ export class FakeOpenAIServer {
 
 /** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
 function purposeOf(messages: ChatMessage[]): ChatPurpose {
-  if (messages[0]?.role === 'system') return 'designer';
-  if (messages[0]?.content.startsWith('Here is the code of a text game')) return 'hint';
+  const first = messages[0]?.content ?? '';
+  if (first.startsWith(DEFAULT_TEMPLATES.designer.slice(0, 40))) return 'designer';
+  if (first.startsWith(DEFAULT_TEMPLATES.hint.slice(0, 40))) return 'hint';
   return 'agent';
 }
 
