@@ -9,7 +9,7 @@ import { wrap, type Remote } from 'comlink';
 import { ipcEndpoint } from './ipc-endpoint.ts';
 import type { SandboxService } from './sandbox-service.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
-import { sandboxLauncher } from './process-fence.ts';
+import { sandboxLauncher, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
 
 const ENTRY = fileURLToPath(new URL('../../../workers/sandbox-node.ts', import.meta.url));
@@ -111,6 +111,11 @@ export function sandboxExecArgv(bundle: string, pyodideDir: string): string[] {
  */
 export async function spawnNodeSandbox(): Promise<SandboxProcess> {
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
+  // A child killed while it boots (the OOM killer, a stray kill) gets one more try; a broken setup fails twice.
+  return startChild(launcher, bundle).catch(() => startChild(launcher, bundle));
+}
+
+async function startChild(launcher: SandboxLauncher, bundle: string): Promise<SandboxProcess> {
   const pyodideDir = pyodideDirectory();
   const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir), bundle, pyodideDir];
   const [command, ...args] = [...launcher.prefix, ...node];
