@@ -2,7 +2,7 @@ import type { ChatMessage, ChatModel } from './chat-port.ts';
 import type { Config } from './config.ts';
 import { GAME_SKILLS } from './config.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
-import { validateEnvironment, type ValidationReport } from './env/validate-env.ts';
+import { drawChallenge, validateEnvironment, type ValidationReport } from './env/validate-env.ts';
 import { selectMemory, type MemoryRecord } from './memory.ts';
 import { buildDesignerPrompt, buildRepairPrompt } from './prompts/designer-prompt.ts';
 import { createRng, deriveSeed } from './random.ts';
@@ -94,6 +94,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,
       callTimeoutMs: config.stepTimeoutMs,
+      challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
     });
     ctx.onValidated(attempt, report);
     const record: DesignAttempt = { attempt, repair, messages, reply: result.text, code: report.source, validation: verdictOf(report), usage: result.usage };

@@ -84,7 +84,7 @@ describe('shareable settings', () => {
     await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Start the demo' }).click();
     await expect(page.getByRole('spinbutton', { name: /^Seed/ }).inputValue()).resolves.toBe('4242');
-    await expect(page.getByRole('spinbutton', { name: /^Plays per arm \(K\)/ }).inputValue()).resolves.toBe('3');
+    await expect(page.getByRole('spinbutton', { name: /^Unhinted plays per rollout \(K\)/ }).inputValue()).resolves.toBe('3');
     await expect(page.getByRole('combobox', { name: /^Designer reward/ }).inputValue()).resolves.toBe('solve_rate');
   });
 });

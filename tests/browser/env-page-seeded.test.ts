@@ -116,8 +116,8 @@ describe('environment page', () => {
     await page.getByLabel('Your action').press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 60_000 });
-    await expect(alert.textContent()).resolves.toBe('The environment did not answer within 2000 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way, with return -1.');
-    await expect(page.getByTestId('your-return').textContent()).resolves.toBe('-1.00');
+    await expect(alert.textContent()).resolves.toBe('The environment did not answer within 2000 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.');
+    await expect(page.getByTestId('your-return').textContent()).resolves.toBe('failed: no return');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
   });
 

@@ -13,6 +13,8 @@ export interface ValidationOptions {
   callTimeoutMs: number;
   /** Probe actions sent after `reset(seed=42)`, stopping at the first terminal step. */
   probeActions?: readonly string[];
+  /** Unpredictable extra checks (a fresh seed and actions), so an environment cannot pass by knowing the probe. */
+  challenge?: ValidationChallenge;
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
@@ -54,6 +56,36 @@ export const PROBE_ACTIONS = ['\\boxed{1}', '\\boxed{test}', '\\boxed{42}'] as c
 export const PROBE_SEED = 42;
 /** Seed of the replay reset. */
 export const REPLAY_SEED = 123;
+
+/** A reset seed and actions nobody can know in advance, drawn per validation from the run's seed. */
+export interface ValidationChallenge {
+  seed: number;
+  actions: readonly string[];
+}
+
+const CHALLENGE_WORDS = ['north', 'open', 'left', 'take', 'check', 'move', 'red', 'swap', 'up', 'query'];
+
+/** Draws a challenge from a seed: one reset seed and three actions (a boxed word, a boxed number, an unboxed phrase). */
+export function drawChallenge(seed: number): ValidationChallenge {
+  let state = seed >>> 0;
+  const next = (n: number) => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return state % n;
+  };
+  const word = CHALLENGE_WORDS[next(CHALLENGE_WORDS.length)]!;
+  return {
+    seed: 1000 + next(1_000_000),
+    actions: [`\\boxed{${word} ${next(10)}}`, `\\boxed{${next(1000)}}`, `${CHALLENGE_WORDS[next(CHALLENGE_WORDS.length)]!} please`],
+  };
+}
+
+async function challengeProbe(handle: EnvHandle, budget: Budget, challenge: ValidationChallenge): Promise<void> {
+  await handle.reset(challenge.seed, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+  for (const action of challenge.actions) {
+    const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+    if (step.terminated || step.truncated) break;
+  }
+}
 
 /** Tab defaults for validation (SPADE.md section 4, item 5). */
 export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000 };
@@ -146,6 +178,7 @@ export async function validateEnvironment(
     report.className = handle.className;
     enter('probe');
     report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS);
+    if (options.challenge) await challengeProbe(handle, budget, options.challenge);
     enter('determinism');
     await checkDeterminism(handle, budget, report.firstObservation);
     stages.push({ stage, ok: true, ms: now() - stageStart });
