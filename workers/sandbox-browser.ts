@@ -3,6 +3,7 @@ import { loadPyodide } from 'pyodide';
 import createPyodideModule from 'pyodide/pyodide.asm.mjs';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
+import sealSource from '../src/adapters/sandbox/seal.py';
 
 interface Boot {
   port: MessagePort;
@@ -36,7 +37,7 @@ async function boot({ port, files }: Boot): Promise<void> {
       stdin: () => null,
     });
     globalThis.fetch = realFetch;
-    expose(createSandboxService(pyodide, harnessSource), port);
+    expose(createSandboxService(pyodide, harnessSource, sealSource), port);
     port.postMessage({ spadeSandboxReady: true });
   } catch (error) {
     port.postMessage({ spadeSandboxError: error instanceof Error ? error.message : String(error) });

@@ -4,7 +4,11 @@ import type { ValidationStage } from './env/env-error.ts';
 
 /** Options for loading one environment into a sandbox. */
 export interface LoadOptions {
-  /** Turn cap passed to the class as `max_turns` (or set on the instance). */
+  /**
+   * Turn cap. The class is built with its own defaults (`Cls()`, or `Cls(max_turns=cap)` only if
+   * that raises TypeError); then a positive int `max_turns` on the instance is lowered to the cap,
+   * and any other `max_turns` attribute is set to it.
+   */
   maxTurns: number;
   /** Hard limit for running the module and constructing the class, in milliseconds. */
   timeoutMs: number;
@@ -20,7 +24,7 @@ export interface CallOptions {
   stage?: ValidationStage;
 }
 
-/** One environment loaded in a sandbox. All methods reject with EnvError on contract failures. */
+/** One environment loaded in its own fresh interpreter, which it owns. All methods reject with EnvError on contract failures. */
 export interface EnvHandle {
   /** Name of the environment class that was found. */
   readonly className: string;
@@ -34,7 +38,7 @@ export interface EnvHandle {
   renew(options?: CallOptions): Promise<void>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
-  /** Forgets the environment in the sandbox. */
+  /** Retires the environment's interpreter: it is killed and nothing of it is used again. */
   dispose(): Promise<void>;
 }
 
@@ -44,7 +48,7 @@ export interface SandboxRuntime {
   warm(): Promise<void>;
   /** Asks Python whether `source` parses (used by the f-string repair). */
   checkSyntax: CheckSyntax;
-  /** Runs the module, finds the `*Env` class and constructs it. */
+  /** Runs the module in a fresh interpreter of its own, finds the `*Env` class and constructs it. */
   load(code: string, options: LoadOptions): Promise<EnvHandle>;
   /** Stops every process or worker the runtime owns. */
   close(): Promise<void>;

@@ -108,7 +108,7 @@ describe('output size limit', () => {
   let small: PyodideSandboxRuntime;
 
   beforeAll(async () => {
-    small = createNodeSandboxRuntime({ maxObservationChars: 1000, keepSpare: false });
+    small = createNodeSandboxRuntime({ maxObservationChars: 1000, spares: 1 });
     await small.warm();
   });
 

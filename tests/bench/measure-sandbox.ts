@@ -7,6 +7,8 @@ export interface SandboxFigures {
   warmStepMedianMs: number;
   warmStepP95Ms: number;
   validateTypicalMedianMs: number;
+  playStartMedianMs: number;
+  playStartP95Ms: number;
   recoveryAfterHangMs: number;
   steps: number;
 }
@@ -27,7 +29,8 @@ const HANG = `class HangEnv:
 
 /**
  * Measures one sandbox runtime: cold start to the first reset, warm step round trips, a typical
- * validation, and the time from a killed hang until the next environment answers.
+ * validation and a play start (load plus first reset) with the runtime's spares booted, and the
+ * time from a killed hang until the next environment answers.
  */
 export async function measureSandbox(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, steps = 300): Promise<SandboxFigures> {
   const t0 = now();
@@ -44,8 +47,19 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
   times.sort((a, b) => a - b);
   await handle.dispose();
   const validations: number[] = [];
-  for (let i = 0; i < 15; i++) validations.push((await validateEnvironment(typicalEnv, runtime, DEFAULT_VALIDATION)).ms);
+  const playStarts: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    await runtime.whenSpareReady();
+    validations.push((await validateEnvironment(typicalEnv, runtime, DEFAULT_VALIDATION)).ms);
+    await runtime.whenSpareReady();
+    const start = now();
+    const play = await runtime.load(typicalEnv, { maxTurns: 12, timeoutMs: 30_000, stage: 'play' });
+    await play.reset(i + 1);
+    playStarts.push(now() - start);
+    await play.dispose();
+  }
   validations.sort((a, b) => a - b);
+  playStarts.sort((a, b) => a - b);
   await runtime.whenSpareReady();
   const hung = await runtime.load(HANG, { maxTurns: 12, timeoutMs: 5000 });
   await hung.reset(1);
@@ -60,6 +74,8 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
     warmStepMedianMs: percentile(times, 0.5),
     warmStepP95Ms: percentile(times, 0.95),
     validateTypicalMedianMs: percentile(validations, 0.5),
+    playStartMedianMs: percentile(playStarts, 0.5),
+    playStartP95Ms: percentile(playStarts, 0.95),
     recoveryAfterHangMs,
     steps,
   };

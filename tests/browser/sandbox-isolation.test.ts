@@ -83,23 +83,34 @@ describe('set-up and controls', () => {
 
 // --- a. Python level, through the real runtime ----------------------------------------------------
 
-const PYTHON_ESCAPE = readFileSync(new URL('../fixtures/envs/hostile/browser_escape.py', import.meta.url), 'utf8');
+const JS_CUTOFF = readFileSync(new URL('../fixtures/envs/hostile/js_cutoff.py', import.meta.url), 'utf8');
+const CUTOFF_IMPORTS = ['js', 'pyodide_js', '_pyodide_core', 'ctypes', '_ctypes', '_testcapi', '_testinternalcapi'];
+const CUTOFF_ROUTES = [
+  'pyodide.ffi.to_js({}) gives a JS object',
+  "BuiltinImporter.find_spec('_pyodide_core')",
+  '_imp.create_builtin(_pyodide_core spec)',
+  'gc.get_objects()',
+  "a fresh gc module's get_objects()",
+  'importlib.reload(gc).get_objects()',
+  'a finder on sys.meta_path holding jsproxies',
+  'construct a JS value from a JS-bridge class',
+  'load a compiled extension module (.so)',
+];
 
 type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
 
-describe('a. Python level: environment code in the real browser runtime', () => {
-  let outcomes: Record<string, PythonOutcome> & { meta_path?: { before: string[]; after: string[] } };
+describe('a. Python level: environment code in the real browser runtime is cut off from JavaScript', () => {
+  // The same fixture's control run (an unsealed Pyodide, where these routes work) is in
+  // tests/adapters/node-sandbox-cutoff.test.ts; the seal is the same code in both sandboxes.
+  let outcomes: Record<string, PythonOutcome> & { reachability?: { visited: number; exhausted: boolean; found: string[] } };
   let lazyFile: { result: Awaited<ReturnType<SpadeTestApi['runEnv']>>; restartsBefore: number; restartsAfter: number };
 
   beforeAll(async () => {
-    const startMs = await page.evaluate(() => window.spadeTest.startRuntime({ keepSpare: false }));
+    const startMs = await page.evaluate(() => window.spadeTest.startRuntime({ spares: 1 }));
     console.log(`browser sandbox started in ${startMs} ms`);
-    // Each escape runs first in a fresh sandbox (the one before it is crashed or tainted).
     const lazyCode = [
-      'import sys',
       'class LazyFileEnv:',
       '    def reset(self, seed=None):',
-      '        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_BlockedImport"]',
       '        import pyodide_js',
       `        pyodide_js.FS.createLazyFile("/tmp", "leak.txt", "${leak.origin}/leak/python/lazyfile", True, False)`,
       '        with open("/tmp/leak.txt") as handle:',
@@ -110,72 +121,36 @@ describe('a. Python level: environment code in the real browser runtime', () => 
     const restartsBefore = await page.evaluate(() => window.spadeTest.restarts());
     const lazyResult = await page.evaluate((source) => window.spadeTest.runEnv(source), lazyCode);
     lazyFile = { result: lazyResult, restartsBefore, restartsAfter: await page.evaluate(() => window.spadeTest.restarts()) };
-    const code = PYTHON_ESCAPE.replace('__LEAK__', leak.origin);
-    const result = await page.evaluate((source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 30_000 }), code);
-    if (!result.ok) throw new Error(`escape environment did not run: ${result.code} ${result.message}`);
-    console.log(`escape environment ran in ${result.ms} ms`);
-    outcomes = JSON.parse(result.observation);
-    show('Python escape attempts', outcomes);
+    const result = await page.evaluate((source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 60_000 }), JS_CUTOFF);
+    if (!result.ok) throw new Error(`cut-off environment did not run: ${result.code} ${result.message}`);
+    console.log(`cut-off environment ran in ${result.ms} ms`);
+    outcomes = JSON.parse(result.observation.slice('CUTOFF '.length));
+    show('Python routes to JavaScript', outcomes);
   });
 
-  it('the import guard refuses js, pyodide_js and pyodide.code', () => {
-    for (const name of ['import js', 'import pyodide_js', 'from pyodide.code import run_js', "importlib.import_module('_pyodide_core')"]) {
-      const outcome = outcomes[name]!;
-      expect(outcome.ok, name).toBe(false);
-      expect((outcome as { error: string }).error, name).toMatch(/^ImportError: module '.*' is not available inside the SPADE sandbox/);
-    }
+  it.each(CUTOFF_IMPORTS)('import %s fails, also with the import finders reset to the standard ones', (name) => {
+    expect(outcomes[`import ${name}`], name).toMatchObject({ ok: false, error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/) });
+    expect(outcomes[`import ${name} with only the standard finders`]?.ok, name).toBe(false);
   });
 
-  it('with the guard removed, the js module is empty, so eval, fetch, run_js and pyodide.http are unreachable', () => {
-    expect(outcomes.meta_path?.before).toContain('_BlockedImport');
-    expect(outcomes.meta_path?.after).not.toContain('_BlockedImport');
-    expect(outcomes['import js (guard removed)']?.ok).toBe(true);
-    // jsglobals is Object.create(null): the js module has no properties at all.
-    expect(outcomes['js.object_keys() (guard removed)']).toEqual({ ok: true, value: '[]' });
-    for (const name of ['js.eval (guard removed)', 'from js import fetch (guard removed)', 'from pyodide.code import run_js (guard removed)', 'pyodide.http.pyfetch (guard removed)', 'pyodide.http.open_url (guard removed)']) {
-      expect(outcomes[name]?.ok, name).toBe(false);
-    }
+  it.each(CUTOFF_ROUTES)('%s fails', (name) => {
+    expect(outcomes[name]?.ok, name).toBe(false);
   });
 
-  it('pyodide_js is reachable once the guard is gone, but building code from a string throws EvalError (no unsafe-eval)', () => {
-    expect(outcomes['import pyodide_js (guard removed)']?.ok).toBe(true);
-    expect(outcomes['pyodide_js.toPy.constructor']).toEqual({ ok: true, value: expect.stringContaining('function Function()') });
-    for (const name of ['Function(\'return self\')()', "Function.new('return self')", 'AsyncFunction via runPythonAsync.constructor', 'Function via toPy.constructor.constructor']) {
-      const outcome = outcomes[name]!;
-      expect(outcome.ok, name).toBe(false);
-      expect((outcome as { error: string }).error, name).toMatch(/EvalError/);
-    }
+  it('nothing reachable without gc is a JS proxy or a JS-bridge function', () => {
+    expect(outcomes.reachability?.exhausted).toBe(true);
+    expect(outcomes.reachability?.visited).toBeGreaterThan(10_000);
+    expect(outcomes.reachability?.found).toEqual([]);
   });
 
-  it('no object reachable from pyodide_js is the worker global', () => {
-    const search = outcomes['search pyodide_js for the worker global (depth 5)']!;
-    expect(search.ok).toBe(true);
-    const value = (search as { value: string }).value;
-    expect(value).toMatch(/'visited': \d{4,}/);
-    expect(value).toMatch(/'exhausted': True/);
-    expect(value).toMatch(/'found': \[\]/);
+  it('FS.createLazyFile (a synchronous XHR from the worker) is out of reach: pyodide_js does not import', () => {
+    console.log(`FS.createLazyFile attempt: ${JSON.stringify(lazyFile.result)}`);
+    expect(lazyFile.result).toMatchObject({ ok: false, code: 'reset_exception' });
+    expect((lazyFile.result as { message: string }).message).toMatch(/ModuleNotFoundError: No module named 'pyodide_js'/);
+    expect(lazyFile.restartsAfter).toBe(lazyFile.restartsBefore);
   });
 
-  it('the worker APIs Emscripten does expose to Python are useless in the opaque origin', () => {
-    // FINDING (defence holds): pyodide_js._module.IDBFS.indexedDB() hands Python the worker's
-    // IDBFactory, and FS.createLazyFile makes the worker do a synchronous XHR. Both fail here:
-    // an opaque origin has no IndexedDB, and the frame CSP has no connect-src.
-    console.log(`FINDING (defence holds): Python reaches the worker's IDBFactory via pyodide_js._module.IDBFS.indexedDB(); open() -> ${JSON.stringify(outcomes["IDBFS.indexedDB().open('spade-lab')"])}`);
-    expect(outcomes['pyodide_js._module.IDBFS.indexedDB()']).toEqual({ ok: true, value: '[object IDBFactory]' });
-    const open = outcomes["IDBFS.indexedDB().open('spade-lab')"]!;
-    expect(open.ok).toBe(false);
-    expect((open as { error: string }).error).toMatch(/^JsException: SecurityError: .*access to the Indexed Database API is denied/);
-  });
-
-  it('a synchronous XHR through FS.createLazyFile is refused by the frame CSP, which kills the sandbox', () => {
-    console.log(`FS.createLazyFile escape: ${JSON.stringify(lazyFile.result)}`);
-    // The NetworkError escapes Pyodide as a fatal JS error; the host treats it as a crash and replaces the sandbox.
-    expect(lazyFile.result).toMatchObject({ ok: false, code: 'sandbox_crashed' });
-    expect((lazyFile.result as { message: string }).message).toMatch(/XMLHttpRequest/);
-    expect(lazyFile.restartsAfter).toBe(lazyFile.restartsBefore + 1);
-  });
-
-  it('no Python attempt reached the network, and the sandbox still answers', async () => {
+  it('no Python attempt reached the network, and the next environments keep their own verdicts', async () => {
     await sleep(1500);
     expect(leaks()).toEqual([]);
     expect(leak.tcpConnections).toBe(controlConnections);
@@ -183,6 +158,17 @@ describe('a. Python level: environment code in the real browser runtime', () => 
       window.spadeTest.runEnv('class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n'),
     );
     expect(again).toMatchObject({ ok: true, observation: 'fine' });
+    const broken = await page.evaluate(() => window.spadeTest.validate('class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n'));
+    expect(broken).toMatchObject({ ok: false, code: 'reward_not_finite' });
+  });
+
+  it('look-alike types and lying lengths are refused with stable codes', async () => {
+    const fakeBool = readFileSync(new URL('../fixtures/envs/hostile/forge/fake_bool.py', import.meta.url), 'utf8');
+    const lyingLen = readFileSync(new URL('../fixtures/envs/hostile/forge/lying_len.py', import.meta.url), 'utf8');
+    expect(await page.evaluate((source) => window.spadeTest.validate(source), fakeBool)).toMatchObject({ ok: false, code: 'step_bad_flags' });
+    const long = await page.evaluate((source) => window.spadeTest.runEnv(source), lyingLen);
+    expect(long).toMatchObject({ ok: false, code: 'output_too_large' });
+    expect((long as { message: string }).message).toContain('Saw 1000000 characters');
     await page.evaluate(() => window.spadeTest.closeRuntime());
   });
 });

@@ -89,10 +89,12 @@ describe('browser sandbox runtime', () => {
   });
 
   it('kills a hung step within its time limit, restarts, and the page main thread never stalls', async () => {
-    // The runtime starts its warm spare once the first sandbox is up; let it finish booting.
-    const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(2));
-    console.log(`warm spare up ${spare.waitedMs} ms after the good validation (${JSON.stringify(spare)})`);
-    expect(spare).toMatchObject({ started: 2, ready: 2, failed: 0 });
+    // Each environment gets a fresh interpreter: start-up booted the syntax interpreter and one
+    // spare, the validation took the spare and a replacement booted; let it finish.
+    const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(3));
+    console.log(`replacement spare up ${spare.waitedMs} ms after the good validation (${JSON.stringify(spare)})`);
+    expect(spare).toMatchObject({ started: 3, ready: 3, failed: 0 });
+    // The syntax interpreter and the spare; the validated environment's interpreter was killed.
     expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(2);
     const before = await restarts();
     const { report, wallMs, maxStallMs } = await validateTimed(HUNG_STEP);
@@ -106,8 +108,8 @@ describe('browser sandbox runtime', () => {
     expect(failing.ms).toBeLessThan(DEFAULT_VALIDATION.totalTimeoutMs);
     expect(report.message).toMatch(/the sandbox was killed/);
     expect(await restarts()).toBe(before + 1);
-    // The killed sandbox's frame is gone; the spare took over and a new spare is starting.
-    expect(await page.evaluate(() => window.spadeTest.spawns())).toMatchObject({ started: 3, ready: 2 });
+    // The hung environment had the spare; it was killed and a new spare is starting.
+    expect(await page.evaluate(() => window.spadeTest.spawns())).toMatchObject({ started: 4, failed: 0 });
     // Python spins in the worker; the page kept running its timers.
     expect(maxStallMs).toBeLessThan(1000);
   });
@@ -118,9 +120,9 @@ describe('browser sandbox runtime', () => {
     console.log(`recovery: first validation after the kill took ${wallMs} ms (cold start of a sandbox: ${coldStartMs} ms)`);
     expect(report).toMatchObject({ ok: true, className: 'CodeBreakerEnv' });
     expect(await restarts()).toBe(before);
-    const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(3));
+    const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(5));
     console.log(`the replacement spare was up ${spare.waitedMs} ms after that`);
-    expect(spare).toMatchObject({ started: 3, ready: 3, failed: 0 });
+    expect(spare).toMatchObject({ started: 5, ready: 5, failed: 0 });
   });
 
   it('refuses a 64 MB observation with output_too_large, without losing the sandbox', async () => {
@@ -148,7 +150,7 @@ describe('browser sandbox runtime', () => {
     await page.getByRole('button', { name: 'Clicked 1 times' }).waitFor({ timeout: 2000 });
     const { report } = await validateTimed(EXAMPLE_ENV);
     expect(report.ok).toBe(true);
-    // One sandbox in use plus its warm spare: the killed one's frame is gone.
+    // The syntax interpreter plus one warm spare: every environment's own frame is gone.
     expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(2);
   });
 });

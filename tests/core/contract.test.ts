@@ -4,7 +4,7 @@ import { EnvError } from '../../src/core/env/env-error.ts';
 import type { DescribedValue } from '../../src/core/env/harness-protocol.ts';
 
 const str = (v: string): DescribedValue => ({ t: 'str', v });
-const num = (v: number, t = 'float'): DescribedValue => ({ t, v });
+const num = (v: number, t: 'int' | 'float' = 'float'): DescribedValue => ({ t, v });
 const bool = (v: boolean): DescribedValue => ({ t: 'bool', v });
 const dict = (v: Record<string, unknown> = {}): DescribedValue => ({ t: 'dict', v });
 const tuple = (...items: DescribedValue[]): DescribedValue => ({ t: 'tuple', items });
@@ -25,14 +25,15 @@ describe('checkResetValue', () => {
     expect(checkResetValue(tuple(str('hi'), dict({ a: 1 })), 'probe')).toEqual({ observation: 'hi', info: { a: 1 } });
     expect(checkResetValue(str('bare'), 'probe')).toEqual({ observation: 'bare', info: {} });
   });
-  it.each([
+  it.each<[string, DescribedValue, string]>([
     ['int', num(3, 'int'), 'reset_bad_return'],
     ['3-tuple', tuple(str('a'), dict(), dict()), 'reset_bad_return'],
     ['(int, dict)', tuple(num(1, 'int'), dict()), 'reset_bad_return'],
     ['empty observation', tuple(str(''), dict()), 'reset_empty_observation'],
     ['empty bare str', str(''), 'reset_empty_observation'],
-    ['(str, list)', tuple(str('a'), { t: 'list', repr: '[]' }), 'reset_bad_info'],
+    ['(str, list)', tuple(str('a'), { t: 'other', name: 'list', repr: '[]' }), 'reset_bad_info'],
     ['None', { t: 'NoneType' }, 'reset_bad_return'],
+    ['a class named str', { t: 'other', name: 'str', repr: 'fake' }, 'reset_bad_return'],
   ])('%s -> %s', (_name, value, code) => {
     expect(codeOf(() => checkResetValue(value, 'probe'))).toBe(code);
   });
@@ -58,6 +59,8 @@ describe('checkStepValue', () => {
     ['reward -50', replace(1, num(-50, 'int')), 'reward_out_of_range'],
     ['terminated int', replace(2, num(1, 'int')), 'step_bad_flags'],
     ['truncated None', replace(3, { t: 'NoneType' }), 'step_bad_flags'],
+    ['terminated of a class named bool', replace(2, { t: 'other', name: 'bool', repr: 'True' }), 'step_bad_flags'],
+    ['observation of a class named str', replace(0, { t: 'other', name: 'str', repr: 'x' }), 'step_bad_observation'],
     ['info None', replace(4, { t: 'NoneType' }), 'step_bad_info'],
   ])('%s -> %s', (_name, value, code) => {
     expect(codeOf(() => checkStepValue(value, 'probe'))).toBe(code);

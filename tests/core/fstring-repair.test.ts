@@ -5,7 +5,7 @@ import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-r
 
 let runtime: PyodideSandboxRuntime;
 beforeAll(async () => {
-  runtime = createNodeSandboxRuntime({ keepSpare: false });
+  runtime = createNodeSandboxRuntime({ spares: 1 });
   await runtime.warm();
 });
 afterAll(() => runtime.close());

@@ -102,7 +102,11 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): () => Promi
   };
 }
 
-/** A sandbox runtime whose sandboxes are opaque-origin frames owning Pyodide workers. */
+/**
+ * A sandbox runtime whose interpreters are opaque-origin frames owning Pyodide workers, one per
+ * environment, with as many booted spares as the machine has cores (unless `options` say otherwise).
+ */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), options);
+  const spares = Math.min(4, Math.max(1, navigator.hardwareConcurrency || 1));
+  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares, ...options });
 }

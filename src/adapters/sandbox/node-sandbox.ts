@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { wrap, type Remote } from 'comlink';
@@ -140,7 +140,10 @@ async function startChild(launcher: SandboxLauncher, bundle: string): Promise<Sa
   };
 }
 
-/** A sandbox runtime whose sandboxes are permission-restricted Node child processes. */
+/**
+ * A sandbox runtime whose interpreters are permission-restricted Node child processes, one per
+ * environment, with as many booted spares as the machine has cores (unless `options` say otherwise).
+ */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  return new PyodideSandboxRuntime(spawnNodeSandbox, options);
+  return new PyodideSandboxRuntime(spawnNodeSandbox, { spares: Math.min(4, availableParallelism()), ...options });
 }

@@ -1,139 +1,133 @@
 import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../core/sandbox-port.ts';
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
-import { EnvError, envError, type EnvErrorCode, type ValidationStage } from '../../core/env/env-error.ts';
-import {
-  asLoadReply, asRenewReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply,
-} from '../../core/env/harness-protocol.ts';
-import {
-  checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall,
-} from '../../core/env/contract.ts';
-import { replyLimitFor } from './sandbox-service.ts';
-import { SerialQueue } from '../serial-queue.ts';
+import { EnvError, type ValidationStage } from '../../core/env/env-error.ts';
+import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
+import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
+import { Interpreter } from './interpreter.ts';
+import { InterpreterPool } from './interpreter-pool.ts';
+import type { SpawnSandbox } from './sandbox-process.ts';
 
-/** One running sandbox (a process or a worker) that can answer harness calls and be killed. */
-export interface SandboxProcess {
-  /** Sends one JSON request; resolves with whatever came back (checked by the caller). */
-  call(request: string): Promise<unknown>;
-  /** Kills it at once, whatever it is doing. */
-  kill(): void;
-  /** Resolves with a reason when it dies on its own. */
-  readonly exited: Promise<string>;
-}
-
-/** Starts a fresh, fully loaded sandbox. */
-export type SpawnSandbox = () => Promise<SandboxProcess>;
+export type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 
 /** Settings of a Pyodide sandbox runtime. */
 export interface PyodideRuntimeOptions {
   /** Longest string (observation, info, solution) accepted from an environment, in characters. */
   maxObservationChars: number;
-  /** Keep one warm spare so a kill does not stall the next call. */
-  keepSpare: boolean;
+  /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count). */
+  spares: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
 }
 
-/** Defaults: 100 000-character outputs, a warm spare, 2 s per call. */
+/** Defaults: 100 000-character outputs, one warm spare, 2 s per call. */
 export const DEFAULT_RUNTIME_OPTIONS: PyodideRuntimeOptions = {
   maxObservationChars: 100_000,
-  keepSpare: true,
+  spares: 1,
   defaultCallTimeoutMs: 2000,
 };
 
-type Outcome = { kind: 'reply'; value: unknown } | { kind: 'timeout' } | { kind: 'died'; reason: string };
-
-const TIMEOUT_CODE: Record<EnvCall, EnvErrorCode> = {
-  load: 'load_timeout',
-  reset: 'reset_timeout',
-  step: 'step_timeout',
-  solution: 'solution_timeout',
+const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
+  reset: ['observation', 'info'],
+  step: ['observation', 'reward', 'terminated', 'truncated', 'info'],
+  solution: ['solution'],
 };
 
 /**
- * Host side of a Pyodide sandbox: serialises calls, enforces hard time limits by killing the
- * sandbox, swaps in a warm spare, and checks every reply before trusting it.
+ * Host side of the Pyodide sandboxes: every environment gets a fresh interpreter of its own from
+ * a pool of booted spares (start-up is never charged to a time limit), hangs are killed, replies
+ * are decoded and checked here, and a disposed environment's interpreter is killed, never reused.
  */
 export class PyodideSandboxRuntime implements SandboxRuntime {
-  private active: Promise<SandboxProcess> | null = null;
-  private spare: Promise<SandboxProcess> | null = null;
-  private generation = 0;
-  private loadsSinceStart = 0;
-  private recycled: string[] = [];
-  private readonly retired = new WeakSet<SandboxProcess>();
-  private readonly queue = new SerialQueue();
+  private readonly pool: InterpreterPool;
+  private readonly live = new Set<Interpreter>();
+  private syntax: Promise<Interpreter> | null = null;
+  private killed = 0;
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
 
-  constructor(private readonly spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
+  constructor(spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
+    this.pool = new InterpreterPool(spawn, Math.max(1, Math.floor(this.options.spares)));
   }
 
-  /** Number of times a sandbox was killed or died and was replaced. */
+  /** Number of interpreters killed after a hang, a crash or a malformed reply. */
   get restarts(): number {
-    return this.generation;
+    return this.killed;
   }
 
-  /** Why sandboxes were recycled before a load (an earlier environment changed shared Python state). */
-  get recycleReasons(): readonly string[] {
-    return this.recycled;
-  }
-
-  /** Starts the sandbox (and its spare) now; a tainted one is recycled here, so no caller's budget pays for it. */
+  /** Resolves once a syntax check and a load can start at once (an interpreter for each is booted). */
   async warm(): Promise<void> {
-    await this.recycleIfTainted('load').catch(() => undefined);
-    await this.current();
+    await this.syntaxInterpreter();
+    await this.pool.whenReady(1);
   }
 
-  /** Resolves once the warm spare (if kept) has started; benchmarks use it to time recovery fairly. */
+  /** Resolves once every spare is booted; benchmarks use it to time loads on a warm pool. */
   async whenSpareReady(): Promise<void> {
-    await this.current();
-    this.fillSpare();
-    await this.spare;
+    await this.pool.whenReady();
   }
 
   readonly checkSyntax = async (source: string, mode: 'exec' | 'eval'): Promise<SyntaxCheck> => {
-    const reply = asSyntaxReply(await this.request({ op: 'syntax', source, mode }, 'load', 'load', this.options.defaultCallTimeoutMs * 5));
+    const interpreter = await this.syntaxInterpreter();
+    const reply = asSyntaxReply(await interpreter.request({ op: 'syntax', source, mode }, 'load', 'load', this.options.defaultCallTimeoutMs * 5));
     return reply.ok ? reply : { ok: false, line: reply.line, message: reply.msg };
   };
 
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
-    await this.recycleIfTainted(stage);
-    this.loadsSinceStart += 1;
-    const reply = asLoadReply(await this.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));
-    if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
-    return this.handle(reply.id, reply.cls, reply.solution, this.generation);
-  }
-
-  // Environments share one interpreter; if an earlier one changed the standard library, the
-  // import guard or sys settings, start the next one on a fresh sandbox.
-  private async recycleIfTainted(stage: ValidationStage): Promise<void> {
-    if (this.loadsSinceStart === 0) return;
-    const reply = await this.request({ op: 'integrity' }, 'load', stage, this.options.defaultCallTimeoutMs);
-    const problems = Array.isArray(reply.problems) ? reply.problems.filter((p): p is string => typeof p === 'string') : ['unreadable integrity reply'];
-    if (problems.length === 0) return;
-    this.recycled.push(problems.slice(0, 5).join(', '));
-    this.replace(await this.current());
+    const interpreter = await this.take(stage);
+    try {
+      const reply = asLoadReply(await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));
+      if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
+      return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
+    } catch (error) {
+      this.retire(interpreter);
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const all = [this.active, this.spare].filter((p): p is Promise<SandboxProcess> => p !== null);
-    this.active = this.spare = null;
-    await Promise.all(all.map((p) => p.then((proc) => proc.kill(), () => undefined)));
+    this.pool.close();
+    for (const interpreter of this.live) interpreter.retire();
+    this.live.clear();
   }
 
-  private handle(id: number, className: string, hasSolution: boolean, generation: number): EnvHandle {
-    const call = async (op: EnvCall, extra: Record<string, unknown>, options: CallOptions = {}) => {
+  private async take(stage: ValidationStage = 'load'): Promise<Interpreter> {
+    if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
+    let proc;
+    try {
+      proc = await this.pool.take();
+    } catch (error) {
+      throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${error instanceof Error ? error.message : String(error)}. Fix: retry; if it repeats, report a bug.`);
+    }
+    const interpreter = new Interpreter(proc, this.options.maxObservationChars, () => {
+      this.killed += 1;
+      this.live.delete(interpreter);
+    });
+    if (this.closed) interpreter.retire();
+    else this.live.add(interpreter);
+    return interpreter;
+  }
+
+  // compile() runs no environment code, so one interpreter serves every syntax check until it is killed.
+  private async syntaxInterpreter(): Promise<Interpreter> {
+    const current = this.syntax ? await this.syntax.catch(() => null) : null;
+    if (current?.alive) return current;
+    this.syntax = this.take();
+    return this.syntax;
+  }
+
+  private retire(interpreter: Interpreter): void {
+    interpreter.retire();
+    this.live.delete(interpreter);
+  }
+
+  private handle(interpreter: Interpreter, className: string, hasSolution: boolean, loadTimeoutMs: number): EnvHandle {
+    const max = this.options.maxObservationChars;
+    const call = async (op: Exclude<EnvCall, 'load'>, extra: Record<string, unknown>, options: CallOptions = {}) => {
       const stage = options.stage ?? 'play';
-      if (generation !== this.generation) {
-        throw envError('env_lost', stage, {
-          expected: 'the environment to still be loaded',
-          seen: 'its sandbox was restarted after a hang or crash',
-          fix: 'load the environment again',
-        });
-      }
-      const reply = asValueReply(await this.request({ op, id, ...extra }, op, stage, options.timeoutMs ?? this.options.defaultCallTimeoutMs));
+      const raw = await interpreter.request({ op, ...extra }, op, stage, options.timeoutMs ?? this.options.defaultCallTimeoutMs);
+      const reply = asValueReply(raw, NAMES[op], max);
       if (!reply.ok) throw failureToEnvError(reply, op, stage);
       return { value: reply.value, stage };
     };
@@ -148,117 +142,18 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
         const { value, stage } = await call('step', { action }, options);
         return checkStepValue(value, stage);
       },
-      renew: async (options) => {
-        const stage = options?.stage ?? 'play';
-        const reply = asRenewReply(await this.request({ op: 'renew', id }, 'load', stage, options?.timeoutMs ?? this.options.defaultCallTimeoutMs));
-        if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
-      },
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);
         return checkSolutionValue(value, stage);
       },
+      renew: async (options = {}) => {
+        const stage = options.stage ?? 'play';
+        const reply = asLoadReply(await interpreter.request({ op: 'renew' }, 'load', stage, options.timeoutMs ?? loadTimeoutMs));
+        if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
+      },
       dispose: async () => {
-        if (generation === this.generation && !this.closed) {
-          await this.request({ op: 'dispose', id }, 'reset', 'play', this.options.defaultCallTimeoutMs).catch(() => undefined);
-        }
+        this.retire(interpreter);
       },
     };
-  }
-
-  private request(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
-    return this.queue.run(() => this.exchange(body, call, stage, timeoutMs));
-  }
-
-  private async exchange(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
-    if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
-    const proc = await this.current();
-    const request = JSON.stringify({ ...body, maxChars: this.options.maxObservationChars });
-    const outcome = await raceCall(proc, request, timeoutMs);
-    if (outcome.kind === 'timeout') {
-      this.replace(proc);
-      throw envError(TIMEOUT_CODE[call], stage, {
-        expected: `${call} to return within ${timeoutMs} ms`,
-        seen: 'no answer in time; the sandbox was killed',
-        fix: 'remove infinite loops and heavy computation; every call must return quickly',
-      });
-    }
-    if (outcome.kind === 'died') {
-      this.replace(proc);
-      // os._exit(n) ends Pyodide with Emscripten's "Program terminated with exit(n)": an exit, not a crash.
-      const exit = /Program terminated with exit\((-?\d+)\)/.exec(outcome.reason);
-      if (exit) {
-        throw envError('process_exit', stage, {
-          expected: `${call} to return without exiting`,
-          seen: `a hard exit with status ${exit[1]} (os._exit); the sandbox was restarted`,
-          fix: 'never call os._exit, sys.exit, exit or quit; return a terminal step instead',
-        });
-      }
-      throw envError('sandbox_crashed', stage, {
-        expected: `the sandbox to survive ${call}`,
-        seen: `it stopped (${outcome.reason}); this usually means memory exhaustion or a fatal runtime error`,
-        fix: 'keep memory use small and avoid deep recursion',
-      });
-    }
-    try {
-      return parseHarnessReply(outcome.value, replyLimitFor(this.options.maxObservationChars));
-    } catch (error) {
-      this.replace(proc);
-      if (error instanceof HarnessProtocolError) {
-        throw new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${error.message}. Fix: the sandbox was restarted; load the environment again.`);
-      }
-      throw error;
-    }
-  }
-
-  private current(): Promise<SandboxProcess> {
-    if (!this.active) {
-      const next = this.spare ?? this.spawn();
-      this.active = next;
-      this.spare = null;
-      // A sandbox that dies between calls is replaced at once, not blamed on the next call.
-      next.then((proc) => proc.exited.then(() => this.active === next && this.replace(proc)), () => {
-        if (this.active === next) this.active = null;
-      });
-    }
-    if (this.options.keepSpare && !this.spare) {
-      void this.active.then(() => this.fillSpare(), () => undefined);
-    }
-    return this.active;
-  }
-
-  private fillSpare(): void {
-    if (this.closed || this.spare || !this.options.keepSpare) return;
-    const spare = this.spawn();
-    this.spare = spare;
-    spare.catch(() => {
-      if (this.spare === spare) this.spare = null;
-    });
-  }
-
-  private replace(dead: SandboxProcess): void {
-    dead.kill();
-    if (this.retired.has(dead)) return;
-    this.retired.add(dead);
-    this.generation += 1;
-    this.loadsSinceStart = 0;
-    this.active = null;
-    if (!this.closed) void this.current();
-  }
-}
-
-async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-  });
-  const died = proc.exited.then((reason): Outcome => ({ kind: 'died', reason }));
-  const answered = proc.call(request).then(
-    (value): Outcome => ({ kind: 'reply', value }),
-    (error: unknown): Outcome => ({ kind: 'died', reason: error instanceof Error ? error.message : String(error) }),
-  );
-  try {
-    return await Promise.race([answered, timeout, died]);
-  } finally {
-    clearTimeout(timer);
   }
 }

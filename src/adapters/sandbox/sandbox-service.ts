@@ -1,4 +1,5 @@
 import type { PyodideAPI } from 'pyodide';
+import { removeBuiltinModules, type InittabMemory } from './seal-inittab.ts';
 
 /** What a sandbox worker exposes to its owner: one JSON call, nothing else. */
 export interface SandboxService {
@@ -11,10 +12,32 @@ export function replyLimitFor(maxObservationChars: number): number {
   return maxObservationChars * 12 + 65_536;
 }
 
-/** Installs the harness into a loaded Pyodide and returns the service the worker exposes. */
-export function createSandboxService(pyodide: PyodideAPI, harnessSource: string): SandboxService {
-  pyodide.runPython(harnessSource);
-  const entry = pyodide.globals.get('spade_harness_call') as (request: string) => unknown;
+type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
+
+// Runs `source` in a fresh private dict (not __main__, not a module) and returns its function `name`.
+function privateFunction(pyodide: PyodideAPI, source: string, name: string): PyCallable {
+  const makeDict = pyodide.globals.get('dict') as PyCallable;
+  const namespace = makeDict() as { get(key: string): unknown; destroy(): void };
+  makeDict.destroy();
+  pyodide.runPython(source, { globals: namespace as never });
+  const fn = namespace.get(name) as PyCallable;
+  namespace.destroy();
+  return fn;
+}
+
+/**
+ * Installs the harness into a freshly loaded Pyodide, then seals the interpreter (seal.py and the
+ * builtin-table patch) so Python can no longer reach JavaScript, and returns the service the
+ * worker exposes. Nothing but the harness entry is called afterwards.
+ */
+export function createSandboxService(pyodide: PyodideAPI, harnessSource: string, sealSource: string): SandboxService {
+  const entry = privateFunction(pyodide, harnessSource, 'spade_harness_call');
+  const blocked = privateFunction(pyodide, sealSource, 'blocked_builtins');
+  const seal = privateFunction(pyodide, sealSource, 'seal');
+  removeBuiltinModules((pyodide as unknown as { _module: InittabMemory })._module, new Set(String(blocked()).split(',')));
+  seal();
+  blocked.destroy();
+  seal.destroy();
   return {
     call(request: string): string {
       const limit = replyLimitFor(readMaxChars(request));

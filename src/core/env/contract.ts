@@ -26,7 +26,8 @@ const NUMERIC = new Set(['int', 'float', 'bool']);
 
 /** Describes a harness value in words, for "Saw ..." messages. */
 export function describeSeen(value: DescribedValue): string {
-  if (value.t === 'tuple') return `a tuple of ${value.items?.length ?? 0} items (${(value.items ?? []).map((i) => i.t).join(', ')})`;
+  if (value.t === 'tuple') return `a tuple of ${value.items?.length ?? 0} items (${(value.items ?? []).map((i) => (i.t === 'other' ? `class ${i.name ?? '?'}` : i.t)).join(', ')})`;
+  if (value.t === 'other') return `an instance of class ${JSON.stringify(value.name ?? '?')}${value.repr ? ` (${value.repr})` : ''}`;
   if (value.t === 'NoneType') return 'None';
   if (value.t === 'str') return `a str of ${String(value.v ?? '').length} characters`;
   if (value.nonfinite) return `${value.t} ${value.nonfinite}`;

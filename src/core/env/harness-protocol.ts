@@ -1,7 +1,10 @@
-/** A Python value as the sandbox harness describes it: its type name and plain data. */
+/** Kind of a Python value, decided by the host from the harness's exact-type tag (never from a type name). */
+export type ValueKind = 'str' | 'bool' | 'int' | 'float' | 'dict' | 'tuple' | 'NoneType' | 'other';
+
+/** A Python value as the host decoded it from the harness's private encoding. */
 export interface DescribedValue {
-  /** Python type name, e.g. `str`, `float`, `bool`, `dict`, `tuple`. */
-  t: string;
+  /** What the value really is: `other` for any class, whatever its name. */
+  t: ValueKind;
   /** The value for str, bool, int, float and dict. */
   v?: unknown;
   /** `nan`, `inf` or `-inf` for non-finite numbers. */
@@ -10,6 +13,8 @@ export interface DescribedValue {
   items?: DescribedValue[];
   /** A short repr for other types. */
   repr?: string;
+  /** The class name the sandbox reported for other types (shown in messages only). */
+  name?: string;
 }
 
 /** Failure kinds the harness reports. */
@@ -41,10 +46,9 @@ export interface HarnessFailure {
   limit?: number;
 }
 
-/** Reply to `load`. */
+/** Reply to `load` and `renew`. */
 export interface LoadReply {
   ok: true;
-  id: number;
   cls: string;
   solution: boolean;
 }
@@ -76,12 +80,75 @@ function optional(value: unknown, type: 'string' | 'number'): boolean {
   return value === undefined || value === null || typeof value === type;
 }
 
-function isDescribedValue(value: unknown, depth = 0): value is DescribedValue {
-  if (!isRecord(value) || typeof value.t !== 'string' || depth > 1) return false;
-  if (value.items !== undefined) {
-    return Array.isArray(value.items) && value.items.every((item) => isDescribedValue(item, depth + 1));
+const NAME_CHARS = 100;
+const MESSAGE_CHARS = 2000;
+const NONFINITE = new Set(['nan', 'inf', '-inf']);
+
+/** Length of a JS string in Python characters (code points), as the sandbox's limits count. */
+export function pythonLength(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit < 0xdc00) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        pairs += 1;
+        i += 1;
+      }
+    }
   }
-  return optional(value.nonfinite, 'string') && optional(value.repr, 'string');
+  return text.length - pairs;
+}
+
+/** A string the host re-measured and found over the limit. */
+class Oversize extends Error {
+  constructor(readonly what: string, readonly size: number) {
+    super(what);
+  }
+}
+
+function decodeNumber(kind: 'int' | 'float', raw: unknown[]): DescribedValue {
+  const value = raw[1];
+  if (typeof value === 'number' && Number.isFinite(value)) return { t: kind, v: value };
+  if (typeof value === 'string' && NONFINITE.has(value)) return { t: kind, nonfinite: value };
+  throw new HarnessProtocolError(`sandbox sent a malformed ${kind}`);
+}
+
+// Decodes one tagged value: ["s", text], ["b", flag], ["i"|"f", number], ["d", data], ["n"], ["o", name, repr].
+function decodeOne(raw: unknown, what: string, maxChars: number): DescribedValue {
+  if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw new HarnessProtocolError('sandbox value is not a tagged array');
+  switch (raw[0]) {
+    case 's': {
+      if (typeof raw[1] !== 'string') throw new HarnessProtocolError('sandbox sent a malformed str');
+      const size = pythonLength(raw[1]);
+      if (size > maxChars) throw new Oversize(what, size);
+      return { t: 'str', v: raw[1] };
+    }
+    case 'b':
+      if (typeof raw[1] !== 'boolean') throw new HarnessProtocolError('sandbox sent a malformed bool');
+      return { t: 'bool', v: raw[1] };
+    case 'i':
+      return decodeNumber('int', raw);
+    case 'f':
+      return decodeNumber('float', raw);
+    case 'd':
+      if (!isRecord(raw[1])) throw new HarnessProtocolError('sandbox sent a malformed dict');
+      return { t: 'dict', v: raw[1] };
+    case 'n':
+      return { t: 'NoneType' };
+    case 'o':
+      return { t: 'other', name: String(raw[1]).slice(0, NAME_CHARS), repr: String(raw[2] ?? '').slice(0, 200) };
+    default:
+      throw new HarnessProtocolError(`sandbox sent an unknown value tag ${JSON.stringify(String(raw[0]).slice(0, 20))}`);
+  }
+}
+
+function decodeValue(raw: unknown, names: readonly string[], maxChars: number): DescribedValue {
+  if (Array.isArray(raw) && raw[0] === 't') {
+    if (!Array.isArray(raw[1])) throw new HarnessProtocolError('sandbox sent a malformed tuple');
+    return { t: 'tuple', items: raw[1].map((item, i) => decodeOne(item, names[i] ?? `item ${i}`, maxChars)) };
+  }
+  return decodeOne(raw, names[0] ?? 'value', maxChars);
 }
 
 function isFailure(value: Record<string, unknown>): boolean {
@@ -112,20 +179,41 @@ export function parseHarnessReply(text: unknown, maxChars: number): Record<strin
   return parsed;
 }
 
-/** Narrows a parsed reply to a load reply or failure. */
-export function asLoadReply(reply: Record<string, unknown>): LoadReply | HarnessFailure {
-  if (reply.ok === false) return reply as unknown as HarnessFailure;
-  if (typeof reply.id !== 'number' || typeof reply.cls !== 'string' || typeof reply.solution !== 'boolean') {
-    throw new HarnessProtocolError('sandbox load reply is malformed');
-  }
-  return reply as unknown as LoadReply;
+// Never trusts the lengths of names and messages the sandbox sends: cuts them to size.
+function asFailure(reply: Record<string, unknown>): HarnessFailure {
+  const cut = (value: unknown, chars: number) => (typeof value === 'string' ? value.slice(0, chars) : undefined);
+  return {
+    ...(reply as unknown as HarnessFailure),
+    type: cut(reply.type, NAME_CHARS),
+    msg: cut(reply.msg, MESSAGE_CHARS),
+    cls: cut(reply.cls, NAME_CHARS),
+    what: cut(reply.what, NAME_CHARS),
+    classes: Array.isArray(reply.classes) ? reply.classes.slice(0, 20).map((c) => String(c).slice(0, NAME_CHARS)) : undefined,
+    missing: Array.isArray(reply.missing) ? reply.missing.slice(0, 2).map((m) => String(m).slice(0, 20)) : undefined,
+  };
 }
 
-/** Narrows a parsed reply to a value reply or failure. */
-export function asValueReply(reply: Record<string, unknown>): ValueReply | HarnessFailure {
-  if (reply.ok === false) return reply as unknown as HarnessFailure;
-  if (!isDescribedValue(reply.value)) throw new HarnessProtocolError('sandbox value reply is malformed');
-  return reply as unknown as ValueReply;
+/** Narrows a parsed reply to a load (or renew) reply or failure. */
+export function asLoadReply(reply: Record<string, unknown>): LoadReply | HarnessFailure {
+  if (reply.ok === false) return asFailure(reply);
+  if (typeof reply.cls !== 'string' || typeof reply.solution !== 'boolean') {
+    throw new HarnessProtocolError('sandbox load reply is malformed');
+  }
+  return { ok: true, cls: reply.cls.slice(0, NAME_CHARS), solution: reply.solution };
+}
+
+/**
+ * Decodes a value reply from the private encoding, naming the parts (`observation`, `info`, ...)
+ * for size errors; re-measures every string against `maxChars` itself (in Python characters).
+ */
+export function asValueReply(reply: Record<string, unknown>, names: readonly string[], maxChars: number): ValueReply | HarnessFailure {
+  if (reply.ok === false) return asFailure(reply);
+  try {
+    return { ok: true, value: decodeValue(reply.value, names, maxChars) };
+  } catch (error) {
+    if (!(error instanceof Oversize)) throw error;
+    return { ok: false, error: 'too_large', what: error.what, size: error.size, limit: maxChars };
+  }
 }
 
 /** Narrows a parsed reply to a syntax-check reply. */
@@ -137,9 +225,3 @@ export function asSyntaxReply(reply: Record<string, unknown>): SyntaxReply {
   return { ok: false, line: (reply.line as number | null | undefined) ?? null, msg: reply.msg };
 }
 
-/** Narrows a parsed reply to a renew acknowledgement or failure. */
-export function asRenewReply(reply: Record<string, unknown>): { ok: true } | HarnessFailure {
-  if (reply.ok === false) return reply as unknown as HarnessFailure;
-  if (reply.ok !== true) throw new HarnessProtocolError('sandbox renew reply is malformed');
-  return { ok: true };
-}

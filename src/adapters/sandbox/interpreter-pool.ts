@@ -1,0 +1,82 @@
+import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
+
+interface Waiter {
+  resolve(proc: SandboxProcess): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Booted interpreters waiting for an environment: keeps `size` of them started or starting, hands
+ * out one per environment and boots a replacement in the background, so start-up happens before
+ * a load asks and is never charged to a call's time limit.
+ */
+export class InterpreterPool {
+  private readonly ready: SandboxProcess[] = [];
+  private readonly waiters: Waiter[] = [];
+  private readonly watchers: { count: number; done: () => void }[] = [];
+  private booting = 0;
+  private closed = false;
+
+  constructor(private readonly spawn: SpawnSandbox, private readonly size: number) {}
+
+  /** Resolves with a booted interpreter that nothing else has used; waits for one if none is ready. */
+  take(): Promise<SandboxProcess> {
+    if (this.closed) return Promise.reject(new Error('the sandbox runtime is closed'));
+    const proc = this.ready.shift();
+    const taken = proc ? Promise.resolve(proc) : new Promise<SandboxProcess>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.fill();
+    return taken;
+  }
+
+  /** Resolves once `count` interpreters (at most the pool's size) are booted and waiting. */
+  whenReady(count: number = this.size): Promise<void> {
+    this.fill();
+    const wanted = Math.min(count, this.size);
+    if (this.ready.length >= wanted || this.closed) return Promise.resolve();
+    return new Promise((done) => this.watchers.push({ count: wanted, done }));
+  }
+
+  /** Kills every waiting interpreter and stops booting new ones. */
+  close(): void {
+    this.closed = true;
+    for (const proc of this.ready.splice(0)) proc.kill();
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox runtime is closed'));
+    for (const watcher of this.watchers.splice(0)) watcher.done();
+  }
+
+  private fill(): void {
+    while (!this.closed && this.ready.length + this.booting < this.size + this.waiters.length) {
+      this.booting += 1;
+      this.spawn().then(
+        (proc) => this.booted(proc),
+        (error: unknown) => {
+          this.booting -= 1;
+          this.waiters.shift()?.reject(error);
+        },
+      );
+    }
+  }
+
+  private booted(proc: SandboxProcess): void {
+    this.booting -= 1;
+    if (this.closed) {
+      proc.kill();
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      waiter.resolve(proc);
+      return;
+    }
+    this.ready.push(proc);
+    void proc.exited.then(() => {
+      const at = this.ready.indexOf(proc);
+      if (at >= 0) this.ready.splice(at, 1);
+      this.fill();
+    });
+    for (const watcher of this.watchers.filter((w) => this.ready.length >= w.count)) {
+      this.watchers.splice(this.watchers.indexOf(watcher), 1);
+      watcher.done();
+    }
+  }
+}

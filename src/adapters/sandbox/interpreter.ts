@@ -1,0 +1,118 @@
+import { EnvError, envError, type EnvErrorCode, type ValidationStage } from '../../core/env/env-error.ts';
+import { HarnessProtocolError, parseHarnessReply } from '../../core/env/harness-protocol.ts';
+import type { EnvCall } from '../../core/env/contract.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import { replyLimitFor } from './sandbox-service.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+
+type Outcome = { kind: 'reply'; value: unknown } | { kind: 'timeout' } | { kind: 'died'; reason: string };
+
+const TIMEOUT_CODE: Record<EnvCall, EnvErrorCode> = {
+  load: 'load_timeout',
+  reset: 'reset_timeout',
+  step: 'step_timeout',
+  solution: 'solution_timeout',
+};
+
+/**
+ * One environment's own interpreter: serialises its calls, enforces hard time limits by killing
+ * it, and checks every reply's shape. Once killed (a hang, a crash, a malformed reply) or retired
+ * it answers nothing again.
+ */
+export class Interpreter {
+  private readonly queue = new SerialQueue();
+  private gone: 'killed' | 'retired' | null = null;
+
+  constructor(private readonly proc: SandboxProcess, private readonly maxChars: number, private readonly onKilled: () => void) {}
+
+  /** Whether it was killed after a hang, a crash or a bad reply (its environment is lost). */
+  get killed(): boolean {
+    return this.gone === 'killed';
+  }
+
+  /** Whether it can still answer. */
+  get alive(): boolean {
+    return this.gone === null;
+  }
+
+  /** Kills it because its environment is done with; not counted as a restart. */
+  retire(): void {
+    if (this.gone) return;
+    this.gone = 'retired';
+    this.proc.kill();
+  }
+
+  /** Sends one harness request; resolves with the parsed reply or rejects with an EnvError. */
+  request(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
+    return this.queue.run(() => this.exchange(body, call, stage, timeoutMs));
+  }
+
+  private kill(): void {
+    if (this.gone) return;
+    this.gone = 'killed';
+    this.proc.kill();
+    this.onKilled();
+  }
+
+  private async exchange(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
+    if (this.gone) {
+      throw envError('env_lost', stage, {
+        expected: 'the environment to still be loaded',
+        seen: this.gone === 'killed' ? 'its interpreter was killed after a hang or crash' : 'it was disposed',
+        fix: 'load the environment again',
+      });
+    }
+    const outcome = await raceCall(this.proc, JSON.stringify({ ...body, maxChars: this.maxChars }), timeoutMs);
+    if (outcome.kind === 'timeout') {
+      this.kill();
+      throw envError(TIMEOUT_CODE[call], stage, {
+        expected: `${call} to return within ${timeoutMs} ms`,
+        seen: 'no answer in time; the sandbox was killed',
+        fix: 'remove infinite loops and heavy computation; every call must return quickly',
+      });
+    }
+    if (outcome.kind === 'died') {
+      this.kill();
+      // os._exit(n) ends Pyodide with Emscripten's "Program terminated with exit(n)": an exit, not a crash.
+      const exit = /Program terminated with exit\((-?\d+)\)/.exec(outcome.reason);
+      if (exit) {
+        throw envError('process_exit', stage, {
+          expected: `${call} to return without exiting`,
+          seen: `a hard exit with status ${exit[1]} (os._exit); the sandbox was restarted`,
+          fix: 'never call os._exit, sys.exit, exit or quit; return a terminal step instead',
+        });
+      }
+      throw envError('sandbox_crashed', stage, {
+        expected: `the sandbox to survive ${call}`,
+        seen: `it stopped (${outcome.reason.slice(0, 500)}); this usually means memory exhaustion or a fatal runtime error`,
+        fix: 'keep memory use small and avoid deep recursion',
+      });
+    }
+    try {
+      return parseHarnessReply(outcome.value, replyLimitFor(this.maxChars));
+    } catch (error) {
+      this.kill();
+      if (error instanceof HarnessProtocolError) {
+        throw new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${error.message}. Fix: the sandbox was restarted; load the environment again.`);
+      }
+      throw error;
+    }
+  }
+}
+
+async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+  });
+  const died = proc.exited.then((reason): Outcome => ({ kind: 'died', reason }));
+  const answered = proc.call(request).then(
+    (value): Outcome => ({ kind: 'reply', value }),
+    (error: unknown): Outcome => ({ kind: 'died', reason: error instanceof Error ? error.message : String(error) }),
+  );
+  try {
+    return await Promise.race([answered, timeout, died]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,12 @@
+/** One running sandbox (a process or a worker) holding one interpreter that can answer harness calls and be killed. */
+export interface SandboxProcess {
+  /** Sends one JSON request; resolves with whatever came back (checked by the caller). */
+  call(request: string): Promise<unknown>;
+  /** Kills it at once, whatever it is doing. */
+  kill(): void;
+  /** Resolves with a reason when it dies on its own. */
+  readonly exited: Promise<string>;
+}
+
+/** Starts a fresh, fully loaded and sealed sandbox. */
+export type SpawnSandbox = () => Promise<SandboxProcess>;
