@@ -10,21 +10,25 @@ import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../core/import/import-
 import type { SandboxRuntime } from '../core/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
-async function listFolder(root: string, dir = root, out: string[] = []): Promise<string[]> {
+// Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.
+async function listFolder(root: string, dir = root, out = { paths: [] as string[], passed: [] as Array<{ path: string; why: string }> }) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) await listFolder(root, path, out);
-    else if (entry.isFile()) out.push(path);
-    if (out.length > MAX_IMPORT_FILES) break;
+    if (entry.name.startsWith('.')) out.passed.push({ path, why: 'a hidden file or folder; not read' });
+    else if (entry.isDirectory()) await listFolder(root, path, out);
+    else if (entry.isFile()) out.paths.push(path);
+    else out.passed.push({ path, why: 'not a regular file (a link, socket or device); not read' });
+    if (out.paths.length > MAX_IMPORT_FILES) break;
   }
   return out;
 }
 
-/** Reads a file or a folder's files (dotfiles passed over) within the import limits: files over the caps are listed, never read. */
+/** Reads a file or a folder's files within the import limits: hidden entries, non-files and files over the caps are listed as problems, never read. */
 async function readInputs(source: string, isFolder: boolean): Promise<ReadFiles> {
-  const paths = isFolder ? await listFolder(source) : [source];
-  const read: ReadFiles = { files: [], problems: paths.length > MAX_IMPORT_FILES ? [tooManyFilesProblem(source, paths.length)] : [] };
+  const listed = isFolder ? await listFolder(source) : { paths: [source], passed: [] };
+  const paths = listed.paths;
+  const read: ReadFiles = { files: [], problems: listed.passed.map(({ path, why }) => ({ source: relative(source, path).split('\\').join('/'), reason: why, kept: false })) };
+  if (paths.length > MAX_IMPORT_FILES) read.problems.push(tooManyFilesProblem(source, paths.length));
   const budget = { remaining: MAX_IMPORT_TOTAL_BYTES };
   for (const path of paths.slice(0, MAX_IMPORT_FILES)) {
     const name = isFolder ? relative(source, path).split('\\').join('/') : basename(path);
