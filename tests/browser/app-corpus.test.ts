@@ -1,7 +1,8 @@
 // A user's grounding corpus in the app, in Debian's Chromium: a corpus larger than localStorage
 // holds (about 6 MB, as corpora in the reference format are) is imported on the Runs view, kept
-// across a reload in Cache Storage, grounds the next run's designs (which records it), and can be
-// dropped again.
+// across a reload in Cache Storage, not replaced by a second import without asking, grounds the
+// next run's designs (which records it), and can be dropped again. Skipped zip entries are listed.
+import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
@@ -34,6 +35,24 @@ describe('a user corpus', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
     await grounded().waitFor({ timeout: 30_000 });
+  });
+
+  it('a second corpus import asks before replacing it; keeping the earlier one keeps it', async () => {
+    await page.getByLabel('Files').setInputFiles({ name: 'other.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n') });
+    const report = page.getByTestId('import-report');
+    await report.getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`).waitFor({ timeout: 30_000 });
+    await expect(report.textContent()).resolves.toContain('other.jsonl:2: no non-empty "text" or "orig_doc" field');
+    await page.getByRole('button', { name: 'Keep my earlier corpus' }).click();
+    await page.getByText(`Kept your earlier corpus (${DOCS} documents); the new one was not saved.`).waitFor();
+  });
+
+  it('lists every skipped zip entry with its reason', async () => {
+    const zip = zipSync({ '../evil.py': strToU8('x = 1\n'), 'games/x.py': new Uint8Array([0xff, 0x0a]) });
+    await page.getByLabel('Files').setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+    const report = page.getByTestId('import-report');
+    await report.getByText('bad.zip:../evil.py', { exact: true }).waitFor({ timeout: 30_000 });
+    await expect(report.textContent()).resolves.toContain('expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)');
+    await expect(report.textContent()).resolves.toContain('games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)');
   });
 
   it('grounds the next run in it', async () => {
