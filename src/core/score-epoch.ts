@@ -60,11 +60,10 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
   const scored = environments.filter((e) => e.stats);
   const stats = scored.map((e) => e.stats!);
   const attempts = environments.flatMap((e) => e.attempts);
-  const perSkill: EpochMetrics['perSkill'] = {};
-  for (const skill of new Set(scored.map((e) => e.skill))) {
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...new Set(scored.map((e) => e.skill))].map((skill) => {
     const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
-    perSkill[skill] = { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) };
-  }
+    return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
+  }));
   const usage = [...attempts.map((a) => a.usage), ...episodes.map((e) => e.usage)];
   return {
     epoch,

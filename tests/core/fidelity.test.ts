@@ -213,3 +213,11 @@ describe('designer rows, memory and actions', () => {
     expect(parseAction('<think>\\boxed{1}</think> so \\boxed{4}')).toBe('\\boxed{4}');
   });
 });
+
+it('a skill named __proto__ is an ordinary key of the per-skill metrics and averages', async () => {
+  const config: Config = { ...BASE, skills: ['__proto__'], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1 };
+  const result = await runEpoch({ model: model(['W']), sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, config);
+  expect(Object.hasOwn(result.metrics.perSkill, '__proto__')).toBe(true);
+  expect(Object.getPrototypeOf(result.metrics.perSkill)).toBe(Object.prototype);
+  expect(Object.hasOwn(result.nextState.skillAverages, '__proto__')).toBe(true);
+});
