@@ -23,11 +23,9 @@ export class Interpreter {
   private readonly queue = new SerialQueue();
   private gone: 'killed' | 'retired' | null = null;
 
-  constructor(private readonly proc: SandboxProcess, private readonly maxChars: number, private readonly onKilled: () => void) {}
-
-  /** Whether it was killed after a hang, a crash or a bad reply (its environment is lost). */
-  get killed(): boolean {
-    return this.gone === 'killed';
+  constructor(private readonly proc: SandboxProcess, private readonly maxChars: number, private readonly onKilled: () => void) {
+    // One that dies between calls counts as killed at once, so no later call is sent to it.
+    void proc.exited.then(() => this.kill());
   }
 
   /** Whether it can still answer. */
