@@ -4,6 +4,7 @@ import createPyodideModule from 'pyodide/pyodide.asm.mjs';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
+import encodingSource from '../src/adapters/sandbox/encoding.py';
 
 interface Boot {
   port: MessagePort;
@@ -37,7 +38,7 @@ async function boot({ port, files }: Boot): Promise<void> {
       stdin: () => null,
     });
     globalThis.fetch = realFetch;
-    expose(createSandboxService(pyodide, harnessSource, sealSource), port);
+    expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), port);
     port.postMessage({ spadeSandboxReady: true });
   } catch (error) {
     port.postMessage({ spadeSandboxError: error instanceof Error ? error.message : String(error) });

@@ -5,6 +5,7 @@ import { ipcEndpoint } from '../src/adapters/sandbox/ipc-endpoint.ts';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
+import encodingSource from '../src/adapters/sandbox/encoding.py';
 
 // Watchdog: leave as soon as the host's IPC channel closes (the host died or gave up on us);
 // the kernel's parent-death signal covers the case where Python keeps the event loop busy.
@@ -33,5 +34,5 @@ Object.assign(process, { kill: noAccess, _kill: noAccess, dlopen: noAccess });
 for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
   Reflect.deleteProperty(globalThis, name);
 }
-expose(createSandboxService(pyodide, harnessSource, sealSource), ipcEndpoint(process as never));
+expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
 process.send?.({ spadeSandboxReady: true });

@@ -71,7 +71,7 @@ describe('the host decodes exact types and sizes from the private encoding', () 
   it('a user class named str is not a str: reset_bad_return', async () => {
     const report = await validateEnvironment(readEnv('hostile', 'forge/fake_str.py'), runtime);
     expect(report).toMatchObject({ ok: false, code: 'reset_bad_return' });
-    expect(report.message).toContain('an instance of class "str"');
+    expect(report.message).toContain('a tuple of 2 items (class str, dict)');
   });
 
   it('a str subclass whose __len__ lies is measured for real: output_too_large at 1,000,000 characters', async () => {

@@ -1,31 +1,16 @@
 """SPADE Lab sandbox harness: runs one untrusted environment inside its own Pyodide interpreter.
 
-Every entry point takes and returns JSON text and never raises. Values the environment returns
-are encoded by exact type, never by type name: ["s", text] only for real strings (a str subclass
-is copied to a plain str and measured with str.__len__), ["b", flag] only for real bools, ["i"|"f",
-number] for ints and floats, ["d", plain data] for dicts, ["t", items] for tuples, ["n"] for None,
-and ["o", class name, repr] for anything else (the name is for messages only). Sizes are checked
-here before any large string leaves Python, and the host checks them again.
+Every entry point takes and returns JSON text and never raises. It runs in the same private
+namespace as encoding.py, which encodes the values the environment returns by exact type; sizes
+are checked before any large string leaves Python, and the host checks them again.
 """
 
-import _json
 import builtins
-import math
 import random
 import traceback
 
 _ENV_FILENAME = "<environment>"
 _BASE_CLASS_NAMES = frozenset({"Env", "ToolUseBaseEnv"})
-_NAME_CHARS = 100
-_MSG_CHARS = 2000
-_REPR_CHARS = 200
-_quote = _json.encode_basestring_ascii
-_str_of, _len_of = str.__str__, str.__len__
-
-
-def _is(value, cls):
-    """Exact-type test that an object's `__class__` cannot fake."""
-    return issubclass(type(value), cls)
 
 _PRELUDE = """
 import itertools, math, random, re, json, collections, functools, string, copy, heapq, operator, statistics
@@ -38,25 +23,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 """
 
 
-class _TooLarge(Exception):
-    def __init__(self, what, size, limit):
-        super().__init__(what)
-        self.what, self.size, self.limit = what, size, limit
-
-
 _state = {"cls": None, "env": None, "cap": 12, "max_chars": 100_000}
-
-
-def _text(value, limit):
-    try:
-        text = _str_of(value) if _is(value, str) else _str_of(str(value))
-    except BaseException:
-        return "<unprintable>"
-    return text[:limit]
-
-
-def _name(obj):
-    return _text(getattr(type(obj) if not isinstance(obj, type) else obj, "__name__", "?"), _NAME_CHARS)
 
 
 def _line_of(exc):
@@ -74,99 +41,6 @@ def _failure(kind, exc=None, **extra):
         out.update(type=_name(exc), msg=_text(message, _MSG_CHARS), line=_line_of(exc))
     out.update(extra)
     return out
-
-
-def _number(tag, value):
-    try:
-        number = float.__float__(value) if tag == "f" else float(int.__int__(value))
-    except OverflowError:
-        return [tag, "inf" if int.__int__(value) > 0 else "-inf"]
-    if math.isnan(number):
-        return [tag, "nan"]
-    if math.isinf(number):
-        return [tag, "inf" if number > 0 else "-inf"]
-    return [tag, number]
-
-
-def _plain(value, depth=0):
-    """Plain JSON data for an info dict, by exact base types; anything else becomes its repr."""
-    if value is None or type(value) is bool:
-        return value
-    if _is(value, int):
-        return _number("i", value)[1] if abs(int.__int__(value)) >= 2**53 else int.__int__(value)
-    if _is(value, float):
-        return _number("f", value)[1]
-    if _is(value, str):
-        return _str_of(value)
-    if depth < 20 and _is(value, (list, tuple)):
-        items = list.__iter__(value) if _is(value, list) else tuple.__iter__(value)
-        return [_plain(item, depth + 1) for item in items]
-    if depth < 20 and _is(value, dict):
-        out = {}
-        for key, item in dict.items(value):
-            if _is(key, str):
-                out[_str_of(key)] = _plain(item, depth + 1)
-            elif key is None or _is(key, (bool, int, float)):
-                out[_to_json(_plain(key, depth + 1))] = _plain(item, depth + 1)
-        return out
-    try:
-        return _text(repr(value), _REPR_CHARS)
-    except BaseException:
-        return "<unprintable>"
-
-
-def _to_json(data):
-    """JSON text of plain data built by this module (exact types only), without the json module."""
-    if data is None:
-        return "null"
-    if data is True or data is False:
-        return "true" if data else "false"
-    if type(data) is int:
-        return int.__repr__(data)
-    if type(data) is float:
-        return float.__repr__(data) if math.isfinite(data) else _quote(float.__repr__(data))
-    if type(data) is str:
-        return _quote(data)
-    if type(data) is list:
-        return "[" + ",".join(_to_json(item) for item in data) + "]"
-    if type(data) is dict:
-        return "{" + ",".join(_quote(key) + ":" + _to_json(item) for key, item in dict.items(data)) + "}"
-    raise TypeError("harness encoder got a non-plain value")
-
-
-def _encode(value, what):
-    limit = _state["max_chars"]
-    if type(value) is bool:
-        return ["b", value]
-    if value is None:
-        return ["n"]
-    if _is(value, str):
-        text = _str_of(value)
-        if _len_of(text) > limit:
-            raise _TooLarge(what, _len_of(text), limit)
-        return ["s", text]
-    if _is(value, int) and type(value) is not bool:
-        return _number("i", value)
-    if _is(value, float):
-        return _number("f", value)
-    if _is(value, dict):
-        plain = _plain(value)
-        size = _len_of(_to_json(plain))
-        if size > limit:
-            raise _TooLarge(what, size, limit)
-        return ["d", plain]
-    try:
-        shown = _text(repr(value), _REPR_CHARS)
-    except BaseException:
-        shown = "<unprintable>"
-    return ["o", _name(value), shown]
-
-
-def _encode_result(value, names):
-    if _is(value, tuple):
-        items = list(tuple.__iter__(value))
-        return ["t", [_encode(item, names[i] if i < len(names) else f"item {i}") for i, item in enumerate(items)]]
-    return _encode(value, names[0])
 
 
 def _find_env_class(namespace):
@@ -240,19 +114,19 @@ def _reset(seed):
     env = _env()
     if seed is not None:
         random.seed(seed)
-    return {"ok": True, "value": _encode_result(env.reset(seed=seed), ["observation", "info"])}
+    return {"ok": True, "value": _encode_result(env.reset(seed=seed), ["observation", "info"], _state["max_chars"])}
 
 
 def _step(action):
     names = ["observation", "reward", "terminated", "truncated", "info"]
-    return {"ok": True, "value": _encode_result(_env().step(action), names)}
+    return {"ok": True, "value": _encode_result(_env().step(action), names, _state["max_chars"])}
 
 
 def _solution():
     env = _env()
     if not callable(getattr(env, "solution", None)):
         return {"ok": True, "value": ["n"]}
-    return {"ok": True, "value": _encode(env.solution(), "solution")}
+    return {"ok": True, "value": _encode(env.solution(), "solution", _state["max_chars"])}
 
 
 def _check_syntax(source, mode):
@@ -294,6 +168,32 @@ def _guarded(request):
         return _failure("exit", exc)
     except BaseException as exc:
         return _failure("exception", exc)
+
+
+_WARM_UP = """
+class WarmUpEnv:
+    def __init__(self, max_turns=12):
+        self.max_turns = max_turns
+    def reset(self, seed=None):
+        self.secret = random.Random(seed).randint(1, 9)
+        return f"Guess the digit as \\\\boxed{{n}} ({self.max_turns} turns).", {"seed": seed}
+    def step(self, action):
+        match = re.search(r"\\\\boxed\\{([^{}]*)\\}", action)
+        won = bool(match) and match.group(1) == str(self.secret)
+        return "Correct!" if won else "Wrong.", 1.0 if won else 0.0, won, False, {"guess": action}
+"""
+
+
+def spade_warm_up():
+    """Runs a typical environment once in a throwaway namespace, so a fresh interpreter's first real calls are not slow."""
+    namespace = {"__name__": "spade_warm_up", "__builtins__": builtins}
+    exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)
+    exec(compile(_WARM_UP, _ENV_FILENAME, "exec"), namespace)
+    env = _instantiate(_find_env_class(namespace), 12)
+    replies = [_encode_result(env.reset(seed=3), ["observation", "info"], 1000)]
+    replies += [_encode_result(env.step(f"\\boxed{{{n}}}"), ["observation", "reward", "terminated", "truncated", "info"], 1000) for n in range(10)]
+    _check_syntax("x = 1", "exec")
+    _to_json(_plain({"ok": True, "value": replies}))
 
 
 def spade_harness_call(request_json):

@@ -1,6 +1,13 @@
 import type { PyodideAPI } from 'pyodide';
 import { removeBuiltinModules, type InittabMemory } from './seal-inittab.ts';
 
+/** The Python sources a sandbox worker installs: the value encoding and harness, and the seal. */
+export interface SandboxSources {
+  encoding: string;
+  harness: string;
+  seal: string;
+}
+
 /** What a sandbox worker exposes to its owner: one JSON call, nothing else. */
 export interface SandboxService {
   /** Runs one harness request (JSON text) and returns the reply (JSON text). */
@@ -14,26 +21,28 @@ export function replyLimitFor(maxObservationChars: number): number {
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 
-// Runs `source` in a fresh private dict (not __main__, not a module) and returns its function `name`.
-function privateFunction(pyodide: PyodideAPI, source: string, name: string): PyCallable {
+// Runs `sources` in one fresh private dict (not __main__, not a module) and returns its functions `names`.
+function privateFunctions(pyodide: PyodideAPI, sources: readonly string[], names: readonly string[]): PyCallable[] {
   const makeDict = pyodide.globals.get('dict') as PyCallable;
   const namespace = makeDict() as { get(key: string): unknown; destroy(): void };
   makeDict.destroy();
-  pyodide.runPython(source, { globals: namespace as never });
-  const fn = namespace.get(name) as PyCallable;
+  for (const source of sources) pyodide.runPython(source, { globals: namespace as never });
+  const functions = names.map((name) => namespace.get(name) as PyCallable);
   namespace.destroy();
-  return fn;
+  return functions;
 }
 
 /**
- * Installs the harness into a freshly loaded Pyodide, then seals the interpreter (seal.py and the
- * builtin-table patch) so Python can no longer reach JavaScript, and returns the service the
- * worker exposes. Nothing but the harness entry is called afterwards.
+ * Installs the harness into a freshly loaded Pyodide and warms it up on a typical environment,
+ * then seals the interpreter (seal.py and the builtin-table patch) so Python can no longer reach
+ * JavaScript, and returns the service the worker exposes. Nothing but the harness entry is called
+ * afterwards.
  */
-export function createSandboxService(pyodide: PyodideAPI, harnessSource: string, sealSource: string): SandboxService {
-  const entry = privateFunction(pyodide, harnessSource, 'spade_harness_call');
-  const blocked = privateFunction(pyodide, sealSource, 'blocked_builtins');
-  const seal = privateFunction(pyodide, sealSource, 'seal');
+export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSources): SandboxService {
+  const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
+  const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [PyCallable, PyCallable];
+  warmUp();
+  warmUp.destroy();
   removeBuiltinModules((pyodide as unknown as { _module: InittabMemory })._module, new Set(String(blocked()).split(',')));
   seal();
   blocked.destroy();

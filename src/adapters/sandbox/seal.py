@@ -101,6 +101,19 @@ def blocked_builtins():
     return ",".join(sorted(BLOCKED_BUILTINS))
 
 
+def _scrub_module_globals():
+    # Pyodide plants JS values in standard modules (json.encoder._JSNULL is jsnull): set every
+    # module global that is an instance of a JS-bridge class to None.
+    for module in list(sys.modules.values()):
+        try:
+            space = vars(module)
+        except TypeError:
+            continue
+        for key, value in list(space.items()):
+            if not isinstance(value, type) and _reaches_js(getattr(type(value), "__module__", "")):
+                space[key] = None
+
+
 def seal():
     """Cuts the interpreter off from JS; call once, before any environment code runs."""
     still = [name for name in BLOCKED_BUILTINS if _imp.is_builtin(name)]
@@ -108,6 +121,7 @@ def seal():
         raise RuntimeError(f"the builtin module table still lists {still}; refusing to run unsealed")
     _preimport_builtins()
     _drop_js_modules()
+    _scrub_module_globals()
     _disarm_js_classes()
     for name in ("create_builtin", "exec_builtin", "create_dynamic", "exec_dynamic"):
         if hasattr(_imp, name):
