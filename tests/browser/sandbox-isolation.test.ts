@@ -146,7 +146,7 @@ describe('a. Python level: environment code in the real browser runtime is cut o
   it('FS.createLazyFile (a synchronous XHR from the worker) is out of reach: pyodide_js does not import', () => {
     console.log(`FS.createLazyFile attempt: ${JSON.stringify(lazyFile.result)}`);
     expect(lazyFile.result).toMatchObject({ ok: false, code: 'reset_exception' });
-    expect((lazyFile.result as { message: string }).message).toMatch(/ModuleNotFoundError: No module named 'pyodide_js'/);
+    expect((lazyFile.result as { message: string }).message).toMatch(/ModuleNotFoundError: .*pyodide_js/);
     expect(lazyFile.restartsAfter).toBe(lazyFile.restartsBefore);
   });
 
