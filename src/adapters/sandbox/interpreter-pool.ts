@@ -13,7 +13,7 @@ interface Waiter {
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
   private readonly waiters: Waiter[] = [];
-  private readonly watchers: { count: number; done: () => void }[] = [];
+  private readonly watchers: { count: number; done: () => void; fail: (error: unknown) => void }[] = [];
   private booting = 0;
   private closed = false;
 
@@ -28,12 +28,12 @@ export class InterpreterPool {
     return taken;
   }
 
-  /** Resolves once `count` interpreters (at most the pool's size) are booted and waiting. */
+  /** Resolves once `count` interpreters (at most the pool's size) are booted and waiting; rejects when a boot fails. */
   whenReady(count: number = this.size): Promise<void> {
     this.fill();
     const wanted = Math.min(count, this.size);
     if (this.ready.length >= wanted || this.closed) return Promise.resolve();
-    return new Promise((done) => this.watchers.push({ count: wanted, done }));
+    return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
   /** Kills every waiting interpreter and stops booting new ones. */
@@ -51,7 +51,9 @@ export class InterpreterPool {
         (proc) => this.booted(proc),
         (error: unknown) => {
           this.booting -= 1;
+          // Nobody may be waiting yet: a watcher hears of it too, or whenReady would never settle.
           this.waiters.shift()?.reject(error);
+          for (const watcher of this.watchers.splice(0)) watcher.fail(error);
         },
       );
     }
