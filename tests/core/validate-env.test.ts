@@ -36,6 +36,22 @@ describe('good environments', () => {
     else expect(report.repairedLines).toEqual([]);
   });
 
+  it('finds FrozenSet and Mapping without an import, as SPADE injects them', async () => {
+    const code = [
+      'class TypedEnv:',
+      '    def __init__(self, max_turns=5):',
+      '        self.max_turns = max_turns',
+      '        self.kinds = (FrozenSet[str], Mapping[str, int])',
+      '        self.ok = isinstance({}, Mapping)',
+      '    def reset(self, seed=None):',
+      '        return "Say \\\\boxed{go}.", {}',
+      '    def step(self, action):',
+      '        return "done", 1.0, True, False, {}',
+      '',
+    ].join('\n');
+    expect(await validateEnvironment(code, runtime, { ...OPTIONS, source: 'code' })).toMatchObject({ ok: true, className: 'TypedEnv' });
+  });
+
   it('the brace-repair fixture does not parse as written and does after repair', async () => {
     const fixture = GOOD_ENVS.find((f) => f.needsBraceRepair)!;
     const source = readEnv('good', fixture.file);

@@ -19,7 +19,7 @@ from itertools import combinations, permutations, product, chain, accumulate
 from functools import reduce, lru_cache
 from copy import deepcopy
 from heapq import heappush, heappop
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 """
 
 
