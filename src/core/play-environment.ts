@@ -35,7 +35,7 @@ export function playSchedule(config: Config, envId: string, withHint = true): Pl
 }
 
 /** The id of a play (`-failed` marks a first attempt that was retried). */
-export function playId(envId: string, play: PlannedPlay): string {
+function playId(envId: string, play: PlannedPlay): string {
   return `${envId}-r${play.rollout}-${play.arm}-${play.index}`;
 }
 

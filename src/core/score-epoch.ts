@@ -24,7 +24,7 @@ const kept = (e: Episode) => !e.dropped;
 const unhinted = (e: Episode) => e.arm === 'nohint' && !e.dropped;
 
 /** Agent advantages per GRPO group: the kept unhinted plays of one environment in one rollout; hinted plays are never trained on. */
-export function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
+function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
   const groups = new Map<string, Episode[]>();
   for (const e of episodes.filter(unhinted)) {
     const key = `${e.envId}:${e.rollout}`;
@@ -43,7 +43,7 @@ function agentRow(e: Episode): RolloutRow {
 }
 
 /** The design sample SPADE trains: the valid attempt, or for a repaired design the first turn it repaired. */
-export function trainedAttempt(env: EnvironmentRecord): DesignAttempt | null {
+function trainedAttempt(env: EnvironmentRecord): DesignAttempt | null {
   const valid = env.attempts.find((a) => a.validation.ok);
   if (!valid) return null;
   return valid.repair ? (env.attempts.find((a) => a.attempt === valid.attempt - 1) ?? valid) : valid;

@@ -15,7 +15,7 @@ export interface DesignerPromptInput {
 }
 
 /** Interaction steps the goal should need at each difficulty (SPADE: 2 when easy, else 3). */
-export function minimumSteps(difficulty: DesignerPromptInput['difficulty']): number {
+function minimumSteps(difficulty: DesignerPromptInput['difficulty']): number {
   return difficulty === 'easy' ? 2 : 3;
 }
 

@@ -98,7 +98,7 @@ export const DEFAULT_TEMPLATES: PromptTemplates = { designer: DESIGNER, repair: 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
 /** The `{name}` placeholders a template uses (a doubled `{{` is not one). */
-export function placeholdersOf(template: string): string[] {
+function placeholdersOf(template: string): string[] {
   return [...new Set([...template.replace(/\{\{|\}\}/g, '').matchAll(PLACEHOLDER)].map((m) => m[1]!))];
 }
 
