@@ -42,7 +42,7 @@ describe('first run: the demo runs two epochs end to end', () => {
   it('shows the new-run settings with their docs', async () => {
     await page.getByRole('button', { name: 'Start the demo' }).click();
     await page.getByRole('heading', { name: 'New run' }).waitFor();
-    await expect(page.getByText('Plays without the hint and, on the same seeds, with it.').count()).resolves.toBe(1);
+    await expect(page.getByText('Plays without the hint, per rollout; the agent trains on these (the paper: 8).').count()).resolves.toBe(1);
     await screenshot(page, 'new-run');
     expect(await seriousViolations(page)).toEqual([]);
   });
