@@ -1,7 +1,7 @@
 """SPADE Lab sandbox harness: runs one untrusted environment inside its own Pyodide interpreter.
 
 Every entry point takes and returns JSON text and never raises. It runs in the same private
-namespace as encoding.py, which encodes the values the environment returns by exact type; sizes
+namespace as encoding.py (which also gives it _failure and _line_of), which encodes the values the environment returns by exact type; sizes
 are checked before any large string leaves Python, and the host checks them again.
 """
 
@@ -24,23 +24,6 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Opti
 
 
 _state = {"cls": None, "env": None, "cap": 12, "max_chars": 100_000}
-
-
-def _line_of(exc):
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == _ENV_FILENAME:
-            return frame.lineno if type(frame.lineno) is int else None
-    lineno = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else None
-    return lineno if type(lineno) is int else None
-
-
-def _failure(kind, exc=None, **extra):
-    out = {"ok": False, "error": kind}
-    if exc is not None:
-        message = exc.msg if isinstance(exc, SyntaxError) and exc.msg else exc
-        out.update(type=_name(exc), msg=_text(message, _MSG_CHARS), line=_line_of(exc))
-    out.update(extra)
-    return out
 
 
 def _find_env_class(namespace):

@@ -21,7 +21,7 @@ function minimumSteps(difficulty: DesignerPromptInput['difficulty']): number {
 
 function documentBlock(document: string | null): string {
   if (document === null) return 'Choose any concept that exercises the target skill.';
-  return `Build the game around one concept from this document. The game text must stand on its own, without mentioning its source.\n<document>\n${document}\n</document>`;
+  return `Build the game around one concept from the text below; the game text must stand on its own, without mentioning its source.\n<document>\n${document}\n</document>`;
 }
 
 /** The reference-environments block: positives with skill, win rate and regret; the negative by name only. */
