@@ -65,7 +65,7 @@ beforeAll(async () => {
   blend = await makeRun('blend', 3);
   potential = await makeRun('learning_potential', 2);
   regret = await makeRun('regret', 3);
-}, 150_000);
+}, 420_000);
 afterAll(() => sandbox?.close());
 
 describe('spade verify', () => {
