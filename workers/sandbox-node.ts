@@ -1,8 +1,9 @@
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, readFileSync } from 'node:fs';
 import { expose } from 'comlink';
 import { loadPyodide } from 'pyodide';
 import { ipcEndpoint } from '../src/adapters/sandbox/ipc-endpoint.ts';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
+import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
@@ -17,22 +18,35 @@ const host = process as unknown as { binding(name: string): unknown };
 const denied = host.binding.bind(host);
 host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : denied(name));
 
-const indexURL = process.argv[2];
+// argv: the pyodide directory, then either nothing, a snapshot file to start from, or
+// --make-snapshot (send the host a snapshot of a fresh interpreter and leave; no environment runs).
+const [indexURL, snapshotArg] = process.argv.slice(2);
+const making = snapshotArg === '--make-snapshot';
 const pyodide = await loadPyodide({
   indexURL,
   jsglobals: Object.create(null),
   stdout: () => undefined,
   stderr: () => undefined,
   stdin: () => null,
+  ...(making ? { _makeSnapshot: true } : snapshotArg ? { _loadSnapshot: readFileSync(snapshotArg) } : {}),
 });
-// Node 20's permission model does not cover signals or the network: take those away before any
-// environment runs (the host kills this process with a signal of its own).
-const noAccess = () => {
-  throw Object.assign(new Error('not available in the SPADE sandbox'), { code: 'ERR_ACCESS_DENIED' });
-};
-Object.assign(process, { kill: noAccess, _kill: noAccess, dlopen: noAccess });
-for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
-  Reflect.deleteProperty(globalThis, name);
+if (making) {
+  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide) }, () => leave(0));
+} else {
+  if (snapshotArg) freshenRestoredInterpreter(pyodide);
+  serve();
 }
-expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
-process.send?.({ spadeSandboxReady: true });
+
+function serve(): void {
+  // Node 20's permission model does not cover signals or the network: take those away before any
+  // environment runs (the host kills this process with a signal of its own).
+  const noAccess = () => {
+    throw Object.assign(new Error('not available in the SPADE sandbox'), { code: 'ERR_ACCESS_DENIED' });
+  };
+  Object.assign(process, { kill: noAccess, _kill: noAccess, dlopen: noAccess });
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
+    Reflect.deleteProperty(globalThis, name);
+  }
+  expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
+  process.send?.({ spadeSandboxReady: true });
+}

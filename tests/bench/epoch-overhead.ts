@@ -1,3 +1,4 @@
+import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
@@ -21,7 +22,7 @@ const KEY_ENV = readFileSync(new URL('../fixtures/scripted/hint-helps.json', imp
  * turns (unhinted plays never win, so they run all 12 turns). Everything measured is the loop,
  * the prompts, parsing, scoring and the real Pyodide sandbox.
  */
-export async function measureEpochOverhead(epochs = 5): Promise<EpochFigures> {
+export async function measureEpochOverhead(epochs = 5, createSandbox: () => PyodideSandboxRuntime = () => createNodeSandboxRuntime()): Promise<EpochFigures> {
   const keyEnvReply = (JSON.parse(KEY_ENV) as ChatScript).rules[0]!.replies[0]!;
   const script: ChatScript = {
     name: 'bench',
@@ -33,7 +34,7 @@ export async function measureEpochOverhead(epochs = 5): Promise<EpochFigures> {
     ],
   };
   const config: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: 4, playsPerArm: 4, maxTurns: 12, useCorpus: false };
-  const sandbox = createNodeSandboxRuntime();
+  const sandbox = createSandbox();
   await sandbox.warm();
   const model = new ScriptedChatModel(script);
   let state: RunState = INITIAL_RUN_STATE;

@@ -1,4 +1,4 @@
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import type { PyodideSandboxRuntime, SpawnSandbox } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { DEFAULT_VALIDATION, validateEnvironment } from '../../src/core/env/validate-env.ts';
 
 /** Sandbox figures in milliseconds. */
@@ -79,4 +79,20 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
     recoveryAfterHangMs,
     steps,
   };
+}
+
+/** Median spawn-to-ready time of each way to start an interpreter, started one at a time and alternating, so machine noise hits both alike. */
+export async function measureBoots<K extends string>(ways: Record<K, SpawnSandbox>, now: () => number, rounds = 6): Promise<Record<K, number>> {
+  const times = Object.fromEntries(Object.keys(ways).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  // One untimed start of each first: builds the bundle and makes the shared snapshot if need be.
+  for (const spawn of Object.values(ways) as SpawnSandbox[]) (await spawn()).kill();
+  for (let round = 0; round < rounds; round++) {
+    for (const key of Object.keys(ways) as K[]) {
+      const start = now();
+      const proc = await ways[key]();
+      times[key].push(now() - start);
+      proc.kill();
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, list]) => [k, percentile((list as number[]).sort((a, b) => a - b), 0.5)])) as Record<K, number>;
 }

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { availableParallelism } from 'node:os';
+import { createNodeSandboxRuntime, spawnNodeSandbox } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
 import { startRig } from '../browser/harness.ts';
-import { measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
+import { measureBoots, measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
 import { measureEpochOverhead } from './epoch-overhead.ts';
 
 function print(name: string, figures: SandboxFigures): void {
@@ -31,19 +33,36 @@ async function benchBrowser(): Promise<SandboxFigures> {
   }
 }
 
+// The Node sandbox as shipped (children restored from the shared snapshot) beside cold-started children.
+const coldNodeRuntime = () => new PyodideSandboxRuntime(() => spawnNodeSandbox('cold'), { spares: Math.min(4, availableParallelism()) });
+
 const only = process.argv[2];
-if (!only || only === 'node') print('Node', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
-if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
-if (!only || only === 'epoch') {
-  const e = await measureEpochOverhead();
+if (!only || only === 'node') {
+  const boots = await measureBoots({ cold: () => spawnNodeSandbox('cold'), snapshot: () => spawnNodeSandbox() }, () => performance.now());
   process.stdout.write(
     [
-      'Epoch overhead (zero-latency scripted model, Node sandbox)',
-      `  epoch median                  ${e.medianEpochMs.toFixed(0)} ms   (${e.epochs} epochs, ${e.episodesPerEpoch} episodes and ${e.stepsPerEpoch} steps each)`,
-      `  share outside the model       ${(100 * e.medianOutsideModelShare).toFixed(1)} %`,
+      'Node interpreter start (spawn to sealed and ready, one at a time, alternating)',
+      `  cold start median             ${boots.cold.toFixed(0)} ms`,
+      `  from the snapshot median      ${boots.snapshot.toFixed(0)} ms   (${(boots.cold / boots.snapshot).toFixed(1)}x faster)`,
       '',
     ].join('\n'),
   );
+  print('Node (cold-started children)', await measureSandbox(coldNodeRuntime, EXAMPLE_ENV, () => performance.now()));
+  print('Node (children from the snapshot)', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
+}
+if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
+if (!only || only === 'epoch') {
+  for (const [name, create] of [['cold-started children', coldNodeRuntime], ['children from the snapshot', () => createNodeSandboxRuntime()]] as const) {
+    const e = await measureEpochOverhead(5, create);
+    process.stdout.write(
+      [
+        `Epoch overhead (zero-latency scripted model, Node sandbox, ${name})`,
+        `  epoch median                  ${e.medianEpochMs.toFixed(0)} ms   (${e.epochs} epochs, ${e.episodesPerEpoch} episodes and ${e.stepsPerEpoch} steps each)`,
+        `  share outside the model       ${(100 * e.medianOutsideModelShare).toFixed(1)} %`,
+        '',
+      ].join('\n'),
+    );
+  }
 }
 if (!only || only === 'store' || only === 'store-node' || only === 'store-browser') {
   const { baseEpoch, formatStoreFigures, measureStoreBrowser, measureStoreNode } = await import('./store-bench.ts');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -92,15 +92,19 @@ function watchDeath(child: ChildProcess, stderr: () => string): { exited: Promis
  * package; no writes, subprocesses, workers or addons) and no code generation from strings, so a
  * JavaScript object reached from Python cannot be turned into arbitrary code.
  */
-export function sandboxExecArgv(bundle: string, pyodideDir: string): string[] {
+export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: string | null = null): string[] {
   return [
     '--experimental-permission',
     `--allow-fs-read=${bundle}`,
     `--allow-fs-read=${pyodideDir}`,
+    ...(snapshot ? [`--allow-fs-read=${snapshot}`] : []),
     '--disallow-code-generation-from-strings',
     '--no-warnings',
   ];
 }
+
+/** How a child's interpreter starts: from the shared snapshot (made on first use), cold, or from a given snapshot file. */
+export type SnapshotChoice = 'shared' | 'cold' | { file: string };
 
 /**
  * Starts Pyodide in a child Node process under Node's permission model: it may read only its
@@ -108,16 +112,71 @@ export function sandboxExecArgv(bundle: string, pyodideDir: string): string[] {
  * cannot generate code from strings; signals and network globals are removed after start-up.
  * Below that, the kernel fences it (see process-fence.ts): no network at all, capped memory, and
  * killed with its parent. Talks over IPC via comlink; `exited` also resolves when IPC breaks.
+ * The interpreter is restored from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
  */
-export async function spawnNodeSandbox(): Promise<SandboxProcess> {
+export async function spawnNodeSandbox(start: SnapshotChoice = 'shared'): Promise<SandboxProcess> {
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
-  // A child killed while it boots (the OOM killer, a stray kill) gets one more try; a broken setup fails twice.
-  return startChild(launcher, bundle).catch(() => startChild(launcher, bundle));
+  const snapshot = start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
+  // A child killed while it boots (the OOM killer, a stray kill) gets one more try, cold; the
+  // shared snapshot is made anew next time in case it was what failed. A broken setup fails twice.
+  return startChild(launcher, bundle, snapshot).catch(() => {
+    if (start === 'shared' && snapshot) forgetSnapshot(snapshot);
+    return startChild(launcher, bundle, null);
+  });
 }
 
-async function startChild(launcher: SandboxLauncher, bundle: string): Promise<SandboxProcess> {
+let snapshotFile: Promise<string | null> | null = null;
+
+/**
+ * The memory snapshot children start from: a fresh interpreter with the sandbox's modules
+ * imported, made once per machine and sandbox build by a fenced child that runs no environment,
+ * and kept beside the bundle. A restored child boots in about a third of a cold start's time.
+ * Null (cold starts) when it cannot be made.
+ */
+function nodeSandboxSnapshot(launcher: SandboxLauncher, bundle: string): Promise<string | null> {
+  snapshotFile ??= (async () => {
+    const file = bundle.replace(/\.mjs$/, '.snapshot');
+    if (existsSync(file)) return file;
+    try {
+      const bytes = await makeSnapshot(launcher, bundle);
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, bytes);
+      renameSync(partial, file);
+      return file;
+    } catch {
+      return null;
+    }
+  })();
+  return snapshotFile;
+}
+
+function forgetSnapshot(file: string): void {
+  snapshotFile = null;
+  rmSync(file, { force: true });
+}
+
+async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<Uint8Array> {
+  const { child, exited } = launchChild(launcher, bundle, ['--make-snapshot'], null);
+  try {
+    return await new Promise<Uint8Array>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no snapshot within ${SPAWN_TIMEOUT_MS} ms`)), SPAWN_TIMEOUT_MS);
+      child.on('message', (message: unknown) => {
+        const bytes = (message as { spadeSnapshot?: unknown } | null)?.spadeSnapshot;
+        if (bytes instanceof Uint8Array) {
+          clearTimeout(timer);
+          resolve(bytes);
+        }
+      });
+      void exited.then((reason) => reject(new Error(`the snapshot child stopped (${reason})`)));
+    });
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+function launchChild(launcher: SandboxLauncher, bundle: string, extra: readonly string[], snapshot: string | null): { child: ChildProcess; exited: Promise<string>; lost: (why: string) => void } {
   const pyodideDir = pyodideDirectory();
-  const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir), bundle, pyodideDir];
+  const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir, snapshot), bundle, pyodideDir, ...extra];
   const [command, ...args] = [...launcher.prefix, ...node];
   const child = spawn(command!, args, {
     serialization: 'advanced',
@@ -128,7 +187,11 @@ async function startChild(launcher: SandboxLauncher, bundle: string): Promise<Sa
   child.stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString()).slice(-2000);
   });
-  const { exited, lost } = watchDeath(child, () => stderrTail);
+  return { child, ...watchDeath(child, () => stderrTail) };
+}
+
+async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: string | null): Promise<SandboxProcess> {
+  const { child, exited, lost } = launchChild(launcher, bundle, snapshot ? [snapshot] : [], snapshot);
   await waitForReady(child, exited);
   const api: Remote<SandboxService> = wrap<SandboxService>(ipcEndpoint(child, (error) => lost(`a send failed: ${error.message}`)));
   return {

@@ -1,0 +1,34 @@
+import type { PyodideAPI } from 'pyodide';
+
+// Imported before the snapshot is taken, so a restored interpreter starts with them loaded: the
+// builtin modules (the seal imports each one anyway), the harness's prelude and the seal's imports.
+const PRELOAD = `
+import sys
+for _name in sys.builtin_module_names:
+    if _name not in ("_pyodide_core", "_ctypes", "_remote_debugging") and not _name.startswith("_test") and not _name.startswith("_xx"):
+        try:
+            __import__(_name)
+        except ImportError:
+            pass
+del _name
+import asyncio.events, builtins, collections, copy, functools, gc, heapq, itertools, json, math, operator
+import random, re, statistics, string, traceback, typing, _imp, _json
+`;
+
+/**
+ * Takes a memory snapshot of a freshly loaded Pyodide (loaded with `_makeSnapshot: true`) after
+ * importing what every sandbox needs. Call it before any environment code ran in that interpreter:
+ * every later interpreter starts from these bytes.
+ */
+export function makeSandboxSnapshot(pyodide: PyodideAPI): Uint8Array {
+  pyodide.runPython(PRELOAD);
+  return pyodide.makeMemorySnapshot();
+}
+
+/**
+ * Gives an interpreter restored from a snapshot what a fresh start would have given it: its own
+ * entropy for the `random` module (the snapshot froze the state drawn when it was taken).
+ */
+export function freshenRestoredInterpreter(pyodide: PyodideAPI): void {
+  pyodide.runPython('import random\nrandom.seed()');
+}
