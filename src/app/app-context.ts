@@ -8,11 +8,10 @@ import { CPU_MODEL_PREFIX, CpuModelController } from './cpu-model.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
+import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
 
 /** Model id of the bundled demo session. */
 export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
-/** Pause between streamed pieces in the demo, in milliseconds (slow enough to watch). */
-export const DEMO_PIECE_DELAY_MS = 3;
 
 /** Streamed text reaches the screen at most this often, in milliseconds (keeps layout work small). */
 export const UI_FLUSH_MS = 100;
@@ -67,7 +66,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const model = async (meta: RunMeta): Promise<ChatModel> => {
     if (meta.modelId === DEMO_MODEL_ID) {
       const script = parseChatScript(JSON.parse(await fetchText('demo/demo-script.json', 'demo session')));
-      return new ScriptedChatModel(script, 'spade-lab-demo', DEMO_PIECE_DELAY_MS);
+      return new ScriptedChatModel(script, 'spade-lab-demo', () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
     }
     const openai = parseOpenAiModelId(meta.modelId);
     if (openai) {

@@ -14,7 +14,7 @@ let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
   rig = await startRig();
-  page = await rig.open('/');
+  page = await rig.open('/', { demoSpeed: 'instant' });
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 afterAll(async () => {

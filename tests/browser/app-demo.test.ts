@@ -76,6 +76,18 @@ describe('first run: the demo runs two epochs end to end', () => {
     await expect(page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/).count()).resolves.toBe(1);
     await screenshot(page, 'runs');
   });
+
+  it('offers a demo speed control whose choice is kept across reloads', async () => {
+    await page.getByRole('button', { name: 'Live run' }).click();
+    const speed = page.getByLabel('Demo speed');
+    await expect(speed.inputValue()).resolves.toBe('normal');
+    await expect(speed.locator('option').allTextContents()).resolves.toEqual(['slow', 'normal', 'instant']);
+    await speed.selectOption('instant');
+    await page.reload();
+    await page.getByRole('button', { name: 'Live run' }).click();
+    await expect(page.getByLabel('Demo speed').inputValue()).resolves.toBe('instant');
+    await page.getByLabel('Demo speed').selectOption('normal');
+  });
 });
 
 describe('data: export and import from the app', () => {

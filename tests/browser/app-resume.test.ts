@@ -9,7 +9,7 @@ let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
   rig = await startRig();
-  page = await rig.open('/');
+  page = await rig.open('/', { demoSpeed: 'instant' });
 });
 afterAll(async () => {
   await rig?.close();

@@ -11,7 +11,7 @@ let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
   rig = await startRig();
-  page = await rig.open('/');
+  page = await rig.open('/', { demoSpeed: 'instant' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Start the demo' }).click();

@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import type { DemoSpeed } from '../../src/app/demo-speed.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = [
@@ -16,8 +17,8 @@ export interface BrowserRig {
   server: ViteDevServer;
   browser: Browser;
   baseUrl: string;
-  /** Opens a fresh page (own context, so fresh storage) at `path`. */
-  open(path: string): Promise<Page>;
+  /** Opens a fresh page (own context, so fresh storage) at `path`; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
+  open(path: string, options?: { demoSpeed?: DemoSpeed }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -35,8 +36,9 @@ export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
     server,
     browser,
     baseUrl,
-    async open(path) {
+    async open(path, options = {}) {
       const context = await browser.newContext();
+      if (options.demoSpeed) await context.addInitScript((speed) => localStorage.setItem('spade-lab-demo-speed', speed), options.demoSpeed);
       const page = await context.newPage();
       await page.goto(baseUrl + path);
       return page;

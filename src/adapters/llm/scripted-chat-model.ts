@@ -63,8 +63,8 @@ export class ScriptedChatModel implements ChatModel {
   constructor(
     private readonly script: ChatScript | ScriptFunction,
     name = typeof script === 'function' ? 'function' : (script.name ?? 'script'),
-    /** Pause between streamed pieces, in milliseconds (the demo uses it so people can watch). */
-    private readonly pieceDelayMs = 0,
+    /** Pause between streamed pieces, in milliseconds, or a function read before each piece (the demo's speed control). */
+    private readonly pieceDelayMs: number | (() => number) = 0,
   ) {
     this.id = `scripted:${name}`;
   }
@@ -88,7 +88,8 @@ export class ScriptedChatModel implements ChatModel {
       if (request.signal?.aborted) return this.result(request, streamed, 'abort');
       streamed += piece;
       request.onToken?.(piece);
-      if (this.pieceDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.pieceDelayMs));
+      const delay = typeof this.pieceDelayMs === 'function' ? this.pieceDelayMs() : this.pieceDelayMs;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     }
     return this.result(request, text, 'stop');
   }
