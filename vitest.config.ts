@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { nodeTestTiers } from './tests/tiers.ts';
+
+// Three tiers by cost: unit (no Python, no processes), integration (real Pyodide, the CLI,
+// subprocesses) and browser (real Chromium). tests/tiers.ts decides from each file's imports.
+const tiers = nodeTestTiers(import.meta.dirname);
 
 export default defineConfig({
   plugins: [svelte()],
@@ -8,9 +13,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'node',
-          include: ['tests/**/*.test.ts'],
-          exclude: ['tests/browser/**'],
+          name: 'unit',
+          include: tiers.unit,
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: tiers.integration,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
