@@ -46,7 +46,7 @@ describe('demo speed', () => {
     const result = await model.complete({
       messages: [{ role: 'user', content: 'play' }],
       purpose: 'agent',
-      onToken: (piece) => {
+      onToken: (piece: string) => {
         pieces.push(piece);
         if (pieces.length === 2) delay = 0;
       },
