@@ -4,14 +4,17 @@ import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
 import type { ChatModel } from '../core/chat-port.ts';
 import type { RunMeta, RunStore } from '../core/store-port.ts';
 import { ModelSetupController } from './model-setup.ts';
-import { CPU_MODEL_PREFIX, CpuModelController } from './cpu-model.ts';
+import { CpuModelController } from './cpu-model.ts';
+import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
 
+export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
+
 /** Model id of the bundled demo session. */
-export const DEMO_MODEL_ID = 'scripted:spade-lab-demo';
+export const DEMO_MODEL_ID = formatModelId({ kind: 'scripted', name: 'spade-lab-demo' });
 
 /** Streamed text reaches the screen at most this often, in milliseconds (keeps layout work small). */
 export const UI_FLUSH_MS = 100;
@@ -33,12 +36,6 @@ async function fetchText(path: string, what: string): Promise<string> {
   const response = await fetch(assetUrl(path));
   if (!response.ok) throw new Error(`Could not load the ${what} (HTTP ${response.status}); reload the page.`);
   return response.text();
-}
-
-/** Splits `openai:URL#MODEL`. */
-export function parseOpenAiModelId(modelId: string): { baseUrl: string; model: string } | null {
-  const match = /^openai:(https?:\/\/[^#]+)#(.+)$/.exec(modelId);
-  return match ? { baseUrl: match[1]!, model: match[2]! } : null;
 }
 
 const webLocksLock: RunLock = (runId) =>
@@ -68,21 +65,21 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       const script = parseChatScript(JSON.parse(await fetchText('demo/demo-script.json', 'demo session')));
       return new ScriptedChatModel(script, 'spade-lab-demo', () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
     }
-    const openai = parseOpenAiModelId(meta.modelId);
-    if (openai) {
-      const apiKey = apiKeys.get(openai.baseUrl);
-      return new OpenAIChatModel({ ...openai, ...(apiKey ? { apiKey } : {}) });
+    const id = parseModelId(meta.modelId);
+    if (id?.kind === 'openai') {
+      const apiKey = apiKeys.get(id.baseUrl);
+      return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(apiKey ? { apiKey } : {}) });
     }
-    if (meta.modelId.startsWith(CPU_MODEL_PREFIX)) {
+    if (id?.kind === 'wllama') {
       const cpuModel = cpu.chatModel();
       if (!cpuModel || cpuModel.id !== meta.modelId) {
-        throw new Error(`This run uses the CPU model ${meta.modelId.slice(CPU_MODEL_PREFIX.length)}; load that file under Model first, then continue.`);
+        throw new Error(`This run uses the CPU model ${id.file}; load that file under Model first, then continue.`);
       }
       return cpuModel;
     }
     const loaded = modelSetup.chatModel();
-    if (!loaded || `webllm:${modelSetup.state.loadedId}` !== meta.modelId) {
-      throw new Error(`This run uses ${meta.modelId.replace(/^webllm:/, '')}; load that model in Setup first, then resume.`);
+    if (id?.kind !== 'webllm' || !loaded || webllmModelId(modelSetup.state.loadedId ?? '') !== meta.modelId) {
+      throw new Error(`This run uses ${id?.kind === 'webllm' ? id.model : meta.modelId}; load that model in Setup first, then resume.`);
     }
     return loaded;
   };

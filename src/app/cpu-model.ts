@@ -3,14 +3,13 @@ import { fileNameOf, wllamaCache, type CachedGguf, type GgufCache } from '../ada
 import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../adapters/llm/wllama-catalog.ts';
 import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../adapters/llm/wllama-chat-model.ts';
 import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../adapters/llm/wllama-engine.ts';
+import { wllamaModelId } from '../adapters/llm/model-id.ts';
 import type { ChatModel } from '../core/chat-port.ts';
 import { GgufFormatError, type GgufSummary } from '../core/gguf-header.ts';
 
 export type { CachedGguf, CpuEnvironment, GenerationSpeed, GgufModelOption, GgufSummary, LoadedGguf, SpeedEstimate };
 export { formatBytes, formatSpeed };
 
-/** Prefix of the `ChatModel.id` (and so of `RunMeta.modelId`) of CPU models: `wllama:<file name>`. */
-export const CPU_MODEL_PREFIX = 'wllama:';
 /** Context windows offered, in tokens (the KV cache of Qwen3 0.6B/1.7B takes about 115 kB per token). */
 export const CONTEXT_CHOICES = [4096, 8192, 16384] as const;
 const DOWNLOAD_NEXT_STEP = 'Check the address and the connection; the server must allow cross-origin downloads (Hugging Face does).';
@@ -206,7 +205,7 @@ export class CpuModelController {
       const loaded = loadGguf(engine, blobs, { contextTokens, threads: environment.threads });
       loading = loaded;
       const info = await Promise.race([loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${reason(error)}).`, LOAD_NEXT_STEP))), cancelled]);
-      const id = CPU_MODEL_PREFIX + fileName;
+      const id = wllamaModelId(fileName);
       this.engine = engine;
       this.model = new WllamaChatModel(engine, { ...this.deps.chatOptions, modelName: fileName, contextTokens: info.contextTokens, onSpeed: (measured) => this.update({ measured }) });
       const estimate = bytes >= 50e6 ? estimateCpuSpeed(bytes, info.threads, paramsB) : null;

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { ChatModel } from '../core/chat-port.ts';
 import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
 import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
+import { parseModelId } from '../adapters/llm/model-id.ts';
 import { UsageError } from './args.ts';
 
 /** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`. */
@@ -22,12 +23,9 @@ export async function modelFromSpec(spec: string): Promise<ChatModel> {
     }
   }
   if (spec.startsWith('openai:')) {
-    const rest = spec.slice('openai:'.length);
-    const hash = rest.lastIndexOf('#');
-    if (hash <= 0 || hash === rest.length - 1) throw new UsageError('--model openai:URL#MODEL needs both a URL and a model name');
-    const baseUrl = rest.slice(0, hash);
-    if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`--model openai: needs an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-    return new OpenAIChatModel({ baseUrl, model: rest.slice(hash + 1), ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}) });
+    const id = parseModelId(spec);
+    if (id?.kind !== 'openai') throw new UsageError(`--model openai:URL#MODEL needs an http(s) URL and a model name after #, got ${JSON.stringify(spec)}`);
+    return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}) });
   }
   throw new UsageError(`--model must be scripted:FILE or openai:URL#MODEL, got ${JSON.stringify(spec)}`);
 }

@@ -3,6 +3,7 @@ import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, typ
 import { isEngineLoss, type EngineLease, type WebLlmEngineSource } from './webllm-engine.ts';
 import { errorText, ModelLoadError } from './webllm-errors.ts';
 import { SerialQueue } from '../serial-queue.ts';
+import { webllmModelId } from './model-id.ts';
 
 /** Options of {@link WebLlmChatModel}. */
 export interface WebLlmChatModelOptions {
@@ -65,7 +66,7 @@ export class WebLlmChatModel implements ChatModel {
     private readonly options: WebLlmChatModelOptions = {},
   ) {
     if (!source.modelId) throw new ChatModelError('unreachable', 'No model is loaded: load one in "Model setup" before creating the chat model.');
-    this.id = `webllm:${source.modelId}`;
+    this.id = webllmModelId(source.modelId);
   }
 
   complete(request: ChatRequest): Promise<ChatResult> {

@@ -1,6 +1,7 @@
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
 import { SerialQueue } from '../serial-queue.ts';
+import { wllamaModelId } from './model-id.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
 export interface WllamaChatEngine {
@@ -59,7 +60,7 @@ export class WllamaChatModel implements ChatModel {
     private readonly engine: WllamaChatEngine,
     private readonly options: WllamaChatModelOptions,
   ) {
-    this.id = `wllama:${options.modelName}`;
+    this.id = wllamaModelId(options.modelName);
   }
 
   complete(request: ChatRequest): Promise<ChatResult> {
