@@ -9,6 +9,8 @@ const tiers = nodeTestTiers(import.meta.dirname);
 export default defineConfig({
   plugins: [svelte()],
   test: {
+    // A test that checks nothing fails.
+    expect: { requireAssertions: true },
     projects: [
       {
         extends: true,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatModelError, type ChatRequest } from '../../src/core/chat-port.ts';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/adapters/llm/openai-chat-model.ts';
 import { SseDecoder } from '../../src/adapters/llm/sse-lines.ts';
-import { FakeOpenAIServer, jsonReply, rawReply, silentReply, sseText, streamReply, trickleReply } from './fake-openai-server.ts';
+import { FakeOpenAIServer, jsonReply, rawReply, silentReply, streamReply, trickleReply } from './fake-openai-server.ts';
 
 const DELTAS = ['Hel', 'lo, ', 'wörld 🙂', '\n```python\nx = {1}\n```'];
 const USAGE = { prompt_tokens: 17, completion_tokens: 9 };
@@ -162,7 +162,7 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
   it('never retries once tokens have streamed', async () => {
     server.enqueue(streamReply(['partial'], { cut: true }), streamReply(['never']));
     const tokens: string[] = [];
-    const error = await failure(model().complete(request({ onToken: (d) => tokens.push(d) })), 'unreachable');
+    await failure(model().complete(request({ onToken: (d) => tokens.push(d) })), 'unreachable');
     expect(tokens).toEqual(['partial']);
     expect(server.requests).toHaveLength(1);
   });

@@ -21,7 +21,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('WebLlmSession: loading', () => {
   it('waits for the worker, reloads with an app config of exactly that model, reports progress, and leases the engine', async () => {
-    const { s, engines, configs, kinds, events } = session((i) => {
+    const { s, engines, configs, kinds, events } = session(() => {
       const engine = new FakeEngine();
       engine.reloadResult = async () => {
         engine.progress?.({ progress: 0, timeElapsed: 0, text: 'Start to fetch params' });

@@ -62,8 +62,10 @@ describe('a user corpus', () => {
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByText(/grounded in big-\d+/).first().waitFor({ timeout: 60_000 });
     await page.getByText(`grounded in your imported corpus (${DOCS} documents)`, { exact: false }).waitFor();
+    await expect(page.getByText(/grounded in big-\d+/).count()).resolves.toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Abort' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('run-status').textContent()).resolves.toBe('aborted');
   });
 
   it('can be dropped for the shipped corpus, also after a reload', async () => {

@@ -33,6 +33,7 @@ describe('a run on the CPU backend from the app', () => {
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Use wllama:spade-tiny.gguf' }).click();
     await page.getByRole('heading', { name: 'New run' }).waitFor();
+    await expect(page.getByRole('heading', { name: 'New run' }).count()).resolves.toBe(1);
   });
 
   it('designs with the real engine, rejects each nonsense design with its reason, and commits the epoch', async () => {

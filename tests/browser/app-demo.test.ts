@@ -87,6 +87,8 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByRole('button', { name: 'Live run' }).click();
     await expect(page.getByLabel('Demo speed').inputValue()).resolves.toBe('instant');
     await page.getByLabel('Demo speed').selectOption('normal');
+    // Back where the next tests start: the Runs view.
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
   });
 });
 

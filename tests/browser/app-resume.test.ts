@@ -71,9 +71,11 @@ describe('two tabs on one run', () => {
     await other.getByRole('button', { name: 'shared', exact: true }).click();
     await other.getByRole('button', { name: 'Continue' }).or(other.getByRole('button', { name: 'Start' })).click();
     await other.getByText('Another tab is running this run').waitFor({ timeout: 10_000 });
+    await expect(other.getByText('Another tab is running this run').count()).resolves.toBeGreaterThan(0);
     await screenshot(other, 'second-tab-refused');
     await other.close();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
+    await expect(page.getByTestId('run-status').textContent()).resolves.toBe('completed');
   }, DEMO_TEST_TIMEOUT_MS);
 });
 

@@ -66,14 +66,19 @@ function inflateBounded(data: Uint8Array, cap: number): { bytes: Uint8Array; crc
   let crc = 0;
   const inflater = new Inflate((chunk) => {
     size += chunk.length;
-    if (size <= cap) (chunks.push(chunk), (crc = crc32(chunk, crc)));
+    if (size > cap) return;
+    chunks.push(chunk);
+    crc = crc32(chunk, crc);
   });
   for (let at = 0; at < data.length && size <= cap; at += CHUNK) inflater.push(data.subarray(at, at + CHUNK), at + CHUNK >= data.length);
   if (data.length === 0) inflater.push(data, true);
   if (size > cap) return 'too large';
   const bytes = new Uint8Array(size);
   let at = 0;
-  for (const chunk of chunks) (bytes.set(chunk, at), (at += chunk.length));
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
   return { bytes, crc };
 }
 

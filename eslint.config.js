@@ -1,0 +1,29 @@
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import svelteConfig from './svelte.config.js';
+
+// npm run lint (part of npm test): the recommended JavaScript, TypeScript and Svelte rules, no
+// unused code anywhere.
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'public/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'], svelteConfig } },
+  },
+  // Scripts the browser tests run inside workers.
+  { files: ['tests/browser/pages/*-worker.js'], languageOptions: { globals: globals.worker } },
+  // Tests read JSON files and assert their shape; `any` there is the honest type.
+  { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+);
