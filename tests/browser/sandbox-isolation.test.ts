@@ -313,6 +313,9 @@ describe('b. JavaScript level: an attacker running as the sandbox frame\'s own s
       + `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`);
     console.log(`RESIDUAL frame script: TCP connections to the leak host after the frame attack: ${leak.tcpConnections - controlConnections} `
       + `(a CSP-blocked nested <iframe src> still pre-connects; no HTTP request was sent)`);
+    // What is asserted: both residuals were measured in this run.
+    expect(report.results['RTCPeerConnection STUN to leak host']).toBeDefined();
+    expect(leak.tcpConnections).toBeGreaterThanOrEqual(controlConnections);
   });
 });
 
