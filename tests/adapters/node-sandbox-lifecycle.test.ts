@@ -92,6 +92,18 @@ describe('the host survives its sandbox child dying between calls', () => {
     expect(isRunning(pid!)).toBe(false);
   });
 
+  it('closing a runtime kills the children still starting at once, and none starts after', async () => {
+    const before = new Set(sandboxChildren(process.pid));
+    const runtime = createNodeSandboxRuntime({ spares: 2 });
+    void runtime.warm().catch(() => undefined);
+    expect(await waitUntil(() => sandboxChildren(process.pid).filter((p) => !before.has(p)).length >= 2, 10_000)).toBe(true);
+    const starting = sandboxChildren(process.pid).filter((p) => !before.has(p));
+    await runtime.close();
+    expect(await waitUntil(() => starting.every((pid) => !isRunning(pid)), 2000)).toBe(true);
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(sandboxChildren(process.pid).filter((p) => !before.has(p))).toEqual([]);
+  });
+
   it('a child that died while idle is replaced before the next validation starts its budget', async () => {
     const runtime = runtimeFor({});
     expect((await validateEnvironment(readEnv('good', LADDER.file), runtime)).ok).toBe(true);

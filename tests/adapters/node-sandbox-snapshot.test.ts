@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime, nodeWorkerBundle, spawnNodeSandbox, type SnapshotChoice } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { createNodeSandboxRuntime, nodeWorkerBundle, privateCacheDirectory, spawnNodeSandbox, type SnapshotChoice } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 
 // Draws at load time, before the harness seeds \`random\` for a reset.
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 function runtimeStarting(start: SnapshotChoice): PyodideSandboxRuntime {
-  const runtime = start === 'shared' ? createNodeSandboxRuntime({ spares: 1 }) : new PyodideSandboxRuntime(() => spawnNodeSandbox(start), { spares: 1 });
+  const runtime = start === 'shared' ? createNodeSandboxRuntime({ spares: 1 }) : new PyodideSandboxRuntime((signal) => spawnNodeSandbox(start, signal), { spares: 1 });
   runtimes.push(runtime);
   return runtime;
 }
@@ -57,5 +57,30 @@ describe('interpreters restored from the shared memory snapshot', () => {
     writeFileSync(file, Buffer.alloc(4096, 7));
     const runtime = runtimeStarting({ file });
     expect(await firstObservation(runtime)).toMatch(/^roll 0\.\d+/);
+  });
+});
+
+describe('where the bundle and the snapshot are kept', () => {
+  const base = () => mkdtempSync(join(tmpdir(), 'spade-cache-base-'));
+
+  it('is spade-lab in the temp directory, created for this user only', () => {
+    const root = base();
+    const dir = privateCacheDirectory(root);
+    expect(dir).toBe(join(root, 'spade-lab'));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('is a fresh private directory when spade-lab is writable by others or is not a directory', () => {
+    const open = base();
+    mkdirSync(join(open, 'spade-lab'));
+    chmodSync(join(open, 'spade-lab'), 0o777);
+    const elsewhere = privateCacheDirectory(open);
+    expect(elsewhere).not.toBe(join(open, 'spade-lab'));
+    expect(elsewhere.startsWith(join(open, 'spade-lab-'))).toBe(true);
+    expect(statSync(elsewhere).mode & 0o077).toBe(0);
+
+    const file = base();
+    writeFileSync(join(file, 'spade-lab'), 'not a directory');
+    expect(privateCacheDirectory(file).startsWith(join(file, 'spade-lab-'))).toBe(true);
   });
 });

@@ -34,7 +34,7 @@ async function benchBrowser(): Promise<SandboxFigures> {
 }
 
 // The Node sandbox as shipped (children restored from the shared snapshot) beside cold-started children.
-const coldNodeRuntime = () => new PyodideSandboxRuntime(() => spawnNodeSandbox('cold'), { spares: Math.min(4, availableParallelism()) });
+const coldNodeRuntime = () => new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), { spares: Math.min(4, availableParallelism()) });
 
 const only = process.argv[2];
 if (!only || only === 'node') {
@@ -47,11 +47,7 @@ if (!only || only === 'node') {
       '',
     ].join('\n'),
   );
-  // A closed runtime's spares still booting finish their start before they are killed: let them,
-  // so they do not take the CPU from the next measurement.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 8000));
   print('Node (cold-started children)', await measureSandbox(coldNodeRuntime, EXAMPLE_ENV, () => performance.now()));
-  await settle();
   print('Node (children from the snapshot)', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
 }
 if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());

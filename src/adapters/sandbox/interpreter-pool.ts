@@ -16,6 +16,7 @@ export class InterpreterPool {
   private readonly watchers: { count: number; done: () => void; fail: (error: unknown) => void }[] = [];
   private booting = 0;
   private closed = false;
+  private readonly stopBooting = new AbortController();
 
   constructor(private readonly spawn: SpawnSandbox, private readonly size: number) {}
 
@@ -36,9 +37,10 @@ export class InterpreterPool {
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
-  /** Kills every waiting interpreter and stops booting new ones. */
+  /** Kills every waiting interpreter and every one still booting, and boots no more. */
   close(): void {
     this.closed = true;
+    this.stopBooting.abort();
     for (const proc of this.ready.splice(0)) proc.kill();
     for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox runtime is closed'));
     for (const watcher of this.watchers.splice(0)) watcher.done();
@@ -47,7 +49,7 @@ export class InterpreterPool {
   private fill(): void {
     while (!this.closed && this.ready.length + this.booting < this.size + this.waiters.length) {
       this.booting += 1;
-      this.spawn().then(
+      this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),
         (error: unknown) => {
           this.booting -= 1;

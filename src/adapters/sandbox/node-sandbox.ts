@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,19 +22,39 @@ export function pyodideDirectory(): string {
   return dirname(createRequire(import.meta.url).resolve('pyodide/package.json')) + '/';
 }
 
+/**
+ * The directory the child's bundle and snapshot are kept in: `spade-lab` in the temp directory,
+ * shared by this user's processes, when it is this user's and nobody else may write to it (the
+ * child runs what is there); otherwise a fresh private directory for this process.
+ */
+export function privateCacheDirectory(base = tmpdir()): string {
+  const dir = join(base, 'spade-lab');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = statSync(dir);
+    if (stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o022) === 0) return dir;
+  } catch {
+    // Not usable: fall through to a private one.
+  }
+  return mkdtempSync(join(base, 'spade-lab-'));
+}
+
 /** Path of the sandbox child's bundled entry (workers/sandbox-node.ts), built once per host process. */
 export function nodeWorkerBundle(): Promise<string> {
   bundlePath ??= bundleWorker(ENTRY, 'node').then((code) => {
     const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    const dir = join(tmpdir(), 'spade-lab');
-    const file = join(dir, `sandbox-node-${hash}.mjs`);
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, code);
-    }
+    const file = join(privateCacheDirectory(), `sandbox-node-${hash}.mjs`);
+    if (!existsSync(file)) writeAtomically(file, code);
     return file;
   });
   return bundlePath;
+}
+
+// Writes through a temporary name, so a concurrent process never reads half a file.
+function writeAtomically(file: string, data: string | Uint8Array): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, data, { mode: 0o600 });
+  renameSync(partial, file);
 }
 
 function waitForReady(child: ChildProcess, exited: Promise<string>): Promise<void> {
@@ -114,23 +134,32 @@ export type SnapshotChoice = 'shared' | 'cold' | { file: string };
  * killed with its parent. Talks over IPC via comlink; `exited` also resolves when IPC breaks.
  * The interpreter is restored from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
  */
-export async function spawnNodeSandbox(start: SnapshotChoice = 'shared'): Promise<SandboxProcess> {
+export async function spawnNodeSandbox(start: SnapshotChoice = 'shared', signal?: AbortSignal): Promise<SandboxProcess> {
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
   const snapshot = start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
-  // A child killed while it boots (the OOM killer, a stray kill) gets one more try, cold; the
-  // shared snapshot is made anew next time in case it was what failed. A broken setup fails twice.
-  return startChild(launcher, bundle, snapshot).catch(() => {
-    if (start === 'shared' && snapshot) forgetSnapshot(snapshot);
-    return startChild(launcher, bundle, null);
-  });
+  // A child killed while it boots (the OOM killer, a stray kill) gets one more try, cold; a broken
+  // setup fails twice. Shared-snapshot starts that keep failing while cold ones work mean a bad
+  // snapshot file: it is made anew.
+  try {
+    const proc = await startChild(launcher, bundle, snapshot, signal);
+    if (start === 'shared') snapshotFailures = 0;
+    return proc;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const proc = await startChild(launcher, bundle, null, signal);
+    if (start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE) forgetSnapshot(snapshot);
+    return proc;
+  }
 }
 
+const SNAPSHOT_FAILURES_BEFORE_REMAKE = 3;
+let snapshotFailures = 0;
 let snapshotFile: Promise<string | null> | null = null;
 
 /**
  * The memory snapshot children start from: a fresh interpreter with the sandbox's modules
  * imported, made once per machine and sandbox build by a fenced child that runs no environment,
- * and kept beside the bundle. A restored child boots in about a third of a cold start's time.
+ * and kept beside the bundle. A restored child boots in well under half a cold start's time.
  * Null (cold starts) when it cannot be made.
  */
 function nodeSandboxSnapshot(launcher: SandboxLauncher, bundle: string): Promise<string | null> {
@@ -138,10 +167,7 @@ function nodeSandboxSnapshot(launcher: SandboxLauncher, bundle: string): Promise
     const file = bundle.replace(/\.mjs$/, '.snapshot');
     if (existsSync(file)) return file;
     try {
-      const bytes = await makeSnapshot(launcher, bundle);
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, bytes);
-      renameSync(partial, file);
+      writeAtomically(file, await makeSnapshot(launcher, bundle));
       return file;
     } catch {
       return null;
@@ -152,6 +178,7 @@ function nodeSandboxSnapshot(launcher: SandboxLauncher, bundle: string): Promise
 
 function forgetSnapshot(file: string): void {
   snapshotFile = null;
+  snapshotFailures = 0;
   rmSync(file, { force: true });
 }
 
@@ -190,9 +217,16 @@ function launchChild(launcher: SandboxLauncher, bundle: string, extra: readonly 
   return { child, ...watchDeath(child, () => stderrTail) };
 }
 
-async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: string | null): Promise<SandboxProcess> {
+async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: string | null, signal?: AbortSignal): Promise<SandboxProcess> {
+  signal?.throwIfAborted();
   const { child, exited, lost } = launchChild(launcher, bundle, snapshot ? [snapshot] : [], snapshot);
-  await waitForReady(child, exited);
+  const stop = () => lost('its runtime closed while it was starting');
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await waitForReady(child, exited);
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
   const api: Remote<SandboxService> = wrap<SandboxService>(ipcEndpoint(child, (error) => lost(`a send failed: ${error.message}`)));
   return {
     call: (request) => api.call(request),
@@ -208,5 +242,5 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
  * environment, with as many booted spares as the machine has cores (unless `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  return new PyodideSandboxRuntime(spawnNodeSandbox, { spares: Math.min(4, availableParallelism()), ...options });
+  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { spares: Math.min(4, availableParallelism()), ...options });
 }

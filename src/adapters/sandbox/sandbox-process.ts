@@ -8,5 +8,5 @@ export interface SandboxProcess {
   readonly exited: Promise<string>;
 }
 
-/** Starts a fresh, fully loaded and sealed sandbox. */
-export type SpawnSandbox = () => Promise<SandboxProcess>;
+/** Starts a fresh, fully loaded and sealed sandbox; once `signal` aborts, one still starting is killed at once and the start rejects. */
+export type SpawnSandbox = (signal?: AbortSignal) => Promise<SandboxProcess>;
