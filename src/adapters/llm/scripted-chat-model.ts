@@ -1,4 +1,5 @@
 import { ChatModelError, type ChatModel, type ChatPurpose, type ChatRequest, type ChatResult } from '../../core/chat-port.ts';
+import { formatModelId } from './model-id.ts';
 
 /** One rule of a chat script: when it applies, and what it replies. */
 export interface ScriptRule {
@@ -66,7 +67,7 @@ export class ScriptedChatModel implements ChatModel {
     /** Pause between streamed pieces, in milliseconds, or a function read before each piece (the demo's speed control). */
     private readonly pieceDelayMs: number | (() => number) = 0,
   ) {
-    this.id = `scripted:${name}`;
+    this.id = formatModelId({ kind: 'scripted', name });
   }
 
   snapshot(): Record<string, number> {

@@ -1,16 +1,10 @@
 import type { PyodideAPI } from 'pyodide';
 
 // Imported before the snapshot is taken, so a restored interpreter starts with them loaded: the
-// builtin modules (the seal imports each one anyway), the harness's prelude and the seal's imports.
+// harness's prelude and the seal's own imports. Builtin modules are left to the seal, which
+// imports each one it does not block after the restore, exactly as on a cold start (a blocked one
+// imported here would outlive the seal).
 const PRELOAD = `
-import sys
-for _name in sys.builtin_module_names:
-    if _name not in ("_pyodide_core", "_ctypes", "_remote_debugging") and not _name.startswith("_test") and not _name.startswith("_xx"):
-        try:
-            __import__(_name)
-        except ImportError:
-            pass
-del _name
 import asyncio.events, builtins, collections, copy, functools, gc, heapq, itertools, json, math, operator
 import random, re, statistics, string, traceback, typing, _imp, _json
 `;
