@@ -209,18 +209,19 @@ export class CpuModelController {
       this.engine = engine;
       this.model = new WllamaChatModel(engine, { ...this.deps.chatOptions, modelName: fileName, contextTokens: info.contextTokens, onSpeed: (measured) => this.update({ measured }) });
       const estimate = bytes >= 50e6 ? estimateCpuSpeed(bytes, info.threads, paramsB) : null;
+      if (url) await this.refreshCache();
       this.update({ phase: 'ready', loaded: { id, fileName, url, bytes, info, estimate }, progress: null, pending: null });
       this.emit({ type: 'loaded', modelId: id });
       return true;
     } catch (error) {
       const stray = engine;
       if (stray) void loading.catch(() => undefined).then(() => stray.exit()).catch(() => undefined);
+      if (url) void fetching.catch(() => undefined).then(() => this.refreshCache());
       if (error instanceof Cancelled) this.update({ phase: 'choosing', progress: null, notice: `Cancelled loading ${fileName}.` });
       else this.update({ phase: 'failed', progress: null, error: isFailure(error) ? error : failure('load_failed', reason(error), 'Reload the page and try again.') });
       return false;
     } finally {
       this.cancelLoad = null;
-      if (url) void fetching.catch(() => undefined).then(() => this.refreshCache());
     }
   }
 

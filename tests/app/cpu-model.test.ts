@@ -82,7 +82,9 @@ describe('CpuModelController: loading', () => {
   it('downloads with progress, loads on the CPU with the chosen context and threads, and serves a chat model', async () => {
     const { controller, engines, phases, events } = setup({ crossOriginIsolated: true, hardwareConcurrency: 4, threads: 2 });
     const progress: Array<CpuModelState['progress']> = [];
+    const readyStates: CpuModelState[] = [];
     controller.subscribe((s) => progress.push(s.progress));
+    controller.subscribe((s) => s.phase === 'ready' && readyStates.push(s));
     controller.setContextTokens(4096);
     expect(await controller.loadUrl(URL_06B)).toBe(true);
     expect(phases).toEqual(['choosing', 'confirming', 'downloading', 'loading', 'ready']);
@@ -90,6 +92,7 @@ describe('CpuModelController: loading', () => {
     expect(engines[0]!.loadParams).toMatchObject({ n_ctx: 4096, n_threads: 2, n_gpu_layers: 0, n_batch: 256, reasoning_format: 'none' });
     expect(controller.state.loaded).toMatchObject({ id: 'wllama:Qwen3-0.6B-Q4_K_M.gguf', url: URL_06B, bytes: 1000, estimate: null, info: { contextTokens: 4096, threads: 2, multithread: true, hasChatTemplate: true } });
     expect(events).toEqual([{ type: 'loaded', modelId: 'wllama:Qwen3-0.6B-Q4_K_M.gguf' }]);
+    expect(readyStates[0]!.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
     const model = controller.chatModel()!;
     await model.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 8, seed: 1, purpose: 'agent' });
     expect(controller.state.measured).toMatchObject({ completionTokens: 1, completionTokensPerSecond: 40 });
