@@ -4,6 +4,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/args.ts';
+import { runRun } from '../../src/cli/run-command.ts';
+import { runVerify } from '../../src/cli/verify-command.ts';
+import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
@@ -15,6 +19,10 @@ function spade(...args: string[]) {
 function jsonl(dir: string, file: string): Array<Record<string, unknown>> {
   return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const noSandbox = (): SandboxRuntime => {
+  throw new Error('usage errors and verify need no sandbox');
+};
 
 let out: string;
 let result: ReturnType<typeof spade>;
@@ -56,9 +64,16 @@ describe('spade run', () => {
     expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({ model: 'scripted:hint-helps.json', config: { seed: 7, playsPerArm: 2 } });
   });
 
-  it('refuses bad usage with exit 2', () => {
-    expect(spade('run', '--model', `scripted:${SCRIPT}`, '--out', out, '--reward', 'vibes').status).toBe(2);
-    expect(spade('run', '--model', 'gpt:whatever', '--out', out).status).toBe(2);
-    expect(spade('run', '--model', `scripted:${SCRIPT}`, '--out', out, '--skills', 'juggling').status).toBe(2);
+  it('wrote files that spade verify recomputes without a mismatch (made with the real sandbox)', async () => {
+    const lines: string[] = [];
+    expect(await runVerify(['--run', out], noSandbox, (line) => lines.push(line))).toBe(0);
+    expect(lines.at(-1)).toMatch(/[1-9]\d* values recomputed, 0 mismatch\(es\)$/);
+  });
+
+  it('refuses bad usage before it starts a sandbox', async () => {
+    const usage = (...argv: string[]) => runRun(argv, noSandbox, () => undefined);
+    await expect(usage('--model', `scripted:${SCRIPT}`, '--out', out, '--reward', 'vibes')).rejects.toThrow(UsageError);
+    await expect(usage('--model', 'gpt:whatever', '--out', out)).rejects.toThrow(UsageError);
+    await expect(usage('--model', `scripted:${SCRIPT}`, '--out', out, '--skills', 'juggling')).rejects.toThrow(UsageError);
   });
 });

@@ -2,29 +2,31 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
 import { UsageError } from '../../src/cli/args.ts';
 import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
 import type { Mismatch } from '../../src/verify/checker.ts';
+import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { VERIFY_MIXED_DOUBLES } from '../fixtures/verify-mixed-doubles.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Coin (hint helps, rewards 2.0 clipped to 1 and -0.5), a rejected reply, Lever (0.5, 1 or a
 // truncated 0.7 that scores 0), Crashy (crashes on some seeds: retried, dropped, quarantined) and,
 // in epoch 2, Stall (hangs on play seeds with seed % 8 == 6, which neither probe seed nor this run's
-// validation challenge hits: step_timeout in a play, the rest skipped).
+// validation challenge hits: step_timeout in a play, the rest skipped). The environments run as
+// in-process doubles (tests/fixtures/verify-mixed-doubles.ts): verify reads files, the sandbox is
+// not its point; tests/cli/run.test.ts verifies a run made with the real sandbox.
 const SCRIPT = 'tests/fixtures/scripted/verify-mixed.json';
 
 function spade(...args: string[]) {
   return spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
 }
 
-let sandbox: PyodideSandboxRuntime;
+const sandbox = fakeSandbox(VERIFY_MIXED_DOUBLES);
 
-/** Runs `spade run` in-process (one Pyodide runtime for every run keeps the test short). */
+/** Runs `spade run` in-process on the environment doubles. */
 async function makeRun(reward: string, epochs: number): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), `spade-verify-${reward}-`));
   const argv = ['--model', `scripted:${join(ROOT, SCRIPT)}`, '--epochs', String(epochs), '--seed', '11', '--out', out, '--reward', reward,
@@ -62,12 +64,10 @@ let blend: string;
 let potential: string;
 let regret: string;
 beforeAll(async () => {
-  sandbox = createNodeSandboxRuntime();
   blend = await makeRun('blend', 3);
   potential = await makeRun('learning_potential', 2);
   regret = await makeRun('regret', 3);
-}, 420_000);
-afterAll(() => sandbox?.close());
+});
 
 describe('spade verify', () => {
   it('recomputes every derived value of a 3-epoch R = 2 blend run and finds them all equal', () => {
@@ -120,7 +120,7 @@ describe('spade verify', () => {
     expect(agentReport.mismatches[0]).toMatchObject({ file: 'rollouts.jsonl', field: 'advantage', stored: agent.row.advantage });
     expect(agentReport.mismatches[0]!.id).toMatch(new RegExp(`^agent/${agent.row.envId}-r\\d-nohint-\\d$`));
 
-    const env = tampered(potential, 'environments.jsonl', (e) => e.stats && e.stats.designerAdvantage !== 0, (e) => (e.stats.designerAdvantage *= -1));
+    const env = tampered(potential, 'environments.jsonl', (e) => e.stats && Math.abs(e.stats.designerAdvantage) > 1e-9, (e) => (e.stats.designerAdvantage *= -1));
     const envReport = await verifyJson(env.dir);
     expect(envReport.code).toBe(1);
     expect(envReport.mismatches).toEqual([{ file: 'environments.jsonl', id: env.row.id, field: 'stats.designerAdvantage', stored: env.row.stats.designerAdvantage, recomputed: -env.row.stats.designerAdvantage }]);
