@@ -1,14 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChartDataLoader, summarizeEnvironments, type ChartStore } from '../../src/app/chart-data.ts';
 import { buildCharts } from '../../src/app/chart-series.ts';
 import { chartCsv } from '../../src/app/chart-csv.ts';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { EpochResult } from '../../src/core/epoch.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
 import type { EnvironmentQuery } from '../../src/core/store-port.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
+import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+
+// The view data, the store or the re-score is the point, not Python: the scripted games run as in-process doubles.
+const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
 
 function stats(patch: Partial<EnvStats>): EnvStats {
   return { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 0.5, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...patch };
@@ -48,14 +51,10 @@ describe('summarizeEnvironments', () => {
 });
 
 describe('ChartDataLoader over a real store', () => {
-  let sandbox: PyodideSandboxRuntime;
   let epochs: EpochResult[];
   beforeAll(async () => {
-    sandbox = createNodeSandboxRuntime();
-    await sandbox.warm();
     epochs = await scriptedEpochs(sandbox, 2);
   });
-  afterAll(() => sandbox.close());
 
   it('reads each committed epoch once, and only the new one after a commit', async () => {
     const store = new MemoryRunStore();

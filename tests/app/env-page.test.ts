@@ -1,27 +1,27 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/env-page.ts';
 import type { EpochResult } from '../../src/core/epoch.ts';
 import type { MemoryRecord } from '../../src/core/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
+import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+
+// The view data, the store or the re-score is the point, not Python: the scripted games run as in-process doubles.
+const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 
-let sandbox: PyodideSandboxRuntime;
 let epochs: EpochResult[];
 let store: MemoryRunStore;
 beforeAll(async () => {
-  sandbox = createNodeSandboxRuntime();
   epochs = await scriptedEpochs(sandbox, 2);
   store = new MemoryRunStore(() => 0);
   await store.createRun(testMeta('r'));
   for (const e of epochs) await store.commitEpoch('r', e);
 });
-afterAll(() => sandbox.close());
 
 describe('environment page data', () => {
   it('loads an environment with its episodes and the run state, or null', async () => {

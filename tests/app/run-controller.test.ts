@@ -6,64 +6,17 @@ import { RunController, type RunControllerDeps } from '../../src/app/run-control
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { GroundingCorpus } from '../../src/core/corpus.ts';
 import type { EpochResult } from '../../src/core/epoch.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
 import { StoreQuotaError } from '../../src/core/store-errors.ts';
-import { fakeSandbox, type FakeInstance } from '../fixtures/fake-sandbox.ts';
+import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
-// The controller is the point here, not Python: the script's two games as in-process fakes.
-const KEYS = ['amber', 'cobalt', 'jade'];
-const boxed = (action: string) => (/\\boxed\{([^{}]*)\}/.exec(action)?.[1] ?? action).trim().toLowerCase();
-
-function glowKey(maxTurns: number): FakeInstance {
-  let key = 'amber';
-  let turns = 0;
-  return {
-    reset: (seed) => {
-      key = KEYS[Math.abs(seed ?? 0) % 3]!;
-      turns = 0;
-      return { observation: `Three keys hang by a locked door: amber, cobalt, jade. The ${key} key glows. Try a key with \\boxed{name}.`, info: {} };
-    },
-    step: (action) => {
-      turns += 1;
-      if (boxed(action) === key) return { observation: 'The door swings open.', reward: 1, terminated: true, truncated: false, info: {} };
-      return { observation: 'Nothing happens.', reward: 0, terminated: false, truncated: turns >= maxTurns, info: {} };
-    },
-  };
-}
-
-function doorWord(maxTurns: number): FakeInstance {
-  let turns = 0;
-  return {
-    reset: () => {
-      turns = 0;
-      return { observation: 'A door with a speaking grille. Say the password with \\boxed{word}.', info: {} };
-    },
-    step: (action) => {
-      turns += 1;
-      if (action.includes('door')) return { observation: 'Open.', reward: 1, terminated: true, truncated: false, info: {} };
-      return { observation: 'Closed.', reward: 0, terminated: false, truncated: turns >= maxTurns, info: {} };
-    },
-  };
-}
-
+// The controller is the point here, not Python: the script's two games as in-process doubles.
 // Every call takes a macrotask (2 ms), as a real sandbox's round trip does, so an epoch takes long
 // enough for the tests to catch it mid-stage.
-const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 2));
-const fakes = fakeSandbox({ 'class GlowKeyEnv:': glowKey, 'class DoorWordEnv:': doorWord });
-const sandbox: SandboxRuntime = {
-  ...fakes,
-  async load(code, options) {
-    const handle = await fakes.load(code, options);
-    return {
-      ...handle,
-      reset: async (seed, call) => later(await handle.reset(seed, call)),
-      step: async (action, call) => later(await handle.step(action, call)),
-    };
-  },
-};
+const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => 2);
 
 function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDeps {
   return {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { parseCorpus } from '../../src/core/corpus.ts';
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/epoch.ts';
 import type { ChatRequest } from '../../src/core/chat-port.ts';
+import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 
 const SCRIPT = JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8'));
 const CORPUS = parseCorpus([
@@ -15,11 +15,10 @@ const CORPUS = parseCorpus([
 ].join('\n')).docs;
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3 };
 
-let sandbox: PyodideSandboxRuntime;
-beforeAll(() => {
-  sandbox = createNodeSandboxRuntime();
-});
-afterAll(() => sandbox.close());
+// The loop is the point, not Python: the script's games run as in-process doubles, and every
+// reset and step answers after a random 0-3 ms, so each run interleaves its concurrent plays
+// differently; the outputs must not notice.
+const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => Math.floor(Math.random() * 4));
 
 async function run(config: Config, epochs: number): Promise<{ results: EpochResult[]; seeds: number[]; prompts: string[] }> {
   const scripted = new ScriptedChatModel(parseChatScript(SCRIPT));

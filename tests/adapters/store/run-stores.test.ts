@@ -3,27 +3,27 @@ import 'fake-indexeddb/auto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { beforeAll } from 'vitest';
 import { FileRunStore } from '../../../src/adapters/store/file-run-store.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { MemoryRunStore } from '../../../src/adapters/store/memory-run-store.ts';
 import type { EpochResult } from '../../../src/core/epoch.ts';
 import { runStoreContract } from './run-store-contract.ts';
 import { scriptedEpochs, syntheticEpochs } from './store-fixtures.ts';
+import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
-let sandbox: PyodideSandboxRuntime;
+// The view data, the store or the re-score is the point, not Python: the scripted games run as in-process doubles.
+const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
+
 let real: EpochResult[];
 let synthetic: EpochResult[];
 let dbCount = 0;
 
 beforeAll(async () => {
-  sandbox = createNodeSandboxRuntime();
   real = await scriptedEpochs(sandbox, 2);
   synthetic = syntheticEpochs(real, 4, 9);
 });
-afterAll(() => sandbox.close());
 
 const common = { realEpochs: () => real, syntheticEpochs: () => synthetic };
 runStoreContract('memory', { ...common, multiRun: true, makeStore: async () => new MemoryRunStore() });
