@@ -4,7 +4,7 @@ import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, ty
 import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../adapters/llm/wllama-chat-model.ts';
 import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../adapters/llm/wllama-engine.ts';
 import { wllamaModelId } from '../adapters/llm/model-id.ts';
-import type { ChatModel } from '../core/chat-port.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
 import { GgufFormatError, type GgufSummary } from '../core/gguf-header.ts';
 
 export type { CachedGguf, CpuEnvironment, GenerationSpeed, GgufModelOption, GgufSummary, LoadedGguf, SpeedEstimate };

@@ -6,7 +6,7 @@ import { WebLlmChatModel, type WebLlmChatModelOptions } from '../adapters/llm/we
 import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type ModelLoadErrorCode } from '../adapters/llm/webllm-errors.ts';
 import type { LoadProgress } from '../adapters/llm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../adapters/llm/webllm-session.ts';
-import type { ChatModel } from '../core/chat-port.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
 import { blockingProblem, f32Sibling, judgeGpu, recommendModel, smallerFamilyModel, type GpuCapabilities, type ModelFit, type ModelRecommendation, type ModelSpec } from '../core/model-choice.ts';
 
 export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WorkerProbe };

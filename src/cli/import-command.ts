@@ -7,7 +7,7 @@ import { importIntoStore } from '../adapters/store/import-run.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
 import { toJsonLines } from '../core/export/files.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../core/import/import-limits.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.

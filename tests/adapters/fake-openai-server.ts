@@ -2,7 +2,7 @@ import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import type { ChatMessage, ChatPurpose } from '../../src/core/chat-port.ts';
+import type { ChatMessage, ChatPurpose } from '../../src/core/ports/chat-port.ts';
 
 /** One request the fake server received. */
 export interface RecordedRequest {

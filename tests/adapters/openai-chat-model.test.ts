@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChatModelError, type ChatRequest } from '../../src/core/chat-port.ts';
+import { ChatModelError, type ChatRequest } from '../../src/core/ports/chat-port.ts';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/adapters/llm/openai-chat-model.ts';
 import { SseDecoder } from '../../src/adapters/llm/sse-lines.ts';
 import { FakeOpenAIServer, jsonReply, rawReply, silentReply, streamReply, trickleReply } from './fake-openai-server.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { ChatModelError, type ChatRequest } from '../../src/core/chat-port.ts';
+import { ChatModelError, type ChatRequest } from '../../src/core/ports/chat-port.ts';
 
 const request = (purpose: ChatRequest['purpose'], ...contents: string[]): ChatRequest => ({
   messages: contents.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content })),

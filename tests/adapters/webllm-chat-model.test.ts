@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { WebLlmChatModel, toWebLlmRequest } from '../../src/adapters/llm/webllm-chat-model.ts';
 import type { EngineLease, WebLlmEngineSource } from '../../src/adapters/llm/webllm-engine.ts';
 import { ModelLoadError } from '../../src/adapters/llm/webllm-errors.ts';
-import { ChatModelError, type ChatRequest } from '../../src/core/chat-port.ts';
-import type { EnvHandle } from '../../src/core/sandbox-port.ts';
-import { playEpisode } from '../../src/core/play-episode.ts';
+import { ChatModelError, type ChatRequest } from '../../src/core/ports/chat-port.ts';
+import type { EnvHandle } from '../../src/core/ports/sandbox-port.ts';
+import { playEpisode } from '../../src/core/loop/play-episode.ts';
 import { deferred, FakeEngine, type FakeReply } from './webllm-fakes.ts';
 
 const MODEL = 'Qwen3-0.6B-q4f32_1-MLC';

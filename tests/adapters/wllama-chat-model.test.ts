@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WllamaChatModel, type GenerationSpeed } from '../../src/adapters/llm/wllama-chat-model.ts';
-import { ChatModelError, type ChatRequest } from '../../src/core/chat-port.ts';
+import { ChatModelError, type ChatRequest } from '../../src/core/ports/chat-port.ts';
 import { FakeWllama, wllamaError, type FakeWllamaReply } from './wllama-fakes.ts';
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {

@@ -5,9 +5,9 @@ import { chartCsv } from '../../src/app/chart-csv.ts';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
-import type { EnvironmentQuery } from '../../src/core/store-port.ts';
+import type { EnvironmentQuery } from '../../src/core/ports/store-port.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 
 function stats(patch: Partial<EnvStats>): EnvStats {

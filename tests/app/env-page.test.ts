@@ -5,8 +5,8 @@ import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbo
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/env-page.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
-import type { MemoryRecord } from '../../src/core/memory.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
+import type { MemoryRecord } from '../../src/core/loop/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));

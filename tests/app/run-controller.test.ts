@@ -4,10 +4,10 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import type { GroundingCorpus } from '../../src/core/corpus.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
-import { StoreQuotaError } from '../../src/core/store-errors.ts';
+import type { GroundingCorpus } from '../../src/core/loop/corpus.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
+import { StoreQuotaError } from '../../src/core/ports/store-errors.ts';
 import { fakeSandbox, type FakeInstance } from '../fixtures/fake-sandbox.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));

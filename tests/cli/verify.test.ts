@@ -8,7 +8,7 @@ import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-r
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
 import { UsageError } from '../../src/cli/args.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import type { Mismatch } from '../../src/verify/checker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -8,7 +8,7 @@ import { readCorpusFiles } from '../../src/core/import/corpus-import.ts';
 import { importedConfig } from '../../src/core/import/import-config.ts';
 import { importFiles } from '../../src/core/import/import-files.ts';
 import { MAX_CODE_BYTES, MAX_LINE_CHARS } from '../../src/core/import/import-limits.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 
 /** A sandbox where every code loads and plays one step; `loaded` records what it was given. */
 function recordingSandbox(): SandboxRuntime & { loaded: string[] } {

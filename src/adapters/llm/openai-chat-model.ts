@@ -1,4 +1,4 @@
-import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
+import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/ports/chat-port.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
 

@@ -1,4 +1,4 @@
-import { ChatModelError, type ChatErrorCode } from '../../core/chat-port.ts';
+import { ChatModelError, type ChatErrorCode } from '../../core/ports/chat-port.ts';
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { ChatModelError, type ChatModel, type ChatPurpose, type ChatRequest, type ChatResult } from '../../core/chat-port.ts';
+import { ChatModelError, type ChatModel, type ChatPurpose, type ChatRequest, type ChatResult } from '../../core/ports/chat-port.ts';
 import { formatModelId } from './model-id.ts';
 
 /** One rule of a chat script: when it applies, and what it replies. */

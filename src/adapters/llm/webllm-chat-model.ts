@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionRequestStreaming, CompletionUsage } from '@mlc-ai/web-llm';
-import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
+import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/ports/chat-port.ts';
 import { isEngineLoss, type EngineLease, type WebLlmEngineSource } from './webllm-engine.ts';
 import { errorText, ModelLoadError } from './webllm-errors.ts';
 import { SerialQueue } from '../serial-queue.ts';

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
-import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/chat-port.ts';
+import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../core/ports/chat-port.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { wllamaModelId } from './model-id.ts';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { EpochResult, RunState } from '../epoch.ts';
+import type { EpochResult, RunState } from '../loop/epoch.ts';
 import type { EnvironmentRecord } from '../records.ts';
 import { toJsonLines } from './files.ts';
 

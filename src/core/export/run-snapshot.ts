@@ -1,6 +1,6 @@
-import type { EpochResult, RunState } from '../epoch.ts';
+import type { EpochResult, RunState } from '../loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
-import type { RunMeta, RunStore } from '../store-port.ts';
+import type { RunMeta, RunStore } from '../ports/store-port.ts';
 
 /** Everything a store holds about one run, as plain data (what an archive carries). */
 export interface RunSnapshot {

@@ -3,7 +3,7 @@ import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type V
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../records.ts';
-import type { SandboxRuntime } from '../sandbox-port.ts';
+import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { ImportCandidate } from './pool-import.ts';
 
 /** What an import validates with. */

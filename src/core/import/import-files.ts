@@ -1,4 +1,4 @@
-import type { CorpusDoc } from '../corpus.ts';
+import type { CorpusDoc } from '../loop/corpus.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../env/validate-env.ts';
 import { baseName, dirName, eachLine, isObject, longLineProblem, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { POOL_MANIFEST } from '../export/pool-format.ts';

@@ -18,7 +18,7 @@ import { decodeUtf8, unzipFiles, zipTextFiles, type ByteFile } from '../../../sr
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 import type { TextFile } from '../../../src/core/export/files.ts';
 import { snapshotRun } from '../../../src/core/export/run-snapshot.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';
 
 const FIXTURES = new URL('../../fixtures/envs/', import.meta.url);

@@ -11,7 +11,7 @@ import type { ModelLoadError } from '../../../src/adapters/llm/webllm-errors.ts'
 import type { LoadProgress } from '../../../src/adapters/llm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent } from '../../../src/adapters/llm/webllm-session.ts';
 import { ModelSetupController } from '../../../src/app/model-setup.ts';
-import type { ChatResult } from '../../../src/core/chat-port.ts';
+import type { ChatResult } from '../../../src/core/ports/chat-port.ts';
 import { recommendModel } from '../../../src/core/model-choice.ts';
 import ModelSetup from '../../../src/ui/ModelSetup.svelte';
 

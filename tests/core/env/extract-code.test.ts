@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCode, stripThink } from '../../src/core/env/extract-code.ts';
+import { extractCode, stripThink } from '../../../src/core/env/extract-code.ts';
 
 describe('stripThink', () => {
   it.each([

@@ -1,6 +1,6 @@
-import type { CheckSyntax } from './env/fstring-repair.ts';
-import type { ResetResult, StepResult } from './env/contract.ts';
-import type { ValidationStage } from './env/env-error.ts';
+import type { CheckSyntax } from '../env/fstring-repair.ts';
+import type { ResetResult, StepResult } from '../env/contract.ts';
+import type { ValidationStage } from '../env/env-error.ts';
 
 /** Options for loading one environment into a sandbox. */
 export interface LoadOptions {

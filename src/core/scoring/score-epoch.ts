@@ -1,11 +1,11 @@
-import type { Config } from './config.ts';
-import type { SkillAverages } from './scoring/designer-reward.ts';
-import { designerReward, updateSkillAverages } from './scoring/designer-reward.ts';
-import { designerAdvantages, designerScale, groupAdvantages } from './scoring/advantages.ts';
-import { fractionWon, hintRegret, mean, winRate } from './scoring/regret.ts';
-import type { MemoryRecord } from './memory.ts';
-import { HANG_CODES } from './play-environment.ts';
-import type { DesignAttempt, EnvironmentRecord, EnvStats, Episode, EpochMetrics, RolloutRow, RowMessage } from './records.ts';
+import type { Config } from '../config.ts';
+import type { SkillAverages } from './designer-reward.ts';
+import { designerReward, updateSkillAverages } from './designer-reward.ts';
+import { designerAdvantages, designerScale, groupAdvantages } from './advantages.ts';
+import { fractionWon, hintRegret, mean, winRate } from './regret.ts';
+import type { MemoryRecord } from '../loop/memory.ts';
+import { HANG_CODES } from '../loop/play-environment.ts';
+import type { DesignAttempt, EnvironmentRecord, EnvStats, Episode, EpochMetrics, RolloutRow, RowMessage } from '../records.ts';
 
 /** Everything scoring produces for one epoch. */
 export interface EpochScores {

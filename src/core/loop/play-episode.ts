@@ -1,11 +1,11 @@
-import type { ChatMessage, ChatModel, ChatUsage } from './chat-port.ts';
-import type { SamplingConfig } from './config.ts';
-import { isEnvError } from './env/env-error.ts';
-import type { EnvHandle } from './sandbox-port.ts';
-import { agentFirstMessage, parseAction, withHint } from './prompts/agent-prompt.ts';
+import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
+import type { SamplingConfig } from '../config.ts';
+import { isEnvError } from '../env/env-error.ts';
+import type { EnvHandle } from '../ports/sandbox-port.ts';
+import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
 import { deriveSeed } from './random.ts';
-import { episodeReturn } from './scoring/episode-return.ts';
-import type { Episode, Turn } from './records.ts';
+import { episodeReturn } from '../scoring/episode-return.ts';
+import type { Episode, Turn } from '../records.ts';
 
 /** What one episode needs. */
 export interface EpisodeSpec {

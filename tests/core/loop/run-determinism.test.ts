@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import { parseCorpus } from '../../src/core/corpus.ts';
-import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/epoch.ts';
-import type { ChatRequest } from '../../src/core/chat-port.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
+import { parseCorpus } from '../../../src/core/loop/corpus.ts';
+import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 
-const SCRIPT = JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8'));
+const SCRIPT = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8'));
 const CORPUS = parseCorpus([
   JSON.stringify({ text: 'Keys and locks: a lock opens for exactly one key.', skill: 'Logical Deduction' }),
   JSON.stringify({ orig_doc: 'Doors and passwords: a word can open a door.' }),

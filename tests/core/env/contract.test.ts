@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError } from '../../src/core/env/contract.ts';
-import { EnvError } from '../../src/core/env/env-error.ts';
-import type { DescribedValue } from '../../src/core/env/harness-protocol.ts';
+import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError } from '../../../src/core/env/contract.ts';
+import { EnvError } from '../../../src/core/env/env-error.ts';
+import type { DescribedValue } from '../../../src/core/env/harness-protocol.ts';
 
 const str = (v: string): DescribedValue => ({ t: 'str', v });
 const num = (v: number, t: 'int' | 'float' = 'float'): DescribedValue => ({ t, v });

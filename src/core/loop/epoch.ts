@@ -1,15 +1,15 @@
-import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from './chat-port.ts';
-import type { Config } from './config.ts';
+import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from '../ports/chat-port.ts';
+import type { Config } from '../config.ts';
 import type { CorpusDoc } from './corpus.ts';
 import { designSlot, type SlotDesign } from './design-slot.ts';
 import type { EpochStage, SpadeEvent } from './events.ts';
 import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
 import { playEnvironment } from './play-environment.ts';
-import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
-import type { SandboxRuntime } from './sandbox-port.ts';
-import type { SkillAverages } from './scoring/designer-reward.ts';
-import { scoreEpoch } from './score-epoch.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
+import type { SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { SkillAverages } from '../scoring/designer-reward.ts';
+import { scoreEpoch } from '../scoring/score-epoch.ts';
 
 /** What carries over from one epoch to the next: plain data. */
 export interface RunState {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_CAPACITY, rememberEnvironments, selectMemory, type MemoryRecord } from '../../src/core/memory.ts';
-import { createRng } from '../../src/core/random.ts';
+import { MEMORY_CAPACITY, rememberEnvironments, selectMemory, type MemoryRecord } from '../../../src/core/loop/memory.ts';
+import { createRng } from '../../../src/core/loop/random.ts';
 
 const record = (envId: string, skill: string, winRate: number, regret: number): MemoryRecord => ({ envId, skill, code: `# ${envId}`, winRate, regret, epoch: 0 });
 

@@ -1,4 +1,4 @@
-import type { EnvironmentRecord } from './records.ts';
+import type { EnvironmentRecord } from '../records.ts';
 import type { EnvironmentQuery } from './store-port.ts';
 
 /** Sort keys of the environment explorer. */

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { EpochAbortedError, type EpochResult } from '../../src/core/epoch.ts';
-import { rescoreEnvironment } from '../../src/core/rescore-env.ts';
-import { scriptedEpochs, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { EpochAbortedError, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import { rescoreEnvironment } from '../../../src/core/env/rescore-env.ts';
+import { scriptedEpochs, TEST_CONFIG } from '../../adapters/store/store-fixtures.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 
 let sandbox: PyodideSandboxRuntime;
 let epoch: EpochResult;

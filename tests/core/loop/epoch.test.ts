@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/epoch.ts';
-import type { SpadeEvent } from '../../src/core/events.ts';
-import type { ChatRequest } from '../../src/core/chat-port.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
+import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { SpadeEvent } from '../../../src/core/loop/events.ts';
+import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 let sandbox: PyodideSandboxRuntime;

@@ -1,8 +1,8 @@
 // Environments tuned to the probe (its seeds, its actions) pass SPADE's fixed probe but not the
 // unpredictable challenge each validation draws from the run's seed.
 import { describe, expect, it } from 'vitest';
-import { drawChallenge, PROBE_ACTIONS, PROBE_SEED, REPLAY_SEED, validateEnvironment } from '../../src/core/env/validate-env.ts';
-import { fakeFailure, fakeSandbox, type FakeClass } from '../fixtures/fake-sandbox.ts';
+import { drawChallenge, PROBE_ACTIONS, PROBE_SEED, REPLAY_SEED, validateEnvironment } from '../../../src/core/env/validate-env.ts';
+import { fakeFailure, fakeSandbox, type FakeClass } from '../../fixtures/fake-sandbox.ts';
 
 const knowsTheProbe: FakeClass = () => ({
   reset: (seed) => {

@@ -1,11 +1,11 @@
-import type { ChatModel } from './chat-port.ts';
-import type { Config } from './config.ts';
-import { envError, isEnvError, type EnvErrorCode } from './env/env-error.ts';
+import type { ChatModel } from '../ports/chat-port.ts';
+import type { Config } from '../config.ts';
+import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { EpochStage, SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
-import type { Arm, EnvironmentRecord, Episode } from './records.ts';
-import type { EnvHandle, SandboxRuntime } from './sandbox-port.ts';
+import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
+import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {

@@ -1,9 +1,9 @@
-import type { ChatModel } from './chat-port.ts';
-import type { Config } from './config.ts';
+import type { ChatModel } from '../ports/chat-port.ts';
+import type { Config } from '../config.ts';
 import type { SpadeEvent } from './events.ts';
-import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from './prompts/hint-prompt.ts';
+import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
 import { deriveSeed } from './random.ts';
-import type { EnvironmentRecord } from './records.ts';
+import type { EnvironmentRecord } from '../records.ts';
 
 /** What hinting one environment produced: the hint (null when none was usable) and why not. */
 export interface HintOutcome {

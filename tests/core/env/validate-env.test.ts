@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../src/core/env/validate-env.ts';
-import { BROKEN_ENVS, GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../../src/core/env/validate-env.ts';
+import { BROKEN_ENVS, GOOD_ENVS, readEnv } from '../../fixtures/env-fixtures.ts';
 
 // Validation against the real Node sandbox (Pyodide in a permission-restricted child process).
 let runtime: PyodideSandboxRuntime;

@@ -1,7 +1,7 @@
-import { completeConfig, type Config } from './config.ts';
-import type { CorpusIdentity } from './corpus.ts';
-import type { EpochResult, RunState } from './epoch.ts';
-import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from './records.ts';
+import { completeConfig, type Config } from '../config.ts';
+import type { CorpusIdentity } from '../loop/corpus.ts';
+import type { EpochResult, RunState } from '../loop/epoch.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 
 /** Where a run stands. */
 export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';

@@ -1,19 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import type { ChatRequest } from '../../src/core/chat-port.ts';
-import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import { parseCorpus } from '../../src/core/corpus.ts';
-import { INITIAL_RUN_STATE, runEpoch, type EpochResult, type RunState } from '../../src/core/epoch.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
+import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
+import { parseCorpus } from '../../../src/core/loop/corpus.ts';
+import { INITIAL_RUN_STATE, runEpoch, type EpochResult, type RunState } from '../../../src/core/loop/epoch.ts';
 
 // The bundled "demo without a model" session (built by tests/fixtures/demo-envs/build_demo_script.py),
 // replayed through two real epochs with the default config and the real Node sandbox.
-const SCRIPT_TEXT = readFileSync(new URL('../../public/demo/demo-script.json', import.meta.url), 'utf8');
+const SCRIPT_TEXT = readFileSync(new URL('../../../public/demo/demo-script.json', import.meta.url), 'utf8');
 const SCRIPT = parseChatScript(JSON.parse(SCRIPT_TEXT));
-const ENV_DIR = new URL('../fixtures/demo-envs/', import.meta.url);
-const CORPUS = parseCorpus(readFileSync(new URL('../../public/corpus/concepts.jsonl', import.meta.url), 'utf8')).docs;
+const ENV_DIR = new URL('../../fixtures/demo-envs/', import.meta.url);
+const CORPUS = parseCorpus(readFileSync(new URL('../../../public/corpus/concepts.jsonl', import.meta.url), 'utf8')).docs;
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 1 };
 const CATCH_ALL_AGENT = 'I cannot tell which action helps here';
 const CATCH_ALL_HINT = 'Read each observation carefully';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asLoadReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply, pythonLength } from '../../src/core/env/harness-protocol.ts';
+import { asLoadReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply, pythonLength } from '../../../src/core/env/harness-protocol.ts';
 
 const STEP = ['observation', 'reward', 'terminated', 'truncated', 'info'];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractBoxed, parseAction } from '../../src/core/prompts/agent-prompt.ts';
-import { parseHint } from '../../src/core/prompts/hint-prompt.ts';
+import { extractBoxed, parseAction } from '../../../src/core/prompts/agent-prompt.ts';
+import { parseHint } from '../../../src/core/prompts/hint-prompt.ts';
 
 describe('parseAction', () => {
   it.each([

@@ -1,13 +1,13 @@
-import type { AbortSignalLike, ChatModel, ChatRequest } from './chat-port.ts';
-import type { Config } from './config.ts';
-import { EpochAbortedError } from './epoch.ts';
-import type { SpadeEvent } from './events.ts';
-import { hintEnvironment } from './hint-environment.ts';
-import { playEnvironment } from './play-environment.ts';
-import type { EnvironmentRecord, EnvStats, Episode } from './records.ts';
-import type { SandboxRuntime } from './sandbox-port.ts';
-import type { SkillAverages } from './scoring/designer-reward.ts';
-import { scoreEpoch } from './score-epoch.ts';
+import type { AbortSignalLike, ChatModel, ChatRequest } from '../ports/chat-port.ts';
+import type { Config } from '../config.ts';
+import { EpochAbortedError } from '../loop/epoch.ts';
+import type { SpadeEvent } from '../loop/events.ts';
+import { hintEnvironment } from '../loop/hint-environment.ts';
+import { playEnvironment } from '../loop/play-environment.ts';
+import type { EnvironmentRecord, EnvStats, Episode } from '../records.ts';
+import type { SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { SkillAverages } from '../scoring/designer-reward.ts';
+import { scoreEpoch } from '../scoring/score-epoch.ts';
 
 /** What re-scoring one environment runs against. */
 export interface RescorePorts {

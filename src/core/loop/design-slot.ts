@@ -1,13 +1,13 @@
-import type { ChatMessage, ChatModel } from './chat-port.ts';
-import type { Config } from './config.ts';
-import { GAME_SKILLS } from './config.ts';
+import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
+import type { Config } from '../config.ts';
+import { GAME_SKILLS } from '../config.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
-import { drawChallenge, validateEnvironment, type ValidationReport } from './env/validate-env.ts';
+import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
 import { selectMemory, type MemoryRecord } from './memory.ts';
-import { buildDesignerPrompt, buildRepairPrompt } from './prompts/designer-prompt.ts';
+import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
 import { createRng, deriveSeed } from './random.ts';
-import type { DesignAttempt, ValidationVerdict } from './records.ts';
-import type { SandboxRuntime } from './sandbox-port.ts';
+import type { DesignAttempt, ValidationVerdict } from '../records.ts';
+import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 
 /** What designing one slot needs. */
 export interface SlotContext {

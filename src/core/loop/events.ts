@@ -1,6 +1,6 @@
-import type { ChatPurpose } from './chat-port.ts';
-import type { ValidationReport } from './env/validate-env.ts';
-import type { Arm, Episode, EnvStats, EpochMetrics, Turn } from './records.ts';
+import type { ChatPurpose } from '../ports/chat-port.ts';
+import type { ValidationReport } from '../env/validate-env.ts';
+import type { Arm, Episode, EnvStats, EpochMetrics, Turn } from '../records.ts';
 
 /** Where a streamed token belongs. */
 export interface TokenSource {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repairFStringBraces } from '../../src/core/env/fstring-repair.ts';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
+import { repairFStringBraces } from '../../../src/core/env/fstring-repair.ts';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 
 let runtime: PyodideSandboxRuntime;
 beforeAll(async () => {
