@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { completeConfig, type Config } from '../../core/config.ts';
 import { matchesEnvironmentQuery, selectEnvironments } from '../../core/ports/env-query.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
-import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../core/export/run-files.ts';
+import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
 import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';

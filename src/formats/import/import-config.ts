@@ -1,4 +1,4 @@
-import { configProblems, DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, type Config } from '../config.ts';
+import { configProblems, DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, type Config } from '../../core/config.ts';
 import { isObject, type ImportProblem } from '../export/files.ts';
 
 const TIMEOUTS = { validateTimeoutMs: MAX_VALIDATE_TIMEOUT_MS, stepTimeoutMs: MAX_STEP_TIMEOUT_MS } as const;

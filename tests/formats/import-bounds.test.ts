@@ -3,11 +3,11 @@
 // object properties, and run archives whose config asks for hour-long timeouts or a million plays.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS } from '../../src/core/config.ts';
-import { parseJsonLines, type ImportFile } from '../../src/core/export/files.ts';
-import { readCorpusFiles } from '../../src/core/import/corpus-import.ts';
-import { importedConfig } from '../../src/core/import/import-config.ts';
-import { importFiles } from '../../src/core/import/import-files.ts';
-import { MAX_CODE_BYTES, MAX_LINE_CHARS } from '../../src/core/import/import-limits.ts';
+import { parseJsonLines, type ImportFile } from '../../src/formats/export/files.ts';
+import { readCorpusFiles } from '../../src/formats/import/corpus-import.ts';
+import { importedConfig } from '../../src/formats/import/import-config.ts';
+import { importFiles } from '../../src/formats/import/import-files.ts';
+import { MAX_CODE_BYTES, MAX_LINE_CHARS } from '../../src/formats/import/import-limits.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 
 /** A sandbox where every code loads and plays one step; `loaded` records what it was given. */

@@ -1,4 +1,4 @@
-import type { EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
+import type { EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { toJsonLines } from './files.ts';
 
 /**

@@ -1,9 +1,9 @@
-import { DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../config.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../env/validate-env.ts';
+import { DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../../core/config.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
-import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../records.ts';
-import type { SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../../core/records.ts';
+import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { ImportCandidate } from './pool-import.ts';
 
 /** What an import validates with. */

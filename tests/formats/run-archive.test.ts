@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ImportFile, TextFile } from '../../src/core/export/files.ts';
-import { ARCHIVE_VERSION, buildArchiveFiles, parseArchive } from '../../src/core/export/run-archive.ts';
-import { epochResultsOf, type RunSnapshot } from '../../src/core/export/run-snapshot.ts';
-import { detectImportKind } from '../../src/core/import/import-files.ts';
+import type { ImportFile, TextFile } from '../../src/formats/export/files.ts';
+import { ARCHIVE_VERSION, buildArchiveFiles, parseArchive } from '../../src/formats/export/run-archive.ts';
+import { epochResultsOf, type RunSnapshot } from '../../src/formats/export/run-snapshot.ts';
+import { detectImportKind } from '../../src/formats/import/import-files.ts';
 import { epochsOfDump, readV1Dump } from '../adapters/store/dump-fixture.ts';
 import { testMeta } from '../adapters/store/store-fixtures.ts';
 

@@ -1,4 +1,4 @@
-import type { EnvironmentRecord } from '../records.ts';
+import type { EnvironmentRecord } from '../../core/records.ts';
 import { utf8Length, toJsonLines, type HashText, type TextFile } from './files.ts';
 import {
   checksumLine, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug,

@@ -1,6 +1,6 @@
-import type { EpochResult, RunState } from '../loop/epoch.ts';
-import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
-import type { RunMeta, RunStore } from '../ports/store-port.ts';
+import type { EpochResult, RunState } from '../../core/loop/epoch.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
+import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
 
 /** Everything a store holds about one run, as plain data (what an archive carries). */
 export interface RunSnapshot {

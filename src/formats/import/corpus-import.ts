@@ -1,4 +1,4 @@
-import { corpusDocOf, type CorpusDoc } from '../loop/corpus.ts';
+import { corpusDocOf, type CorpusDoc } from '../../core/loop/corpus.ts';
 import { baseName, eachLine, longLineProblem, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { MAX_CORPUS_CHARS, MAX_CORPUS_DOCS, MAX_LINE_CHARS } from './import-limits.ts';
 

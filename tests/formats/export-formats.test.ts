@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { lineCount, parseChecksums, poolFileName, POOL_HEADER, referenceFileName, skillFromSlug, skillSlug, stripPoolHeader } from '../../src/core/export/pool-format.ts';
-import { buildPoolFiles } from '../../src/core/export/pool-export.ts';
-import { csvField, metricsCsv, rolloutsJsonl } from '../../src/core/export/tabular-export.ts';
-import { parseJsonLines, utf8Length } from '../../src/core/export/files.ts';
+import { lineCount, parseChecksums, poolFileName, POOL_HEADER, referenceFileName, skillFromSlug, skillSlug, stripPoolHeader } from '../../src/formats/export/pool-format.ts';
+import { buildPoolFiles } from '../../src/formats/export/pool-export.ts';
+import { csvField, metricsCsv, rolloutsJsonl } from '../../src/formats/export/tabular-export.ts';
+import { parseJsonLines, utf8Length } from '../../src/formats/export/files.ts';
 import type { EnvironmentRecord, EpochMetrics } from '../../src/core/records.ts';
 
 const sha = async (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

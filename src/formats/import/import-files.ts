@@ -1,11 +1,11 @@
-import type { CorpusDoc } from '../loop/corpus.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../env/validate-env.ts';
+import type { CorpusDoc } from '../../core/loop/corpus.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../core/env/validate-env.ts';
 import { baseName, dirName, eachLine, isObject, longLineProblem, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { POOL_MANIFEST } from '../export/pool-format.ts';
 import { ARCHIVE_MANIFEST, isRunArchive, parseArchive } from '../export/run-archive.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../export/run-files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
-import type { EnvironmentRecord } from '../records.ts';
+import type { EnvironmentRecord } from '../../core/records.ts';
 import { readCorpusFiles } from './corpus-import.ts';
 import { importedConfig } from './import-config.ts';
 import { failureReason, poolRunSnapshot, validateCandidates, type ValidatePorts } from './import-envs.ts';

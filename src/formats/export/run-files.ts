@@ -1,6 +1,6 @@
-import type { Config } from '../config.ts';
-import type { EpochResult, RunState } from '../loop/epoch.ts';
-import type { EnvironmentRecord } from '../records.ts';
+import type { Config } from '../../core/config.ts';
+import type { EpochResult, RunState } from '../../core/loop/epoch.ts';
+import type { EnvironmentRecord } from '../../core/records.ts';
 import { toJsonLines } from './files.ts';
 
 /** Files of a run directory written one whole epoch at a time, one JSON object per line. */

@@ -1,6 +1,6 @@
-import { INITIAL_RUN_STATE } from '../loop/epoch.ts';
-import type { EnvironmentRecord } from '../records.ts';
-import type { RunMeta } from '../ports/store-port.ts';
+import { INITIAL_RUN_STATE } from '../../core/loop/epoch.ts';
+import type { EnvironmentRecord } from '../../core/records.ts';
+import type { RunMeta } from '../../core/ports/store-port.ts';
 import { baseName, dirName, isObject, parseJsonLines, toJsonLines, type HashText, type ImportFile, type ImportProblem, type TextFile } from './files.ts';
 import { CONFIG_FILE, configFileText, environmentsJsonl, RUN_FILES, RUN_META_FILE, STATE_FILE, type StateFile } from './run-files.ts';
 import type { RunSnapshot } from './run-snapshot.ts';
