@@ -3,7 +3,7 @@
 // with a known winning line) after one rejected attempt, with episodes actually played (a scripted
 // agent that guesses without the hint and follows the shortest line with it), scored by the core;
 // and one environment rejected after two attempts, with the validator's real verdicts.
-import { ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { validateEnvironment, DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
 import { environmentId } from '../../src/core/loop/epoch.ts';

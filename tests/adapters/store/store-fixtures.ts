@@ -2,7 +2,7 @@
 // the real Node sandbox (as tests/core/loop/epoch.test.ts), plus synthetic epochs derived from them
 // with varied skills, scores, ties and rejected slots so every explorer query has something to sort.
 import { readFileSync } from 'node:fs';
-import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { environmentId, INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../../src/core/records.ts';

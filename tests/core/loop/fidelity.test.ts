@@ -1,7 +1,7 @@
 // SPADE's inputs to the numbers it trains on (issue: fidelity), with an in-process fake sandbox
 // and scripted models; each expectation is computed by hand in the comments.
 import { describe, expect, it } from 'vitest';
-import { ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { activeSkills, INITIAL_RUN_STATE, planSlots, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';

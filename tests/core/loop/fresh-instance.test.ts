@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
-import { ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
 import { readEnv } from '../../fixtures/env-fixtures.ts';
