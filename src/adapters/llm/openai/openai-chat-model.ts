@@ -1,4 +1,5 @@
-import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
+import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
 
@@ -26,9 +27,7 @@ export interface OpenAIChatModelOptions {
 }
 
 type Stop = 'abort' | 'silence' | 'total';
-interface Progress { text: string; streamed: boolean; finish: FinishReason; sawChoice: boolean; promptTokens?: number; completionTokens?: number }
-
-const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
+interface Progress { stream: StreamAccumulator; sawChoice: boolean; usage: ReportedUsage }
 
 function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -70,14 +69,14 @@ export class OpenAIChatModel implements ChatModel {
   async complete(request: ChatRequest): Promise<ChatResult> {
     const deadline = Date.now() + this.totalMs;
     for (let attempt = 0; ; attempt++) {
-      const progress: Progress = { text: '', streamed: false, finish: 'stop', sawChoice: false };
-      if (request.signal?.aborted) return this.result(request, progress, 'abort');
+      const progress: Progress = { stream: new StreamAccumulator(request), sawChoice: false, usage: {} };
+      if (request.signal?.aborted) return this.result(progress, 'abort');
       try {
         return await this.attempt(request, progress, deadline);
       } catch (error) {
-        if (error instanceof ChatModelError && error.code === 'aborted') return this.result(request, progress, 'abort');
+        if (error instanceof ChatModelError && error.code === 'aborted') return this.result(progress, 'abort');
         const hint = retryDelayOf(error);
-        if (hint === undefined || progress.streamed || attempt >= this.maxRetries) throw error;
+        if (hint === undefined || progress.stream.pieces > 0 || attempt >= this.maxRetries) throw error;
         const delay = Math.max(Math.min(hint, 60_000), this.retryDelayMs * 2 ** attempt);
         if (Date.now() + delay >= deadline) throw error;
         await sleep(delay, request.signal);
@@ -114,8 +113,8 @@ export class OpenAIChatModel implements ChatModel {
       const body = JSON.stringify(this.body(request));
       const response = await guard(Promise.resolve().then(() => this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal })), 'connect');
       if (!response.ok) throw httpFailure(this.url, this.options.model, response, await guard(response.text(), 'read'));
-      await this.read(response, request, progress, guard);
-      return this.result(request, progress, progress.finish);
+      await this.read(response, progress, guard);
+      return this.result(progress);
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
       clearTimeout(silence);
@@ -137,11 +136,11 @@ export class OpenAIChatModel implements ChatModel {
     };
   }
 
-  private async read(response: Response, request: ChatRequest, progress: Progress, guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>): Promise<void> {
+  private async read(response: Response, progress: Progress, guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>): Promise<void> {
     const decoder = new SseDecoder();
     let done = false;
     const take = (payloads: string[]): void => {
-      for (const payload of payloads) if (!done && payload.trim()) done = this.event(payload, request, progress);
+      for (const payload of payloads) if (!done && payload.trim()) done = this.event(payload, progress);
     };
     const reader = response.body?.getReader();
     if (!reader) take(decoder.push(await guard(response.text(), 'read')));
@@ -156,24 +155,24 @@ export class OpenAIChatModel implements ChatModel {
     if (whole === null) throw fail('bad_response', `the event stream from ${this.url} ended without a choice. Is this an OpenAI-compatible chat server?`);
     const json = parseJson(whole);
     if (!isObject(json)) throw fail('bad_response', `${this.url} answered neither Server-Sent Events nor JSON: ${snippet(whole)}. Check baseUrl: it must point at an OpenAI-compatible server.`);
-    this.apply(json, 'message', request, progress);
+    this.apply(json, 'message', progress);
     if (!progress.sawChoice) throw fail('bad_response', `the reply from ${this.url} has no choices: ${snippet(whole)}. Is this an OpenAI-compatible chat server?`);
   }
 
-  private event(payload: string, request: ChatRequest, progress: Progress): boolean {
+  private event(payload: string, progress: Progress): boolean {
     if (payload.trim() === '[DONE]') return true;
     const chunk = parseJson(payload);
     if (!isObject(chunk)) throw fail('bad_response', `${this.url} sent a stream event that is not a JSON object: ${snippet(payload)}. Is this an OpenAI-compatible chat server?`);
-    this.apply(chunk, 'delta', request, progress);
+    this.apply(chunk, 'delta', progress);
     return false;
   }
 
-  private apply(chunk: Json, key: 'delta' | 'message', request: ChatRequest, progress: Progress): void {
+  private apply(chunk: Json, key: 'delta' | 'message', progress: Progress): void {
     if (chunk.error !== undefined) throw replyFailure(this.url, chunk);
     const usage = chunk.usage;
     if (isObject(usage)) {
-      if (typeof usage.prompt_tokens === 'number' && usage.prompt_tokens > 0) progress.promptTokens = usage.prompt_tokens;
-      if (typeof usage.completion_tokens === 'number' && usage.completion_tokens > 0) progress.completionTokens = usage.completion_tokens;
+      if (typeof usage.prompt_tokens === 'number' && usage.prompt_tokens > 0) progress.usage.promptTokens = usage.prompt_tokens;
+      if (typeof usage.completion_tokens === 'number' && usage.completion_tokens > 0) progress.usage.completionTokens = usage.completion_tokens;
     }
     if (chunk.choices === undefined && usage !== undefined) return;
     if (!Array.isArray(chunk.choices)) throw fail('bad_response', `a reply from ${this.url} lacks "choices": ${snippet(JSON.stringify(chunk))}. Is this an OpenAI-compatible chat server?`);
@@ -182,24 +181,12 @@ export class OpenAIChatModel implements ChatModel {
     progress.sawChoice = true;
     const part = choice[key];
     const content = isObject(part) ? part.content : undefined;
-    if (typeof content === 'string' && content) {
-      progress.text += content;
-      progress.streamed = true;
-      request.onToken?.(content);
-    }
-    if (choice.finish_reason === 'length') progress.finish = 'length';
+    if (typeof content === 'string') progress.stream.add(content);
+    progress.stream.noteFinish(choice.finish_reason);
   }
 
-  private result(request: ChatRequest, progress: Progress, finishReason: FinishReason): ChatResult {
-    const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0);
-    return {
-      text: progress.text,
-      usage: {
-        promptTokens: progress.promptTokens ?? estimateTokens(promptChars) + 4 * request.messages.length,
-        completionTokens: progress.completionTokens ?? estimateTokens(progress.text.length),
-      },
-      finishReason,
-    };
+  private result(progress: Progress, finishReason = progress.stream.finish): ChatResult {
+    return progress.stream.result(progress.usage, finishReason);
   }
 
   private stopped(stop: Stop): ChatModelError {

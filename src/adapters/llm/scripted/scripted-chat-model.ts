@@ -1,5 +1,6 @@
 import { ChatModelError, type ChatModel, type ChatPurpose, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
 import { formatModelId } from '../model-id.ts';
+import { estimateTokens } from '../token-estimate.ts';
 
 /** One rule of a chat script: when it applies, and what it replies. */
 export interface ScriptRule {
@@ -21,11 +22,6 @@ export interface ChatScript {
 
 /** A script as a function: returns the reply, or undefined when it has none. */
 export type ScriptFunction = (request: ChatRequest) => string | undefined;
-
-/** Rough token count used for usage figures (4 characters per token). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 /** Checks that a parsed JSON value is a usable chat script; throws with the exact problem. */
 export function parseChatScript(value: unknown): ChatScript {
@@ -95,6 +91,7 @@ export class ScriptedChatModel implements ChatModel {
     return this.result(request, text, 'stop');
   }
 
+  /** Usage as the shared estimate, but the prompt counted message by message (no framing tokens): runs recorded with scripted models keep these numbers. */
   private result(request: ChatRequest, text: string, finishReason: ChatResult['finishReason']): ChatResult {
     const promptTokens = request.messages.reduce((n, m) => n + estimateTokens(m.content), 0);
     return { text, usage: { promptTokens, completionTokens: estimateTokens(text) }, finishReason };

@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionRequestStreaming, CompletionUsage } from '@mlc-ai/web-llm';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import { StreamAccumulator } from '../stream-accumulator.ts';
 import { isEngineLoss, type EngineLease, type WebLlmEngineSource } from './webllm-engine.ts';
 import { errorText, ModelLoadError } from './webllm-errors.ts';
 import { SerialQueue } from '../../serial-queue.ts';
@@ -12,8 +13,6 @@ export interface WebLlmChatModelOptions {
   /** Retries of one call after the engine was lost and recovered; default 2. */
   maxRecoveries?: number;
 }
-
-const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 
 /** The message exactly as web-llm takes it (web-llm ignores `tool_call_id`, which its type requires). */
 export function toWebLlmMessage(message: ChatMessage): ChatCompletionMessageParam {
@@ -42,8 +41,7 @@ class EngineLost extends Error {
 }
 
 interface Progress {
-  text: string;
-  finish: FinishReason;
+  stream: StreamAccumulator;
   usage: CompletionUsage | null;
 }
 
@@ -76,7 +74,7 @@ export class WebLlmChatModel implements ChatModel {
   private async completeNow(request: ChatRequest): Promise<ChatResult> {
     const maxRecoveries = this.options.maxRecoveries ?? 2;
     for (let attempt = 0; ; attempt++) {
-      const aborted = this.result(request, { text: '', finish: 'abort', usage: null });
+      const aborted = this.result({ stream: new StreamAccumulator(request), usage: null }, 'abort');
       if (request.signal?.aborted) return aborted;
       await this.draining;
       let lease: EngineLease;
@@ -106,10 +104,10 @@ export class WebLlmChatModel implements ChatModel {
       onAbort = () => resolve('abort');
       request.signal?.addEventListener('abort', onAbort);
     });
-    const progress: Progress = { text: '', finish: 'stop', usage: null };
+    const progress: Progress = { stream: new StreamAccumulator(request), usage: null };
     try {
       const chunks = await Promise.race([engine.chat.completions.create(toWebLlmRequest(request, this.options)), lost, abort]);
-      if (chunks === 'abort' || request.signal?.aborted) return this.result(request, { ...progress, finish: 'abort' });
+      if (chunks === 'abort' || request.signal?.aborted) return this.result(progress, 'abort');
       const iterator = chunks[Symbol.asyncIterator]();
       for (;;) {
         const pending = iterator.next();
@@ -117,12 +115,12 @@ export class WebLlmChatModel implements ChatModel {
         if (next === 'abort') {
           engine.interruptGenerate();
           this.draining = this.drain(lease, pending, iterator);
-          return this.result(request, { ...progress, finish: 'abort' });
+          return this.result(progress, 'abort');
         }
         if (next.done) break;
-        this.take(next.value, request, progress);
+        this.take(next.value, progress);
       }
-      return this.result(request, progress);
+      return this.result(progress);
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
     }
@@ -140,29 +138,17 @@ export class WebLlmChatModel implements ChatModel {
     }
   }
 
-  private take(chunk: ChatCompletionChunk, request: ChatRequest, progress: Progress): void {
+  private take(chunk: ChatCompletionChunk, progress: Progress): void {
     if (chunk.usage) progress.usage = chunk.usage;
     const choice = chunk.choices[0];
     if (!choice) return;
-    const delta = choice.delta.content;
-    if (delta) {
-      progress.text += delta;
-      request.onToken?.(delta);
-    }
-    if (choice.finish_reason === 'length') progress.finish = 'length';
-    else if (choice.finish_reason === 'abort') progress.finish = 'abort';
+    progress.stream.add(choice.delta.content);
+    progress.stream.noteFinish(choice.finish_reason);
+    if (choice.finish_reason === 'abort') progress.stream.finish = 'abort';
   }
 
-  private result(request: ChatRequest, progress: Progress): ChatResult {
-    const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0);
-    return {
-      text: progress.text,
-      usage: {
-        promptTokens: progress.usage?.prompt_tokens ?? estimateTokens(promptChars) + 4 * request.messages.length,
-        completionTokens: progress.usage?.completion_tokens ?? estimateTokens(progress.text.length),
-      },
-      finishReason: progress.finish,
-    };
+  private result(progress: Progress, finishReason: FinishReason = progress.stream.finish): ChatResult {
+    return progress.stream.result({ promptTokens: progress.usage?.prompt_tokens, completionTokens: progress.usage?.completion_tokens }, finishReason);
   }
 
   private failure(error: unknown): ChatModelError {

@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import { StreamAccumulator } from '../stream-accumulator.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { wllamaModelId } from '../model-id.ts';
 
@@ -30,7 +31,6 @@ export interface WllamaChatModelOptions {
   onSpeed?: (speed: GenerationSpeed) => void;
 }
 
-const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 const CONTEXT_OVERFLOW = /exceeds? the available context size|context size|kv cache|context shift/i;
 
 /** The message as wllama takes it (a `tool` message needs a call id the core never has). */
@@ -40,8 +40,7 @@ export function toWllamaMessage(message: ChatMessage): ChatCompletionMessage {
 }
 
 interface Progress {
-  text: string;
-  finish: FinishReason;
+  stream: StreamAccumulator;
   last: ChatCompletionChunk | null;
 }
 
@@ -68,8 +67,8 @@ export class WllamaChatModel implements ChatModel {
   }
 
   private async completeNow(request: ChatRequest): Promise<ChatResult> {
-    const progress: Progress = { text: '', finish: 'stop', last: null };
-    if (request.signal?.aborted) return this.result(request, { ...progress, finish: 'abort' });
+    const progress: Progress = { stream: new StreamAccumulator(request), last: null };
+    if (request.signal?.aborted) return this.result(progress, 'abort');
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     request.signal?.addEventListener('abort', onAbort);
@@ -86,9 +85,9 @@ export class WllamaChatModel implements ChatModel {
         onData: (chunk) => this.take(chunk, request, progress),
       });
       this.reportSpeed(progress.last);
-      return this.result(request, progress);
+      return this.result(progress);
     } catch (error) {
-      if (controller.signal.aborted) return this.result(request, { ...progress, finish: 'abort' });
+      if (controller.signal.aborted) return this.result(progress, 'abort');
       throw this.failure(error);
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
@@ -100,12 +99,8 @@ export class WllamaChatModel implements ChatModel {
     progress.last = chunk;
     const choice = chunk.choices[0];
     if (!choice) return;
-    const delta = choice.delta.content;
-    if (delta) {
-      progress.text += delta;
-      request.onToken?.(delta);
-    }
-    if (choice.finish_reason === 'length') progress.finish = 'length';
+    progress.stream.add(choice.delta.content);
+    progress.stream.noteFinish(choice.finish_reason);
   }
 
   private reportSpeed(last: ChatCompletionChunk | null): void {
@@ -119,18 +114,14 @@ export class WllamaChatModel implements ChatModel {
     });
   }
 
-  private result(request: ChatRequest, progress: Progress): ChatResult {
-    const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  /** Usage as the engine reported it (its usage, else its timings), estimated where it reported neither. */
+  private result(progress: Progress, finishReason: FinishReason = progress.stream.finish): ChatResult {
     const usage = progress.last?.usage;
     const timings = progress.last?.timings;
-    return {
-      text: progress.text,
-      usage: {
-        promptTokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : estimateTokens(promptChars) + 4 * request.messages.length),
-        completionTokens: usage?.completion_tokens ?? timings?.predicted_n ?? estimateTokens(progress.text.length),
-      },
-      finishReason: progress.finish,
-    };
+    return progress.stream.result({
+      promptTokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : undefined),
+      completionTokens: usage?.completion_tokens ?? timings?.predicted_n,
+    }, finishReason);
   }
 
   private failure(error: unknown): ChatModelError {
