@@ -42,9 +42,9 @@ describe('test tiers', () => {
     expect(unit.filter((file) => integration.includes(file))).toEqual([]);
     expect(unit).toContain('tests/core/scoring/scoring.test.ts');
     expect(unit).toContain('tests/app/run-controller.test.ts');
-    expect(integration).toContain('tests/adapters/node-sandbox-escape.test.ts');
+    expect(integration).toContain('tests/adapters/sandbox/node-sandbox-escape.test.ts');
     expect(integration).toContain('tests/cli/verify.test.ts');
-    expect(integration).toContain('tests/core/validate-env.test.ts');
+    expect(integration).toContain('tests/core/env/validate-env.test.ts');
     expect([...unit, ...integration].some((file) => file.startsWith('tests/browser/'))).toBe(false);
   });
 });

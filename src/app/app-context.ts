@@ -1,8 +1,8 @@
-import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
-import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
+import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
-import type { ChatModel } from '../core/chat-port.ts';
-import type { RunMeta, RunStore } from '../core/store-port.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import { ModelSetupController } from './model-setup.ts';
 import { CpuModelController } from './cpu-model.ts';
 import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';

@@ -1,4 +1,4 @@
-import { csvField } from '../core/export/tabular-export.ts';
+import { csvField } from '../formats/export/tabular-export.ts';
 import type { ChartSpec } from './chart-series.ts';
 
 /**

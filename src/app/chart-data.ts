@@ -1,5 +1,5 @@
 import type { EnvironmentRecord, EpochMetrics, EpochTimings } from '../core/records.ts';
-import type { RunStore } from '../core/store-port.ts';
+import type { RunStore } from '../core/ports/store-port.ts';
 
 /** What the charts need from one epoch's valid environments (kept small so it can be cached). */
 export interface EpochEnvSummary {

@@ -1,7 +1,7 @@
 import { deleteUserCorpus, readUserCorpusText, writeUserCorpusText } from '../adapters/store/user-corpus-cache.ts';
 import { sha256Hex } from '../adapters/store/sha256.ts';
-import { parseCorpus, type CorpusDoc, type GroundingCorpus } from '../core/corpus.ts';
-import { toJsonLines } from '../core/export/files.ts';
+import { parseCorpus, type CorpusDoc, type GroundingCorpus } from '../core/loop/corpus.ts';
+import { toJsonLines } from '../formats/export/files.ts';
 
 let shipped: Promise<readonly CorpusDoc[]> | null = null;
 

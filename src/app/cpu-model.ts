@@ -1,11 +1,11 @@
-import { loadCompatWorkerCode, WLLAMA_COMPAT_WASM_URL, WLLAMA_WASM_URL } from '../adapters/llm/wllama-assets.ts';
-import { fileNameOf, wllamaCache, type CachedGguf, type GgufCache } from '../adapters/llm/wllama-cache.ts';
-import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../adapters/llm/wllama-catalog.ts';
-import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../adapters/llm/wllama-chat-model.ts';
-import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../adapters/llm/wllama-engine.ts';
+import { loadCompatWorkerCode, WLLAMA_COMPAT_WASM_URL, WLLAMA_WASM_URL } from '../adapters/llm/wllama/wllama-assets.ts';
+import { fileNameOf, wllamaCache, type CachedGguf, type GgufCache } from '../adapters/llm/wllama/wllama-cache.ts';
+import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../adapters/llm/wllama/wllama-catalog.ts';
+import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../adapters/llm/wllama/wllama-chat-model.ts';
+import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../adapters/llm/wllama/wllama-engine.ts';
 import { wllamaModelId } from '../adapters/llm/model-id.ts';
-import type { ChatModel } from '../core/chat-port.ts';
-import { GgufFormatError, type GgufSummary } from '../core/gguf-header.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import { GgufFormatError, type GgufSummary } from '../adapters/llm/wllama/gguf-header.ts';
 
 export type { CachedGguf, CpuEnvironment, GenerationSpeed, GgufModelOption, GgufSummary, LoadedGguf, SpeedEstimate };
 export { formatBytes, formatSpeed };

@@ -1,7 +1,7 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
 import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
-import type { RunStore } from '../core/store-port.ts';
+import type { RunStore } from '../core/ports/store-port.ts';
 import { saveUserCorpus, userCorpus } from './corpus-source.ts';
 import { appSandbox } from './sandbox.ts';
 

@@ -1,12 +1,12 @@
-import type { ChatModel } from '../core/chat-port.ts';
-import { playSchedule } from '../core/play-environment.ts';
-import type { SpadeEvent } from '../core/events.ts';
-import type { MemoryRecord } from '../core/memory.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import { playSchedule } from '../core/loop/play-environment.ts';
+import type { SpadeEvent } from '../core/loop/events.ts';
+import type { MemoryRecord } from '../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode } from '../core/records.ts';
-import { rescoreEnvironment, type RescoreResult } from '../core/rescore-env.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
-import type { RunState } from '../core/epoch.ts';
-import type { RunMeta, RunStore } from '../core/store-port.ts';
+import { rescoreEnvironment, type RescoreResult } from '../core/env/rescore-env.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import type { RunState } from '../core/loop/epoch.ts';
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 
 /** Everything the environment page shows, read from the store. */
 export interface EnvPageData {

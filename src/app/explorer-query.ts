@@ -1,5 +1,5 @@
 import type { EnvironmentRecord } from '../core/records.ts';
-import type { EnvironmentQuery } from '../core/store-port.ts';
+import type { EnvironmentQuery } from '../core/ports/store-port.ts';
 
 /** Columns the explorer can sort by (the store's sort keys). */
 export type ExplorerSortKey = NonNullable<EnvironmentQuery['sortBy']>;

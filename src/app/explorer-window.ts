@@ -1,5 +1,5 @@
-import type { RunStore } from '../core/store-port.ts';
-import type { RunMeta } from '../core/store-port.ts';
+import type { RunStore } from '../core/ports/store-port.ts';
+import type { RunMeta } from '../core/ports/store-port.ts';
 import { toExplorerRow, toQuery, type ExplorerRow, type ExplorerSettings } from './explorer-query.ts';
 
 /** A half-open range of row indexes [start, end). */

@@ -1,6 +1,6 @@
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../core/records.ts';
-import type { RunMeta, RunStore } from '../core/store-port.ts';
-import { MEMORY_CAPACITY } from '../core/memory.ts';
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
+import { MEMORY_CAPACITY } from '../core/loop/memory.ts';
 import { plateau } from '../core/scoring/regret.ts';
 
 /** The numbers the Learn page explains, taken from one stored run. */

@@ -1,5 +1,5 @@
 import type { ValidationReport } from '../core/env/validate-env.ts';
-import type { SpadeEvent } from '../core/events.ts';
+import type { SpadeEvent } from '../core/loop/events.ts';
 import type { Arm, EnvStats, EpochMetrics, Turn } from '../core/records.ts';
 
 /** One design attempt as it streams in and is judged. */

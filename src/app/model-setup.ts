@@ -1,13 +1,13 @@
 import { detectGpuCapabilities } from '../adapters/gpu/gpu-capabilities.ts';
-import { customModel, filesBaseUrl, prebuiltModels, type CatalogModel, type CustomModelInput } from '../adapters/llm/model-catalog.ts';
-import * as cacheOps from '../adapters/llm/webllm-cache.ts';
-import type { CachedModel, RememberedModel, StorageFacts } from '../adapters/llm/webllm-cache.ts';
-import { WebLlmChatModel, type WebLlmChatModelOptions } from '../adapters/llm/webllm-chat-model.ts';
-import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type ModelLoadErrorCode } from '../adapters/llm/webllm-errors.ts';
-import type { LoadProgress } from '../adapters/llm/webllm-progress.ts';
-import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../adapters/llm/webllm-session.ts';
-import type { ChatModel } from '../core/chat-port.ts';
-import { blockingProblem, f32Sibling, judgeGpu, recommendModel, smallerFamilyModel, type GpuCapabilities, type ModelFit, type ModelRecommendation, type ModelSpec } from '../core/model-choice.ts';
+import { customModel, filesBaseUrl, prebuiltModels, type CatalogModel, type CustomModelInput } from '../adapters/llm/webllm/model-catalog.ts';
+import * as cacheOps from '../adapters/llm/webllm/webllm-cache.ts';
+import type { CachedModel, RememberedModel, StorageFacts } from '../adapters/llm/webllm/webllm-cache.ts';
+import { WebLlmChatModel, type WebLlmChatModelOptions } from '../adapters/llm/webllm/webllm-chat-model.ts';
+import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type ModelLoadErrorCode } from '../adapters/llm/webllm/webllm-errors.ts';
+import type { LoadProgress } from '../adapters/llm/webllm/webllm-progress.ts';
+import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../adapters/llm/webllm/webllm-session.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import { blockingProblem, f32Sibling, judgeGpu, recommendModel, smallerFamilyModel, type GpuCapabilities, type ModelFit, type ModelRecommendation, type ModelSpec } from '../adapters/llm/webllm/model-choice.ts';
 
 export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WorkerProbe };
 

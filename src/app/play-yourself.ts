@@ -1,7 +1,7 @@
 import { isEnvError } from '../core/env/env-error.ts';
 import { parseAction, withHint } from '../core/prompts/agent-prompt.ts';
 import type { Episode } from '../core/records.ts';
-import type { EnvHandle, SandboxRuntime } from '../core/sandbox-port.ts';
+import type { EnvHandle, SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { episodeReturn } from '../core/scoring/episode-return.ts';
 
 /** What a human play needs: the code, the seed, the hint (or null) and the run's limits. */

@@ -1,12 +1,12 @@
-import type { ChatModel } from '../core/chat-port.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { Config } from '../core/config.ts';
-import { corpusChangeNotice, type GroundingCorpus } from '../core/corpus.ts';
-import { EpochAbortedError, runEpoch, type RunState } from '../core/epoch.ts';
-import type { EpochStage, SpadeEvent } from '../core/events.ts';
+import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts';
+import { EpochAbortedError, runEpoch, type RunState } from '../core/loop/epoch.ts';
+import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
 import type { EpochMetrics } from '../core/records.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
-import { StoreQuotaError } from '../core/store-errors.ts';
-import type { RunMeta, RunStore } from '../core/store-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { StoreQuotaError } from '../core/ports/store-errors.ts';
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 
 /** What the controller is doing; `stopped`: storage filled up, the run is paused at its last committed epoch and continues once space is freed. */

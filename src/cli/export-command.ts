@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { EXPORT_FORMATS, exportRun, type ExportFormat } from '../adapters/store/export-run.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 const WHAT: Record<ExportFormat, string> = { pool: 'games', rollouts: 'rollout rows', metrics: 'epochs', archive: 'environments' };

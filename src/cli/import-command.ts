@@ -5,9 +5,9 @@ import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { oversizeReason, tooManyFilesProblem, type ReadFiles } from '../adapters/store/import-read.ts';
 import { importIntoStore } from '../adapters/store/import-run.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
-import { toJsonLines } from '../core/export/files.ts';
-import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../core/import/import-limits.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import { toJsonLines } from '../formats/export/files.ts';
+import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/import-limits.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.

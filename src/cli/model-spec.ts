@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ChatModel } from '../core/chat-port.ts';
-import { OpenAIChatModel } from '../adapters/llm/openai-chat-model.ts';
-import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted-chat-model.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 import { UsageError } from './args.ts';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { StepResult } from '../core/env/contract.ts';
 import { isEnvError } from '../core/env/env-error.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';

@@ -1,5 +1,5 @@
-import type { EpochResult } from '../core/epoch.ts';
-import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../core/export/run-files.ts';
+import type { EpochResult } from '../core/loop/epoch.ts';
+import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../formats/export/run-files.ts';
 
 /** Files of a run directory, one JSON object per line (written by FileRunStore). */
 export { RUN_FILES };

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { decodeUtf8 } from '../adapters/store/zip.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { DEFAULT_VALIDATION, validateEnvironment } from '../core/env/validate-env.ts';
-import { formatBytes, MAX_CODE_BYTES } from '../core/import/import-limits.ts';
+import { formatBytes, MAX_CODE_BYTES } from '../formats/import/import-limits.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 /** One file's verdict as `validate --json` prints it. */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StateFile } from '../core/export/run-files.ts';
+import type { StateFile } from '../formats/export/run-files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, RolloutRow } from '../core/records.ts';
-import type { SandboxRuntime } from '../core/sandbox-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { Mismatch } from '../verify/checker.ts';
 import type { VerifyConfig } from '../verify/recompute-epoch.ts';
 import { recomputeRun, type StoredRun } from '../verify/recompute-run.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatUsage } from './chat-port.ts';
+import type { ChatMessage, ChatUsage } from './ports/chat-port.ts';
 import type { EnvErrorCode, ValidationStage } from './env/env-error.ts';
 
 /** A validation verdict as stored (timings live in EpochTimings so stored records stay reproducible). */

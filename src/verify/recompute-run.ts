@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '../core/memory.ts';
+import type { MemoryRecord } from '../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, RolloutRow } from '../core/records.ts';
 import { Checker, type Mismatch } from './checker.ts';
 import { checkRows } from './check-rows.ts';

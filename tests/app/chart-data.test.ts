@@ -3,9 +3,9 @@ import { ChartDataLoader, summarizeEnvironments, type ChartStore } from '../../s
 import { buildCharts } from '../../src/app/chart-series.ts';
 import { chartCsv } from '../../src/app/chart-csv.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
-import type { EnvironmentQuery } from '../../src/core/store-port.ts';
+import type { EnvironmentQuery } from '../../src/core/ports/store-port.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CachedGguf, GgufCache } from '../../src/adapters/llm/wllama-cache.ts';
-import { RECOMMENDED_GGUF_MODELS } from '../../src/adapters/llm/wllama-catalog.ts';
+import type { CachedGguf, GgufCache } from '../../src/adapters/llm/wllama/wllama-cache.ts';
+import { RECOMMENDED_GGUF_MODELS } from '../../src/adapters/llm/wllama/wllama-catalog.ts';
 import { CpuModelController, type CpuModelEvent, type CpuModelState } from '../../src/app/cpu-model.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
-import { FakeWllama } from '../adapters/wllama-fakes.ts';
+import { FakeWllama } from '../adapters/llm/wllama/wllama-fakes.ts';
 
 const URL_06B = RECOMMENDED_GGUF_MODELS[0]!.url;
 

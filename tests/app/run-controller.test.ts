@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import type { GroundingCorpus } from '../../src/core/corpus.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
-import { StoreQuotaError } from '../../src/core/store-errors.ts';
+import type { GroundingCorpus } from '../../src/core/loop/corpus.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
+import { StoreQuotaError } from '../../src/core/ports/store-errors.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 

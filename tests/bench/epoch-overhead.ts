@@ -2,9 +2,9 @@ import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-r
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import { ScriptedChatModel, type ChatScript } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { ScriptedChatModel, type ChatScript } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import { INITIAL_RUN_STATE, runEpoch, type RunState } from '../../src/core/epoch.ts';
+import { INITIAL_RUN_STATE, runEpoch, type RunState } from '../../src/core/loop/epoch.ts';
 
 /** Figures of the epoch-overhead benchmark. */
 export interface EpochFigures {

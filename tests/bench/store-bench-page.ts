@@ -1,6 +1,6 @@
 // Benchmark-only page module: runs the store workload on real IndexedDB (tests/bench/store-bench.ts).
 import { openIndexedDbRunStore } from '../../src/adapters/store/idb-run-store.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { runStoreWorkload, type StoreFigures, type StoreWorkload } from './store-workload.ts';
 
 declare global {

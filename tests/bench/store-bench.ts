@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { performance } from 'node:perf_hooks';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { openIndexedDbRunStore } from '../../src/adapters/store/idb-run-store.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { scriptedEpochs } from '../adapters/store/store-fixtures.ts';
 import { startRig } from '../browser/harness.ts';
 import { ISSUE_WORKLOAD, runStoreWorkload, type StoreFigures, type StoreWorkload } from './store-workload.ts';

@@ -5,9 +5,9 @@ import { exportRun } from '../../src/adapters/store/export-run.ts';
 import { ChartDataLoader } from '../../src/app/chart-data.ts';
 import { buildCharts, pointCount } from '../../src/app/chart-series.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
-import { environmentId, type EpochResult } from '../../src/core/epoch.ts';
+import { environmentId, type EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, RolloutRow } from '../../src/core/records.ts';
-import type { EnvironmentQuery, RunMeta, RunStore } from '../../src/core/store-port.ts';
+import type { EnvironmentQuery, RunMeta, RunStore } from '../../src/core/ports/store-port.ts';
 
 /** Sizes of the workload. */
 export interface StoreWorkload {

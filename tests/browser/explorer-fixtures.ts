@@ -3,15 +3,15 @@
 // with a known winning line) after one rejected attempt, with episodes actually played (a scripted
 // agent that guesses without the hint and follows the shortest line with it), scored by the core;
 // and one environment rejected after two attempts, with the validator's real verdicts.
-import { ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
+import { ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { validateEnvironment, DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
-import { environmentId } from '../../src/core/epoch.ts';
-import { playEpisode } from '../../src/core/play-episode.ts';
+import { environmentId } from '../../src/core/loop/epoch.ts';
+import { playEpisode } from '../../src/core/loop/play-episode.ts';
 import type { DesignAttempt, EnvironmentRecord, Episode } from '../../src/core/records.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
-import { scoreEpoch } from '../../src/core/score-epoch.ts';
-import type { RunMeta } from '../../src/core/store-port.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
+import { scoreEpoch } from '../../src/core/scoring/score-epoch.ts';
+import type { RunMeta } from '../../src/core/ports/store-port.ts';
 import { GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
 
 /** The big run's settings: 20 slots per epoch, K = 2, a 6-turn cap. */

@@ -101,7 +101,7 @@ type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
 
 describe('a. Python level: environment code in the real browser runtime is cut off from JavaScript', () => {
   // The same fixture's control run (an unsealed Pyodide, where these routes work) is in
-  // tests/adapters/node-sandbox-cutoff.test.ts; the seal is the same code in both sandboxes.
+  // tests/adapters/sandbox/node-sandbox-cutoff.test.ts; the seal is the same code in both sandboxes.
   let outcomes: Record<string, PythonOutcome> & { reachability?: { visited: number; exhausted: boolean; found: string[] } };
   let lazyFile: { result: Awaited<ReturnType<SpadeTestApi['runEnv']>>; restartsBefore: number; restartsAfter: number };
 

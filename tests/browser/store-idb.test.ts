@@ -4,8 +4,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
-import { selectEnvironments } from '../../src/core/env-query.ts';
-import type { EpochResult } from '../../src/core/epoch.ts';
+import { selectEnvironments } from '../../src/core/ports/env-query.ts';
+import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 

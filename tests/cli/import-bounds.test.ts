@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LINE_CHARS } from '../../src/core/import/import-limits.ts';
+import { MAX_LINE_CHARS } from '../../src/formats/import/import-limits.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const GOOD = readFileSync(join(ROOT, 'tests/fixtures/envs/good/number_ladder.py'), 'utf8');

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted-chat-model.ts';
-import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/fake-openai-server.ts';
+import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
+import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/llm/openai/fake-openai-server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/scripted/hint-helps.json'), 'utf8')));

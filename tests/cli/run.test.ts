@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';

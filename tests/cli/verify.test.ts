@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
 import { UsageError } from '../../src/cli/args.ts';
-import type { SandboxRuntime } from '../../src/core/sandbox-port.ts';
+import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import type { Mismatch } from '../../src/verify/checker.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { VERIFY_MIXED_DOUBLES } from '../fixtures/verify-mixed-doubles.ts';

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-type Layer = 'core' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
+type Layer = 'core' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -16,7 +16,7 @@ function filesUnder(dir: string): string[] {
 function layerOf(path: string): Layer | null {
   const rel = relative(ROOT, path);
   if (rel.startsWith('workers/')) return 'workers';
-  const match = /^src\/(core|verify|adapters|app|ui|cli)\//.exec(rel);
+  const match = /^src\/(core|formats|verify|adapters|app|ui|cli)\//.exec(rel);
   if (match) return match[1] as Layer;
   return rel === 'src/main.ts' ? 'entry' : null;
 }
@@ -37,14 +37,18 @@ const UI_LIBRARIES = ['svelte', '@codemirror/', '@lezer/', 'uplot', 'chart.js'];
 
 const ALLOWED: Record<Layer, Layer[]> = {
   core: ['core'],
-  verify: ['core', 'verify'],
-  adapters: ['core', 'adapters'],
-  app: ['core', 'adapters', 'app'],
+  formats: ['core', 'formats'],
+  verify: ['core', 'formats', 'verify'],
+  adapters: ['core', 'formats', 'adapters'],
+  app: ['core', 'formats', 'adapters', 'app'],
   ui: ['app', 'ui'],
-  cli: ['core', 'verify', 'adapters', 'cli'],
+  cli: ['core', 'formats', 'verify', 'adapters', 'cli'],
   workers: ['adapters'],
   entry: ['ui'],
 };
+
+/** The pure layers: no packages, no DOM, no Node. */
+const PURE: Layer[] = ['core', 'formats'];
 
 /** Returns every import that breaks ARCHITECTURE.md's rules, as readable strings. */
 function violations(): string[] {
@@ -56,12 +60,12 @@ function violations(): string[] {
     for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
       const where = `${relative(ROOT, file)} imports ${spec}`;
       if (!spec.startsWith('.')) {
-        if (layer === 'core') found.push(`${where}: core imports only core`);
+        if (PURE.includes(layer)) found.push(`${where}: ${layer} imports only ${ALLOWED[layer].join(' and ')}`);
         if (layer === 'ui' && !typeOnly && !UI_LIBRARIES.some((prefix) => spec.startsWith(prefix))) found.push(`${where}: ui imports only app, view libraries and types`);
         continue;
       }
       const target = layerOf(resolve(dirname(file), spec));
-      if (target === 'core' && typeOnly && layer === 'ui') continue;
+      if ((target === 'core' || target === 'formats') && typeOnly && layer === 'ui') continue;
       if (!target || !ALLOWED[layer].includes(target)) found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
     }
   }
@@ -73,8 +77,8 @@ describe('layer rules', () => {
     expect(violations()).toEqual([]);
   });
 
-  it('the core uses no DOM, Node or console globals', () => {
-    const offenders = filesUnder(join(ROOT, 'src/core')).filter((file) => {
+  it('the core and the formats use no DOM, Node or console globals', () => {
+    const offenders = PURE.flatMap((layer) => filesUnder(join(ROOT, 'src', layer))).filter((file) => {
       const code = readFileSync(file, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '')
@@ -91,6 +95,9 @@ describe('layer rules', () => {
       { spec: './t.ts', typeOnly: true },
     ]);
     expect(layerOf(join(ROOT, 'src/core/env/a.ts'))).toBe('core');
+    expect(layerOf(join(ROOT, 'src/formats/export/a.ts'))).toBe('formats');
     expect(ALLOWED.core.includes('adapters')).toBe(false);
+    expect(ALLOWED.core.includes('formats')).toBe(false);
+    expect(ALLOWED.formats.includes('adapters')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { GpuAdapterFacts, GpuCapabilities } from '../../core/model-choice.ts';
+import type { GpuAdapterFacts, GpuCapabilities } from '../llm/webllm/model-choice.ts';
 
 /** The part of a WebGPU `GPUAdapter` the detection reads (TypeScript's DOM lib has no WebGPU types). */
 export interface GpuAdapterLike {

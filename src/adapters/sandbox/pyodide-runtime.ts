@@ -1,4 +1,4 @@
-import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../core/sandbox-port.ts';
+import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';

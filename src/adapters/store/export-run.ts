@@ -1,9 +1,9 @@
-import { buildArchiveFiles } from '../../core/export/run-archive.ts';
-import { buildPoolFiles } from '../../core/export/pool-export.ts';
-import { snapshotRun } from '../../core/export/run-snapshot.ts';
-import { metricsCsv, rolloutsJsonl } from '../../core/export/tabular-export.ts';
-import { noRun } from '../../core/store-errors.ts';
-import type { RunStore } from '../../core/store-port.ts';
+import { buildArchiveFiles } from '../../formats/export/run-archive.ts';
+import { buildPoolFiles } from '../../formats/export/pool-export.ts';
+import { snapshotRun } from '../../formats/export/run-snapshot.ts';
+import { metricsCsv, rolloutsJsonl } from '../../formats/export/tabular-export.ts';
+import { noRun } from '../../core/ports/store-errors.ts';
+import type { RunStore } from '../../core/ports/store-port.ts';
 import { hashText } from './sha256.ts';
 import { zipTextFiles } from './zip.ts';
 

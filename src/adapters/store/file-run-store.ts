@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { completeConfig, type Config } from '../../core/config.ts';
-import { matchesEnvironmentQuery, selectEnvironments } from '../../core/env-query.ts';
-import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/epoch.ts';
-import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../core/export/run-files.ts';
-import { rememberEnvironments } from '../../core/memory.ts';
+import { matchesEnvironmentQuery, selectEnvironments } from '../../core/ports/env-query.ts';
+import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
+import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
+import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import { epochConflict, noRun, StoreError } from '../../core/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/store-port.ts';
+import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
+import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 
 /** SHA-256 of a text's UTF-8 bytes as lowercase hex (synchronous, Node). */
 export function sha256HexSync(text: string): string {

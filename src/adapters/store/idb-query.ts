@@ -1,7 +1,7 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { compareEnvironments, matchesEnvironmentQuery } from '../../core/env-query.ts';
+import { compareEnvironments, matchesEnvironmentQuery } from '../../core/ports/env-query.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
-import type { EnvironmentQuery } from '../../core/store-port.ts';
+import type { EnvironmentQuery } from '../../core/ports/store-port.ts';
 import { SORT_INDEX, type SpadeDbSchema } from './idb-schema.ts';
 
 type Db = IDBPDatabase<SpadeDbSchema>;

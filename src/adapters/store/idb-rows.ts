@@ -1,4 +1,4 @@
-import type { EpochResult } from '../../core/epoch.ts';
+import type { EpochResult } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import type { EnvironmentRow, EpisodeRow, EpochRow, RolloutRowRecord, StateRow } from './idb-schema.ts';
 import { scoredFlag } from './idb-schema.ts';

@@ -1,9 +1,9 @@
 import { openDB, type IDBPDatabase } from 'idb';
-import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/epoch.ts';
-import type { HashText } from '../../core/export/files.ts';
+import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
+import type { HashText } from '../../formats/export/files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/store-port.ts';
+import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/ports/store-errors.ts';
+import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 import { epochRows } from './idb-rows.ts';
 import { countEnvironmentRows, queryEnvironmentRows, runRange } from './idb-query.ts';
 import { ALL_STORES, DB_NAME, DB_VERSION, upgradeDatabase, type SpadeDbSchema } from './idb-schema.ts';

@@ -1,8 +1,8 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import { isScored } from '../../core/env-query.ts';
-import type { RunState } from '../../core/epoch.ts';
+import { isScored } from '../../core/ports/env-query.ts';
+import type { RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import type { RunMeta } from '../../core/store-port.ts';
+import type { RunMeta } from '../../core/ports/store-port.ts';
 
 /** Default database name. */
 export const DB_NAME = 'spade-lab-runs';

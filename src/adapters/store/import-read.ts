@@ -1,7 +1,7 @@
 // Turns picked or read files into the core's ImportFiles within the import limits: every file
 // the limits or the decoding leave out is a problem line, never a silent drop.
-import type { ImportFile, ImportProblem } from '../../core/export/files.ts';
-import { formatBytes, MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../core/import/import-limits.ts';
+import type { ImportFile, ImportProblem } from '../../formats/export/files.ts';
+import { formatBytes, MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../formats/import/import-limits.ts';
 import { sha256Hex } from './sha256.ts';
 import { decodeUtf8, looksLikeZip, unzipFiles, type ByteFile } from './zip.ts';
 import type { ByteBudget } from './zip-read.ts';

@@ -1,8 +1,8 @@
-import { importFiles, type ImportOptions, type ImportPorts, type ImportReport } from '../../core/import/import-files.ts';
-import type { ImportProblem } from '../../core/export/files.ts';
-import { restoreRun } from '../../core/export/run-snapshot.ts';
-import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../core/import/import-limits.ts';
-import type { RunStore } from '../../core/store-port.ts';
+import { importFiles, type ImportOptions, type ImportPorts, type ImportReport } from '../../formats/import/import-files.ts';
+import type { ImportProblem } from '../../formats/export/files.ts';
+import { restoreRun } from '../../formats/export/run-snapshot.ts';
+import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../formats/import/import-limits.ts';
+import type { RunStore } from '../../core/ports/store-port.ts';
 import { hashText } from './sha256.ts';
 import { oversizeReason, toImportFiles, tooManyFilesProblem, type ReadFiles } from './import-read.ts';
 import type { ByteFile } from './zip.ts';

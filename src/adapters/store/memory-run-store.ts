@@ -1,8 +1,8 @@
-import { selectEnvironments, matchesEnvironmentQuery } from '../../core/env-query.ts';
-import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/epoch.ts';
+import { selectEnvironments, matchesEnvironmentQuery } from '../../core/ports/env-query.ts';
+import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import { epochConflict, noRun, StoreError } from '../../core/store-errors.ts';
-import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/store-port.ts';
+import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
+import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/ports/store-port.ts';
 
 interface MemoryRun {
   meta: RunMeta;

@@ -3,8 +3,8 @@
 // declared size), and its CRC-32 and size are checked against the directory. Every entry left out
 // is returned as a problem line with its name and the reason.
 import { Inflate } from 'fflate';
-import type { ImportProblem } from '../../core/export/files.ts';
-import { formatBytes } from '../../core/import/import-limits.ts';
+import type { ImportProblem } from '../../formats/export/files.ts';
+import { formatBytes } from '../../formats/import/import-limits.ts';
 
 /** Caps of one zip read. */
 export interface ZipLimits {

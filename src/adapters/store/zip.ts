@@ -1,6 +1,6 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { ImportProblem, TextFile } from '../../core/export/files.ts';
-import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../core/import/import-limits.ts';
+import type { ImportProblem, TextFile } from '../../formats/export/files.ts';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../formats/import/import-limits.ts';
 import { readZipEntries, type ByteBudget } from './zip-read.ts';
 
 /** A file as bytes, by its path inside a zip or folder. */

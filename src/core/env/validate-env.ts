@@ -1,4 +1,4 @@
-import type { EnvHandle, SandboxRuntime } from '../sandbox-port.ts';
+import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
 import { extractCode } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat-port.ts';
+import type { ChatMessage } from '../ports/chat-port.ts';
 import { fillTemplate } from './templates.ts';
 
 /** The first user message of a cognitive-game episode, from the run's agent template (SPADE.md section 8). */

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../chat-port.ts';
-import type { MemorySelection } from '../memory.ts';
+import type { ChatMessage } from '../ports/chat-port.ts';
+import type { MemorySelection } from '../loop/memory.ts';
 import { fillTemplate, type PromptTemplates } from './templates.ts';
 
 /** Everything one designer prompt is built from. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat-port.ts';
+import type { ChatMessage } from '../ports/chat-port.ts';
 import { stripThink } from '../env/extract-code.ts';
 import { fillTemplate, type PromptTemplates } from './templates.ts';
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { openDB } from 'idb';
 import { upgradeToV1, type EnvironmentRow, type EpisodeRow, type EpochRow, type RolloutRowRecord, type SpadeDbSchema, type StateRow } from '../../../src/adapters/store/idb-schema.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
-import type { RunMeta } from '../../../src/core/store-port.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 
 /** The dump's contents. */
 export interface V1Dump {

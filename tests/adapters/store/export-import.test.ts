@@ -16,9 +16,9 @@ import { MemoryRunStore } from '../../../src/adapters/store/memory-run-store.ts'
 import { sha256Hex } from '../../../src/adapters/store/sha256.ts';
 import { decodeUtf8, unzipFiles, zipTextFiles, type ByteFile } from '../../../src/adapters/store/zip.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
-import type { TextFile } from '../../../src/core/export/files.ts';
-import { snapshotRun } from '../../../src/core/export/run-snapshot.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
+import type { TextFile } from '../../../src/formats/export/files.ts';
+import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';
 
 const FIXTURES = new URL('../../fixtures/envs/', import.meta.url);

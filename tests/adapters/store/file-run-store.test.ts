@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRunStore } from '../../../src/adapters/store/file-run-store.ts';
-import { configFileText, RUN_FILES, type StateFile } from '../../../src/core/export/run-files.ts';
-import { rememberEnvironments } from '../../../src/core/memory.ts';
+import { configFileText, RUN_FILES, type StateFile } from '../../../src/formats/export/run-files.ts';
+import { rememberEnvironments } from '../../../src/core/loop/memory.ts';
 import { epochsOfDump, readV1Dump } from './dump-fixture.ts';
 import { testMeta } from './store-fixtures.ts';
 

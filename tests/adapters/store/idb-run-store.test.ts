@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isQuotaError, openIndexedDbRunStore, toStoreError, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { upgradeToV1 } from '../../../src/adapters/store/idb-schema.ts';
 import { estimateStorage, requestPersistentStorage } from '../../../src/adapters/store/storage-quota.ts';
-import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/epoch.ts';
-import { StoreError, StoreQuotaError } from '../../../src/core/store-errors.ts';
+import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import { StoreError, StoreQuotaError } from '../../../src/core/ports/store-errors.ts';
 import { epochsOfDump, readV1Dump } from './dump-fixture.ts';
 import { testMeta } from './store-fixtures.ts';
 

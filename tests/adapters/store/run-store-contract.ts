@@ -1,9 +1,9 @@
 // The behaviour every RunStore shares (memory, IndexedDB, file): one suite, run against each.
 import { describe, expect, it } from 'vitest';
-import { selectEnvironments } from '../../../src/core/env-query.ts';
-import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/epoch.ts';
-import type { EnvironmentQuery, RunStore } from '../../../src/core/store-port.ts';
-import { StoreError } from '../../../src/core/store-errors.ts';
+import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
+import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { EnvironmentQuery, RunStore } from '../../../src/core/ports/store-port.ts';
+import { StoreError } from '../../../src/core/ports/store-errors.ts';
 import { testMeta } from './store-fixtures.ts';
 
 /** What the suite needs from a test file. */

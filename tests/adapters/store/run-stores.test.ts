@@ -7,7 +7,7 @@ import { beforeAll } from 'vitest';
 import { FileRunStore } from '../../../src/adapters/store/file-run-store.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { MemoryRunStore } from '../../../src/adapters/store/memory-run-store.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { runStoreContract } from './run-store-contract.ts';
 import { scriptedEpochs, syntheticEpochs } from './store-fixtures.ts';
 import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';

@@ -1,13 +1,13 @@
 // Real epochs for store tests: the scripted model of tests/fixtures/scripted/hint-helps.json and
-// the real Node sandbox (as tests/core/epoch.test.ts), plus synthetic epochs derived from them
+// the real Node sandbox (as tests/core/loop/epoch.test.ts), plus synthetic epochs derived from them
 // with varied skills, scores, ties and rejected slots so every explorer query has something to sort.
 import { readFileSync } from 'node:fs';
-import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted-chat-model.ts';
+import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import { environmentId, INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/epoch.ts';
+import { environmentId, INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../../src/core/records.ts';
-import type { SandboxRuntime } from '../../../src/core/sandbox-port.ts';
-import type { RunMeta } from '../../../src/core/store-port.ts';
+import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
+import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 

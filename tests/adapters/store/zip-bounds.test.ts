@@ -7,7 +7,7 @@ import { sha256Hex } from '../../../src/adapters/store/sha256.ts';
 import { toImportFiles } from '../../../src/adapters/store/import-read.ts';
 import { unzipFiles } from '../../../src/adapters/store/zip.ts';
 import { crc32 } from '../../../src/adapters/store/zip-read.ts';
-import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES } from '../../../src/core/import/import-limits.ts';
+import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES } from '../../../src/formats/import/import-limits.ts';
 
 const CENTRAL = 0x02014b50;
 

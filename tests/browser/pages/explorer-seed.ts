@@ -4,10 +4,10 @@
 // verdict's shape, scores spread over [0, 1] and [-1, 1]); the featured environments built in
 // Node (real code, real episodes) fill the first slots of the last epoch.
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
-import type { MemoryRecord } from '../../../src/core/memory.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { MemoryRecord } from '../../../src/core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../../../src/core/records.ts';
-import type { RunMeta } from '../../../src/core/store-port.ts';
+import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 
 /** What to seed. */
 export interface SeedRequest {

@@ -10,10 +10,10 @@ import { importIntoStore } from '../../../src/adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage } from '../../../src/adapters/store/storage-quota.ts';
 import { decodeUtf8, unzipFiles } from '../../../src/adapters/store/zip.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
-import type { EpochResult } from '../../../src/core/epoch.ts';
-import type { TextFile } from '../../../src/core/export/files.ts';
-import { snapshotRun } from '../../../src/core/export/run-snapshot.ts';
-import type { EnvironmentQuery, RunMeta } from '../../../src/core/store-port.ts';
+import type { EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { TextFile } from '../../../src/formats/export/files.ts';
+import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
+import type { EnvironmentQuery, RunMeta } from '../../../src/core/ports/store-port.ts';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: { name: string; code: string | null; message: string } };
 

@@ -4,15 +4,15 @@
 import { WebWorkerMLCEngine } from '@mlc-ai/web-llm';
 import { mount } from 'svelte';
 import { detectGpuCapabilities } from '../../../src/adapters/gpu/gpu-capabilities.ts';
-import { customModel, prebuiltModels, type CatalogModel, type CustomModelInput } from '../../../src/adapters/llm/model-catalog.ts';
-import { WebLlmChatModel } from '../../../src/adapters/llm/webllm-chat-model.ts';
-import type { EngineLease } from '../../../src/adapters/llm/webllm-engine.ts';
-import type { ModelLoadError } from '../../../src/adapters/llm/webllm-errors.ts';
-import type { LoadProgress } from '../../../src/adapters/llm/webllm-progress.ts';
-import { WebLlmSession, type SessionEvent } from '../../../src/adapters/llm/webllm-session.ts';
+import { customModel, prebuiltModels, type CatalogModel, type CustomModelInput } from '../../../src/adapters/llm/webllm/model-catalog.ts';
+import { WebLlmChatModel } from '../../../src/adapters/llm/webllm/webllm-chat-model.ts';
+import type { EngineLease } from '../../../src/adapters/llm/webllm/webllm-engine.ts';
+import type { ModelLoadError } from '../../../src/adapters/llm/webllm/webllm-errors.ts';
+import type { LoadProgress } from '../../../src/adapters/llm/webllm/webllm-progress.ts';
+import { WebLlmSession, type SessionEvent } from '../../../src/adapters/llm/webllm/webllm-session.ts';
 import { ModelSetupController } from '../../../src/app/model-setup.ts';
-import type { ChatResult } from '../../../src/core/chat-port.ts';
-import { recommendModel } from '../../../src/core/model-choice.ts';
+import type { ChatResult } from '../../../src/core/ports/chat-port.ts';
+import { recommendModel } from '../../../src/adapters/llm/webllm/model-choice.ts';
 import ModelSetup from '../../../src/ui/ModelSetup.svelte';
 
 /** A finished load, timed. */

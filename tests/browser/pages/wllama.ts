@@ -10,11 +10,11 @@ import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store
 import { CpuModelController } from '../../../src/app/cpu-model.ts';
 import { EXAMPLE_ENV } from '../../../src/app/example-env.ts';
 import { applyEvent, createLiveEpoch } from '../../../src/app/live-epoch.ts';
-import type { ChatMessage, ChatModel, ChatResult } from '../../../src/core/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatResult } from '../../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import { parseCorpus } from '../../../src/core/corpus.ts';
-import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/epoch.ts';
-import type { SpadeEvent } from '../../../src/core/events.ts';
+import { parseCorpus } from '../../../src/core/loop/corpus.ts';
+import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
+import type { SpadeEvent } from '../../../src/core/loop/events.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../../../src/core/records.ts';
 import CpuModelSetup from '../../../src/ui/CpuModelSetup.svelte';
 import SlotCard from '../../../src/ui/SlotCard.svelte';

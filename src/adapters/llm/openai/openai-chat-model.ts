@@ -1,0 +1,197 @@
+import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
+import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
+import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
+import { SseDecoder } from './sse-lines.ts';
+
+/** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link OpenAIChatModel}. */
+export interface OpenAIChatModelOptions {
+  /** Server root with or without a trailing `/v1`, e.g. `http://127.0.0.1:8080` or `http://127.0.0.1:11434/v1`. */
+  baseUrl: string;
+  /** Sent as `model`. */
+  model: string;
+  /** Sent as `Authorization: Bearer <apiKey>` when set. */
+  apiKey?: string;
+  /** Longest silence (no bytes at all, headers included) before failing with `timeout`; default 120000. */
+  requestTimeoutMs?: number;
+  /** Cap on one whole `complete` call, retries and backoff included; default 5 × requestTimeoutMs. */
+  totalTimeoutMs?: number;
+  /** Retries after a connection failure, HTTP 429 or 5xx, only while no token has streamed; default 2. */
+  maxRetries?: number;
+  /** First backoff delay, doubled per retry (a larger `Retry-After`, up to 60 s, wins); default 500. */
+  retryDelayMs?: number;
+  /** Defaults to `globalThis.fetch`. */
+  fetch?: FetchLike;
+}
+
+type Stop = 'abort' | 'silence' | 'total';
+interface Progress { stream: StreamAccumulator; sawChoice: boolean; usage: ReportedUsage }
+
+function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
+export class OpenAIChatModel implements ChatModel {
+  readonly id: string;
+  /** The endpoint every request is posted to. */
+  readonly url: string;
+  private readonly silenceMs: number;
+  private readonly totalMs: number;
+  private readonly maxRetries: number;
+  private readonly retryDelayMs: number;
+  private readonly fetchFn: FetchLike;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly options: OpenAIChatModelOptions) {
+    const base = options.baseUrl.replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/]/i.test(base)) throw new ChatModelError('unreachable', `baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL; use e.g. http://127.0.0.1:8080`);
+    this.id = `openai:${base}#${options.model}`;
+    this.url = `${base.endsWith('/v1') ? base : `${base}/v1`}/chat/completions`;
+    this.silenceMs = options.requestTimeoutMs ?? 120_000;
+    this.totalMs = options.totalTimeoutMs ?? this.silenceMs * 5;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.fetchFn = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.headers = { 'Content-Type': 'application/json', ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) };
+  }
+
+  async complete(request: ChatRequest): Promise<ChatResult> {
+    const deadline = Date.now() + this.totalMs;
+    for (let attempt = 0; ; attempt++) {
+      const progress: Progress = { stream: new StreamAccumulator(request), sawChoice: false, usage: {} };
+      if (request.signal?.aborted) return this.result(progress, 'abort');
+      try {
+        return await this.attempt(request, progress, deadline);
+      } catch (error) {
+        if (error instanceof ChatModelError && error.code === 'aborted') return this.result(progress, 'abort');
+        const hint = retryDelayOf(error);
+        if (hint === undefined || progress.stream.pieces > 0 || attempt >= this.maxRetries) throw error;
+        const delay = Math.max(Math.min(hint, 60_000), this.retryDelayMs * 2 ** attempt);
+        if (Date.now() + delay >= deadline) throw error;
+        await sleep(delay, request.signal);
+      }
+    }
+  }
+
+  private async attempt(request: ChatRequest, progress: Progress, deadline: number): Promise<ChatResult> {
+    const controller = new AbortController();
+    let stop: Stop | undefined;
+    const halt = (why: Stop): void => {
+      stop ??= why;
+      controller.abort();
+    };
+    const onAbort = (): void => halt('abort');
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const heard = (): void => {
+      clearTimeout(silence);
+      silence = setTimeout(() => halt('silence'), this.silenceMs);
+    };
+    const total = setTimeout(() => halt('total'), Math.max(0, deadline - Date.now()));
+    const guard = async <T>(pending: Promise<T>, phase: 'connect' | 'read'): Promise<T> => {
+      try {
+        const value = await pending;
+        heard();
+        return value;
+      } catch (error) {
+        throw stop ? this.stopped(stop) : connectionFailure(this.url, error, phase);
+      }
+    };
+    request.signal?.addEventListener('abort', onAbort);
+    heard();
+    try {
+      const body = JSON.stringify(this.body(request));
+      const response = await guard(Promise.resolve().then(() => this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal })), 'connect');
+      if (!response.ok) throw httpFailure(this.url, this.options.model, response, await guard(response.text(), 'read'));
+      await this.read(response, progress, guard);
+      return this.result(progress);
+    } finally {
+      request.signal?.removeEventListener('abort', onAbort);
+      clearTimeout(silence);
+      clearTimeout(total);
+      controller.abort();
+    }
+  }
+
+  private body(request: ChatRequest): Json {
+    return {
+      model: this.options.model,
+      messages: request.messages.map(({ role, content }) => ({ role, content })),
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: request.temperature,
+      top_p: request.topP,
+      max_tokens: request.maxTokens,
+      seed: request.seed,
+    };
+  }
+
+  private async read(response: Response, progress: Progress, guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>): Promise<void> {
+    const decoder = new SseDecoder();
+    let done = false;
+    const take = (payloads: string[]): void => {
+      for (const payload of payloads) if (!done && payload.trim()) done = this.event(payload, progress);
+    };
+    const reader = response.body?.getReader();
+    if (!reader) take(decoder.push(await guard(response.text(), 'read')));
+    while (reader && !done) {
+      const chunk = await guard(reader.read(), 'read');
+      if (chunk.done) break;
+      take(decoder.push(chunk.value));
+    }
+    if (!done) take(decoder.end());
+    if (progress.sawChoice) return;
+    const whole = decoder.body;
+    if (whole === null) throw fail('bad_response', `the event stream from ${this.url} ended without a choice. Is this an OpenAI-compatible chat server?`);
+    const json = parseJson(whole);
+    if (!isObject(json)) throw fail('bad_response', `${this.url} answered neither Server-Sent Events nor JSON: ${snippet(whole)}. Check baseUrl: it must point at an OpenAI-compatible server.`);
+    this.apply(json, 'message', progress);
+    if (!progress.sawChoice) throw fail('bad_response', `the reply from ${this.url} has no choices: ${snippet(whole)}. Is this an OpenAI-compatible chat server?`);
+  }
+
+  private event(payload: string, progress: Progress): boolean {
+    if (payload.trim() === '[DONE]') return true;
+    const chunk = parseJson(payload);
+    if (!isObject(chunk)) throw fail('bad_response', `${this.url} sent a stream event that is not a JSON object: ${snippet(payload)}. Is this an OpenAI-compatible chat server?`);
+    this.apply(chunk, 'delta', progress);
+    return false;
+  }
+
+  private apply(chunk: Json, key: 'delta' | 'message', progress: Progress): void {
+    if (chunk.error !== undefined) throw replyFailure(this.url, chunk);
+    const usage = chunk.usage;
+    if (isObject(usage)) {
+      if (typeof usage.prompt_tokens === 'number' && usage.prompt_tokens > 0) progress.usage.promptTokens = usage.prompt_tokens;
+      if (typeof usage.completion_tokens === 'number' && usage.completion_tokens > 0) progress.usage.completionTokens = usage.completion_tokens;
+    }
+    if (chunk.choices === undefined && usage !== undefined) return;
+    if (!Array.isArray(chunk.choices)) throw fail('bad_response', `a reply from ${this.url} lacks "choices": ${snippet(JSON.stringify(chunk))}. Is this an OpenAI-compatible chat server?`);
+    const choice: unknown = chunk.choices[0];
+    if (!isObject(choice)) return;
+    progress.sawChoice = true;
+    const part = choice[key];
+    const content = isObject(part) ? part.content : undefined;
+    if (typeof content === 'string') progress.stream.add(content);
+    progress.stream.noteFinish(choice.finish_reason);
+  }
+
+  private result(progress: Progress, finishReason = progress.stream.finish): ChatResult {
+    return progress.stream.result(progress.usage, finishReason);
+  }
+
+  private stopped(stop: Stop): ChatModelError {
+    if (stop === 'abort') return fail('aborted', `the call to ${this.url} was aborted`);
+    if (stop === 'silence') return fail('timeout', `no bytes from ${this.url} for ${this.silenceMs} ms (requestTimeoutMs): the server may be stuck or still loading the model. Check its log or raise requestTimeoutMs.`);
+    return fail('timeout', `the call to ${this.url} took longer than ${this.totalMs} ms (totalTimeoutMs): lower maxTokens or raise totalTimeoutMs.`);
+  }
+}

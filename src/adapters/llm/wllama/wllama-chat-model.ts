@@ -1,0 +1,139 @@
+import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
+import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import { StreamAccumulator } from '../stream-accumulator.ts';
+import { SerialQueue } from '../../serial-queue.ts';
+import { wllamaModelId } from '../model-id.ts';
+
+/** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
+export interface WllamaChatEngine {
+  createChatCompletion(options: ChatCompletionParams & StreamParams<ChatCompletionChunk>): Promise<void>;
+}
+
+/** Speed of one finished call, as the engine measured it. */
+export interface GenerationSpeed {
+  promptTokens: number;
+  /** Prompt tokens read per second (cached prefix excluded). */
+  promptTokensPerSecond: number;
+  completionTokens: number;
+  /** Reply tokens generated per second. */
+  completionTokensPerSecond: number;
+}
+
+/** Options of {@link WllamaChatModel}. */
+export interface WllamaChatModelOptions {
+  /** Shown in `id` as `wllama:<modelName>`, e.g. the GGUF file name. */
+  modelName: string;
+  /** Context the model was loaded with, in tokens (for error messages). */
+  contextTokens?: number;
+  /** Qwen3 only: false asks the chat template for no thinking (`enable_thinking`); unset leaves the model's default. */
+  enableThinking?: boolean;
+  /** Receives the engine's timings after every call that produced any. */
+  onSpeed?: (speed: GenerationSpeed) => void;
+}
+
+const CONTEXT_OVERFLOW = /exceeds? the available context size|context size|kv cache|context shift/i;
+
+/** The message as wllama takes it (a `tool` message needs a call id the core never has). */
+export function toWllamaMessage(message: ChatMessage): ChatCompletionMessage {
+  if (message.role === 'tool') return { role: 'tool', content: message.content, tool_call_id: '' };
+  return { role: message.role, content: message.content };
+}
+
+interface Progress {
+  stream: StreamAccumulator;
+  last: ChatCompletionChunk | null;
+}
+
+/**
+ * A `ChatModel` over a loaded wllama engine (llama.cpp compiled to wasm, on the CPU). Formats
+ * chats with the model's own chat template, streams tokens to `onToken`, passes seed and sampling
+ * per call and reports the engine's token counts. An abort resolves with the text so far and
+ * finishReason 'abort'; the engine stays usable. A prompt longer than the loaded context fails
+ * with `context_length`. Calls run one at a time.
+ */
+export class WllamaChatModel implements ChatModel {
+  readonly id: string;
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    private readonly engine: WllamaChatEngine,
+    private readonly options: WllamaChatModelOptions,
+  ) {
+    this.id = wllamaModelId(options.modelName);
+  }
+
+  complete(request: ChatRequest): Promise<ChatResult> {
+    return this.queue.run(() => this.completeNow(request));
+  }
+
+  private async completeNow(request: ChatRequest): Promise<ChatResult> {
+    const progress: Progress = { stream: new StreamAccumulator(request), last: null };
+    if (request.signal?.aborted) return this.result(progress, 'abort');
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    request.signal?.addEventListener('abort', onAbort);
+    try {
+      await this.engine.createChatCompletion({
+        messages: request.messages.map(toWllamaMessage),
+        temperature: request.temperature,
+        top_p: request.topP,
+        max_tokens: request.maxTokens,
+        seed: request.seed,
+        abortSignal: controller.signal,
+        ...(this.options.enableThinking !== undefined ? { chat_template_kwargs: { enable_thinking: this.options.enableThinking } } : {}),
+        stream: true,
+        onData: (chunk) => this.take(chunk, request, progress),
+      });
+      this.reportSpeed(progress.last);
+      return this.result(progress);
+    } catch (error) {
+      if (controller.signal.aborted) return this.result(progress, 'abort');
+      throw this.failure(error);
+    } finally {
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private take(chunk: ChatCompletionChunk, request: ChatRequest, progress: Progress): void {
+    if (request.signal?.aborted) return;
+    progress.last = chunk;
+    const choice = chunk.choices[0];
+    if (!choice) return;
+    progress.stream.add(choice.delta.content);
+    progress.stream.noteFinish(choice.finish_reason);
+  }
+
+  private reportSpeed(last: ChatCompletionChunk | null): void {
+    const timings = last?.timings;
+    if (!timings || !this.options.onSpeed) return;
+    this.options.onSpeed({
+      promptTokens: timings.prompt_n + timings.cache_n,
+      promptTokensPerSecond: timings.prompt_per_second,
+      completionTokens: timings.predicted_n,
+      completionTokensPerSecond: timings.predicted_per_second,
+    });
+  }
+
+  /** Usage as the engine reported it (its usage, else its timings), estimated where it reported neither. */
+  private result(progress: Progress, finishReason: FinishReason = progress.stream.finish): ChatResult {
+    const usage = progress.last?.usage;
+    const timings = progress.last?.timings;
+    return progress.stream.result({
+      promptTokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : undefined),
+      completionTokens: usage?.completion_tokens ?? timings?.predicted_n,
+    }, finishReason);
+  }
+
+  private failure(error: unknown): ChatModelError {
+    const text = error instanceof Error ? error.message : String(error);
+    const type = (error as { type?: unknown } | null)?.type;
+    if (type === 'kv_cache_full' || CONTEXT_OVERFLOW.test(text)) {
+      const loaded = this.options.contextTokens ? ` of ${this.options.contextTokens} tokens` : '';
+      return new ChatModelError('context_length', `the prompt and reply do not fit in the context${loaded} that ${this.id} was loaded with (${text}). Shorten the messages, lower maxTokens, or reload the model with a larger context.`);
+    }
+    if (type === 'model_not_loaded' || (error as Error | null)?.name === 'RuntimeError') {
+      return new ChatModelError('unreachable', `the CPU engine of ${this.id} stopped (${text}). Reload the model; if it happens again, choose a smaller model or a smaller context.`);
+    }
+    return new ChatModelError('bad_response', `the CPU engine failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (a system message first, the last from the user) and try again.`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { ChatPurpose } from '../ports/chat-port.ts';
+import type { ValidationReport } from '../env/validate-env.ts';
+import type { Arm, Episode, EnvStats, EpochMetrics, Turn } from '../records.ts';
+
+/** Where a streamed token belongs. */
+export interface TokenSource {
+  purpose: ChatPurpose;
+  slot: number;
+  envId: string;
+  arm?: Arm;
+  playIndex?: number;
+  rollout?: number;
+}
+
+/** Progress of an epoch, as typed events (the core's only output channel besides its return value). */
+export type SpadeEvent =
+  | { type: 'epoch_started'; epoch: number; slots: Array<{ slot: number; skill: string }> }
+  | { type: 'design_started'; epoch: number; slot: number; attempt: number; skill: string; docId: string | null; repair: boolean }
+  | { type: 'token'; epoch: number; source: TokenSource; delta: string }
+  | { type: 'validated'; epoch: number; slot: number; attempt: number; report: ValidationReport }
+  | { type: 'slot_rejected'; epoch: number; slot: number; envId: string }
+  | { type: 'hinted'; epoch: number; envId: string; hint: string | null; note: string | null }
+  | { type: 'turn'; epoch: number; envId: string; arm: Arm; playIndex: number; rollout: number; turnIndex: number; turn: Turn }
+  | { type: 'episode'; epoch: number; episode: Episode }
+  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats; note: string | null }
+  | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics };
+
+/** The stages an epoch goes through, in order (a run controller may pause before each). */
+export type EpochStage = 'design' | 'hint' | 'play' | 'score';

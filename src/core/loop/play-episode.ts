@@ -1,0 +1,67 @@
+import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
+import type { SamplingConfig } from '../config.ts';
+import { isEnvError } from '../env/env-error.ts';
+import type { EnvHandle } from '../ports/sandbox-port.ts';
+import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
+import { deriveSeed } from './random.ts';
+import { episodeReturn } from '../scoring/episode-return.ts';
+import type { Episode, Turn } from '../records.ts';
+
+/** What one episode needs. */
+export interface EpisodeSpec {
+  seed: number;
+  hint: string | null;
+  maxTurns: number;
+  stepTimeoutMs: number;
+  sampling: SamplingConfig;
+  /** The run's agent template (`{observation}` is the first observation). */
+  template: string;
+  /** Seed material for the model's per-turn seeds. */
+  modelSeedKey: string;
+  onToken?: (delta: string) => void;
+  onTurn?: (turnIndex: number, turn: Turn) => void;
+}
+
+/** A finished episode, before it is given ids and advantages. */
+export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'messages' | 'turns' | 'return' | 'error' | 'usage'>;
+
+/**
+ * Plays one episode: reset with the seed, append the hint once to the first observation, then
+ * alternate agent replies (full history kept, so prompts stay prefix-stable) and environment steps
+ * until the episode ends or the turn cap. A crash or hang ends it with its error (and return 0):
+ * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
+ */
+export async function playEpisode(model: ChatModel, env: EnvHandle, spec: EpisodeSpec): Promise<PlayedEpisode> {
+  const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
+  const messages: ChatMessage[] = [];
+  const turns: Turn[] = [];
+  let firstObservation = '';
+  try {
+    const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
+    firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
+    messages.push(agentFirstMessage(firstObservation, spec.template));
+    for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
+      const reply = await model.complete({
+        messages: [...messages],
+        ...spec.sampling,
+        seed: deriveSeed(spec.modelSeedKey, turnIndex),
+        purpose: 'agent',
+        ...(spec.onToken ? { onToken: spec.onToken } : {}),
+      });
+      usage.promptTokens += reply.usage.promptTokens;
+      usage.completionTokens += reply.usage.completionTokens;
+      messages.push({ role: 'assistant', content: reply.text });
+      const action = parseAction(reply.text);
+      const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
+      const turn: Turn = { reply: reply.text, action, ...step };
+      turns.push(turn);
+      spec.onTurn?.(turnIndex, turn);
+      if (step.terminated || step.truncated) break;
+      messages.push({ role: 'user', content: step.observation });
+    }
+  } catch (error) {
+    if (!isEnvError(error)) throw error;
+    return { firstObservation, messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
+  }
+  return { firstObservation, messages, turns, return: episodeReturn(turns), error: null, usage };
+}

@@ -1,0 +1,58 @@
+import type { EnvironmentRecord } from '../records.ts';
+import type { EnvironmentQuery } from './store-port.ts';
+
+/** Sort keys of the environment explorer. */
+export type EnvironmentSortKey = NonNullable<EnvironmentQuery['sortBy']>;
+
+/** The statistics an explorer can sort by. */
+export const STAT_SORT_KEYS = ['regret', 'winRate', 'designerReward'] as const;
+
+/** True when the environment has finite scores (it was played and scored). */
+export function isScored(env: EnvironmentRecord): boolean {
+  const s = env.stats;
+  return s !== null && Number.isFinite(s.regret) && Number.isFinite(s.winRate) && Number.isFinite(s.designerReward);
+}
+
+/** The value an environment sorts by: its epoch, or a statistic (null when unscored). */
+export function sortValue(env: EnvironmentRecord, sortBy: EnvironmentSortKey): number | null {
+  if (sortBy === 'epoch') return env.epoch;
+  return isScored(env) ? env.stats![sortBy] : null;
+}
+
+/** True when the environment passes the query's filters (skill, status, epoch). */
+export function matchesEnvironmentQuery(env: EnvironmentRecord, query: EnvironmentQuery): boolean {
+  return (
+    (query.skill === undefined || env.skill === query.skill) &&
+    (query.status === undefined || env.status === query.status) &&
+    (query.epoch === undefined || env.epoch === query.epoch)
+  );
+}
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The explorer's order: by the sort value, ties by slot (epoch sort only) then id, all reversed
+ * when descending; environments without the value (unscored) come last in both directions.
+ * Ids compare by UTF-16 code units, as IndexedDB compares string keys.
+ */
+export function compareEnvironments(sortBy: EnvironmentSortKey = 'epoch', descending = false): (a: EnvironmentRecord, b: EnvironmentRecord) => number {
+  const sign = descending ? -1 : 1;
+  return (a, b) => {
+    const va = sortValue(a, sortBy);
+    const vb = sortValue(b, sortBy);
+    if (va === null || vb === null) {
+      if (va !== vb) return va === null ? 1 : -1;
+      return sign * compareIds(a.id, b.id);
+    }
+    if (va !== vb) return sign * (va < vb ? -1 : 1);
+    if (sortBy === 'epoch' && a.slot !== b.slot) return sign * (a.slot - b.slot);
+    return sign * compareIds(a.id, b.id);
+  };
+}
+
+/** Applies a query to a list of environments: filter, sort, then offset and limit. */
+export function selectEnvironments(envs: readonly EnvironmentRecord[], query: EnvironmentQuery = {}): EnvironmentRecord[] {
+  const sorted = envs.filter((env) => matchesEnvironmentQuery(env, query)).sort(compareEnvironments(query.sortBy, query.descending));
+  const offset = query.offset ?? 0;
+  return sorted.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+}

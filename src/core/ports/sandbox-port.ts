@@ -1,0 +1,55 @@
+import type { CheckSyntax } from '../env/fstring-repair.ts';
+import type { ResetResult, StepResult } from '../env/contract.ts';
+import type { ValidationStage } from '../env/env-error.ts';
+
+/** Options for loading one environment into a sandbox. */
+export interface LoadOptions {
+  /**
+   * Turn cap. The class is built with its own defaults (`Cls()`, or `Cls(max_turns=cap)` only if
+   * that raises TypeError); then a positive int `max_turns` on the instance is lowered to the cap,
+   * and any other `max_turns` attribute is set to it.
+   */
+  maxTurns: number;
+  /** Hard limit for running the module and constructing the class, in milliseconds. */
+  timeoutMs: number;
+  /** Stage named in errors (default `load`). */
+  stage?: ValidationStage;
+}
+
+/** Options for one call on a loaded environment. */
+export interface CallOptions {
+  /** Hard limit for this call, in milliseconds; a hang is killed. */
+  timeoutMs?: number;
+  /** Stage named in errors (default `play`). */
+  stage?: ValidationStage;
+}
+
+/** One environment loaded in its own fresh interpreter, which it owns. All methods reject with EnvError on contract failures. */
+export interface EnvHandle {
+  /** Name of the environment class that was found. */
+  readonly className: string;
+  /** Whether the class defines `solution()`. */
+  readonly hasSolution: boolean;
+  /** Reseeds the sandbox's `random` with `seed` (when given) and calls `reset(seed=seed)`. */
+  reset(seed: number | null, options?: CallOptions): Promise<ResetResult>;
+  /** Calls `step(action)`. */
+  step(action: string, options?: CallOptions): Promise<StepResult>;
+  /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
+  renew(options?: CallOptions): Promise<void>;
+  /** Calls `solution()`; null when the class has none. */
+  solution(options?: CallOptions): Promise<string | null>;
+  /** Retires the environment's interpreter: it is killed and nothing of it is used again. */
+  dispose(): Promise<void>;
+}
+
+/** A place where untrusted environment code runs: isolated, killable, size-limited. */
+export interface SandboxRuntime {
+  /** Starts the sandbox if needed and resolves once it can answer (start-up is not charged to any time limit). */
+  warm(): Promise<void>;
+  /** Asks Python whether `source` parses (used by the f-string repair). */
+  checkSyntax: CheckSyntax;
+  /** Runs the module in a fresh interpreter of its own, finds the `*Env` class and constructs it. */
+  load(code: string, options: LoadOptions): Promise<EnvHandle>;
+  /** Stops every process or worker the runtime owns. */
+  close(): Promise<void>;
+}

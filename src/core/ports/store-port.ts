@@ -1,0 +1,64 @@
+import { completeConfig, type Config } from '../config.ts';
+import type { CorpusIdentity } from '../loop/corpus.ts';
+import type { EpochResult, RunState } from '../loop/epoch.ts';
+import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
+
+/** Where a run stands. */
+export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';
+
+/** A run's identity and settings. */
+export interface RunMeta {
+  id: string;
+  name: string;
+  /** Milliseconds since the epoch (the calendar one). */
+  createdAt: number;
+  updatedAt: number;
+  config: Config;
+  /** The model's id, e.g. `scripted:demo` or `webllm:Qwen3-4B-q4f16_1-MLC`. */
+  modelId: string;
+  status: RunStatus;
+  /** Epochs committed so far. */
+  epochsCompleted: number;
+  /** Epochs the user asked for. */
+  epochsPlanned: number;
+  /** Last error shown to the user, if the run stopped on one. */
+  lastError: string | null;
+  /** The grounding corpus of the run's first epoch (absent in runs that did not record it, e.g. from the command line). */
+  corpus?: CorpusIdentity;
+}
+
+/** Filters of the environment explorer. */
+export interface EnvironmentQuery {
+  skill?: string;
+  status?: EnvironmentRecord['status'];
+  epoch?: number;
+  /** Sort key; default: epoch then slot. */
+  sortBy?: 'epoch' | 'regret' | 'winRate' | 'designerReward';
+  descending?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+/** Persistence of runs. `commitEpoch` is atomic: after a crash the store holds whole epochs only. */
+export interface RunStore {
+  createRun(meta: RunMeta): Promise<void>;
+  listRuns(): Promise<RunMeta[]>;
+  /** The run and the state to continue from (its last committed epoch), or null. */
+  loadRun(runId: string): Promise<{ meta: RunMeta; state: RunState } | null>;
+  updateRun(runId: string, patch: Partial<Omit<RunMeta, 'id'>>): Promise<void>;
+  /** Writes everything an epoch produced and the next state in one transaction. */
+  commitEpoch(runId: string, result: EpochResult): Promise<void>;
+  deleteRun(runId: string): Promise<void>;
+  queryEnvironments(runId: string, query?: EnvironmentQuery): Promise<EnvironmentRecord[]>;
+  countEnvironments(runId: string, query?: EnvironmentQuery): Promise<number>;
+  getEnvironment(runId: string, envId: string): Promise<EnvironmentRecord | null>;
+  episodesOf(runId: string, envId: string): Promise<Episode[]>;
+  metricsOf(runId: string): Promise<EpochMetrics[]>;
+  timingsOf(runId: string): Promise<EpochTimings[]>;
+  rolloutsOf(runId: string): Promise<RolloutRow[]>;
+}
+
+/** A stored run's meta with its config completed for this version (see completeConfig). */
+export function completeRunMeta(meta: RunMeta): RunMeta {
+  return { ...meta, config: completeConfig(meta.config) };
+}

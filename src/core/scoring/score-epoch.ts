@@ -1,0 +1,164 @@
+import type { Config } from '../config.ts';
+import type { SkillAverages } from './designer-reward.ts';
+import { designerReward, updateSkillAverages } from './designer-reward.ts';
+import { designerAdvantages, designerScale, groupAdvantages } from './advantages.ts';
+import { fractionWon, hintRegret, mean, winRate } from './regret.ts';
+import type { MemoryRecord } from '../loop/memory.ts';
+import { HANG_CODES } from '../loop/play-environment.ts';
+import type { DesignAttempt, EnvironmentRecord, EnvStats, Episode, EpochMetrics, RolloutRow, RowMessage } from '../records.ts';
+
+/** Everything scoring produces for one epoch. */
+export interface EpochScores {
+  environments: EnvironmentRecord[];
+  episodes: Episode[];
+  rollouts: RolloutRow[];
+  metrics: EpochMetrics;
+  memoryRecords: MemoryRecord[];
+  skillAverages: Record<string, SkillAverages>;
+}
+
+/** An environment is quarantined when at least this share of its unhinted plays was dropped. */
+export const QUARANTINE_SHARE = 0.5;
+
+const kept = (e: Episode) => !e.dropped;
+const unhinted = (e: Episode) => e.arm === 'nohint' && !e.dropped;
+
+/** Agent advantages per GRPO group: the kept unhinted plays of one environment in one rollout; hinted plays are never trained on. */
+function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
+  const groups = new Map<string, Episode[]>();
+  for (const e of episodes.filter(unhinted)) {
+    const key = `${e.envId}:${e.rollout}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const advantage = new Map<string, number>();
+  for (const group of groups.values()) {
+    groupAdvantages(group.map((e) => e.return)).forEach((a, i) => advantage.set(group[i]!.id, a));
+  }
+  return episodes.map((e) => ({ ...e, advantage: advantage.get(e.id) ?? 0 }));
+}
+
+function agentRow(e: Episode): RolloutRow {
+  const messages: RowMessage[] = e.messages.map((m) => (m.role === 'assistant' ? { ...m, weight: 1 as const } : { ...m }));
+  return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch };
+}
+
+/** The design sample SPADE trains: the valid attempt, or for a repaired design the first turn it repaired. */
+function trainedAttempt(env: EnvironmentRecord): DesignAttempt | null {
+  const valid = env.attempts.find((a) => a.validation.ok);
+  if (!valid) return null;
+  return valid.repair ? (env.attempts.find((a) => a.attempt === valid.attempt - 1) ?? valid) : valid;
+}
+
+function designerRow(env: EnvironmentRecord, epoch: number): RolloutRow[] {
+  const attempt = trainedAttempt(env);
+  if (!env.stats || !attempt) return [];
+  const messages: RowMessage[] = [...attempt.messages.map((m) => ({ ...m })), { role: 'assistant', content: attempt.reply, weight: 1 }];
+  return [{ role: 'designer', messages, reward: env.stats.designerReward, advantage: env.stats.designerAdvantage, group: `epoch${epoch}:${env.skill}`, envId: env.id, epoch }];
+}
+
+function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], scale: number): EpochMetrics {
+  const scored = environments.filter((e) => e.stats);
+  const stats = scored.map((e) => e.stats!);
+  const attempts = environments.flatMap((e) => e.attempts);
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...new Set(scored.map((e) => e.skill))].map((skill) => {
+    const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
+    return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
+  }));
+  const usage = [...attempts.map((a) => a.usage), ...episodes.map((e) => e.usage)];
+  return {
+    epoch,
+    slots: environments.length,
+    validEnvironments: scored.length,
+    attempts: attempts.length,
+    validityRate: attempts.length === 0 ? 0 : attempts.filter((a) => a.validation.ok).length / attempts.length,
+    meanRegret: mean(stats.map((s) => s.regret)),
+    meanWinRate: mean(stats.map((s) => s.winRate)),
+    meanDesignerReward: mean(stats.map((s) => s.designerReward)),
+    episodes: episodes.length,
+    droppedEpisodes: episodes.filter((e) => e.dropped).length,
+    quarantined: environments.filter((e) => e.status === 'quarantined').length,
+    designerScale: scale,
+    promptTokens: usage.reduce((n, u) => n + u.promptTokens, 0),
+    completionTokens: usage.reduce((n, u) => n + u.completionTokens, 0),
+    perSkill,
+  };
+}
+
+/** Updates each skill's averages once with the mean of its kept unhinted returns this epoch. */
+function updatedAverages(valid: readonly EnvironmentRecord[], episodes: readonly Episode[], averages: Readonly<Record<string, SkillAverages>>): Record<string, SkillAverages> {
+  const next = new Map(Object.entries(averages));
+  for (const skill of new Set(valid.map((e) => e.skill))) {
+    const ids = new Set(valid.filter((e) => e.skill === skill).map((e) => e.id));
+    const returns = episodes.filter((e) => ids.has(e.envId) && unhinted(e)).map((e) => e.return);
+    if (returns.length > 0) next.set(skill, updateSkillAverages(next.get(skill), mean(returns)));
+  }
+  return Object.fromEntries(next);
+}
+
+function quarantineNote(dropped: number, planned: number): string {
+  return `Quarantined: ${dropped} of its ${planned} unhinted plays failed (crashed twice or hung), so it leaves the pool and the memory.`;
+}
+
+/**
+ * Scores an epoch (SPADE.md sections 5-7) with SPADE's inputs: matched regret on the first
+ * rollout, the window's win rate over every kept unhinted play, per-skill learning-potential
+ * averages updated once per epoch before they are read, agent groups of unhinted plays only, the
+ * designer scale from one rollout's unhinted plays, and memory from the first rollout.
+ */
+export function scoreEpoch(
+  epoch: number,
+  environments: readonly EnvironmentRecord[],
+  rawEpisodes: readonly Episode[],
+  config: Config,
+  averages: Readonly<Record<string, SkillAverages>>,
+): EpochScores {
+  const episodes = withAgentAdvantages(rawEpisodes);
+  const valid = environments.filter((e) => e.status === 'valid');
+  const skillAverages = updatedAverages(valid, episodes, averages);
+  const groupSize = (skill: string) => valid.filter((e) => e.skill === skill).length;
+  const scored = environments.map((env): EnvironmentRecord => {
+    if (env.status !== 'valid') return env;
+    const own = episodes.filter((e) => e.envId === env.id);
+    const window = own.filter(unhinted).map((e) => e.return);
+    const first = own.filter((e) => unhinted(e) && e.rollout === 0).map((e) => e.return);
+    const hinted = own.filter((e) => e.arm === 'hint' && kept(e)).map((e) => e.return);
+    const rHint = env.hint === null || hinted.length === 0 ? null : mean(hinted);
+    const regret = rHint === null ? 0 : hintRegret(hinted, first);
+    const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code));
+    const droppedPlays = own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
+    const w = winRate(window);
+    const won = own.filter((e) => unhinted(e) && e.return > 0);
+    const stats: EnvStats = {
+      rHint,
+      rNoHint: mean(first),
+      regret,
+      winRate: w,
+      fractionWon: fractionWon(first),
+      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
+      designerAdvantage: 0,
+      designerGroupSize: groupSize(env.skill),
+      hung,
+      droppedPlays,
+      turnsToWin: won.length === 0 ? null : mean(won.map((e) => e.turns.length)),
+    };
+    const planned = config.playsPerArm * config.rolloutsPerEpoch;
+    if (droppedPlays >= planned * QUARANTINE_SHARE) {
+      return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays, planned)].filter(Boolean).join(' '), stats };
+    }
+    return { ...env, stats };
+  });
+  const designs = scored.filter((e) => e.stats);
+  const firstRolloutPlays = episodes.filter((e) => unhinted(e) && e.rollout === 0).length;
+  const scale = designerScale(firstRolloutPlays, designs.length, config.rolloutsPerEpoch);
+  const advantages = designerAdvantages(designs.map((e) => ({ skill: e.skill, reward: e.stats!.designerReward })), scale);
+  const advantageOf = new Map(designs.map((e, i) => [e.id, advantages[i]!]));
+  const finalEnvs = scored.map((e) => (e.stats ? { ...e, stats: { ...e.stats, designerAdvantage: advantageOf.get(e.id)! } } : e));
+  return {
+    environments: finalEnvs,
+    episodes,
+    rollouts: [...finalEnvs.flatMap((e) => designerRow(e, epoch)), ...episodes.filter(unhinted).map(agentRow)],
+    metrics: metricsOf(epoch, finalEnvs, episodes, scale),
+    memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch })),
+    skillAverages,
+  };
+}

@@ -1,0 +1,49 @@
+import type { EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
+import { toJsonLines } from './files.ts';
+
+/**
+ * Rollout rows for an RL trainer as JSON Lines: role, messages (the whole sample; assistant
+ * messages carry `weight` 1 when trained, the OpenAI fine-tuning convention), reward, advantage,
+ * group, envId, epoch.
+ */
+export function rolloutsJsonl(rows: readonly RolloutRow[]): string {
+  return toJsonLines(rows.map((r) => ({ role: r.role, messages: r.messages, reward: r.reward, advantage: r.advantage, group: r.group, envId: r.envId, epoch: r.epoch })));
+}
+
+/** Scalar metric columns of the metrics CSV, in order. */
+export const METRIC_COLUMNS = [
+  'epoch', 'slots', 'validEnvironments', 'attempts', 'validityRate', 'meanRegret', 'meanWinRate', 'meanDesignerReward',
+  'episodes', 'droppedEpisodes', 'quarantined', 'designerScale', 'promptTokens', 'completionTokens',
+] as const;
+
+/** Timing columns appended after the metrics. */
+export const TIMING_COLUMNS = ['totalMs', 'modelMs', 'sandboxMs'] as const;
+
+/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+export function csvField(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * Metrics as CSV (RFC 4180, `\n` line ends): one row per epoch with the scalar metrics, the
+ * timings, then `meanRegret:<skill>`, `meanWinRate:<skill>` and `environments:<skill>` for every
+ * skill seen in any epoch (empty when the epoch had none of that skill).
+ */
+export function metricsCsv(metrics: readonly EpochMetrics[], timings: readonly EpochTimings[]): string {
+  const skills = [...new Set(metrics.flatMap((m) => Object.keys(m.perSkill)))].sort();
+  const header = [...METRIC_COLUMNS, ...TIMING_COLUMNS, ...skills.flatMap((s) => [`environments:${s}`, `meanRegret:${s}`, `meanWinRate:${s}`])];
+  const timingOf = new Map(timings.map((t) => [t.epoch, t]));
+  const rows = metrics.map((m) => {
+    const t = timingOf.get(m.epoch);
+    return [
+      ...METRIC_COLUMNS.map((c) => m[c]),
+      ...TIMING_COLUMNS.map((c) => (t ? t[c] : null)),
+      ...skills.flatMap((s) => {
+        const p = m.perSkill[s];
+        return p ? [p.environments, p.meanRegret, p.meanWinRate] : [null, null, null];
+      }),
+    ];
+  });
+  return [header, ...rows].map((row) => row.map(csvField).join(',') + '\n').join('');
+}

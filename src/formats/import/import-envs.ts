@@ -1,0 +1,98 @@
+import { DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../../core/config.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
+import type { ImportProblem } from '../export/files.ts';
+import type { RunSnapshot } from '../export/run-snapshot.ts';
+import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../../core/records.ts';
+import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
+import type { ImportCandidate } from './pool-import.ts';
+
+/** What an import validates with. */
+export interface ValidatePorts {
+  sandbox: SandboxRuntime;
+  /** Validation limits (default: the tab defaults). */
+  validation?: ValidationOptions;
+  /** Called after each environment is validated. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A validation report as stored with a design attempt. */
+export function verdictOf(report: ValidationReport): ValidationVerdict {
+  const { ok, stage, code, message, className, repairedLines } = report;
+  return { ok, stage, code, message, className, repairedLines };
+}
+
+/** Why a validation failed, in one line: stage, code and message. */
+export function failureReason(report: ValidationReport): string {
+  return `invalid at ${report.stage ?? '?'} (${report.code ?? '?'}): ${report.message ?? ''}`;
+}
+
+/** Id of the environment imported at `index`. */
+export function importedEnvironmentId(index: number): string {
+  return `pool-${String(index).padStart(6, '0')}`;
+}
+
+function importedRecord(index: number, candidate: ImportCandidate, report: ValidationReport): EnvironmentRecord {
+  return {
+    id: importedEnvironmentId(index), epoch: 0, slot: index, skill: candidate.skill, difficulty: 'imported', docId: null,
+    status: 'valid', code: report.source,
+    attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
+    memoryShown: { positives: [], negative: null },
+    hint: candidate.hint, hintMessages: null, hintReply: null, note: null, stats: null,
+  };
+}
+
+/**
+ * Validates every candidate in the sandbox as code (a file is code: no reply extraction, no
+ * brace repair), one after another. Valid ones become environment
+ * records of epoch 0 (slot = their index among the valid); invalid ones (syntax errors, hangs,
+ * contract violations) are listed with the validator's reason. Nothing aborts the loop.
+ */
+export async function validateCandidates(candidates: readonly ImportCandidate[], ports: ValidatePorts): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
+  const records: EnvironmentRecord[] = [];
+  const problems: ImportProblem[] = [];
+  for (const [i, candidate] of candidates.entries()) {
+    const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? DEFAULT_VALIDATION), source: 'code' });
+    if (report.ok) records.push(importedRecord(records.length, candidate, report));
+    else problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
+    ports.onProgress?.(i + 1, candidates.length);
+  }
+  return { records, problems };
+}
+
+/** Settings of the run an imported pool becomes. */
+export interface PoolRunOptions {
+  runId: string;
+  name: string;
+  /** Milliseconds since 1970 for createdAt/updatedAt. */
+  now: number;
+  /** Candidates looked at (valid or not), for the epoch's attempt count. */
+  candidates: number;
+}
+
+/**
+ * A run holding an imported pool: one committed epoch 0 with the valid environments and no
+ * plays (all statistics unset), memory empty, status completed.
+ */
+export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: PoolRunOptions): RunSnapshot {
+  const skills = [...new Set(records.map((r) => r.skill).filter((s) => Object.hasOwn(GAME_SKILLS, s)))];
+  const config: Config = { ...DEFAULT_CONFIG, skills: skills.length > 0 ? skills : DEFAULT_CONFIG.skills };
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));
+  const metrics: EpochMetrics = {
+    epoch: 0, slots: records.length, validEnvironments: records.length, attempts: options.candidates,
+    validityRate: options.candidates > 0 ? records.length / options.candidates : 0,
+    meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill,
+  };
+  return {
+    meta: {
+      id: options.runId, name: options.name, createdAt: options.now, updatedAt: options.now, config, modelId: 'import:pool',
+      status: 'completed', epochsCompleted: 1, epochsPlanned: 1, lastError: null,
+    },
+    state: { epoch: 1, memory: [], skillAverages: {} },
+    epochs: [{ metrics, timings: { epoch: 0, totalMs: 0, modelMs: 0, sandboxMs: 0 } }],
+    environments: [...records],
+    episodes: [],
+    rollouts: [],
+  };
+}

@@ -1,0 +1,192 @@
+import { DEFAULT_TEMPLATES } from '../../../../src/core/prompts/templates.ts';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ScriptedChatModel } from '../../../../src/adapters/llm/scripted/scripted-chat-model.ts';
+import type { ChatMessage, ChatPurpose } from '../../../../src/core/ports/chat-port.ts';
+
+/** One request the fake server received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/** How the fake server answers one request. */
+export type Reply = (res: ServerResponse) => Promise<void> | void;
+
+/** A streamed reply's shape. */
+export interface StreamOptions {
+  reasoning?: string[];
+  finish?: 'stop' | 'length';
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  crlf?: boolean;
+  /** Piece sizes cycled through when writing (default: awkward small sizes); `whole` writes everything at once. */
+  pieces?: number[] | 'whole';
+  /** Stop after the content deltas and send nothing more, keeping the connection open. */
+  stall?: boolean;
+  /** Destroy the socket after the content deltas. */
+  cut?: boolean;
+}
+
+const AWKWARD = [1, 7, 3, 13, 2, 29, 5, 11];
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The SSE text a llama.cpp-like server sends for these deltas: role chunk, reasoning, content, finish, usage, `[DONE]`, with keep-alive comments and an `id:` field. */
+export function sseText(deltas: string[], options: StreamOptions = {}): { head: string; tail: string } {
+  const eol = options.crlf ? '\r\n' : '\n';
+  const chunk = (delta: object, finish: string | null = null): object => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const event = (data: object | string): string => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}${eol}${eol}`;
+  const head = [
+    `: keep-alive${eol}${eol}`,
+    event(chunk({ role: 'assistant', content: null })),
+    ...(options.reasoning ?? []).map((r) => event(chunk({ reasoning_content: r }))),
+    ...deltas.map((d, i) => `${i === 1 ? `: ping${eol}id: ${i}${eol}` : ''}${event(chunk({ content: d }))}`),
+  ].join('');
+  const tail = [
+    event(chunk({}, options.finish ?? 'stop')),
+    ...(options.usage ? [event({ id: 'c1', choices: [], usage: { ...options.usage, total_tokens: options.usage.prompt_tokens + options.usage.completion_tokens } })] : []),
+    event('[DONE]'),
+  ].join('');
+  return { head, tail };
+}
+
+async function writePieces(res: ServerResponse, text: string, pieces: number[] | 'whole'): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  if (pieces === 'whole') {
+    res.write(bytes);
+    return;
+  }
+  for (let at = 0, i = 0; at < bytes.length && !res.destroyed; i++) {
+    const size = pieces[i % pieces.length]!;
+    res.write(bytes.subarray(at, at + size));
+    at += size;
+    await delay(1);
+  }
+}
+
+/** A streamed SSE reply of these content deltas. */
+export function streamReply(deltas: string[], options: StreamOptions = {}): Reply {
+  return async (res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    const { head, tail } = sseText(deltas, options);
+    await writePieces(res, head, options.pieces ?? AWKWARD);
+    if (options.cut) res.socket?.destroy();
+    if (options.stall || options.cut) return;
+    await writePieces(res, tail, options.pieces ?? AWKWARD);
+    res.end();
+  };
+}
+
+/** A reply with this status, content type and body text. */
+export function rawReply(status: number, contentType: string, body: string): Reply {
+  return (res) => {
+    res.writeHead(status, { 'Content-Type': contentType });
+    res.end(body);
+  };
+}
+
+/** A JSON reply (a non-streaming completion, or an error body). */
+export function jsonReply(body: unknown, status = 200): Reply {
+  return rawReply(status, 'application/json', JSON.stringify(body));
+}
+
+/** No answer at all: not even headers. */
+export function silentReply(): Reply {
+  return () => undefined;
+}
+
+/** Headers, then a keep-alive comment every `everyMs` until the client leaves. */
+export function trickleReply(everyMs: number): Reply {
+  return (res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    const timer = setInterval(() => res.write(': keep-alive\n\n'), everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
+}
+
+/** A small OpenAI-compatible HTTP server on 127.0.0.1 that answers queued replies in order and records every request. */
+export class FakeOpenAIServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: Reply[] = [];
+  private readonly server: Server;
+  private fallback: ((body: unknown) => Reply | Promise<Reply>) | null = null;
+
+  private constructor(private readonly cors: boolean) {
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** Starts a server on a free loopback port; with `cors`, it answers preflights and allows any origin, as llama.cpp's server does, so a page can call it. */
+  static async start(options: { cors?: boolean } = {}): Promise<FakeOpenAIServer> {
+    const fake = new FakeOpenAIServer(options.cors ?? false);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  /** `http://127.0.0.1:<port>`. */
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Queues replies for the next requests, in order. */
+  enqueue(...replies: Reply[]): void {
+    this.queue.push(...replies);
+  }
+
+  /** Answers requests that find the queue empty by calling `respond` with the request body. */
+  respondWith(respond: (body: unknown) => Reply | Promise<Reply>): void {
+    this.fallback = respond;
+  }
+
+  /** Forgets recorded requests and queued replies. */
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+  }
+
+  /** Drops every connection and stops listening. */
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    const text = Buffer.concat(parts).toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    if (this.cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*', 'Access-Control-Max-Age': '600' });
+        res.end();
+        return;
+      }
+    }
+    const reply = this.queue.shift() ?? (this.fallback ? await this.fallback(body) : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
+    await reply(res);
+  }
+}
+
+/** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
+function purposeOf(messages: ChatMessage[]): ChatPurpose {
+  const first = messages[0]?.content ?? '';
+  if (first.startsWith(DEFAULT_TEMPLATES.designer.slice(0, 40))) return 'designer';
+  if (first.startsWith(DEFAULT_TEMPLATES.hint.slice(0, 40))) return 'hint';
+  return 'agent';
+}
+
+/** A responder (for respondWith) that answers each chat request with the scripted model's reply, streamed word by word. */
+export function scriptedResponder(scripted: ScriptedChatModel): (body: unknown) => Promise<Reply> {
+  return async (body) => {
+    const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
+    const reply = await scripted.complete({ messages: request.messages, temperature: request.temperature, topP: request.top_p, maxTokens: request.max_tokens, seed: request.seed, purpose: purposeOf(request.messages) });
+    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
+  };
+}

@@ -1,0 +1,35 @@
+// The Node sandbox child's own flags, against JavaScript that already runs inside it. (Python
+// cannot reach JavaScript at all any more: node-sandbox-cutoff.test.ts.)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pyodideDirectory, sandboxExecArgv } from '../../../src/adapters/sandbox/node-sandbox.ts';
+
+const tmpFile = join(tmpdir(), `spade-escape-${process.pid}-${Date.now()}.txt`);
+
+describe('the sandbox process flags themselves, against JavaScript that already runs inside', () => {
+  it('deny host files, subprocesses, workers and code generation', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spade-flags-'));
+    const script = join(dir, 'attack.mjs');
+    writeFileSync(script, `
+      import * as fs from 'node:fs';
+      import * as cp from 'node:child_process';
+      import { Worker } from 'node:worker_threads';
+      const out = {};
+      const attempt = (name, run) => { try { run(); out[name] = 'ALLOWED'; } catch (e) { out[name] = e.code ?? e.name; } };
+      attempt('read', () => fs.readFileSync('/etc/passwd'));
+      attempt('write', () => fs.writeFileSync(${JSON.stringify(tmpFile)}, 'x'));
+      attempt('spawn', () => cp.spawnSync('id'));
+      attempt('worker', () => new Worker('1', { eval: true }));
+      attempt('eval', () => eval('1 + 1'));
+      attempt('function', () => new Function('return 1')());
+      console.log(JSON.stringify(out));
+    `);
+    const result = spawnSync(process.execPath, [...sandboxExecArgv(script, pyodideDirectory()), script], { encoding: 'utf8' });
+    expect(JSON.parse(result.stdout)).toEqual({ read: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED', worker: 'ERR_ACCESS_DENIED', eval: 'EvalError', function: 'EvalError' });
+    expect(existsSync(tmpFile)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

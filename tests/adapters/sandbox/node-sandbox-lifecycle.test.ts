@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createNodeSandboxRuntime, nodeWorkerBundle, pyodideDirectory, spawnNodeSandbox } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { SANDBOX_DATA_LIMIT_BYTES } from '../../../src/adapters/sandbox/process-fence.ts';
+import { isEnvError } from '../../../src/core/env/env-error.ts';
+import { DEFAULT_VALIDATION, validateEnvironment } from '../../../src/core/env/validate-env.ts';
+import { GOOD_ENVS, loadGoodEnv, playEpisode, readEnv } from '../../fixtures/env-fixtures.ts';
+import { isRunning, sandboxChildren, waitUntil } from '../../fixtures/sandbox/sandbox-pids.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const LADDER = GOOD_ENVS[0]!;
+const runtimes: PyodideSandboxRuntime[] = [];
+
+function runtimeFor(options: Parameters<typeof createNodeSandboxRuntime>[0]): PyodideSandboxRuntime {
+  const runtime = createNodeSandboxRuntime(options);
+  runtimes.push(runtime);
+  return runtime;
+}
+
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((r) => r.close()));
+});
+
+function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(() => 'resolved instead of rejecting', (error: unknown) => error);
+}
+
+function killAll(pids: number[]): void {
+  for (const pid of pids) process.kill(pid, 'SIGKILL');
+}
+
+describe('a sandbox child dies with its host', () => {
+  let host: ReturnType<typeof spawn> | null = null;
+  afterAll(() => {
+    host?.kill('SIGKILL');
+  });
+
+  it.each(['idle', 'busy'])('%s: the host is SIGKILLed and every sandbox child is gone within 3 s', async (mode) => {
+    host = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/sandbox/sandbox-host.ts', mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    host.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
+    const children = sandboxChildren(host.pid!);
+    expect(children.length).toBeGreaterThan(0);
+    if (mode === 'busy') expect(children.some((pid) => /\) R /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')))).toBe(true);
+    host.kill('SIGKILL');
+    expect(await waitUntil(() => children.every((pid) => !isRunning(pid)), 3000)).toBe(true);
+  });
+
+  it('the child leaves by itself when its IPC channel closes (the watchdog, without the kernel signal)', async () => {
+    const bundle = await nodeWorkerBundle();
+    const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+    const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    await new Promise<void>((done) => child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()));
+    child.disconnect();
+    expect(await Promise.race([exit, new Promise((done) => setTimeout(() => done('still running'), 3000))])).toBe(70);
+  });
+});
+
+describe('the host survives its sandbox child dying between calls', () => {
+  it('a killed child: the next call rejects with a typed EnvError and the next load plays normally', async () => {
+    const runtime = runtimeFor({});
+    await runtime.whenSpareReady();
+    const handle = await loadGoodEnv(runtime, LADDER);
+    await handle.reset(LADDER.seed);
+    const children = sandboxChildren(process.pid);
+    killAll(children);
+    const error = await rejection(handle.step(LADDER.winning[0]!));
+    expect(isEnvError(error)).toBe(true);
+    expect(['sandbox_crashed', 'env_lost']).toContain((error as { code: string }).code);
+    // The spare died too; the next load comes once the host has seen that (a load sent in the same
+    // instant would still meet the dead spare).
+    await waitUntil(() => children.every((pid) => !isRunning(pid)), 3000);
+    await new Promise((done) => setTimeout(done, 200));
+    const { steps } = await playEpisode(await loadGoodEnv(runtime, LADDER), LADDER.seed, LADDER.winning);
+    expect(steps.at(-1)?.reward).toBe(1);
+  });
+
+  it('sending to a child whose death was already seen raises nothing unhandled; exited says why', async () => {
+    const before = new Set(sandboxChildren(process.pid));
+    const proc = await spawnNodeSandbox();
+    const [pid] = sandboxChildren(process.pid).filter((p) => !before.has(p));
+    process.kill(pid!, 'SIGKILL');
+    expect(await proc.exited).toMatch(/signal SIGKILL/);
+    const late = proc.call(JSON.stringify({ op: 'integrity' }));
+    late.catch(() => undefined);
+    // An unhandled ERR_IPC_CHANNEL_CLOSED would fail this file; give it time to surface.
+    await new Promise((done) => setTimeout(done, 500));
+    expect(isRunning(pid!)).toBe(false);
+  });
+
+  it('closing a runtime kills the children still starting at once, and none starts after', async () => {
+    const before = new Set(sandboxChildren(process.pid));
+    const runtime = createNodeSandboxRuntime({ spares: 2 });
+    void runtime.warm().catch(() => undefined);
+    expect(await waitUntil(() => sandboxChildren(process.pid).filter((p) => !before.has(p)).length >= 2, 10_000)).toBe(true);
+    const starting = sandboxChildren(process.pid).filter((p) => !before.has(p));
+    await runtime.close();
+    expect(await waitUntil(() => starting.every((pid) => !isRunning(pid)), 2000)).toBe(true);
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(sandboxChildren(process.pid).filter((p) => !before.has(p))).toEqual([]);
+  });
+
+  it('a child that died while idle is replaced before the next validation starts its budget', async () => {
+    const runtime = runtimeFor({});
+    expect((await validateEnvironment(readEnv('good', LADDER.file), runtime)).ok).toBe(true);
+    await runtime.whenSpareReady();
+    const children = sandboxChildren(process.pid);
+    killAll(children);
+    await waitUntil(() => children.every((pid) => !isRunning(pid)), 3000);
+    await new Promise((done) => setTimeout(done, 200));
+    const report = await validateEnvironment(readEnv('good', LADDER.file), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 2500 });
+    expect(report).toMatchObject({ ok: true, code: null });
+  });
+});
+
+describe('the memory cap', () => {
+  it('stops a Python memory bomb near the cap; only the environment fails and the next one plays', async () => {
+    const runtime = runtimeFor({});
+    const handle = await runtime.load(readEnv('hostile', 'memory_bomb.py'), { maxTurns: 5, timeoutMs: 5000 });
+    const error = await rejection(handle.reset(1, { timeoutMs: 30_000 }));
+    expect(isEnvError(error), String(error)).toBe(true);
+    expect(['memory_exhausted', 'sandbox_crashed']).toContain((error as { code: string }).code);
+    for (const pid of sandboxChildren(process.pid)) {
+      const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      expect(peakKb * 1024).toBeLessThan(SANDBOX_DATA_LIMIT_BYTES * 1.1);
+    }
+    await handle.dispose();
+    const { steps } = await playEpisode(await loadGoodEnv(runtime, LADDER), LADDER.seed, LADDER.winning);
+    expect(steps.at(-1)?.reward).toBe(1);
+  });
+});
