@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/demo-speed.ts';
+import { startAppServer } from './app-server.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = [
@@ -14,7 +15,8 @@ export const CHROMIUM_ARGS = [
 
 /** A running app (Vite dev server) and a Chromium to drive it. */
 export interface BrowserRig {
-  server: ViteDevServer;
+  /** The rig's own server, or null when it uses the browser tier's shared one. */
+  server: ViteDevServer | null;
   browser: Browser;
   baseUrl: string;
   /** Opens a fresh page (own context, so fresh storage) at `path`; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
@@ -22,15 +24,17 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-/** Starts the app on a free port and Debian's Chromium. */
-export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
-  const server = await createServer({ configFile: 'vite.config.ts', server: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'error' });
-  // No file watching: a change elsewhere in the tree must not reload a page mid-test.
-  await server.watcher.close();
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite did not listen on a TCP port');
-  const baseUrl = `http://127.0.0.1:${address.port}`;
+/** The browser tier's shared server (see vite-global-setup.ts), or null outside that tier (benchmarks). */
+async function sharedBaseUrl(): Promise<string | null> {
+  if (!process.env.VITEST) return null;
+  const { inject } = await import('vitest');
+  return inject('appBaseUrl') ?? null;
+}
+
+/** Opens Debian's Chromium on the app: the tier's shared server unless `options.ownServer` (or outside vitest), then a server of its own. */
+export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean } = {}): Promise<BrowserRig> {
+  const shared = options.ownServer ? null : await sharedBaseUrl();
+  const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await startAppServer();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
   return {
     server,
@@ -45,7 +49,7 @@ export async function startRig(extraArgs: string[] = []): Promise<BrowserRig> {
     },
     async close() {
       await browser.close();
-      await server.close();
+      await server?.close();
     },
   };
 }

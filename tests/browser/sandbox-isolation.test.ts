@@ -46,9 +46,10 @@ function show(label: string, value: unknown): void {
 }
 
 beforeAll(async () => {
-  rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`]);
+  // Its own server: the test watches that server's requests for leaks.
+  rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`], { ownServer: true });
   leak = await startLeakRecorder();
-  rig.server.httpServer?.on('request', (req: IncomingMessage) => {
+  rig.server?.httpServer?.on('request', (req: IncomingMessage) => {
     if (req.url && /leak/i.test(req.url)) appLeaks.push(`${req.method} ${req.url}`);
   });
   page = await rig.open(PAGE);
