@@ -1,12 +1,14 @@
 // The IndexedDB RunStore in real Chromium: epochs survive a reload, export then import gives the
 // same environments (the import re-validates in the browser sandbox), and a full quota rolls an
-// epoch back with StoreQuotaError. Epochs are real scripted ones, run once with the Node sandbox.
+// epoch back with StoreQuotaError. Epochs are scripted ones whose games ran as in-process doubles
+// (the store is the point; the stored code is the real Python, which the import re-validates).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { selectEnvironments } from '../../src/core/ports/env-query.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
+import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 
 const PAGE = '/tests/browser/pages/store.html';
@@ -19,12 +21,7 @@ async function ready(p: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  const sandbox = createNodeSandboxRuntime();
-  try {
-    epochs = await scriptedEpochs(sandbox, 2);
-  } finally {
-    await sandbox.close();
-  }
+  epochs = await scriptedEpochs(fakeSandbox(HINT_HELPS_DOUBLES), 2);
   rig = await startRig();
   page = await rig.open(PAGE);
   await ready(page);
