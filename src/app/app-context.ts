@@ -3,8 +3,8 @@ import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scr
 import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
-import { ModelSetupController } from './model-setup.ts';
-import { CpuModelController } from './cpu-model.ts';
+import { ModelSetupController } from './model-setup.svelte.ts';
+import { CpuModelController } from './cpu-model.svelte.ts';
 import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { appSandbox } from './sandbox.ts';
