@@ -7,6 +7,7 @@ import { ModelSetupController } from './model-setup.svelte.ts';
 import { CpuModelController } from './cpu-model.svelte.ts';
 import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
+import { RunLibrary } from './run-library.svelte.ts';
 import { appSandbox } from './sandbox.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
@@ -21,7 +22,10 @@ export const UI_FLUSH_MS = 100;
 
 /** Everything the UI talks to. */
 export interface AppContext {
+  /** The open run: create, open, start, pause, step, resume, abort, and its live state. */
   runs: RunController;
+  /** Every stored run: the list, open, create, and delete (never a running run). */
+  library: RunLibrary;
   modelSetup: ModelSetupController;
   /** The CPU (wllama, GGUF) backend for browsers without WebGPU. */
   cpu: CpuModelController;
@@ -99,5 +103,6 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   cpu.onModelEvent((event) => {
     if (event.type === 'unloaded') runs.pause();
   });
-  return { runs, modelSetup, cpu, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
+  const library = new RunLibrary({ store, run: runs, lock: webLocksLock });
+  return { runs, library, modelSetup, cpu, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
 }
