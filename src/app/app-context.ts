@@ -2,12 +2,16 @@ import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
 import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
-import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
-import { ModelSetupController } from './model-setup.ts';
-import { CpuModelController } from './cpu-model.ts';
+import type { RunMeta } from '../core/ports/store-port.ts';
+import { ModelSetupController } from './model-setup.svelte.ts';
+import { CpuModelController } from './cpu-model.svelte.ts';
 import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
+import { RunLibrary } from './run-library.svelte.ts';
+import { runViews, type RunViews } from './run-views.ts';
 import { appSandbox } from './sandbox.ts';
+import { sandboxActions, type SandboxActions } from './sandbox-actions.ts';
+import { dataActions, type DataActions } from './data-actions.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
 
@@ -19,13 +23,21 @@ export const DEMO_MODEL_ID = formatModelId({ kind: 'scripted', name: 'spade-lab-
 /** Streamed text reaches the screen at most this often, in milliseconds (keeps layout work small). */
 export const UI_FLUSH_MS = 100;
 
-/** Everything the UI talks to. */
+/** Everything the UI talks to: its one door to the app (components never reach the store or the sandbox runtime). */
 export interface AppContext {
+  /** The open run: create, open, start, pause, step, resume, abort, and its live state. */
   runs: RunController;
+  /** Every stored run: the list, open, create, and delete (never a running run). */
+  library: RunLibrary;
   modelSetup: ModelSetupController;
   /** The CPU (wllama, GGUF) backend for browsers without WebGPU. */
   cpu: CpuModelController;
-  store: RunStore;
+  /** What the views read from stored runs (Learn, Charts, Explorer, an environment's page). */
+  views: RunViews;
+  /** What the views run in the sandbox: validate, play, re-score with a run's model. */
+  sandbox: SandboxActions;
+  /** Export and import of runs, pools and corpora. */
+  data: DataActions;
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
 }
@@ -53,7 +65,7 @@ const webLocksLock: RunLock = (runId) =>
     });
   });
 
-/** Builds the app: IndexedDB store, browser sandbox, models, and the run controller. */
+/** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();
@@ -99,5 +111,14 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   cpu.onModelEvent((event) => {
     if (event.type === 'unloaded') runs.pause();
   });
-  return { runs, modelSetup, cpu, store, setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key) };
+  return {
+    runs,
+    library: new RunLibrary({ store, run: runs, lock: webLocksLock }),
+    modelSetup,
+    cpu,
+    views: runViews(store),
+    sandbox: sandboxActions(appSandbox, (meta) => runs.modelFor(meta)),
+    data: dataActions(store, appSandbox),
+    setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
+  };
 }

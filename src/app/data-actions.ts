@@ -1,9 +1,9 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
 import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { saveUserCorpus, userCorpus } from './corpus-source.ts';
-import { appSandbox } from './sandbox.ts';
 
 export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate };
 
@@ -15,8 +15,24 @@ export const EXPORT_LABELS: Record<ExportFormat, string> = {
   archive: 'Full run archive (zip another browser can import)',
 };
 
-/** Exports a run and hands the browser the file to save; returns the file name and item count. */
-export async function downloadExport(store: RunStore, runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }> {
+/** Export and import of runs, pools and corpora, bound to the app's store and sandbox. */
+export interface DataActions {
+  /** Exports a run and hands the browser the file to save; returns the file name and item count. */
+  download(runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }>;
+  /** Imports picked files (pool, rows, archive or corpus), re-validating every environment in the sandbox; a corpus is kept only when the user has none yet. */
+  importPicked(picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport>;
+}
+
+/** The data actions over `store`, re-validating imports in `sandbox` (created on first use). */
+export function dataActions(store: RunStore, sandbox: () => SandboxRuntime): DataActions {
+  return {
+    download: (runId, format) => downloadExport(store, runId, format),
+    importPicked: (picked, onProgress) => importPicked(store, sandbox(), picked, onProgress),
+  };
+}
+
+/** Exports a run and hands the browser the file to save. */
+async function downloadExport(store: RunStore, runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }> {
   const file = await exportRun(store, runId, format);
   const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.mimeType }));
   const link = Object.assign(document.createElement('a'), { href: url, download: file.fileName });
@@ -40,9 +56,9 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-export async function importPicked(store: RunStore, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
+async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
   const read = await readPickedFiles(picked);
-  const report = await importIntoStore(store, read.files, { sandbox: appSandbox(), onProgress }, { now: Date.now() }, read.problems);
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress }, { now: Date.now() }, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedGguf, GgufCache } from '../../src/adapters/llm/wllama/wllama-cache.ts';
 import { RECOMMENDED_GGUF_MODELS } from '../../src/adapters/llm/wllama/wllama-catalog.ts';
-import { CpuModelController, type CpuModelEvent, type CpuModelState } from '../../src/app/cpu-model.ts';
+import { CpuModelController, type CpuModelEvent } from '../../src/app/cpu-model.svelte.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { FakeWllama } from '../adapters/llm/wllama/wllama-fakes.ts';
 
@@ -50,11 +50,9 @@ function setup(environment = { crossOriginIsolated: false, hardwareConcurrency: 
     return engine;
   };
   const controller = new CpuModelController({ environment, cache, createEngine });
-  const phases: string[] = [];
   const events: CpuModelEvent[] = [];
-  controller.subscribe((s: CpuModelState) => phases.at(-1) !== s.phase && phases.push(s.phase));
   controller.onModelEvent((e) => events.push(e));
-  return { controller, cache, engines, phases, events, next };
+  return { controller, cache, engines, events, next };
 }
 
 describe('CpuModelController: choosing', () => {
@@ -80,19 +78,29 @@ describe('CpuModelController: choosing', () => {
 
 describe('CpuModelController: loading', () => {
   it('downloads with progress, loads on the CPU with the chosen context and threads, and serves a chat model', async () => {
-    const { controller, engines, phases, events } = setup({ crossOriginIsolated: true, hardwareConcurrency: 4, threads: 2 });
-    const progress: Array<CpuModelState['progress']> = [];
-    const readyStates: CpuModelState[] = [];
-    controller.subscribe((s) => progress.push(s.progress));
-    controller.subscribe((s) => s.phase === 'ready' && readyStates.push(s));
+    const { controller, cache, engines, events, next } = setup({ crossOriginIsolated: true, hardwareConcurrency: 4, threads: 2 });
+    const [download, engineLoad] = [deferred(), deferred()];
+    cache.gate = download.promise;
+    next.loadGate = engineLoad.promise;
     controller.setContextTokens(4096);
-    expect(await controller.loadUrl(URL_06B)).toBe(true);
+    const phases = [controller.state.phase];
+    expect(controller.propose(URL_06B)).toBe(true);
+    phases.push(controller.state.phase);
+    const loading = controller.confirm();
+    await new Promise((r) => setTimeout(r, 5));
+    phases.push(controller.state.phase);
+    expect(controller.state.progress).toEqual({ stage: 'download', loaded: 100, total: 1000 });
+    download.resolve();
+    while (engines.length === 0) await new Promise((r) => setTimeout(r, 1));
+    phases.push(controller.state.phase);
+    engineLoad.resolve();
+    expect(await loading).toBe(true);
+    phases.push(controller.state.phase);
     expect(phases).toEqual(['choosing', 'confirming', 'downloading', 'loading', 'ready']);
-    expect(progress).toContainEqual({ stage: 'download', loaded: 100, total: 1000 });
     expect(engines[0]!.loadParams).toMatchObject({ n_ctx: 4096, n_threads: 2, n_gpu_layers: 0, n_batch: 256, reasoning_format: 'none' });
     expect(controller.state.loaded).toMatchObject({ id: 'wllama:Qwen3-0.6B-Q4_K_M.gguf', url: URL_06B, bytes: 1000, estimate: null, info: { contextTokens: 4096, threads: 2, multithread: true, hasChatTemplate: true } });
     expect(events).toEqual([{ type: 'loaded', modelId: 'wllama:Qwen3-0.6B-Q4_K_M.gguf' }]);
-    expect(readyStates[0]!.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
+    expect(controller.state.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
     const model = controller.chatModel()!;
     await model.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 8, seed: 1, purpose: 'agent' });
     expect(controller.state.measured).toMatchObject({ completionTokens: 1, completionTokensPerSecond: 40 });

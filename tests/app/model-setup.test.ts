@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prebuiltModels, type CatalogModel } from '../../src/adapters/llm/webllm/model-catalog.ts';
 import type { CachedModel, RememberedModel } from '../../src/adapters/llm/webllm/webllm-cache.ts';
 import { WebLlmSession } from '../../src/adapters/llm/webllm/webllm-session.ts';
-import { ModelSetupController, type ModelEvent, type ModelSetupDeps } from '../../src/app/model-setup.ts';
+import { ModelSetupController, type ModelEvent, type ModelSetupDeps } from '../../src/app/model-setup.svelte.ts';
 import type { GpuCapabilities } from '../../src/adapters/llm/webllm/model-choice.ts';
 import { deferred, fakeSessionDeps, FakeEngine } from '../adapters/llm/webllm/webllm-fakes.ts';
 
@@ -34,9 +34,7 @@ function setup(options: { caps?: GpuCapabilities; remembered?: RememberedModel |
   const controller = new ModelSetupController({ detect: async () => options.caps ?? SWIFTSHADER, catalog: prebuiltModels, session, cache, baseUrl: () => 'https://app.example/' });
   const events: ModelEvent[] = [];
   controller.onModelEvent((event) => events.push(event));
-  const phases: string[] = [];
-  controller.subscribe((state) => phases.at(-1) !== state.phase && phases.push(state.phase));
-  return { ...fakes, controller, events, phases, deleted, remembered: () => remembered };
+  return { ...fakes, controller, events, deleted, remembered: () => remembered };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -86,10 +84,18 @@ describe('ModelSetupController: start', () => {
 
 describe('ModelSetupController: loading', () => {
   it('loads, remembers the model, and hands out one ChatModel for every purpose', async () => {
-    const { controller, events, phases, remembered } = setup({ engine: () => new FakeEngine([{ deltas: ['hello'] }]) });
+    const hold = deferred();
+    const { controller, events, remembered } = setup({ engine: () => Object.assign(new FakeEngine([{ deltas: ['hello'] }]), { reloadResult: () => hold.promise }) });
+    const phases = [controller.state.phase];
     await controller.start();
+    phases.push(controller.state.phase);
     expect(controller.chatModel()).toBeNull();
-    await expect(controller.load()).resolves.toBe(true);
+    const loading = controller.load();
+    await settle();
+    phases.push(controller.state.phase);
+    hold.resolve();
+    await expect(loading).resolves.toBe(true);
+    phases.push(controller.state.phase);
     expect(phases).toEqual(['detecting', 'choosing', 'loading', 'ready']);
     expect(events).toEqual([{ type: 'loaded', modelId: 'Qwen3-0.6B-q4f32_1-MLC' }]);
     expect(remembered()).toEqual({ id: 'Qwen3-0.6B-q4f32_1-MLC' });

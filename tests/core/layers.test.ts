@@ -47,6 +47,18 @@ const ALLOWED: Record<Layer, Layer[]> = {
   entry: ['ui'],
 };
 
+/** What a UI file may not name: the run store behind the app context, or the app's sandbox singleton (the UI's one door is the app context). */
+const UI_BYPASSES: Array<{ pattern: RegExp; use: string }> = [
+  { pattern: /\.store\b/, use: 'reaches the run store: use ctx.library, ctx.views or ctx.data' },
+  { pattern: /\bRunStore\b/, use: 'takes the run store: take ctx.views or ctx.data' },
+  { pattern: /\bappSandbox\b/, use: 'uses the sandbox singleton: use ctx.sandbox' },
+];
+
+/** The ways `source` goes past the app context, as readable strings. */
+function bypassesOf(source: string): string[] {
+  return UI_BYPASSES.filter(({ pattern }) => pattern.test(source)).map(({ use }) => use);
+}
+
 /** The pure layers: no packages, no DOM, no Node. */
 const PURE: Layer[] = ['core', 'formats'];
 
@@ -77,6 +89,11 @@ describe('layer rules', () => {
     expect(violations()).toEqual([]);
   });
 
+  it('the UI reaches the store and the sandbox only through the app context', () => {
+    const offenders = filesUnder(join(ROOT, 'src', 'ui')).flatMap((file) => bypassesOf(readFileSync(file, 'utf8')).map((use) => `${relative(ROOT, file)} ${use}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('the core and the formats use no DOM, Node or console globals', () => {
     const offenders = PURE.flatMap((layer) => filesUnder(join(ROOT, 'src', layer))).filter((file) => {
       const code = readFileSync(file, 'utf8')
@@ -99,5 +116,10 @@ describe('layer rules', () => {
     expect(ALLOWED.core.includes('adapters')).toBe(false);
     expect(ALLOWED.core.includes('formats')).toBe(false);
     expect(ALLOWED.formats.includes('adapters')).toBe(false);
+    expect(bypassesOf('if (ctx) runList = await ctx.store.listRuns();')).toHaveLength(1);
+    expect(bypassesOf('<DataPanel store={ctx.store} runId={ctx.runs.meta?.id ?? null} />')).toHaveLength(1);
+    expect(bypassesOf("import { appSandbox, validateInApp } from '../app/sandbox.ts';")).toHaveLength(1);
+    expect(bypassesOf("import type { RunStore } from '../core/ports/store-port.ts';")).toHaveLength(1);
+    expect(bypassesOf('await ctx.library.refresh(); u.ctx.restore(); // the browser\'s storage')).toEqual([]);
   });
 });

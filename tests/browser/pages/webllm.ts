@@ -3,6 +3,7 @@
 // `window.webllmTest` for tests/browser/webllm-*.test.ts.
 import { WebWorkerMLCEngine } from '@mlc-ai/web-llm';
 import { mount } from 'svelte';
+import { toStore } from 'svelte/store';
 import { detectGpuCapabilities } from '../../../src/adapters/gpu/gpu-capabilities.ts';
 import { customModel, prebuiltModels, type CatalogModel, type CustomModelInput } from '../../../src/adapters/llm/webllm/model-catalog.ts';
 import { WebLlmChatModel } from '../../../src/adapters/llm/webllm/webllm-chat-model.ts';
@@ -10,7 +11,7 @@ import type { EngineLease } from '../../../src/adapters/llm/webllm/webllm-engine
 import type { ModelLoadError } from '../../../src/adapters/llm/webllm/webllm-errors.ts';
 import type { LoadProgress } from '../../../src/adapters/llm/webllm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent } from '../../../src/adapters/llm/webllm/webllm-session.ts';
-import { ModelSetupController } from '../../../src/app/model-setup.ts';
+import { ModelSetupController } from '../../../src/app/model-setup.svelte.ts';
 import type { ChatResult } from '../../../src/core/ports/chat-port.ts';
 import { recommendModel } from '../../../src/adapters/llm/webllm/model-choice.ts';
 import ModelSetup from '../../../src/ui/ModelSetup.svelte';
@@ -37,7 +38,7 @@ const controller = new ModelSetupController({ session });
 const sessionEvents: SessionEvent[] = [];
 session.on((event) => sessionEvents.push(event));
 const phases: string[] = [];
-controller.subscribe((state) => phases.at(-1) !== state.phase && phases.push(state.phase));
+toStore(() => controller.state.phase).subscribe((phase) => phases.at(-1) !== phase && phases.push(phase));
 mount(ModelSetup, { target: document.getElementById('setup')!, props: { controller } });
 
 async function timed(run: () => Promise<void>, progress: LoadProgress[]): Promise<TimedLoad> {

@@ -7,7 +7,7 @@ import { mount } from 'svelte';
 import { pyodideBase, pyodideFiles, workerSource } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { CpuModelController } from '../../../src/app/cpu-model.ts';
+import { CpuModelController } from '../../../src/app/cpu-model.svelte.ts';
 import { EXAMPLE_ENV } from '../../../src/app/example-env.ts';
 import { applyEvent, createLiveEpoch } from '../../../src/app/live-epoch.ts';
 import type { ChatMessage, ChatModel, ChatResult } from '../../../src/core/ports/chat-port.ts';

@@ -66,31 +66,22 @@ export interface ModelSetupDeps {
 
 /** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
 export class ModelSetupController {
+  /** Everything the screen shows: read it (reactively); only the controller replaces it. */
+  state: ModelSetupState = $state.raw({ phase: 'detecting', capabilities: null, recommendation: null, options: [], selectedId: null, loadedId: null, progress: null, error: null, customError: null, worker: null, storage: null, cached: [], resumableId: null, notice: null });
+
   private readonly deps: ModelSetupDeps;
-  private readonly listeners = new Set<(state: ModelSetupState) => void>();
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, not state the UI reads
   private readonly modelListeners = new Set<(event: ModelEvent) => void>();
   private models: CatalogModel[] = [];
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup for loading, not state the UI reads
   private custom = new Map<string, CustomModelInput>();
   private model: WebLlmChatModel | null = null;
   private starting: Promise<void> | null = null;
-  private current: ModelSetupState = { phase: 'detecting', capabilities: null, recommendation: null, options: [], selectedId: null, loadedId: null, progress: null, error: null, customError: null, worker: null, storage: null, cached: [], resumableId: null, notice: null };
 
   constructor(deps: Partial<ModelSetupDeps> = {}) {
     const session = deps.session ?? new WebLlmSession();
     this.deps = { detect: () => detectGpuCapabilities(), catalog: () => prebuiltModels(), cache: cacheOps, baseUrl: () => globalThis.location?.href ?? 'http://localhost/', chatOptions: {}, ...deps, session };
     session.on((event) => this.onSessionEvent(event));
-  }
-
-  /** The current state. */
-  get state(): ModelSetupState {
-    return this.current;
-  }
-
-  /** Svelte store contract: calls `run` now and on every change; returns the unsubscribe function. */
-  subscribe(run: (state: ModelSetupState) => void): () => void {
-    this.listeners.add(run);
-    run(this.current);
-    return () => this.listeners.delete(run);
   }
 
   /** Subscribes to model events (for the run controller); returns the unsubscribe function. */
@@ -101,7 +92,7 @@ export class ModelSetupController {
 
   /** The loaded model as a `ChatModel` (one model for every purpose), or null when none is loaded. */
   chatModel(): ChatModel | null {
-    return this.current.phase === 'ready' || this.current.phase === 'recovering' ? this.model : null;
+    return this.state.phase === 'ready' || this.state.phase === 'recovering' ? this.model : null;
   }
 
   /** Detects the GPU, recommends a model, reads the cache, preselects the remembered or recommended model, and starts the worker engine (once; later calls return the same promise). */
@@ -140,17 +131,17 @@ export class ModelSetupController {
   }
 
   /** Loads the selected (or given) model; resolves true when it is ready. Failures land in `state.error`. */
-  async load(id = this.current.selectedId): Promise<boolean> {
+  async load(id = this.state.selectedId): Promise<boolean> {
     const model = this.find(id);
-    const caps = this.current.capabilities;
+    const caps = this.state.capabilities;
     if (!model || !caps) return false;
     const blocked = blockingProblem(caps, model.spec, this.models.map((m) => m.spec));
     if (blocked) {
-      this.update({ error: blocked, phase: this.current.phase === 'unsupported' ? 'unsupported' : 'failed' });
+      this.update({ error: blocked, phase: this.state.phase === 'unsupported' ? 'unsupported' : 'failed' });
       return false;
     }
     this.model = null;
-    const worker = this.current.worker?.status === 'starting' ? null : this.current.worker;
+    const worker = this.state.worker?.status === 'starting' ? null : this.state.worker;
     this.update({ phase: 'loading', selectedId: model.spec.id, loadedId: null, error: null, notice: null, progress: null, worker });
     try {
       await this.deps.session.load(model, this.contextOf(model));
@@ -172,7 +163,7 @@ export class ModelSetupController {
 
   /** Loads the remembered model when it is completely cached; resolves false otherwise. */
   resume(): Promise<boolean> {
-    return this.current.resumableId ? this.load(this.current.resumableId) : Promise.resolve(false);
+    return this.state.resumableId ? this.load(this.state.resumableId) : Promise.resolve(false);
   }
 
   /** Cancels a running load at once. */
@@ -184,7 +175,7 @@ export class ModelSetupController {
   async unload(): Promise<void> {
     await this.deps.session.unload();
     this.model = null;
-    this.update({ phase: this.current.capabilities && judgeGpu(this.current.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, progress: null });
+    this.update({ phase: this.state.capabilities && judgeGpu(this.state.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, progress: null });
     this.emit({ type: 'unloaded' });
   }
 
@@ -199,7 +190,7 @@ export class ModelSetupController {
   /** Deletes a model's cached files (not the loaded one's). */
   async deleteCached(id: string): Promise<void> {
     const model = this.find(id);
-    if (!model || id === this.current.loadedId) return;
+    if (!model || id === this.state.loadedId) return;
     await this.deps.cache.deleteCachedModel(model);
     await this.refreshStorage();
   }
@@ -214,15 +205,15 @@ export class ModelSetupController {
   private async probeWorker(): Promise<void> {
     try {
       const probe = await this.deps.session.probe();
-      if (this.current.worker?.status === 'starting') this.update({ worker: { status: 'ready', probe, error: null } });
+      if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'ready', probe, error: null } });
     } catch (error) {
-      if (this.current.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: error instanceof Error ? error.message : String(error) } });
+      if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: error instanceof Error ? error.message : String(error) } });
     }
   }
 
   private contextOf(model: CatalogModel): LoadContext {
     const specs = this.models.map((m) => m.spec);
-    const caps = this.current.capabilities;
+    const caps = this.state.capabilities;
     const smaller = caps ? smallerFamilyModel(caps, model.spec, specs) : null;
     return { modelId: model.spec.id, filesUrl: filesBaseUrl(model.record.model), modelLibUrl: model.record.model_lib, f32Alternative: f32Sibling(model.spec, specs)?.id ?? null, smallerAlternative: smaller?.id ?? null };
   }
@@ -231,15 +222,15 @@ export class ModelSetupController {
     const model = customModel(input, this.deps.baseUrl());
     this.models = [...this.models.filter((m) => m.spec.id !== model.spec.id), model];
     this.custom.set(model.spec.id, input);
-    if (this.current.capabilities) this.update({ recommendation: recommendModel(this.current.capabilities, this.models.map((m) => m.spec)) });
+    if (this.state.capabilities) this.update({ recommendation: recommendModel(this.state.capabilities, this.models.map((m) => m.spec)) });
     return model.spec.id;
   }
 
   private onSessionEvent(event: SessionEvent): void {
     const lost = `The GPU device was lost (${event.type === 'device-lost' ? event.message : ''}); `;
-    if (event.type === 'progress' && this.current.phase === 'loading') this.update({ progress: event.progress });
-    else if (event.type === 'device-lost' && this.current.loadedId) this.update({ phase: 'recovering', notice: `${lost}reloading ${this.current.loadedId} from the cache…` });
-    else if (event.type === 'device-lost' && this.current.worker) {
+    if (event.type === 'progress' && this.state.phase === 'loading') this.update({ progress: event.progress });
+    else if (event.type === 'device-lost' && this.state.loadedId) this.update({ phase: 'recovering', notice: `${lost}reloading ${this.state.loadedId} from the cache…` });
+    else if (event.type === 'device-lost' && this.state.worker) {
       this.update({ worker: { status: 'starting', probe: null, error: null }, notice: `${lost}restarting the worker engine…` });
       void this.probeWorker();
     } else if (event.type === 'recovered') this.update({ phase: 'ready', notice: `Recovered: ${event.modelId} reloaded in ${(event.ms / 1000).toFixed(1)} s.` });
@@ -247,7 +238,7 @@ export class ModelSetupController {
       this.model = null;
       this.update({ phase: 'failed', loadedId: null, error: failureOf(event.error), notice: null });
     }
-    if (event.type === 'recovered' || (event.type === 'device-lost' && this.current.phase === 'recovering')) this.emit(event);
+    if (event.type === 'recovered' || (event.type === 'device-lost' && this.state.phase === 'recovering')) this.emit(event);
     if (event.type === 'recovery-failed') this.emit({ type: 'recovery-failed', error: failureOf(event.error) });
   }
 
@@ -260,14 +251,13 @@ export class ModelSetupController {
   }
 
   private update(patch: Partial<ModelSetupState>): void {
-    this.current = { ...this.current, ...patch };
-    if ('recommendation' in patch || 'cached' in patch) this.current = { ...this.current, options: this.optionsOf() };
-    for (const listener of this.listeners) listener(this.current);
+    const next = { ...this.state, ...patch };
+    this.state = 'recommendation' in patch || 'cached' in patch ? { ...next, options: this.optionsOf(next) } : next;
   }
 
-  private optionsOf(): ModelOption[] {
-    const rec = this.current.recommendation;
+  private optionsOf(state: ModelSetupState): ModelOption[] {
+    const rec = state.recommendation;
     if (!rec) return [];
-    return this.models.map((model, index) => ({ spec: model.spec, fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] }, cached: this.current.cached.find((c) => c.id === model.spec.id) ?? null, recommended: rec.recommendedId === model.spec.id }));
+    return this.models.map((model, index) => ({ spec: model.spec, fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] }, cached: state.cached.find((c) => c.id === model.spec.id) ?? null, recommended: rec.recommendedId === model.spec.id }));
   }
 }

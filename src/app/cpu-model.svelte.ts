@@ -81,31 +81,20 @@ const isFailure = (error: unknown): error is NonNullable<CpuModelState['error']>
 
 /** The CPU model setup: choose a recommended GGUF model or a URL (confirmed before download) or a local file, load it with progress and cancel, manage wllama's cache. */
 export class CpuModelController {
+  /** Everything the screen shows: read it (reactively); only the controller replaces it. */
+  state: CpuModelState;
+
   private readonly deps: CpuModelDeps;
-  private readonly listeners = new Set<(state: CpuModelState) => void>();
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, not state the UI reads
   private readonly modelListeners = new Set<(event: CpuModelEvent) => void>();
   private engine: WllamaLike | null = null;
   private model: WllamaChatModel | null = null;
   private cancelLoad: (() => void) | null = null;
-  private current: CpuModelState;
 
   constructor(deps: Partial<CpuModelDeps> = {}) {
     const { environment = cpuEnvironment(), createEngine = () => createWllama({ wasmUrl: WLLAMA_WASM_URL, compatWasmUrl: WLLAMA_COMPAT_WASM_URL, loadCompatWorkerCode }), cache = wllamaCache(), catalog = RECOMMENDED_GGUF_MODELS, chatOptions = {} } = deps;
     this.deps = { environment, createEngine, cache, catalog, chatOptions };
-    this.current = { phase: 'choosing', environment: this.deps.environment, choices: [], pending: null, contextTokens: 8192, progress: null, loaded: null, error: null, cached: [], measured: null, notice: null };
-    this.update({});
-  }
-
-  /** The current state. */
-  get state(): CpuModelState {
-    return this.current;
-  }
-
-  /** Svelte store contract: calls `run` now and on every change; returns the unsubscribe function. */
-  subscribe(run: (state: CpuModelState) => void): () => void {
-    this.listeners.add(run);
-    run(this.current);
-    return () => this.listeners.delete(run);
+    this.state = $state.raw(this.withChoices({ phase: 'choosing', environment, choices: [], pending: null, contextTokens: 8192, progress: null, loaded: null, error: null, cached: [], measured: null, notice: null }));
   }
 
   /** Subscribes to `loaded` and `unloaded` (for the run controller); returns the unsubscribe function. */
@@ -116,7 +105,7 @@ export class CpuModelController {
 
   /** The loaded model as a `ChatModel` (one model for every purpose), or null. */
   chatModel(): ChatModel | null {
-    return this.current.phase === 'ready' ? this.model : null;
+    return this.state.phase === 'ready' ? this.model : null;
   }
 
   /** Sets the context window for the next load, in tokens. */
@@ -131,13 +120,13 @@ export class CpuModelController {
       this.update({ error: failure('bad_url', `${JSON.stringify(trimmed)} is not an http(s) URL of a .gguf file.`, 'Paste the download URL of a GGUF file, e.g. https://huggingface.co/<repo>/resolve/main/<model>.gguf.') });
       return false;
     }
-    this.update({ phase: this.current.loaded ? this.current.phase : 'confirming', pending: { url: trimmed, fileName: fileNameOf(trimmed), choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null }, error: null, notice: null });
+    this.update({ phase: this.state.loaded ? this.state.phase : 'confirming', pending: { url: trimmed, fileName: fileNameOf(trimmed), choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null }, error: null, notice: null });
     return true;
   }
 
   /** Downloads (unless cached) and loads the proposed URL; resolves true when it is ready. */
   confirm(): Promise<boolean> {
-    const pending = this.current.pending;
+    const pending = this.state.pending;
     if (!pending) return Promise.resolve(false);
     const onProgress = ({ loaded, total }: { loaded: number; total: number }) => this.update({ progress: { stage: 'download', loaded, total } });
     return this.load(pending.fileName, pending.url, async (signal) => {
@@ -178,7 +167,7 @@ export class CpuModelController {
 
   /** Deletes a cached model or partial download (not the loaded model's file). */
   async deleteCached(key: string): Promise<void> {
-    if (this.current.loaded?.url === key) return;
+    if (this.state.loaded?.url === key) return;
     await this.deps.cache.remove(key);
     await this.refreshCache();
     this.update({ notice: `Deleted ${fileNameOf(key)} from this browser's storage.` });
@@ -191,7 +180,7 @@ export class CpuModelController {
     const cancelled = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Cancelled())));
     cancelled.catch(() => undefined);
     this.cancelLoad = () => controller.abort();
-    const { contextTokens, environment } = this.current;
+    const { contextTokens, environment } = this.state;
     this.update({ phase: url ? 'downloading' : 'loading', progress: null, error: null, notice: null });
     let engine: WllamaLike | null = null;
     let fetching: Promise<unknown> = Promise.resolve();
@@ -226,7 +215,7 @@ export class CpuModelController {
   }
 
   private async release(): Promise<void> {
-    const [engine, had] = [this.engine, this.current.loaded !== null];
+    const [engine, had] = [this.engine, this.state.loaded !== null];
     [this.engine, this.model] = [null, null];
     this.update({ loaded: null, measured: null });
     await engine?.exit().catch(() => undefined);
@@ -238,12 +227,12 @@ export class CpuModelController {
   }
 
   private update(patch: Partial<CpuModelState>): void {
-    this.current = { ...this.current, ...patch };
-    if ('cached' in patch || this.current.choices.length === 0) {
-      const threads = this.current.environment.threads;
-      const choices = this.deps.catalog.map((model) => ({ model, cached: this.current.cached.find((c) => c.url === model.url) ?? null, estimate: estimateCpuSpeed(model.approxBytes, threads, model.paramsB) }));
-      this.current = { ...this.current, choices };
-    }
-    for (const listener of this.listeners) listener(this.current);
+    const next = { ...this.state, ...patch };
+    this.state = 'cached' in patch ? this.withChoices(next) : next;
+  }
+
+  private withChoices(state: CpuModelState): CpuModelState {
+    const choices = this.deps.catalog.map((model) => ({ model, cached: state.cached.find((c) => c.url === model.url) ?? null, estimate: estimateCpuSpeed(model.approxBytes, state.environment.threads, model.paramsB) }));
+    return { ...state, choices };
   }
 }

@@ -1,0 +1,76 @@
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
+import type { NewRun, RunController, RunLock } from './run-controller.svelte.ts';
+
+/** What the library needs from the composition root. */
+export interface RunLibraryDeps {
+  store: RunStore;
+  /** The controller of the open run (it creates, opens and runs one run at a time). */
+  run: RunController;
+  /** The lock the run controller takes to run a run: a run another tab holds is not deleted. */
+  lock?: RunLock;
+}
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Every stored run: the list, and opening, creating and deleting runs (never one that is running, here or in another tab). */
+export class RunLibrary {
+  /** The stored runs, as last read. */
+  runs: RunMeta[] = $state.raw([]);
+  /** Why the last delete deleted nothing, or null. */
+  deleteError: string | null = $state(null);
+
+  constructor(private readonly deps: RunLibraryDeps) {}
+
+  /** The run that is running, paused or stopping in this tab (it cannot be deleted), or null. */
+  get activeId(): string | null {
+    const { status, meta } = this.deps.run;
+    return status === 'running' || status === 'paused' || status === 'stopping' ? (meta?.id ?? null) : null;
+  }
+
+  /** Reads the list of stored runs again. */
+  async refresh(): Promise<RunMeta[]> {
+    this.runs = await this.deps.store.listRuns();
+    return this.runs;
+  }
+
+  /** Creates a run and opens it (not started), then reads the list again. */
+  async create(input: NewRun): Promise<RunMeta> {
+    const meta = await this.deps.run.create(input);
+    await this.refresh();
+    return meta;
+  }
+
+  /** Opens a stored run in the run controller; false (with the reason as the controller's error) when it could not. */
+  async open(runId: string): Promise<boolean> {
+    try {
+      await this.deps.run.open(runId);
+      return true;
+    } catch (error) {
+      this.deps.run.error = reason(error);
+      return false;
+    }
+  }
+
+  /** Deletes a run and everything it produced; false (with `deleteError` saying why) when it deleted nothing. */
+  async delete(runId: string): Promise<boolean> {
+    this.deleteError = null;
+    this.deleteError = await this.deleteUnlessRunning(runId);
+    await this.refresh();
+    return this.deleteError === null;
+  }
+
+  private async deleteUnlessRunning(runId: string): Promise<string | null> {
+    if (this.activeId === runId) return 'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.';
+    const release = this.deps.lock ? await this.deps.lock(runId) : () => undefined;
+    if (!release) return 'Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.';
+    try {
+      await this.deps.store.deleteRun(runId);
+      if (this.deps.run.meta?.id === runId) this.deps.run.meta = null;
+      return null;
+    } catch (error) {
+      return `The run could not be deleted: ${reason(error)}. It is unchanged.`;
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import type { RunStore } from '../core/ports/store-port.ts';
+import { ChartDataLoader } from './chart-data.ts';
+import { loadEnvPage, type EnvPageData } from './env-page.ts';
+import { openExplorerSource, type ExplorerSource } from './explorer-window.ts';
+import { buildLesson, type Lesson } from './learn.ts';
+
+/** What the views read from stored runs (Learn, Charts, Explorer, an environment's page), bound to the app's store. */
+export interface RunViews {
+  /** What the Learn page explains about a run; null before its first committed epoch. */
+  lesson(runId: string): Promise<Lesson | null>;
+  /** A new loader of a run's chart input (it reads each committed epoch once). */
+  chartLoader(): ChartDataLoader;
+  /** The explorer's source of a run's environments; null when the run is no longer stored. */
+  explorer(runId: string): Promise<ExplorerSource | null>;
+  /** One environment with its episodes and its run; null when either is missing. */
+  envPage(runId: string, envId: string): Promise<EnvPageData | null>;
+}
+
+/** The views' reads over `store`. */
+export function runViews(store: RunStore): RunViews {
+  return {
+    lesson: (runId) => buildLesson(store, runId),
+    chartLoader: () => new ChartDataLoader(store),
+    explorer: (runId) => openExplorerSource(store, runId),
+    envPage: (runId, envId) => loadEnvPage(store, runId, envId),
+  };
+}
