@@ -5,7 +5,8 @@ import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { configProblems, DEFAULT_CONFIG, withPreset } from '../core/config.ts';
 import { parseCorpus, type CorpusDoc } from '../core/loop/corpus.ts';
-import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../core/loop/epoch.ts';
+import { INITIAL_RUN_STATE, type EpochResult } from '../core/loop/epoch.ts';
+import { runEpochs } from '../core/loop/run-epochs.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 import { CONFIG_FLAG_OPTIONS, configFromFlags } from './config-flags.ts';
 import { modelFromSpec } from './model-spec.ts';
@@ -45,15 +46,12 @@ export async function runRun(argv: string[], runtime: () => SandboxRuntime, prin
   await store.createRun({ id: runId, name: runId, createdAt: now, updatedAt: now, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: epochs, lastError: null });
   const sandbox = runtime();
   const results: EpochResult[] = [];
-  let state = INITIAL_RUN_STATE;
+  const committed = (result: EpochResult) => {
+    print(epochLine(result));
+    results.push(result);
+  };
   try {
-    for (let i = 0; i < epochs; i++) {
-      const result = await runEpoch({ model, sandbox, corpus }, state, config);
-      await store.commitEpoch(runId, result);
-      print(epochLine(result));
-      results.push(result);
-      state = result.nextState;
-    }
+    await runEpochs({ model, sandbox, corpus, commit: (result) => store.commitEpoch(runId, result), committed }, INITIAL_RUN_STATE, config, epochs);
   } catch (error) {
     await store.updateRun(runId, { status: 'failed', lastError: error instanceof Error ? error.message : String(error) });
     throw error;
