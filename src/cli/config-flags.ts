@@ -11,7 +11,7 @@ export type FlagValues = Readonly<Record<string, string | boolean | Array<string
 /** The flags of the config table's knobs, as parseArgs options. */
 export const CONFIG_FLAG_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
   KNOBS.flatMap((knob): Array<[string, { type: 'string' | 'boolean' }]> => {
-    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [[flag, { type: 'boolean' }] as const] : []));
+    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [[flag, { type: 'boolean' }]] : []));
     return knob.flag ? [[knob.flag, { type: 'string' }]] : [];
   }),
 );
