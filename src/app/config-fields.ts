@@ -1,50 +1,55 @@
 import type { Config } from '../core/config.ts';
+import { KNOB_GROUPS, KNOBS, type KnobGroup, type NumberKnob, type ToggleKnob } from '../core/config-table.ts';
 
-/** A numeric setting of a new run, with its one-line documentation. */
+/** A numeric setting of a new run as the form shows it: its row's label, help, limits and SPADE's value. */
 export interface NumberField {
-  key: 'seed' | 'slotsPerEpoch' | 'skillsPerEpoch' | 'attemptsPerSlot' | 'playsPerArm' | 'hintPlays' | 'rolloutsPerEpoch' | 'maxTurns' | 'corpusWordBudget' | 'validateTimeoutMs' | 'stepTimeoutMs';
+  key: NumberKnob['key'];
   label: string;
   help: string;
   min: number;
   max: number;
+  /** The input's step: 1 for whole numbers, `any` otherwise. */
+  step: 1 | 'any';
 }
 
-/** The numeric settings the new-run form shows. */
-export const NUMBER_FIELDS: readonly NumberField[] = [
-  { key: 'seed', label: 'Seed', help: 'Every document choice, memory sample, play seed and model seed derives from it.', min: 0, max: 2_147_483_647 },
-  { key: 'slotsPerEpoch', label: 'Slots per epoch', help: 'Environments designed each epoch (the paper: 24).', min: 1, max: 64 },
-  { key: 'skillsPerEpoch', label: 'Skills per epoch', help: 'Active skills each epoch, rotating; each gets slots / this many slots, so designs of a skill can be compared (the paper: 3 of 6).', min: 1, max: 6 },
-  { key: 'attemptsPerSlot', label: 'Attempts per slot', help: 'Designs tried before a slot gives up (the paper: 5).', min: 1, max: 10 },
-  { key: 'playsPerArm', label: 'Unhinted plays per rollout (K)', help: 'Plays without the hint, per rollout; the agent trains on these (the paper: 8).', min: 1, max: 32 },
-  { key: 'hintPlays', label: 'Hinted plays', help: 'Plays with the hint in the first rollout, on the first unhinted seeds; they only measure the hint (the paper: 16).', min: 1, max: 32 },
-  { key: 'rolloutsPerEpoch', label: 'Rollouts per epoch (R)', help: 'Later rollouts add unhinted plays to the win-rate window.', min: 1, max: 8 },
-  { key: 'maxTurns', label: 'Turn cap', help: 'Most agent turns per episode (the paper: 25).', min: 1, max: 50 },
-  { key: 'corpusWordBudget', label: 'Document words', help: 'Words of the grounding document shown to the designer.', min: 50, max: 6000 },
-  { key: 'validateTimeoutMs', label: 'Validation budget (ms)', help: 'Hard limit for validating one environment.', min: 100, max: 60_000 },
-  { key: 'stepTimeoutMs', label: 'Step limit (ms)', help: 'Hard limit for one reset or step; a hang is killed.', min: 50, max: 30_000 },
-];
-
-/** A switch of a new run, with its one-line documentation. */
+/** A switch of a new run as the form shows it. */
 export interface ToggleField {
-  key: 'repairMode' | 'useMemory' | 'useCorpus';
+  key: ToggleKnob['key'];
   label: string;
   help: string;
 }
 
-/** The on/off settings (the ablations that make sense without weight updates). */
-export const TOGGLE_FIELDS: readonly ToggleField[] = [
-  { key: 'useCorpus', label: 'Ground in the corpus', help: 'Off = the "no grounding corpus" ablation.' },
-  { key: 'useMemory', label: 'Environment memory', help: 'Off = the "no memory" ablation.' },
-  { key: 'repairMode', label: 'Repair mode', help: 'Feed the first validation error back once and ask for a fix.' },
-];
+/** One box of the new-run form: a group of the config table with its numbers and switches. */
+export interface FieldGroup {
+  group: KnobGroup;
+  title: string;
+  numbers: NumberField[];
+  toggles: ToggleField[];
+}
 
-/** Copies a config with one numeric field set, clamped to its range. */
+function numberField(knob: NumberKnob): NumberField {
+  const help = knob.reference === undefined ? `${knob.help}.` : `${knob.help} (the paper: ${knob.reference}).`;
+  return { key: knob.key, label: knob.label, help, min: knob.min, max: knob.max, step: knob.integer ? 1 : 'any' };
+}
+
+/** The form's boxes, one per group that has numbers or switches, in table order. */
+export const FIELD_GROUPS: readonly FieldGroup[] = (Object.keys(KNOB_GROUPS) as KnobGroup[])
+  .map((group) => ({
+    group,
+    title: KNOB_GROUPS[group],
+    numbers: KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number' && knob.group === group).map(numberField),
+    toggles: KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle' && knob.group === group).map((knob) => ({ key: knob.key, label: knob.label, help: `${knob.help}.` })),
+  }))
+  .filter((box) => box.numbers.length + box.toggles.length > 0);
+
+/** Copies a config with one numeric field set, clamped to its range (and rounded when the field takes whole numbers). */
 export function withNumber(config: Config, field: NumberField, value: number): Config {
-  const clamped = Math.min(field.max, Math.max(field.min, Math.round(Number.isFinite(value) ? value : field.min)));
-  return { ...config, [field.key]: clamped };
+  const given = Number.isFinite(value) ? value : field.min;
+  return { ...config, [field.key]: Math.min(field.max, Math.max(field.min, field.step === 1 ? Math.round(given) : given)) };
 }
 
 /** Core settings the form needs, re-exported so the UI imports only the app layer. */
-export { DEFAULT_CONFIG, GAME_SKILLS, configProblems, withPreset, type PresetName } from '../core/config.ts';
+export { DEFAULT_CONFIG, configProblems, withPreset, type PresetName } from '../core/config.ts';
+export { GAME_SKILLS } from '../core/skills.ts';
 export { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type PromptTemplates } from '../core/prompts/templates.ts';
 export { REWARD_VARIANTS } from '../core/scoring/designer-reward.ts';

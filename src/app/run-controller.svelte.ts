@@ -1,7 +1,8 @@
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { Config } from '../core/config.ts';
 import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts';
-import { EpochAbortedError, runEpoch, type RunState } from '../core/loop/epoch.ts';
+import { EpochAbortedError } from '../core/loop/epoch.ts';
+import { runEpochs } from '../core/loop/run-epochs.ts';
 import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
@@ -181,9 +182,8 @@ export class RunController {
     try {
       const loaded = await this.deps.store.loadRun(meta.id);
       if (!loaded) throw new Error(`The run ${meta.id} is no longer stored.`);
-      let state: RunState = loaded.state;
+      const state = loaded.state;
       const model = await this.deps.model(loaded.meta);
-      if (state.modelSnapshot !== undefined) model.restore?.(state.modelSnapshot);
       const grounding = loaded.meta.config.useCorpus ? await this.deps.corpus() : null;
       const corpus = grounding?.docs ?? [];
       if (grounding) {
@@ -194,17 +194,15 @@ export class RunController {
         }
       }
       await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
-      while (state.epoch < loaded.meta.epochsPlanned) {
-        const started = clock();
-        const signal = this.abortController!.signal;
-        const result = await runEpoch({ model, sandbox: this.deps.sandbox(), corpus, emit: this.onEvent, gate: this.gate, signal, now: clock }, state, loaded.meta.config);
-        this.flush();
-        await this.deps.store.commitEpoch(meta.id, result);
-        state = result.nextState;
-        this.history = [...this.history, result.metrics];
-        this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, clock() - started) : 0;
-        this.meta = { ...this.meta!, epochsCompleted: state.epoch, updatedAt: clock() };
-      }
+      await runEpochs({
+        model, sandbox: this.deps.sandbox(), corpus, emit: this.onEvent, gate: this.gate, signal: this.abortController!.signal, now: clock,
+        commit: (result) => this.deps.store.commitEpoch(meta.id, result),
+        committed: (result) => {
+          this.history = [...this.history, result.metrics];
+          this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
+          this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
+        },
+      }, state, loaded.meta.config, loaded.meta.epochsPlanned - state.epoch);
       await this.finish('completed', null);
     } catch (error) {
       this.flush();

@@ -1,4 +1,5 @@
 import { configProblems, DEFAULT_CONFIG, type Config } from '../core/config.ts';
+import { KNOBS } from '../core/config-table.ts';
 
 /** URL fragment key that carries shared settings. */
 export const SHARE_KEY = 'settings';
@@ -32,7 +33,8 @@ export function settingsUrl(config: Config, base: string): string {
 
 /**
  * Reads shared settings (a settings file's JSON, or a bare config object) into a full Config:
- * unknown keys are ignored, missing ones take the defaults, and the result must pass the config checks.
+ * one value per row of the config table (unknown keys are ignored, missing ones take the defaults,
+ * a value must have its row's type), and the result must pass the config checks.
  */
 export function parseSettings(json: string): { config: Config } | { error: string } {
   let value: unknown;
@@ -44,10 +46,9 @@ export function parseSettings(json: string): { config: Config } | { error: strin
   const raw = (value as { config?: unknown } | null)?.config ?? value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'The settings must be a JSON object.' };
   const config = { ...DEFAULT_CONFIG } as Record<string, unknown>;
-  for (const key of Object.keys(DEFAULT_CONFIG) as Array<keyof Config>) {
+  for (const { key, default: expected } of KNOBS) {
     const given = (raw as Record<string, unknown>)[key];
     if (given === undefined) continue;
-    const expected = DEFAULT_CONFIG[key];
     const sameShape = Array.isArray(expected) ? Array.isArray(given) : typeof given === typeof expected;
     if (!sameShape) return { error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).` };
     config[key] = typeof expected === 'object' && !Array.isArray(expected) ? { ...(expected as object), ...(given as object) } : given;

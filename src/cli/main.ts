@@ -1,6 +1,7 @@
 import { createNodeSandboxRuntime } from '../adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
 import { UsageError } from './args.ts';
+import { configFlagUsage } from './config-flags.ts';
 import { runExport } from './export-command.ts';
 import { runImport } from './import-command.ts';
 import { runPlay } from './play-command.ts';
@@ -8,17 +9,26 @@ import { runRun } from './run-command.ts';
 import { runValidate } from './validate-command.ts';
 import { runVerify } from './verify-command.ts';
 
+/** Words joined into lines of at most `width` characters, each starting with `indent`. */
+function wrapped(words: string[], indent: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length > 0 ? lines[lines.length - 1]! : null;
+    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`${indent}${word}`);
+  }
+  return lines;
+}
+
 const USAGE = `usage: npm run --silent spade -- <command>
 
 commands:
   validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
-  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--seed S]
-      [--preset tab|reference] [--reward blend|regret|solve_rate|learning_potential]
-      [--skills a,b] [--skills-per-epoch N] [--plays K] [--hint-plays H] [--slots N]
-      [--attempts N] [--rollouts R] [--max-turns N] [--corpus FILE.jsonl]
-      [--repair] [--no-memory] [--no-corpus]        run SPADE epochs and write the run files
+  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
+${wrapped(['[--corpus FILE.jsonl]', ...configFlagUsage()], '      ', 92).join('\n')}
+                                                    run SPADE epochs and write the run files
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory
   import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
-import { GAME_SKILLS } from '../config.ts';
+import { GAME_SKILLS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
 import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
 import { selectMemory, type MemoryRecord } from './memory.ts';

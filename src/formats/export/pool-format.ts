@@ -1,4 +1,4 @@
-import { GAME_SKILLS } from '../../core/config.ts';
+import { GAME_SKILLS } from '../../core/skills.ts';
 import { baseName, dirName } from './files.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIG, GAME_SKILLS, type Config } from '../../core/config.ts';
+import { DEFAULT_CONFIG, type Config } from '../../core/config.ts';
+import { GAME_SKILLS } from '../../core/skills.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';

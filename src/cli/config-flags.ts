@@ -1,0 +1,57 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../core/config.ts';
+import { CONFIG_TABLE, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
+import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
+import { GAME_SKILLS } from '../core/skills.ts';
+import { integerOption, numberOption, UsageError } from './args.ts';
+
+/** What parseArgs read: a string per value flag, true per switch given. */
+export type FlagValues = Readonly<Record<string, string | boolean | Array<string | boolean> | undefined>>;
+
+/** The flags of the config table's knobs, as parseArgs options. */
+export const CONFIG_FLAG_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
+  KNOBS.flatMap((knob): Array<[string, { type: 'string' | 'boolean' }]> => {
+    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [[flag, { type: 'boolean' }]] : []));
+    return knob.flag ? [[knob.flag, { type: 'string' }]] : [];
+  }),
+);
+
+/** The usage items of those flags, in table order, e.g. `[--slots N]`. */
+export function configFlagUsage(): string[] {
+  return KNOBS.flatMap((knob) => {
+    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [`[--${flag}]`] : []));
+    return knob.flag ? [`[--${knob.flag} ${knob.flagValue}]`] : [];
+  });
+}
+
+function skillsOption(value: FlagValues[string], defaults: string[]): string[] {
+  if (value === undefined) return defaults;
+  const names = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const byLower = new Map(Object.keys(GAME_SKILLS).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
+  return names.map((name) => {
+    const skill = byLower.get(name.toLowerCase().replace(/[\s_-]+/g, ''));
+    if (!skill) throw new UsageError(`unknown skill ${JSON.stringify(name)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
+    return skill;
+  });
+}
+
+function rewardOption(value: FlagValues[string], fallback: RewardVariant): RewardVariant {
+  const reward = (value ?? fallback) as RewardVariant;
+  if (!REWARD_VARIANTS.includes(reward)) throw new UsageError(`--reward must be one of ${REWARD_VARIANTS.join(', ')}`);
+  return reward;
+}
+
+/**
+ * The config the flags ask for over `base` (a preset): each table knob's flag sets it, a switch's
+ * flag turns it on and its negated flag off. Two defaults follow other flags: without
+ * `--skills-per-epoch` it is the base's, at most the number of skills; without `--hint-plays` it
+ * is `--plays` when that is given. The limits are checked afterwards, by configProblems.
+ */
+export function configFromFlags(values: FlagValues, base: Config): Config {
+  const config: Config = { ...base, reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward), skills: skillsOption(values[CONFIG_TABLE.skills.flag!], base.skills) };
+  for (const knob of NUMBER_KNOBS) config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);
+  for (const knob of TOGGLE_KNOBS) config[knob.key] = knob.flag && values[knob.flag] === true ? true : knob.negatedFlag && values[knob.negatedFlag] === true ? false : base[knob.key];
+  if (values[CONFIG_TABLE.skillsPerEpoch.flag] === undefined) config.skillsPerEpoch = Math.min(base.skillsPerEpoch, config.skills.length);
+  if (values[CONFIG_TABLE.hintPlays.flag] === undefined && values[CONFIG_TABLE.playsPerArm.flag] !== undefined) config.hintPlays = config.playsPerArm;
+  return config;
+}

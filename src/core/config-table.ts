@@ -1,0 +1,175 @@
+import type { Config } from './config.ts';
+import { DEFAULT_TEMPLATES } from './prompts/templates.ts';
+import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
+import { GAME_SKILLS } from './skills.ts';
+
+/** The part of a run a knob belongs to; the new-run form shows one box per group. */
+export type KnobGroup = 'run' | 'design' | 'play' | 'grounding' | 'sandbox' | 'models';
+
+/** Each group's title in the new-run form. */
+export const KNOB_GROUPS: Readonly<Record<KnobGroup, string>> = {
+  run: 'Run',
+  design: 'Design',
+  play: 'Play',
+  grounding: 'Grounding and memory',
+  sandbox: 'Sandbox limits',
+  models: 'Models and prompts',
+};
+
+/** What every row says. */
+interface KnobBase<T> {
+  /** What the knob does, with its unit. */
+  doc: string;
+  group: KnobGroup;
+  /** The tab default. */
+  default: T;
+  /** SPADE's own value, which the reference preset sets (absent: the preset leaves the knob alone). */
+  reference?: T;
+}
+
+/** A numeric knob: its limits, its command-line flag and its form field. */
+export interface NumberKnobSpec extends KnobBase<number> {
+  kind: 'number';
+  min: number;
+  max: number;
+  /** Whole numbers only. */
+  integer: boolean;
+  /** Command-line flag, without the dashes. */
+  flag: string;
+  /** The flag's value in the usage text, e.g. `N`. */
+  flagValue: string;
+  /** Form label. */
+  label: string;
+  /** Form help, one clause without the final period (the form adds SPADE's value). */
+  help: string;
+}
+
+/** An on/off knob: its command-line flags (at least one) and its form switch. */
+export interface ToggleKnobSpec extends KnobBase<boolean> {
+  kind: 'toggle';
+  /** Command-line flag that turns it on, without the dashes. */
+  flag?: string;
+  /** Command-line flag that turns it off, without the dashes. */
+  negatedFlag?: string;
+  /** Form label. */
+  label: string;
+  /** Form help, one clause without the final period. */
+  help: string;
+}
+
+/** Any other knob (a list, a choice, a sampling setting, the prompts): checked, parsed and edited by hand. */
+export interface ValueKnobSpec<T> extends KnobBase<T> {
+  kind: 'value';
+  /** Command-line flag, without the dashes, when there is one. */
+  flag?: string;
+  /** The flag's value in the usage text. */
+  flagValue?: string;
+}
+
+/** The row type of a knob holding values of type T. */
+type SpecOf<T> = [T] extends [number] ? NumberKnobSpec : [T] extends [boolean] ? ToggleKnobSpec : ValueKnobSpec<T>;
+
+/** Every knob of a run, one row each, in the order a config lists them (and its files record them). */
+export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } = {
+  seed: {
+    kind: 'number', group: 'run', doc: 'Run seed, an integer: every slot, document, memory sample, play seed and model seed derives from it.',
+    default: 1, min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, flag: 'seed', flagValue: 'S',
+    label: 'Seed', help: 'Every document choice, memory sample, play seed and model seed derives from it',
+  },
+  skills: {
+    kind: 'value', group: 'design', doc: 'Configured skills, names from GAME_SKILLS; each epoch activates `skillsPerEpoch` of them in rotation.',
+    default: Object.keys(GAME_SKILLS), reference: Object.keys(GAME_SKILLS), flag: 'skills', flagValue: 'a,b',
+  },
+  skillsPerEpoch: {
+    kind: 'number', group: 'design', doc: 'Skills active per epoch, rotating through `skills` (all of them when it is at least their number); each gets slotsPerEpoch / skillsPerEpoch slots.',
+    default: 2, reference: 3, min: 1, max: Object.keys(GAME_SKILLS).length, integer: true, flag: 'skills-per-epoch', flagValue: 'N',
+    label: 'Skills per epoch', help: 'Active skills each epoch, rotating; each gets slots / this many slots, so designs of a skill can be compared',
+  },
+  slotsPerEpoch: {
+    kind: 'number', group: 'design', doc: 'Environment slots designed per epoch, in environments.',
+    default: 4, reference: 24, min: 1, max: 256, integer: true, flag: 'slots', flagValue: 'N',
+    label: 'Slots per epoch', help: 'Environments designed each epoch',
+  },
+  attemptsPerSlot: {
+    kind: 'number', group: 'design', doc: 'Design attempts per slot before the slot gives up, in designer replies.',
+    default: 3, reference: 5, min: 1, max: 20, integer: true, flag: 'attempts', flagValue: 'N',
+    label: 'Attempts per slot', help: 'Designs tried before a slot gives up',
+  },
+  repairMode: {
+    kind: 'toggle', group: 'design', doc: 'Feed the first validation error back once and ask for a fixed version.',
+    default: false, flag: 'repair',
+    label: 'Repair mode', help: 'Feed the first validation error back once and ask for a fix',
+  },
+  playsPerArm: {
+    kind: 'number', group: 'play', doc: 'Unhinted plays per environment in each rollout (K), in episodes.',
+    default: 4, reference: 8, min: 1, max: 64, integer: true, flag: 'plays', flagValue: 'K',
+    label: 'Unhinted plays per rollout (K)', help: 'Plays without the hint, per rollout; the agent trains on these',
+  },
+  hintPlays: {
+    kind: 'number', group: 'play', doc: 'Hinted plays per environment in the first rollout, on the first seeds of the unhinted ones, in episodes.',
+    default: 4, reference: 16, min: 1, max: 64, integer: true, flag: 'hint-plays', flagValue: 'H',
+    label: 'Hinted plays', help: 'Plays with the hint in the first rollout, on the first unhinted seeds; they only measure the hint',
+  },
+  rolloutsPerEpoch: {
+    kind: 'number', group: 'play', doc: 'Rollouts per epoch (R); rollouts after the first add unhinted plays that the win rate also counts.',
+    default: 1, reference: 4, min: 1, max: 16, integer: true, flag: 'rollouts', flagValue: 'R',
+    label: 'Rollouts per epoch (R)', help: 'Later rollouts add unhinted plays to the win-rate window',
+  },
+  maxTurns: {
+    kind: 'number', group: 'play', doc: 'Turn cap of an episode, in agent turns.',
+    default: 12, reference: 25, min: 1, max: 200, integer: true, flag: 'max-turns', flagValue: 'N',
+    label: 'Turn cap', help: 'Most agent turns per episode',
+  },
+  reward: {
+    kind: 'value', group: 'design', doc: 'Designer reward variant, one of REWARD_VARIANTS (the paper uses blend).',
+    default: 'blend', flag: 'reward', flagValue: REWARD_VARIANTS.join('|'),
+  },
+  designer: { kind: 'value', group: 'models', doc: 'Designer sampling: temperature, top-p and most tokens per reply (SPADE: 0.6 / 0.95).', default: { temperature: 0.6, topP: 0.95, maxTokens: 4096 } },
+  hint: { kind: 'value', group: 'models', doc: 'Hint sampling: temperature, top-p and most tokens per reply (SPADE: 0.3).', default: { temperature: 0.3, topP: 0.95, maxTokens: 256 } },
+  agent: { kind: 'value', group: 'models', doc: 'Agent sampling: temperature, top-p and most tokens per reply (SPADE: 0.6).', default: { temperature: 0.6, topP: 0.95, maxTokens: 1024 } },
+  corpusWordBudget: {
+    kind: 'number', group: 'grounding', doc: 'Length of the grounding document shown to the designer, in words.',
+    default: 800, reference: 6000, min: 1, max: 20_000, integer: true, flag: 'corpus-words', flagValue: 'N',
+    label: 'Document words', help: 'Words of the grounding document shown to the designer',
+  },
+  useCorpus: {
+    kind: 'toggle', group: 'grounding', doc: 'Ground designs in corpus documents (off: the no-corpus ablation).',
+    default: true, negatedFlag: 'no-corpus',
+    label: 'Ground in the corpus', help: 'Off = the "no grounding corpus" ablation',
+  },
+  useMemory: {
+    kind: 'toggle', group: 'grounding', doc: 'Show environment memory to the designer (off: the no-memory ablation).',
+    default: true, negatedFlag: 'no-memory',
+    label: 'Environment memory', help: 'Off = the "no memory" ablation',
+  },
+  difficulty: { kind: 'value', group: 'design', doc: "Difficulty word policy; `adaptive` follows the skill's remembered win rates.", default: 'adaptive', reference: 'medium' },
+  validateTimeoutMs: {
+    kind: 'number', group: 'sandbox', doc: 'Budget for validating one environment, in milliseconds.',
+    default: 5000, reference: 60_000, min: 100, max: 60_000, integer: false, flag: 'validate-timeout-ms', flagValue: 'MS',
+    label: 'Validation budget (ms)', help: 'Hard limit for validating one environment',
+  },
+  stepTimeoutMs: {
+    kind: 'number', group: 'sandbox', doc: 'Limit for one reset or step, in milliseconds.',
+    default: 2000, reference: 30_000, min: 50, max: 30_000, integer: false, flag: 'step-timeout-ms', flagValue: 'MS',
+    label: 'Step limit (ms)', help: 'Hard limit for one reset or step; a hang is killed',
+  },
+  prompts: { kind: 'value', group: 'models', doc: 'The prompt templates of the run (recorded with it; editable per run).', default: DEFAULT_TEMPLATES },
+};
+
+/** A row of the table with its key. */
+export type Knob = { [K in keyof Config]: SpecOf<Config[K]> & { key: K } }[keyof Config];
+
+/** A numeric knob's row with its key. */
+export type NumberKnob = Extract<Knob, { kind: 'number' }>;
+
+/** An on/off knob's row with its key. */
+export type ToggleKnob = Extract<Knob, { kind: 'toggle' }>;
+
+/** Every row with its key, in table order. */
+export const KNOBS: readonly Knob[] = (Object.keys(CONFIG_TABLE) as Array<keyof Config>).map((key) => ({ ...CONFIG_TABLE[key], key }) as Knob);
+
+/** The numeric knobs, in table order. */
+export const NUMBER_KNOBS: readonly NumberKnob[] = KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number');
+
+/** The on/off knobs, in table order. */
+export const TOGGLE_KNOBS: readonly ToggleKnob[] = KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle');

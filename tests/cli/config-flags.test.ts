@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseCommandArgs, UsageError } from '../../src/cli/args.ts';
+import { CONFIG_FLAG_OPTIONS, configFlagUsage, configFromFlags } from '../../src/cli/config-flags.ts';
+import { DEFAULT_CONFIG, withPreset } from '../../src/core/config.ts';
+import { KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
+
+const fromArgs = (...argv: string[]) => configFromFlags(parseCommandArgs(argv, CONFIG_FLAG_OPTIONS).values, DEFAULT_CONFIG);
+
+describe('the command line flags, from the config table', () => {
+  it('parse every numeric knob\'s flag into its key', () => {
+    for (const knob of NUMBER_KNOBS) {
+      const value = knob.default === knob.max ? knob.min : knob.default + 1;
+      expect(fromArgs(`--${knob.flag}`, String(value))[knob.key], knob.flag).toBe(value);
+    }
+    expect(fromArgs('--step-timeout-ms', '1500.5').stepTimeoutMs).toBe(1500.5);
+  });
+
+  it('parse every on/off knob\'s flags: the flag turns it on, the negated flag off', () => {
+    for (const knob of TOGGLE_KNOBS) {
+      if (knob.flag) expect(fromArgs(`--${knob.flag}`)[knob.key], knob.flag).toBe(true);
+      if (knob.negatedFlag) expect(fromArgs(`--${knob.negatedFlag}`)[knob.key], knob.negatedFlag).toBe(false);
+      expect(fromArgs()[knob.key], knob.key).toBe(knob.default);
+    }
+  });
+
+  it('parse the skills and reward flags', () => {
+    expect(fromArgs('--skills', 'logical deduction,optimization', '--reward', 'regret')).toMatchObject({ skills: ['Logical Deduction', 'Optimization'], reward: 'regret' });
+    expect(() => fromArgs('--reward', 'vibes')).toThrow(UsageError);
+    expect(() => fromArgs('--skills', 'juggling')).toThrow(UsageError);
+  });
+
+  it('leave the config as it was without flags, key order included (the run files record it)', () => {
+    expect(JSON.stringify(fromArgs())).toBe(JSON.stringify(DEFAULT_CONFIG));
+    expect(JSON.stringify(configFromFlags({}, withPreset(DEFAULT_CONFIG, 'reference')))).toBe(JSON.stringify(withPreset(DEFAULT_CONFIG, 'reference')));
+  });
+
+  it('keep the two defaults that follow other flags', () => {
+    expect(fromArgs('--plays', '6')).toMatchObject({ playsPerArm: 6, hintPlays: 6 });
+    expect(fromArgs('--plays', '6', '--hint-plays', '2')).toMatchObject({ playsPerArm: 6, hintPlays: 2 });
+    expect(fromArgs('--skills', 'optimization').skillsPerEpoch).toBe(1);
+    expect(fromArgs('--skills', 'optimization', '--skills-per-epoch', '3').skillsPerEpoch).toBe(3);
+  });
+
+  it('refuse a value that is not a number', () => {
+    expect(() => fromArgs('--slots', 'many')).toThrow('--slots needs a non-negative integer, got "many"');
+    expect(() => fromArgs('--step-timeout-ms', '1e3')).toThrow('--step-timeout-ms needs a non-negative number, got "1e3"');
+  });
+
+  it('name every flag in the usage text and the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const usage = configFlagUsage().join(' ');
+    for (const knob of KNOBS) {
+      const flags = knob.kind === 'toggle' ? [knob.flag, knob.negatedFlag] : [knob.flag];
+      for (const flag of flags.filter(Boolean)) {
+        expect(usage, flag).toContain(`[--${flag}`);
+        expect(readme, flag).toContain(`[--${flag}`);
+      }
+    }
+  });
+});

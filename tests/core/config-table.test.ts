@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { configProblems, DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, REFERENCE_PRESET, withPreset, type Config } from '../../src/core/config.ts';
+import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
+
+const FLAG = /^[a-z]+(-[a-z]+)*$/;
+
+describe('the config table', () => {
+  it('has one row per config key, in the order configs are written (and so their files)', () => {
+    expect(KNOBS.map((knob) => knob.key)).toEqual([
+      'seed', 'skills', 'skillsPerEpoch', 'slotsPerEpoch', 'attemptsPerSlot', 'repairMode', 'playsPerArm', 'hintPlays', 'rolloutsPerEpoch', 'maxTurns',
+      'reward', 'designer', 'hint', 'agent', 'corpusWordBudget', 'useCorpus', 'useMemory', 'difficulty', 'validateTimeoutMs', 'stepTimeoutMs', 'prompts',
+    ]);
+    expect(Object.keys(DEFAULT_CONFIG)).toEqual(KNOBS.map((knob) => knob.key));
+  });
+
+  it('documents every row and puts it in a known group', () => {
+    for (const knob of KNOBS) {
+      expect(knob.doc, knob.key).toMatch(/^[A-Z].*\.$/);
+      expect(Object.keys(KNOB_GROUPS), knob.key).toContain(knob.group);
+    }
+  });
+
+  it('derives the tab defaults and SPADE reference preset, both inside every limit', () => {
+    expect(DEFAULT_CONFIG).toMatchObject({ seed: 1, skillsPerEpoch: 2, slotsPerEpoch: 4, attemptsPerSlot: 3, playsPerArm: 4, hintPlays: 4, rolloutsPerEpoch: 1, maxTurns: 12, corpusWordBudget: 800, validateTimeoutMs: 5000, stepTimeoutMs: 2000, repairMode: false, useCorpus: true, useMemory: true, reward: 'blend', difficulty: 'adaptive' });
+    expect(REFERENCE_PRESET).toEqual({
+      skills: DEFAULT_CONFIG.skills, skillsPerEpoch: 3, slotsPerEpoch: 24, attemptsPerSlot: 5, playsPerArm: 8, hintPlays: 16, rolloutsPerEpoch: 4, maxTurns: 25,
+      corpusWordBudget: 6000, difficulty: 'medium', validateTimeoutMs: 60_000, stepTimeoutMs: 30_000,
+    });
+    expect([MAX_VALIDATE_TIMEOUT_MS, MAX_STEP_TIMEOUT_MS]).toEqual([60_000, 30_000]);
+    expect(configProblems(DEFAULT_CONFIG)).toEqual([]);
+    expect(configProblems(withPreset(DEFAULT_CONFIG, 'reference'))).toEqual([]);
+  });
+
+  it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(14);
+    for (const knob of NUMBER_KNOBS) {
+      expect(knob.flag, knob.key).toMatch(FLAG);
+      expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
+      expect(knob.label.length, knob.key).toBeGreaterThan(0);
+      expect(knob.help, knob.key).not.toMatch(/\.$/);
+      expect(knob.min, knob.key).toBeLessThanOrEqual(knob.default);
+    }
+    for (const knob of TOGGLE_KNOBS) {
+      expect([knob.flag, knob.negatedFlag].filter(Boolean).length, knob.key).toBeGreaterThan(0);
+      for (const flag of [knob.flag, knob.negatedFlag].filter(Boolean)) expect(flag, knob.key).toMatch(FLAG);
+      expect(knob.label.length, knob.key).toBeGreaterThan(0);
+    }
+    const flags = KNOBS.flatMap((knob) => (knob.kind === 'toggle' ? [knob.flag, knob.negatedFlag] : [knob.flag])).filter(Boolean);
+    expect(new Set(flags).size).toBe(flags.length);
+  });
+});
+
+describe('configProblems, from the table', () => {
+  const withValue = (key: string, value: number): Config => ({ ...DEFAULT_CONFIG, [key]: value });
+
+  it('accepts every numeric knob at its min and at its max', () => {
+    for (const knob of NUMBER_KNOBS) {
+      expect(configProblems(withValue(knob.key, knob.min)), knob.key).toEqual([]);
+      expect(configProblems(withValue(knob.key, knob.max)), knob.key).toEqual([]);
+    }
+  });
+
+  it('rejects every numeric knob just outside its limits, with its limits in the message', () => {
+    for (const knob of NUMBER_KNOBS) {
+      const expected = (value: number) => [`${knob.key} must be ${knob.integer ? 'an integer ' : ''}from ${knob.min} to ${knob.max}, got ${value}`];
+      expect(configProblems(withValue(knob.key, knob.min - 1)), knob.key).toEqual(expected(knob.min - 1));
+      const above = knob.max === Number.MAX_SAFE_INTEGER ? knob.max * 2 : knob.max + 1;
+      expect(configProblems(withValue(knob.key, above)), knob.key).toEqual(expected(above));
+      expect(configProblems(withValue(knob.key, Number.NaN)), knob.key).toEqual(expected(Number.NaN));
+    }
+  });
+
+  it('rejects fractions only where the knob takes whole numbers', () => {
+    expect(configProblems(withValue('playsPerArm', 2.5))).toEqual(['playsPerArm must be an integer from 1 to 64, got 2.5']);
+    expect(configProblems(withValue('stepTimeoutMs', 1500.5))).toEqual([]);
+    expect(CONFIG_TABLE.validateTimeoutMs.integer).toBe(false);
+  });
+
+  it('keeps the message the import tests quote', () => {
+    expect(configProblems(withValue('playsPerArm', 1e6))).toEqual(['playsPerArm must be an integer from 1 to 64, got 1000000']);
+    expect(configProblems(withValue('validateTimeoutMs', 99))).toEqual(['validateTimeoutMs must be from 100 to 60000, got 99']);
+  });
+});
