@@ -24,7 +24,7 @@ describe('test tiers', () => {
       'tests/fixtures/helper.ts': "export { thing } from './deeper.ts';\n",
       'tests/fixtures/deeper.ts': "import { spawn } from 'node:child_process';\n",
       // Split so this file's own scan does not read it as a dynamic import of the CLI.
-      'tests/cli/cli.test.ts': "const { runRun } = await imp" + "ort('../../src/cli/run-command.ts');\n",
+      'tests/cli/cli.test.ts': 'const { runRun } = await imp' + "ort('../../src/cli/run-command.ts');\n",
       'tests/app/fixture-process.test.ts': "import { pids } from '../fixtures/sandbox/pids.ts';\n",
       'tests/app/cycle.test.ts': "import { a } from './a.ts';\n",
       'tests/app/a.ts': "import { b } from './b.ts';\n",

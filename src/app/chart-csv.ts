@@ -14,6 +14,11 @@ export function chartCsv(spec: ChartSpec): string {
 
 /** A safe download name: `<run name>-<chart id>.csv`, keeping letters, digits, `-` and `_`. */
 export function csvFileName(runName: string, spec: Pick<ChartSpec, 'id'>): string {
-  const base = runName.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const base = runName
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `${base || 'run'}-${spec.id}.csv`;
 }

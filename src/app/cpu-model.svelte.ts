@@ -92,9 +92,17 @@ export class CpuModelController {
   private cancelLoad: (() => void) | null = null;
 
   constructor(deps: Partial<CpuModelDeps> = {}) {
-    const { environment = cpuEnvironment(), createEngine = () => createWllama({ wasmUrl: WLLAMA_WASM_URL, compatWasmUrl: WLLAMA_COMPAT_WASM_URL, loadCompatWorkerCode }), cache = wllamaCache(), catalog = RECOMMENDED_GGUF_MODELS, chatOptions = {} } = deps;
+    const {
+      environment = cpuEnvironment(),
+      createEngine = () => createWllama({ wasmUrl: WLLAMA_WASM_URL, compatWasmUrl: WLLAMA_COMPAT_WASM_URL, loadCompatWorkerCode }),
+      cache = wllamaCache(),
+      catalog = RECOMMENDED_GGUF_MODELS,
+      chatOptions = {},
+    } = deps;
     this.deps = { environment, createEngine, cache, catalog, chatOptions };
-    this.state = $state.raw(this.withChoices({ phase: 'choosing', environment, choices: [], pending: null, contextTokens: 8192, progress: null, loaded: null, error: null, cached: [], measured: null, notice: null }));
+    this.state = $state.raw(
+      this.withChoices({ phase: 'choosing', environment, choices: [], pending: null, contextTokens: 8192, progress: null, loaded: null, error: null, cached: [], measured: null, notice: null }),
+    );
   }
 
   /** Subscribes to `loaded` and `unloaded` (for the run controller); returns the unsubscribe function. */
@@ -117,10 +125,21 @@ export class CpuModelController {
   propose(url: string): boolean {
     const trimmed = url.trim();
     if (!/^https?:\/\/[^/]+\/.+\.gguf(\?.*)?$/i.test(trimmed)) {
-      this.update({ error: failure('bad_url', `${JSON.stringify(trimmed)} is not an http(s) URL of a .gguf file.`, 'Paste the download URL of a GGUF file, e.g. https://huggingface.co/<repo>/resolve/main/<model>.gguf.') });
+      this.update({
+        error: failure(
+          'bad_url',
+          `${JSON.stringify(trimmed)} is not an http(s) URL of a .gguf file.`,
+          'Paste the download URL of a GGUF file, e.g. https://huggingface.co/<repo>/resolve/main/<model>.gguf.',
+        ),
+      });
       return false;
     }
-    this.update({ phase: this.state.loaded ? this.state.phase : 'confirming', pending: { url: trimmed, fileName: fileNameOf(trimmed), choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null }, error: null, notice: null });
+    this.update({
+      phase: this.state.loaded ? this.state.phase : 'confirming',
+      pending: { url: trimmed, fileName: fileNameOf(trimmed), choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null },
+      error: null,
+      notice: null,
+    });
     return true;
   }
 
@@ -193,7 +212,10 @@ export class CpuModelController {
       engine = await Promise.race([this.deps.createEngine(), cancelled]);
       const loaded = loadGguf(engine, blobs, { contextTokens, threads: environment.threads });
       loading = loaded;
-      const info = await Promise.race([loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${reason(error)}).`, LOAD_NEXT_STEP))), cancelled]);
+      const info = await Promise.race([
+        loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${reason(error)}).`, LOAD_NEXT_STEP))),
+        cancelled,
+      ]);
       const id = wllamaModelId(fileName);
       this.engine = engine;
       this.model = new WllamaChatModel(engine, { ...this.deps.chatOptions, modelName: fileName, contextTokens: info.contextTokens, onSpeed: (measured) => this.update({ measured }) });
@@ -204,7 +226,11 @@ export class CpuModelController {
       return true;
     } catch (error) {
       const stray = engine;
-      if (stray) void loading.catch(() => undefined).then(() => stray.exit()).catch(() => undefined);
+      if (stray)
+        void loading
+          .catch(() => undefined)
+          .then(() => stray.exit())
+          .catch(() => undefined);
       if (url) void fetching.catch(() => undefined).then(() => this.refreshCache());
       if (error instanceof Cancelled) this.update({ phase: 'choosing', progress: null, notice: `Cancelled loading ${fileName}.` });
       else this.update({ phase: 'failed', progress: null, error: isFailure(error) ? error : failure('load_failed', reason(error), 'Reload the page and try again.') });
@@ -232,7 +258,11 @@ export class CpuModelController {
   }
 
   private withChoices(state: CpuModelState): CpuModelState {
-    const choices = this.deps.catalog.map((model) => ({ model, cached: state.cached.find((c) => c.url === model.url) ?? null, estimate: estimateCpuSpeed(model.approxBytes, state.environment.threads, model.paramsB) }));
+    const choices = this.deps.catalog.map((model) => ({
+      model,
+      cached: state.cached.find((c) => c.url === model.url) ?? null,
+      estimate: estimateCpuSpeed(model.approxBytes, state.environment.threads, model.paramsB),
+    }));
     return { ...state, choices };
   }
 }

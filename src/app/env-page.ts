@@ -95,7 +95,12 @@ export function memoryProvenance(env: EnvironmentRecord, memory: readonly Memory
 /** Seeds to play yourself: the seeds of the environment's rollout-0 plays (its episodes' seeds, or the run's schedule when it has none). */
 export function playSeeds(data: Pick<EnvPageData, 'meta' | 'env' | 'episodes'>): number[] {
   const fromEpisodes = data.episodes.filter((e) => e.rollout === 0).map((e) => e.seed);
-  const seeds = fromEpisodes.length > 0 ? fromEpisodes : playSchedule(data.meta.config, data.env.id).filter((p) => p.rollout === 0).map((p) => p.seed);
+  const seeds =
+    fromEpisodes.length > 0
+      ? fromEpisodes
+      : playSchedule(data.meta.config, data.env.id)
+          .filter((p) => p.rollout === 0)
+          .map((p) => p.seed);
   return [...new Set(seeds)];
 }
 

@@ -7,7 +7,17 @@ import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type Mod
 import type { LoadProgress } from '../adapters/llm/webllm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../adapters/llm/webllm/webllm-session.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
-import { blockingProblem, f32Sibling, judgeGpu, recommendModel, smallerFamilyModel, type GpuCapabilities, type ModelFit, type ModelRecommendation, type ModelSpec } from '../adapters/llm/webllm/model-choice.ts';
+import {
+  blockingProblem,
+  f32Sibling,
+  judgeGpu,
+  recommendModel,
+  smallerFamilyModel,
+  type GpuCapabilities,
+  type ModelFit,
+  type ModelRecommendation,
+  type ModelSpec,
+} from '../adapters/llm/webllm/model-choice.ts';
 
 export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WorkerProbe };
 
@@ -67,7 +77,22 @@ export interface ModelSetupDeps {
 /** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
 export class ModelSetupController {
   /** Everything the screen shows: read it (reactively); only the controller replaces it. */
-  state: ModelSetupState = $state.raw({ phase: 'detecting', capabilities: null, recommendation: null, options: [], selectedId: null, loadedId: null, progress: null, error: null, customError: null, worker: null, storage: null, cached: [], resumableId: null, notice: null });
+  state: ModelSetupState = $state.raw({
+    phase: 'detecting',
+    capabilities: null,
+    recommendation: null,
+    options: [],
+    selectedId: null,
+    loadedId: null,
+    progress: null,
+    error: null,
+    customError: null,
+    worker: null,
+    storage: null,
+    cached: [],
+    resumableId: null,
+    notice: null,
+  });
 
   private readonly deps: ModelSetupDeps;
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, not state the UI reads
@@ -80,7 +105,15 @@ export class ModelSetupController {
 
   constructor(deps: Partial<ModelSetupDeps> = {}) {
     const session = deps.session ?? new WebLlmSession();
-    this.deps = { detect: () => detectGpuCapabilities(), catalog: () => prebuiltModels(), cache: cacheOps, baseUrl: () => globalThis.location?.href ?? 'http://localhost/', chatOptions: {}, ...deps, session };
+    this.deps = {
+      detect: () => detectGpuCapabilities(),
+      catalog: () => prebuiltModels(),
+      cache: cacheOps,
+      baseUrl: () => globalThis.location?.href ?? 'http://localhost/',
+      chatOptions: {},
+      ...deps,
+      session,
+    };
     session.on((event) => this.onSessionEvent(event));
   }
 
@@ -106,9 +139,18 @@ export class ModelSetupController {
     this.models = await this.deps.catalog();
     const remembered = this.deps.cache.rememberedModel();
     if (remembered?.custom) this.addCustomModel(remembered.custom);
-    const recommendation = recommendModel(capabilities, this.models.map((m) => m.spec));
+    const recommendation = recommendModel(
+      capabilities,
+      this.models.map((m) => m.spec),
+    );
     const ok = recommendation.verdict === 'ok';
-    this.update({ capabilities, recommendation, phase: ok ? 'choosing' : 'unsupported', selectedId: this.find(remembered?.id)?.spec.id ?? recommendation.recommendedId, worker: ok ? { status: 'starting', probe: null, error: null } : null });
+    this.update({
+      capabilities,
+      recommendation,
+      phase: ok ? 'choosing' : 'unsupported',
+      selectedId: this.find(remembered?.id)?.spec.id ?? recommendation.recommendedId,
+      worker: ok ? { status: 'starting', probe: null, error: null } : null,
+    });
     await this.refreshStorage();
     if (ok) void this.probeWorker();
   }
@@ -135,7 +177,11 @@ export class ModelSetupController {
     const model = this.find(id);
     const caps = this.state.capabilities;
     if (!model || !caps) return false;
-    const blocked = blockingProblem(caps, model.spec, this.models.map((m) => m.spec));
+    const blocked = blockingProblem(
+      caps,
+      model.spec,
+      this.models.map((m) => m.spec),
+    );
     if (blocked) {
       this.update({ error: blocked, phase: this.state.phase === 'unsupported' ? 'unsupported' : 'failed' });
       return false;
@@ -215,14 +261,26 @@ export class ModelSetupController {
     const specs = this.models.map((m) => m.spec);
     const caps = this.state.capabilities;
     const smaller = caps ? smallerFamilyModel(caps, model.spec, specs) : null;
-    return { modelId: model.spec.id, filesUrl: filesBaseUrl(model.record.model), modelLibUrl: model.record.model_lib, f32Alternative: f32Sibling(model.spec, specs)?.id ?? null, smallerAlternative: smaller?.id ?? null };
+    return {
+      modelId: model.spec.id,
+      filesUrl: filesBaseUrl(model.record.model),
+      modelLibUrl: model.record.model_lib,
+      f32Alternative: f32Sibling(model.spec, specs)?.id ?? null,
+      smallerAlternative: smaller?.id ?? null,
+    };
   }
 
   private addCustomModel(input: CustomModelInput): string {
     const model = customModel(input, this.deps.baseUrl());
     this.models = [...this.models.filter((m) => m.spec.id !== model.spec.id), model];
     this.custom.set(model.spec.id, input);
-    if (this.state.capabilities) this.update({ recommendation: recommendModel(this.state.capabilities, this.models.map((m) => m.spec)) });
+    if (this.state.capabilities)
+      this.update({
+        recommendation: recommendModel(
+          this.state.capabilities,
+          this.models.map((m) => m.spec),
+        ),
+      });
     return model.spec.id;
   }
 
@@ -258,6 +316,11 @@ export class ModelSetupController {
   private optionsOf(state: ModelSetupState): ModelOption[] {
     const rec = state.recommendation;
     if (!rec) return [];
-    return this.models.map((model, index) => ({ spec: model.spec, fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] }, cached: state.cached.find((c) => c.id === model.spec.id) ?? null, recommended: rec.recommendedId === model.spec.id }));
+    return this.models.map((model, index) => ({
+      spec: model.spec,
+      fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] },
+      cached: state.cached.find((c) => c.id === model.spec.id) ?? null,
+      recommended: rec.recommendedId === model.spec.id,
+    }));
   }
 }

@@ -72,8 +72,15 @@ export class RunController {
     const now = (this.deps.now ?? Date.now)();
     const meta: RunMeta = {
       id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
-      name: input.name, createdAt: now, updatedAt: now, config: JSON.parse(JSON.stringify(input.config)) as Config, modelId: input.modelId,
-      status: 'new', epochsCompleted: 0, epochsPlanned: input.epochsPlanned, lastError: null,
+      name: input.name,
+      createdAt: now,
+      updatedAt: now,
+      config: JSON.parse(JSON.stringify(input.config)) as Config,
+      modelId: input.modelId,
+      status: 'new',
+      epochsCompleted: 0,
+      epochsPlanned: input.epochsPlanned,
+      lastError: null,
     };
     await this.deps.store.createRun(meta);
     await this.open(meta.id);
@@ -89,9 +96,10 @@ export class RunController {
     this.history = await this.deps.store.metricsOf(runId);
     this.live = null;
     this.error = loaded.meta.lastError;
-    this.notice = loaded.meta.status === 'running'
-      ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). Epochs 1 to ${loaded.meta.epochsCompleted} are saved; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
-      : null;
+    this.notice =
+      loaded.meta.status === 'running'
+        ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). Epochs 1 to ${loaded.meta.epochsCompleted} are saved; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
+        : null;
     this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
   }
 
@@ -194,15 +202,26 @@ export class RunController {
         }
       }
       await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
-      await runEpochs({
-        model, sandbox: this.deps.sandbox(), corpus, emit: this.onEvent, gate: this.gate, signal: this.abortController!.signal, now: clock,
-        commit: (result) => this.deps.store.commitEpoch(meta.id, result),
-        committed: (result) => {
-          this.history = [...this.history, result.metrics];
-          this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
-          this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
+      await runEpochs(
+        {
+          model,
+          sandbox: this.deps.sandbox(),
+          corpus,
+          emit: this.onEvent,
+          gate: this.gate,
+          signal: this.abortController!.signal,
+          now: clock,
+          commit: (result) => this.deps.store.commitEpoch(meta.id, result),
+          committed: (result) => {
+            this.history = [...this.history, result.metrics];
+            this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
+            this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
+          },
         },
-      }, state, loaded.meta.config, loaded.meta.epochsPlanned - state.epoch);
+        state,
+        loaded.meta.config,
+        loaded.meta.epochsPlanned - state.epoch,
+      );
       await this.finish('completed', null);
     } catch (error) {
       this.flush();

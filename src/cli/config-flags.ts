@@ -26,7 +26,10 @@ export function configFlagUsage(): string[] {
 
 function skillsOption(value: FlagValues[string], defaults: string[]): string[] {
   if (value === undefined) return defaults;
-  const names = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const names = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const byLower = new Map(Object.keys(GAME_SKILLS).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
   return names.map((name) => {
     const skill = byLower.get(name.toLowerCase().replace(/[\s_-]+/g, ''));

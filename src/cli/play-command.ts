@@ -7,11 +7,7 @@ import { episodeReturn } from '../core/scoring/episode-return.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 function formatStep(index: number, action: string, step: StepResult): string {
-  return [
-    `--- step ${index}: ${action}`,
-    step.observation,
-    `reward=${step.reward} terminated=${step.terminated} truncated=${step.truncated}`,
-  ].join('\n');
+  return [`--- step ${index}: ${action}`, step.observation, `reward=${step.reward} terminated=${step.terminated} truncated=${step.truncated}`].join('\n');
 }
 
 /** `play <file.py> --seed N --actions 'a|b|c' [--json]`: loads the file as code, exactly as written, plays the actions and prints the transcript and return. */

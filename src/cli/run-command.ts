@@ -25,7 +25,11 @@ async function loadCorpus(file: string, print: (line: string) => void): Promise<
 /** `run --model SPEC --epochs N --seed S --out DIR [...]`: runs SPADE epochs and writes the run files. */
 export async function runRun(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
-    model: { type: 'string' }, epochs: { type: 'string' }, out: { type: 'string' }, corpus: { type: 'string' }, preset: { type: 'string' },
+    model: { type: 'string' },
+    epochs: { type: 'string' },
+    out: { type: 'string' },
+    corpus: { type: 'string' },
+    preset: { type: 'string' },
     ...CONFIG_FLAG_OPTIONS,
   });
   if (positionals.length > 0) throw new UsageError(`run takes no positional arguments, got ${positionals.join(' ')}`);

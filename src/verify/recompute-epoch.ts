@@ -68,7 +68,10 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
   const ownOf = (env: EnvironmentRecord) => records.episodes.filter((e) => e.envId === env.id);
   const averages: Record<string, Averages> = { ...prior };
   for (const skill of new Set(scored.map((env) => env.skill))) {
-    const plays = scored.filter((env) => env.skill === skill).flatMap(ownOf).filter(keptUnhinted);
+    const plays = scored
+      .filter((env) => env.skill === skill)
+      .flatMap(ownOf)
+      .filter(keptUnhinted);
     if (plays.length > 0) averages[skill] = advanceAverages(averages[skill], average(plays.map(r)));
   }
   const stats = new Map<string, { stats: EnvStats; status: 'valid' | 'quarantined' }>();
@@ -84,12 +87,16 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
     const droppedPlays = own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
     const won = window.filter((e) => r(e) > 0);
     const s: EnvStats = {
-      rHint, rNoHint: average(first), regret, winRate,
+      rHint,
+      rNoHint: average(first),
+      regret,
+      winRate,
       fractionWon: first.length === 0 ? 0 : first.filter((x) => x > 0).length / first.length,
       designerReward: rewardOf(config.reward, { rHint, regret, winRate, hung, slow: averages[env.skill]?.slow ?? 0 }),
       designerAdvantage: 0,
       designerGroupSize: scored.filter((other) => other.skill === env.skill).length,
-      hung, droppedPlays,
+      hung,
+      droppedPlays,
       turnsToWin: won.length === 0 ? null : average(won.map((e) => e.turns.length)),
     };
     stats.set(env.id, { stats: s, status: droppedPlays >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT ? 'quarantined' : 'valid' });

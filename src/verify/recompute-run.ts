@@ -73,8 +73,21 @@ export function recomputeRun(run: StoredRun): VerifyReport {
     const episodes = run.episodes.filter((e) => e.epoch === epoch);
     const done = recomputeEpoch({ epoch, environments, episodes }, run.config, averages, check);
     averages = done.averages;
-    checkMetrics(epoch, run.epochs.find((m) => m.epoch === epoch), done, episodes, check);
-    checkRows(epoch, environments, episodes, run.rollouts.filter((row) => row.epoch === epoch), done, check);
+    checkMetrics(
+      epoch,
+      run.epochs.find((m) => m.epoch === epoch),
+      done,
+      episodes,
+      check,
+    );
+    checkRows(
+      epoch,
+      environments,
+      episodes,
+      run.rollouts.filter((row) => row.epoch === epoch),
+      done,
+      check,
+    );
     for (const env of environments) {
       const got = done.stats.get(env.id);
       if (got?.status !== 'valid') continue;

@@ -19,7 +19,13 @@ describe('chart CSV export', () => {
 
   it('quotes labels holding commas, quotes and line breaks (RFC 4180)', () => {
     const spec: ChartSpec = {
-      id: 'x', title: 'x', description: '', yLabel: 'y', epochs: [1], digits: 2, softRange: [0, 1],
+      id: 'x',
+      title: 'x',
+      description: '',
+      yLabel: 'y',
+      epochs: [1],
+      digits: 2,
+      softRange: [0, 1],
       series: [
         { label: 'Spatial, 2D', colorIndex: 0, values: [0.5] },
         { label: 'say "hi"', colorIndex: 1, values: [null] },

@@ -14,13 +14,40 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
 
 function stats(patch: Partial<EnvStats>): EnvStats {
-  return { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 0.5, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...patch };
+  return {
+    rHint: 1,
+    rNoHint: 0.5,
+    regret: 0.5,
+    winRate: 0.5,
+    fractionWon: 0.5,
+    designerReward: 0.5,
+    designerAdvantage: 0,
+    hung: false,
+    designerGroupSize: 1,
+    droppedPlays: 0,
+    turnsToWin: null,
+    ...patch,
+  };
 }
 
 function env(id: string, patch: Partial<EnvironmentRecord>): EnvironmentRecord {
   return {
-    id, epoch: 0, slot: 0, skill: 'Logic', difficulty: 'easy', docId: null, status: 'valid', code: '', attempts: [],
-    memoryShown: { positives: [], negative: null }, hint: null, hintMessages: null, hintReply: null, note: null, stats: null, ...patch,
+    id,
+    epoch: 0,
+    slot: 0,
+    skill: 'Logic',
+    difficulty: 'easy',
+    docId: null,
+    status: 'valid',
+    code: '',
+    attempts: [],
+    memoryShown: { positives: [], negative: null },
+    hint: null,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats: null,
+    ...patch,
   };
 }
 
@@ -77,7 +104,10 @@ describe('ChartDataLoader over a real store', () => {
     expect(queries).toEqual([{ epoch: 0, status: 'valid' }]);
     await store.commitEpoch('r1', epochs[1]!);
     const second = await loader.load('r1');
-    expect(queries).toEqual([{ epoch: 0, status: 'valid' }, { epoch: 1, status: 'valid' }]);
+    expect(queries).toEqual([
+      { epoch: 0, status: 'valid' },
+      { epoch: 1, status: 'valid' },
+    ]);
     expect(second.environments[0]).toEqual(first.environments[0]);
 
     expect(second.metrics).toEqual(epochs.map((e) => e.metrics));
@@ -88,7 +118,9 @@ describe('ChartDataLoader over a real store', () => {
     }
     const charts = buildCharts(second);
     expect(charts.find((c) => c.id === 'validity')!.series[0]!.values).toEqual(epochs.map((e) => e.metrics.validityRate));
-    const csv = chartCsv(charts.find((c) => c.id === 'win-rate')!).trimEnd().split('\n');
+    const csv = chartCsv(charts.find((c) => c.id === 'win-rate')!)
+      .trimEnd()
+      .split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[0]).toBe('epoch,Mean (all skills),Logical Deduction');
   });

@@ -69,9 +69,7 @@ describe('chart text alternatives', () => {
   const charts = buildCharts(TWO_EPOCHS);
 
   it('summarises the latest epoch with each line and the band', () => {
-    expect(chartSummary(byId(charts, 'win-rate'))).toBe(
-      'Win rate per skill, epoch 2 (the latest of 2): Mean (all skills) 0.45; Logic 0.45; Spatial no data. Shaded: plateau band 0.4 to 0.6.',
-    );
+    expect(chartSummary(byId(charts, 'win-rate'))).toBe('Win rate per skill, epoch 2 (the latest of 2): Mean (all skills) 0.45; Logic 0.45; Spatial no data. Shaded: plateau band 0.4 to 0.6.');
     expect(chartSummary(byId(charts, 'time'))).toBe('Time per epoch, epoch 2 (the latest of 2): Total (s) no data; Model (s) no data; Sandbox (s) no data.');
     expect(chartSummary(byId(charts, 'tokens'))).toBe('Tokens per epoch, epoch 2 (the latest of 2): Prompt tokens 1500; Completion tokens 400; Total tokens 1900.');
   });

@@ -26,13 +26,13 @@ function another(key: keyof Config): unknown {
 }
 
 describe('the new-run form fields, from the config table', () => {
-  it('has one number field per numeric knob and one switch per on/off knob, with its row\'s label and limits', () => {
+  it("has one number field per numeric knob and one switch per on/off knob, with its row's label and limits", () => {
     expect(numbers.map((f) => f.key).sort()).toEqual(NUMBER_KNOBS.map((k) => k.key).sort());
     expect(toggles.map((f) => f.key).sort()).toEqual(TOGGLE_KNOBS.map((k) => k.key).sort());
     for (const knob of NUMBER_KNOBS) expect(field(knob.key)).toMatchObject({ label: knob.label, min: knob.min, max: knob.max, step: knob.integer ? 1 : 'any' });
   });
 
-  it('groups the fields as the table does, and adds SPADE\'s value to the help', () => {
+  it("groups the fields as the table does, and adds SPADE's value to the help", () => {
     for (const box of FIELD_GROUPS) {
       expect(box.title).toBe(KNOB_GROUPS[box.group]);
       for (const f of [...box.numbers, ...box.toggles]) expect(CONFIG_TABLE[f.key].group).toBe(box.group);

@@ -43,7 +43,10 @@ describe('the grounding corpus of the app', () => {
   });
 
   it('is the imported corpus once saved; its documents are found, and the shipped ones still are', async () => {
-    await saveUserCorpus([{ id: 'mine-1', text: 'A document of my own.', skill: 'Optimization' }, { id: 'mine-2', text: 'Another one.' }]);
+    await saveUserCorpus([
+      { id: 'mine-1', text: 'A document of my own.', skill: 'Optimization' },
+      { id: 'mine-2', text: 'Another one.' },
+    ]);
     expect(await hasUserCorpus()).toBe(true);
     expect(await activeIds()).toEqual(['mine-1', 'mine-2']);
     expect((await activeGroundingCorpus()).identity).toMatchObject({ label: 'your imported corpus', documents: 2 });

@@ -98,7 +98,13 @@ describe('CpuModelController: loading', () => {
     phases.push(controller.state.phase);
     expect(phases).toEqual(['choosing', 'confirming', 'downloading', 'loading', 'ready']);
     expect(engines[0]!.loadParams).toMatchObject({ n_ctx: 4096, n_threads: 2, n_gpu_layers: 0, n_batch: 256, reasoning_format: 'none' });
-    expect(controller.state.loaded).toMatchObject({ id: 'wllama:Qwen3-0.6B-Q4_K_M.gguf', url: URL_06B, bytes: 1000, estimate: null, info: { contextTokens: 4096, threads: 2, multithread: true, hasChatTemplate: true } });
+    expect(controller.state.loaded).toMatchObject({
+      id: 'wllama:Qwen3-0.6B-Q4_K_M.gguf',
+      url: URL_06B,
+      bytes: 1000,
+      estimate: null,
+      info: { contextTokens: 4096, threads: 2, multithread: true, hasChatTemplate: true },
+    });
     expect(events).toEqual([{ type: 'loaded', modelId: 'wllama:Qwen3-0.6B-Q4_K_M.gguf' }]);
     expect(controller.state.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
     const model = controller.chatModel()!;

@@ -61,23 +61,30 @@ describe('environment page data', () => {
 
   it('names what memory showed the designer, and whether the environment is in memory now', async () => {
     const data = (await loadEnvPage(store, 'r', 'e0000-s00'))!;
-    const memory: MemoryRecord[] = [{ envId: 'e0000-s00', skill: 'x', code: '', winRate: 0.5, regret: 1, epoch: 0 }, { envId: 'p1', skill: 'x', code: '', winRate: 0.95, regret: 0, epoch: 0 }];
+    const memory: MemoryRecord[] = [
+      { envId: 'e0000-s00', skill: 'x', code: '', winRate: 0.5, regret: 1, epoch: 0 },
+      { envId: 'p1', skill: 'x', code: '', winRate: 0.95, regret: 0, epoch: 0 },
+    ];
     const env = { ...data.env, memoryShown: { positives: ['p1', 'gone'], negative: 'p1' } };
     expect(memoryProvenance(env, memory)).toEqual({
-      shown: [{ envId: 'p1', role: 'positive', record: memory[1] }, { envId: 'gone', role: 'positive', record: null }, { envId: 'p1', role: 'negative', record: memory[1] }],
+      shown: [
+        { envId: 'p1', role: 'positive', record: memory[1] },
+        { envId: 'gone', role: 'positive', record: null },
+        { envId: 'p1', role: 'negative', record: memory[1] },
+      ],
       inMemory: memory[0],
     });
   });
 
-  it('offers the seeds of the agent\'s plays, or the run\'s schedule when there are none', async () => {
+  it("offers the seeds of the agent's plays, or the run's schedule when there are none", async () => {
     const data = (await loadEnvPage(store, 'r', 'e0000-s00'))!;
     expect(playSeeds(data)).toEqual(data.episodes.filter((e) => e.arm === 'nohint').map((e) => e.seed));
     expect(playSeeds({ ...data, episodes: [] })).toEqual(playSeeds(data));
   });
 });
 
-describe('re-scoring with the run\'s model', () => {
-  it('restores the run\'s model snapshot, reports progress per episode, and reproduces the stored scores', async () => {
+describe("re-scoring with the run's model", () => {
+  it("restores the run's model snapshot, reports progress per episode, and reproduces the stored scores", async () => {
     const data = (await loadEnvPage(store, 'r', 'e0001-s00'))!;
     const restored: unknown[] = [];
     const model = new ScriptedChatModel(SCRIPT);

@@ -29,11 +29,22 @@ describe('explorer settings', () => {
 describe('explorer rows', () => {
   it('a valid, scored environment shows its scores and whether memory holds it', () => {
     const env = explorerEnv(3, 1, { regret: 0.25, winRate: 0.5, designerReward: 0.7 });
-    expect(toExplorerRow(env, new Set([env.id]))).toEqual({ id: 'e0003-s01', epoch: 3, slot: 1, skill: env.skill, status: 'valid', winRate: 0.5, regret: 0.25, designerReward: 0.7, inMemory: true, reason: null });
+    expect(toExplorerRow(env, new Set([env.id]))).toEqual({
+      id: 'e0003-s01',
+      epoch: 3,
+      slot: 1,
+      skill: env.skill,
+      status: 'valid',
+      winRate: 0.5,
+      regret: 0.25,
+      designerReward: 0.7,
+      inMemory: true,
+      reason: null,
+    });
     expect(toExplorerRow(env, new Set()).inMemory).toBe(false);
   });
 
-  it('a rejected environment shows the last attempt\'s stage, code and message', () => {
+  it("a rejected environment shows the last attempt's stage, code and message", () => {
     const env: EnvironmentRecord = explorerEnv(0, 2, null);
     expect(rejectionReason(env)).toBe('probe/step_bad_return: Expected step() to return a 5-tuple. Saw a tuple of 3 items. Fix: return all five.');
     expect(toExplorerRow(env, new Set())).toMatchObject({ status: 'rejected', winRate: null, regret: null, designerReward: null });

@@ -43,14 +43,33 @@ describe('windowing arithmetic', () => {
 
 describe('ExplorerWindow', () => {
   const rowsOf = (offset: number, limit: number): ExplorerRow[] =>
-    Array.from({ length: limit }, (_, i) => ({ id: `r${offset + i}`, epoch: 0, slot: offset + i, skill: 's', status: 'valid', winRate: null, regret: null, designerReward: null, inMemory: false, reason: null }));
+    Array.from({ length: limit }, (_, i) => ({
+      id: `r${offset + i}`,
+      epoch: 0,
+      slot: offset + i,
+      skill: 's',
+      status: 'valid',
+      winRate: null,
+      regret: null,
+      designerReward: null,
+      inMemory: false,
+      reason: null,
+    }));
 
   it('fetches each page once, even when asked twice at the same time', async () => {
     const calls: Array<[number, number]> = [];
     let changes = 0;
-    const win = new ExplorerWindow(async (offset, limit) => (calls.push([offset, limit]), rowsOf(offset, limit)), () => changes++, 10);
+    const win = new ExplorerWindow(
+      async (offset, limit) => (calls.push([offset, limit]), rowsOf(offset, limit)),
+      () => changes++,
+      10,
+    );
     await Promise.all([win.ensure({ start: 0, end: 15 }), win.ensure({ start: 5, end: 25 })]);
-    expect(calls).toEqual([[0, 10], [10, 10], [20, 10]]);
+    expect(calls).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 10],
+    ]);
     expect(changes).toBe(3);
     expect(win.rowAt(17)?.id).toBe('r17');
     expect(win.rowAt(35)).toBeUndefined();
@@ -91,13 +110,43 @@ describe('openExplorerSource over a store', () => {
 
   async function seeded(): Promise<MemoryRunStore> {
     const store = new MemoryRunStore(() => 0);
-    await store.createRun({ id: 'r', name: 'r', createdAt: 0, updatedAt: 0, config: DEFAULT_CONFIG, modelId: 'scripted:x', status: 'completed', epochsCompleted: 0, epochsPlanned: 30, lastError: null });
+    await store.createRun({
+      id: 'r',
+      name: 'r',
+      createdAt: 0,
+      updatedAt: 0,
+      config: DEFAULT_CONFIG,
+      modelId: 'scripted:x',
+      status: 'completed',
+      epochsCompleted: 0,
+      epochsPlanned: 30,
+      lastError: null,
+    });
     for (let epoch = 0; epoch < 30; epoch++) {
       const own = envs.filter((e) => e.epoch === epoch);
       const memory = epoch === 29 ? [{ envId: 'e0029-s00', skill: own[0]!.skill, code: '', winRate: 0.5, regret: 0.1, epoch }] : [];
       const result: EpochResult = {
-        epoch, environments: own, episodes: [], rollouts: [],
-        metrics: { epoch, slots: 4, validEnvironments: 0, attempts: 4, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill: {} },
+        epoch,
+        environments: own,
+        episodes: [],
+        rollouts: [],
+        metrics: {
+          epoch,
+          slots: 4,
+          validEnvironments: 0,
+          attempts: 4,
+          validityRate: 0,
+          meanRegret: 0,
+          meanWinRate: 0,
+          meanDesignerReward: 0,
+          episodes: 0,
+          droppedEpisodes: 0,
+          quarantined: 0,
+          designerScale: 0,
+          promptTokens: 0,
+          completionTokens: 0,
+          perSkill: {},
+        },
         timings: { epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 },
         nextState: { epoch: epoch + 1, memory, skillAverages: {} },
       };
@@ -123,13 +172,18 @@ describe('openExplorerSource over a store', () => {
     }
   });
 
-  it('marks the environments the run\'s memory holds now, and filters by epoch', async () => {
+  it("marks the environments the run's memory holds now, and filters by epoch", async () => {
     const source = (await openExplorerSource(await seeded(), 'r'))!;
     expect([...source.memory]).toEqual(['e0029-s00']);
     const settings = { ...DEFAULT_EXPLORER_SETTINGS, epoch: 29 };
     const win = source.window(settings, () => undefined);
     await win.ensure({ start: 0, end: 4 });
-    expect([0, 1, 2, 3].map((i) => [win.rowAt(i)?.id, win.rowAt(i)?.inMemory])).toEqual([['e0029-s00', true], ['e0029-s01', false], ['e0029-s02', false], ['e0029-s03', false]]);
+    expect([0, 1, 2, 3].map((i) => [win.rowAt(i)?.id, win.rowAt(i)?.inMemory])).toEqual([
+      ['e0029-s00', true],
+      ['e0029-s01', false],
+      ['e0029-s02', false],
+      ['e0029-s03', false],
+    ]);
     expect(await source.count(settings)).toBe(4);
     expect(await openExplorerSource(new MemoryRunStore(), 'missing')).toBeNull();
   });

@@ -8,7 +8,17 @@ import { deferred, fakeSessionDeps, FakeEngine } from '../adapters/llm/webllm/we
 
 const SWIFTSHADER: GpuCapabilities = {
   webgpu: true,
-  adapter: { isFallback: true, vendor: 'google', architecture: 'swiftshader', description: '', shaderF16: false, maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30, maxComputeWorkgroupStorageSize: 32768, maxStorageBuffersPerShaderStage: 10 },
+  adapter: {
+    isFallback: true,
+    vendor: 'google',
+    architecture: 'swiftshader',
+    description: '',
+    shaderF16: false,
+    maxBufferSize: 2 ** 30,
+    maxStorageBufferBindingSize: 2 ** 30,
+    maxComputeWorkgroupStorageSize: 32768,
+    maxStorageBuffersPerShaderStage: 10,
+  },
   adapterError: null,
   deviceMemoryGB: 16,
 };
@@ -139,7 +149,11 @@ describe('ModelSetupController: loading', () => {
     const before = workers.length;
     controller.select('Qwen3-4B-q4f16_1-MLC');
     await expect(controller.load()).resolves.toBe(false);
-    expect(controller.state.error).toEqual({ code: 'no_f16', message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.', nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.' });
+    expect(controller.state.error).toEqual({
+      code: 'no_f16',
+      message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.',
+      nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.',
+    });
     expect(workers.length).toBe(before);
   });
 });
@@ -161,7 +175,9 @@ describe('ModelSetupController: a lost device', () => {
   });
 
   it('reports a failed recovery and withdraws the model', async () => {
-    const { controller, events, workers } = setup({ engine: (i) => Object.assign(new FakeEngine(), { reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')) }) });
+    const { controller, events, workers } = setup({
+      engine: (i) => Object.assign(new FakeEngine(), { reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')) }),
+    });
     await controller.start();
     await controller.load();
     workers.at(-1)!.emit({ kind: 'spade:device-lost', reason: 'unknown', message: '' });

@@ -26,7 +26,11 @@ describe('PlaySession in the real Node sandbox', () => {
     const done = await session.act(ladder.winning[ladder.winning.length - 1]!);
     expect(done.status).toBe('finished');
     expect(done.result).toBe(1);
-    expect(done.turns.map((t) => [t.action, t.reward, t.terminated])).toEqual([['\\boxed{A}', 0, false], ['\\boxed{A}', 0, false], ['\\boxed{B}', 1, true]]);
+    expect(done.turns.map((t) => [t.action, t.reward, t.terminated])).toEqual([
+      ['\\boxed{A}', 0, false],
+      ['\\boxed{A}', 0, false],
+      ['\\boxed{B}', 1, true],
+    ]);
     expect((await session.act('\\boxed{A}')).turns).toHaveLength(3);
   });
 
@@ -45,7 +49,7 @@ describe('PlaySession in the real Node sandbox', () => {
     await session.dispose();
   });
 
-  it('ends at the turn cap with return 0, as an agent\'s play does', async () => {
+  it("ends at the turn cap with return 0, as an agent's play does", async () => {
     const session = await PlaySession.start(sandbox, options({ maxTurns: 2 }));
     await session.act('\\boxed{C}');
     const done = await session.act('\\boxed{C}');
@@ -59,7 +63,9 @@ describe('PlaySession in the real Node sandbox', () => {
     const done = await session.act('\\boxed{3}');
     expect(done.status).toBe('failed');
     expect(done.result).toBeNull();
-    expect(done.error).toBe('The environment did not answer within 500 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.');
+    expect(done.error).toBe(
+      "The environment did not answer within 500 ms (step_timeout), so the sandbox stopped it. An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.",
+    );
     const after = await PlaySession.start(sandbox, options());
     expect(after.view().status).toBe('playing');
     await after.dispose();
@@ -85,7 +91,7 @@ describe('play helpers', () => {
     expect(describePlayFailure(new EnvError('reset_timeout', 'play', 'x'), 250)).toMatch(/within 250 ms \(reset_timeout\)/);
   });
 
-  it('finds the agent\'s returns for one seed, per arm, in rollout 0', () => {
+  it("finds the agent's returns for one seed, per arm, in rollout 0", () => {
     const ep = (arm: 'hint' | 'nohint', seed: number, ret: number, rollout = 0) => ({ arm, seed, return: ret, rollout }) as Episode;
     const episodes = [ep('nohint', 5, 0), ep('nohint', 6, 1), ep('hint', 5, 1), ep('hint', 6, 1), ep('nohint', 5, 0.5, 1)];
     expect(agentReturnsForSeed(episodes, 5)).toEqual({ nohint: [0], hint: [1] });

@@ -5,4 +5,8 @@ import { measureSandbox } from './measure-sandbox.ts';
 
 /** Runs the sandbox measurements in this page and resolves with the figures. */
 (window as unknown as { spadeBench: () => Promise<unknown> }).spadeBench = () =>
-  measureSandbox(() => createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles }), EXAMPLE_ENV, () => performance.now());
+  measureSandbox(
+    () => createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles }),
+    EXAMPLE_ENV,
+    () => performance.now(),
+  );

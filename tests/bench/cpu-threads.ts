@@ -67,7 +67,10 @@ export function formatCpuThreads(figures: readonly CpuThreadFigures[]): string {
   const mb = (figures[0]?.modelBytes ?? 0) / 2 ** 20;
   return [
     `CPU backend (wllama in Chromium), generated ${mb.toFixed(0)} MiB f32 model, ${TOKENS} tokens per call`,
-    ...figures.map((f) => `  ${(f.isolated ? 'isolated page' : 'page without COOP/COEP').padEnd(24)}${String(f.threads).padStart(2)} thread(s)   load ${f.loadMs} ms   ${f.generateMs} ms   ${f.tokensPerSecond.toFixed(1)} tokens/s`),
+    ...figures.map(
+      (f) =>
+        `  ${(f.isolated ? 'isolated page' : 'page without COOP/COEP').padEnd(24)}${String(f.threads).padStart(2)} thread(s)   load ${f.loadMs} ms   ${f.generateMs} ms   ${f.tokensPerSecond.toFixed(1)} tokens/s`,
+    ),
     '',
   ].join('\n');
 }

@@ -96,5 +96,13 @@ export async function measureBoots<K extends string>(ways: Record<K, SpawnSandbo
       proc.kill();
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, list]) => [k, percentile((list as number[]).sort((a, b) => a - b), 0.5)])) as Record<K, number>;
+  return Object.fromEntries(
+    Object.entries(times).map(([k, list]) => [
+      k,
+      percentile(
+        (list as number[]).sort((a, b) => a - b),
+        0.5,
+      ),
+    ]),
+  ) as Record<K, number>;
 }

@@ -48,11 +48,21 @@ if (!only || only === 'node') {
     ].join('\n'),
   );
   print('Node (cold-started children)', await measureSandbox(coldNodeRuntime, EXAMPLE_ENV, () => performance.now()));
-  print('Node (children from the snapshot)', await measureSandbox(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now()));
+  print(
+    'Node (children from the snapshot)',
+    await measureSandbox(
+      () => createNodeSandboxRuntime(),
+      EXAMPLE_ENV,
+      () => performance.now(),
+    ),
+  );
 }
 if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
 if (!only || only === 'epoch') {
-  for (const [name, create] of [['cold-started children', coldNodeRuntime], ['children from the snapshot', () => createNodeSandboxRuntime()]] as const) {
+  for (const [name, create] of [
+    ['cold-started children', coldNodeRuntime],
+    ['children from the snapshot', () => createNodeSandboxRuntime()],
+  ] as const) {
     const e = await measureEpochOverhead(5, create);
     process.stdout.write(
       [

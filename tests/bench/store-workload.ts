@@ -55,7 +55,15 @@ export function benchEpoch(base: EpochResult, epoch: number, w: StoreWorkload): 
     const id = environmentId(epoch, slot);
     const rejected = n % 8 === 7;
     const r = ((n * 2654435761) >>> 0) / 2 ** 32;
-    environments.push({ ...src, id, epoch, slot, skill: SKILLS[n % SKILLS.length]!, status: rejected ? 'rejected' : 'valid', stats: rejected ? null : { ...src.stats!, regret: r * 2 - 1, winRate: (r * 7) % 1, designerReward: (r * 13) % 1 } });
+    environments.push({
+      ...src,
+      id,
+      epoch,
+      slot,
+      skill: SKILLS[n % SKILLS.length]!,
+      status: rejected ? 'rejected' : 'valid',
+      stats: rejected ? null : { ...src.stats!, regret: r * 2 - 1, winRate: (r * 7) % 1, designerReward: (r * 13) % 1 },
+    });
     const own = base.episodes.filter((e) => e.envId === src.id);
     for (let i = 0; i < w.episodesPerEnv; i++) {
       const e = own[i % own.length]!;
@@ -128,7 +136,14 @@ export async function runStoreWorkload(store: RunStore, base: EpochResult, now: 
   await exportRun(store, 'export', 'archive');
   const exportArchiveMs = now() - start;
   return {
-    environments: w.epochs * w.envsPerEpoch, episodes: w.epochs * w.envsPerEpoch * w.episodesPerEnv,
-    commitMedianMs: quantile(commits, 0.5), commitP95Ms: quantile(commits, 0.95), queries, exportPoolMs, exportArchiveMs, exportPoolBytes: pool.bytes.length, charts,
+    environments: w.epochs * w.envsPerEpoch,
+    episodes: w.epochs * w.envsPerEpoch * w.episodesPerEnv,
+    commitMedianMs: quantile(commits, 0.5),
+    commitP95Ms: quantile(commits, 0.95),
+    queries,
+    exportPoolMs,
+    exportArchiveMs,
+    exportPoolBytes: pool.bytes.length,
+    charts,
   };
 }

@@ -69,17 +69,21 @@ describe('the production build', () => {
     expect(wasm.every((url) => url.startsWith(`${baseUrl}/`))).toBe(true);
   });
 
-  it('runs an epoch of the demo and keeps it after a reload', async () => {
-    await page.getByRole('button', { name: 'Start the demo' }).click();
-    await page.getByLabel('Epochs').fill('1');
-    await page.getByRole('button', { name: 'Create run' }).click();
-    await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
-    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
-    await page.reload();
-    await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
-  }, DEMO_TEST_TIMEOUT_MS);
+  it(
+    'runs an epoch of the demo and keeps it after a reload',
+    async () => {
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByLabel('Epochs').fill('1');
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+      await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+      await page.reload();
+      await page.getByRole('button', { name: 'Runs', exact: true }).click();
+      await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 
   it('asked for nothing outside its own origin except the model host it was told to use', async () => {
     const outside = [...new Set(requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:')))];

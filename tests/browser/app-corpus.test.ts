@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
 
 const DOCS = 2500;
-const CORPUS = Array.from({ length: DOCS }, (_, i) => JSON.stringify({ id: `big-${i}`, text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}` })).join('\n');
+const CORPUS = Array.from({ length: DOCS }, (_, i) =>
+  JSON.stringify({ id: `big-${i}`, text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}` }),
+).join('\n');
 
 let rig: BrowserRig;
 let page: Page;
@@ -60,7 +62,10 @@ describe('a user corpus', () => {
     await page.getByRole('button', { name: 'Start the demo' }).click();
     await page.getByLabel('Epochs').fill('1');
     await page.getByRole('button', { name: 'Create run' }).click();
-    await page.getByText(/grounded in big-\d+/).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByText(/grounded in big-\d+/)
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page.getByText(`grounded in your imported corpus (${DOCS} documents)`, { exact: false }).waitFor();
     await expect(page.getByText(/grounded in big-\d+/).count()).resolves.toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Abort' }).click();

@@ -11,7 +11,15 @@ import { screenshot } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 
 /** Small enough for the tiny model to finish quickly: two slots, one attempt each, 48-token designs. */
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 3, skills: ['Logical Deduction', 'Pattern Recognition'], slotsPerEpoch: 2, attemptsPerSlot: 1, corpusWordBudget: 120, designer: { ...DEFAULT_CONFIG.designer, maxTokens: 48 } };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 3,
+  skills: ['Logical Deduction', 'Pattern Recognition'],
+  slotsPerEpoch: 2,
+  attemptsPerSlot: 1,
+  corpusWordBudget: 120,
+  designer: { ...DEFAULT_CONFIG.designer, maxTokens: 48 },
+};
 
 let rig: BrowserRig;
 let page: Page;

@@ -47,26 +47,30 @@ describe('first run: the demo runs two epochs end to end', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('runs two epochs with every stage visible, the tab responsive, numbers shown', async () => {
-    await page.getByLabel('Epochs').fill('2');
-    await recordLongTasks(page);
-    await page.getByRole('button', { name: 'Create run' }).click();
-    await page.getByText('Design attempt 1').first().waitFor({ timeout: 60_000 });
-    await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
-    await expect(page.getByText(/Expected step\(\) to return a 5-tuple/).count()).resolves.toBe(1);
-    await page.getByText('Without the hint').first().waitFor({ timeout: 120_000 });
-    await screenshot(page, 'live-epoch-playing');
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
-    const rows = page.getByTestId('epoch-row');
-    await expect(rows.count()).resolves.toBe(2);
-    const regretLabels = await page.locator('dt', { hasText: /^regret$/ }).count();
-    expect(regretLabels).toBeGreaterThanOrEqual(3);
-    await expect(page.getByText(/Designer reward \(blend\) = 0\.4 x clip/).count()).resolves.toBeGreaterThan(0);
-    const tasks = await longTasks(page);
-    console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
-    await screenshot(page, 'live-epoch-complete');
-    expect(await seriousViolations(page)).toEqual([]);
-  }, DEMO_TEST_TIMEOUT_MS);
+  it(
+    'runs two epochs with every stage visible, the tab responsive, numbers shown',
+    async () => {
+      await page.getByLabel('Epochs').fill('2');
+      await recordLongTasks(page);
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByText('Design attempt 1').first().waitFor({ timeout: 60_000 });
+      await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
+      await expect(page.getByText(/Expected step\(\) to return a 5-tuple/).count()).resolves.toBe(1);
+      await page.getByText('Without the hint').first().waitFor({ timeout: 120_000 });
+      await screenshot(page, 'live-epoch-playing');
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
+      const rows = page.getByTestId('epoch-row');
+      await expect(rows.count()).resolves.toBe(2);
+      const regretLabels = await page.locator('dt', { hasText: /^regret$/ }).count();
+      expect(regretLabels).toBeGreaterThanOrEqual(3);
+      await expect(page.getByText(/Designer reward \(blend\) = 0\.4 x clip/).count()).resolves.toBeGreaterThan(0);
+      const tasks = await longTasks(page);
+      console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
+      await screenshot(page, 'live-epoch-complete');
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 
   it('keeps the run after a reload', async () => {
     await page.reload();
@@ -118,7 +122,10 @@ describe('data: export and import from the app', () => {
     const imported = Number(/Imported pool: (\d+) of/.exec((await page.getByTestId('import-report').textContent()) ?? '')![1]);
     await page.getByRole('button', { name: 'Imported pool' }).first().click();
     await page.getByRole('button', { name: 'Explorer', exact: true }).click();
-    await page.getByTestId('explorer-status').filter({ hasText: `${imported} environment` }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('explorer-status')
+      .filter({ hasText: `${imported} environment` })
+      .waitFor({ timeout: 30_000 });
     await page.getByTestId('explorer-row').first().getByRole('button').first().click();
     await page.getByRole('heading', { name: /^Environment /, level: 2 }).waitFor({ timeout: 30_000 });
     await expect(page.getByText(/class \w+Env/).count()).resolves.toBeGreaterThan(0);
@@ -139,7 +146,12 @@ describe('run controls', () => {
     await page.waitForTimeout(1000);
     expect(await page.getByText(/^\s*Design attempt/).count()).toBe(attemptsBefore);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await expect(page.locator('li.current').getByRole('button', { name: /^Delete run / }).isDisabled()).resolves.toBe(true);
+    await expect(
+      page
+        .locator('li.current')
+        .getByRole('button', { name: /^Delete run / })
+        .isDisabled(),
+    ).resolves.toBe(true);
     await page.getByRole('button', { name: 'Live run', exact: true }).click();
     await page.getByRole('button', { name: 'Step' }).click();
     await page.waitForFunction((n) => document.querySelectorAll('summary').length > n || document.body.innerText.includes('Slot 2'), attemptsBefore, { timeout: 30_000 });
@@ -148,7 +160,12 @@ describe('run controls', () => {
     await page.getByRole('button', { name: 'Abort' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
     expect(await status()).toBe('aborted');
-    await expect(page.getByRole('button', { name: 'Continue' }).or(page.getByRole('button', { name: 'Start' })).isEnabled()).resolves.toBe(true);
+    await expect(
+      page
+        .getByRole('button', { name: 'Continue' })
+        .or(page.getByRole('button', { name: 'Start' }))
+        .isEnabled(),
+    ).resolves.toBe(true);
   });
 
   it('works in the dark theme and at tablet width', async () => {

@@ -135,7 +135,11 @@ describe('the run leaves the tab', () => {
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
     const rollouts = await exportFromRunsView('rollouts');
     expect(rollouts.name).toMatch(/-rollouts\.jsonl$/);
-    const rows = rollouts.bytes.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rows = rollouts.bytes
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
     expect(new Set(rows.map((row) => row.role))).toEqual(new Set(['designer', 'agent']));

@@ -41,36 +41,47 @@ async function storedRun(name: string): Promise<string> {
 }
 
 describe('a run survives a reload mid-epoch and resumes with identical results', () => {
-  it('reopens at the last committed epoch, says so, and continues with the same seeds', async () => {
-    await createDemoRun('interrupted', 2);
-    await page.getByTestId('epoch-row').first().waitFor({ timeout: 180_000 });
-    await page.getByText(/Epoch 2: slots/).waitFor({ timeout: 60_000 });
-    await page.reload();
-    await page.getByText(/interrupted during epoch 2/).waitFor({ timeout: 30_000 });
-    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
-    await screenshot(page, 'run-interrupted');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
-    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
-  }, DEMO_TEST_TIMEOUT_MS);
+  it(
+    'reopens at the last committed epoch, says so, and continues with the same seeds',
+    async () => {
+      await createDemoRun('interrupted', 2);
+      await page.getByTestId('epoch-row').first().waitFor({ timeout: 180_000 });
+      await page.getByText(/Epoch 2: slots/).waitFor({ timeout: 60_000 });
+      await page.reload();
+      await page.getByText(/interrupted during epoch 2/).waitFor({ timeout: 30_000 });
+      await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+      await screenshot(page, 'run-interrupted');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
+      await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('two tabs on one run', () => {
-  it('lets one tab run it and tells the other', async () => {
-    await createDemoRun('straight', 2);
-    await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor({ timeout: 30_000 });
-    const other = await page.context().newPage();
-    await other.goto(rig.baseUrl + '/');
-    await other.getByRole('button', { name: 'Runs', exact: true }).click();
-    await other.getByRole('button', { name: 'straight', exact: true }).click();
-    await other.getByRole('button', { name: 'Continue' }).or(other.getByRole('button', { name: 'Start' })).click();
-    await other.getByText('Another tab is running this run').waitFor({ timeout: 10_000 });
-    await expect(other.getByText('Another tab is running this run').count()).resolves.toBeGreaterThan(0);
-    await screenshot(other, 'second-tab-refused');
-    await other.close();
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
-    await expect(page.getByTestId('run-status').textContent()).resolves.toBe('completed');
-  }, DEMO_TEST_TIMEOUT_MS);
+  it(
+    'lets one tab run it and tells the other',
+    async () => {
+      await createDemoRun('straight', 2);
+      await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor({ timeout: 30_000 });
+      const other = await page.context().newPage();
+      await other.goto(rig.baseUrl + '/');
+      await other.getByRole('button', { name: 'Runs', exact: true }).click();
+      await other.getByRole('button', { name: 'straight', exact: true }).click();
+      await other
+        .getByRole('button', { name: 'Continue' })
+        .or(other.getByRole('button', { name: 'Start' }))
+        .click();
+      await other.getByText('Another tab is running this run').waitFor({ timeout: 10_000 });
+      await expect(other.getByText('Another tab is running this run').count()).resolves.toBeGreaterThan(0);
+      await screenshot(other, 'second-tab-refused');
+      await other.close();
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+      await expect(page.getByTestId('run-status').textContent()).resolves.toBe('completed');
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('a resumed run', () => {

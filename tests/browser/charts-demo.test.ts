@@ -38,28 +38,35 @@ async function downloadCsv(title: string): Promise<{ name: string; text: string 
 }
 
 describe('charts of a demo run', () => {
-  it('fill in as the epochs of a running demo are committed', async () => {
-    await nav('Model').click();
-    await page.getByRole('button', { name: 'Start the demo' }).click();
-    await page.getByLabel('Epochs').fill('2');
-    await page.getByRole('button', { name: 'Create run' }).click();
-    await page.getByTestId('run-status').waitFor({ timeout: 30_000 });
-    await nav('Charts').click();
-    await status().filter({ hasText: 'No epoch of' }).waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid="chart"]').count()).toBe(0);
-    await status().filter({ hasText: '1 committed epoch.' }).waitFor({ timeout: 240_000 });
-    await expect(page.locator('[data-testid="chart"] canvas').count()).resolves.toBe(CHART_IDS.length);
-    await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
-    await status().filter({ hasText: '2 committed epochs.' }).waitFor({ timeout: 240_000 });
-    await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
-    await nav('Live run').click();
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 60_000 });
-  }, DEMO_TEST_TIMEOUT_MS);
+  it(
+    'fill in as the epochs of a running demo are committed',
+    async () => {
+      await nav('Model').click();
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByLabel('Epochs').fill('2');
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByTestId('run-status').waitFor({ timeout: 30_000 });
+      await nav('Charts').click();
+      await status().filter({ hasText: 'No epoch of' }).waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-testid="chart"]').count()).toBe(0);
+      await status().filter({ hasText: '1 committed epoch.' }).waitFor({ timeout: 240_000 });
+      await expect(page.locator('[data-testid="chart"] canvas').count()).resolves.toBe(CHART_IDS.length);
+      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
+      await status().filter({ hasText: '2 committed epochs.' }).waitFor({ timeout: 240_000 });
+      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
+      await nav('Live run').click();
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 60_000 });
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 
   it('draws every chart with data, named and described, in a measured time', async () => {
     const started = Date.now();
     await nav('Charts').click();
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="chart"] canvas').length === n && [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')), CHART_IDS.length);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="chart"] canvas').length === n && [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')),
+      CHART_IDS.length,
+    );
     const toVisible = Date.now() - started;
     expect(await page.locator('[data-testid="chart"]').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-chart')))).toEqual(CHART_IDS);
     const perChart: Record<string, number> = {};
@@ -101,7 +108,12 @@ describe('charts of a demo run', () => {
     expect(lines[0]).toBe('epoch,Validity rate');
     const table = await dataTable('validity');
     expect(table.head).toEqual(['Epoch', 'Validity rate']);
-    expect(lines.slice(1, -1).map((l) => l.split(',')).map(([e, v]) => [e, Number(v).toFixed(2)])).toEqual(table.rows);
+    expect(
+      lines
+        .slice(1, -1)
+        .map((l) => l.split(','))
+        .map(([e, v]) => [e, Number(v).toFixed(2)]),
+    ).toEqual(table.rows);
 
     const win = await downloadCsv('Win rate per skill');
     const winLines = win.text.trimEnd().split('\n');
@@ -114,7 +126,9 @@ describe('charts of a demo run', () => {
   });
 
   it('follows the dark theme and fits a tablet-width screen', async () => {
-    const before = await chart('regret').locator('canvas').evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+    const before = await chart('regret')
+      .locator('canvas')
+      .evaluate((c) => (c as HTMLCanvasElement).toDataURL());
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await expect(page.evaluate('document.documentElement.dataset.theme')).resolves.toBe('dark');
     await page.waitForFunction((old) => document.querySelector<HTMLCanvasElement>('[data-chart="regret"] canvas')?.toDataURL() !== old, before);

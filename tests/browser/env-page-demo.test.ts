@@ -26,11 +26,17 @@ afterAll(() => rig?.close());
 const cells = (index: number) => page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!.trim()), index);
 
 describe('explorer and environment page on the demo run', () => {
-  it('lists the epoch\'s environments, sorted by regret on request', async () => {
+  it("lists the epoch's environments, sorted by regret on request", async () => {
     await page.getByRole('button', { name: 'Explorer' }).click();
-    await page.getByTestId('explorer-status').filter({ hasText: /^\s*4 environments · first rows in/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('explorer-status')
+      .filter({ hasText: /^\s*4 environments · first rows in/ })
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Regret' }).click();
-    await page.getByTestId('explorer-status').filter({ hasText: /first rows in/ }).waitFor();
+    await page
+      .getByTestId('explorer-status')
+      .filter({ hasText: /first rows in/ })
+      .waitFor();
     const ids = await cells(0);
     const statuses = await cells(3);
     const regrets = await cells(5);
@@ -40,7 +46,7 @@ describe('explorer and environment page on the demo run', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('re-scores the top environment with the run\'s model and reproduces its stored scores', async () => {
+  it("re-scores the top environment with the run's model and reproduces its stored scores", async () => {
     const top = (await cells(0))[0]!;
     await page.getByRole('button', { name: top, exact: true }).click();
     await page.getByRole('heading', { name: `Environment ${top}` }).waitFor();
@@ -55,8 +61,11 @@ describe('explorer and environment page on the demo run', () => {
     await screenshot(page, 'env-page-demo-rescored');
   });
 
-  it('plays it yourself with the agent\'s hinted line on the same seed and gets the agent\'s return', async () => {
-    const options = await page.getByLabel('Episode to replay').locator('option').evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent!]));
+  it("plays it yourself with the agent's hinted line on the same seed and gets the agent's return", async () => {
+    const options = await page
+      .getByLabel('Episode to replay')
+      .locator('option')
+      .evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent!]));
     const withHint = options.map(([value, text]) => ({ value: value!, seed: /seed (\d+)/.exec(text!)![1]!, ret: Number(/, (-?[\d.]+) with the hint/.exec(text!)![1]) }));
     const best = withHint.sort((a, b) => b.ret - a.ret)[0]!;
     expect(best.ret).toBeGreaterThan(0);
@@ -77,7 +86,10 @@ describe('explorer and environment page on the demo run', () => {
     for (const [i, action] of actions.entries()) {
       await input.fill(action);
       await input.press('Enter');
-      await page.getByRole('list', { name: 'Your play' }).getByText(`Turn ${i + 1}: you sent`, { exact: false }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('list', { name: 'Your play' })
+        .getByText(`Turn ${i + 1}: you sent`, { exact: false })
+        .waitFor({ timeout: 30_000 });
     }
     await page.getByText(/The episode is over after \d+ turns?: your return is/).waitFor();
     await expect(page.getByTestId('your-return').textContent()).resolves.toBe(best.ret.toFixed(2));

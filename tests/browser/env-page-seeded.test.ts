@@ -28,7 +28,10 @@ beforeAll(async () => {
   await page.goto(`${rig.baseUrl}/`);
   await page.getByRole('button', { name: 'Explorer' }).click();
   await page.getByLabel('Epoch').selectOption({ label: `Epoch ${EPOCHS}` });
-  await page.getByTestId('explorer-status').filter({ hasText: /^\s*20 environments/ }).waitFor();
+  await page
+    .getByTestId('explorer-status')
+    .filter({ hasText: /^\s*20 environments/ })
+    .waitFor();
   await page.getByRole('button', { name: ENV, exact: true }).click();
   await page.getByRole('heading', { name: `Environment ${ENV}` }).waitFor();
 }, 300_000);
@@ -48,7 +51,11 @@ describe('environment page', () => {
     await forward.click();
     await forward.click();
     await expect(side('with').getByTestId('replay-action').textContent()).resolves.toBe(LADDER.winning[2]);
-    await expect(side('with').getByText(/reward 1 · terminated/).count()).resolves.toBe(1);
+    await expect(
+      side('with')
+        .getByText(/reward 1 · terminated/)
+        .count(),
+    ).resolves.toBe(1);
     await expect(side('with').getByText('Target reached!', { exact: false }).count()).resolves.toBe(1);
     await forward.click();
     await expect(side('with').getByTestId('replay-turn').textContent()).resolves.toBe('Turn 3 of 3 (this play ended earlier)');
@@ -58,7 +65,7 @@ describe('environment page', () => {
     await screenshot(page, 'env-page-replay');
   });
 
-  it('plays it yourself to a win on the agent\'s seed, with the hint, beside the agent\'s returns', async () => {
+  it("plays it yourself to a win on the agent's seed, with the hint, beside the agent's returns", async () => {
     await page.getByLabel('Seed to play').selectOption(String(LADDER.seed));
     await page.getByLabel('Play with the hint').check();
     await page.getByRole('button', { name: 'Start playing' }).click();
@@ -116,7 +123,9 @@ describe('environment page', () => {
     await page.getByLabel('Your action').press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 60_000 });
-    await expect(alert.textContent()).resolves.toBe('The environment did not answer within 2000 ms (step_timeout), so the sandbox stopped it. An agent\'s play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.');
+    await expect(alert.textContent()).resolves.toBe(
+      "The environment did not answer within 2000 ms (step_timeout), so the sandbox stopped it. An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.",
+    );
     await expect(page.getByTestId('your-return').textContent()).resolves.toBe('failed: no return');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
   });
@@ -142,7 +151,10 @@ describe('environment page', () => {
     await screenshot(page, 'env-page-dark-tablet');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Back to the explorer' }).click();
-    await page.getByTestId('explorer-status').filter({ hasText: /first rows in/ }).waitFor();
+    await page
+      .getByTestId('explorer-status')
+      .filter({ hasText: /first rows in/ })
+      .waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await screenshot(page, 'explorer-dark-tablet');
     expect(await seriousViolations(page)).toEqual([]);

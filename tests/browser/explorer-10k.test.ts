@@ -38,7 +38,9 @@ const rows = () => page.getByTestId('explorer-row');
 async function firstRows(action: () => Promise<unknown>, count: number): Promise<[number, number]> {
   const started = Date.now();
   await action();
-  await status().filter({ hasText: new RegExp(`^\\s*${count.toLocaleString('en')} environments? · first rows in \\d+ ms`) }).waitFor({ timeout: 30_000 });
+  await status()
+    .filter({ hasText: new RegExp(`^\\s*${count.toLocaleString('en')} environments? · first rows in \\d+ ms`) })
+    .waitFor({ timeout: 30_000 });
   const wall = Date.now() - started;
   const inApp = Number(await page.locator('table[data-load-ms]').getAttribute('data-load-ms'));
   return [wall, inApp];
@@ -84,7 +86,9 @@ describe('explorer over 10,000 environments', () => {
   it('scrolls to the end with only a few rows in the page at any time', async () => {
     await page.getByLabel('Skill').selectOption('');
     await page.getByLabel('Status').selectOption('');
-    await status().filter({ hasText: /^\s*10,000 environments · first rows in/ }).waitFor();
+    await status()
+      .filter({ hasText: /^\s*10,000 environments · first rows in/ })
+      .waitFor();
     const started = Date.now();
     await page.getByTestId('explorer-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
     const last = page.locator('tr[aria-rowindex="10001"] button');
@@ -120,7 +124,9 @@ describe('explorer over 10,000 environments', () => {
 
   it('comes back to the same filters', async () => {
     await page.getByRole('button', { name: 'Back to the explorer' }).click();
-    await status().filter({ hasText: /^\s*20 environments · first rows in/ }).waitFor();
+    await status()
+      .filter({ hasText: /^\s*20 environments · first rows in/ })
+      .waitFor();
     await expect(page.getByLabel('Epoch').inputValue()).resolves.toBe(String(EPOCHS - 1));
   });
 });

@@ -25,21 +25,44 @@ export const LADDER_HINT = 'Multiplying late gets you further: add first, multip
 
 /** A completed run of `epochs` epochs. */
 export function seedMeta(id: string, epochs: number): RunMeta {
-  return { id, name: `Explorer test run (${epochs * SEED_CONFIG.slotsPerEpoch} environments)`, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, config: SEED_CONFIG, modelId: 'scripted:spade-lab-demo', status: 'completed', epochsCompleted: 0, epochsPlanned: epochs, lastError: null };
+  return {
+    id,
+    name: `Explorer test run (${epochs * SEED_CONFIG.slotsPerEpoch} environments)`,
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    config: SEED_CONFIG,
+    modelId: 'scripted:spade-lab-demo',
+    status: 'completed',
+    epochsCompleted: 0,
+    epochsPlanned: epochs,
+    lastError: null,
+  };
 }
 
 async function attempt(sandbox: SandboxRuntime, index: number, code: string): Promise<DesignAttempt> {
   const report = await validateEnvironment(code, sandbox, { ...DEFAULT_VALIDATION, totalTimeoutMs: 10_000, callTimeoutMs: 5000 });
   return {
-    attempt: index, repair: false, messages: [{ role: 'user', content: `Target skill: Mathematical Reasoning (attempt ${index + 1})` }], reply: `\`\`\`python\n${code}\`\`\``, code: report.source || code,
+    attempt: index,
+    repair: false,
+    messages: [{ role: 'user', content: `Target skill: Mathematical Reasoning (attempt ${index + 1})` }],
+    reply: `\`\`\`python\n${code}\`\`\``,
+    code: report.source || code,
     validation: { ok: report.ok, stage: report.stage, code: report.code, message: report.message, className: report.className, repairedLines: report.repairedLines },
     usage: { promptTokens: 1200, completionTokens: 600 },
   };
 }
 
 const base = (epoch: number, slot: number): Omit<EnvironmentRecord, 'status' | 'code' | 'attempts' | 'hint' | 'stats'> => ({
-  id: environmentId(epoch, slot), epoch, slot, skill: 'Mathematical Reasoning', difficulty: 'medium', docId: 'mathematical-reasoning-01',
-  memoryShown: { positives: ['e0003-s01', environmentId(epoch - 1, 4)], negative: 'e0020-s05' }, hintMessages: null, hintReply: null, note: null,
+  id: environmentId(epoch, slot),
+  epoch,
+  slot,
+  skill: 'Mathematical Reasoning',
+  difficulty: 'medium',
+  docId: 'mathematical-reasoning-01',
+  memoryShown: { positives: ['e0003-s01', environmentId(epoch - 1, 4)], negative: 'e0020-s05' },
+  hintMessages: null,
+  hintReply: null,
+  note: null,
 });
 
 /** The featured environments of epoch `epoch` (slots 0 and 1) and the valid one's episodes. */
@@ -60,7 +83,15 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
           const turn = request.messages.filter((m) => m.role === 'assistant').length;
           return arm === 'hint' ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.` : 'Subtracting keeps numbers small. I try \\boxed{C}.';
         });
-        const played = await playEpisode(model, handle, { seed, hint: arm === 'hint' ? LADDER_HINT : null, maxTurns: SEED_CONFIG.maxTurns, stepTimeoutMs: 5000, sampling: SEED_CONFIG.agent, modelSeedKey: `${ladder.id}-${arm}-${index}`, template: SEED_CONFIG.prompts.agent });
+        const played = await playEpisode(model, handle, {
+          seed,
+          hint: arm === 'hint' ? LADDER_HINT : null,
+          maxTurns: SEED_CONFIG.maxTurns,
+          stepTimeoutMs: 5000,
+          sampling: SEED_CONFIG.agent,
+          modelSeedKey: `${ladder.id}-${arm}-${index}`,
+          template: SEED_CONFIG.prompts.agent,
+        });
         raw.push({ id: `${ladder.id}-r0-${arm}-${index}`, envId: ladder.id, epoch, rollout: 0, arm, index, seed, ...played, dropped: false, retried: false, advantage: 0 });
       }
     }

@@ -159,7 +159,9 @@ describe('a. Python level: environment code in the real browser runtime is cut o
       window.spadeTest.runEnv('class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n'),
     );
     expect(again).toMatchObject({ ok: true, observation: 'fine' });
-    const broken = await page.evaluate(() => window.spadeTest.validate('class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n'));
+    const broken = await page.evaluate(() =>
+      window.spadeTest.validate('class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n'),
+    );
     expect(broken).toMatchObject({ ok: false, code: 'reward_not_finite' });
   });
 
@@ -219,7 +221,7 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
     show('JS attack from the sandbox worker', report);
   });
 
-  it('runs in the sandbox frame\'s opaque origin, was handed exactly one port and no page objects', () => {
+  it("runs in the sandbox frame's opaque origin, was handed exactly one port and no page objects", () => {
     expect(report.results['self.origin']).toEqual({ ok: true, value: 'null' });
     expect(report.results['location.href']).toEqual({ ok: true, value: expect.stringMatching(/^blob:null\//) });
     expect(report.results['window/parent/document reachable']).toEqual({
@@ -235,7 +237,7 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
     });
   });
 
-  it('sees nothing of the app\'s IndexedDB, Cache Storage, localStorage or OPFS', () => {
+  it("sees nothing of the app's IndexedDB, Cache Storage, localStorage or OPFS", () => {
     expect(report.stolen).toBe('nothing');
     expect(JSON.stringify(report)).not.toContain(MARKER);
     // Stricter than "saw nothing": storage of an opaque origin is refused outright, reads and
@@ -264,7 +266,7 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
     expect(report.page.windowMessages.filter((m) => JSON.stringify(m).includes('fromAttacker'))).toEqual([]);
   });
 
-  it('the only other path to the page is the frame\'s death report, which carries attacker-chosen text', () => {
+  it("the only other path to the page is the frame's death report, which carries attacker-chosen text", () => {
     // Documented behaviour, not a leak of app data: the host truncates it to 500 characters and
     // only shows it as the reason a sandbox died.
     expect(report.page.windowMessages).toHaveLength(1);
@@ -272,7 +274,7 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
   });
 });
 
-describe('b. JavaScript level: an attacker running as the sandbox frame\'s own script (same html, same CSP)', () => {
+describe("b. JavaScript level: an attacker running as the sandbox frame's own script (same html, same CSP)", () => {
   let report: AttackReport;
 
   beforeAll(async () => {
@@ -284,9 +286,18 @@ describe('b. JavaScript level: an attacker running as the sandbox frame\'s own s
   it('has an opaque origin and no access to storage, cookies or the parent page', () => {
     expect(report.results['self.origin']).toEqual({ ok: true, value: 'null' });
     for (const name of [
-      'localStorage', 'localStorage write pwned', 'sessionStorage', 'document.cookie read', 'document.cookie write',
-      'indexedDB.open(app db)', 'caches.keys()', 'OPFS navigator.storage.getDirectory()',
-      'parent.document', 'parent.localStorage', 'parent.spadeTest', 'top.location.href read',
+      'localStorage',
+      'localStorage write pwned',
+      'sessionStorage',
+      'document.cookie read',
+      'document.cookie write',
+      'indexedDB.open(app db)',
+      'caches.keys()',
+      'OPFS navigator.storage.getDirectory()',
+      'parent.document',
+      'parent.localStorage',
+      'parent.spadeTest',
+      'top.location.href read',
     ]) {
       expect(report.results[name]?.ok, name).toBe(false);
     }
@@ -295,9 +306,17 @@ describe('b. JavaScript level: an attacker running as the sandbox frame\'s own s
 
   it('cannot send anything out: fetch, beacon, XHR, sockets, elements, popups, top navigation, forms', async () => {
     for (const name of [
-      'fetch(leak server)', 'fetch(app origin)', 'XMLHttpRequest', 'WebSocket', 'EventSource',
-      '<img src=leak>', '<script src=leak>', '<link rel=stylesheet href=leak>', '<link rel=prefetch href=leak>',
-      'window.open(leak)', 'top.location = leak',
+      'fetch(leak server)',
+      'fetch(app origin)',
+      'XMLHttpRequest',
+      'WebSocket',
+      'EventSource',
+      '<img src=leak>',
+      '<script src=leak>',
+      '<link rel=stylesheet href=leak>',
+      '<link rel=prefetch href=leak>',
+      'window.open(leak)',
+      'top.location = leak',
     ]) {
       expect(report.results[name]?.ok, name).toBe(false);
     }
@@ -310,10 +329,13 @@ describe('b. JavaScript level: an attacker running as the sandbox frame\'s own s
   it('residuals, only for script in the frame itself (environments never run there): WebRTC and navigation pre-connects', () => {
     // Printed, not asserted: these are browser behaviours outside CSP. Environment code runs in the
     // worker, which has no WebRTC and no DOM (asserted above), and the frame runs only its fixed script.
-    console.log(`RESIDUAL frame script: RTCPeerConnection ${JSON.stringify(report.results['RTCPeerConnection STUN to leak host'])}; `
-      + `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`);
-    console.log(`RESIDUAL frame script: TCP connections to the leak host after the frame attack: ${leak.tcpConnections - controlConnections} `
-      + `(a CSP-blocked nested <iframe src> still pre-connects; no HTTP request was sent)`);
+    console.log(
+      `RESIDUAL frame script: RTCPeerConnection ${JSON.stringify(report.results['RTCPeerConnection STUN to leak host'])}; ` + `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`,
+    );
+    console.log(
+      `RESIDUAL frame script: TCP connections to the leak host after the frame attack: ${leak.tcpConnections - controlConnections} ` +
+        `(a CSP-blocked nested <iframe src> still pre-connects; no HTTP request was sent)`,
+    );
     // What is asserted: both residuals were measured in this run.
     expect(report.results['RTCPeerConnection STUN to leak host']).toBeDefined();
     expect(leak.tcpConnections).toBeGreaterThanOrEqual(controlConnections);
@@ -321,7 +343,7 @@ describe('b. JavaScript level: an attacker running as the sandbox frame\'s own s
 });
 
 describe('after the attacks', () => {
-  it('the app\'s IndexedDB, Cache Storage, localStorage and OPFS markers are intact and nothing was written', async () => {
+  it("the app's IndexedDB, Cache Storage, localStorage and OPFS markers are intact and nothing was written", async () => {
     const storage = await readStorage();
     expect(storage.idb).toEqual({ marker: MARKER, pwned: null, stores: ['kv'] });
     expect(storage.cache.marker).toBe(MARKER);
@@ -352,7 +374,7 @@ describe('after the attacks', () => {
 // --- c. The navigation hole ------------------------------------------------------------------------
 
 describe('c. a sandboxed srcdoc frame navigating itself to a leak URL', () => {
-  it('loads and runs under the app\'s page CSP, but its navigation to the leak URL sends no request', async () => {
+  it("loads and runs under the app's page CSP, but its navigation to the leak URL sends no request", async () => {
     const port = new URL(leak.origin).port;
     const connections: string[] = [];
     for (const method of ['location', 'anchor', 'meta-refresh'] as const) {
@@ -369,7 +391,7 @@ describe('c. a sandboxed srcdoc frame navigating itself to a leak URL', () => {
     console.log(`RESIDUAL navigation under frame-src 'none': no HTTP request, but TCP connections (after resolving the host name) per method: ${connections.join(', ')}`);
   });
 
-  it('control: on a page without the app\'s CSP the same frame does reach the leak server', async () => {
+  it("control: on a page without the app's CSP the same frame does reach the leak server", async () => {
     const control = await rig.open(CONTROL_PAGE);
     try {
       await control.waitForFunction(() => window.spadeControl !== undefined);

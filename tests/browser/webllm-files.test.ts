@@ -91,7 +91,7 @@ describe('chat calls through the worker', () => {
     expect(call.abortToSettleMs).toBeLessThan(100);
   });
 
-  it('a call whose model cannot be fetched fails with a ChatModelError carrying web-llm\'s reason', async () => {
+  it("a call whose model cannot be fetched fails with a ChatModelError carrying web-llm's reason", async () => {
     const call = await page.evaluate((input) => window.webllmTest.chatThroughWorker(input), model('missing'));
     expect(call.result).toBeNull();
     expect(call.error).toMatch(/^bad_response: web-llm failed on webllm:custom:Qwen3-0\.6B-q4f32_1-MLC: .*Request failed/);
@@ -101,12 +101,22 @@ describe('chat calls through the worker', () => {
 describe('the model cache', () => {
   const seeded = () => ({ modelUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1-MLC/`, modelLibUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm` });
   const base = () => `${seeded().modelUrl}resolve/main/`;
-  const tensorCache = JSON.stringify({ records: [{ dataPath: 'params_shard_0.bin', nbytes: 1000, records: [] }, { dataPath: 'params_shard_1.bin', nbytes: 2000, records: [] }] });
+  const tensorCache = JSON.stringify({
+    records: [
+      { dataPath: 'params_shard_0.bin', nbytes: 1000, records: [] },
+      { dataPath: 'params_shard_1.bin', nbytes: 2000, records: [] },
+    ],
+  });
 
   it('lists a completely cached model with its size, shows storage use, and deletes it', async () => {
     await page.evaluate(
       async ({ base, lib, tensorCache }) => {
-        await window.webllmTest.seedCache('webllm/model', { [`${base}tensor-cache.json`]: tensorCache, [`${base}params_shard_0.bin`]: 'a'.repeat(1000), [`${base}params_shard_1.bin`]: 'b'.repeat(2000), [`${base}tokenizer.json`]: '{}' });
+        await window.webllmTest.seedCache('webllm/model', {
+          [`${base}tensor-cache.json`]: tensorCache,
+          [`${base}params_shard_0.bin`]: 'a'.repeat(1000),
+          [`${base}params_shard_1.bin`]: 'b'.repeat(2000),
+          [`${base}tokenizer.json`]: '{}',
+        });
         await window.webllmTest.seedCache('webllm/config', { [`${base}mlc-chat-config.json`]: '{}' });
         await window.webllmTest.seedCache('webllm/wasm', { [lib]: 'w'.repeat(500) });
       },
@@ -123,15 +133,17 @@ describe('the model cache', () => {
     expect((await cache.textContent())!.replace(/\s+/g, ' ')).toContain(`${id}: 3.6 KB in 6 files, complete (loads offline)`);
     await cache.getByRole('button', { name: `Delete ${id} from the cache` }).click();
     await page.waitForFunction(() => window.webllmTest.controller.state.cached.length === 0);
-    const left = await page.evaluate(async () => (await Promise.all(['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)))).flat());
+    const left = await page.evaluate(async () =>
+      (await Promise.all(['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)))).flat(),
+    );
     expect(left.filter((url) => url.includes('/seeded/'))).toEqual([]);
   });
 
   it('shows a partial download as partial', async () => {
-    await page.evaluate(
-      async ({ base, tensorCache }) => window.webllmTest.seedCache('webllm/model', { [`${base}tensor-cache.json`]: tensorCache, [`${base}params_shard_0.bin`]: 'a'.repeat(1000) }),
-      { base: base(), tensorCache },
-    );
+    await page.evaluate(async ({ base, tensorCache }) => window.webllmTest.seedCache('webllm/model', { [`${base}tensor-cache.json`]: tensorCache, [`${base}params_shard_0.bin`]: 'a'.repeat(1000) }), {
+      base: base(),
+      tensorCache,
+    });
     await page.evaluate(() => window.webllmTest.controller.refreshStorage());
     const cached = await page.evaluate(() => window.webllmTest.controller.state.cached);
     expect(cached).toEqual([{ id: 'custom:Qwen3-0.6B-q4f32_1-MLC', complete: false, bytes: tensorCache.length + 1000, files: 2 }]);

@@ -88,7 +88,11 @@ describe('the generated model through the real engine', () => {
     const view = await state();
     console.log(`[wllama] GGUF ${gguf.length} bytes; download + load through the UI: ${ms} ms`);
     expect(gets()).toBe(before + 1);
-    expect(view.loaded).toMatchObject({ id: `wllama:${NAME}`, bytes: gguf.length, info: { name: 'SPADE tiny test model', threads: view.environment.threads, multithread: true, hasChatTemplate: true, contextTokens: 8192 } });
+    expect(view.loaded).toMatchObject({
+      id: `wllama:${NAME}`,
+      bytes: gguf.length,
+      info: { name: 'SPADE tiny test model', threads: view.environment.threads, multithread: true, hasChatTemplate: true, contextTokens: 8192 },
+    });
     expect(view.cached).toEqual([expect.objectContaining({ name: NAME, bytes: gguf.length, complete: true })]);
     await expect(page.getByTestId('cpu-cache').textContent()).resolves.toMatch(/spade-tiny\.gguf.*complete \(loads offline\)/s);
   });
@@ -157,7 +161,10 @@ describe('the generated model through the real engine', () => {
     await page.getByTestId('cpu-url').fill(`${host.origin}/stall/${NAME}`);
     await page.getByRole('button', { name: 'Use this URL' }).click();
     await page.getByTestId('cpu-confirm').getByRole('button').click();
-    await page.getByTestId('cpu-progress').getByText(/Downloading: [\d.]+ kB of 488\.8 kB/).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('cpu-progress')
+      .getByText(/Downloading: [\d.]+ kB of 488\.8 kB/)
+      .waitFor({ timeout: 20_000 });
     await page.getByTestId('cpu-progress').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('cpu-status').getByText(`Cancelled loading ${NAME}.`).waitFor();
     await page.waitForFunction(() => window.wllamaTest.state().cached.length === 0, null, { timeout: 10_000 });

@@ -42,7 +42,10 @@ describe('spade validate', () => {
   it('judges every file, one JSON line each, and survives hostile ones', () => {
     const files = ['hang.py', 'exit.py', 'noclass.py', 'missing.py', 'good.py'].map((f) => join(dir, f));
     const { status, stdout } = spade('validate', ...files, '--json', '--timeout-ms', '3000');
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((l) => [l.file, l.ok])).toEqual(files.map((f) => [f, f.endsWith('good.py')]));
     for (const line of lines) expect(Object.keys(line)).toEqual(expect.arrayContaining(['file', 'ok', 'stage', 'code', 'message', 'ms']));
     expect(lines[0]).toMatchObject({ stage: 'probe', code: expect.stringContaining('timeout') });

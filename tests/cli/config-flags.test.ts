@@ -8,7 +8,7 @@ import { KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.t
 const fromArgs = (...argv: string[]) => configFromFlags(parseCommandArgs(argv, CONFIG_FLAG_OPTIONS).values, DEFAULT_CONFIG);
 
 describe('the command line flags, from the config table', () => {
-  it('parse every numeric knob\'s flag into its key', () => {
+  it("parse every numeric knob's flag into its key", () => {
     for (const knob of NUMBER_KNOBS) {
       const value = knob.default === knob.max ? knob.min : knob.default + 1;
       expect(fromArgs(`--${knob.flag}`, String(value))[knob.key], knob.flag).toBe(value);
@@ -16,7 +16,7 @@ describe('the command line flags, from the config table', () => {
     expect(fromArgs('--step-timeout-ms', '1500.5').stepTimeoutMs).toBe(1500.5);
   });
 
-  it('parse every on/off knob\'s flags: the flag turns it on, the negated flag off', () => {
+  it("parse every on/off knob's flags: the flag turns it on, the negated flag off", () => {
     for (const knob of TOGGLE_KNOBS) {
       if (knob.flag) expect(fromArgs(`--${knob.flag}`)[knob.key], knob.flag).toBe(true);
       if (knob.negatedFlag) expect(fromArgs(`--${knob.negatedFlag}`)[knob.key], knob.negatedFlag).toBe(false);

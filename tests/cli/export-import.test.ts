@@ -46,9 +46,17 @@ describe('spade export', () => {
 
   it('writes rollouts JSONL and metrics CSV', () => {
     expect(spade('export', '--run', run, '--format', 'rollouts', '--out', join(tmp, 'r.jsonl')).status).toBe(0);
-    const rows = read(tmp, 'r.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { role: string });
+    const rows = read(tmp, 'r.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string });
     expect(rows.map((r) => r.role).sort()).toEqual([...Array(4).fill('designer'), ...Array(8).fill('agent')].sort());
-    expect(rows).toEqual(read(run, 'rollouts.jsonl').trim().split('\n').map((l) => JSON.parse(l)));
+    expect(rows).toEqual(
+      read(run, 'rollouts.jsonl')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     expect(spade('export', '--run', run, '--format', 'metrics', '--out', join(tmp, 'm.csv')).status).toBe(0);
     const csv = read(tmp, 'm.csv').trim().split('\n');
     expect(csv).toHaveLength(3);

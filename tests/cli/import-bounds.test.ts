@@ -26,7 +26,12 @@ describe('files are code', () => {
   it('validate accepts valid files with a fenced block in a docstring or "<think>" in a string', () => {
     const result = spade('validate', join(dir, 'fenced.py'), join(dir, 'think.py'), '--json');
     expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { ok: boolean }).ok)).toEqual([true, true]);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { ok: boolean }).ok),
+    ).toEqual([true, true]);
   });
 });
 

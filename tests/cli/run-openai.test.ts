@@ -31,7 +31,24 @@ describe('spade run against an OpenAI-compatible server', () => {
   it('runs the same loop over HTTP streaming, surviving a server error, with the same numbers', async () => {
     server.enqueue(jsonReply({ error: { message: 'overloaded' } }, 503));
     const out = mkdtempSync(join(tmpdir(), 'spade-openai-'));
-    const result = await spade(['run', '--model', `openai:${server.origin}/v1#tiny-test-model`, '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical-deduction', '--no-corpus']);
+    const result = await spade([
+      'run',
+      '--model',
+      `openai:${server.origin}/v1#tiny-test-model`,
+      '--seed',
+      '7',
+      '--out',
+      out,
+      '--slots',
+      '2',
+      '--plays',
+      '2',
+      '--max-turns',
+      '3',
+      '--skills',
+      'logical-deduction',
+      '--no-corpus',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^epoch 0: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);

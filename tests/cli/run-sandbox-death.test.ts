@@ -6,10 +6,30 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isRunning, sandboxChildren, waitUntil } from '../fixtures/sandbox/sandbox-pids.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ARGS = ['run', '--model', 'scripted:tests/fixtures/scripted/child-killer.json', '--epochs', '2', '--seed', '3', '--slots', '2', '--plays', '1', '--max-turns', '2', '--skills', 'logical deduction', '--no-corpus'];
+const ARGS = [
+  'run',
+  '--model',
+  'scripted:tests/fixtures/scripted/child-killer.json',
+  '--epochs',
+  '2',
+  '--seed',
+  '3',
+  '--slots',
+  '2',
+  '--plays',
+  '1',
+  '--max-turns',
+  '2',
+  '--skills',
+  'logical deduction',
+  '--no-corpus',
+];
 
 function jsonl(dir: string, file: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readFileSync(join(dir, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 const runJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
@@ -61,7 +81,10 @@ describe('spade run when no sandbox can start', () => {
   it('fails cleanly: exit 1, the fence error printed, run.json marked failed with it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spade-unfenced-'));
     const failed = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ARGS, '--out', dir], {
-      cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { HOME: process.env.HOME ?? '/tmp', PATH: '/nonexistent' },
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { HOME: process.env.HOME ?? '/tmp', PATH: '/nonexistent' },
     });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toContain('SPADE_UNFENCED_SANDBOX=1');

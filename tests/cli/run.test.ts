@@ -17,7 +17,10 @@ function spade(...args: string[]) {
 }
 
 function jsonl(dir: string, file: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readFileSync(join(dir, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 const noSandbox = (): SandboxRuntime => {
@@ -59,7 +62,11 @@ describe('spade run', () => {
     const rollouts = jsonl(out, 'rollouts.jsonl');
     expect(rollouts.filter((r) => r.role === 'designer')).toHaveLength(4);
     expect(rollouts.filter((r) => r.role === 'agent')).toHaveLength(8);
-    expect(rollouts.filter((r) => r.role === 'agent').every((r) => episodes.some((e) => e.arm === 'nohint' && JSON.stringify((r.messages as unknown[]).length) === JSON.stringify((e.messages as unknown[]).length)))).toBe(true);
+    expect(
+      rollouts
+        .filter((r) => r.role === 'agent')
+        .every((r) => episodes.some((e) => e.arm === 'nohint' && JSON.stringify((r.messages as unknown[]).length) === JSON.stringify((e.messages as unknown[]).length))),
+    ).toBe(true);
     for (const row of rollouts) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
     expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({ model: 'scripted:hint-helps.json', config: { seed: 7, playsPerArm: 2 } });
   });

@@ -29,10 +29,42 @@ const sandbox = fakeSandbox(VERIFY_MIXED_DOUBLES);
 /** Runs `spade run` in-process on the environment doubles. */
 async function makeRun(reward: string, epochs: number): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), `spade-verify-${reward}-`));
-  const argv = ['--model', `scripted:${join(ROOT, SCRIPT)}`, '--epochs', String(epochs), '--seed', '11', '--out', out, '--reward', reward,
-    '--rollouts', '2', '--slots', '4', '--attempts', '1', '--plays', '3', '--hint-plays', '3', '--max-turns', '3',
-    '--skills', 'logical deduction,optimization', '--skills-per-epoch', '2', '--no-corpus'];
-  expect(await runRun(argv, () => sandbox, () => undefined)).toBe(0);
+  const argv = [
+    '--model',
+    `scripted:${join(ROOT, SCRIPT)}`,
+    '--epochs',
+    String(epochs),
+    '--seed',
+    '11',
+    '--out',
+    out,
+    '--reward',
+    reward,
+    '--rollouts',
+    '2',
+    '--slots',
+    '4',
+    '--attempts',
+    '1',
+    '--plays',
+    '3',
+    '--hint-plays',
+    '3',
+    '--max-turns',
+    '3',
+    '--skills',
+    'logical deduction,optimization',
+    '--skills-per-epoch',
+    '2',
+    '--no-corpus',
+  ];
+  expect(
+    await runRun(
+      argv,
+      () => sandbox,
+      () => undefined,
+    ),
+  ).toBe(0);
   return out;
 }
 
@@ -46,7 +78,11 @@ async function verifyJson(dir: string): Promise<{ code: number; checked: number;
   return { code, ...(JSON.parse(lines[0]!) as { checked: number; mismatches: Mismatch[] }) };
 }
 
-const jsonl = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const jsonl = (dir: string, file: string) =>
+  readFileSync(join(dir, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** Copies a run and rewrites the first line of `file` that `pick` selects. */
 function tampered(dir: string, file: string, pick: (row: Record<string, any>) => boolean, edit: (row: Record<string, any>) => void): { dir: string; row: Record<string, any> } {
@@ -105,7 +141,12 @@ describe('spade verify', () => {
   });
 
   it('names a tampered episode return, and only it', async () => {
-    const { dir, row } = tampered(blend, 'episodes.jsonl', (e) => e.arm === 'nohint' && !e.dropped && e.return === 1, (e) => (e.return = 0));
+    const { dir, row } = tampered(
+      blend,
+      'episodes.jsonl',
+      (e) => e.arm === 'nohint' && !e.dropped && e.return === 1,
+      (e) => (e.return = 0),
+    );
     const lines: string[] = [];
     expect(await runVerify(['--run', dir], noSandbox, (l) => lines.push(l))).toBe(1);
     expect(lines).toContain(`mismatch episodes.jsonl ${row.id} return: stored 0, recomputed 1`);
@@ -113,22 +154,39 @@ describe('spade verify', () => {
   });
 
   it('names a tampered agent advantage, designer advantage and skill average', async () => {
-    const agent = tampered(blend, 'rollouts.jsonl', (r) => r.role === 'agent' && r.advantage !== 0, (r) => (r.advantage += 0.5));
+    const agent = tampered(
+      blend,
+      'rollouts.jsonl',
+      (r) => r.role === 'agent' && r.advantage !== 0,
+      (r) => (r.advantage += 0.5),
+    );
     const agentReport = await verifyJson(agent.dir);
     expect(agentReport.code).toBe(1);
     expect(agentReport.mismatches).toHaveLength(1);
     expect(agentReport.mismatches[0]).toMatchObject({ file: 'rollouts.jsonl', field: 'advantage', stored: agent.row.advantage });
     expect(agentReport.mismatches[0]!.id).toMatch(new RegExp(`^agent/${agent.row.envId}-r\\d-nohint-\\d$`));
 
-    const env = tampered(potential, 'environments.jsonl', (e) => e.stats && Math.abs(e.stats.designerAdvantage) > 1e-9, (e) => (e.stats.designerAdvantage *= -1));
+    const env = tampered(
+      potential,
+      'environments.jsonl',
+      (e) => e.stats && Math.abs(e.stats.designerAdvantage) > 1e-9,
+      (e) => (e.stats.designerAdvantage *= -1),
+    );
     const envReport = await verifyJson(env.dir);
     expect(envReport.code).toBe(1);
-    expect(envReport.mismatches).toEqual([{ file: 'environments.jsonl', id: env.row.id, field: 'stats.designerAdvantage', stored: env.row.stats.designerAdvantage, recomputed: -env.row.stats.designerAdvantage }]);
+    expect(envReport.mismatches).toEqual([
+      { file: 'environments.jsonl', id: env.row.id, field: 'stats.designerAdvantage', stored: env.row.stats.designerAdvantage, recomputed: -env.row.stats.designerAdvantage },
+    ]);
 
-    const state = tampered(potential, 'state.json', () => true, (s) => {
-      const first = Object.values(s.state.skillAverages)[0] as { slow: number };
-      first.slow += 1e-6;
-    });
+    const state = tampered(
+      potential,
+      'state.json',
+      () => true,
+      (s) => {
+        const first = Object.values(s.state.skillAverages)[0] as { slow: number };
+        first.slow += 1e-6;
+      },
+    );
     const stateReport = await verifyJson(state.dir);
     expect(stateReport.code).toBe(1);
     expect(stateReport.mismatches.map((m) => `${m.file} ${m.field}`)).toEqual(['state.json slow']);

@@ -7,8 +7,27 @@ const FLAG = /^[a-z]+(-[a-z]+)*$/;
 describe('the config table', () => {
   it('has one row per config key, in the order configs are written (and so their files)', () => {
     expect(KNOBS.map((knob) => knob.key)).toEqual([
-      'seed', 'skills', 'skillsPerEpoch', 'slotsPerEpoch', 'attemptsPerSlot', 'repairMode', 'playsPerArm', 'hintPlays', 'rolloutsPerEpoch', 'maxTurns',
-      'reward', 'designer', 'hint', 'agent', 'corpusWordBudget', 'useCorpus', 'useMemory', 'difficulty', 'validateTimeoutMs', 'stepTimeoutMs', 'prompts',
+      'seed',
+      'skills',
+      'skillsPerEpoch',
+      'slotsPerEpoch',
+      'attemptsPerSlot',
+      'repairMode',
+      'playsPerArm',
+      'hintPlays',
+      'rolloutsPerEpoch',
+      'maxTurns',
+      'reward',
+      'designer',
+      'hint',
+      'agent',
+      'corpusWordBudget',
+      'useCorpus',
+      'useMemory',
+      'difficulty',
+      'validateTimeoutMs',
+      'stepTimeoutMs',
+      'prompts',
     ]);
     expect(Object.keys(DEFAULT_CONFIG)).toEqual(KNOBS.map((knob) => knob.key));
   });
@@ -21,10 +40,37 @@ describe('the config table', () => {
   });
 
   it('derives the tab defaults and SPADE reference preset, both inside every limit', () => {
-    expect(DEFAULT_CONFIG).toMatchObject({ seed: 1, skillsPerEpoch: 2, slotsPerEpoch: 4, attemptsPerSlot: 3, playsPerArm: 4, hintPlays: 4, rolloutsPerEpoch: 1, maxTurns: 12, corpusWordBudget: 800, validateTimeoutMs: 5000, stepTimeoutMs: 2000, repairMode: false, useCorpus: true, useMemory: true, reward: 'blend', difficulty: 'adaptive' });
+    expect(DEFAULT_CONFIG).toMatchObject({
+      seed: 1,
+      skillsPerEpoch: 2,
+      slotsPerEpoch: 4,
+      attemptsPerSlot: 3,
+      playsPerArm: 4,
+      hintPlays: 4,
+      rolloutsPerEpoch: 1,
+      maxTurns: 12,
+      corpusWordBudget: 800,
+      validateTimeoutMs: 5000,
+      stepTimeoutMs: 2000,
+      repairMode: false,
+      useCorpus: true,
+      useMemory: true,
+      reward: 'blend',
+      difficulty: 'adaptive',
+    });
     expect(REFERENCE_PRESET).toEqual({
-      skills: DEFAULT_CONFIG.skills, skillsPerEpoch: 3, slotsPerEpoch: 24, attemptsPerSlot: 5, playsPerArm: 8, hintPlays: 16, rolloutsPerEpoch: 4, maxTurns: 25,
-      corpusWordBudget: 6000, difficulty: 'medium', validateTimeoutMs: 60_000, stepTimeoutMs: 30_000,
+      skills: DEFAULT_CONFIG.skills,
+      skillsPerEpoch: 3,
+      slotsPerEpoch: 24,
+      attemptsPerSlot: 5,
+      playsPerArm: 8,
+      hintPlays: 16,
+      rolloutsPerEpoch: 4,
+      maxTurns: 25,
+      corpusWordBudget: 6000,
+      difficulty: 'medium',
+      validateTimeoutMs: 60_000,
+      stepTimeoutMs: 30_000,
     });
     expect([MAX_VALIDATE_TIMEOUT_MS, MAX_STEP_TIMEOUT_MS]).toEqual([60_000, 30_000]);
     expect(configProblems(DEFAULT_CONFIG)).toEqual([]);

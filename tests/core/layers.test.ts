@@ -21,15 +21,15 @@ function layerOf(path: string): Layer | null {
   return rel === 'src/main.ts' ? 'entry' : null;
 }
 
-interface Import { spec: string; typeOnly: boolean }
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+}
 
 function importsOf(source: string): Import[] {
   const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
   const dynamic = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  return [
-    ...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })),
-    ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false })),
-  ];
+  return [...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })), ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false }))];
 }
 
 /** Packages the UI may use directly: view libraries only (no storage, sandbox or model libraries). */
@@ -120,6 +120,6 @@ describe('layer rules', () => {
     expect(bypassesOf('<DataPanel store={ctx.store} runId={ctx.runs.meta?.id ?? null} />')).toHaveLength(1);
     expect(bypassesOf("import { appSandbox, validateInApp } from '../app/sandbox.ts';")).toHaveLength(1);
     expect(bypassesOf("import type { RunStore } from '../core/ports/store-port.ts';")).toHaveLength(1);
-    expect(bypassesOf('await ctx.library.refresh(); u.ctx.restore(); // the browser\'s storage')).toEqual([]);
+    expect(bypassesOf("await ctx.library.refresh(); u.ctx.restore(); // the browser's storage")).toEqual([]);
   });
 });

@@ -10,9 +10,24 @@ const sha = async (text: string) => createHash('sha256').update(text, 'utf8').di
 
 function env(id: string, epoch: number, slot: number, status: 'valid' | 'rejected', code: string): EnvironmentRecord {
   return {
-    id, epoch, slot, skill: 'Logical Deduction', difficulty: 'medium', docId: null, status, code, attempts: [], memoryShown: { positives: [], negative: null },
-    hint: status === 'valid' ? `hint ${id}` : null, hintMessages: null, hintReply: null, note: null,
-    stats: status === 'valid' ? { rHint: 1, rNoHint: 0, regret: 1, winRate: 0.25, fractionWon: 0.25, designerReward: 0.7, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null } : null,
+    id,
+    epoch,
+    slot,
+    skill: 'Logical Deduction',
+    difficulty: 'medium',
+    docId: null,
+    status,
+    code,
+    attempts: [],
+    memoryShown: { positives: [], negative: null },
+    hint: status === 'valid' ? `hint ${id}` : null,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats:
+      status === 'valid'
+        ? { rHint: 1, rNoHint: 0, regret: 1, winRate: 0.25, fractionWon: 0.25, designerReward: 0.7, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null }
+        : null,
   };
 }
 
@@ -30,7 +45,10 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
   });
 
   it('writes games/, checksums.sha256 in sha256sum text format and manifest.jsonl, valid environments only', async () => {
-    const files = await buildPoolFiles([env('e0000-s00', 0, 0, 'valid', 'class AEnv: pass\n'), env('e0000-s01', 0, 1, 'rejected', 'bad'), env('e0001-s00', 1, 0, 'valid', 'class BEnv: pass  # é\n')], sha);
+    const files = await buildPoolFiles(
+      [env('e0000-s00', 0, 0, 'valid', 'class AEnv: pass\n'), env('e0000-s01', 0, 1, 'rejected', 'bad'), env('e0001-s00', 1, 0, 'valid', 'class BEnv: pass  # é\n')],
+      sha,
+    );
     expect(files.map((f) => f.path)).toEqual(['games/game_000000.py', 'games/game_000001.py', 'checksums.sha256', 'manifest.jsonl']);
     expect(files[0]!.text).toBe('"""SPADE self-play generated game"""\n\nclass AEnv: pass\n');
     const h0 = await sha(files[0]!.text);
@@ -38,16 +56,30 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
     expect(files[2]!.text).toBe(`${h0}  games/game_000000.py\n${h1}  games/game_000001.py\n`);
     const rows = parseJsonLines(files[3]!.text, 'm').rows.map((r) => r.value);
     expect(rows[1]).toEqual({
-      game_id: 'game_000001', file_name: 'game_000001.py', original_file_name: 'game_00001_000_logical_deduction.py', skill: 'logical_deduction',
-      sha256: h1, line_count: 3, byte_count: Buffer.byteLength(files[1]!.text), skill_name: 'Logical Deduction', env_id: 'e0001-s00', epoch: 1,
-      hint: 'hint e0001-s00', win_rate: 0.25, regret: 1, designer_reward: 0.7,
+      game_id: 'game_000001',
+      file_name: 'game_000001.py',
+      original_file_name: 'game_00001_000_logical_deduction.py',
+      skill: 'logical_deduction',
+      sha256: h1,
+      line_count: 3,
+      byte_count: Buffer.byteLength(files[1]!.text),
+      skill_name: 'Logical Deduction',
+      env_id: 'e0001-s00',
+      epoch: 1,
+      hint: 'hint e0001-s00',
+      win_rate: 0.25,
+      regret: 1,
+      designer_reward: 0.7,
     });
   });
 
   it('parses sha256sum files (text and binary mode), resolving paths against the checksum file', () => {
     const h = 'a'.repeat(64);
     const { sums, badLines } = parseChecksums(`${h}  games/game_000000.py\n${'B'.repeat(64)} *./games/x.py\nnot a line\n\n`, 'pool/checksums.sha256');
-    expect([...sums]).toEqual([['pool/games/game_000000.py', h], ['pool/games/x.py', 'b'.repeat(64)]]);
+    expect([...sums]).toEqual([
+      ['pool/games/game_000000.py', h],
+      ['pool/games/x.py', 'b'.repeat(64)],
+    ]);
     expect(badLines).toEqual([3]);
   });
 
@@ -59,18 +91,46 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
 
 describe('rollouts JSONL and metrics CSV', () => {
   it('writes one rollout row per line with the trainer fields', () => {
-    const text = rolloutsJsonl([{ role: 'agent', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'x', weight: 1 }], reward: 1, advantage: 0.5, group: 'g', envId: 'e', epoch: 0 }]);
+    const text = rolloutsJsonl([
+      {
+        role: 'agent',
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'x', weight: 1 },
+        ],
+        reward: 1,
+        advantage: 0.5,
+        group: 'g',
+        envId: 'e',
+        epoch: 0,
+      },
+    ]);
     expect(text).toBe('{"role":"agent","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"x","weight":1}],"reward":1,"advantage":0.5,"group":"g","envId":"e","epoch":0}\n');
   });
 
   it('writes metrics with timings and per-skill columns, quoting fields that need it', () => {
     const m = (epoch: number, perSkill: EpochMetrics['perSkill']): EpochMetrics => ({
-      epoch, slots: 2, validEnvironments: 2, attempts: 3, validityRate: 2 / 3, meanRegret: 0.5, meanWinRate: 0.5, meanDesignerReward: 0.2,
-      episodes: 8, droppedEpisodes: 0, quarantined: 0, designerScale: 4, promptTokens: 10, completionTokens: 20, perSkill,
+      epoch,
+      slots: 2,
+      validEnvironments: 2,
+      attempts: 3,
+      validityRate: 2 / 3,
+      meanRegret: 0.5,
+      meanWinRate: 0.5,
+      meanDesignerReward: 0.2,
+      episodes: 8,
+      droppedEpisodes: 0,
+      quarantined: 0,
+      designerScale: 4,
+      promptTokens: 10,
+      completionTokens: 20,
+      perSkill,
     });
     const csv = metricsCsv([m(0, { 'A, b': { environments: 2, meanRegret: 0.5, meanWinRate: 0.5 } }), m(1, {})], [{ epoch: 0, totalMs: 5, modelMs: 2, sandboxMs: 3 }]);
     const lines = csv.split('\n');
-    expect(lines[0]).toBe('epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,droppedEpisodes,quarantined,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"');
+    expect(lines[0]).toBe(
+      'epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,droppedEpisodes,quarantined,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"',
+    );
     expect(lines[1]).toBe(`0,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,5,2,3,2,0.5,0.5`);
     expect(lines[2]).toBe(`1,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,,,,,,`);
     expect(lines[3]).toBe('');

@@ -20,10 +20,13 @@ function recordingSandbox(): SandboxRuntime & { loaded: string[] } {
     load: async (code) => {
       loaded.push(code);
       return {
-        className: 'FakeEnv', hasSolution: false,
+        className: 'FakeEnv',
+        hasSolution: false,
         reset: async () => ({ observation: 'start', info: {} }),
         step: async () => ({ observation: 'done', reward: 1, terminated: true, truncated: false, info: {} }),
-        solution: async () => null, renew: async () => undefined, dispose: async () => undefined,
+        solution: async () => null,
+        renew: async () => undefined,
+        dispose: async () => undefined,
       };
     },
     close: async () => undefined,
@@ -37,8 +40,13 @@ describe('lines and code sizes', () => {
   it('a line over the cap is one problem line and is never parsed', () => {
     const text = `{"a":1}\n{"code":"${'#'.repeat(MAX_LINE_CHARS)}"}\r\n{"b":2}\n`;
     const parsed = parseJsonLines(text, 'f.jsonl');
-    expect(parsed.rows.map((r) => [r.line, r.value])).toEqual([[1, { a: 1 }], [3, { b: 2 }]]);
-    expect(parsed.problems).toEqual([{ source: 'f.jsonl:2', reason: `expected a line of at most ${MAX_LINE_CHARS} characters, saw ${MAX_LINE_CHARS + 11}; the line was not read. Fix: shorten or split that record`, kept: false }]);
+    expect(parsed.rows.map((r) => [r.line, r.value])).toEqual([
+      [1, { a: 1 }],
+      [3, { b: 2 }],
+    ]);
+    expect(parsed.problems).toEqual([
+      { source: 'f.jsonl:2', reason: `expected a line of at most ${MAX_LINE_CHARS} characters, saw ${MAX_LINE_CHARS + 11}; the line was not read. Fix: shorten or split that record`, kept: false },
+    ]);
   });
 
   it('a rows file whose only row is a giant line is reported and nothing reaches the sandbox', async () => {
@@ -52,7 +60,11 @@ describe('lines and code sizes', () => {
   it('code over MAX_CODE_BYTES (counted in UTF-8) or with a lone surrogate is not sent to the sandbox', async () => {
     const sandbox = recordingSandbox();
     const big = `x = "${'\u00e9'.repeat(MAX_CODE_BYTES / 2)}"\n`;
-    const rows = [{ game_id: 'big', code: big }, { game_id: 'lone', code: 'x = "\ud800"\n' }, { game_id: 'ok', code: 'class OkEnv: pass\n' }];
+    const rows = [
+      { game_id: 'big', code: big },
+      { game_id: 'lone', code: 'x = "\ud800"\n' },
+      { game_id: 'ok', code: 'class OkEnv: pass\n' },
+    ];
     const report = await run([file('rows.json', JSON.stringify(rows))], sandbox);
     expect(sandbox.loaded).toEqual(['class OkEnv: pass\n']);
     expect(report.problems.map((p) => [p.source, p.reason.split(';')[0]])).toEqual([
@@ -71,7 +83,10 @@ describe('lines and code sizes', () => {
   it('hidden .py files and files the import does not read are problem lines', async () => {
     const report = await run([file('games/._a.py', 'x'), file('README.md', '# hi'), file('games/a.py', 'class AEnv: pass\n')]);
     expect(report.imported).toBe(1);
-    expect(report.problems.map((p) => [p.source, p.kept])).toEqual([['README.md', false], ['games/._a.py', false]]);
+    expect(report.problems.map((p) => [p.source, p.kept])).toEqual([
+      ['README.md', false],
+      ['games/._a.py', false],
+    ]);
   });
 });
 
@@ -80,7 +95,11 @@ describe('skill names', () => {
     const manifest = ['__proto__', 'toString', 'constructor'].map((skill, i) => JSON.stringify({ file_name: `g${i}.py`, skill_name: skill })).join('\n');
     const report = await run([file('manifest.jsonl', manifest), ...[0, 1, 2].map((i) => file(`g${i}.py`, `class G${i}Env: pass\n`))]);
     expect(report.snapshot!.environments.map((e) => e.skill)).toEqual(['Unlabelled', 'Unlabelled', 'Unlabelled']);
-    expect(report.problems.filter((p) => p.kept).map((p) => p.reason.split(';')[0])).toEqual(['expected a skill name, saw "__proto__" (a built-in object property)', 'expected a skill name, saw "toString" (a built-in object property)', 'expected a skill name, saw "constructor" (a built-in object property)']);
+    expect(report.problems.filter((p) => p.kept).map((p) => p.reason.split(';')[0])).toEqual([
+      'expected a skill name, saw "__proto__" (a built-in object property)',
+      'expected a skill name, saw "toString" (a built-in object property)',
+      'expected a skill name, saw "constructor" (a built-in object property)',
+    ]);
     const perSkill = report.snapshot!.epochs[0]!.metrics.perSkill;
     expect(Object.getPrototypeOf(perSkill)).toBe(Object.prototype);
     expect(Object.keys(perSkill)).toEqual(['Unlabelled']);
@@ -99,7 +118,12 @@ describe('corpus caps', () => {
   });
 
   it('stops at the character cap, and reports over-long and duplicate lines', () => {
-    const text = [JSON.stringify({ id: 'a', text: 'x'.repeat(40) }), JSON.stringify({ id: 'a', text: 'again' }), JSON.stringify({ text: 'y'.repeat(200) }), JSON.stringify({ id: 'b', text: 'z'.repeat(70) })].join('\n');
+    const text = [
+      JSON.stringify({ id: 'a', text: 'x'.repeat(40) }),
+      JSON.stringify({ id: 'a', text: 'again' }),
+      JSON.stringify({ text: 'y'.repeat(200) }),
+      JSON.stringify({ id: 'b', text: 'z'.repeat(70) }),
+    ].join('\n');
     const { docs, problems } = readCorpusFiles([file('c.jsonl', text)], { maxDocs: 10, maxChars: 100, maxLineChars: 150 });
     expect(docs.map((d) => d.id)).toEqual(['a']);
     expect(problems.map((p) => [p.source, p.reason.split(/[;,]/)[0]])).toEqual([
@@ -111,7 +135,7 @@ describe('corpus caps', () => {
 });
 
 describe('imported run configs', () => {
-  it('timeouts above this app\'s limits are lowered, with a warning each', () => {
+  it("timeouts above this app's limits are lowered, with a warning each", () => {
     const { config, problems } = importedConfig({ ...DEFAULT_CONFIG, validateTimeoutMs: 3_600_000, stepTimeoutMs: 3_600_000 }, 'run.json');
     expect(config).toMatchObject({ validateTimeoutMs: MAX_VALIDATE_TIMEOUT_MS, stepTimeoutMs: MAX_STEP_TIMEOUT_MS });
     expect(problems.map((p) => [p.reason, p.kept])).toEqual([
@@ -127,7 +151,7 @@ describe('imported run configs', () => {
     expect(problems.map((p) => p.reason).join('\n')).toMatch(/playsPerArm must be an integer from 1 to 64, got 1000000[\s\S]*unknown skills \["toString"\]/);
   });
 
-  it('missing fields take this app\'s defaults, unknown ones are dropped, wrong types are rejected', () => {
+  it("missing fields take this app's defaults, unknown ones are dropped, wrong types are rejected", () => {
     const { seed: _seed, ...rest } = DEFAULT_CONFIG;
     const filled = importedConfig({ ...rest, extra: 1 }, 'run.json');
     expect(filled.config).toEqual(DEFAULT_CONFIG);

@@ -14,9 +14,12 @@ const asImport = (files: TextFile[], prefix = ''): ImportFile[] => files.map((f)
 function snapshot(): RunSnapshot {
   const epochs = epochsOfDump(readV1Dump(), 'real');
   return {
-    meta: { ...testMeta('r'), epochsCompleted: epochs.length }, state: epochs[epochs.length - 1]!.nextState,
+    meta: { ...testMeta('r'), epochsCompleted: epochs.length },
+    state: epochs[epochs.length - 1]!.nextState,
     epochs: epochs.map((e) => ({ metrics: e.metrics, timings: e.timings })),
-    environments: epochs.flatMap((e) => e.environments), episodes: epochs.flatMap((e) => e.episodes), rollouts: epochs.flatMap((e) => e.rollouts),
+    environments: epochs.flatMap((e) => e.environments),
+    episodes: epochs.flatMap((e) => e.episodes),
+    rollouts: epochs.flatMap((e) => e.rollouts),
   };
 }
 
@@ -31,18 +34,31 @@ describe('run archive', () => {
     const { snapshot: read, problems } = parseArchive(asImport(files, 'some-folder/'));
     expect(problems).toEqual([]);
     expect(read).toEqual(snapshot());
-    expect(epochResultsOf(read!).map((r) => [r.epoch, r.environments.length, r.episodes.length, r.nextState.epoch])).toEqual([[0, 2, 8, 1], [1, 2, 8, 2]]);
+    expect(epochResultsOf(read!).map((r) => [r.epoch, r.environments.length, r.episodes.length, r.nextState.epoch])).toEqual([
+      [0, 2, 8, 1],
+      [1, 2, 8, 2],
+    ]);
   });
 
   it('reports changed files, skips bad lines, drops epochs after a gap, and never throws', async () => {
     const files = await buildArchiveFiles(snapshot(), hashText);
     const edit = (path: string, change: (text: string) => string) => files.map((f) => (f.path === path ? { ...f, text: change(f.text) } : f));
-    let changed = edit('episodes.jsonl', (t) => t.split('\n').map((l, i) => (i === 2 ? '{"broken' : l)).join('\n'));
+    let changed = edit('episodes.jsonl', (t) =>
+      t
+        .split('\n')
+        .map((l, i) => (i === 2 ? '{"broken' : l))
+        .join('\n'),
+    );
     changed = changed.map((f) => (f.path === 'epochs.jsonl' ? { ...f, text: f.text.split('\n')[1]! + '\n' } : f));
     const { snapshot: read, problems } = parseArchive(asImport(changed));
     expect(problems.map((p) => [p.source, p.kept])).toEqual([
-      ['episodes.jsonl', true], ['epochs.jsonl', true], ['episodes.jsonl:3', false],
-      ['epochs.jsonl', false], ['environments.jsonl', false], ['episodes.jsonl', false], ['rollouts.jsonl', false],
+      ['episodes.jsonl', true],
+      ['epochs.jsonl', true],
+      ['episodes.jsonl:3', false],
+      ['epochs.jsonl', false],
+      ['environments.jsonl', false],
+      ['episodes.jsonl', false],
+      ['rollouts.jsonl', false],
     ]);
     expect(problems[0]!.reason).toMatch(/^checksum mismatch: manifest says [0-9a-f]{64}, file has [0-9a-f]{64}; read line by line anyway$/);
     expect(problems[3]!.reason).toBe('1 record(s) of epoch 0 and later dropped: epochs.jsonl has no record of epoch 0');

@@ -81,11 +81,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): () => Promi
     window.addEventListener('message', listener);
     const channel = new MessageChannel();
     const copies = Object.fromEntries(Object.entries(bytes).map(([name, buffer]) => [name, buffer.slice(0)]));
-    frame.contentWindow?.postMessage(
-      { workerSource: assets.workerSource, port: channel.port2, files: copies, token },
-      '*',
-      [channel.port2, ...Object.values(copies)],
-    );
+    frame.contentWindow?.postMessage({ workerSource: assets.workerSource, port: channel.port2, files: copies, token }, '*', [channel.port2, ...Object.values(copies)]);
     const kill = () => {
       window.removeEventListener('message', listener);
       channel.port1.close();

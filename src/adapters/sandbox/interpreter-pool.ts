@@ -18,7 +18,10 @@ export class InterpreterPool {
   private closed = false;
   private readonly stopBooting = new AbortController();
 
-  constructor(private readonly spawn: SpawnSandbox, private readonly size: number) {}
+  constructor(
+    private readonly spawn: SpawnSandbox,
+    private readonly size: number,
+  ) {}
 
   /** Resolves with a booted interpreter that nothing else has used; waits for one if none is ready. */
   take(): Promise<SandboxProcess> {

@@ -23,7 +23,11 @@ export class Interpreter {
   private readonly queue = new SerialQueue();
   private gone: 'killed' | 'retired' | null = null;
 
-  constructor(private readonly proc: SandboxProcess, private readonly maxChars: number, private readonly onKilled: () => void) {
+  constructor(
+    private readonly proc: SandboxProcess,
+    private readonly maxChars: number,
+    private readonly onKilled: () => void,
+  ) {
     // One that dies between calls counts as killed at once, so no later call is sent to it.
     void proc.exited.then(() => this.kill());
   }

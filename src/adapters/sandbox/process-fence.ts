@@ -50,9 +50,20 @@ export function findExecutable(name: string, path: string): string | null {
  */
 export function fencePrefix(tools: { unshare: string; setpriv: string; prlimit: string }, namespaceFlags: readonly string[], dataLimitBytes = SANDBOX_DATA_LIMIT_BYTES): string[] {
   return [
-    tools.unshare, ...namespaceFlags, '--',
-    tools.setpriv, '--pdeathsig', 'KILL', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--',
-    tools.prlimit, `--data=${dataLimitBytes}`, '--core=0', '--',
+    tools.unshare,
+    ...namespaceFlags,
+    '--',
+    tools.setpriv,
+    '--pdeathsig',
+    'KILL',
+    '--no-new-privs',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--',
+    tools.prlimit,
+    `--data=${dataLimitBytes}`,
+    '--core=0',
+    '--',
   ];
 }
 
@@ -74,7 +85,9 @@ async function probe(prefix: string[]): Promise<string | null> {
 async function detect(): Promise<SandboxLauncher> {
   const path = process.env.PATH ?? '';
   const tools = { unshare: findExecutable('unshare', path), setpriv: findExecutable('setpriv', path), prlimit: findExecutable('prlimit', path) };
-  const missing = Object.entries(tools).filter(([, file]) => !file).map(([name]) => name);
+  const missing = Object.entries(tools)
+    .filter(([, file]) => !file)
+    .map(([name]) => name);
   const problems: string[] = [];
   if (process.platform !== 'linux') problems.push(`this is ${process.platform}, not Linux`);
   else if (missing.length > 0) problems.push(`util-linux ${missing.join(', ')} not found on PATH`);

@@ -1,6 +1,5 @@
 /** Content-Security-Policy of the sandbox frame: no network of any kind, blob workers and wasm only. */
-export const SANDBOX_FRAME_CSP =
-  "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:";
+export const SANDBOX_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:";
 
 // Runs inside the opaque-origin frame: starts the worker from the source the host sent and
 // hands it the host's port; reports worker deaths to the host. It handles one message only.

@@ -53,7 +53,11 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(path + '.tmp', path);
 }
 
-const lines = <T>(text: string | null): T[] => (text ?? '').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+const lines = <T>(text: string | null): T[] =>
+  (text ?? '')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
 
 /**
  * RunStore over one run directory in the format `spade run --out` writes: config.json, the
@@ -66,7 +70,10 @@ export class FileRunStore implements RunStore {
   private readonly now: () => number;
   private cache: { key: string; records: Records } | null = null;
 
-  constructor(readonly dir: string, private readonly options: FileStoreOptions = {}) {
+  constructor(
+    readonly dir: string,
+    private readonly options: FileStoreOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
   }
 
@@ -88,7 +95,18 @@ export class FileRunStore implements RunStore {
     const epochs = lines<EpochMetrics>(await readText(this.path('epochs.jsonl'))).length;
     const createdAt = Math.round((await stat(this.path(CONFIG_FILE))).mtimeMs);
     const name = basename(this.dir);
-    const meta: RunMeta = { id: name, name, createdAt, updatedAt: createdAt, config: completeConfig(config), modelId: model, status: 'completed', epochsCompleted: epochs, epochsPlanned: epochs, lastError: null };
+    const meta: RunMeta = {
+      id: name,
+      name,
+      createdAt,
+      updatedAt: createdAt,
+      config: completeConfig(config),
+      modelId: model,
+      status: 'completed',
+      epochsCompleted: epochs,
+      epochsPlanned: epochs,
+      lastError: null,
+    };
     return { meta, state: { epochsCompleted: epochs, state: { ...INITIAL_RUN_STATE, epoch: epochs } } };
   }
 
@@ -136,7 +154,10 @@ export class FileRunStore implements RunStore {
     if (!found || found.meta.id !== runId) return null;
     if ((await readText(this.path(STATE_FILE))) !== null) return { meta: found.meta, state: found.state.state };
     const { environments } = await this.records(found.state);
-    const memory = rememberEnvironments([], environments.filter((e) => e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })));
+    const memory = rememberEnvironments(
+      [],
+      environments.filter((e) => e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })),
+    );
     return { meta: found.meta, state: { ...found.state.state, memory } };
   }
 
@@ -150,9 +171,13 @@ export class FileRunStore implements RunStore {
   async commitEpoch(runId: string, result: EpochResult): Promise<void> {
     const found = await this.readMeta();
     if (!found || found.meta.id !== runId) throw noRun(runId);
-    if ((await readText(this.path(STATE_FILE))) === null) throw new StoreError('corrupt', `${this.dir} has no ${STATE_FILE} (written by an older spade run): its memory cannot be restored exactly, so it can be exported but not continued.`);
+    if ((await readText(this.path(STATE_FILE))) === null)
+      throw new StoreError('corrupt', `${this.dir} has no ${STATE_FILE} (written by an older spade run): its memory cannot be restored exactly, so it can be exported but not continued.`);
     if (found.state.epochsCompleted !== result.epoch) throw epochConflict(runId, found.state.epochsCompleted, result.epoch);
-    const texts = epochFileTexts(result, result.environments.map((env) => sha256HexSync(env.code)));
+    const texts = epochFileTexts(
+      result,
+      result.environments.map((env) => sha256HexSync(env.code)),
+    );
     const sizes: Partial<Record<RunFileName, number>> = {};
     for (const file of RUN_FILES) {
       const actual = (await stat(this.path(file)).catch(() => null))?.size ?? 0;

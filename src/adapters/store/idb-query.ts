@@ -105,7 +105,11 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
   if (query.limit === undefined) {
     const filter = filterRanges(runId, query)[0];
     const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
-    return rows.map((r) => r.record).filter((env) => matchesEnvironmentQuery(env, query)).sort(compareEnvironments(query.sortBy, query.descending)).slice(offset);
+    return rows
+      .map((r) => r.record)
+      .filter((env) => matchesEnvironmentQuery(env, query))
+      .sort(compareEnvironments(query.sortBy, query.descending))
+      .slice(offset);
   }
   if (query.limit <= 0) return [];
   const tx = db.transaction('environments', 'readonly');

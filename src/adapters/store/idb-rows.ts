@@ -6,7 +6,14 @@ import { scoredFlag } from './idb-schema.ts';
 /** An environment row as version 1 stored it (no `scored`). */
 export function environmentRowV1(runId: string, record: EnvironmentRecord, sha256: string): Omit<EnvironmentRow, 'scored'> {
   const row: Omit<EnvironmentRow, 'scored'> = {
-    runId, envId: record.id, epoch: record.epoch, slot: record.slot, skill: record.skill, status: record.status, sha256, record,
+    runId,
+    envId: record.id,
+    epoch: record.epoch,
+    slot: record.slot,
+    skill: record.skill,
+    status: record.status,
+    sha256,
+    record,
   };
   if (scoredFlag(record) === 1) {
     row.regret = record.stats!.regret;

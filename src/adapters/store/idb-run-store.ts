@@ -37,8 +37,12 @@ export function toStoreError(error: unknown, txError: unknown, what: string): un
   if (error instanceof StoreError) return error;
   if (isQuotaError(error) || isQuotaError(txError)) return new StoreQuotaError(what, { cause: error });
   const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'DataCloneError' || name === 'DataError') return new StoreError('bad_record', `${what} holds a value IndexedDB cannot store (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, { cause: error });
-  if (name === 'InvalidStateError') return new StoreError('closed', 'The database connection is closed (another tab upgraded the app, or the browser closed it); reload the page to continue.', { cause: error });
+  if (name === 'DataCloneError' || name === 'DataError')
+    return new StoreError('bad_record', `${what} holds a value IndexedDB cannot store (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, {
+      cause: error,
+    });
+  if (name === 'InvalidStateError')
+    return new StoreError('closed', 'The database connection is closed (another tab upgraded the app, or the browser closed it); reload the page to continue.', { cause: error });
   return error;
 }
 
@@ -61,7 +65,10 @@ export class IndexedDbRunStore implements RunStore {
   private readonly now: () => number;
   private readonly hash: HashText;
 
-  constructor(readonly db: IDBPDatabase<SpadeDbSchema>, private readonly options: IndexedDbStoreOptions = {}) {
+  constructor(
+    readonly db: IDBPDatabase<SpadeDbSchema>,
+    private readonly options: IndexedDbStoreOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     this.hash = options.hashText ?? webCryptoHash;
   }
@@ -166,9 +173,13 @@ export class IndexedDbRunStore implements RunStore {
     const tx = this.db.transaction(ALL_STORES, 'readwrite');
     const range = runRange(runId);
     await Promise.all([
-      tx.objectStore('runs').delete(runId), tx.objectStore('state').delete(runId),
-      tx.objectStore('epochs').delete(range), tx.objectStore('environments').delete(range),
-      tx.objectStore('episodes').delete(range), tx.objectStore('rollouts').delete(range), tx.done,
+      tx.objectStore('runs').delete(runId),
+      tx.objectStore('state').delete(runId),
+      tx.objectStore('epochs').delete(range),
+      tx.objectStore('environments').delete(range),
+      tx.objectStore('episodes').delete(range),
+      tx.objectStore('rollouts').delete(range),
+      tx.done,
     ]);
   }
 

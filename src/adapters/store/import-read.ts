@@ -15,13 +15,18 @@ export interface ReadFiles {
 /** Why a file of `size` bytes is not read when `budget` bytes are left for the import, or null when it may be. */
 export function oversizeReason(size: number, budget: ByteBudget): string | null {
   if (size > MAX_IMPORT_FILE_BYTES) return `expected a file of at most ${formatBytes(MAX_IMPORT_FILE_BYTES)}, saw ${formatBytes(size)}; not read. Fix: split it into smaller files`;
-  if (size > budget.remaining) return `the import reads at most ${formatBytes(MAX_IMPORT_TOTAL_BYTES)} in all and this file (${formatBytes(size)}) does not fit in what is left; not read. Fix: import fewer files at once`;
+  if (size > budget.remaining)
+    return `the import reads at most ${formatBytes(MAX_IMPORT_TOTAL_BYTES)} in all and this file (${formatBytes(size)}) does not fit in what is left; not read. Fix: import fewer files at once`;
   return null;
 }
 
 /** The problem line for files after the first MAX_IMPORT_FILES. */
 export function tooManyFilesProblem(source: string, count: number): ImportProblem {
-  return { source, reason: `expected at most ${MAX_IMPORT_FILES} files, saw ${count > MAX_IMPORT_FILES ? `more than ${MAX_IMPORT_FILES}` : count}; files after the first ${MAX_IMPORT_FILES} were not read. Fix: import fewer files at once`, kept: false };
+  return {
+    source,
+    reason: `expected at most ${MAX_IMPORT_FILES} files, saw ${count > MAX_IMPORT_FILES ? `more than ${MAX_IMPORT_FILES}` : count}; files after the first ${MAX_IMPORT_FILES} were not read. Fix: import fewer files at once`,
+    kept: false,
+  };
 }
 
 const isZip = (file: ByteFile) => file.path.toLowerCase().endsWith('.zip') || looksLikeZip(file.bytes);
@@ -42,12 +47,17 @@ export async function toImportFiles(inputs: readonly ByteFile[], budget: ByteBud
   const files: ImportFile[] = [];
   const problems: ImportProblem[] = [];
   const take = async (file: ByteFile) => {
-    if (files.length >= MAX_IMPORT_FILES) return void problems.push({ source: file.path, reason: `expected at most ${MAX_IMPORT_FILES} files in all, saw more; not read. Fix: import fewer files at once`, kept: false });
+    if (files.length >= MAX_IMPORT_FILES)
+      return void problems.push({ source: file.path, reason: `expected at most ${MAX_IMPORT_FILES} files in all, saw more; not read. Fix: import fewer files at once`, kept: false });
     let text: string;
     try {
       text = decodeUtf8(file.bytes);
     } catch {
-      return void problems.push({ source: file.path, reason: `expected UTF-8 text, saw invalid UTF-8 bytes (first on line ${firstBadLine(file.bytes)}); skipped. Fix: save the file as UTF-8`, kept: false });
+      return void problems.push({
+        source: file.path,
+        reason: `expected UTF-8 text, saw invalid UTF-8 bytes (first on line ${firstBadLine(file.bytes)}); skipped. Fix: save the file as UTF-8`,
+        kept: false,
+      });
     }
     files.push({ path: file.path, text, sha256: await sha256Hex(file.bytes) });
   };

@@ -17,7 +17,9 @@ function clone<T>(value: T, what: string): T {
   try {
     return structuredClone(value);
   } catch (error) {
-    throw new StoreError('bad_record', `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, { cause: error });
+    throw new StoreError('bad_record', `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, {
+      cause: error,
+    });
   }
 }
 

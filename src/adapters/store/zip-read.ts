@@ -101,7 +101,8 @@ export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLi
   if (count > limits.maxEntries) fail(zipName, `expected at most ${limits.maxEntries} entries, saw ${count}; entries after the first ${limits.maxEntries} were not read. Fix: split the zip`);
   const seen = new Set<string>();
   for (let i = 0; i < Math.min(count, limits.maxEntries); i++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL) return (fail(zipName, `central directory cut short at entry ${i + 1} of ${count}; the rest was not read. Fix: zip the files again`), { entries, problems });
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL)
+      return (fail(zipName, `central directory cut short at entry ${i + 1} of ${count}; the rest was not read. Fix: zip the files again`), { entries, problems });
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const crc = view.getUint32(at + 16, true);
@@ -125,12 +126,21 @@ export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLi
     else if (seen.has(name)) fail(source, 'a second entry with the same name; the first one is kept');
     else if (flags & 1) fail(source, 'expected an unencrypted entry, saw an encrypted one; skipped. Fix: zip without a password');
     else if (method !== 0 && method !== 8) fail(source, `expected stored or deflated data, saw compression method ${method}; skipped. Fix: zip with deflate`);
-    else if (size > limits.maxEntryBytes || size > budget.remaining) fail(source, `declares ${formatBytes(size)}; expected at most ${formatBytes(Math.min(limits.maxEntryBytes, budget.remaining))} (per-file cap or what is left of the import's total); skipped, not inflated`);
+    else if (size > limits.maxEntryBytes || size > budget.remaining)
+      fail(
+        source,
+        `declares ${formatBytes(size)}; expected at most ${formatBytes(Math.min(limits.maxEntryBytes, budget.remaining))} (per-file cap or what is left of the import's total); skipped, not inflated`,
+      );
     else {
       const entry = readEntry(bytes, view, local, packed, method, size);
       if (typeof entry === 'string') fail(source, entry);
-      else if (entry.bytes.length !== size) fail(source, `the directory declares ${size} bytes, the data inflates to ${entry.bytes.length}; skipped (a lying or corrupt header). Fix: zip the files again`);
-      else if (entry.crc !== crc) fail(source, `CRC-32 mismatch: the directory says ${crc.toString(16).padStart(8, '0')}, the data has ${entry.crc.toString(16).padStart(8, '0')}; skipped (corrupt or tampered). Fix: zip the files again`);
+      else if (entry.bytes.length !== size)
+        fail(source, `the directory declares ${size} bytes, the data inflates to ${entry.bytes.length}; skipped (a lying or corrupt header). Fix: zip the files again`);
+      else if (entry.crc !== crc)
+        fail(
+          source,
+          `CRC-32 mismatch: the directory says ${crc.toString(16).padStart(8, '0')}, the data has ${entry.crc.toString(16).padStart(8, '0')}; skipped (corrupt or tampered). Fix: zip the files again`,
+        );
       else {
         seen.add(name);
         budget.remaining -= size;
@@ -150,7 +160,9 @@ function readEntry(bytes: Uint8Array, view: DataView, local: number, packed: num
   if (method === 0) return { bytes: data, crc: crc32(data) };
   try {
     const out = inflateBounded(data, declared);
-    return out === 'too large' ? `the directory declares ${declared} bytes, the data inflates to more; inflating stopped there and the entry was skipped (a lying or corrupt header). Fix: zip the files again` : out;
+    return out === 'too large'
+      ? `the directory declares ${declared} bytes, the data inflates to more; inflating stopped there and the entry was skipped (a lying or corrupt header). Fix: zip the files again`
+      : out;
   } catch (error) {
     return `expected deflate data, saw a corrupt stream (${error instanceof Error ? error.message : String(error)}); skipped`;
   }

@@ -59,25 +59,57 @@ export function failureToEnvError(failure: HarnessFailure, call: EnvCall, stage:
   const seen = describeException(failure);
   switch (failure.error) {
     case 'syntax':
-      return envError('syntax_error', stage, { expected: 'valid Python 3 source', seen: `SyntaxError: ${failure.msg ?? ''}${typeof failure.line === 'number' ? ` at line ${failure.line}` : ''}`, fix: 'correct the syntax on that line; in f-strings double literal braces ({{ and }})' });
+      return envError('syntax_error', stage, {
+        expected: 'valid Python 3 source',
+        seen: `SyntaxError: ${failure.msg ?? ''}${typeof failure.line === 'number' ? ` at line ${failure.line}` : ''}`,
+        fix: 'correct the syntax on that line; in f-strings double literal braces ({{ and }})',
+      });
     case 'import':
-      return envError('import_error', stage, { expected: 'only Python standard-library imports', seen, fix: 'remove the import or use the standard library (numpy and other packages are not available)' });
+      return envError('import_error', stage, {
+        expected: 'only Python standard-library imports',
+        seen,
+        fix: 'remove the import or use the standard library (numpy and other packages are not available)',
+      });
     case 'exec':
       return envError('module_exception', stage, { expected: 'the module body to run without raising', seen, fix: 'make top-level code only define classes, functions and constants' });
     case 'init':
-      return envError('init_exception', stage, { expected: `${failure.cls ?? 'the environment class'}() or (max_turns=N) to construct without raising`, seen, fix: 'initialise every attribute in __init__ with defaults and accept max_turns as an optional keyword' });
+      return envError('init_exception', stage, {
+        expected: `${failure.cls ?? 'the environment class'}() or (max_turns=N) to construct without raising`,
+        seen,
+        fix: 'initialise every attribute in __init__ with defaults and accept max_turns as an optional keyword',
+      });
     case 'no_class':
-      return envError('no_env_class', stage, { expected: "a module-level class whose name ends in 'Env'", seen: `classes ${JSON.stringify(failure.classes ?? [])}`, fix: "name the environment class like 'MazeEnv'" });
+      return envError('no_env_class', stage, {
+        expected: "a module-level class whose name ends in 'Env'",
+        seen: `classes ${JSON.stringify(failure.classes ?? [])}`,
+        fix: "name the environment class like 'MazeEnv'",
+      });
     case 'missing_method':
-      return envError('missing_method', stage, { expected: `${failure.cls ?? 'the class'} to define reset and step`, seen: `no ${(failure.missing ?? []).join(' or ')}`, fix: 'implement reset(self, seed=None) and step(self, action)' });
+      return envError('missing_method', stage, {
+        expected: `${failure.cls ?? 'the class'} to define reset and step`,
+        seen: `no ${(failure.missing ?? []).join(' or ')}`,
+        fix: 'implement reset(self, seed=None) and step(self, action)',
+      });
     case 'exit':
-      return envError('process_exit', stage, { expected: `${CALL_TEXT[call]} without exiting`, seen: `SystemExit ${failure.msg ?? ''}`.trim(), fix: 'never call sys.exit, exit or quit; return a terminal step instead' });
+      return envError('process_exit', stage, {
+        expected: `${CALL_TEXT[call]} without exiting`,
+        seen: `SystemExit ${failure.msg ?? ''}`.trim(),
+        fix: 'never call sys.exit, exit or quit; return a terminal step instead',
+      });
     case 'memory':
       return envError('memory_exhausted', stage, { expected: `${CALL_TEXT[call]} within the sandbox memory`, seen: 'MemoryError', fix: 'keep state small; do not build huge lists or strings' });
     case 'too_large':
-      return envError('output_too_large', stage, { expected: `the ${failure.what ?? 'output'} to be at most ${failure.limit ?? '?'} characters`, seen: `${failure.size ?? '?'} characters`, fix: 'keep observations short: describe the state, do not dump it' });
+      return envError('output_too_large', stage, {
+        expected: `the ${failure.what ?? 'output'} to be at most ${failure.limit ?? '?'} characters`,
+        seen: `${failure.size ?? '?'} characters`,
+        fix: 'keep observations short: describe the state, do not dump it',
+      });
     default:
-      return envError(EXCEPTION_CODE[call], stage, { expected: `${CALL_TEXT[call]} without raising`, seen, fix: 'handle every input, including garbage actions, and always return the documented tuple' });
+      return envError(EXCEPTION_CODE[call], stage, {
+        expected: `${CALL_TEXT[call]} without raising`,
+        seen,
+        fix: 'handle every input, including garbage actions, and always return the documented tuple',
+      });
   }
 }
 
@@ -87,14 +119,18 @@ function isDict(value: DescribedValue | undefined): boolean {
 
 /** Checks a described `reset` return against the contract (a bare string is tolerated). */
 export function checkResetValue(value: DescribedValue, stage: ValidationStage): ResetResult {
-  const pair = value.t === 'tuple' ? value.items ?? [] : null;
+  const pair = value.t === 'tuple' ? (value.items ?? []) : null;
   const obsValue = pair ? pair[0] : value;
   if ((pair && pair.length !== 2) || obsValue?.t !== 'str') {
     throw envError('reset_bad_return', stage, { expected: 'reset() to return (observation: str, info: dict) or a str', seen: describeSeen(value), fix: 'end reset with `return observation, {}`' });
   }
   const observation = String(obsValue.v ?? '');
   if (observation.length === 0) {
-    throw envError('reset_empty_observation', stage, { expected: 'a non-empty observation string from reset()', seen: 'an empty string', fix: 'describe the goal, the state and the available actions in the first observation' });
+    throw envError('reset_empty_observation', stage, {
+      expected: 'a non-empty observation string from reset()',
+      seen: 'an empty string',
+      fix: 'describe the goal, the state and the available actions in the first observation',
+    });
   }
   if (pair && !isDict(pair[1])) {
     throw envError('reset_bad_info', stage, { expected: 'info to be a dict', seen: describeSeen(pair[1]!), fix: 'return {} (or a dict of extra facts) as the second item' });
@@ -106,28 +142,39 @@ function checkReward(value: DescribedValue, stage: ValidationStage): number {
   if (!NUMERIC.has(value.t)) {
     throw envError('step_bad_reward', stage, { expected: 'a numeric reward (int or float)', seen: describeSeen(value), fix: 'return a float reward such as 0.0 or 1.0' });
   }
-  if (value.nonfinite || typeof value.v !== 'number' && typeof value.v !== 'boolean') {
+  if (value.nonfinite || (typeof value.v !== 'number' && typeof value.v !== 'boolean')) {
     throw envError('reward_not_finite', stage, { expected: 'a finite reward', seen: describeSeen(value), fix: 'never return nan or inf; clamp rewards into [-10, 10]' });
   }
   const reward = Number(value.v);
   if (Math.abs(reward) > MAX_ABS_REWARD) {
-    throw envError('reward_out_of_range', stage, { expected: `a reward within [-${MAX_ABS_REWARD}, ${MAX_ABS_REWARD}]`, seen: `reward ${reward}`, fix: 'use 1.0 for a win, partial progress in [0, 1], 0 otherwise' });
+    throw envError('reward_out_of_range', stage, {
+      expected: `a reward within [-${MAX_ABS_REWARD}, ${MAX_ABS_REWARD}]`,
+      seen: `reward ${reward}`,
+      fix: 'use 1.0 for a win, partial progress in [0, 1], 0 otherwise',
+    });
   }
   return reward;
 }
 
 /** Checks a described `step` return against the contract. */
 export function checkStepValue(value: DescribedValue, stage: ValidationStage): StepResult {
-  const items = value.t === 'tuple' ? value.items ?? [] : [];
+  const items = value.t === 'tuple' ? (value.items ?? []) : [];
   if (items.length !== 5) {
-    throw envError('step_bad_return', stage, { expected: 'step() to return a 5-tuple (observation, reward, terminated, truncated, info)', seen: describeSeen(value), fix: 'return all five values on every path, including invalid actions' });
+    throw envError('step_bad_return', stage, {
+      expected: 'step() to return a 5-tuple (observation, reward, terminated, truncated, info)',
+      seen: describeSeen(value),
+      fix: 'return all five values on every path, including invalid actions',
+    });
   }
   const [obs, reward, terminated, truncated, info] = items as [DescribedValue, DescribedValue, DescribedValue, DescribedValue, DescribedValue];
   if (obs.t !== 'str') {
     throw envError('step_bad_observation', stage, { expected: 'the observation to be a str', seen: describeSeen(obs), fix: 'build the observation with an f-string or str()' });
   }
   const checkedReward = checkReward(reward, stage);
-  for (const [name, flag] of [['terminated', terminated], ['truncated', truncated]] as const) {
+  for (const [name, flag] of [
+    ['terminated', terminated],
+    ['truncated', truncated],
+  ] as const) {
     if (flag.t !== 'bool') {
       throw envError('step_bad_flags', stage, { expected: `${name} to be a real bool`, seen: describeSeen(flag), fix: `return True or False for ${name} (wrap it in bool(...))` });
     }

@@ -18,18 +18,7 @@ export interface DescribedValue {
 }
 
 /** Failure kinds the harness reports. */
-export type HarnessFailureKind =
-  | 'syntax'
-  | 'import'
-  | 'exec'
-  | 'init'
-  | 'no_class'
-  | 'missing_method'
-  | 'exception'
-  | 'exit'
-  | 'memory'
-  | 'too_large'
-  | 'bad_request';
+export type HarnessFailureKind = 'syntax' | 'import' | 'exec' | 'init' | 'no_class' | 'missing_method' | 'exception' | 'exit' | 'memory' | 'too_large' | 'bad_request';
 
 /** A failed harness call. */
 export interface HarnessFailure {
@@ -62,10 +51,7 @@ export interface ValueReply {
 /** Reply to `syntax`. */
 export type SyntaxReply = { ok: true } | { ok: false; line: number | null; msg: string };
 
-const FAILURE_KINDS = new Set<string>([
-  'syntax', 'import', 'exec', 'init', 'no_class', 'missing_method',
-  'exception', 'exit', 'memory', 'too_large', 'bad_request',
-]);
+const FAILURE_KINDS = new Set<string>(['syntax', 'import', 'exec', 'init', 'no_class', 'missing_method', 'exception', 'exit', 'memory', 'too_large', 'bad_request']);
 
 /** Error thrown when a harness reply is not what the protocol allows (a compromised or broken sandbox). */
 export class HarnessProtocolError extends Error {
@@ -102,7 +88,10 @@ export function pythonLength(text: string): number {
 
 /** A string the host re-measured and found over the limit. */
 class Oversize extends Error {
-  constructor(readonly what: string, readonly size: number) {
+  constructor(
+    readonly what: string,
+    readonly size: number,
+  ) {
     super(what);
   }
 }
@@ -224,4 +213,3 @@ export function asSyntaxReply(reply: Record<string, unknown>): SyntaxReply {
   }
   return { ok: false, line: (reply.line as number | null | undefined) ?? null, msg: reply.msg };
 }
-

@@ -92,7 +92,10 @@ export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeou
 
 class Budget {
   private readonly deadline: number;
-  constructor(private readonly options: ValidationOptions, private readonly now: () => number) {
+  constructor(
+    private readonly options: ValidationOptions,
+    private readonly now: () => number,
+  ) {
     this.deadline = now() + options.totalTimeoutMs;
   }
   callTimeout(stage: ValidationStage): number {
@@ -140,19 +143,23 @@ async function checkDeterminism(handle: EnvHandle, budget: Budget, firstObservat
  * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe,
  * determinism. The first failure is reported with its stage, stable code and message.
  */
-export async function validateEnvironment(
-  reply: string,
-  runtime: SandboxRuntime,
-  options: ValidationOptions = DEFAULT_VALIDATION,
-): Promise<ValidationReport> {
+export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
   await runtime.warm();
   const started = now();
   const budget = new Budget(options, now);
   const stages: StageOutcome[] = [];
   const report: ValidationReport = {
-    ok: false, stage: null, code: null, message: null, ms: 0, source: '',
-    repairedLines: [], className: null, firstObservation: null, stages,
+    ok: false,
+    stage: null,
+    code: null,
+    message: null,
+    ms: 0,
+    source: '',
+    repairedLines: [],
+    className: null,
+    firstObservation: null,
+    stages,
   };
   let stage: ValidationStage = 'extract';
   let stageStart = started;
@@ -166,9 +173,13 @@ export async function validateEnvironment(
     const isCode = options.source === 'code';
     const extracted = isCode ? reply : extractCode(reply);
     if (extracted.trim().length === 0) {
-      throw envError('no_code', 'extract', isCode
-        ? { expected: 'Python code', seen: 'empty code', fix: 'put the complete environment in the file' }
-        : { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' });
+      throw envError(
+        'no_code',
+        'extract',
+        isCode
+          ? { expected: 'Python code', seen: 'empty code', fix: 'put the complete environment in the file' }
+          : { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' },
+      );
     }
     const repaired = isCode ? { code: extracted, repairedLines: [] } : await repairFStringBraces(extracted, runtime.checkSyntax);
     report.source = repaired.code;
@@ -185,9 +196,7 @@ export async function validateEnvironment(
     report.ok = true;
   } catch (error) {
     stages.push({ stage, ok: false, ms: now() - stageStart });
-    const failure = isEnvError(error)
-      ? error
-      : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const failure = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
     report.stage = failure.stage;
     report.code = failure.code;
     report.message = failure.message;

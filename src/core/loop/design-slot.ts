@@ -37,7 +37,10 @@ export interface SlotDesign {
 /** The difficulty word: fixed, or (adaptive) from the skill's remembered win rates. */
 export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[], skill: string): 'easy' | 'medium' | 'hard' {
   if (config.difficulty !== 'adaptive') return config.difficulty;
-  const rates = memory.filter((r) => r.skill === skill).slice(-10).map((r) => r.winRate);
+  const rates = memory
+    .filter((r) => r.skill === skill)
+    .slice(-10)
+    .map((r) => r.winRate);
   if (rates.length === 0) return 'medium';
   const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
   return mean > 0.6 ? 'hard' : mean < 0.4 ? 'easy' : 'medium';
@@ -73,14 +76,17 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     } else {
       const doc = pool.length > 0 ? pool[rng.int(pool.length)]! : null;
       docId = doc?.id ?? null;
-      messages = buildDesignerPrompt({
-        skill: ctx.skill,
-        skillDescription: Object.hasOwn(GAME_SKILLS, ctx.skill) ? GAME_SKILLS[ctx.skill]! : ctx.skill,
-        document: doc ? truncateWords(doc.text, config.corpusWordBudget) : null,
-        memory,
-        difficulty,
-        maxTurns: config.maxTurns,
-      }, config.prompts);
+      messages = buildDesignerPrompt(
+        {
+          skill: ctx.skill,
+          skillDescription: Object.hasOwn(GAME_SKILLS, ctx.skill) ? GAME_SKILLS[ctx.skill]! : ctx.skill,
+          document: doc ? truncateWords(doc.text, config.corpusWordBudget) : null,
+          memory,
+          difficulty,
+          maxTurns: config.maxTurns,
+        },
+        config.prompts,
+      );
     }
     ctx.onAttemptStart(attempt, docId, repair);
     const result = await ctx.model.complete({

@@ -113,14 +113,20 @@ function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign
   const chosen = design.valid ?? design.attempts[design.attempts.length - 1];
   return {
     id: environmentId(epoch, slot),
-    epoch, slot, skill,
+    epoch,
+    slot,
+    skill,
     difficulty: design.difficulty,
     docId: design.docId,
     status: design.valid ? 'valid' : 'rejected',
     code: chosen?.code ?? '',
     attempts: design.attempts,
     memoryShown: design.memoryShown,
-    hint: null, hintMessages: null, hintReply: null, note: null, stats: null,
+    hint: null,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats: null,
   };
 }
 
@@ -150,7 +156,15 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     await gate('design');
     const envId = environmentId(epoch, slot);
     const design = await designSlot({
-      epoch, slot, skill, envId, config, corpus: ports.corpus, memory: state.memory, model, sandbox: ports.sandbox,
+      epoch,
+      slot,
+      skill,
+      envId,
+      config,
+      corpus: ports.corpus,
+      memory: state.memory,
+      model,
+      sandbox: ports.sandbox,
       onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
       onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
       onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),

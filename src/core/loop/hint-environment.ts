@@ -20,12 +20,7 @@ export interface HintOutcome {
  * Asks for a hint as SPADE does: an empty or think-only reply is retried, up to HINT_ATTEMPTS
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
-export async function hintEnvironment(
-  env: EnvironmentRecord,
-  model: ChatModel,
-  config: Config,
-  emit: (event: SpadeEvent) => void,
-): Promise<HintOutcome> {
+export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
   const messages = buildHintPrompt(env.code, config.prompts);
   let reply = '';
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {

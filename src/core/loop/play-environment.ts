@@ -47,7 +47,11 @@ function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
 class FreshInstances {
   private handle: EnvHandle | null = null;
   private used = false;
-  constructor(private readonly sandbox: SandboxRuntime, private readonly env: EnvironmentRecord, private readonly config: Config) {}
+  constructor(
+    private readonly sandbox: SandboxRuntime,
+    private readonly env: EnvironmentRecord,
+    private readonly config: Config,
+  ) {}
 
   async take(): Promise<EnvHandle> {
     if (this.handle && this.used) {

@@ -21,11 +21,7 @@ export function sortValue(env: EnvironmentRecord, sortBy: EnvironmentSortKey): n
 
 /** True when the environment passes the query's filters (skill, status, epoch). */
 export function matchesEnvironmentQuery(env: EnvironmentRecord, query: EnvironmentQuery): boolean {
-  return (
-    (query.skill === undefined || env.skill === query.skill) &&
-    (query.status === undefined || env.status === query.status) &&
-    (query.epoch === undefined || env.epoch === query.epoch)
-  );
+  return (query.skill === undefined || env.skill === query.skill) && (query.status === undefined || env.status === query.status) && (query.epoch === undefined || env.epoch === query.epoch);
 }
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

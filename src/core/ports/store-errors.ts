@@ -18,7 +18,11 @@ export type StoreErrorCode =
 /** A store failure with a stable code; the message says what was expected, what was seen and what to do. */
 export class StoreError extends Error {
   override readonly name: string = 'StoreError';
-  constructor(readonly code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -58,9 +58,5 @@ export function buildDesignerPrompt(input: DesignerPromptInput, templates: Promp
 
 /** Builds the one-shot repair messages: the previous attempt and the validator's message. */
 export function buildRepairPrompt(previous: ChatMessage[], reply: string, validatorMessage: string, templates: PromptTemplates): ChatMessage[] {
-  return [
-    ...previous,
-    { role: 'assistant', content: reply },
-    { role: 'user', content: fillTemplate(templates.repair, { error: validatorMessage }) },
-  ];
+  return [...previous, { role: 'assistant', content: reply }, { role: 'user', content: fillTemplate(templates.repair, { error: validatorMessage }) }];
 }

@@ -16,7 +16,11 @@ export function buildHintPrompt(code: string, templates: PromptTemplates): ChatM
 
 /** Cleans a hint reply: no think blocks, no "Hint:" label or quotes, at most 3 sentences and 100 words; null when empty. */
 export function parseHint(reply: string): string | null {
-  let text = stripThink(reply).trim().replace(/^\s*(\*\*)?hint\s*:?\s*(\*\*)?\s*/i, '').replace(/\s+/g, ' ').trim();
+  let text = stripThink(reply)
+    .trim()
+    .replace(/^\s*(\*\*)?hint\s*:?\s*(\*\*)?\s*/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   text = text.replace(/^["'“](.*)["'”]$/, '$1').trim();
   if (text === '') return null;
   const sentences = text.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [text];

@@ -18,7 +18,8 @@ export const TEMPLATE_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, reado
   agent: ['observation'],
 };
 
-const DESIGNER = String.raw`You design executable training environments: text games that a reasoning agent plays over several turns, written in Python.
+const DESIGNER =
+  String.raw`You design executable training environments: text games that a reasoning agent plays over several turns, written in Python.
 
 THE CONTRACT (an environment that breaks it is rejected before anyone plays it)
 - Exactly one class whose name ends in "Env". It must be constructible as Cls() and as Cls(max_turns=N). Give every attribute a value in __init__, before reset() is ever called.
@@ -38,7 +39,9 @@ WHAT MAKES A GOOD GAME
 - The game lasts at most {max_turns} turns; pace it so a careful player can win in time.
 
 SHAPE OF THE CODE
-` + '```python' + String.raw`
+` +
+  '```python' +
+  String.raw`
 import random, re
 
 class SomethingEnv:
@@ -64,7 +67,9 @@ class SomethingEnv:
 
     def solution(self):
         return "the moves that win"
-` + '```' + String.raw`
+` +
+  '```' +
+  String.raw`
 
 COMMON MISTAKES
 - In an f-string a literal brace must be doubled: write \\boxed{{...}} to show \boxed{...}.
@@ -85,7 +90,8 @@ const REPAIR = `The environment failed validation:
 
 Reply with the complete, fixed code in one fenced python block.`;
 
-const HINT = `You are helping an agent that will play the text game below. Read the code and write a hint of one to three sentences, under 100 words: the key insight that wins the game, and how each action must be written. Do not give the exact answer, a hidden value or the full move sequence. Reply with the hint only.
+const HINT =
+  `You are helping an agent that will play the text game below. Read the code and write a hint of one to three sentences, under 100 words: the key insight that wins the game, and how each action must be written. Do not give the exact answer, a hidden value or the full move sequence. Reply with the hint only.
 
 The game:
 ` + '```python\n{code}\n```';

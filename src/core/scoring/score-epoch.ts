@@ -60,10 +60,12 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
   const scored = environments.filter((e) => e.stats);
   const stats = scored.map((e) => e.stats!);
   const attempts = environments.flatMap((e) => e.attempts);
-  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...new Set(scored.map((e) => e.skill))].map((skill) => {
-    const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
-    return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
-  }));
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries(
+    [...new Set(scored.map((e) => e.skill))].map((skill) => {
+      const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
+      return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
+    }),
+  );
   const usage = [...attempts.map((a) => a.usage), ...episodes.map((e) => e.usage)];
   return {
     epoch,
@@ -105,13 +107,7 @@ function quarantineNote(dropped: number, planned: number): string {
  * averages updated once per epoch before they are read, agent groups of unhinted plays only, the
  * designer scale from one rollout's unhinted plays, and memory from the first rollout.
  */
-export function scoreEpoch(
-  epoch: number,
-  environments: readonly EnvironmentRecord[],
-  rawEpisodes: readonly Episode[],
-  config: Config,
-  averages: Readonly<Record<string, SkillAverages>>,
-): EpochScores {
+export function scoreEpoch(epoch: number, environments: readonly EnvironmentRecord[], rawEpisodes: readonly Episode[], config: Config, averages: Readonly<Record<string, SkillAverages>>): EpochScores {
   const episodes = withAgentAdvantages(rawEpisodes);
   const valid = environments.filter((e) => e.status === 'valid');
   const skillAverages = updatedAverages(valid, episodes, averages);
@@ -150,7 +146,10 @@ export function scoreEpoch(
   const designs = scored.filter((e) => e.stats);
   const firstRolloutPlays = episodes.filter((e) => unhinted(e) && e.rollout === 0).length;
   const scale = designerScale(firstRolloutPlays, designs.length, config.rolloutsPerEpoch);
-  const advantages = designerAdvantages(designs.map((e) => ({ skill: e.skill, reward: e.stats!.designerReward })), scale);
+  const advantages = designerAdvantages(
+    designs.map((e) => ({ skill: e.skill, reward: e.stats!.designerReward })),
+    scale,
+  );
   const advantageOf = new Map(designs.map((e, i) => [e.id, advantages[i]!]));
   const finalEnvs = scored.map((e) => (e.stats ? { ...e, stats: { ...e.stats, designerAdvantage: advantageOf.get(e.id)! } } : e));
   return {

@@ -27,7 +27,11 @@ export function skillSlug(skill: string): string {
 export function skillFromSlug(slug: string): string {
   const known = Object.keys(GAME_SKILLS).find((skill) => skillSlug(skill) === slug.toLowerCase());
   if (known) return known;
-  return slug.split(/[_\s]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+  return slug
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
 }
 
 /** The name SPADE's trainer gives a game it generated: `game_{epoch:05d}_{slot:03d}_{skill_slug}.py`. */

@@ -92,7 +92,10 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
     return { snapshot: null, problems: [...problems, { source: ARCHIVE_MANIFEST, reason: `no ${ARCHIVE_MANIFEST} with format "${ARCHIVE_FORMAT}": not a SPADE Lab run archive`, kept: false }] };
   }
   if (typeof manifest.version !== 'number' || manifest.version > ARCHIVE_VERSION) {
-    return { snapshot: null, problems: [{ source: manifestFile.path, reason: `archive version ${String(manifest.version)} is newer than this app reads (${ARCHIVE_VERSION}); update SPADE Lab`, kept: false }] };
+    return {
+      snapshot: null,
+      problems: [{ source: manifestFile.path, reason: `archive version ${String(manifest.version)} is newer than this app reads (${ARCHIVE_VERSION}); update SPADE Lab`, kept: false }],
+    };
   }
   const root = dirName(manifestFile.path);
   const byName = new Map(files.filter((f) => dirName(f.path) === root).map((f) => [baseName(f.path), f]));
@@ -100,28 +103,37 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
   for (const [name, expected] of Object.entries(hashes)) {
     const file = byName.get(name);
     if (!file) problems.push({ source: name, reason: 'listed in the manifest but missing', kept: false });
-    else if (file.sha256 !== expected) problems.push({ source: file.path, reason: `checksum mismatch: manifest says ${String(expected)}, file has ${file.sha256}; read line by line anyway`, kept: true });
+    else if (file.sha256 !== expected)
+      problems.push({ source: file.path, reason: `checksum mismatch: manifest says ${String(expected)}, file has ${file.sha256}; read line by line anyway`, kept: true });
   }
   const meta = parseJson(byName.get(RUN_META_FILE), problems) as RunMeta | null;
   if (!meta || typeof meta.id !== 'string' || !isObject(meta.config)) {
     return { snapshot: null, problems: [...problems, { source: RUN_META_FILE, reason: 'missing or without id and config: cannot rebuild the run', kept: false }] };
   }
-  const rows = Object.fromEntries(RUN_FILES.map((name) => {
-    const file = byName.get(name);
-    if (!file) return [name, []];
-    const parsed = parseJsonLines(file.text, file.path);
-    problems.push(...parsed.problems);
-    return [name, parsed.rows.filter(({ line, value }) => {
-      const ok = isObject(value) && SHAPES[name](value);
-      if (!ok) problems.push({ source: `${file.path}:${line}`, reason: `not a ${name.replace('.jsonl', '')} record`, kept: false });
-      return ok;
-    }).map((r) => r.value as Record<string, unknown>)];
-  })) as Record<(typeof RUN_FILES)[number], Array<Record<string, unknown>>>;
+  const rows = Object.fromEntries(
+    RUN_FILES.map((name) => {
+      const file = byName.get(name);
+      if (!file) return [name, []];
+      const parsed = parseJsonLines(file.text, file.path);
+      problems.push(...parsed.problems);
+      return [
+        name,
+        parsed.rows
+          .filter(({ line, value }) => {
+            const ok = isObject(value) && SHAPES[name](value);
+            if (!ok) problems.push({ source: `${file.path}:${line}`, reason: `not a ${name.replace('.jsonl', '')} record`, kept: false });
+            return ok;
+          })
+          .map((r) => r.value as Record<string, unknown>),
+      ];
+    }),
+  ) as Record<(typeof RUN_FILES)[number], Array<Record<string, unknown>>>;
   let epochs = 0;
   while (rows['epochs.jsonl'].some((m) => m.epoch === epochs)) epochs++;
   const dropped = (list: Array<Record<string, unknown>>, what: string) => {
     const kept = list.filter((r) => (r.epoch as number) < epochs);
-    if (kept.length < list.length) problems.push({ source: what, reason: `${list.length - kept.length} record(s) of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`, kept: false });
+    if (kept.length < list.length)
+      problems.push({ source: what, reason: `${list.length - kept.length} record(s) of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`, kept: false });
     return kept;
   };
   const stateFile = parseJson(byName.get(STATE_FILE), problems) as StateFile | null;

@@ -20,9 +20,7 @@ export interface RunSnapshot {
 export async function snapshotRun(store: RunStore, runId: string): Promise<RunSnapshot | null> {
   const loaded = await store.loadRun(runId);
   if (!loaded) return null;
-  const [metrics, timings, environments, rollouts] = await Promise.all([
-    store.metricsOf(runId), store.timingsOf(runId), store.queryEnvironments(runId), store.rolloutsOf(runId),
-  ]);
+  const [metrics, timings, environments, rollouts] = await Promise.all([store.metricsOf(runId), store.timingsOf(runId), store.queryEnvironments(runId), store.rolloutsOf(runId)]);
   const episodes: Episode[] = [];
   for (const env of environments) episodes.push(...(await store.episodesOf(runId, env.id)));
   const timingOf = new Map(timings.map((t) => [t.epoch, t]));

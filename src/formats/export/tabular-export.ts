@@ -12,8 +12,20 @@ export function rolloutsJsonl(rows: readonly RolloutRow[]): string {
 
 /** Scalar metric columns of the metrics CSV, in order. */
 export const METRIC_COLUMNS = [
-  'epoch', 'slots', 'validEnvironments', 'attempts', 'validityRate', 'meanRegret', 'meanWinRate', 'meanDesignerReward',
-  'episodes', 'droppedEpisodes', 'quarantined', 'designerScale', 'promptTokens', 'completionTokens',
+  'epoch',
+  'slots',
+  'validEnvironments',
+  'attempts',
+  'validityRate',
+  'meanRegret',
+  'meanWinRate',
+  'meanDesignerReward',
+  'episodes',
+  'droppedEpisodes',
+  'quarantined',
+  'designerScale',
+  'promptTokens',
+  'completionTokens',
 ] as const;
 
 /** Timing columns appended after the metrics. */

@@ -43,7 +43,11 @@ export function readCorpusFiles(files: readonly ImportFile[], limits: CorpusLimi
       if (ids.has(doc.id)) return void problems.push({ source, reason: `duplicate document id ${JSON.stringify(doc.id)}; the first one is kept`, kept: false });
       if (docs.length >= limits.maxDocs || chars + doc.text.length > limits.maxChars) {
         full = true;
-        problems.push({ source, reason: `expected at most ${limits.maxDocs} documents and ${limits.maxChars} characters of text, saw more; this line and the rest of the file were not read. Fix: import a smaller corpus`, kept: false });
+        problems.push({
+          source,
+          reason: `expected at most ${limits.maxDocs} documents and ${limits.maxChars} characters of text, saw more; this line and the rest of the file were not read. Fix: import a smaller corpus`,
+          kept: false,
+        });
         return false;
       }
       ids.add(doc.id);

@@ -34,11 +34,21 @@ export function importedEnvironmentId(index: number): string {
 
 function importedRecord(index: number, candidate: ImportCandidate, report: ValidationReport): EnvironmentRecord {
   return {
-    id: importedEnvironmentId(index), epoch: 0, slot: index, skill: candidate.skill, difficulty: 'imported', docId: null,
-    status: 'valid', code: report.source,
+    id: importedEnvironmentId(index),
+    epoch: 0,
+    slot: index,
+    skill: candidate.skill,
+    difficulty: 'imported',
+    docId: null,
+    status: 'valid',
+    code: report.source,
     attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
     memoryShown: { positives: [], negative: null },
-    hint: candidate.hint, hintMessages: null, hintReply: null, note: null, stats: null,
+    hint: candidate.hint,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats: null,
   };
 }
 
@@ -81,14 +91,34 @@ export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: 
   for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
   const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));
   const metrics: EpochMetrics = {
-    epoch: 0, slots: records.length, validEnvironments: records.length, attempts: options.candidates,
+    epoch: 0,
+    slots: records.length,
+    validEnvironments: records.length,
+    attempts: options.candidates,
     validityRate: options.candidates > 0 ? records.length / options.candidates : 0,
-    meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 0, promptTokens: 0, completionTokens: 0, perSkill,
+    meanRegret: 0,
+    meanWinRate: 0,
+    meanDesignerReward: 0,
+    episodes: 0,
+    droppedEpisodes: 0,
+    quarantined: 0,
+    designerScale: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    perSkill,
   };
   return {
     meta: {
-      id: options.runId, name: options.name, createdAt: options.now, updatedAt: options.now, config, modelId: 'import:pool',
-      status: 'completed', epochsCompleted: 1, epochsPlanned: 1, lastError: null,
+      id: options.runId,
+      name: options.name,
+      createdAt: options.now,
+      updatedAt: options.now,
+      config,
+      modelId: 'import:pool',
+      status: 'completed',
+      epochsCompleted: 1,
+      epochsPlanned: 1,
+      lastError: null,
     },
     state: { epoch: 1, memory: [], skillAverages: {} },
     epochs: [{ metrics, timings: { epoch: 0, totalMs: 0, modelMs: 0, sandboxMs: 0 } }],

@@ -74,7 +74,10 @@ export function detectImportKind(files: readonly ImportFile[]): ImportKind | nul
 const ARCHIVE_FILES = new Set([ARCHIVE_MANIFEST, RUN_META_FILE, STATE_FILE, CONFIG_FILE, ...RUN_FILES]);
 
 const READS: Record<ImportKind, { what: string; reads: (path: string, archiveRoot: string) => boolean }> = {
-  archive: { what: 'the run archive\'s own files (manifest.json, run.json, state.json, config.json and its .jsonl files)', reads: (path, root) => dirName(path) === root && ARCHIVE_FILES.has(baseName(path)) },
+  archive: {
+    what: "the run archive's own files (manifest.json, run.json, state.json, config.json and its .jsonl files)",
+    reads: (path, root) => dirName(path) === root && ARCHIVE_FILES.has(baseName(path)),
+  },
   pool: { what: '.py games, checksum files and manifest.jsonl', reads: (path) => path.endsWith('.py') || isChecksumFile(path) || baseName(path) === POOL_MANIFEST },
   rows: { what: '.json and .jsonl row files', reads: (path) => /\.jsonl?$/.test(path) },
   corpus: { what: '.jsonl and .json corpus files', reads: (path) => /\.jsonl?$/.test(path) },
@@ -138,7 +141,11 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
 export async function importFiles(files: readonly ImportFile[], ports: ImportPorts, options: ImportOptions): Promise<ImportReport> {
   const kind = detectImportKind(files);
   if (kind === null) {
-    const nothing = { source: files.map((f) => f.path).join(', ') || '(nothing)', reason: 'found no run archive, .py files, JSON rows with a "code" column, or corpus lines with "text"/"orig_doc"', kept: false };
+    const nothing = {
+      source: files.map((f) => f.path).join(', ') || '(nothing)',
+      reason: 'found no run archive, .py files, JSON rows with a "code" column, or corpus lines with "text"/"orig_doc"',
+      kept: false,
+    };
     return { kind, snapshot: null, corpus: null, found: 0, imported: 0, problems: [...longLines(files), nothing] };
   }
   const report = await importKind(kind, files, ports, options);
@@ -148,10 +155,22 @@ export async function importFiles(files: readonly ImportFile[], ports: ImportPor
 async function importKind(kind: ImportKind, files: readonly ImportFile[], ports: ImportPorts, options: ImportOptions): Promise<ImportReport> {
   if (kind === 'corpus') return importCorpus(files);
   if (kind === 'archive') return importArchive(files, ports, options);
-  const parsed = kind === 'pool' ? parsePoolFiles(files) : await parsePoolRows(files.filter((f) => /\.jsonl?$/.test(f.path)), ports.hashText);
+  const parsed =
+    kind === 'pool'
+      ? parsePoolFiles(files)
+      : await parsePoolRows(
+          files.filter((f) => /\.jsonl?$/.test(f.path)),
+          ports.hashText,
+        );
   const { records, problems } = await validateCandidates(parsed.candidates, ports);
-  const snapshot = records.length > 0
-    ? poolRunSnapshot(records, { runId: options.runId ?? `import-${options.now.toString(36)}`, name: options.name ?? `Imported pool (${records.length} environments)`, now: options.now, candidates: parsed.candidates.length })
-    : null;
+  const snapshot =
+    records.length > 0
+      ? poolRunSnapshot(records, {
+          runId: options.runId ?? `import-${options.now.toString(36)}`,
+          name: options.name ?? `Imported pool (${records.length} environments)`,
+          now: options.now,
+          candidates: parsed.candidates.length,
+        })
+      : null;
   return { kind, snapshot, corpus: null, found: parsed.candidates.length, imported: records.length, problems: [...parsed.problems, ...problems] };
 }

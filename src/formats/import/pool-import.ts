@@ -22,7 +22,7 @@ export function isChecksumFile(path: string): boolean {
 
 /** Why an environment's code cannot be validated as it is (empty, over MAX_CODE_BYTES, or not text), or null when it can. */
 export function codeProblem(code: string): string | null {
-  if (code.trim() === '') return 'expected Python code, saw none. Fix: put the environment\'s code in the file or column';
+  if (code.trim() === '') return "expected Python code, saw none. Fix: put the environment's code in the file or column";
   const bytes = code.length > MAX_CODE_BYTES ? code.length : utf8Length(code);
   if (bytes > MAX_CODE_BYTES) return `expected at most ${formatBytes(MAX_CODE_BYTES)} of code, saw ${formatBytes(bytes)}; not sent to the sandbox. Fix: import games of ordinary size`;
   if (hasLoneSurrogate(code)) return 'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text';

@@ -13,7 +13,9 @@ describe('the sandbox process flags themselves, against JavaScript that already 
   it('deny host files, subprocesses, workers and code generation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spade-flags-'));
     const script = join(dir, 'attack.mjs');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import * as fs from 'node:fs';
       import * as cp from 'node:child_process';
       import { Worker } from 'node:worker_threads';
@@ -26,9 +28,17 @@ describe('the sandbox process flags themselves, against JavaScript that already 
       attempt('eval', () => eval('1 + 1'));
       attempt('function', () => new Function('return 1')());
       console.log(JSON.stringify(out));
-    `);
+    `,
+    );
     const result = spawnSync(process.execPath, [...sandboxExecArgv(script, pyodideDirectory()), script], { encoding: 'utf8' });
-    expect(JSON.parse(result.stdout)).toEqual({ read: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED', worker: 'ERR_ACCESS_DENIED', eval: 'EvalError', function: 'EvalError' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      read: 'ERR_ACCESS_DENIED',
+      write: 'ERR_ACCESS_DENIED',
+      spawn: 'ERR_ACCESS_DENIED',
+      worker: 'ERR_ACCESS_DENIED',
+      eval: 'EvalError',
+      function: 'EvalError',
+    });
     expect(existsSync(tmpFile)).toBe(false);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -5,9 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pyodideDirectory, sandboxExecArgv } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import {
-  FENCE_NAMESPACES, fencePrefix, findExecutable, SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, UNFENCED_ENV,
-} from '../../../src/adapters/sandbox/process-fence.ts';
+import { FENCE_NAMESPACES, fencePrefix, findExecutable, SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, UNFENCED_ENV } from '../../../src/adapters/sandbox/process-fence.ts';
 import { waitUntil } from '../../fixtures/sandbox/sandbox-pids.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -20,7 +18,9 @@ let udp: UdpSocket;
 let port: number;
 let connections = 0;
 let datagrams = 0;
-const hostAddress = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+const hostAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 const targets = ['127.0.0.1', ...(hostAddress ? [hostAddress] : [])];
 
 // Runs `script` as sandbox JavaScript (the sandbox's Node flags) behind `prefix`.
@@ -92,7 +92,10 @@ describe('the kernel fence around the Node sandbox', () => {
 
   it('stops compromised sandbox JavaScript from taking more than the memory cap', async () => {
     const result = runAsSandbox((await sandboxLauncher()).prefix, MEMORY_ATTACK);
-    const totals = result.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    const totals = result.stdout
+      .split('\n')
+      .filter((l) => /^\d+$/.test(l))
+      .map(Number);
     expect(result.stdout).not.toContain('DONE');
     expect(Math.max(0, ...totals)).toBeLessThan(SANDBOX_DATA_LIMIT_BYTES / 2 ** 20);
     expect(Math.max(0, ...totals)).toBeGreaterThan(256);
@@ -100,9 +103,13 @@ describe('the kernel fence around the Node sandbox', () => {
 });
 
 describe('where the fence cannot be set up', () => {
-  const host = (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', `${FIXTURES}/sandbox-host.ts`, 'once'], {
-    cwd: ROOT, encoding: 'utf8', timeout: 90_000, env: { HOME: process.env.HOME ?? '/tmp', PATH: '/nonexistent', ...env },
-  });
+  const host = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', `${FIXTURES}/sandbox-host.ts`, 'once'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: { HOME: process.env.HOME ?? '/tmp', PATH: '/nonexistent', ...env },
+    });
 
   it('fails closed with a specific error that names the opt-out', () => {
     const result = host({});

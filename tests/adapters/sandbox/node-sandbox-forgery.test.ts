@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 function rejection(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
-  return promise.then(() => ({ message: 'resolved instead of rejecting' }), (error: { code?: string; message?: string }) => error);
+  return promise.then(
+    () => ({ message: 'resolved instead of rejecting' }),
+    (error: { code?: string; message?: string }) => error,
+  );
 }
 
 // What each tamper shows in its own interpreter (its reset runs the tamper, its step shows it).
@@ -40,25 +43,28 @@ const EVIDENCE: Record<string, RegExp> = {
 };
 const TAMPERS = readdirSync(join(import.meta.dirname, '../../fixtures/envs/hostile/tamper')).sort();
 
-describe('tampering with the interpreter reaches only the attacker\'s own environment', () => {
+describe("tampering with the interpreter reaches only the attacker's own environment", () => {
   it('every tamper fixture has its evidence listed', () => {
     expect(TAMPERS).toEqual(Object.keys(EVIDENCE).sort());
   });
 
-  it.each(TAMPERS.map((file, i) => ({ file, next: i % 2 === 0 ? 'broken' : 'good' })))('$file works in its own interpreter; the $next environment after it keeps its verdict', async ({ file, next }) => {
-    const attacker = await runtime.load(readEnv('hostile', `tamper/${file}`), { maxTurns: 5, timeoutMs: 10_000 });
-    await attacker.reset(1, { timeoutMs: 10_000 });
-    const shown = (await attacker.step('\\boxed{x}', { timeoutMs: 10_000 })).observation;
-    await attacker.dispose();
-    expect(shown).toMatch(EVIDENCE[file]!);
-    if (next === 'broken') {
-      const report = await validateEnvironment(readEnv('broken', 'reward_nan.py'), runtime);
-      expect(report.code, file).toBe('reward_not_finite');
-    } else {
-      const report = await validateEnvironment(readEnv('good', 'number_ladder.py'), runtime);
-      expect(report, file).toMatchObject({ ok: true, code: null });
-    }
-  });
+  it.each(TAMPERS.map((file, i) => ({ file, next: i % 2 === 0 ? 'broken' : 'good' })))(
+    '$file works in its own interpreter; the $next environment after it keeps its verdict',
+    async ({ file, next }) => {
+      const attacker = await runtime.load(readEnv('hostile', `tamper/${file}`), { maxTurns: 5, timeoutMs: 10_000 });
+      await attacker.reset(1, { timeoutMs: 10_000 });
+      const shown = (await attacker.step('\\boxed{x}', { timeoutMs: 10_000 })).observation;
+      await attacker.dispose();
+      expect(shown).toMatch(EVIDENCE[file]!);
+      if (next === 'broken') {
+        const report = await validateEnvironment(readEnv('broken', 'reward_nan.py'), runtime);
+        expect(report.code, file).toBe('reward_not_finite');
+      } else {
+        const report = await validateEnvironment(readEnv('good', 'number_ladder.py'), runtime);
+        expect(report, file).toMatchObject({ ok: true, code: null });
+      }
+    },
+  );
 });
 
 describe('the host decodes exact types and sizes from the private encoding', () => {
@@ -115,7 +121,7 @@ describe('fresh instances and the turn cap', () => {
     await handle.dispose();
   });
 
-  it('the class\'s own max_turns is kept below the cap and lowered to it above', async () => {
+  it("the class's own max_turns is kept below the cap and lowered to it above", async () => {
     const low = await runtime.load(COUNTER.replace('max_turns=7', 'max_turns=30'), { maxTurns: 12, timeoutMs: 10_000 });
     expect((await low.reset(1)).observation).toBe('play 1 of at most 12 turns');
     await low.dispose();
@@ -127,7 +133,7 @@ describe('fresh instances and the turn cap', () => {
     await notInt.dispose();
   });
 
-  it('a disposed environment\'s interpreter answers nothing again', async () => {
+  it("a disposed environment's interpreter answers nothing again", async () => {
     const handle = await runtime.load(COUNTER, { maxTurns: 12, timeoutMs: 10_000 });
     await handle.dispose();
     expect(await rejection(handle.reset(1))).toMatchObject({ code: 'env_lost' });

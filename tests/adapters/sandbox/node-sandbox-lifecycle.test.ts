@@ -25,7 +25,10 @@ afterEach(async () => {
 });
 
 function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => 'resolved instead of rejecting', (error: unknown) => error);
+  return promise.then(
+    () => 'resolved instead of rejecting',
+    (error: unknown) => error,
+  );
 }
 
 function killAll(pids: number[]): void {
@@ -52,7 +55,10 @@ describe('a sandbox child dies with its host', () => {
 
   it('the child leaves by itself when its IPC channel closes (the watchdog, without the kernel signal)', async () => {
     const bundle = await nodeWorkerBundle();
-    const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+    const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+    });
     const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     await new Promise<void>((done) => child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()));
     child.disconnect();

@@ -168,11 +168,15 @@ describe('hangs', () => {
   });
 
   it('recovers from a hang during load and during reset alike', async () => {
-    for (const [file, call] of [['hang_init.py', 'load'], ['hang_reset.py', 'reset']] as const) {
+    for (const [file, call] of [
+      ['hang_init.py', 'load'],
+      ['hang_reset.py', 'reset'],
+    ] as const) {
       const restarts = runtime.restarts;
-      const error = call === 'load'
-        ? await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 1000 }))
-        : await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 5000 }).then((h) => h.reset(1, { timeoutMs: 1000 })));
+      const error =
+        call === 'load'
+          ? await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 1000 }))
+          : await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 5000 }).then((h) => h.reset(1, { timeoutMs: 1000 })));
       expect(error.code, file).toBe(`${call}_timeout`);
       expect(runtime.restarts, file).toBe(restarts + 1);
       const handle = await loadGoodEnv(runtime, GOOD_ENVS[1]!);

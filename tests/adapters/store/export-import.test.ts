@@ -57,7 +57,12 @@ describe('SPADE pool export', () => {
     }
     const check = spawnSync('sha256sum', ['-c', 'checksums.sha256'], { cwd: root, encoding: 'utf8' });
     expect(check.status, check.stderr).toBe(0);
-    expect(check.stdout).toBe(files.slice(0, 4).map((f) => `${f.path}: OK\n`).join(''));
+    expect(check.stdout).toBe(
+      files
+        .slice(0, 4)
+        .map((f) => `${f.path}: OK\n`)
+        .join(''),
+    );
     expect((await exportRun(source, 'r', 'pool')).bytes).toEqual(pool.bytes);
   });
 
@@ -81,7 +86,10 @@ describe('SPADE pool export', () => {
     const games = files.filter((f) => f.path.startsWith('games/'));
     const syntax = fixture('broken/syntax_error.py');
     const hang = fixture('broken/hang_reset.py');
-    const extra = [{ path: 'games/game_000004.py', text: syntax }, { path: 'games/game_000005.py', text: hang }];
+    const extra = [
+      { path: 'games/game_000004.py', text: syntax },
+      { path: 'games/game_000005.py', text: hang },
+    ];
     let sums = text(files, 'checksums.sha256');
     for (const f of extra) sums += `${await sha256Hex(f.text)}  ${f.path}\n`;
     sums += `${'0'.repeat(64)}  games/game_000009.py\nthis is not a checksum line\n`;
@@ -91,7 +99,10 @@ describe('SPADE pool export', () => {
     const report = await importIntoStore(target, [{ path: 'bad.zip', bytes: zip }], ports(), { runId: 'bad', now: 1 });
     expect(report.imported).toBe(3);
     const byPath = Object.fromEntries(report.problems.map((p) => [p.source, p]));
-    expect(byPath['games/game_000001.py']).toMatchObject({ kept: false, reason: expect.stringMatching(/^checksum mismatch: the checksum file says [0-9a-f]{64}, the file's bytes hash to [0-9a-f]{64}$/) });
+    expect(byPath['games/game_000001.py']).toMatchObject({
+      kept: false,
+      reason: expect.stringMatching(/^checksum mismatch: the checksum file says [0-9a-f]{64}, the file's bytes hash to [0-9a-f]{64}$/),
+    });
     expect(byPath['games/game_000004.py']).toMatchObject({ kept: false, reason: expect.stringMatching(/^invalid at load \(syntax_error\)/) });
     expect(byPath['games/game_000005.py']).toMatchObject({ kept: false, reason: expect.stringMatching(/^invalid at probe \(reset_timeout\)/) });
     expect(byPath['games/game_000009.py']).toMatchObject({ kept: false, reason: 'listed in the checksum file but missing' });
@@ -103,9 +114,15 @@ describe('SPADE pool export', () => {
   it('imports a folder of .py files without checksums, reading the skill from reference file names; files run as written', async () => {
     const good = fixture('good/number_ladder.py');
     const needsRepair = fixture('good/switchboard.py');
-    const report = await importIntoStore(new MemoryRunStore(), asBytes([
-      { path: 'mine/game_00003_002_mathematical_reasoning.py', text: good }, { path: 'mine/notes/plain.py', text: needsRepair },
-    ]), ports(), { runId: 'f', now: 1 });
+    const report = await importIntoStore(
+      new MemoryRunStore(),
+      asBytes([
+        { path: 'mine/game_00003_002_mathematical_reasoning.py', text: good },
+        { path: 'mine/notes/plain.py', text: needsRepair },
+      ]),
+      ports(),
+      { runId: 'f', now: 1 },
+    );
     expect(report).toMatchObject({ kind: 'pool', imported: 1 });
     expect(report.snapshot!.environments.map((e) => [e.skill, e.code])).toEqual([['Mathematical Reasoning', good]]);
     expect(report.problems).toEqual([{ source: 'mine/notes/plain.py', reason: expect.stringMatching(/^invalid at load \(syntax_error\)/), kept: false }]);
@@ -134,7 +151,10 @@ describe('other imports', () => {
       { game_id: 'game_000001', skill: 'causal_inference', sha256: 'f'.repeat(64), code },
       { game_id: 'game_000002', skill: 'optimization' },
     ];
-    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'rows.jsonl', bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join('\n')) }], ports(), { runId: 'rows', now: 1 });
+    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'rows.jsonl', bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join('\n')) }], ports(), {
+      runId: 'rows',
+      now: 1,
+    });
     expect(report).toMatchObject({ kind: 'rows', found: 1, imported: 1 });
     expect(report.snapshot!.environments[0]).toMatchObject({ skill: 'Causal Inference', code: code.trim() + '\n', hint: null });
     expect(report.problems.map((p) => [p.source, p.reason.split(':')[0], p.kept])).toEqual([

@@ -27,10 +27,18 @@ describe('file store', () => {
   it('writes the spade run layout: config.json, JSON Lines with code sha256, state.json with the committed sizes', async () => {
     const dir = await cleanRun();
     expect(read(dir, 'config.json')).toBe(configFileText(testMeta('r').config, testMeta('r').modelId));
-    const envLines = read(dir, 'environments.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { code: string; sha256: string; id: string });
+    const envLines = read(dir, 'environments.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { code: string; sha256: string; id: string });
     expect(envLines.map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s01', 'e0001-s00', 'e0001-s01']);
     for (const e of envLines) expect(e.sha256).toBe(createHash('sha256').update(e.code).digest('hex'));
-    expect(read(dir, 'epochs.jsonl').trim().split('\n').map((l) => (JSON.parse(l) as { epoch: number }).epoch)).toEqual([0, 1]);
+    expect(
+      read(dir, 'epochs.jsonl')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { epoch: number }).epoch),
+    ).toEqual([0, 1]);
     const state = JSON.parse(read(dir, 'state.json')) as StateFile;
     expect(state.epochsCompleted).toBe(2);
     expect(state.state).toEqual(EPOCHS[1]!.nextState);
@@ -70,7 +78,12 @@ describe('file store', () => {
     const loaded = await store.loadRun('run-dir');
     const envs = EPOCHS.flatMap((e) => e.environments);
     expect(loaded!.state.epoch).toBe(2);
-    expect(loaded!.state.memory).toEqual(rememberEnvironments([], envs.map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch }))));
+    expect(loaded!.state.memory).toEqual(
+      rememberEnvironments(
+        [],
+        envs.map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })),
+      ),
+    );
     expect(loaded!.state.memory).toEqual(EPOCHS[1]!.nextState.memory);
     expect(await store.metricsOf('run-dir')).toEqual(EPOCHS.map((e) => e.metrics));
     await expect(store.commitEpoch('run-dir', { ...EPOCHS[1]!, epoch: 2 })).rejects.toMatchObject({ code: 'corrupt' });

@@ -36,7 +36,7 @@ describe('schema v1 -> v2 from the frozen dump', () => {
       const before = dump.stores.environments.find((r) => r.runId === row.runId && r.envId === row.envId)!;
       expect(row).toEqual({ ...before, scored: isScored(before.record) ? 1 : 0 });
     }
-    expect(await store.db.countFromIndex('environments', 'byScored', [ 'mixed', 0 ])).toBe(dump.stores.environments.filter((r) => r.runId === 'mixed' && !isScored(r.record)).length);
+    expect(await store.db.countFromIndex('environments', 'byScored', ['mixed', 0])).toBe(dump.stores.environments.filter((r) => r.runId === 'mixed' && !isScored(r.record)).length);
     store.close();
   });
 
@@ -45,13 +45,23 @@ describe('schema v1 -> v2 from the frozen dump', () => {
     const dump = readV1Dump();
     await restoreV1Database(name, dump);
     const store = await openIndexedDbRunStore({ name });
-    expect((await store.listRuns()).map((r) => [r.id, r.epochsCompleted])).toEqual([['mixed', 3], ['real', 2]]);
+    expect((await store.listRuns()).map((r) => [r.id, r.epochsCompleted])).toEqual([
+      ['mixed', 3],
+      ['real', 2],
+    ]);
     expect((await store.loadRun('real'))!.state).toEqual(dump.stores.state.find((s) => s.runId === 'real')!.state);
     const mixed = dump.stores.environments.filter((r) => r.runId === 'mixed').map((r) => r.record);
     const queries: EnvironmentQuery[] = [
-      { sortBy: 'regret', descending: true, limit: 20 }, { sortBy: 'winRate', offset: 8, limit: 5 }, { sortBy: 'designerReward', status: 'valid', limit: 4 }, { skill: 'Optimization', epoch: 1 },
+      { sortBy: 'regret', descending: true, limit: 20 },
+      { sortBy: 'winRate', offset: 8, limit: 5 },
+      { sortBy: 'designerReward', status: 'valid', limit: 4 },
+      { skill: 'Optimization', epoch: 1 },
     ];
-    for (const q of queries) expect((await store.queryEnvironments('mixed', q)).map((e) => e.id), JSON.stringify(q)).toEqual(selectEnvironments(mixed, q).map((e) => e.id));
+    for (const q of queries)
+      expect(
+        (await store.queryEnvironments('mixed', q)).map((e) => e.id),
+        JSON.stringify(q),
+      ).toEqual(selectEnvironments(mixed, q).map((e) => e.id));
     const env = mixed[0]!;
     expect(await store.episodesOf('mixed', env.id)).toEqual(dump.stores.episodes.filter((e) => e.runId === 'mixed' && e.envId === env.id).map((e) => e.episode));
     store.close();
@@ -63,7 +73,16 @@ describe('schema v1 -> v2 from the frozen dump', () => {
     await restoreV1Database(name, dump);
     const store = await openIndexedDbRunStore({ name });
     const last = epochsOfDump(dump, 'real')[1]!;
-    const next = { ...last, epoch: 2, environments: last.environments.map((e) => ({ ...e, epoch: 2, id: environmentId(2, e.slot) })), episodes: [], rollouts: [], metrics: { ...last.metrics, epoch: 2 }, timings: { ...last.timings, epoch: 2 }, nextState: { ...last.nextState, epoch: 3 } };
+    const next = {
+      ...last,
+      epoch: 2,
+      environments: last.environments.map((e) => ({ ...e, epoch: 2, id: environmentId(2, e.slot) })),
+      episodes: [],
+      rollouts: [],
+      metrics: { ...last.metrics, epoch: 2 },
+      timings: { ...last.timings, epoch: 2 },
+      nextState: { ...last.nextState, epoch: 3 },
+    };
     await store.commitEpoch('real', next);
     expect((await store.loadRun('real'))!.meta.epochsCompleted).toBe(3);
     expect((await store.queryEnvironments('real', { epoch: 2 })).map((e) => e.id)).toEqual(['e0002-s00', 'e0002-s01']);

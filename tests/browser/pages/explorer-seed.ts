@@ -27,7 +27,8 @@ export interface SeedSummary {
   ms: number;
 }
 
-const CODE = (n: number) => `class Synthetic${n}Env:\n    """Synthetic environment ${n} for the explorer test."""\n\n    def __init__(self, max_turns=12):\n        self.max_turns = max_turns\n        self.turn_count = 0\n\n    def reset(self, seed=None):\n        self.turn_count = 0\n        return "Say \\\\boxed{${n % 10}}.", {}\n\n    def step(self, action):\n        self.turn_count += 1\n        won = "${n % 10}" in action\n        return ("Done." if won else "Again."), (1.0 if won else 0.0), won, self.turn_count >= self.max_turns, {}\n\n    def solution(self):\n        return "${n % 10}"\n`;
+const CODE = (n: number) =>
+  `class Synthetic${n}Env:\n    """Synthetic environment ${n} for the explorer test."""\n\n    def __init__(self, max_turns=12):\n        self.max_turns = max_turns\n        self.turn_count = 0\n\n    def reset(self, seed=None):\n        self.turn_count = 0\n        return "Say \\\\boxed{${n % 10}}.", {}\n\n    def step(self, action):\n        self.turn_count += 1\n        won = "${n % 10}" in action\n        return ("Done." if won else "Again."), (1.0 if won else 0.0), won, self.turn_count >= self.max_turns, {}\n\n    def solution(self):\n        return "${n % 10}"\n`;
 
 function syntheticEnv(meta: RunMeta, epoch: number, slot: number): EnvironmentRecord {
   const n = epoch * 1000 + slot;
@@ -37,23 +38,75 @@ function syntheticEnv(meta: RunMeta, epoch: number, slot: number): EnvironmentRe
   const code = CODE(n);
   return {
     id: `e${String(epoch).padStart(4, '0')}-s${String(slot).padStart(2, '0')}`,
-    epoch, slot, skill: skills[(epoch * meta.config.slotsPerEpoch + slot) % skills.length]!, difficulty: 'medium', docId: null,
-    status: rejected ? 'rejected' : 'valid', code,
-    attempts: [{
-      attempt: 0, repair: false, messages: [{ role: 'user', content: `Design an environment (synthetic prompt ${n}).` }], reply: `\`\`\`python\n${code}\`\`\``, code,
-      usage: { promptTokens: 900, completionTokens: 400 },
-      validation: rejected
-        ? { ok: false, stage: 'probe', code: 'step_bad_return', message: 'Expected step() to return a 5-tuple (observation, reward, terminated, truncated, info). Saw a tuple of 3 items (str, float, bool). Fix: return all five values on every path, including invalid actions.', className: `Synthetic${n}Env`, repairedLines: [] }
-        : { ok: true, stage: null, code: null, message: null, className: `Synthetic${n}Env`, repairedLines: [] },
-    }],
+    epoch,
+    slot,
+    skill: skills[(epoch * meta.config.slotsPerEpoch + slot) % skills.length]!,
+    difficulty: 'medium',
+    docId: null,
+    status: rejected ? 'rejected' : 'valid',
+    code,
+    attempts: [
+      {
+        attempt: 0,
+        repair: false,
+        messages: [{ role: 'user', content: `Design an environment (synthetic prompt ${n}).` }],
+        reply: `\`\`\`python\n${code}\`\`\``,
+        code,
+        usage: { promptTokens: 900, completionTokens: 400 },
+        validation: rejected
+          ? {
+              ok: false,
+              stage: 'probe',
+              code: 'step_bad_return',
+              message:
+                'Expected step() to return a 5-tuple (observation, reward, terminated, truncated, info). Saw a tuple of 3 items (str, float, bool). Fix: return all five values on every path, including invalid actions.',
+              className: `Synthetic${n}Env`,
+              repairedLines: [],
+            }
+          : { ok: true, stage: null, code: null, message: null, className: `Synthetic${n}Env`, repairedLines: [] },
+      },
+    ],
     memoryShown: { positives: [], negative: null },
-    hint: rejected ? null : `Say the digit ${n % 10}.`, hintMessages: null, hintReply: null, note: null,
-    stats: rejected ? null : { rHint: 1, rNoHint: r, regret: Math.round((2 * r - 1) * 1000) / 1000, winRate: Math.round(((r * 7) % 1) * 1000) / 1000, fractionWon: (r * 7) % 1, designerReward: Math.round(((r * 13) % 1) * 1000) / 1000, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: 1 },
+    hint: rejected ? null : `Say the digit ${n % 10}.`,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats: rejected
+      ? null
+      : {
+          rHint: 1,
+          rNoHint: r,
+          regret: Math.round((2 * r - 1) * 1000) / 1000,
+          winRate: Math.round(((r * 7) % 1) * 1000) / 1000,
+          fractionWon: (r * 7) % 1,
+          designerReward: Math.round(((r * 13) % 1) * 1000) / 1000,
+          designerAdvantage: 0,
+          hung: false,
+          designerGroupSize: 1,
+          droppedPlays: 0,
+          turnsToWin: 1,
+        },
   };
 }
 
 function metrics(epoch: number, envs: EnvironmentRecord[]): EpochMetrics {
-  return { epoch, slots: envs.length, validEnvironments: envs.filter((e) => e.stats).length, attempts: envs.length, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, episodes: 0, droppedEpisodes: 0, quarantined: 0, designerScale: 1, promptTokens: 0, completionTokens: 0, perSkill: {} };
+  return {
+    epoch,
+    slots: envs.length,
+    validEnvironments: envs.filter((e) => e.stats).length,
+    attempts: envs.length,
+    validityRate: 0,
+    meanRegret: 0,
+    meanWinRate: 0,
+    meanDesignerReward: 0,
+    episodes: 0,
+    droppedEpisodes: 0,
+    quarantined: 0,
+    designerScale: 1,
+    promptTokens: 0,
+    completionTokens: 0,
+    perSkill: {},
+  };
 }
 
 async function seed(request: SeedRequest): Promise<SeedSummary> {
@@ -78,7 +131,11 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
     }
     memory = memory.slice(-200);
     const result: EpochResult = {
-      epoch, environments, episodes: last ? featured.episodes : [], rollouts: [], metrics: metrics(epoch, environments),
+      epoch,
+      environments,
+      episodes: last ? featured.episodes : [],
+      rollouts: [],
+      metrics: metrics(epoch, environments),
       timings: { epoch, totalMs: 1000, modelMs: 800, sandboxMs: 200 },
       nextState: { epoch: epoch + 1, memory: [...memory], skillAverages: {} },
     };

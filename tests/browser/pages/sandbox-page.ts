@@ -66,9 +66,7 @@ export interface AttackReport {
   };
 }
 
-type RuntimeResult =
-  | { ok: true; className: string; observation: string; info: Record<string, unknown>; ms: number }
-  | { ok: false; code: string; stage: string; message: string; ms: number };
+type RuntimeResult = { ok: true; className: string; observation: string; info: Record<string, unknown>; ms: number } | { ok: false; code: string; stage: string; message: string; ms: number };
 
 let runtime: PyodideSandboxRuntime | null = null;
 /** Sandbox spawns of the page's runtime: started, up and answering, failed to start. */
@@ -293,7 +291,10 @@ const api = {
     runtime = new PyodideSandboxRuntime(() => {
       spawns.started += 1;
       const sandbox = spawn();
-      sandbox.then(() => (spawns.ready += 1), () => (spawns.failed += 1));
+      sandbox.then(
+        () => (spawns.ready += 1),
+        () => (spawns.failed += 1),
+      );
       return sandbox;
     }, options);
     await runtime.warm();
@@ -327,8 +328,7 @@ const api = {
     return false;
   },
   /** validateEnvironment on the page's runtime with the tab defaults (or `options`). */
-  validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> =>
-    validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
+  validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> => validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
   /** Loads `code` and calls reset(seed); resolves with the observation or the EnvError's code. */
   runEnv: (code: string, options: { seed?: number; loadTimeoutMs?: number; resetTimeoutMs?: number } = {}): Promise<RuntimeResult> =>
     asResult(async () => {

@@ -49,16 +49,20 @@ const api = {
   createRun: (name: string, meta: RunMeta) => attempt(() => store(name).createRun(meta)),
   commitEpoch: (name: string, runId: string, result: EpochResult) => attempt(() => store(name).commitEpoch(runId, result)),
   /** Commits `result` with environment 0's code padded by `megabytes` MB of random hex (incompressible), to run into a small quota. */
-  commitPadded: (name: string, runId: string, result: EpochResult, megabytes: number) => attempt(() => {
-    const big = structuredClone(result);
-    const noise = new Uint8Array(megabytes * 512 * 1024);
-    for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
-    big.environments[0]!.code += `# ${Array.from(noise, (b) => b.toString(16).padStart(2, '0')).join('')}\n`;
-    return store(name).commitEpoch(runId, big);
-  }),
+  commitPadded: (name: string, runId: string, result: EpochResult, megabytes: number) =>
+    attempt(() => {
+      const big = structuredClone(result);
+      const noise = new Uint8Array(megabytes * 512 * 1024);
+      for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
+      big.environments[0]!.code += `# ${Array.from(noise, (b) => b.toString(16).padStart(2, '0')).join('')}\n`;
+      return store(name).commitEpoch(runId, big);
+    }),
   loadRun: (name: string, runId: string) => store(name).loadRun(runId),
   snapshot: (name: string, runId: string) => snapshotRun(store(name), runId),
-  query: (name: string, runId: string, query: EnvironmentQuery) => store(name).queryEnvironments(runId, query).then((envs) => envs.map((e) => e.id)),
+  query: (name: string, runId: string, query: EnvironmentQuery) =>
+    store(name)
+      .queryEnvironments(runId, query)
+      .then((envs) => envs.map((e) => e.id)),
   /** Exports a run; zips come back unzipped. */
   async exportFiles(name: string, runId: string, format: ExportFormat): Promise<{ fileName: string; files: TextFile[] }> {
     const file = await exportRun(store(name), runId, format);
@@ -68,7 +72,12 @@ const api = {
   async exportThenImport(from: string, runId: string, format: ExportFormat, to: string, newRunId?: string) {
     sandbox ??= createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles });
     const file = await exportRun(store(from), runId, format);
-    const report = await importIntoStore(store(to), [{ path: file.fileName, bytes: file.bytes }], { sandbox, validation: { ...DEFAULT_VALIDATION, totalTimeoutMs: 10_000 } }, { now: Date.now(), ...(newRunId ? { runId: newRunId } : {}) });
+    const report = await importIntoStore(
+      store(to),
+      [{ path: file.fileName, bytes: file.bytes }],
+      { sandbox, validation: { ...DEFAULT_VALIDATION, totalTimeoutMs: 10_000 } },
+      { now: Date.now(), ...(newRunId ? { runId: newRunId } : {}) },
+    );
     return { kind: report.kind, imported: report.imported, found: report.found, problems: report.problems, runId: report.runId };
   },
   persist: () => requestPersistentStorage(),

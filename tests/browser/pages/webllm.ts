@@ -51,7 +51,12 @@ async function timed(run: () => Promise<void>, progress: LoadProgress[]): Promis
   }, 20);
   const started = performance.now();
   cancelledAt = null;
-  const settle = () => ({ ms: Math.round(performance.now() - started), progress, maxStallMs: Math.round(maxStallMs), cancelToSettleMs: cancelledAt === null ? null : Math.round(performance.now() - cancelledAt) });
+  const settle = () => ({
+    ms: Math.round(performance.now() - started),
+    progress,
+    maxStallMs: Math.round(maxStallMs),
+    cancelToSettleMs: cancelledAt === null ? null : Math.round(performance.now() - cancelledAt),
+  });
   try {
     await run();
     return { ok: true, error: null, ...settle() };
@@ -88,7 +93,11 @@ const api = {
   /** Every phase the controller went through, in order (repeats collapsed). */
   phases,
   detect: () => detectGpuCapabilities(),
-  recommend: async () => recommendModel(await detectGpuCapabilities(), (await prebuiltModels()).map((m) => m.spec)),
+  recommend: async () =>
+    recommendModel(
+      await detectGpuCapabilities(),
+      (await prebuiltModels()).map((m) => m.spec),
+    ),
   /** Starts a fresh worker engine and asks it about its GPU. */
   probe: async () => {
     const own = new WebLlmSession();

@@ -72,7 +72,10 @@ async function chat(options: { messages?: ChatMessage[]; maxTokens?: number; see
   };
   try {
     const result = await loaded().complete({
-      messages: options.messages ?? [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say something.' }],
+      messages: options.messages ?? [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say something.' },
+      ],
       temperature: options.temperature ?? 0.6,
       topP: 0.95,
       maxTokens: options.maxTokens ?? 24,

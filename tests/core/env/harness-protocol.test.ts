@@ -24,10 +24,28 @@ describe('parseHarnessReply', () => {
 
 describe('the private value encoding', () => {
   it('decodes each tag to the kind the host decides, never to a reported type name', () => {
-    const value = ['t', [['s', 'obs'], ['f', 0.5], ['b', false], ['o', 'bool', 'True'], ['d', { a: 1 }]]];
+    const value = [
+      't',
+      [
+        ['s', 'obs'],
+        ['f', 0.5],
+        ['b', false],
+        ['o', 'bool', 'True'],
+        ['d', { a: 1 }],
+      ],
+    ];
     expect(asValueReply({ ok: true, value }, STEP, 100)).toEqual({
       ok: true,
-      value: { t: 'tuple', items: [{ t: 'str', v: 'obs' }, { t: 'float', v: 0.5 }, { t: 'bool', v: false }, { t: 'other', name: 'bool', repr: 'True' }, { t: 'dict', v: { a: 1 } }] },
+      value: {
+        t: 'tuple',
+        items: [
+          { t: 'str', v: 'obs' },
+          { t: 'float', v: 0.5 },
+          { t: 'bool', v: false },
+          { t: 'other', name: 'bool', repr: 'True' },
+          { t: 'dict', v: { a: 1 } },
+        ],
+      },
     });
     expect(asValueReply({ ok: true, value: ['i', 'nan'] }, ['solution'], 100)).toEqual({ ok: true, value: { t: 'int', nonfinite: 'nan' } });
   });
@@ -35,7 +53,22 @@ describe('the private value encoding', () => {
   it('re-measures strings itself, in Python characters, whatever the sandbox claimed', () => {
     expect(pythonLength('\u{1F600}'.repeat(3) + 'ab')).toBe(5);
     expect(asValueReply({ ok: true, value: ['s', '\u{1F600}'.repeat(100)] }, ['solution'], 100).ok).toBe(true);
-    expect(asValueReply({ ok: true, value: ['t', [['s', 'x'.repeat(101)], ['d', {}]]] }, ['observation', 'info'], 100)).toEqual({ ok: false, error: 'too_large', what: 'observation', size: 101, limit: 100 });
+    expect(
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'x'.repeat(101)],
+              ['d', {}],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        100,
+      ),
+    ).toEqual({ ok: false, error: 'too_large', what: 'observation', size: 101, limit: 100 });
   });
 
   it.each([

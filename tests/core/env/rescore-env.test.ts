@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('rescoreEnvironment', () => {
-  it('with the same model and code, replays the epoch\'s K + K plays on the same seeds and gives the same scores', async () => {
+  it("with the same model and code, replays the epoch's K + K plays on the same seeds and gives the same scores", async () => {
     const env = epoch.environments.find((e) => e.id === 'e0000-s00')!;
     expect(env.stats!.regret).toBe(1);
     const result = await rescoreEnvironment({ model: new ScriptedChatModel(SCRIPT), sandbox }, { env, code: env.code, config: TEST_CONFIG });
@@ -48,6 +48,8 @@ describe('rescoreEnvironment', () => {
     const env = epoch.environments[0]!;
     const controller = new AbortController();
     controller.abort();
-    await expect(rescoreEnvironment({ model: new ScriptedChatModel(SCRIPT), sandbox, signal: controller.signal }, { env, code: env.code, config: TEST_CONFIG })).rejects.toBeInstanceOf(EpochAbortedError);
+    await expect(rescoreEnvironment({ model: new ScriptedChatModel(SCRIPT), sandbox, signal: controller.signal }, { env, code: env.code, config: TEST_CONFIG })).rejects.toBeInstanceOf(
+      EpochAbortedError,
+    );
   });
 });

@@ -118,7 +118,10 @@ describe('validation budget', () => {
   // reset busy-waits 700 ms: each call fits the per-call limit, the whole validation does not fit 1 s.
   const SLOW_RESET = readEnv('broken', 'reset_raises.py')
     .replace(/# Broken: reset raises\./, '# Slow but finite: every reset busy-waits 700 ms.\nimport time')
-    .replace(/ {8}levels = \[\]\n {8}return levels\[seed % 5\], \{\}/, '        end = time.monotonic() + 0.7\n        while time.monotonic() < end:\n            pass\n        return "Guess the hidden digit as \\\\boxed{n}.", {}');
+    .replace(
+      / {8}levels = \[\]\n {8}return levels\[seed % 5\], \{\}/,
+      '        end = time.monotonic() + 0.7\n        while time.monotonic() < end:\n            pass\n        return "Guess the hidden digit as \\\\boxed{n}.", {}',
+    );
 
   it('the slow environment is valid when the budget allows it', async () => {
     expect(SLOW_RESET).toContain('time.monotonic() + 0.7');

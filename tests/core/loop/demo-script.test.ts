@@ -46,7 +46,11 @@ afterAll(() => sandbox.close());
 
 const environments = () => epochs.flatMap((e) => e.environments);
 const valid = () => environments().filter((e) => e.status === 'valid');
-const firstRound = () => epochs.slice(0, 3).flatMap((e) => e.environments).filter((e) => e.status === 'valid');
+const firstRound = () =>
+  epochs
+    .slice(0, 3)
+    .flatMap((e) => e.environments)
+    .filter((e) => e.status === 'valid');
 const className = (env: ReturnType<typeof environments>[number]) => env.attempts.at(-1)!.validation.className;
 
 describe('the demo script', () => {
@@ -57,7 +61,10 @@ describe('the demo script', () => {
     expect(sources.length).toBeGreaterThanOrEqual(13);
     for (const file of sources) {
       const code = readFileSync(new URL(file, ENV_DIR), 'utf8').trimEnd();
-      expect(designerReplies.some((reply) => reply.includes(code)), `${file} is out of date in demo-script.json; rerun the builder`).toBe(true);
+      expect(
+        designerReplies.some((reply) => reply.includes(code)),
+        `${file} is out of date in demo-script.json; rerun the builder`,
+      ).toBe(true);
     }
   });
 
@@ -66,7 +73,11 @@ describe('the demo script', () => {
       const rule = SCRIPT.rules.find((r) => r.match?.includes(`Target skill: ${skill}:`));
       const classes = new Set(rule!.replies.map((reply) => /class (\w+Env)\b/.exec(reply)?.[1]));
       expect(classes.size, skill).toBeGreaterThanOrEqual(2);
-      for (const name of classes) expect(SCRIPT.rules.some((r) => r.purpose === 'hint' && r.match?.includes(`class ${name!}`)), name).toBe(true);
+      for (const name of classes)
+        expect(
+          SCRIPT.rules.some((r) => r.purpose === 'hint' && r.match?.includes(`class ${name!}`)),
+          name,
+        ).toBe(true);
     }
     const last = (purpose: string) => SCRIPT.rules.filter((r) => r.purpose === purpose).at(-1)!;
     expect(last('agent').match).toBeUndefined();

@@ -44,13 +44,23 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
 
   it('plays K seeds per arm on the same seeds, hint appended once to the first observation', () => {
     const key = result.episodes.filter((e) => e.envId === 'e0000-s00');
-    expect(key.map((e) => [e.arm, e.index])).toEqual([['nohint', 0], ['nohint', 1], ['hint', 0], ['hint', 1]]);
+    expect(key.map((e) => [e.arm, e.index])).toEqual([
+      ['nohint', 0],
+      ['nohint', 1],
+      ['hint', 0],
+      ['hint', 1],
+    ]);
     expect(key[0]!.seed).toBe(key[2]!.seed);
     expect(key[1]!.seed).toBe(key[3]!.seed);
     expect(key[0]!.seed).not.toBe(key[1]!.seed);
     expect(key[2]!.firstObservation).toMatch(/glows\. Try a key with \\boxed\{name\}\.\n\nHINT: Pick the key/);
     expect(key[2]!.messages.filter((m) => m.content.includes('HINT:'))).toHaveLength(1);
-    expect(key.map((e) => [e.turns.length, e.return])).toEqual([[3, 0], [3, 0], [1, 1], [1, 1]]);
+    expect(key.map((e) => [e.turns.length, e.return])).toEqual([
+      [3, 0],
+      [3, 0],
+      [1, 1],
+      [1, 1],
+    ]);
     expect(key[2]!.turns[0]!.action).toMatch(/^\\boxed\{(amber|cobalt|jade)\}$/);
     expect(key[0]!.turns[2]).toMatchObject({ truncated: true, terminated: false });
   });
@@ -74,7 +84,10 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
 
   it('writes memory and metrics, and emits rollout rows for both roles', () => {
     expect(result.nextState.epoch).toBe(1);
-    expect(result.nextState.memory.map((m) => [m.envId, m.winRate, m.regret])).toEqual([['e0000-s00', 0, 1], ['e0000-s01', 1, 0]]);
+    expect(result.nextState.memory.map((m) => [m.envId, m.winRate, m.regret])).toEqual([
+      ['e0000-s00', 0, 1],
+      ['e0000-s01', 1, 0],
+    ]);
     expect(result.metrics).toMatchObject({ slots: 2, validEnvironments: 2, attempts: 3, episodes: 8 });
     expect(result.metrics.validityRate).toBeCloseTo(2 / 3, 12);
     expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual(['epoch0:Logical Deduction', 'epoch0:Logical Deduction']);

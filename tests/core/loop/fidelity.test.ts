@@ -11,11 +11,25 @@ import { fakeFailure, fakeSandbox, oneStepGame, type FakeClass } from '../../fix
 
 const L = 'Logical Deduction';
 const O = 'Optimization';
-const BASE: Config = { ...DEFAULT_CONFIG, seed: 3, skills: [L, O], skillsPerEpoch: 2, slotsPerEpoch: 4, playsPerArm: 2, hintPlays: 2, rolloutsPerEpoch: 2, maxTurns: 3, useCorpus: false, useMemory: false };
+const BASE: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 3,
+  skills: [L, O],
+  skillsPerEpoch: 2,
+  slotsPerEpoch: 4,
+  playsPerArm: 2,
+  hintPlays: 2,
+  rolloutsPerEpoch: 2,
+  maxTurns: 3,
+  useCorpus: false,
+  useMemory: false,
+};
 const fence = (name: string) => `\`\`\`python\n${name}\n\`\`\``;
 
 /** A game whose first observation names it, so the scripted agent knows which one it plays. */
-const named = (name: string): FakeClass => () => ({ ...oneStepGame(), reset: () => ({ observation: `Game ${name}. Say win.`, info: {} }) });
+const named =
+  (name: string): FakeClass =>
+  () => ({ ...oneStepGame(), reset: () => ({ observation: `Game ${name}. Say win.`, info: {} }) });
 
 /**
  * A scripted model: designs come from `designs` in order; the agent wins W always, H only with the
@@ -123,8 +137,18 @@ describe('a run with two environments per skill: advantages and rows by hand', (
 });
 
 describe('failures as SPADE treats them', () => {
-  const crashing: FakeClass = () => ({ ...named('C')(3), step: () => { throw fakeFailure('step_exception'); } });
-  const hanging: FakeClass = () => ({ ...named('T')(3), step: () => { throw fakeFailure('step_timeout'); } });
+  const crashing: FakeClass = () => ({
+    ...named('C')(3),
+    step: () => {
+      throw fakeFailure('step_exception');
+    },
+  });
+  const hanging: FakeClass = () => ({
+    ...named('T')(3),
+    step: () => {
+      throw fakeFailure('step_timeout');
+    },
+  });
   const config: Config = { ...BASE, skills: [L], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1, reward: 'regret' };
   // Validation probes step too, so the fakes fail only during play: the first load is validation.
   const afterValidation = (make: FakeClass): FakeClass => {
@@ -137,9 +161,15 @@ describe('failures as SPADE treats them', () => {
     const result = await runEpoch({ model: model(['C']), sandbox, corpus: [] }, INITIAL_RUN_STATE, config);
     const eps = result.episodes;
     expect(eps.filter((e) => e.arm === 'nohint').map((e) => [e.id.endsWith('-failed'), e.retried, e.dropped])).toEqual([
-      [true, true, true], [false, false, true], [true, true, true], [false, false, true],
+      [true, true, true],
+      [false, false, true],
+      [true, true, true],
+      [false, false, true],
     ]);
-    expect(eps.filter((e) => e.arm === 'hint').map((e) => [e.return, e.dropped])).toEqual([[0, false], [0, false]]);
+    expect(eps.filter((e) => e.arm === 'hint').map((e) => [e.return, e.dropped])).toEqual([
+      [0, false],
+      [0, false],
+    ]);
     const env = result.environments[0]!;
     expect(env.stats).toMatchObject({ hung: false, droppedPlays: 2, rHint: 0, designerReward: 0 });
     expect(env.status).toBe('quarantined');
@@ -152,7 +182,10 @@ describe('failures as SPADE treats them', () => {
     const sandbox = fakeSandbox({ C: afterValidation(hanging) });
     const result = await runEpoch({ model: model(['C']), sandbox, corpus: [] }, INITIAL_RUN_STATE, config);
     expect(result.episodes.map((e) => [e.arm, e.error?.code, e.dropped])).toEqual([
-      ['nohint', 'step_timeout', true], ['nohint', 'env_hung', true], ['hint', 'env_hung', false], ['hint', 'env_hung', false],
+      ['nohint', 'step_timeout', true],
+      ['nohint', 'env_hung', true],
+      ['hint', 'env_hung', false],
+      ['hint', 'env_hung', false],
     ]);
     expect(result.environments[0]!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
   });
@@ -196,7 +229,10 @@ describe('designer rows, memory and actions', () => {
     const config: Config = { ...BASE, skills: [L], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1, repairMode: true };
     const result = await runEpoch({ model: model(['NOPE', 'W']), sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, config);
     const env = result.environments[0]!;
-    expect(env.attempts.map((a) => [a.repair, a.validation.ok])).toEqual([[false, false], [true, true]]);
+    expect(env.attempts.map((a) => [a.repair, a.validation.ok])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
     const row = result.rollouts.find((r) => r.role === 'designer')!;
     expect(row.messages).toEqual([...env.attempts[0]!.messages, { role: 'assistant', content: env.attempts[0]!.reply, weight: 1 }]);
     expect(row.messages.at(-1)!.content).toContain('NOPE');

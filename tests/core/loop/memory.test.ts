@@ -16,8 +16,10 @@ describe('environment memory', () => {
   it('positives: same skill, win rate in [0.15, 0.85], from the 10 highest regrets', () => {
     const memory = [
       ...Array.from({ length: 12 }, (_, i) => record(`p${i}`, 'A', 0.5, i / 100)),
-      record('edge-low', 'A', 0.15, 0.99), record('edge-high', 'A', 0.85, 0.98),
-      record('easy', 'A', 0.95, 5), record('other-skill', 'B', 0.5, 9),
+      record('edge-low', 'A', 0.15, 0.99),
+      record('edge-high', 'A', 0.85, 0.98),
+      record('easy', 'A', 0.95, 5),
+      record('other-skill', 'B', 0.5, 9),
     ];
     const allowed = new Set(['edge-low', 'edge-high', 'p11', 'p10', 'p9', 'p8', 'p7', 'p6', 'p5', 'p4']);
     for (let seed = 0; seed < 50; seed++) {

@@ -9,10 +9,9 @@ import { fakeSandbox, withDelays } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
 const SCRIPT = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8'));
-const CORPUS = parseCorpus([
-  JSON.stringify({ text: 'Keys and locks: a lock opens for exactly one key.', skill: 'Logical Deduction' }),
-  JSON.stringify({ orig_doc: 'Doors and passwords: a word can open a door.' }),
-].join('\n')).docs;
+const CORPUS = parseCorpus(
+  [JSON.stringify({ text: 'Keys and locks: a lock opens for exactly one key.', skill: 'Logical Deduction' }), JSON.stringify({ orig_doc: 'Doors and passwords: a word can open a door.' })].join('\n'),
+).docs;
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3 };
 
 // The loop is the point, not Python: the script's games run as in-process doubles, and every

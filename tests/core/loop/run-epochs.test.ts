@@ -14,7 +14,18 @@ const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction
 /** A memory store holding one new run, and the ports of runEpochs over it; `log` records the order of epoch starts, commits and hook calls. */
 async function setup(runId = 'r') {
   const store = new MemoryRunStore();
-  await store.createRun({ id: runId, name: runId, createdAt: 0, updatedAt: 0, config: CONFIG, modelId: 'scripted:hint-helps', status: 'running', epochsCompleted: 0, epochsPlanned: 3, lastError: null });
+  await store.createRun({
+    id: runId,
+    name: runId,
+    createdAt: 0,
+    updatedAt: 0,
+    config: CONFIG,
+    modelId: 'scripted:hint-helps',
+    status: 'running',
+    epochsCompleted: 0,
+    epochsPlanned: 3,
+    lastError: null,
+  });
   const log: string[] = [];
   const ports: RunEpochsPorts = {
     model: new ScriptedChatModel(SCRIPT),
@@ -75,7 +86,7 @@ describe('runEpochs', () => {
     expect((await store.loadRun('r'))!.state.epoch).toBe(1);
   });
 
-  it('a failed commit stops the run with the store\'s error; the epochs before it stay', async () => {
+  it("a failed commit stops the run with the store's error; the epochs before it stay", async () => {
     const { store, ports, log } = await setup();
     const full = new Error('disk full');
     const commit = async (result: EpochResult) => {

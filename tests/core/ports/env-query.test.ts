@@ -4,9 +4,23 @@ import type { EnvironmentRecord, EnvStats } from '../../../src/core/records.ts';
 
 function env(id: string, epoch: number, slot: number, skill: string, stats: Partial<EnvStats> | null): EnvironmentRecord {
   return {
-    id, epoch, slot, skill, difficulty: 'medium', docId: null, status: stats ? 'valid' : 'rejected', code: '', attempts: [],
-    memoryShown: { positives: [], negative: null }, hint: null, hintMessages: null, hintReply: null, note: null,
-    stats: stats ? { rHint: 0, rNoHint: 0, regret: 0, winRate: 0, fractionWon: 0, designerReward: 0, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...stats } : null,
+    id,
+    epoch,
+    slot,
+    skill,
+    difficulty: 'medium',
+    docId: null,
+    status: stats ? 'valid' : 'rejected',
+    code: '',
+    attempts: [],
+    memoryShown: { positives: [], negative: null },
+    hint: null,
+    hintMessages: null,
+    hintReply: null,
+    note: null,
+    stats: stats
+      ? { rHint: 0, rNoHint: 0, regret: 0, winRate: 0, fractionWon: 0, designerReward: 0, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...stats }
+      : null,
   };
 }
 

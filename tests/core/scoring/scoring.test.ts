@@ -6,7 +6,17 @@ import { episodeReturn } from '../../../src/core/scoring/episode-return.ts';
 
 describe('plateau', () => {
   it.each([
-    [0, 0], [0.15, 0], [0.2, 0.2], [0.275, 0.5], [0.4, 1], [0.5, 1], [0.6, 1], [0.725, 0.5], [0.8, 0.2], [0.85, 0], [1, 0],
+    [0, 0],
+    [0.15, 0],
+    [0.2, 0.2],
+    [0.275, 0.5],
+    [0.4, 1],
+    [0.5, 1],
+    [0.6, 1],
+    [0.725, 0.5],
+    [0.8, 0.2],
+    [0.85, 0],
+    [1, 0],
   ])('plateau(%f) = %f', (w, expected) => {
     expect(plateau(w)).toBeCloseTo(expected, 12);
   });
@@ -14,7 +24,12 @@ describe('plateau', () => {
 
 describe('returns and regret', () => {
   it('episode return clips the last reward when terminated, else 0', () => {
-    expect(episodeReturn([{ reward: 0.3, terminated: false }, { reward: 5, terminated: true }])).toBe(1);
+    expect(
+      episodeReturn([
+        { reward: 0.3, terminated: false },
+        { reward: 5, terminated: true },
+      ]),
+    ).toBe(1);
     expect(episodeReturn([{ reward: -4, terminated: true }])).toBe(-1);
     expect(episodeReturn([{ reward: 0.5, terminated: true }])).toBe(0.5);
     expect(episodeReturn([{ reward: 1, terminated: false }])).toBe(0);
@@ -78,9 +93,14 @@ describe('advantages', () => {
     expect(designerScale(400, 2, 1)).toBe(50);
     expect(designerScale(10, 0, 1)).toBe(0);
     expect(designerScale(8, 4, 2)).toBe(4);
-    const adv = designerAdvantages([
-      { skill: 'A', reward: 1 }, { skill: 'A', reward: 0 }, { skill: 'B', reward: 0.3 },
-    ], 2);
+    const adv = designerAdvantages(
+      [
+        { skill: 'A', reward: 1 },
+        { skill: 'A', reward: 0 },
+        { skill: 'B', reward: 0.3 },
+      ],
+      2,
+    );
     expect(adv[0]).toBeCloseTo(1, 12);
     expect(adv[1]).toBeCloseTo(-1, 12);
     expect(adv[2]).toBe(0);

@@ -27,7 +27,11 @@ export interface OpenAIChatModelOptions {
 }
 
 type Stop = 'abort' | 'silence' | 'total';
-interface Progress { stream: StreamAccumulator; sawChoice: boolean; usage: ReportedUsage }
+interface Progress {
+  stream: StreamAccumulator;
+  sawChoice: boolean;
+  usage: ReportedUsage;
+}
 
 function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -111,7 +115,10 @@ export class OpenAIChatModel implements ChatModel {
     heard();
     try {
       const body = JSON.stringify(this.body(request));
-      const response = await guard(Promise.resolve().then(() => this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal })), 'connect');
+      const response = await guard(
+        Promise.resolve().then(() => this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal })),
+        'connect',
+      );
       if (!response.ok) throw httpFailure(this.url, this.options.model, response, await guard(response.text(), 'read'));
       await this.read(response, progress, guard);
       return this.result(progress);
@@ -191,7 +198,8 @@ export class OpenAIChatModel implements ChatModel {
 
   private stopped(stop: Stop): ChatModelError {
     if (stop === 'abort') return fail('aborted', `the call to ${this.url} was aborted`);
-    if (stop === 'silence') return fail('timeout', `no bytes from ${this.url} for ${this.silenceMs} ms (requestTimeoutMs): the server may be stuck or still loading the model. Check its log or raise requestTimeoutMs.`);
+    if (stop === 'silence')
+      return fail('timeout', `no bytes from ${this.url} for ${this.silenceMs} ms (requestTimeoutMs): the server may be stuck or still loading the model. Check its log or raise requestTimeoutMs.`);
     return fail('timeout', `the call to ${this.url} took longer than ${this.totalMs} ms (totalTimeoutMs): lower maxTokens or raise totalTimeoutMs.`);
   }
 }

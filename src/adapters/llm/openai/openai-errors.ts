@@ -56,7 +56,10 @@ export function httpFailure(url: string, model: string, response: Response, body
   const { status } = response;
   const detail = serverMessage(body) || response.statusText || 'no message';
   if (status >= 400 && status < 500 && status !== 429 && CONTEXT_OVERFLOW.test(detail)) {
-    return failure('context_length', `${url} rejected the prompt as longer than the model's context (HTTP ${status}: ${detail}). Shorten the messages, lower maxTokens, or start the server with a larger context (llama.cpp: --ctx-size; vLLM: --max-model-len).`);
+    return failure(
+      'context_length',
+      `${url} rejected the prompt as longer than the model's context (HTTP ${status}: ${detail}). Shorten the messages, lower maxTokens, or start the server with a larger context (llama.cpp: --ctx-size; vLLM: --max-model-len).`,
+    );
   }
   const retryAfter = Number(response.headers.get('retry-after')) * 1000;
   const retryDelay = status === 429 || status >= 500 ? (Number.isFinite(retryAfter) ? retryAfter : 0) : undefined;
@@ -74,5 +77,9 @@ export function connectionFailure(url: string, error: unknown, phase: 'connect' 
   const cause = error instanceof Error && isObject(error.cause) ? error.cause : undefined;
   const reason = String(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : error));
   const what = phase === 'connect' ? `cannot reach ${url}` : `the connection to ${url} broke mid-reply`;
-  return failure('unreachable', `${what} (${reason}): is the server running? Start it (e.g. \`llama-server -m model.gguf --port 8080\` or \`ollama serve\`) and check baseUrl; from a browser the server must also allow CORS.`, 0);
+  return failure(
+    'unreachable',
+    `${what} (${reason}): is the server running? Start it (e.g. \`llama-server -m model.gguf --port 8080\` or \`ollama serve\`) and check baseUrl; from a browser the server must also allow CORS.`,
+    0,
+  );
 }

@@ -68,8 +68,14 @@ function absoluteUrl(raw: string, what: string, baseUrl: string): URL {
 export function customModel(input: CustomModelInput, baseUrl: string): CatalogModel {
   const modelUrl = absoluteUrl(input.modelUrl, 'model URL', baseUrl);
   const libUrl = absoluteUrl(input.modelLibUrl, 'model library URL', baseUrl);
-  if (!libUrl.pathname.endsWith('.wasm')) throw new Error(`The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`);
-  const folder = modelUrl.pathname.replace(/\/resolve\/[^/]+\/?$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+  if (!libUrl.pathname.endsWith('.wasm'))
+    throw new Error(`The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`);
+  const folder =
+    modelUrl.pathname
+      .replace(/\/resolve\/[^/]+\/?$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .pop() ?? '';
   const name = (input.name?.trim() || decodeURIComponent(folder)).replace(/\s+/g, '-');
   if (!name) throw new Error(`Give the custom model a name: its URL ${JSON.stringify(input.modelUrl)} has no folder name.`);
   const record: ModelRecord = {

@@ -130,7 +130,8 @@ export function judgeGpu(caps: GpuCapabilities): { verdict: GpuVerdict; reason: 
     return {
       verdict: 'no-webgpu',
       reason: 'This browser does not expose WebGPU (navigator.gpu is missing), so no model can run in this tab.',
-      nextStep: 'Open SPADE Lab in a browser with WebGPU over https or localhost: Chrome or Edge 113+ (on Linux enable chrome://flags/#enable-unsafe-webgpu), Safari 26+, or Firefox 141+ on Windows. Or run models from the command line against an OpenAI-compatible server.',
+      nextStep:
+        'Open SPADE Lab in a browser with WebGPU over https or localhost: Chrome or Edge 113+ (on Linux enable chrome://flags/#enable-unsafe-webgpu), Safari 26+, or Firefox 141+ on Windows. Or run models from the command line against an OpenAI-compatible server.',
     };
   }
   const adapter = caps.adapter;
@@ -138,7 +139,8 @@ export function judgeGpu(caps: GpuCapabilities): { verdict: GpuVerdict; reason: 
     return {
       verdict: 'no-adapter',
       reason: `WebGPU exists but the browser granted no GPU adapter${caps.adapterError ? ` (${caps.adapterError})` : ''}: the GPU may be blocklisted, disabled or missing.`,
-      nextStep: 'Check chrome://gpu (WebGPU should say "Hardware accelerated"); update the GPU driver, turn on hardware acceleration in the browser settings, or on Linux enable chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.',
+      nextStep:
+        'Check chrome://gpu (WebGPU should say "Hardware accelerated"); update the GPU driver, turn on hardware acceleration in the browser settings, or on Linux enable chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.',
     };
   }
   const short = (Object.keys(WEBLLM_MINIMUM_LIMITS) as Array<keyof typeof WEBLLM_MINIMUM_LIMITS>).filter((key) => adapter[key] < WEBLLM_MINIMUM_LIMITS[key]);
@@ -188,9 +190,7 @@ export function checkModelFit(caps: GpuCapabilities, model: ModelSpec, budgetMB:
 function familyCandidates(models: readonly ModelSpec[], shaderF16: boolean, smallestFirst: boolean): ModelSpec[] {
   const floats: Array<16 | 32> = shaderF16 ? [16, 32] : [32];
   const sizes = smallestFirst ? [...PAPER_FAMILY].reverse() : PAPER_FAMILY;
-  return sizes.flatMap(({ family, paramsB }) =>
-    floats.flatMap((float) => models.filter((m) => !m.custom && m.family === family && m.paramsB === paramsB && m.weightBits === 4 && m.float === float)),
-  );
+  return sizes.flatMap(({ family, paramsB }) => floats.flatMap((float) => models.filter((m) => !m.custom && m.family === family && m.paramsB === paramsB && m.weightBits === 4 && m.float === float)));
 }
 
 /**
@@ -231,7 +231,11 @@ export function blockingProblem(caps: GpuCapabilities, model: ModelSpec, models:
   if (gpu.verdict !== 'ok' || !caps.adapter) return { code: 'no_webgpu', message: gpu.reason, nextStep: gpu.nextStep ?? '' };
   if (caps.adapter.shaderF16 || (model.float !== 16 && !model.requiredFeatures.includes('shader-f16'))) return null;
   const sibling = f32Sibling(model, models);
-  return { code: 'no_f16', message: `${model.id} needs shader-f16, which this GPU lacks.`, nextStep: sibling ? `Load ${sibling.id} instead: the same model built for 32-bit floats.` : 'Choose a q4f32 build.' };
+  return {
+    code: 'no_f16',
+    message: `${model.id} needs shader-f16, which this GPU lacks.`,
+    nextStep: sibling ? `Load ${sibling.id} instead: the same model built for 32-bit floats.` : 'Choose a q4f32 build.',
+  };
 }
 
 /** The next model of the paper's family, in recommendation order, that fits and needs less GPU memory than `model` (to suggest after memory trouble); null when none. */

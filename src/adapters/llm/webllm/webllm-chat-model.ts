@@ -91,7 +91,8 @@ export class WebLlmChatModel implements ChatModel {
         const lost = error instanceof EngineLost ? error.reason : isEngineLoss(errorText(error)) ? new Error(errorText(error)) : null;
         if (!lost) throw this.failure(error);
         this.source.reportLost(lease, lost);
-        if (attempt >= maxRecoveries) throw new ChatModelError('unreachable', `the local model ${this.id} was lost ${attempt + 1} times during one call (${lost.message}). Reload the page, or choose a smaller model.`);
+        if (attempt >= maxRecoveries)
+          throw new ChatModelError('unreachable', `the local model ${this.id} was lost ${attempt + 1} times during one call (${lost.message}). Reload the page, or choose a smaller model.`);
       }
     }
   }
@@ -154,7 +155,10 @@ export class WebLlmChatModel implements ChatModel {
   private failure(error: unknown): ChatModelError {
     const text = errorText(error);
     if (/ContextWindowSizeExceeded|exceed context window/i.test(text)) {
-      return new ChatModelError('context_length', `the prompt is longer than ${this.id}'s context window (${text.slice(0, 300)}). Shorten the messages or lower maxTokens; web-llm's Qwen3 builds hold 4096 tokens.`);
+      return new ChatModelError(
+        'context_length',
+        `the prompt is longer than ${this.id}'s context window (${text.slice(0, 300)}). Shorten the messages or lower maxTokens; web-llm's Qwen3 builds hold 4096 tokens.`,
+      );
     }
     return new ChatModelError('bad_response', `web-llm failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (one system message first, the last from the user) and try again.`);
   }

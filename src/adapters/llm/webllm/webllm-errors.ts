@@ -1,16 +1,5 @@
 /** Stable codes of model-load failures. */
-export type ModelLoadErrorCode =
-  | 'no_webgpu'
-  | 'no_f16'
-  | 'out_of_memory'
-  | 'network'
-  | 'not_found'
-  | 'storage_full'
-  | 'device_lost'
-  | 'bad_model'
-  | 'worker_failed'
-  | 'cancelled'
-  | 'unknown';
+export type ModelLoadErrorCode = 'no_webgpu' | 'no_f16' | 'out_of_memory' | 'network' | 'not_found' | 'storage_full' | 'device_lost' | 'bad_model' | 'worker_failed' | 'cancelled' | 'unknown';
 
 /** A load that failed: what happened, and the next step for the user. */
 export class ModelLoadError extends Error {
@@ -72,7 +61,10 @@ const RULES: Array<{ code: ModelLoadErrorCode; test: RegExp }> = [
   { code: 'out_of_memory', test: /out of memory|OutOfMemory|\bOOM\b|allocation failed|Failed to allocate|Cannot allocate/i },
   { code: 'not_found', test: /Request failed|status (code )?4\d\d|404|Not Found/i },
   { code: 'network', test: /Failed to fetch|NetworkError|network error|net::ERR_|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED|Load failed|fetch failed/i },
-  { code: 'bad_model', test: /CompileError|WebAssembly|wasm|magic word|ModelNotFoundError|Cannot find model record|MissingModel|is not valid JSON|Unexpected token|SyntaxError|Cannot handle tokenizer/i },
+  {
+    code: 'bad_model',
+    test: /CompileError|WebAssembly|wasm|magic word|ModelNotFoundError|Cannot find model record|MissingModel|is not valid JSON|Unexpected token|SyntaxError|Cannot handle tokenizer/i,
+  },
 ];
 
 /** The code of a web-llm failure text; `unknown` when no rule matches. */
@@ -89,21 +81,49 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
   const smaller = context.smallerAlternative ? `choose a smaller model such as ${context.smallerAlternative}` : 'choose a smaller model';
   switch (codeOf(text)) {
     case 'no_webgpu':
-      return new ModelLoadError('no_webgpu', `${modelId} cannot run: the model worker found no usable WebGPU adapter ${seen}.`, 'Use a browser with WebGPU (Chrome or Edge 113+; on Linux enable chrome://flags/#enable-unsafe-webgpu) and check chrome://gpu.');
+      return new ModelLoadError(
+        'no_webgpu',
+        `${modelId} cannot run: the model worker found no usable WebGPU adapter ${seen}.`,
+        'Use a browser with WebGPU (Chrome or Edge 113+; on Linux enable chrome://flags/#enable-unsafe-webgpu) and check chrome://gpu.',
+      );
     case 'no_f16':
-      return new ModelLoadError('no_f16', `${modelId} needs 16-bit float shaders (shader-f16), which this GPU does not offer ${seen}.`, context.f32Alternative ? `Load ${context.f32Alternative} instead: the same model built for 32-bit floats.` : 'Choose a q4f32 build of a model.');
+      return new ModelLoadError(
+        'no_f16',
+        `${modelId} needs 16-bit float shaders (shader-f16), which this GPU does not offer ${seen}.`,
+        context.f32Alternative ? `Load ${context.f32Alternative} instead: the same model built for 32-bit floats.` : 'Choose a q4f32 build of a model.',
+      );
     case 'storage_full':
-      return new ModelLoadError('storage_full', `The browser refused to store more of ${modelId}: this site's storage quota is full ${seen}.`, 'Delete cached models you no longer use (Model cache below), allow persistent storage, or free disk space, then load again.');
+      return new ModelLoadError(
+        'storage_full',
+        `The browser refused to store more of ${modelId}: this site's storage quota is full ${seen}.`,
+        'Delete cached models you no longer use (Model cache below), allow persistent storage, or free disk space, then load again.',
+      );
     case 'out_of_memory':
       return new ModelLoadError('out_of_memory', `The GPU ran out of memory loading ${modelId} ${seen}.`, `Close other tabs or apps using the GPU and load again, or ${smaller}.`);
     case 'device_lost':
-      return new ModelLoadError('device_lost', `The GPU device was lost while loading ${modelId}; this usually means it ran out of memory, or the driver reset ${seen}.`, `Load again; if the device is lost again, ${smaller}.`);
+      return new ModelLoadError(
+        'device_lost',
+        `The GPU device was lost while loading ${modelId}; this usually means it ran out of memory, or the driver reset ${seen}.`,
+        `Load again; if the device is lost again, ${smaller}.`,
+      );
     case 'not_found':
-      return new ModelLoadError('not_found', `The server ${hostOf(filesUrl)} answered with an error for a file of ${modelId} (weights folder ${filesUrl}, library ${modelLibUrl}) ${seen}.`, 'Check both URLs: web-llm reads mlc-chat-config.json, tensor-cache.json and the shards from the weights folder (it appends resolve/main/ unless the URL already contains /resolve/<branch>/).');
+      return new ModelLoadError(
+        'not_found',
+        `The server ${hostOf(filesUrl)} answered with an error for a file of ${modelId} (weights folder ${filesUrl}, library ${modelLibUrl}) ${seen}.`,
+        'Check both URLs: web-llm reads mlc-chat-config.json, tensor-cache.json and the shards from the weights folder (it appends resolve/main/ unless the URL already contains /resolve/<branch>/).',
+      );
     case 'network':
-      return new ModelLoadError('network', `Could not download ${modelId}: ${hostOf(filesUrl)} is unreachable from this browser (no network, offline, DNS failure, proxy or firewall) ${seen}.`, 'Check the connection and load again: shards already downloaded stay cached and are not fetched again. Offline or behind a firewall, serve the model files yourself and add them under "Custom model".');
+      return new ModelLoadError(
+        'network',
+        `Could not download ${modelId}: ${hostOf(filesUrl)} is unreachable from this browser (no network, offline, DNS failure, proxy or firewall) ${seen}.`,
+        'Check the connection and load again: shards already downloaded stay cached and are not fetched again. Offline or behind a firewall, serve the model files yourself and add them under "Custom model".',
+      );
     case 'bad_model':
-      return new ModelLoadError('bad_model', `The files of ${modelId} are not a model web-llm 0.2.86 can run ${seen}.`, 'Check that the model library (.wasm) was built for web-llm 0.2.86 (v0_2_86) and matches the weights, and that both URLs point at the files themselves, not at an HTML page.');
+      return new ModelLoadError(
+        'bad_model',
+        `The files of ${modelId} are not a model web-llm 0.2.86 can run ${seen}.`,
+        'Check that the model library (.wasm) was built for web-llm 0.2.86 (v0_2_86) and matches the weights, and that both URLs point at the files themselves, not at an HTML page.',
+      );
     default:
       return new ModelLoadError('unknown', `Loading ${modelId} failed ${seen}.`, 'Reload the page and load again; if it fails the same way, try another model and report the error text.');
   }

@@ -192,7 +192,13 @@ export class WebLlmSession implements WebLlmEngineSource {
       this.onLost(generation, reason);
     };
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const timer = setTimeout(() => markLost(new ModelLoadError('worker_failed', `The model worker did not start within ${this.deps.startTimeoutMs} ms.`, 'Reload the page; if it persists, the browser may block module workers.')), this.deps.startTimeoutMs);
+    const timer = setTimeout(
+      () =>
+        markLost(
+          new ModelLoadError('worker_failed', `The model worker did not start within ${this.deps.startTimeoutMs} ms.`, 'Reload the page; if it persists, the browser may block module workers.'),
+        ),
+      this.deps.startTimeoutMs,
+    );
     void ready.then(() => clearTimeout(timer));
     void lost.then(() => clearTimeout(timer));
     worker.addEventListener('message', (event) => {

@@ -38,7 +38,7 @@ class Truncated extends Error {}
 
 function utf8(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     const extra = b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : b >= 0xc0 ? 1 : 0;
     let code = extra === 0 ? b : b & (0x3f >> extra);
@@ -87,9 +87,17 @@ class Cursor {
     const at = this.need(size);
     const v = this.view;
     const readers: Record<number, () => GgufMetaValue> = {
-      0: () => v.getUint8(at), 1: () => v.getInt8(at), 2: () => v.getUint16(at, true), 3: () => v.getInt16(at, true),
-      4: () => v.getUint32(at, true), 5: () => v.getInt32(at, true), 6: () => v.getFloat32(at, true), 7: () => v.getUint8(at) !== 0,
-      10: () => v.getBigUint64(at, true), 11: () => v.getBigInt64(at, true), 12: () => v.getFloat64(at, true),
+      0: () => v.getUint8(at),
+      1: () => v.getInt8(at),
+      2: () => v.getUint16(at, true),
+      3: () => v.getInt16(at, true),
+      4: () => v.getUint32(at, true),
+      5: () => v.getInt32(at, true),
+      6: () => v.getFloat32(at, true),
+      7: () => v.getUint8(at) !== 0,
+      10: () => v.getBigUint64(at, true),
+      11: () => v.getBigInt64(at, true),
+      12: () => v.getFloat64(at, true),
     };
     return readers[type]!();
   }
@@ -112,7 +120,8 @@ class Cursor {
 export function readGgufHeader(bytes: Uint8Array): GgufSummary {
   const cursor = new Cursor(bytes);
   const magic = bytes.length >= 4 ? utf8(bytes.subarray(0, 4)) : '';
-  if (magic !== 'GGUF') throw new GgufFormatError('not_gguf', `this is not a GGUF file (it starts with ${JSON.stringify(magic)}, expected "GGUF"). Choose a .gguf model file, e.g. one converted by llama.cpp.`);
+  if (magic !== 'GGUF')
+    throw new GgufFormatError('not_gguf', `this is not a GGUF file (it starts with ${JSON.stringify(magic)}, expected "GGUF"). Choose a .gguf model file, e.g. one converted by llama.cpp.`);
   cursor.need(4);
   let version = 0;
   let tensorCount = 0;
@@ -121,7 +130,8 @@ export function readGgufHeader(bytes: Uint8Array): GgufSummary {
   let complete = true;
   try {
     version = cursor.u32();
-    if (version !== 2 && version !== 3) throw new GgufFormatError('unsupported_version', `GGUF version ${version} is not supported (expected 2 or 3); convert the model again with a current llama.cpp.`);
+    if (version !== 2 && version !== 3)
+      throw new GgufFormatError('unsupported_version', `GGUF version ${version} is not supported (expected 2 or 3); convert the model again with a current llama.cpp.`);
     tensorCount = cursor.u64();
     const kvCount = cursor.u64();
     for (let i = 0; i < kvCount; i++) {

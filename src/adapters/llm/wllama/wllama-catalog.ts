@@ -22,7 +22,7 @@ export const RECOMMENDED_GGUF_MODELS: readonly GgufModelOption[] = [
     url: 'https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf',
     approxBytes: 397e6,
     paramsB: 0.6,
-    note: 'The smallest of the paper\'s family: the one to try first on a CPU.',
+    note: "The smallest of the paper's family: the one to try first on a CPU.",
   },
   {
     id: 'qwen3-1.7b-q4_k_m',

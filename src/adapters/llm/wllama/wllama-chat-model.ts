@@ -118,10 +118,13 @@ export class WllamaChatModel implements ChatModel {
   private result(progress: Progress, finishReason: FinishReason = progress.stream.finish): ChatResult {
     const usage = progress.last?.usage;
     const timings = progress.last?.timings;
-    return progress.stream.result({
-      promptTokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : undefined),
-      completionTokens: usage?.completion_tokens ?? timings?.predicted_n,
-    }, finishReason);
+    return progress.stream.result(
+      {
+        promptTokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : undefined),
+        completionTokens: usage?.completion_tokens ?? timings?.predicted_n,
+      },
+      finishReason,
+    );
   }
 
   private failure(error: unknown): ChatModelError {
@@ -129,7 +132,10 @@ export class WllamaChatModel implements ChatModel {
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'kv_cache_full' || CONTEXT_OVERFLOW.test(text)) {
       const loaded = this.options.contextTokens ? ` of ${this.options.contextTokens} tokens` : '';
-      return new ChatModelError('context_length', `the prompt and reply do not fit in the context${loaded} that ${this.id} was loaded with (${text}). Shorten the messages, lower maxTokens, or reload the model with a larger context.`);
+      return new ChatModelError(
+        'context_length',
+        `the prompt and reply do not fit in the context${loaded} that ${this.id} was loaded with (${text}). Shorten the messages, lower maxTokens, or reload the model with a larger context.`,
+      );
     }
     if (type === 'model_not_loaded' || (error as Error | null)?.name === 'RuntimeError') {
       return new ChatModelError('unreachable', `the CPU engine of ${this.id} stopped (${text}). Reload the model; if it happens again, choose a smaller model or a smaller context.`);

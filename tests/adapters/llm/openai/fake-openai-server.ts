@@ -186,7 +186,14 @@ function purposeOf(messages: ChatMessage[]): ChatPurpose {
 export function scriptedResponder(scripted: ScriptedChatModel): (body: unknown) => Promise<Reply> {
   return async (body) => {
     const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
-    const reply = await scripted.complete({ messages: request.messages, temperature: request.temperature, topP: request.top_p, maxTokens: request.max_tokens, seed: request.seed, purpose: purposeOf(request.messages) });
+    const reply = await scripted.complete({
+      messages: request.messages,
+      temperature: request.temperature,
+      topP: request.top_p,
+      maxTokens: request.max_tokens,
+      seed: request.seed,
+      purpose: purposeOf(request.messages),
+    });
     return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
   };
 }

@@ -7,16 +7,31 @@ import { FakeOpenAIServer, jsonReply, rawReply, silentReply, streamReply, trickl
 
 const DELTAS = ['Hel', 'lo, ', 'wörld 🙂', '\n```python\nx = {1}\n```'];
 const USAGE = { prompt_tokens: 17, completion_tokens: 9 };
-const LLAMA_CPP_OVERFLOW = { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5000, n_ctx: 4096 } };
-const VLLM_OVERFLOW = { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', param: null, code: 400 };
+const LLAMA_CPP_OVERFLOW = {
+  error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5000, n_ctx: 4096 },
+};
+const VLLM_OVERFLOW = {
+  object: 'error',
+  message:
+    "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
+  type: 'BadRequestError',
+  param: null,
+  code: 400,
+};
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  const messages: ChatRequest['messages'] = [{ role: 'system', content: 'You design environments.' }, { role: 'user', content: 'Write one.' }];
+  const messages: ChatRequest['messages'] = [
+    { role: 'system', content: 'You design environments.' },
+    { role: 'user', content: 'Write one.' },
+  ];
   return { messages, temperature: 0.7, topP: 0.9, maxTokens: 64, seed: 42, purpose: 'designer', ...overrides };
 }
 
 async function failure(pending: Promise<unknown>, code: ChatModelError['code']): Promise<ChatModelError> {
-  const error = await pending.then(() => undefined, (e: unknown) => e);
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChatModelError);
   expect((error as ChatModelError).code).toBe(code);
   return error as ChatModelError;

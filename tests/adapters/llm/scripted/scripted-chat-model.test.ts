@@ -4,7 +4,11 @@ import { ChatModelError, type ChatRequest } from '../../../../src/core/ports/cha
 
 const request = (purpose: ChatRequest['purpose'], ...contents: string[]): ChatRequest => ({
   messages: contents.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content })),
-  temperature: 0.6, topP: 0.95, maxTokens: 100, seed: 1, purpose,
+  temperature: 0.6,
+  topP: 0.95,
+  maxTokens: 100,
+  seed: 1,
+  purpose,
 });
 
 describe('ScriptedChatModel', () => {
@@ -24,7 +28,7 @@ describe('ScriptedChatModel', () => {
     expect((await model.complete(request('designer', 'code is 42'))).text).toBe('fallback');
   });
 
-  it('uses a rule\'s replies in turn, repeating the last', async () => {
+  it("uses a rule's replies in turn, repeating the last", async () => {
     const model = new ScriptedChatModel(script);
     const texts = [];
     for (let i = 0; i < 3; i++) texts.push((await model.complete(request('hint', 'Turn'))).text);
@@ -42,8 +46,20 @@ describe('ScriptedChatModel', () => {
   it('stops at an abort with the text so far', async () => {
     const model = new ScriptedChatModel({ rules: [{ replies: ['one two three'] }] });
     let aborted = false;
-    const signal = { get aborted() { return aborted; }, addEventListener() {}, removeEventListener() {} };
-    const result = await model.complete({ ...request('agent', 'go'), signal, onToken: (d) => { if (d === ' two') aborted = true; } });
+    const signal = {
+      get aborted() {
+        return aborted;
+      },
+      addEventListener() {},
+      removeEventListener() {},
+    };
+    const result = await model.complete({
+      ...request('agent', 'go'),
+      signal,
+      onToken: (d) => {
+        if (d === ' two') aborted = true;
+      },
+    });
     expect(result).toMatchObject({ text: 'one two', finishReason: 'abort' });
   });
 

@@ -1,9 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { blockingProblem, checkModelFit, judgeGpu, parseModelId, recommendModel, smallerFamilyModel, vramBudgetMB, type GpuAdapterFacts, type GpuCapabilities, type ModelSpec } from '../../../../src/adapters/llm/webllm/model-choice.ts';
+import {
+  blockingProblem,
+  checkModelFit,
+  judgeGpu,
+  parseModelId,
+  recommendModel,
+  smallerFamilyModel,
+  vramBudgetMB,
+  type GpuAdapterFacts,
+  type GpuCapabilities,
+  type ModelSpec,
+} from '../../../../src/adapters/llm/webllm/model-choice.ts';
 
 const GiB = 2 ** 30;
-const ADAPTER: GpuAdapterFacts = { isFallback: false, vendor: 'nvidia', architecture: 'ampere', description: '', shaderF16: true, maxBufferSize: 2 * GiB, maxStorageBufferBindingSize: 2 * GiB, maxComputeWorkgroupStorageSize: 32768, maxStorageBuffersPerShaderStage: 10 };
-const caps = (adapter: Partial<GpuAdapterFacts> | null, deviceMemoryGB: number | null = null): GpuCapabilities => ({ webgpu: true, adapter: adapter === null ? null : { ...ADAPTER, ...adapter }, adapterError: null, deviceMemoryGB });
+const ADAPTER: GpuAdapterFacts = {
+  isFallback: false,
+  vendor: 'nvidia',
+  architecture: 'ampere',
+  description: '',
+  shaderF16: true,
+  maxBufferSize: 2 * GiB,
+  maxStorageBufferBindingSize: 2 * GiB,
+  maxComputeWorkgroupStorageSize: 32768,
+  maxStorageBuffersPerShaderStage: 10,
+};
+const caps = (adapter: Partial<GpuAdapterFacts> | null, deviceMemoryGB: number | null = null): GpuCapabilities => ({
+  webgpu: true,
+  adapter: adapter === null ? null : { ...ADAPTER, ...adapter },
+  adapterError: null,
+  deviceMemoryGB,
+});
 
 /** Entries as web-llm 0.2.86's prebuiltAppConfig lists them (id, vram_required_MB, low_resource_required, required_features). */
 const RECORDS: Array<[string, number, boolean, string[]?]> = [
@@ -20,7 +46,15 @@ const RECORDS: Array<[string, number, boolean, string[]?]> = [
   ['Qwen3-4B-q4f32_1-MLC', 4327.71, true],
   ['Qwen3-8B-q4f16_1-MLC', 5695.78, false],
 ];
-const MODELS: ModelSpec[] = RECORDS.map(([id, vramMB, lowResource, requiredFeatures = []]) => ({ id, ...parseModelId(id), vramMB, lowResource, requiredStorageBufferBytes: null, requiredFeatures, custom: false }));
+const MODELS: ModelSpec[] = RECORDS.map(([id, vramMB, lowResource, requiredFeatures = []]) => ({
+  id,
+  ...parseModelId(id),
+  vramMB,
+  lowResource,
+  requiredStorageBufferBytes: null,
+  requiredFeatures,
+  custom: false,
+}));
 const spec = (id: string): ModelSpec => MODELS.find((m) => m.id === id)!;
 
 describe('parseModelId', () => {
@@ -44,10 +78,20 @@ describe('judgeGpu', () => {
   it.each([
     ['no navigator.gpu', { webgpu: false, adapter: null, adapterError: null, deviceMemoryGB: null }, 'no-webgpu', /navigator\.gpu is missing/],
     ['no adapter', { webgpu: true, adapter: null, adapterError: null, deviceMemoryGB: null }, 'no-adapter', /granted no GPU adapter: /],
-    ['requestAdapter threw', { webgpu: true, adapter: null, adapterError: 'requestAdapter() did not answer within 10000 ms', deviceMemoryGB: null }, 'no-adapter', /\(requestAdapter\(\) did not answer within 10000 ms\)/],
+    [
+      'requestAdapter threw',
+      { webgpu: true, adapter: null, adapterError: 'requestAdapter() did not answer within 10000 ms', deviceMemoryGB: null },
+      'no-adapter',
+      /\(requestAdapter\(\) did not answer within 10000 ms\)/,
+    ],
     ['small workgroup storage', caps({ maxComputeWorkgroupStorageSize: 16384 }), 'unsupported-gpu', /maxComputeWorkgroupStorageSize 16384 < 32768/],
     ['too few storage buffers', caps({ maxStorageBuffersPerShaderStage: 8 }), 'unsupported-gpu', /maxStorageBuffersPerShaderStage 8 < 10/],
-    ['SwiftShader', caps({ isFallback: true, vendor: 'google', architecture: 'swiftshader', shaderF16: false, maxBufferSize: GiB, maxStorageBufferBindingSize: GiB }), 'ok', /^WebGPU adapter: google swiftshader \(software fallback\)\.$/],
+    [
+      'SwiftShader',
+      caps({ isFallback: true, vendor: 'google', architecture: 'swiftshader', shaderF16: false, maxBufferSize: GiB, maxStorageBufferBindingSize: GiB }),
+      'ok',
+      /^WebGPU adapter: google swiftshader \(software fallback\)\.$/,
+    ],
   ] as const)('%s', (_, capabilities, verdict, reason) => {
     const judged = judgeGpu(capabilities);
     expect(judged.verdict).toBe(verdict);
@@ -128,7 +172,11 @@ describe('checkModelFit', () => {
 
 describe('blockingProblem and smallerFamilyModel', () => {
   it.each([
-    [caps({ shaderF16: false }), 'Qwen3-4B-q4f16_1-MLC', { code: 'no_f16', message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.', nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.' }],
+    [
+      caps({ shaderF16: false }),
+      'Qwen3-4B-q4f16_1-MLC',
+      { code: 'no_f16', message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.', nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.' },
+    ],
     [caps({ shaderF16: false }), 'Qwen3-4B-q4f32_1-MLC', null],
     [caps({}), 'Qwen3-4B-q4f16_1-MLC', null],
     [caps(null), 'Qwen3-0.6B-q4f32_1-MLC', { code: 'no_webgpu', message: expect.stringContaining('granted no GPU adapter'), nextStep: expect.stringContaining('chrome://gpu') }],

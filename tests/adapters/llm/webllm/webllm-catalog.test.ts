@@ -21,7 +21,9 @@ describe("the catalog over web-llm 0.2.86's prebuilt list", () => {
       ['Qwen3-8B-q4f16_1-MLC', 8, 16, 5695.78, false],
       ['Qwen3-8B-q4f32_1-MLC', 8, 32, 6852.55, false],
     ]);
-    expect(models.find((m) => m.spec.id === 'Qwen3-0.6B-q4f32_1-MLC')!.record.model_lib).toBe('https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm');
+    expect(models.find((m) => m.spec.id === 'Qwen3-0.6B-q4f32_1-MLC')!.record.model_lib).toBe(
+      'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm',
+    );
   });
 
   it.each([
@@ -29,8 +31,20 @@ describe("the catalog over web-llm 0.2.86's prebuilt list", () => {
     ['a GPU without shader-f16', { shaderF16: false, isFallback: false }, 'Qwen3-4B-q4f32_1-MLC'],
     ['SwiftShader', { shaderF16: false, isFallback: true }, 'Qwen3-0.6B-q4f32_1-MLC'],
   ])('recommends from the real list for %s', async (_, facts, expected) => {
-    const adapter = { vendor: '', architecture: '', description: '', maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30, maxComputeWorkgroupStorageSize: 32768, maxStorageBuffersPerShaderStage: 10, ...facts };
-    const rec = recommendModel({ webgpu: true, adapter, adapterError: null, deviceMemoryGB: 16 }, (await prebuiltModels()).map((m) => m.spec));
+    const adapter = {
+      vendor: '',
+      architecture: '',
+      description: '',
+      maxBufferSize: 2 ** 30,
+      maxStorageBufferBindingSize: 2 ** 30,
+      maxComputeWorkgroupStorageSize: 32768,
+      maxStorageBuffersPerShaderStage: 10,
+      ...facts,
+    };
+    const rec = recommendModel(
+      { webgpu: true, adapter, adapterError: null, deviceMemoryGB: 16 },
+      (await prebuiltModels()).map((m) => m.spec),
+    );
     expect(rec.recommendedId).toBe(expected);
   });
 });
@@ -39,7 +53,13 @@ describe('custom models', () => {
   const base = 'https://app.example/lab/';
   it('builds a record from the folder and library URLs, naming it after the folder', () => {
     const model = customModel({ modelUrl: '/models/Qwen3-1.7B-q4f32_1-MLC', modelLibUrl: '/models/Qwen3-1.7B-q4f32_1_cs1k-webgpu.wasm', vramMB: 2600 }, base);
-    expect(model.record).toEqual({ model: 'https://app.example/models/Qwen3-1.7B-q4f32_1-MLC', model_id: 'custom:Qwen3-1.7B-q4f32_1-MLC', model_lib: 'https://app.example/models/Qwen3-1.7B-q4f32_1_cs1k-webgpu.wasm', low_resource_required: true, vram_required_MB: 2600 });
+    expect(model.record).toEqual({
+      model: 'https://app.example/models/Qwen3-1.7B-q4f32_1-MLC',
+      model_id: 'custom:Qwen3-1.7B-q4f32_1-MLC',
+      model_lib: 'https://app.example/models/Qwen3-1.7B-q4f32_1_cs1k-webgpu.wasm',
+      low_resource_required: true,
+      vram_required_MB: 2600,
+    });
     expect(model.spec).toMatchObject({ id: 'custom:Qwen3-1.7B-q4f32_1-MLC', family: 'Qwen3', paramsB: 1.7, float: 32, custom: true, vramMB: 2600 });
     expect(customModel({ modelUrl: 'https://hf.example/me/Qwen3-4B-q4f16_1-MLC/resolve/main/', modelLibUrl: 'https://hf.example/lib.wasm' }, base).spec.id).toBe('custom:Qwen3-4B-q4f16_1-MLC');
   });
@@ -47,7 +67,10 @@ describe('custom models', () => {
   it.each([
     [{ modelUrl: '', modelLibUrl: 'https://x/lib.wasm' }, 'The model URL is empty: give an http(s) URL or a path on this site.'],
     [{ modelUrl: 'file:///models/Qwen3', modelLibUrl: 'https://x/lib.wasm' }, 'The model URL "file:///models/Qwen3" uses file:; only http(s) URLs can be fetched.'],
-    [{ modelUrl: 'https://x/Qwen3/', modelLibUrl: 'https://x/lib.js' }, 'The model library URL "https://x/lib.js" does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).'],
+    [
+      { modelUrl: 'https://x/Qwen3/', modelLibUrl: 'https://x/lib.js' },
+      'The model library URL "https://x/lib.js" does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).',
+    ],
     [{ modelUrl: 'https://x/', modelLibUrl: 'https://x/lib.wasm' }, 'Give the custom model a name: its URL "https://x/" has no folder name.'],
   ])('rejects %j', (input, message) => {
     expect(() => customModel(input, base)).toThrow(message);
@@ -74,7 +97,22 @@ describe('detectGpuCapabilities', () => {
     const asked: unknown[] = [];
     const caps = await detectGpuCapabilities({ deviceMemory: 8, gpu: { requestAdapter: async (options) => (asked.push(options), adapter()) } });
     expect(asked).toEqual([{ powerPreference: 'high-performance' }]);
-    expect(caps).toEqual({ webgpu: true, adapterError: null, deviceMemoryGB: 8, adapter: { isFallback: false, vendor: 'apple', architecture: 'metal-3', description: '', shaderF16: true, maxBufferSize: 4 * 2 ** 30, maxStorageBufferBindingSize: 2 ** 31, maxComputeWorkgroupStorageSize: 32768, maxStorageBuffersPerShaderStage: 10 } });
+    expect(caps).toEqual({
+      webgpu: true,
+      adapterError: null,
+      deviceMemoryGB: 8,
+      adapter: {
+        isFallback: false,
+        vendor: 'apple',
+        architecture: 'metal-3',
+        description: '',
+        shaderF16: true,
+        maxBufferSize: 4 * 2 ** 30,
+        maxStorageBufferBindingSize: 2 ** 31,
+        maxComputeWorkgroupStorageSize: 32768,
+        maxStorageBuffersPerShaderStage: 10,
+      },
+    });
   });
 
   it('reads the fallback flag from adapter.info or the older adapter.isFallbackAdapter', async () => {
@@ -86,7 +124,10 @@ describe('detectGpuCapabilities', () => {
   it('says what is missing: no navigator.gpu, no adapter, a throwing or hanging requestAdapter', async () => {
     expect(await detectGpuCapabilities({})).toEqual({ webgpu: false, adapter: null, adapterError: null, deviceMemoryGB: null });
     expect(await detectGpuCapabilities({ gpu: { requestAdapter: async () => null } })).toMatchObject({ webgpu: true, adapter: null, adapterError: null });
-    expect(await detectGpuCapabilities({ gpu: { requestAdapter: async () => Promise.reject(new Error('GPU process unavailable')) } })).toMatchObject({ adapter: null, adapterError: 'GPU process unavailable' });
+    expect(await detectGpuCapabilities({ gpu: { requestAdapter: async () => Promise.reject(new Error('GPU process unavailable')) } })).toMatchObject({
+      adapter: null,
+      adapterError: 'GPU process unavailable',
+    });
     expect(await detectGpuCapabilities({ gpu: { requestAdapter: () => new Promise(() => {}) } }, 20)).toMatchObject({ adapter: null, adapterError: 'requestAdapter() did not answer within 20 ms' });
   });
 });
@@ -122,6 +163,12 @@ describe('the worker side: device loss and notices', () => {
   });
 
   it('tells its notices from web-llm messages', () => {
-    expect([{ kind: 'spade:ready' }, { kind: 'spade:device-lost', reason: 'unknown', message: '' }, { kind: 'return', uuid: 'x' }, null, 'spade:ready'].map(isWorkerNotice)).toEqual([true, true, false, false, false]);
+    expect([{ kind: 'spade:ready' }, { kind: 'spade:device-lost', reason: 'unknown', message: '' }, { kind: 'return', uuid: 'x' }, null, 'spade:ready'].map(isWorkerNotice)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

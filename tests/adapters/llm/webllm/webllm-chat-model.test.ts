@@ -40,7 +40,18 @@ class FakeSource implements WebLlmEngineSource {
 }
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [{ role: 'system', content: 'You design environments.' }, { role: 'user', content: 'Write one.' }], temperature: 0.6, topP: 0.95, maxTokens: 64, seed: 7, purpose: 'designer', ...overrides };
+  return {
+    messages: [
+      { role: 'system', content: 'You design environments.' },
+      { role: 'user', content: 'Write one.' },
+    ],
+    temperature: 0.6,
+    topP: 0.95,
+    maxTokens: 64,
+    seed: 7,
+    purpose: 'designer',
+    ...overrides,
+  };
 }
 
 function setup(...replies: FakeReply[][]) {
@@ -55,14 +66,38 @@ describe('WebLlmChatModel: requests and streaming', () => {
     await model.complete(request());
     await model.complete(request({ temperature: 0.3, topP: 1, maxTokens: 16, seed: 9, purpose: 'hint', messages: [{ role: 'user', content: 'Hint?' }] }));
     expect(engine.requests).toEqual([
-      { messages: [{ role: 'system', content: 'You design environments.' }, { role: 'user', content: 'Write one.' }], stream: true, stream_options: { include_usage: true }, temperature: 0.6, top_p: 0.95, max_tokens: 64, seed: 7 },
+      {
+        messages: [
+          { role: 'system', content: 'You design environments.' },
+          { role: 'user', content: 'Write one.' },
+        ],
+        stream: true,
+        stream_options: { include_usage: true },
+        temperature: 0.6,
+        top_p: 0.95,
+        max_tokens: 64,
+        seed: 7,
+      },
       { messages: [{ role: 'user', content: 'Hint?' }], stream: true, stream_options: { include_usage: true }, temperature: 0.3, top_p: 1, max_tokens: 16, seed: 9 },
     ]);
   });
 
   it('passes enable_thinking only when set, and tool messages with the tool_call_id web-llm ignores', () => {
-    const tool = request({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '<tool_call>{}</tool_call>' }, { role: 'tool', content: '42' }] });
-    expect(toWebLlmRequest(tool, { enableThinking: false })).toMatchObject({ extra_body: { enable_thinking: false }, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '<tool_call>{}</tool_call>' }, { role: 'tool', content: '42', tool_call_id: '' }] });
+    const tool = request({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '<tool_call>{}</tool_call>' },
+        { role: 'tool', content: '42' },
+      ],
+    });
+    expect(toWebLlmRequest(tool, { enableThinking: false })).toMatchObject({
+      extra_body: { enable_thinking: false },
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '<tool_call>{}</tool_call>' },
+        { role: 'tool', content: '42', tool_call_id: '' },
+      ],
+    });
     expect('extra_body' in toWebLlmRequest(tool)).toBe(false);
   });
 
@@ -106,7 +141,15 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
       renew: async () => undefined,
       dispose: async () => undefined,
     };
-    const episode = await playEpisode(model, env, { seed: 1, hint: null, maxTurns: 5, stepTimeoutMs: 1000, sampling: { temperature: 0.6, topP: 1, maxTokens: 64 }, modelSeedKey: 'k', template: DEFAULT_TEMPLATES.agent });
+    const episode = await playEpisode(model, env, {
+      seed: 1,
+      hint: null,
+      maxTurns: 5,
+      stepTimeoutMs: 1000,
+      sampling: { temperature: 0.6, topP: 1, maxTokens: 64 },
+      modelSeedKey: 'k',
+      template: DEFAULT_TEMPLATES.agent,
+    });
     expect(episode.turns).toHaveLength(3);
     const sent = engine.requests.map((r) => r.messages);
     expect(sent).toHaveLength(3);

@@ -37,8 +37,12 @@ describe('classifyLoadError: texts web-llm 0.2.86 and Chromium produce', () => {
 
   it('gives each failure a next step that names the alternative to load', () => {
     expect(classifyLoadError('ShaderF16SupportError: x', CONTEXT).nextStep).toBe('Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.');
-    expect(classifyLoadError('GPUOutOfMemoryError: Out of memory', CONTEXT).nextStep).toBe('Close other tabs or apps using the GPU and load again, or choose a smaller model such as Qwen3-1.7B-q4f16_1-MLC.');
-    expect(classifyLoadError('TypeError: Failed to fetch', CONTEXT).message).toBe('Could not download Qwen3-4B-q4f16_1-MLC: huggingface.co is unreachable from this browser (no network, offline, DNS failure, proxy or firewall) (web-llm said: TypeError: Failed to fetch).');
+    expect(classifyLoadError('GPUOutOfMemoryError: Out of memory', CONTEXT).nextStep).toBe(
+      'Close other tabs or apps using the GPU and load again, or choose a smaller model such as Qwen3-1.7B-q4f16_1-MLC.',
+    );
+    expect(classifyLoadError('TypeError: Failed to fetch', CONTEXT).message).toBe(
+      'Could not download Qwen3-4B-q4f16_1-MLC: huggingface.co is unreachable from this browser (no network, offline, DNS failure, proxy or firewall) (web-llm said: TypeError: Failed to fetch).',
+    );
   });
 
   it('reads Error objects as well as the strings the worker sends', () => {
@@ -62,7 +66,11 @@ describe('ProgressTracker: web-llm progress texts', () => {
     const tracker = new ProgressTracker();
     const reports = [
       { progress: 0, timeElapsed: 0, text: 'Start to fetch params' },
-      { progress: 0.25, timeElapsed: 4, text: 'Fetching param cache[10/40]: 512MB fetched. 25% completed, 4 secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.' },
+      {
+        progress: 0.25,
+        timeElapsed: 4,
+        text: 'Fetching param cache[10/40]: 512MB fetched. 25% completed, 4 secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.',
+      },
       { progress: 0.5, timeElapsed: 1, text: 'Loading model from cache[20/40]: 1024MB loaded. 50% completed, 1 secs elapsed.' },
       { progress: 0.9, timeElapsed: 2, text: 'Loading GPU shader modules[90/100]: 90% completed, 2 secs elapsed.' },
       { progress: 1, timeElapsed: 9, text: 'Finish loading on WebGPU - google' },

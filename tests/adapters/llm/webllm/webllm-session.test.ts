@@ -16,7 +16,11 @@ function session(makeEngine?: (index: number) => FakeEngine, options?: { ready?:
   return { ...fakes, s, events, kinds };
 }
 
-const failure = (pending: Promise<unknown>) => pending.then(() => null, (error: unknown) => error as ModelLoadError);
+const failure = (pending: Promise<unknown>) =>
+  pending.then(
+    () => null,
+    (error: unknown) => error as ModelLoadError,
+  );
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('WebLlmSession: loading', () => {
@@ -25,7 +29,11 @@ describe('WebLlmSession: loading', () => {
       const engine = new FakeEngine();
       engine.reloadResult = async () => {
         engine.progress?.({ progress: 0, timeElapsed: 0, text: 'Start to fetch params' });
-        engine.progress?.({ progress: 0.5, timeElapsed: 3, text: 'Fetching param cache[5/10]: 200MB fetched. 50% completed, 3 secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.' });
+        engine.progress?.({
+          progress: 0.5,
+          timeElapsed: 3,
+          text: 'Fetching param cache[5/10]: 200MB fetched. 50% completed, 3 secs elapsed. It can take a while when we first visit this page to populate the cache. Later refreshes will become faster.',
+        });
         engine.progress?.({ progress: 1, timeElapsed: 9, text: 'Finish loading on WebGPU - google' });
       };
       return engine;

@@ -4,7 +4,18 @@ import { ChatModelError, type ChatRequest } from '../../../../src/core/ports/cha
 import { FakeWllama, wllamaError, type FakeWllamaReply } from './wllama-fakes.ts';
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [{ role: 'system', content: 'You design environments.' }, { role: 'user', content: 'Write one.' }], temperature: 0.6, topP: 0.95, maxTokens: 64, seed: 7, purpose: 'designer', ...overrides };
+  return {
+    messages: [
+      { role: 'system', content: 'You design environments.' },
+      { role: 'user', content: 'Write one.' },
+    ],
+    temperature: 0.6,
+    topP: 0.95,
+    maxTokens: 64,
+    seed: 7,
+    purpose: 'designer',
+    ...overrides,
+  };
 }
 
 function setup(replies: FakeWllamaReply[], options: { enableThinking?: boolean } = {}) {
@@ -15,7 +26,10 @@ function setup(replies: FakeWllamaReply[], options: { enableThinking?: boolean }
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<ChatModelError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChatModelError);
   return error as ChatModelError;
 }
@@ -24,9 +38,31 @@ describe('WllamaChatModel: requests and streaming', () => {
   it('is named after the file and sends the messages, per-call sampling and seed as a streaming chat call', async () => {
     const { engine, model } = setup([{ deltas: ['a'] }]);
     expect(model.id).toBe('wllama:Qwen3-0.6B-Q4_K_M.gguf');
-    await model.complete(request({ messages: [{ role: 'user', content: 'Hint?' }, { role: 'tool', content: 'x' }], temperature: 0.3, topP: 1, maxTokens: 16, seed: 9 }));
+    await model.complete(
+      request({
+        messages: [
+          { role: 'user', content: 'Hint?' },
+          { role: 'tool', content: 'x' },
+        ],
+        temperature: 0.3,
+        topP: 1,
+        maxTokens: 16,
+        seed: 9,
+      }),
+    );
     expect(engine.requests).toEqual([
-      { messages: [{ role: 'user', content: 'Hint?' }, { role: 'tool', content: 'x', tool_call_id: '' }], temperature: 0.3, top_p: 1, max_tokens: 16, seed: 9, stream: true, aborted: false },
+      {
+        messages: [
+          { role: 'user', content: 'Hint?' },
+          { role: 'tool', content: 'x', tool_call_id: '' },
+        ],
+        temperature: 0.3,
+        top_p: 1,
+        max_tokens: 16,
+        seed: 9,
+        stream: true,
+        aborted: false,
+      },
     ]);
   });
 
@@ -83,7 +119,7 @@ describe('WllamaChatModel: abort', () => {
 });
 
 describe('WllamaChatModel: failures', () => {
-  it('turns the engine\'s context overflow into context_length with the loaded context and what to change', async () => {
+  it("turns the engine's context overflow into context_length with the loaded context and what to change", async () => {
     const { model } = setup([{ deltas: [], error: wllamaError('request (9319 tokens) exceeds the available context size (8192 tokens), try increasing it', 'inference_error') }]);
     const error = await failureOf(model.complete(request()));
     expect(error.code).toBe('context_length');
@@ -99,7 +135,10 @@ describe('WllamaChatModel: failures', () => {
 
   it('reports a crashed engine as unreachable with the next step, and other failures as bad_response', async () => {
     const crash = Object.assign(new Error('memory access out of bounds'), { name: 'RuntimeError' });
-    const { model } = setup([{ deltas: [], error: crash }, { deltas: [], error: wllamaError('Model failed to start inference', 'inference_error') }]);
+    const { model } = setup([
+      { deltas: [], error: crash },
+      { deltas: [], error: wllamaError('Model failed to start inference', 'inference_error') },
+    ]);
     const crashed = await failureOf(model.complete(request()));
     expect(crashed.code).toBe('unreachable');
     expect(crashed.message).toMatch(/stopped \(memory access out of bounds\)\. Reload the model/);

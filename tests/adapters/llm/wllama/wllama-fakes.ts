@@ -86,7 +86,17 @@ export class FakeWllama implements WllamaLike {
         onData(chunk(delta, null));
       }
       if (reply.error) throw reply.error;
-      const timings = { cache_n: 2, prompt_n: 10, prompt_ms: 100, prompt_per_token_ms: 10, prompt_per_second: 100, predicted_n: reply.deltas.length, predicted_ms: 50, predicted_per_token_ms: 25, predicted_per_second: 40 };
+      const timings = {
+        cache_n: 2,
+        prompt_n: 10,
+        prompt_ms: 100,
+        prompt_per_token_ms: 10,
+        prompt_per_second: 100,
+        predicted_n: reply.deltas.length,
+        predicted_ms: 50,
+        predicted_per_token_ms: 25,
+        predicted_per_second: 40,
+      };
       onData(chunk(null, reply.finish ?? 'stop', { timings }));
     } finally {
       this.active--;
