@@ -1,0 +1,97 @@
+// The Pyodide runtime's host side (pool, kills, restarts, reply checks) and the validator's stage
+// order over fake sandbox processes: no Python, milliseconds. The same paths with real Pyodide are
+// in node-sandbox*.test.ts.
+import { describe, expect, it } from 'vitest';
+import { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { isEnvError } from '../../../src/core/env/env-error.ts';
+import { DEFAULT_VALIDATION, validateEnvironment } from '../../../src/core/env/validate-env.ts';
+import { fakeSpawner } from '../../fixtures/fake-sandbox-process.ts';
+
+const LOAD = { maxTurns: 5, timeoutMs: 1000 };
+const codeOf = (error: unknown) => (isEnvError(error) ? `${error.code}@${error.stage}` : String(error));
+
+describe('PyodideSandboxRuntime over fake processes', () => {
+  it('keeps its spares booted: warm boots the syntax interpreter and a spare; a load takes the spare and a replacement boots', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    await runtime.warm();
+    expect(log.spawned).toBe(2);
+    const handle = await runtime.load('count', LOAD);
+    await runtime.whenSpareReady();
+    expect(log.spawned).toBe(3);
+    await handle.reset(1);
+    await handle.step('\\boxed{up}');
+    await handle.step('\\boxed{up}');
+    expect(await handle.step('\\boxed{up}')).toMatchObject({ reward: 1, terminated: true });
+    await handle.dispose();
+    expect(log.killed).toBe(1);
+    await runtime.close();
+  });
+
+  it('kills a step that does not answer within its limit, counts a restart, and loses that environment only', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const hung = await runtime.load('hang', LOAD);
+    await hung.reset(1);
+    const started = Date.now();
+    await expect(hung.step('x', { timeoutMs: 30, stage: 'play' })).rejects.toSatisfy((e) => codeOf(e) === 'step_timeout@play');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(runtime.restarts).toBe(1);
+    expect(log.killed).toBe(1);
+    await expect(hung.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
+    const next = await runtime.load('count', LOAD);
+    await expect(next.reset(1)).resolves.toMatchObject({ observation: 'Count to three with \\boxed{up}.' });
+    await runtime.close();
+  });
+
+  it('kills an interpreter whose reply is not the protocol, with bad_harness_reply', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const handle = await runtime.load('garbage', LOAD);
+    await handle.reset(1);
+    await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
+    expect(runtime.restarts).toBe(1);
+    expect(log.killed).toBe(1);
+    await runtime.close();
+  });
+
+  it('reports a process that dies mid-call as sandbox_crashed', async () => {
+    const { spawn } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const handle = await runtime.load('crash', LOAD);
+    await handle.reset(1);
+    await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'sandbox_crashed@play');
+    expect(runtime.restarts).toBe(1);
+    await runtime.close();
+  });
+
+  it('close kills every live interpreter and refuses later loads', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    await runtime.load('count', LOAD);
+    await runtime.close();
+    expect(log.killed).toBeGreaterThanOrEqual(1);
+    await expect(runtime.load('count', LOAD)).rejects.toSatisfy((e) => codeOf(e) === 'sandbox_crashed@load');
+  });
+});
+
+describe('validateEnvironment over fake processes', () => {
+  const reply = (code: string) => '```python\n' + code + '\nclass FakeEnv:\n    pass\n```';
+
+  it('runs extract, load, probe and determinism in that order for a working environment', async () => {
+    const runtime = new PyodideSandboxRuntime(fakeSpawner().spawn, { spares: 1 });
+    const report = await validateEnvironment(reply('count'), runtime, DEFAULT_VALIDATION);
+    expect(report).toMatchObject({ ok: true, code: null, className: 'FakeEnv' });
+    expect(report.stages.map((s) => s.stage)).toEqual(['extract', 'load', 'probe', 'determinism']);
+    await runtime.close();
+  });
+
+  it('stops at the probe with step_timeout when a step hangs, within the call limit', async () => {
+    const runtime = new PyodideSandboxRuntime(fakeSpawner().spawn, { spares: 1 });
+    const report = await validateEnvironment(reply('hang'), runtime, { ...DEFAULT_VALIDATION, callTimeoutMs: 40 });
+    expect(report).toMatchObject({ ok: false, code: 'step_timeout', stage: 'probe' });
+    expect(report.stages.map((s) => s.stage)).toEqual(['extract', 'load', 'probe']);
+    expect(runtime.restarts).toBe(1);
+    await runtime.close();
+  });
+});
