@@ -1,16 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { inProcessSpade, spadeSubprocess } from './spade-cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+// One subprocess per command (validate, play, and an unknown command's exit code); the rest in-process.
+const spade = inProcessSpade();
 let dir: string;
-
-function spade(...args: string[]) {
-  const result = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 const COUNTER = `class CounterEnv:
     def __init__(self, max_turns=10):
@@ -41,7 +37,7 @@ beforeAll(() => {
 describe('spade validate', () => {
   it('judges every file, one JSON line each, and survives hostile ones', () => {
     const files = ['hang.py', 'exit.py', 'noclass.py', 'missing.py', 'good.py'].map((f) => join(dir, f));
-    const { status, stdout } = spade('validate', ...files, '--json', '--timeout-ms', '3000');
+    const { status, stdout } = spadeSubprocess('validate', ...files, '--json', '--timeout-ms', '3000');
     const lines = stdout
       .trim()
       .split('\n')
@@ -55,17 +51,17 @@ describe('spade validate', () => {
     expect(status).toBe(1);
   });
 
-  it('exits 0 when all files are valid and 2 on bad usage', () => {
-    expect(spade('validate', join(dir, 'good.py')).status).toBe(0);
-    expect(spade('validate').status).toBe(2);
-    expect(spade('validate', join(dir, 'good.py'), '--timeout-ms', 'soon').status).toBe(2);
-    expect(spade('frobnicate').status).toBe(2);
+  it('exits 0 when all files are valid and 2 on bad usage', async () => {
+    expect((await spade('validate', join(dir, 'good.py'))).status).toBe(0);
+    expect((await spade('validate')).status).toBe(2);
+    expect((await spade('validate', join(dir, 'good.py'), '--timeout-ms', 'soon')).status).toBe(2);
+    expect(spadeSubprocess('frobnicate')).toMatchObject({ status: 2, stderr: expect.stringContaining('unknown command: frobnicate') });
   });
 });
 
 describe('spade play', () => {
   it('plays the actions and prints the transcript and the return', () => {
-    const { status, stdout } = spade('play', join(dir, 'good.py'), '--seed', '5', '--actions', '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}');
+    const { status, stdout } = spadeSubprocess('play', join(dir, 'good.py'), '--seed', '5', '--actions', '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}');
     expect(status).toBe(0);
     expect(stdout).toContain('=== CounterEnv, seed 5');
     expect(stdout).toContain('--- step 2: nonsense\nCount is 1.');
@@ -74,8 +70,8 @@ describe('spade play', () => {
     expect(stdout.trim().endsWith('=== return 1')).toBe(true);
   });
 
-  it('reports a JSON transcript with return 0 when the goal is not reached', () => {
-    const { status, stdout } = spade('play', join(dir, 'good.py'), '--seed', '1', '--actions', '\\boxed{inc}', '--json');
+  it('reports a JSON transcript with return 0 when the goal is not reached', async () => {
+    const { status, stdout } = await spade('play', join(dir, 'good.py'), '--seed', '1', '--actions', '\\boxed{inc}', '--json');
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, return: 0, steps: [{ observation: 'Count is 1.', reward: 0 }] });
   });

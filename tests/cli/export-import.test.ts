@@ -2,36 +2,37 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeUtf8, unzipFiles } from '../../src/adapters/store/zip.ts';
+import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
-const spade = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+// In-process, except one subprocess each for export and import (what users run).
+const spade = inProcessSpade();
 const unzip = (file: string) => Object.fromEntries(unzipFiles(new Uint8Array(readFileSync(file))).files.map((f) => [f.path, decodeUtf8(f.bytes)]));
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 let tmp: string;
 let run: string;
-beforeAll(() => {
+beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'spade-cli-store-'));
   run = join(tmp, 'run');
-  const result = spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', run, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
+  const result = await spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', run, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
   expect(result.status, result.stderr).toBe(0);
 });
 
 describe('spade run output is a file store', () => {
-  it('has run.json and state.json next to the run files', () => {
+  it('has run.json and state.json next to the run files', async () => {
     expect(JSON.parse(read(run, 'run.json'))).toMatchObject({ id: 'run', status: 'completed', epochsCompleted: 2, epochsPlanned: 2 });
     expect(JSON.parse(read(run, 'state.json'))).toMatchObject({ epochsCompleted: 2, state: { epoch: 2 } });
   });
 });
 
 describe('spade export', () => {
-  it('writes a SPADE pool zip that sha256sum -c accepts', () => {
+  it('writes a SPADE pool zip that sha256sum -c accepts', async () => {
     const out = join(tmp, 'pool.zip');
-    const result = spade('export', '--run', run, '--format', 'pool', '--out', out);
+    const result = spadeSubprocess('export', '--run', run, '--format', 'pool', '--out', out);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^wrote .*pool\.zip: 4 games of run run \(2 epoch\(s\)\)/);
     const files = unzip(out);
@@ -44,8 +45,8 @@ describe('spade export', () => {
     expect(Object.keys(files).filter((p) => /^games\/game_\d{6}\.py$/.test(p))).toHaveLength(4);
   });
 
-  it('writes rollouts JSONL and metrics CSV', () => {
-    expect(spade('export', '--run', run, '--format', 'rollouts', '--out', join(tmp, 'r.jsonl')).status).toBe(0);
+  it('writes rollouts JSONL and metrics CSV', async () => {
+    expect((await spade('export', '--run', run, '--format', 'rollouts', '--out', join(tmp, 'r.jsonl'))).status).toBe(0);
     const rows = read(tmp, 'r.jsonl')
       .trim()
       .split('\n')
@@ -57,46 +58,46 @@ describe('spade export', () => {
         .split('\n')
         .map((l) => JSON.parse(l)),
     );
-    expect(spade('export', '--run', run, '--format', 'metrics', '--out', join(tmp, 'm.csv')).status).toBe(0);
+    expect((await spade('export', '--run', run, '--format', 'metrics', '--out', join(tmp, 'm.csv'))).status).toBe(0);
     const csv = read(tmp, 'm.csv').trim().split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[1]).toMatch(/^0,2,2,3,/);
   });
 
-  it('refuses bad usage with exit 2', () => {
-    expect(spade('export', '--run', run, '--format', 'parquet', '--out', join(tmp, 'x')).status).toBe(2);
-    expect(spade('export', '--run', join(tmp, 'nothing-here'), '--format', 'pool', '--out', join(tmp, 'x')).status).toBe(2);
-    expect(spade('import', '--out', join(tmp, 'x')).status).toBe(2);
+  it('refuses bad usage with exit 2', async () => {
+    expect((await spade('export', '--run', run, '--format', 'parquet', '--out', join(tmp, 'x'))).status).toBe(2);
+    expect((await spade('export', '--run', join(tmp, 'nothing-here'), '--format', 'pool', '--out', join(tmp, 'x'))).status).toBe(2);
+    expect((await spade('import', '--out', join(tmp, 'x'))).status).toBe(2);
   });
 });
 
 describe('spade import', () => {
-  it('imports the pool into a new run directory; exporting it again gives the same checksums', () => {
+  it('imports the pool into a new run directory; exporting it again gives the same checksums', async () => {
     const into = join(tmp, 'from-pool');
-    const result = spade('import', join(tmp, 'pool.zip'), '--out', into);
+    const result = spadeSubprocess('import', join(tmp, 'pool.zip'), '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/imported 4 of 4 environment\(s\) \(pool\) into .* as run import-/);
-    expect(spade('export', '--run', into, '--format', 'pool', '--out', join(tmp, 'pool2.zip')).status).toBe(0);
+    expect((await spade('export', '--run', into, '--format', 'pool', '--out', join(tmp, 'pool2.zip'))).status).toBe(0);
     expect(unzip(join(tmp, 'pool2.zip'))['checksums.sha256']).toBe(unzip(join(tmp, 'pool.zip'))['checksums.sha256']);
   });
 
-  it('imports an archive as the same run (same records, same files)', () => {
-    expect(spade('export', '--run', run, '--format', 'archive', '--out', join(tmp, 'a.zip')).status).toBe(0);
+  it('imports an archive as the same run (same records, same files)', async () => {
+    expect((await spade('export', '--run', run, '--format', 'archive', '--out', join(tmp, 'a.zip'))).status).toBe(0);
     const into = join(tmp, 'from-archive');
-    const result = spade('import', join(tmp, 'a.zip'), '--out', into);
+    const result = await spade('import', join(tmp, 'a.zip'), '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('(archive)');
     for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'config.json']) expect(read(into, file), file).toBe(read(run, file));
     expect(JSON.parse(read(into, 'state.json')).state).toEqual(JSON.parse(read(run, 'state.json')).state);
   });
 
-  it('imports a folder with a broken game: keeps the good one, names the bad one, exits 1', () => {
+  it('imports a folder with a broken game: keeps the good one, names the bad one, exits 1', async () => {
     const folder = join(tmp, 'mixed');
     mkdirSync(folder);
     copyFileSync(join(ROOT, 'tests/fixtures/envs/good/number_ladder.py'), join(folder, 'game_00000_000_mathematical_reasoning.py'));
     copyFileSync(join(ROOT, 'tests/fixtures/envs/broken/syntax_error.py'), join(folder, 'game_00000_001_logical_deduction.py'));
     const into = join(tmp, 'from-folder');
-    const result = spade('import', folder, '--out', into);
+    const result = await spade('import', folder, '--out', into);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^skipped {2}game_00000_001_logical_deduction\.py: invalid at load \(syntax_error\)/m);
     expect(result.stdout).toMatch(/imported 1 of 2 environment\(s\) \(pool\)/);

@@ -1,20 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
+import { spadeSubprocess, type SpadeResult } from './spade-cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
-
-function spade(...args: string[]) {
-  return spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-}
 
 function jsonl(dir: string, file: string): Array<Record<string, unknown>> {
   return readFileSync(join(dir, file), 'utf8')
@@ -28,10 +23,10 @@ const noSandbox = (): SandboxRuntime => {
 };
 
 let out: string;
-let result: ReturnType<typeof spade>;
+let result: SpadeResult;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'spade-run-'));
-  result = spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
+  result = spadeSubprocess('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
 });
 
 describe('spade run', () => {

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
@@ -10,8 +9,8 @@ import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import type { Mismatch } from '../../src/verify/checker.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { VERIFY_MIXED_DOUBLES } from '../fixtures/verify-mixed-doubles.ts';
+import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 // Coin (hint helps, rewards 2.0 clipped to 1 and -0.5), a rejected reply, Lever (0.5, 1 or a
 // truncated 0.7 that scores 0), Crashy (crashes on some seeds: retried, dropped, quarantined) and,
 // in epoch 2, Stall (hangs on play seeds with seed % 8 == 6, which neither probe seed nor this run's
@@ -20,11 +19,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 // not its point; tests/cli/run.test.ts verifies a run made with the real sandbox.
 const SCRIPT = 'tests/fixtures/scripted/verify-mixed.json';
 
-function spade(...args: string[]) {
-  return spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-}
-
 const sandbox = fakeSandbox(VERIFY_MIXED_DOUBLES);
+const spade = inProcessSpade();
 
 /** Runs `spade run` in-process on the environment doubles. */
 async function makeRun(reward: string, epochs: number): Promise<string> {
@@ -107,7 +103,7 @@ beforeAll(async () => {
 
 describe('spade verify', () => {
   it('recomputes every derived value of a 3-epoch R = 2 blend run and finds them all equal', () => {
-    const result = spade('verify', '--run', blend);
+    const result = spadeSubprocess('verify', '--run', blend);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const checked = Number(/(\d+) values recomputed, 0 mismatch\(es\)/.exec(result.stdout)?.[1]);
@@ -193,7 +189,7 @@ describe('spade verify', () => {
   });
 
   it('exits 2 on bad usage', async () => {
-    const result = spade('verify');
+    const result = await spade('verify');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('verify needs --run DIR');
     await expect(runVerify(['--run', blend, '--bogus'], noSandbox, () => undefined)).rejects.toBeInstanceOf(UsageError);

@@ -1,0 +1,68 @@
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { UsageError } from './args.ts';
+import { configFlagUsage } from './config-flags.ts';
+import { runExport } from './export-command.ts';
+import { runImport } from './import-command.ts';
+import { runPlay } from './play-command.ts';
+import { runRun } from './run-command.ts';
+import { runValidate } from './validate-command.ts';
+import { runVerify } from './verify-command.ts';
+
+/** Words joined into lines of at most `width` characters, each starting with `indent`. */
+function wrapped(words: string[], indent: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length > 0 ? lines[lines.length - 1]! : null;
+    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`${indent}${word}`);
+  }
+  return lines;
+}
+
+/** The usage text `spade` prints on bad usage and for help. */
+export const USAGE = `usage: npm run --silent spade -- <command>
+
+commands:
+  validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
+  play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
+                                                    play actions and print the transcript
+  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
+${wrapped(['[--corpus FILE.jsonl]', ...configFlagUsage()], '      ', 92).join('\n')}
+                                                    run SPADE epochs and write the run files
+  export --run DIR --format pool|rollouts|metrics|archive --out FILE
+                                                    export a run directory
+  import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
+                                                    import a pool, pool rows, run archive or corpus
+  verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
+
+const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun, export: runExport, import: runImport, verify: runVerify };
+
+/** Where one command line's output goes, and the sandbox it may start. */
+export interface CliIo {
+  /** The sandbox runtime, started on first use (commands that run no Python never call it). */
+  runtime: () => SandboxRuntime;
+  /** Writes one line of standard output. */
+  out(line: string): void;
+  /** Writes text to standard error. */
+  err(text: string): void;
+}
+
+/** Runs one `spade` command line and returns its exit code: 0 done, 1 failed, 2 bad usage. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
+    return name === '--help' || name === 'help' ? 0 : 2;
+  }
+  try {
+    return await command(rest, io.runtime, io.out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    io.err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
