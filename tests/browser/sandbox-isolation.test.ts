@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
 import { LEAK_DOMAIN, startLeakRecorder, type LeakRecorder } from './leak-recorder.ts';
+import { CUTOFF_IMPORTS, CUTOFF_ROUTES, JS_CUTOFF, NETWORK_ATTEMPTS, STORAGE_ATTEMPTS } from './sandbox-attacks.ts';
 import type { AttackReport, AttackRequest, AppStorageSnapshot, SpadeTestApi } from './pages/sandbox-page.ts';
 
 const PAGE = '/tests/browser/pages/sandbox.html';
@@ -83,20 +84,6 @@ describe('set-up and controls', () => {
 });
 
 // --- a. Python level, through the real runtime ----------------------------------------------------
-
-const JS_CUTOFF = readFileSync(new URL('../fixtures/envs/hostile/js_cutoff.py', import.meta.url), 'utf8');
-const CUTOFF_IMPORTS = ['js', 'pyodide_js', '_pyodide_core', 'ctypes', '_ctypes', '_testcapi', '_testinternalcapi'];
-const CUTOFF_ROUTES = [
-  'pyodide.ffi.to_js({}) gives a JS object',
-  "BuiltinImporter.find_spec('_pyodide_core')",
-  '_imp.create_builtin(_pyodide_core spec)',
-  'gc.get_objects()',
-  "a fresh gc module's get_objects()",
-  'importlib.reload(gc).get_objects()',
-  'a finder on sys.meta_path holding jsproxies',
-  'construct a JS value from a JS-bridge class',
-  'load a compiled extension module (.so)',
-];
 
 type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
 
@@ -177,39 +164,6 @@ describe('a. Python level: environment code in the real browser runtime is cut o
 });
 
 // --- b. JavaScript level, inside the sandbox worker and frame -------------------------------------
-
-const NETWORK_ATTEMPTS = [
-  'fetch(leak server, absolute)',
-  'fetch(leak server, no-cors keepalive POST)',
-  'fetch(leak host by name, DNS)',
-  'fetch(app origin, absolute)',
-  'fetch(app-relative /__leak)',
-  'XMLHttpRequest async',
-  'XMLHttpRequest sync',
-  'WebSocket',
-  'EventSource',
-  'navigator.sendBeacon',
-  'importScripts(leak)',
-  'import(leak)',
-  'FontFace(url(leak)).load()',
-  'new Worker(leak url)',
-  'nested blob worker fetches leak',
-  'WebTransport',
-  'navigator.serviceWorker.register',
-];
-
-const STORAGE_ATTEMPTS = [
-  'indexedDB.databases()',
-  'indexedDB.open(app db) read marker',
-  'indexedDB.open(app db) write pwned',
-  'caches.keys()',
-  'caches.open(app cache) match marker',
-  'caches.open(app cache) put pwned',
-  'localStorage',
-  'sessionStorage',
-  'OPFS navigator.storage.getDirectory() read marker',
-  'OPFS write pwned',
-];
 
 describe('b. JavaScript level: an attacker already running JS as the sandbox worker', () => {
   let report: AttackReport;
