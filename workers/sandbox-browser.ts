@@ -5,29 +5,43 @@ import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
+import { SANDBOX_WASM_FILE } from '../src/adapters/sandbox/sandbox-frame.ts';
 
 interface Boot {
   port: MessagePort;
   files: Record<string, ArrayBuffer>;
+  /** Pyodide's wasm, compiled once by the sandbox frame for all its workers. */
+  wasmModule?: WebAssembly.Module;
 }
 
 const FILE_HOST = 'https://pyodide.sandbox.invalid/';
 
-// Serves the Pyodide files the host handed in; this origin can fetch nothing else anyway.
-function serveFiles(files: Record<string, ArrayBuffer>): typeof fetch {
+// Serves the Pyodide files the host handed in; this origin can fetch nothing else anyway. The
+// wasm is served empty when the frame handed in its compiled module (see instantiateFrom).
+function serveFiles(files: Record<string, ArrayBuffer>, compiled: boolean): typeof fetch {
   return async (input) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const bytes = files[url.slice(url.lastIndexOf('/') + 1)];
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    const bytes = compiled && name === SANDBOX_WASM_FILE ? new ArrayBuffer(0) : files[name];
     if (!url.startsWith(FILE_HOST) || !bytes) throw new TypeError(`sandbox cannot fetch ${url}`);
     const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
     return new Response(bytes, { headers: { 'Content-Type': type } });
   };
 }
 
-async function boot({ port, files }: Boot): Promise<void> {
+// Pyodide instantiates its wasm with instantiateStreaming; during start-up that instantiates the
+// frame's compiled module instead of compiling the (empty) response again.
+function instantiateFrom(module: WebAssembly.Module): typeof WebAssembly.instantiateStreaming {
+  return async (_response, imports) => ({ module, instance: await WebAssembly.instantiate(module, imports) });
+}
+
+async function boot({ port, files, wasmModule }: Boot): Promise<void> {
   try {
     const realFetch = globalThis.fetch;
-    globalThis.fetch = serveFiles(files);
+    const realInstantiate = WebAssembly.instantiateStreaming;
+    const compiled = wasmModule instanceof WebAssembly.Module;
+    globalThis.fetch = serveFiles(files, compiled);
+    if (compiled) WebAssembly.instantiateStreaming = instantiateFrom(wasmModule);
     const pyodide = await loadPyodide({
       indexURL: FILE_HOST,
       createPyodideModule,
@@ -38,6 +52,7 @@ async function boot({ port, files }: Boot): Promise<void> {
       stdin: () => null,
     });
     globalThis.fetch = realFetch;
+    WebAssembly.instantiateStreaming = realInstantiate;
     expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), port);
     port.postMessage({ spadeSandboxReady: true });
   } catch (error) {

@@ -95,7 +95,9 @@ describe('browser sandbox runtime', () => {
     console.log(`replacement spare up ${spare.waitedMs} ms after the good validation (${JSON.stringify(spare)})`);
     expect(spare).toMatchObject({ started: 3, ready: 3, failed: 0 });
     // The syntax interpreter and the spare; the validated environment's interpreter was killed.
-    expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(2);
+    // They are workers of one sandbox frame.
+    expect(await page.evaluate(() => window.spadeTest.liveInterpreters())).toBe(2);
+    expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(1);
     const before = await restarts();
     const { report, wallMs, maxStallMs } = await validateTimed(HUNG_STEP);
     const failing = report.stages.find((s) => !s.ok)!;
@@ -150,7 +152,8 @@ describe('browser sandbox runtime', () => {
     await page.getByRole('button', { name: 'Clicked 1 times' }).waitFor({ timeout: 2000 });
     const { report } = await validateTimed(EXAMPLE_ENV);
     expect(report.ok).toBe(true);
-    // The syntax interpreter plus one warm spare: every environment's own frame is gone.
-    expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(2);
+    // The syntax interpreter plus one warm spare: every environment's own worker is gone.
+    expect(await page.evaluate(() => window.spadeTest.liveInterpreters())).toBe(2);
+    expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { wrap } from 'comlink';
 import type { SandboxService } from './sandbox-service.ts';
-import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
+import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 
 /** What the browser sandbox needs from the app: the bundled worker and where Pyodide's files are served. */
@@ -26,8 +26,9 @@ function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
   return new Promise((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
 }
 
-function waitForReady(port: MessagePort, exited: Promise<string>): Promise<void> {
+function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    signal?.addEventListener('abort', () => reject(new Error('the sandbox runtime closed while Python was starting')), { once: true });
     const timer = setTimeout(() => reject(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     const onMessage = (event: MessageEvent) => {
       const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown } | null;
@@ -47,59 +48,111 @@ function waitForReady(port: MessagePort, exited: Promise<string>): Promise<void>
   });
 }
 
+/** The one sandbox frame of a spawner: starts and kills its workers over a private control port. */
+interface SandboxFrame {
+  readonly element: HTMLIFrameElement;
+  readonly control: MessagePort;
+  /** Death reports by worker id; an entry lives as long as its worker. */
+  readonly deaths: Map<number, (reason: string) => void>;
+}
+
+async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource: string): Promise<SandboxFrame> {
+  const element = document.createElement('iframe');
+  element.setAttribute('sandbox', 'allow-scripts');
+  element.setAttribute('aria-hidden', 'true');
+  element.title = 'Python sandbox';
+  element.style.display = 'none';
+  element.srcdoc = sandboxFrameHtml();
+  const loaded = frameLoaded(element);
+  document.body.append(element);
+  await loaded;
+  const channel = new MessageChannel();
+  const deaths = new Map<number, (reason: string) => void>();
+  channel.port1.onmessage = (event: MessageEvent) => {
+    const data = event.data as { spadeSandboxDied?: unknown; id?: unknown } | null;
+    if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
+  };
+  const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
+  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2 }, '*', [channel.port2, ...Object.values(copies)]);
+  return { element, control: channel.port1, deaths };
+}
+
+/** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running. */
+export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
+
 /**
- * Spawns one browser sandbox: a hidden `<iframe sandbox="allow-scripts">` (opaque origin, no
- * network by CSP) that owns a module worker running Pyodide. The host talks to the worker over a
- * MessageChannel with comlink and exposes nothing; killing removes the frame and its worker.
+ * Spawns browser sandboxes: one hidden `<iframe sandbox="allow-scripts">` (opaque origin, no
+ * network by CSP) compiles Pyodide's wasm once and owns one worker per interpreter, each started
+ * from that compiled module (code only: every worker has its own memory and globals). The host
+ * talks to each worker over its own MessageChannel with comlink and exposes nothing; killing
+ * terminates the worker. A frame that fails a start, or was removed, is replaced by a fresh one.
  */
-export function browserSandboxSpawner(assets: BrowserSandboxAssets): () => Promise<SandboxProcess> {
+export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
   let files: Promise<Record<string, ArrayBuffer>> | null = null;
-  return async () => {
+  let frame: Promise<SandboxFrame> | null = null;
+  let nextId = 0;
+  const live = new Set<number>();
+  const dropFrame = (broken: Promise<SandboxFrame>) => {
+    if (frame !== broken) return;
+    frame = null;
+    void broken.then(
+      (f) => f.element.remove(),
+      () => undefined,
+    );
+  };
+  const currentFrame = async (): Promise<{ host: SandboxFrame; opened: Promise<SandboxFrame> }> => {
     files ??= fetchFiles(assets).catch((error: unknown) => {
       files = null;
       throw error;
     });
     const bytes = await files;
-    const frame = document.createElement('iframe');
-    frame.setAttribute('sandbox', 'allow-scripts');
-    frame.setAttribute('aria-hidden', 'true');
-    frame.title = 'Python sandbox';
-    frame.style.display = 'none';
-    frame.srcdoc = sandboxFrameHtml();
-    const loaded = frameLoaded(frame);
-    document.body.append(frame);
-    await loaded;
-    const token = Math.random().toString(36).slice(2);
-    let onDeath: (reason: string) => void = () => undefined;
-    const exited = new Promise<string>((resolve) => (onDeath = resolve));
-    const listener = (event: MessageEvent) => {
-      const data = event.data as { spadeSandboxDied?: unknown; token?: unknown } | null;
-      if (event.source === frame.contentWindow && data?.token === token && typeof data.spadeSandboxDied === 'string') {
-        onDeath(data.spadeSandboxDied.slice(0, 500));
-      }
-    };
-    window.addEventListener('message', listener);
+    const opened = (frame ??= openSandboxFrame(bytes, assets.workerSource));
+    const host = await opened.catch((error: unknown) => {
+      dropFrame(opened);
+      throw error;
+    });
+    if (host.element.isConnected) return { host, opened };
+    dropFrame(opened);
+    return currentFrame();
+  };
+  const spawn = async (signal?: AbortSignal): Promise<SandboxProcess> => {
+    signal?.throwIfAborted();
+    const { host, opened } = await currentFrame();
+    const id = nextId++;
+    live.add(id);
+    const exited = new Promise<string>((resolve) =>
+      host.deaths.set(id, (reason) => {
+        host.deaths.delete(id);
+        live.delete(id);
+        resolve(reason);
+      }),
+    );
     const channel = new MessageChannel();
-    const copies = Object.fromEntries(Object.entries(bytes).map(([name, buffer]) => [name, buffer.slice(0)]));
-    frame.contentWindow?.postMessage({ workerSource: assets.workerSource, port: channel.port2, files: copies, token }, '*', [channel.port2, ...Object.values(copies)]);
+    host.control.postMessage({ start: id, port: channel.port2 }, [channel.port2]);
     const kill = () => {
-      window.removeEventListener('message', listener);
+      host.deaths.delete(id);
+      live.delete(id);
+      host.control.postMessage({ kill: id });
       channel.port1.close();
-      frame.remove();
     };
+    signal?.addEventListener('abort', kill, { once: true });
     try {
-      await waitForReady(channel.port1, exited);
+      await waitForReady(channel.port1, exited, signal);
     } catch (error) {
       kill();
+      if (!signal?.aborted) dropFrame(opened);
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', kill);
     }
     const api = wrap<SandboxService>(channel.port1);
     return { call: (request) => api.call(request), kill, exited };
   };
+  return Object.assign(spawn, { live: () => live.size });
 }
 
 /**
- * A sandbox runtime whose interpreters are opaque-origin frames owning Pyodide workers, one per
+ * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
  * environment, with as many booted spares as the machine has cores (unless `options` say otherwise).
  */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {

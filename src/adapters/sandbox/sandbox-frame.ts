@@ -1,18 +1,51 @@
 /** Content-Security-Policy of the sandbox frame: no network of any kind, blob workers and wasm only. */
 export const SANDBOX_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:";
 
-// Runs inside the opaque-origin frame: starts the worker from the source the host sent and
-// hands it the host's port; reports worker deaths to the host. It handles one message only.
+/** The Pyodide file the frame compiles once and hands to every worker as a compiled module. */
+export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
+
+// Runs inside the opaque-origin frame. The host's one window message brings the worker source,
+// the Pyodide files and a private control port. The frame compiles Pyodide's wasm once; each
+// { start: id, port } on the control port starts one worker (one interpreter, one environment)
+// with its own copies of the files, the compiled module and the host's port for it; { kill: id }
+// terminates that worker. Worker deaths go back on the control port as { spadeSandboxDied, id }.
+// Environments only ever run in the workers, never here.
 const FRAME_SCRIPT = `
 addEventListener('message', (event) => {
   if (event.source !== parent) return;
-  const { workerSource, port, files, token } = event.data || {};
-  const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
-  const worker = new Worker(url);
-  const died = (reason) => parent.postMessage({ spadeSandboxDied: String(reason), token }, '*');
-  worker.addEventListener('error', (e) => died(e.message || 'worker error'));
-  worker.addEventListener('messageerror', () => died('message error'));
-  worker.postMessage({ port, files }, [port]);
+  const { workerSource, files, control } = event.data || {};
+  if (!(control instanceof MessagePort)) return;
+  const url = URL.createObjectURL(new Blob([String(workerSource)], { type: 'text/javascript' }));
+  const all = files && typeof files === 'object' ? files : {};
+  const wasm = all[${JSON.stringify(SANDBOX_WASM_FILE)}];
+  const compiled = wasm instanceof ArrayBuffer ? WebAssembly.compile(wasm).catch((error) => String(error)) : Promise.resolve(null);
+  const others = Object.entries(all).filter(([name, bytes]) => name !== ${JSON.stringify(SANDBOX_WASM_FILE)} && bytes instanceof ArrayBuffer);
+  const workers = new Map();
+  const died = (id, reason) => {
+    const worker = workers.get(id);
+    if (!worker) return;
+    workers.delete(id);
+    worker.terminate();
+    control.postMessage({ spadeSandboxDied: String(reason), id });
+  };
+  control.onmessage = async (message) => {
+    const { start, kill, port } = message.data || {};
+    if (typeof kill === 'number') {
+      workers.get(kill)?.terminate();
+      workers.delete(kill);
+      return;
+    }
+    if (typeof start !== 'number' || !(port instanceof MessagePort) || workers.has(start)) return;
+    const worker = new Worker(url);
+    workers.set(start, worker);
+    worker.addEventListener('error', (e) => died(start, e.message || 'worker error'));
+    worker.addEventListener('messageerror', () => died(start, 'message error'));
+    const module = await compiled;
+    if (workers.get(start) !== worker) return;
+    if (typeof module === 'string') return died(start, 'could not compile Python: ' + module);
+    const copies = Object.fromEntries(others.map(([name, bytes]) => [name, bytes.slice(0)]));
+    worker.postMessage({ port, files: copies, ...(module ? { wasmModule: module } : {}) }, [port, ...Object.values(copies)]);
+  };
 }, { once: true });
 `;
 

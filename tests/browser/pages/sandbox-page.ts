@@ -2,9 +2,9 @@
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
 // tests/browser/sandbox-isolation.test.ts and tests/browser/sandbox-runtime.test.ts.
 import { workerSource, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
-import { browserSandboxSpawner, createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
+import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
-import { SANDBOX_FRAME_CSP, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
+import { SANDBOX_FRAME_CSP, SANDBOX_WASM_FILE, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
 import { isEnvError } from '../../../src/core/env/env-error.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../../src/core/env/validate-env.ts';
 import attackWorkerSource from './attack-worker.js?raw';
@@ -61,14 +61,17 @@ export interface AttackReport {
   page: {
     /** BroadcastChannel messages the page's channel got (including the page's own control message). */
     broadcastReceived: unknown[];
-    /** Window messages the page got from the attack frame (the frame script reports worker deaths). */
+    /** Window messages the page got from the attack frame. */
     windowMessages: unknown[];
+    /** Messages the sandbox frame sent on its control port (the frame reports worker deaths there). */
+    frameMessages: unknown[];
   };
 }
 
 type RuntimeResult = { ok: true; className: string; observation: string; info: Record<string, unknown>; ms: number } | { ok: false; code: string; stage: string; message: string; ms: number };
 
 let runtime: PyodideSandboxRuntime | null = null;
+let spawner: BrowserSandboxSpawner | null = null;
 /** Sandbox spawns of the page's runtime: started, up and answering, failed to start. */
 const spawns = { started: 0, ready: 0, failed: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -185,6 +188,7 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
   controlChannel.postMessage({ fromPageControl: true });
   const pinger = setInterval(() => pageChannel.postMessage({ fromPage: 'ping' }), 100);
   const windowMessages: unknown[] = [];
+  const frameMessages: unknown[] = [];
   let frame: HTMLIFrameElement | null = null;
   const onWindowMessage = (event: MessageEvent) => {
     if (frame && event.source === frame.contentWindow) windowMessages.push(event.data);
@@ -203,11 +207,20 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
   });
   let stop: () => void;
   if (where === 'sandbox') {
+    // Exactly as the spawner starts an interpreter: the frame gets the worker source, Pyodide's
+    // wasm (compiled there and handed to the worker) and a control port, then one start request.
     frame = await addFrame(sandboxFrameHtml());
-    const token = Math.random().toString(36).slice(2);
-    frame.contentWindow?.postMessage({ workerSource: source, port: channel.port2, files: {}, token }, '*', [channel.port2]);
+    const control = new MessageChannel();
+    control.port1.onmessage = (event) => frameMessages.push(event.data);
+    const wasm = await (await fetch(pyodideBase + SANDBOX_WASM_FILE)).arrayBuffer();
+    frame.contentWindow?.postMessage({ workerSource: source, files: { [SANDBOX_WASM_FILE]: wasm }, control: control.port2 }, '*', [control.port2, wasm]);
+    control.port1.postMessage({ start: 0, port: channel.port2 }, [channel.port2]);
     const sandboxFrame = frame;
-    stop = () => sandboxFrame.remove();
+    stop = () => {
+      control.port1.postMessage({ kill: 0 });
+      control.port1.close();
+      sandboxFrame.remove();
+    };
   } else {
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
     const worker = new Worker(url);
@@ -217,7 +230,7 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
   try {
     const report = await done;
     await sleep(request.throwAtEnd ? 1000 : 300);
-    return { where: where === 'sandbox' ? 'sandbox-frame-worker' : 'page-worker', ...report, page: { broadcastReceived, windowMessages } };
+    return { where: where === 'sandbox' ? 'sandbox-frame-worker' : 'page-worker', ...report, page: { broadcastReceived, windowMessages, frameMessages } };
   } finally {
     clearInterval(pinger);
     pageChannel.close();
@@ -258,7 +271,7 @@ async function runFrameAttack(request: AttackRequest): Promise<AttackReport> {
   frameElement.srcdoc = html;
   document.body.append(frameElement);
   try {
-    return { where: 'sandbox-frame-script', ...(await report), page: { broadcastReceived: [], windowMessages: [] } };
+    return { where: 'sandbox-frame-script', ...(await report), page: { broadcastReceived: [], windowMessages: [], frameMessages: [] } };
   } finally {
     frameElement.remove();
   }
@@ -288,9 +301,10 @@ const api = {
     // Exactly createBrowserSandboxRuntime(assets, options), with the spawner counted so tests can
     // tell when the warm spare is up.
     const spawn = browserSandboxSpawner({ workerSource, pyodideBase, pyodideFiles });
-    runtime = new PyodideSandboxRuntime(() => {
+    spawner = spawn;
+    runtime = new PyodideSandboxRuntime((signal) => {
       spawns.started += 1;
-      const sandbox = spawn();
+      const sandbox = spawn(signal);
       sandbox.then(
         () => (spawns.ready += 1),
         () => (spawns.failed += 1),
@@ -316,17 +330,10 @@ const api = {
     }
     return { ...spawns, waitedMs: Math.round(performance.now() - started) };
   },
-  /** Number of sandbox frames in the document (the active sandbox plus the warm spare). */
+  /** Number of interpreters of the page's runtime that are starting or running (the active one plus the warm spares). */
+  liveInterpreters: (): number => spawner?.live() ?? 0,
+  /** Number of sandbox frames in the document (one per spawner, shared by all its interpreters). */
   sandboxFrames: (): number => document.querySelectorAll('iframe[title="Python sandbox"]').length,
-  /** Waits until `count` sandbox frames exist (e.g. the warm spare has been spawned), up to `timeoutMs`. */
-  async waitForSandboxFrames(count: number, timeoutMs = 60_000): Promise<boolean> {
-    const deadline = performance.now() + timeoutMs;
-    while (performance.now() < deadline) {
-      if (api.sandboxFrames() >= count) return true;
-      await sleep(50);
-    }
-    return false;
-  },
   /** validateEnvironment on the page's runtime with the tab defaults (or `options`). */
   validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> => validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
   /** Loads `code` and calls reset(seed); resolves with the observation or the EnvError's code. */
