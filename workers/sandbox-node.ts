@@ -31,7 +31,7 @@ const pyodide = await loadPyodide({
   ...(making ? { _makeSnapshot: true } : snapshotArg ? { _loadSnapshot: readFileSync(snapshotArg) } : {}),
 });
 if (making) {
-  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide) }, () => leave(0));
+  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide, sealSource) }, () => leave(0));
 } else {
   if (snapshotArg) freshenRestoredInterpreter(pyodide);
   serve();

@@ -1,5 +1,5 @@
 import { workerSource, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
-import { createBrowserSandboxRuntime } from '../../src/adapters/sandbox/browser-sandbox.ts';
+import { browserSandboxSpawner, createBrowserSandboxRuntime } from '../../src/adapters/sandbox/browser-sandbox.ts';
 import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
 import { measureSandbox } from './measure-sandbox.ts';
 
@@ -10,3 +10,22 @@ import { measureSandbox } from './measure-sandbox.ts';
     EXAMPLE_ENV,
     () => performance.now(),
   );
+
+const assets = { workerSource, pyodideBase, pyodideFiles };
+const shared = browserSandboxSpawner(assets);
+
+/**
+ * Starts `count` interpreters one after another and resolves with each start's time in ms: from
+ * one spawner (one frame, Pyodide compiled once) or `fresh` (a new spawner, so a new frame and a
+ * full compile, for every interpreter).
+ */
+(window as unknown as { spadeBoots: (kind: 'shared' | 'fresh', count: number) => Promise<number[]> }).spadeBoots = async (kind, count) => {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const proc = await (kind === 'shared' ? shared : browserSandboxSpawner(assets))();
+    times.push(performance.now() - started);
+    proc.kill();
+  }
+  return times;
+};

@@ -5,6 +5,7 @@ import { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtim
 import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
 import { startRig } from '../browser/harness.ts';
 import { measureBoots, measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
+import { measureBrowserBoots } from './browser-boots.ts';
 import { measureEpochOverhead } from './epoch-overhead.ts';
 
 function print(name: string, figures: SandboxFigures): void {
@@ -27,6 +28,14 @@ async function benchBrowser(): Promise<SandboxFigures> {
   try {
     const page = await rig.open('/tests/bench/bench-page.html');
     await page.waitForFunction('typeof window.spadeBench === "function"');
+    const boots = await measureBrowserBoots((kind, count) => page.evaluate(`window.spadeBoots(${JSON.stringify(kind)}, ${count})`) as Promise<number[]>);
+    process.stdout.write(
+      [
+        "Browser interpreter start (spawn to sealed and ready, one at a time; CPU is the whole machine's, both cores)",
+        ...boots.map((b) => `  ${b.label.padEnd(44)} median ${b.medianMs.toFixed(0)} ms   CPU ${b.cpuSecondsEach.toFixed(1)} s each`),
+        '',
+      ].join('\n'),
+    );
     return (await page.evaluate('window.spadeBench()')) as SandboxFigures;
   } finally {
     await rig.close();

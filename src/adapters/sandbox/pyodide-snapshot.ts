@@ -1,9 +1,10 @@
 import type { PyodideAPI } from 'pyodide';
+import type { PyProxy } from 'pyodide/ffi';
 
 // Imported before the snapshot is taken, so a restored interpreter starts with them loaded: the
-// harness's prelude and the seal's own imports. Builtin modules are left to the seal, which
-// imports each one it does not block after the restore, exactly as on a cold start (a blocked one
-// imported here would outlive the seal).
+// harness's prelude and the seal's own imports. The seal's open builtin modules are imported too
+// (seal.py's import_open_builtins, the same list the seal imports on a cold start); a blocked one
+// is never imported here, or it would outlive the seal.
 const PRELOAD = `
 import asyncio.events, builtins, collections, copy, functools, gc, heapq, itertools, json, math, operator
 import random, re, statistics, string, traceback, typing, _imp, _json
@@ -11,11 +12,19 @@ import random, re, statistics, string, traceback, typing, _imp, _json
 
 /**
  * Takes a memory snapshot of a freshly loaded Pyodide (loaded with `_makeSnapshot: true`) after
- * importing what every sandbox needs. Call it before any environment code ran in that interpreter:
- * every later interpreter starts from these bytes.
+ * importing what every sandbox needs (`sealSource` is seal.py). Call it before any environment code
+ * ran in that interpreter: every later interpreter starts from these bytes.
  */
-export function makeSandboxSnapshot(pyodide: PyodideAPI): Uint8Array {
+export function makeSandboxSnapshot(pyodide: PyodideAPI, sealSource: string): Uint8Array {
   pyodide.runPython(PRELOAD);
+  const makeDict = pyodide.globals.get('dict') as (() => PyProxy) & PyProxy;
+  const namespace = makeDict() as PyProxy & { get(key: string): (() => void) & PyProxy };
+  makeDict.destroy();
+  pyodide.runPython(sealSource, { globals: namespace });
+  const importOpenBuiltins = namespace.get('import_open_builtins');
+  importOpenBuiltins();
+  importOpenBuiltins.destroy();
+  namespace.destroy();
   return pyodide.makeMemorySnapshot();
 }
 

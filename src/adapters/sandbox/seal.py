@@ -30,14 +30,19 @@ def _refuse(*args, **kwargs):
     raise TypeError("JavaScript objects cannot be created inside the SPADE sandbox")
 
 
-def _preimport_builtins():
-    # Builtins are imported now, while they still can be: after the seal none can be created.
+def import_open_builtins():
+    """Imports every builtin module that is not blocked; also run before a memory snapshot is taken, so restores skip it."""
     for name in sys.builtin_module_names:
         if name not in BLOCKED_BUILTINS and name not in sys.modules:
             try:
                 __import__(name)
             except ImportError:
                 pass
+
+
+def _preimport_builtins():
+    # Builtins are imported now, while they still can be: after the seal none can be created.
+    import_open_builtins()
     sys.builtin_module_names = tuple(n for n in sys.builtin_module_names if n not in BLOCKED_BUILTINS)
 
 
