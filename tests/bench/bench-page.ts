@@ -11,19 +11,14 @@ import { measureSandbox } from './measure-sandbox.ts';
     () => performance.now(),
   );
 
-const assets = { workerSource, pyodideBase, pyodideFiles };
-const shared = browserSandboxSpawner(assets);
+const spawn = browserSandboxSpawner({ workerSource, pyodideBase, pyodideFiles });
 
-/**
- * Starts `count` interpreters one after another and resolves with each start's time in ms: from
- * one spawner (one frame, Pyodide compiled once) or `fresh` (a new spawner, so a new frame and a
- * full compile, for every interpreter).
- */
-(window as unknown as { spadeBoots: (kind: 'shared' | 'fresh', count: number) => Promise<number[]> }).spadeBoots = async (kind, count) => {
+/** Starts `count` interpreters one after another with the app's spawner and resolves with each start's time in ms. */
+(window as unknown as { spadeBoots: (count: number) => Promise<number[]> }).spadeBoots = async (count) => {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const proc = await (kind === 'shared' ? shared : browserSandboxSpawner(assets))();
+    const proc = await spawn();
     times.push(performance.now() - started);
     proc.kill();
   }

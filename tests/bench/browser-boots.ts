@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 
-/** One way of starting browser interpreters, measured. */
+/** Browser interpreter starts, measured. */
 export interface BrowserBootFigures {
-  label: string;
   medianMs: number;
   /** Machine-wide CPU seconds (user, system and interrupts of every core) per start. */
   cpuSecondsEach: number;
@@ -14,20 +13,10 @@ function machineCpuSeconds(): number {
   return (user! + nice! + system! + irq! + softirq!) / 100;
 }
 
-/**
- * Times `count` interpreter starts of each kind (after one untimed start of each): a new frame per
- * interpreter, as before the shared frame, and one shared frame that compiles Pyodide once.
- */
-export async function measureBrowserBoots(boot: (kind: 'fresh' | 'shared', count: number) => Promise<number[]>, count = 5): Promise<BrowserBootFigures[]> {
-  const figures: BrowserBootFigures[] = [];
-  for (const [kind, label] of [
-    ['fresh', 'a frame and a full compile per interpreter'],
-    ['shared', 'one frame, Pyodide compiled once (the app)'],
-  ] as const) {
-    await boot(kind, 1);
-    const cpuBefore = machineCpuSeconds();
-    const times = (await boot(kind, count)).sort((a, b) => a - b);
-    figures.push({ label, medianMs: times[Math.floor((times.length - 1) / 2)]!, cpuSecondsEach: (machineCpuSeconds() - cpuBefore) / count });
-  }
-  return figures;
+/** Times `count` interpreter starts of the app's spawner (one frame, Pyodide compiled once), after one untimed start. */
+export async function measureBrowserBoots(boot: (count: number) => Promise<number[]>, count = 5): Promise<BrowserBootFigures> {
+  await boot(1);
+  const cpuBefore = machineCpuSeconds();
+  const times = (await boot(count)).sort((a, b) => a - b);
+  return { medianMs: times[Math.floor((times.length - 1) / 2)]!, cpuSecondsEach: (machineCpuSeconds() - cpuBefore) / count };
 }
