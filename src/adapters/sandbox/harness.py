@@ -139,6 +139,8 @@ def _dispatch(request):
         return _step(str(request["action"]))
     if op == "solution":
         return _solution()
+    if op == "inspect":
+        return {"ok": True, "value": _encode(tool_use_facts(_env()), "tool facts", _state["max_chars"])}
     return _failure("bad_request", msg=f"unknown op {_text(op, _NAME_CHARS)!r}")
 
 

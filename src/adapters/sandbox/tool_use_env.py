@@ -1,4 +1,4 @@
-"""SPADE Lab's base class for tool-use environments.
+"""SPADE Lab's base class for tool-use environments, and the facts the validator reads from one.
 
 Loaded with the harness into its private namespace; the harness hands ToolUseBaseEnv to every
 environment namespace, so designed code subclasses it without importing it. The agent acts with
@@ -161,3 +161,26 @@ class ToolUseBaseEnv:
             shown = ""
         return "Out of turns." + (f" A solution:\n{shown}" if shown else "")
 
+
+def _criterion_outcome(criterion, state):
+    try:
+        return bool(criterion(state))
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def tool_use_facts(env):
+    """What validation checks on a tool-use environment after a reset, as plain data; None for other environments."""
+    if not isinstance(env, ToolUseBaseEnv):
+        return None
+    facts = {"methods": sorted(n[5:] for n in dir(env) if n.startswith("tool_") and callable(getattr(env, n, None)))}
+    try:
+        facts["tools"] = env.get_tools()
+    except Exception as exc:
+        facts["tools_error"] = f"{type(exc).__name__}: {exc}"[:300]
+    messages, criteria = getattr(env, "_user_messages", None), getattr(env, "_message_criteria", None)
+    facts["messages"] = list(messages) if isinstance(messages, (list, tuple)) else None
+    state = getattr(env, "_state", None)
+    facts["criteria"] = [_criterion_outcome(c, state) for c in criteria] if isinstance(criteria, (list, tuple)) else None
+    facts["current"] = getattr(env, "_current_msg", None)
+    return facts

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
+import { GOOD_ENVS, loadGoodEnv } from '../../fixtures/env-fixtures.ts';
 import { GOOD_TOOL_USE_ENVS, answer, readToolUseEnv, toolCall } from '../../fixtures/tool-use-fixtures.ts';
 
 let runtime: PyodideSandboxRuntime;
@@ -132,5 +133,36 @@ describe('ToolUseBaseEnv in the sandbox', () => {
     await handle.dispose();
     expect(steps[0]).toMatchObject({ observation: FORMAT_ERROR, reward: -0.1 });
     expect(steps.at(-1)).toMatchObject({ reward: 1, terminated: true });
+  });
+
+  it('reports tools in the function-calling form and the criteria on the reset state; a game environment has no tool facts', async () => {
+    const handle = await started(PANTRY.file, PANTRY.seed);
+    const facts = await handle.toolFacts();
+    await handle.dispose();
+    expect(facts).toMatchObject({ methods: ['discount', 'list_orders', 'list_stock', 'report', 'restock', 'set_status', 'weather'], toolsError: null, criteria: [false, false, false], current: 0 });
+    expect((facts!.tools as unknown[])[3]).toEqual({
+      type: 'function',
+      function: {
+        name: 'set_status',
+        description: 'Change the status of an order.',
+        parameters: {
+          type: 'object',
+          properties: { order_id: { type: 'string' }, status: { type: 'string', enum: ['waiting', 'packed', 'shipped', 'cancelled'] } },
+          required: ['order_id', 'status'],
+        },
+      },
+    });
+    const game = await loadGoodEnv(runtime, GOOD_ENVS[0]!);
+    await game.reset(1);
+    expect(await game.toolFacts()).toBeNull();
+    await game.dispose();
+  });
+
+  it('a criterion that raises is reported with its exception, not as a failure of the call', async () => {
+    const handle = await runtime.load(readToolUseEnv('broken', 'criteria_raise.py'), { maxTurns: 12, timeoutMs: 10_000 });
+    await handle.reset(0);
+    const facts = await handle.toolFacts();
+    await handle.dispose();
+    expect(facts).toMatchObject({ criteria: [false, "KeyError: 'delivery'"], messages: ['Move parcel P1.', 'Confirm the delivery.'], current: 0 });
   });
 });
