@@ -21,13 +21,6 @@ export interface ToolFacts {
   current: unknown;
 }
 
-/** One tool as validation found it in `get_tools()`. */
-export interface ToolSchema {
-  name: string;
-  properties: Record<string, unknown>;
-  required: string[];
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads the harness's `inspect` value: null for an environment that is not a tool-use one. */
@@ -69,8 +62,8 @@ function schemaProblem(tool: unknown, index: number): string | null {
   return null;
 }
 
-/** Checks `get_tools()` is in the function-calling form with a `tool_<name>` method behind every tool; returns the tools. */
-export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): ToolSchema[] {
+/** Checks `get_tools()` is in the function-calling form with a `tool_<name>` method behind every tool; returns the tool names in order. */
+export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): string[] {
   const tools = facts.tools;
   const problem =
     facts.toolsError !== null
@@ -81,20 +74,16 @@ export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): Tool
   if (problem !== null) {
     throw envError('tool_schema_invalid', stage, { expected: 'get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}', seen: problem, fix: SCHEMA_FIX });
   }
-  const schemas = (tools as { function: { name: string; parameters: { properties: Record<string, unknown>; required?: string[] } } }[]).map((t) => ({
-    name: t.function.name,
-    properties: t.function.parameters.properties,
-    required: t.function.parameters.required ?? [],
-  }));
-  const missing = schemas.find((s) => !facts.methods.includes(s.name));
-  if (missing) {
+  const names = (tools as { function: { name: string } }[]).map((t) => t.function.name);
+  const missing = names.find((name) => !facts.methods.includes(name));
+  if (missing !== undefined) {
     throw envError('tool_method_missing', stage, {
-      expected: `a method tool_${missing.name} for the declared tool ${missing.name}`,
+      expected: `a method tool_${missing} for the declared tool ${missing}`,
       seen: `the methods ${facts.methods.length > 0 ? facts.methods.map((m) => `tool_${m}`).join(', ') : '(none)'}`,
       fix: 'name each tool method tool_<name> with the exact name used in self._tools',
     });
   }
-  return schemas;
+  return names;
 }
 
 /** Checks a multi-turn task's shape at reset: the observation gives the first instruction, one criterion per instruction. */

@@ -2,13 +2,12 @@ import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
 import { checkInstructions, checkToolSchemas, type CriterionOutcome, type ToolFacts } from './tool-use-facts.ts';
 
-/** Seeds the reset gate evaluates the message criteria at. */
-export const RESET_GATE_SEEDS = [0, 1, 2] as const;
+// Seeds the reset gate evaluates the message criteria at.
+const RESET_GATE_SEEDS = [0, 1, 2] as const;
 
-/** The tool name the unknown-tool probe calls; no environment defines it. */
-export const PROBE_UNKNOWN_TOOL = 'spade_probe_no_such_tool';
-/** The argument name the wrong-arguments probe passes to the first declared tool. */
-export const PROBE_WRONG_ARGUMENT = 'spade_probe_unexpected_argument';
+// The tool the unknown-tool probe calls, and the argument the wrong-arguments probe passes to the first declared tool.
+const PROBE_UNKNOWN_TOOL = 'spade_probe_no_such_tool';
+const PROBE_WRONG_ARGUMENT = 'spade_probe_unexpected_argument';
 
 const STAGE: ValidationStage = 'probe';
 
@@ -66,7 +65,7 @@ function seenPart(error: EnvError): string {
 export async function probeToolUse(handle: EnvHandle, facts: ToolFacts, first: { seed: number; observation: string }, timeoutMs: () => number): Promise<void> {
   const tools = checkToolSchemas(facts, STAGE);
   checkInstructions(facts, first.observation, STAGE);
-  for (const probe of toolProbes(tools[0]!.name)) {
+  for (const probe of toolProbes(tools[0]!)) {
     try {
       const step = await handle.step(probe.action, { stage: STAGE, timeoutMs: timeoutMs() });
       if (step.terminated || step.truncated) await handle.reset(first.seed, { stage: STAGE, timeoutMs: timeoutMs() });

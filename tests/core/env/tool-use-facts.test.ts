@@ -31,9 +31,9 @@ describe('checkToolFactsValue', () => {
 });
 
 describe('checkToolSchemas', () => {
-  it('returns the tools with their properties and required names', () => {
+  it('returns the tool names in order for tools with enum and required parameters', () => {
     const parameters = { type: 'object', properties: { status: { type: 'string', enum: ['a', 'b'] } }, required: ['status'] };
-    expect(checkToolSchemas(facts({ tools: [tool('find', parameters)] }), 'probe')).toEqual([{ name: 'find', properties: parameters.properties, required: ['status'] }]);
+    expect(checkToolSchemas(facts({ methods: ['find', 'set'], tools: [tool('set', parameters), tool('find')] }), 'probe')).toEqual(['set', 'find']);
   });
 
   it.each([
