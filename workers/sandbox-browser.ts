@@ -5,6 +5,7 @@ import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
+import toolUseSource from '../src/adapters/sandbox/tool_use_env.py';
 import { SANDBOX_WASM_FILE } from '../src/adapters/sandbox/sandbox-frame.ts';
 
 interface Boot {
@@ -53,7 +54,7 @@ async function boot({ port, files, wasmModule }: Boot): Promise<void> {
     });
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;
-    expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), port);
+    expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), port);
     port.postMessage({ spadeSandboxReady: true });
   } catch (error) {
     port.postMessage({ spadeSandboxError: error instanceof Error ? error.message : String(error) });

@@ -7,6 +7,7 @@ import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
+import toolUseSource from '../src/adapters/sandbox/tool_use_env.py';
 
 // Watchdog: leave as soon as the host's IPC channel closes (the host died or gave up on us);
 // the kernel's parent-death signal covers the case where Python keeps the event loop busy.
@@ -47,6 +48,6 @@ function serve(): void {
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
     Reflect.deleteProperty(globalThis, name);
   }
-  expose(createSandboxService(pyodide, { encoding: encodingSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
+  expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
   process.send?.({ spadeSandboxReady: true });
 }

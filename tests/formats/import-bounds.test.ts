@@ -25,6 +25,7 @@ function recordingSandbox(): SandboxRuntime & { loaded: string[] } {
         reset: async () => ({ observation: 'start', info: {} }),
         step: async () => ({ observation: 'done', reward: 1, terminated: true, truncated: false, info: {} }),
         solution: async () => null,
+        toolFacts: async () => null,
         renew: async () => undefined,
         dispose: async () => undefined,
       };

@@ -2,7 +2,8 @@
 
 Every entry point takes and returns JSON text and never raises. It runs in the same private
 namespace as encoding.py (which also gives it _failure and _line_of), which encodes the values the environment returns by exact type; sizes
-are checked before any large string leaves Python, and the host checks them again.
+are checked before any large string leaves Python, and the host checks them again. tool_use_env.py
+shares the namespace too: its ToolUseBaseEnv is handed to every environment namespace.
 """
 
 import builtins
@@ -71,6 +72,7 @@ def _load(code, cap):
         return _failure("syntax", exc)
     namespace = {"__name__": "spade_environment", "__builtins__": builtins}
     exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)
+    namespace["ToolUseBaseEnv"] = ToolUseBaseEnv
     try:
         exec(compiled, namespace)
     except ImportError as exc:
@@ -137,6 +139,8 @@ def _dispatch(request):
         return _step(str(request["action"]))
     if op == "solution":
         return _solution()
+    if op == "inspect":
+        return {"ok": True, "value": _encode(tool_use_facts(_env()), "tool facts", _state["max_chars"])}
     return _failure("bad_request", msg=f"unknown op {_text(op, _NAME_CHARS)!r}")
 
 

@@ -12,6 +12,7 @@ const TIMEOUT_CODE: Record<EnvCall, EnvErrorCode> = {
   reset: 'reset_timeout',
   step: 'step_timeout',
   solution: 'solution_timeout',
+  inspect: 'inspect_timeout',
 };
 
 /**

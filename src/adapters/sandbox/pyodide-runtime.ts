@@ -3,6 +3,7 @@ import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
 import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
+import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { Interpreter } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
 import type { SpawnSandbox } from './sandbox-process.ts';
@@ -30,6 +31,7 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
   reset: ['observation', 'info'],
   step: ['observation', 'reward', 'terminated', 'truncated', 'info'],
   solution: ['solution'],
+  inspect: ['tool facts'],
 };
 
 /**
@@ -145,6 +147,10 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);
         return checkSolutionValue(value, stage);
+      },
+      toolFacts: async (options) => {
+        const { value, stage } = await call('inspect', {}, options);
+        return checkToolFactsValue(value, stage);
       },
       renew: async (options = {}) => {
         const stage = options.stage ?? 'play';

@@ -1,9 +1,10 @@
 import type { PyodideAPI } from 'pyodide';
 import { removeBuiltinModules, type InittabMemory } from './seal-inittab.ts';
 
-/** The Python sources a sandbox worker installs: the value encoding and harness, and the seal. */
+/** The Python sources a sandbox worker installs: the value encoding, the tool-use base class and the harness, and the seal. */
 export interface SandboxSources {
   encoding: string;
+  toolUse: string;
   harness: string;
   seal: string;
 }
@@ -39,7 +40,7 @@ function privateFunctions(pyodide: PyodideAPI, sources: readonly string[], names
  * afterwards.
  */
 export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSources): SandboxService {
-  const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
+  const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.toolUse, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
   const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [PyCallable, PyCallable];
   warmUp();
   warmUp.destroy();

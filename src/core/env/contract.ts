@@ -16,8 +16,8 @@ export interface StepResult {
   info: Record<string, unknown>;
 }
 
-/** The environment call a harness reply answers. */
-export type EnvCall = 'load' | 'reset' | 'step' | 'solution';
+/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads). */
+export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect';
 
 /** Largest absolute step reward the contract allows. */
 export const MAX_ABS_REWARD = 10;
@@ -45,6 +45,7 @@ const EXCEPTION_CODE: Record<EnvCall, EnvErrorCode> = {
   reset: 'reset_exception',
   step: 'step_exception',
   solution: 'solution_exception',
+  inspect: 'inspect_exception',
 };
 
 const CALL_TEXT: Record<EnvCall, string> = {
@@ -52,6 +53,7 @@ const CALL_TEXT: Record<EnvCall, string> = {
   reset: 'reset(seed) to return (observation, info)',
   step: 'step(action) to return (observation, reward, terminated, truncated, info)',
   solution: 'solution() to return a string',
+  inspect: 'get_tools() and the message criteria to be readable after reset',
 };
 
 /** Converts a harness failure of one call into the matching contract error. */

@@ -2,6 +2,7 @@ import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
 import { extractCode } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
+import { probeToolUse, resetGate } from './validate-tool-use.ts';
 
 /** Knobs of one validation run. */
 export interface ValidationOptions {
@@ -111,8 +112,12 @@ class Budget {
   }
 }
 
+// SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
 async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[]): Promise<string> {
-  const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+  const timeout = () => budget.callTimeout('probe');
+  const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: timeout() });
+  const facts = await handle.toolFacts({ stage: 'probe', timeoutMs: timeout() });
+  if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
   for (const action of actions) {
     const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
     if (step.terminated || step.truncated) break;
@@ -125,6 +130,7 @@ async function probe(handle: EnvHandle, budget: Budget, actions: readonly string
     }
     throw error;
   }
+  if (facts) await resetGate(handle, timeout);
   return first.observation;
 }
 

@@ -1,6 +1,7 @@
 import type { CheckSyntax } from '../env/fstring-repair.ts';
 import type { ResetResult, StepResult } from '../env/contract.ts';
 import type { ValidationStage } from '../env/env-error.ts';
+import type { ToolFacts } from '../env/tool-use-facts.ts';
 
 /** Options for loading one environment into a sandbox. */
 export interface LoadOptions {
@@ -36,6 +37,8 @@ export interface EnvHandle {
   step(action: string, options?: CallOptions): Promise<StepResult>;
   /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
   renew(options?: CallOptions): Promise<void>;
+  /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
+  toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
   /** Retires the environment's interpreter: it is killed and nothing of it is used again. */

@@ -138,6 +138,7 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
         return { observation: observations[step] ?? 'Correct!', reward: step === 3 ? 1 : 0, terminated: step === 3, truncated: false, info: {} };
       },
       solution: async () => null,
+      toolFacts: async () => null,
       renew: async () => undefined,
       dispose: async () => undefined,
     };

@@ -1,0 +1,118 @@
+// Validation of tool-use environments against the real Node sandbox: the tool probe, the reset
+// gate and their codes, and imported pools of tool-use environments.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../../src/core/env/validate-env.ts';
+import { validateCandidates } from '../../../src/formats/import/import-envs.ts';
+import { BROKEN_TOOL_USE_ENVS, GOOD_TOOL_USE_ENVS, readToolUseEnv } from '../../fixtures/tool-use-fixtures.ts';
+
+let runtime: PyodideSandboxRuntime;
+
+beforeAll(async () => {
+  runtime = createNodeSandboxRuntime();
+  await runtime.warm();
+});
+
+afterAll(async () => {
+  await runtime?.close();
+});
+
+// Longer limits than the tab's: the tool probe and the reset gate add a dozen calls on a shared 2-core machine.
+const OPTIONS: ValidationOptions = { ...DEFAULT_VALIDATION, totalTimeoutMs: 20_000, callTimeoutMs: 5000, source: 'code' };
+
+const validate = (code: string) => validateEnvironment(code, runtime, OPTIONS);
+
+describe('tool-use environments', () => {
+  it.each(GOOD_TOOL_USE_ENVS)('$file is valid', async (fixture) => {
+    const report = await validate(readToolUseEnv('good', fixture.file));
+    expect(report).toMatchObject({ ok: true, code: null, message: null, className: fixture.className });
+    expect(report.stages.map((s) => [s.stage, s.ok])).toEqual([
+      ['extract', true],
+      ['load', true],
+      ['probe', true],
+      ['determinism', true],
+    ]);
+  });
+
+  it('every broken fixture has its own code', () => {
+    expect(new Set(BROKEN_TOOL_USE_ENVS.map((f) => f.code)).size).toBe(BROKEN_TOOL_USE_ENVS.length);
+  });
+
+  it.each(BROKEN_TOOL_USE_ENVS)('$file fails at the probe with $code', async (fixture) => {
+    const report = await validate(readToolUseEnv('broken', fixture.file));
+    expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage: 'probe', code: fixture.code });
+    expect(report.message).toMatch(/^Expected .+\. Saw .+\. Fix: .+\.$/s);
+  });
+
+  it.each([
+    [
+      'schema_malformed.py',
+      'Expected get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}. Saw tool quote has parameters that are not {"type": "object", "properties": {...}}. Fix: give every tool in self._tools a description and a JSON-schema parameters object: {"type": "object", "properties": {...}, "required": [...]}.',
+    ],
+    ['method_missing.py', 'Expected a method tool_lookup for the declared tool lookup. Saw the methods tool_find. Fix: name each tool method tool_<name> with the exact name used in self._tools.'],
+    [
+      'criteria_count.py',
+      'Expected one entry in self._message_criteria per instruction (3). Saw 2 criteria. Fix: write one callable state -> bool for each instruction in self._user_messages, in the same order.',
+    ],
+    [
+      'criteria_raise.py',
+      "Expected every message criterion to evaluate on the state reset() builds, at one seed of 0, 1 and 2 at least. Saw at seed 0 criterion 2 raised KeyError: 'delivery'; at seed 1 criterion 2 raised KeyError: 'delivery'; at seed 2 criterion 2 raised KeyError: 'delivery'. Fix: make each criterion read self._state with the keys and types reset() and the tools really write (use .get for keys that appear later).",
+    ],
+    [
+      'criteria_true.py',
+      'Expected every message criterion to be false on the state reset() builds. Saw criterion 1 true at seeds 0, 1, 2. Fix: make each criterion check the change its instruction asks for (or a flag the tool sets when it runs), not a fact that already holds.',
+    ],
+    [
+      'dispatch_unknown_raises.py',
+      `Expected step() to answer a call to a tool that does not exist with (observation, reward, terminated, truncated, info). Saw AttributeError: 'FerryTimesEnv' object has no attribute 'tool_spade_probe_no_such_tool' at line 12 for the action "<tool_call>{\\"name\\": \\"spade_probe_no_such_tool\\", \\"arguments\\": {}}</tool_call>". Fix: let the base class dispatch tool calls (an unknown tool becomes an error text), or answer an unknown name with an error text.`,
+    ],
+  ])('%s is reported as: %s', async (file, message) => {
+    expect((await validate(readToolUseEnv('broken', file))).message).toBe(message);
+  });
+
+  it('the first-instruction failure shows what reset returned and what the first instruction is', async () => {
+    const report = await validate(readToolUseEnv('broken', 'first_instruction.py'));
+    expect(report.message).toBe(
+      'Expected reset() to set self._current_msg = 0 and return the first of self._user_messages as the observation. Saw _current_msg 0 and the observation "Today: feed everything and keep the garden tidy.", while the first instruction is "Water the beds.". Fix: end reset with `self._current_msg = 0` and `return self._user_messages[0], {}`.',
+    );
+  });
+
+  it('the wrong-arguments probe names the first declared tool and the TypeError', async () => {
+    const report = await validate(readToolUseEnv('broken', 'dispatch_args_raise.py'));
+    expect(report.message).toContain("Saw TypeError: MeterReadEnv.tool_reading() got an unexpected keyword argument 'spade_probe_unexpected_argument'");
+    expect(report.message).toContain('for the action "<tool_call>{\\"name\\": \\"reading\\", \\"arguments\\": {\\"spade_probe_unexpected_argument\\": 1}}</tool_call>"');
+  });
+
+  it('the reset gate keeps a criterion that raises or holds at some seeds only (seed-dependent data, not a broken criterion)', async () => {
+    // Seed 1 leaves out the "delivery" key; seed 2 starts with the parcel already moved.
+    const sometimes = readToolUseEnv('broken', 'criteria_raise.py').replace(
+      'self._state = {"parcels": {"P1": "depot"}, "moved": False}',
+      'self._state = {"parcels": {"P1": "depot"}, "moved": seed == 2}\n        if seed != 1:\n            self._state["delivery"] = {"confirmed": False}',
+    );
+    expect(sometimes).toContain('if seed != 1:');
+    expect(await validate(sometimes)).toMatchObject({ ok: true, className: 'ParcelTrackEnv' });
+  });
+
+  it('a criterion that never returns is killed and reported as inspect_timeout', async () => {
+    const hanging = readToolUseEnv('broken', 'criteria_true.py').replace('lambda s: s["logged"]', 'lambda s: next(x for x in itertools.count() if x < 0)');
+    expect(hanging).toContain('itertools.count()');
+    const restarts = runtime.restarts;
+    const report = await validateEnvironment(hanging, runtime, { ...OPTIONS, callTimeoutMs: 1500 });
+    expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage: 'probe', code: 'inspect_timeout' });
+    expect(report.message).toBe(
+      'Expected inspect to return within 1500 ms. Saw no answer in time; the sandbox was killed. Fix: remove infinite loops and heavy computation; every call must return quickly.',
+    );
+    expect(runtime.restarts).toBe(restarts + 1);
+  });
+
+  it('an imported pool of tool-use environments validates them as code', async () => {
+    const candidates = [
+      { source: 'pool.jsonl:1', code: readToolUseEnv('good', 'pantry_orders.py'), skill: 'Unlabelled', hint: null },
+      { source: 'pool.jsonl:2', code: readToolUseEnv('broken', 'criteria_true.py'), skill: 'Unlabelled', hint: 'open the door' },
+    ];
+    const { records, problems } = await validateCandidates(candidates, { sandbox: runtime, validation: OPTIONS });
+    expect(records.map((r) => [r.id, r.attempts[0]!.validation.className])).toEqual([['pool-000000', 'PantryOrdersEnv']]);
+    expect(problems).toEqual([{ source: 'pool.jsonl:2', kept: false, reason: expect.stringMatching(/^invalid at probe \(criteria_true_at_reset\): Expected every message criterion/) }]);
+  });
+});
