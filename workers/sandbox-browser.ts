@@ -7,12 +7,18 @@ import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
 import toolUseSource from '../src/adapters/sandbox/tool_use_env.py';
 import { SANDBOX_WASM_FILE } from '../src/adapters/sandbox/sandbox-frame.ts';
+import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
 
 interface Boot {
-  port: MessagePort;
+  /** The host's port for this interpreter (absent when making a snapshot). */
+  port?: MessagePort;
   files: Record<string, ArrayBuffer>;
   /** Pyodide's wasm, compiled once by the sandbox frame for all its workers. */
   wasmModule?: WebAssembly.Module;
+  /** A memory snapshot of a fresh interpreter (see pyodide-snapshot.ts) to start from instead of a cold start. */
+  snapshot?: ArrayBuffer;
+  /** Make that snapshot instead: boot cold, send the bytes to the frame and serve nothing (no environment runs here). */
+  makeSnapshot?: true;
 }
 
 const FILE_HOST = 'https://pyodide.sandbox.invalid/';
@@ -36,11 +42,12 @@ function instantiateFrom(module: WebAssembly.Module): typeof WebAssembly.instant
   return async (_response, imports) => ({ module, instance: await WebAssembly.instantiate(module, imports) });
 }
 
-async function boot({ port, files, wasmModule }: Boot): Promise<void> {
+async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): Promise<void> {
   try {
     const realFetch = globalThis.fetch;
     const realInstantiate = WebAssembly.instantiateStreaming;
     const compiled = wasmModule instanceof WebAssembly.Module;
+    const restoring = snapshot instanceof ArrayBuffer && !makeSnapshot;
     globalThis.fetch = serveFiles(files, compiled);
     if (compiled) WebAssembly.instantiateStreaming = instantiateFrom(wasmModule);
     const pyodide = await loadPyodide({
@@ -51,13 +58,23 @@ async function boot({ port, files, wasmModule }: Boot): Promise<void> {
       stdout: () => undefined,
       stderr: () => undefined,
       stdin: () => null,
+      ...(makeSnapshot ? { _makeSnapshot: true } : restoring ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
     });
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;
+    if (makeSnapshot) {
+      const bytes = makeSandboxSnapshot(pyodide, sealSource);
+      self.postMessage({ spadeSnapshot: bytes }, [bytes.buffer]);
+      return;
+    }
+    if (!port) throw new Error('no host port');
+    if (restoring) freshenRestoredInterpreter(pyodide);
     expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), port);
     port.postMessage({ spadeSandboxReady: true });
   } catch (error) {
-    port.postMessage({ spadeSandboxError: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    if (makeSnapshot) self.postMessage({ spadeSnapshotError: message });
+    else port?.postMessage({ spadeSandboxError: message });
   }
 }
 

@@ -73,7 +73,7 @@ async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource
     if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
-  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2 }, '*', [channel.port2, ...Object.values(copies)]);
+  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true }, '*', [channel.port2, ...Object.values(copies)]);
   return { element, control: channel.port1, deaths };
 }
 
@@ -83,7 +83,8 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
 /**
  * Spawns browser sandboxes: one hidden `<iframe sandbox="allow-scripts">` (opaque origin, no
  * network by CSP) compiles Pyodide's wasm once and owns one worker per interpreter, each started
- * from that compiled module (code only: every worker has its own memory and globals). The host
+ * from that compiled module (code only: every worker has its own memory and globals) and restored
+ * from a memory snapshot of a fresh interpreter that a worker running no environment made. The host
  * talks to each worker over its own MessageChannel with comlink and exposes nothing; killing
  * terminates the worker. A frame that fails a start, or was removed, is replaced by a fresh one.
  */

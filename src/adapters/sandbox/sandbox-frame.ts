@@ -5,15 +5,17 @@ export const SANDBOX_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline'
 export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
 
 // Runs inside the opaque-origin frame. The host's one window message brings the worker source,
-// the Pyodide files and a private control port. The frame compiles Pyodide's wasm once; each
-// { start: id, port } on the control port starts one worker (one interpreter, one environment)
-// with its own copies of the files, the compiled module and the host's port for it; { kill: id }
-// terminates that worker. Worker deaths go back on the control port as { spadeSandboxDied, id }.
-// Environments only ever run in the workers, never here.
+// the Pyodide files, a private control port and whether to make a memory snapshot. The frame
+// compiles Pyodide's wasm once; when asked, one worker that runs no environment boots cold and
+// sends back a snapshot of its fresh interpreter, and later starts restore from a copy of it.
+// Each { start: id, port } on the control port starts one worker (one interpreter, one
+// environment) with its own copies of the files and of the snapshot, the compiled module
+// and the host's port for it; { kill: id } terminates that worker. Worker deaths go back on the
+// control port as { spadeSandboxDied, id }. Environments only ever run in the workers, never here.
 const FRAME_SCRIPT = `
 addEventListener('message', (event) => {
   if (event.source !== parent) return;
-  const { workerSource, files, control } = event.data || {};
+  const { workerSource, files, control, snapshot: wantSnapshot } = event.data || {};
   if (!(control instanceof MessagePort)) return;
   const url = URL.createObjectURL(new Blob([String(workerSource)], { type: 'text/javascript' }));
   const all = files && typeof files === 'object' ? files : {};
@@ -21,6 +23,23 @@ addEventListener('message', (event) => {
   const compiled = wasm instanceof ArrayBuffer ? WebAssembly.compile(wasm).catch((error) => String(error)) : Promise.resolve(null);
   const others = Object.entries(all).filter(([name, bytes]) => name !== ${JSON.stringify(SANDBOX_WASM_FILE)} && bytes instanceof ArrayBuffer);
   const workers = new Map();
+  const copiesOf = () => Object.fromEntries(others.map(([name, bytes]) => [name, bytes.slice(0)]));
+  // Starts wait for the snapshot (a restore is several times cheaper than a cold start); without
+  // one (not asked for, or the maker failed or took over 30 s) they start cold.
+  const snapshot = wantSnapshot !== true ? Promise.resolve(null) : compiled.then((module) => new Promise((resolve) => {
+    if (typeof module !== 'object' || module === null) return resolve(null);
+    const maker = new Worker(url);
+    const done = (bytes) => {
+      clearTimeout(timer);
+      maker.terminate();
+      resolve(bytes instanceof Uint8Array ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : null);
+    };
+    const timer = setTimeout(() => done(null), 30000);
+    maker.addEventListener('message', (e) => done(e.data && e.data.spadeSnapshot), { once: true });
+    maker.addEventListener('error', () => done(null));
+    const copies = copiesOf();
+    maker.postMessage({ files: copies, wasmModule: module, makeSnapshot: true }, Object.values(copies));
+  }));
   const died = (id, reason) => {
     const worker = workers.get(id);
     if (!worker) return;
@@ -41,10 +60,12 @@ addEventListener('message', (event) => {
     worker.addEventListener('error', (e) => died(start, e.message || 'worker error'));
     worker.addEventListener('messageerror', () => died(start, 'message error'));
     const module = await compiled;
+    const bytes = await snapshot;
     if (workers.get(start) !== worker) return;
     if (typeof module === 'string') return died(start, 'could not compile Python: ' + module);
-    const copies = Object.fromEntries(others.map(([name, bytes]) => [name, bytes.slice(0)]));
-    worker.postMessage({ port, files: copies, ...(module ? { wasmModule: module } : {}) }, [port, ...Object.values(copies)]);
+    const copies = copiesOf();
+    const restore = bytes ? { snapshot: bytes.slice(0) } : {};
+    worker.postMessage({ port, files: copies, ...(module ? { wasmModule: module } : {}), ...restore }, [port, ...Object.values(copies), ...Object.values(restore)]);
   };
 }, { once: true });
 `;
