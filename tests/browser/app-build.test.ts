@@ -74,6 +74,8 @@ describe('the production build', () => {
     async () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
       await page.getByLabel('Epochs').fill('1');
+      // Two slots: the bundle's sandbox, demo script and store are the point, not the demo's games.
+      await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
