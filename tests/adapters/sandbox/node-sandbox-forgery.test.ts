@@ -4,22 +4,13 @@
 // look-alike types and lying lengths are refused with stable codes. Real Pyodide, Node sandbox.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { describe, expect, it } from 'vitest';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { validateEnvironment } from '../../../src/core/env/validate-env.ts';
 import { readEnv } from '../../fixtures/env-fixtures.ts';
 
-let runtime: PyodideSandboxRuntime;
-
-beforeAll(async () => {
-  runtime = createNodeSandboxRuntime();
-  await runtime.warm();
-});
-
-afterAll(async () => {
-  await runtime?.close();
-});
+// One real Node sandbox for the file.
+const runtime = fileSandbox();
 
 function rejection(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
   return promise.then(
@@ -51,16 +42,16 @@ describe("tampering with the interpreter reaches only the attacker's own environ
   it.each(TAMPERS.map((file, i) => ({ file, next: i % 2 === 0 ? 'broken' : 'good' })))(
     '$file works in its own interpreter; the $next environment after it keeps its verdict',
     async ({ file, next }) => {
-      const attacker = await runtime.load(readEnv('hostile', `tamper/${file}`), { maxTurns: 5, timeoutMs: 10_000 });
+      const attacker = await runtime().load(readEnv('hostile', `tamper/${file}`), { maxTurns: 5, timeoutMs: 10_000 });
       await attacker.reset(1, { timeoutMs: 10_000 });
       const shown = (await attacker.step('\\boxed{x}', { timeoutMs: 10_000 })).observation;
       await attacker.dispose();
       expect(shown).toMatch(EVIDENCE[file]!);
       if (next === 'broken') {
-        const report = await validateEnvironment(readEnv('broken', 'reward_nan.py'), runtime);
+        const report = await validateEnvironment(readEnv('broken', 'reward_nan.py'), runtime());
         expect(report.code, file).toBe('reward_not_finite');
       } else {
-        const report = await validateEnvironment(readEnv('good', 'number_ladder.py'), runtime);
+        const report = await validateEnvironment(readEnv('good', 'number_ladder.py'), runtime());
         expect(report, file).toMatchObject({ ok: true, code: null });
       }
     },
@@ -69,19 +60,19 @@ describe("tampering with the interpreter reaches only the attacker's own environ
 
 describe('the host decodes exact types and sizes from the private encoding', () => {
   it('a user class named bool is not a bool: step_bad_flags', async () => {
-    const report = await validateEnvironment(readEnv('hostile', 'forge/fake_bool.py'), runtime);
+    const report = await validateEnvironment(readEnv('hostile', 'forge/fake_bool.py'), runtime());
     expect(report).toMatchObject({ ok: false, code: 'step_bad_flags' });
     expect(report.message).toContain('an instance of class "bool"');
   });
 
   it('a user class named str is not a str: reset_bad_return', async () => {
-    const report = await validateEnvironment(readEnv('hostile', 'forge/fake_str.py'), runtime);
+    const report = await validateEnvironment(readEnv('hostile', 'forge/fake_str.py'), runtime());
     expect(report).toMatchObject({ ok: false, code: 'reset_bad_return' });
     expect(report.message).toContain('a tuple of 2 items (class str, dict)');
   });
 
   it('a str subclass whose __len__ lies is measured for real: output_too_large at 1,000,000 characters', async () => {
-    const handle = await runtime.load(readEnv('hostile', 'forge/lying_len.py'), { maxTurns: 5, timeoutMs: 10_000 });
+    const handle = await runtime().load(readEnv('hostile', 'forge/lying_len.py'), { maxTurns: 5, timeoutMs: 10_000 });
     const error = await rejection(handle.reset(1, { timeoutMs: 10_000 }));
     await handle.dispose();
     expect(error).toMatchObject({ code: 'output_too_large' });
@@ -89,7 +80,7 @@ describe('the host decodes exact types and sizes from the private encoding', () 
   });
 
   it('a 900 kB exception type name is cut to size: reset_exception with a short message', async () => {
-    const handle = await runtime.load(readEnv('hostile', 'forge/huge_exception_name.py'), { maxTurns: 5, timeoutMs: 10_000 });
+    const handle = await runtime().load(readEnv('hostile', 'forge/huge_exception_name.py'), { maxTurns: 5, timeoutMs: 10_000 });
     const error = await rejection(handle.reset(1, { timeoutMs: 10_000 }));
     await handle.dispose();
     expect(error).toMatchObject({ code: 'reset_exception' });
@@ -113,7 +104,7 @@ describe('fresh instances and the turn cap', () => {
   ].join('\n');
 
   it('renew() builds a new instance: state of the earlier play is gone, the module stays loaded', async () => {
-    const handle = await runtime.load(COUNTER, { maxTurns: 12, timeoutMs: 10_000 });
+    const handle = await runtime().load(COUNTER, { maxTurns: 12, timeoutMs: 10_000 });
     expect((await handle.reset(1)).observation).toBe('play 1 of at most 7 turns');
     expect((await handle.reset(2)).observation).toBe('play 2 of at most 7 turns');
     await handle.renew();
@@ -122,19 +113,19 @@ describe('fresh instances and the turn cap', () => {
   });
 
   it("the class's own max_turns is kept below the cap and lowered to it above", async () => {
-    const low = await runtime.load(COUNTER.replace('max_turns=7', 'max_turns=30'), { maxTurns: 12, timeoutMs: 10_000 });
+    const low = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns=30'), { maxTurns: 12, timeoutMs: 10_000 });
     expect((await low.reset(1)).observation).toBe('play 1 of at most 12 turns');
     await low.dispose();
-    const needsArg = await runtime.load(COUNTER.replace('max_turns=7', 'max_turns'), { maxTurns: 12, timeoutMs: 10_000 });
+    const needsArg = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns'), { maxTurns: 12, timeoutMs: 10_000 });
     expect((await needsArg.reset(1)).observation).toBe('play 1 of at most 12 turns');
     await needsArg.dispose();
-    const notInt = await runtime.load(COUNTER.replace('max_turns=7', 'max_turns="many"'), { maxTurns: 9, timeoutMs: 10_000 });
+    const notInt = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns="many"'), { maxTurns: 9, timeoutMs: 10_000 });
     expect((await notInt.reset(1)).observation).toBe('play 1 of at most 9 turns');
     await notInt.dispose();
   });
 
   it("a disposed environment's interpreter answers nothing again", async () => {
-    const handle = await runtime.load(COUNTER, { maxTurns: 12, timeoutMs: 10_000 });
+    const handle = await runtime().load(COUNTER, { maxTurns: 12, timeoutMs: 10_000 });
     await handle.dispose();
     expect(await rejection(handle.reset(1))).toMatchObject({ code: 'env_lost' });
   });

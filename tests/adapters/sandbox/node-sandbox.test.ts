@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { GOOD_ENVS, loadGoodEnv, playEpisode, readEnv } from '../../fixtures/env-fixtures.ts';
 
-// One real sandbox (a permission-restricted Node child running Pyodide, plus its warm spare) for the file.
-let runtime: PyodideSandboxRuntime;
-
-beforeAll(async () => {
-  runtime = createNodeSandboxRuntime();
-  await runtime.warm();
-});
-
-afterAll(async () => {
-  await runtime?.close();
-});
+// One real Node sandbox for the file.
+const runtime = fileSandbox();
 
 function rejection(promise: Promise<unknown>): Promise<{ code?: string; stage?: string; message?: string }> {
   return promise.then(
@@ -39,7 +31,7 @@ describe('good environments', () => {
   });
 
   it.each(GOOD_ENVS)('$className ($skill) is won on seed $seed by its fixture actions', async (fixture) => {
-    const handle = await loadGoodEnv(runtime, fixture, 12);
+    const handle = await loadGoodEnv(runtime(), fixture, 12);
     expect(handle.className).toBe(fixture.className);
     expect(handle.hasSolution).toBe(true);
     const { first, steps } = await playEpisode(handle, fixture.seed, fixture.winning);
@@ -57,7 +49,7 @@ describe('good environments', () => {
   });
 
   it.each(GOOD_ENVS)('$className truncates at max_turns on garbage actions', async (fixture) => {
-    const handle = await loadGoodEnv(runtime, fixture, 3);
+    const handle = await loadGoodEnv(runtime(), fixture, 3);
     const { steps } = await playEpisode(handle, fixture.seed, Array(5).fill('\\boxed{zzz}'));
     expect(steps.map((s) => [s.terminated, s.truncated, s.reward])).toEqual([
       [false, false, 0],
@@ -70,11 +62,11 @@ describe('good environments', () => {
 
 describe('determinism', () => {
   it.each(GOOD_ENVS)('$className replays the same whole episode for the same seed, also after other seeds and in a new load', async (fixture) => {
-    const handle = await loadGoodEnv(runtime, fixture);
+    const handle = await loadGoodEnv(runtime(), fixture);
     const first = await playEpisode(handle, fixture.seed, fixture.winning);
     await playEpisode(handle, fixture.seed + 1, fixture.winning);
     const again = await playEpisode(handle, fixture.seed, fixture.winning);
-    const fresh = await loadGoodEnv(runtime, fixture);
+    const fresh = await loadGoodEnv(runtime(), fixture);
     const reloaded = await playEpisode(fresh, fixture.seed, fixture.winning);
     expect(again).toEqual(first);
     expect(reloaded).toEqual(first);
@@ -83,7 +75,7 @@ describe('determinism', () => {
 
   it('different seeds give different first observations', async () => {
     for (const fixture of GOOD_ENVS) {
-      const handle = await loadGoodEnv(runtime, fixture);
+      const handle = await loadGoodEnv(runtime(), fixture);
       const firsts = new Set<string>();
       for (const seed of [1, 2, 3, 4, 5]) firsts.add((await handle.reset(seed)).observation);
       expect(firsts.size, fixture.file).toBeGreaterThan(1);
@@ -134,16 +126,16 @@ describe('output size limit', () => {
   });
 
   it('refuses a 64 MB observation inside the sandbox, quickly, without killing it', async () => {
-    const restarts = runtime.restarts;
-    const handle = await runtime.load(readEnv('broken', 'huge_observation.py'), { maxTurns: 5, timeoutMs: 5000 });
+    const restarts = runtime().restarts;
+    const handle = await runtime().load(readEnv('broken', 'huge_observation.py'), { maxTurns: 5, timeoutMs: 5000 });
     const started = Date.now();
     const error = await rejection(handle.reset(1, { timeoutMs: 10_000 }));
     expect(error).toMatchObject({ code: 'output_too_large' });
     expect(error.message).toContain(`Saw ${64 * 1024 * 1024} characters`);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(runtime.restarts).toBe(restarts);
+    expect(runtime().restarts).toBe(restarts);
     const ladder = GOOD_ENVS[0]!;
-    const { steps } = await playEpisode(await loadGoodEnv(runtime, ladder), ladder.seed, ladder.winning);
+    const { steps } = await playEpisode(await loadGoodEnv(runtime(), ladder), ladder.seed, ladder.winning);
     expect(steps.at(-1)?.reward).toBe(1);
   });
 });
@@ -151,19 +143,19 @@ describe('output size limit', () => {
 describe('hangs', () => {
   it('a killed hang leaves the next environment unaffected', async () => {
     const ladder = GOOD_ENVS[0]!;
-    const before = await playEpisode(await loadGoodEnv(runtime, ladder), ladder.seed, ladder.winning);
-    const restarts = runtime.restarts;
-    const hang = await runtime.load(readEnv('broken', 'hang_step.py'), { maxTurns: 5, timeoutMs: 5000 });
+    const before = await playEpisode(await loadGoodEnv(runtime(), ladder), ladder.seed, ladder.winning);
+    const restarts = runtime().restarts;
+    const hang = await runtime().load(readEnv('broken', 'hang_step.py'), { maxTurns: 5, timeoutMs: 5000 });
     await hang.reset(3);
     const started = Date.now();
     const error = await rejection(hang.step('\\boxed{1}', { timeoutMs: 1000 }));
     expect(error.code).toContain('timeout');
     expect(error).toMatchObject({ code: 'step_timeout', stage: 'play' });
     expect(Date.now() - started).toBeLessThan(4000);
-    expect(runtime.restarts).toBe(restarts + 1);
+    expect(runtime().restarts).toBe(restarts + 1);
     // The hung environment went down with its sandbox; it is not silently half-alive.
     expect(await rejection(hang.reset(3))).toMatchObject({ code: 'env_lost' });
-    const after = await playEpisode(await loadGoodEnv(runtime, ladder), ladder.seed, ladder.winning);
+    const after = await playEpisode(await loadGoodEnv(runtime(), ladder), ladder.seed, ladder.winning);
     expect(after).toEqual(before);
   });
 
@@ -172,14 +164,18 @@ describe('hangs', () => {
       ['hang_init.py', 'load'],
       ['hang_reset.py', 'reset'],
     ] as const) {
-      const restarts = runtime.restarts;
+      const restarts = runtime().restarts;
       const error =
         call === 'load'
-          ? await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 1000 }))
-          : await rejection(runtime.load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 5000 }).then((h) => h.reset(1, { timeoutMs: 1000 })));
+          ? await rejection(runtime().load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 1000 }))
+          : await rejection(
+              runtime()
+                .load(readEnv('broken', file), { maxTurns: 5, timeoutMs: 5000 })
+                .then((h) => h.reset(1, { timeoutMs: 1000 })),
+            );
       expect(error.code, file).toBe(`${call}_timeout`);
-      expect(runtime.restarts, file).toBe(restarts + 1);
-      const handle = await loadGoodEnv(runtime, GOOD_ENVS[1]!);
+      expect(runtime().restarts, file).toBe(restarts + 1);
+      const handle = await loadGoodEnv(runtime(), GOOD_ENVS[1]!);
       const { steps } = await playEpisode(handle, GOOD_ENVS[1]!.seed, GOOD_ENVS[1]!.winning);
       expect(steps.at(-1)?.reward, file).toBe(1);
     }

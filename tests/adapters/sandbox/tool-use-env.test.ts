@@ -1,22 +1,13 @@
 // ToolUseBaseEnv as designed code sees it: injected without an import, stepping tool calls and
 // answers, and revealing a multi-turn task's instructions one by one. Real Pyodide, Node sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { describe, expect, it } from 'vitest';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 import { GOOD_ENVS, loadGoodEnv } from '../../fixtures/env-fixtures.ts';
 import { GOOD_TOOL_USE_ENVS, answer, readToolUseEnv, toolCall } from '../../fixtures/tool-use-fixtures.ts';
 
-let runtime: PyodideSandboxRuntime;
-
-beforeAll(async () => {
-  runtime = createNodeSandboxRuntime();
-  await runtime.warm();
-});
-
-afterAll(async () => {
-  await runtime?.close();
-});
+// One real Node sandbox for the file.
+const runtime = fileSandbox();
 
 const FORMAT_ERROR = 'Format error: call a tool with <tool_call>{"name": "...", "arguments": {...}}</tool_call> or give the final answer as <answer>...</answer>.';
 const PANTRY = GOOD_TOOL_USE_ENVS[0]!;
@@ -24,7 +15,7 @@ const LEDGER = GOOD_TOOL_USE_ENVS[1]!;
 const LAMPS = GOOD_TOOL_USE_ENVS[2]!;
 
 async function started(file: string, seed: number, maxTurns = 12, code = readToolUseEnv('good', file)): Promise<EnvHandle> {
-  const handle = await runtime.load(code, { maxTurns, timeoutMs: 10_000 });
+  const handle = await runtime().load(code, { maxTurns, timeoutMs: 10_000 });
   await handle.reset(seed);
   return handle;
 }
@@ -152,14 +143,14 @@ describe('ToolUseBaseEnv in the sandbox', () => {
         },
       },
     });
-    const game = await loadGoodEnv(runtime, GOOD_ENVS[0]!);
+    const game = await loadGoodEnv(runtime(), GOOD_ENVS[0]!);
     await game.reset(1);
     expect(await game.toolFacts()).toBeNull();
     await game.dispose();
   });
 
   it('a criterion that raises is reported with its exception, not as a failure of the call', async () => {
-    const handle = await runtime.load(readToolUseEnv('broken', 'criteria_raise.py'), { maxTurns: 12, timeoutMs: 10_000 });
+    const handle = await runtime().load(readToolUseEnv('broken', 'criteria_raise.py'), { maxTurns: 12, timeoutMs: 10_000 });
     await handle.reset(0);
     const facts = await handle.toolFacts();
     await handle.dispose();

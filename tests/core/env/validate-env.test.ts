@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { describe, expect, it } from 'vitest';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../../src/core/env/validate-env.ts';
 import { BROKEN_ENVS, GOOD_ENVS, readEnv } from '../../fixtures/env-fixtures.ts';
 
-// Validation against the real Node sandbox (Pyodide in a permission-restricted child process).
-let runtime: PyodideSandboxRuntime;
-
-beforeAll(async () => {
-  runtime = createNodeSandboxRuntime();
-  await runtime.warm();
-});
-
-afterAll(async () => {
-  await runtime?.close();
-});
+// One real Node sandbox for the file.
+const runtime = fileSandbox();
 
 /** The tab defaults, except a shorter per-call limit so that hangs are killed quickly. */
 const OPTIONS: ValidationOptions = { ...DEFAULT_VALIDATION, callTimeoutMs: 1500 };
@@ -23,7 +13,7 @@ const fenced = (code: string) => `<think>Let me design it.</think>\nHere is the 
 
 describe('good environments', () => {
   it.each(GOOD_ENVS)('$file ($skill) is valid', async (fixture) => {
-    const report = await validateEnvironment(fenced(readEnv('good', fixture.file)), runtime, OPTIONS);
+    const report = await validateEnvironment(fenced(readEnv('good', fixture.file)), runtime(), OPTIONS);
     expect(report).toMatchObject({ ok: true, stage: null, code: null, message: null, className: fixture.className });
     expect(report.firstObservation).toContain('\\boxed{');
     expect(report.stages.map((s) => [s.stage, s.ok])).toEqual([
@@ -49,15 +39,15 @@ describe('good environments', () => {
       '        return "done", 1.0, True, False, {}',
       '',
     ].join('\n');
-    expect(await validateEnvironment(code, runtime, { ...OPTIONS, source: 'code' })).toMatchObject({ ok: true, className: 'TypedEnv' });
+    expect(await validateEnvironment(code, runtime(), { ...OPTIONS, source: 'code' })).toMatchObject({ ok: true, className: 'TypedEnv' });
   });
 
   it('the brace-repair fixture does not parse as written and does after repair', async () => {
     const fixture = GOOD_ENVS.find((f) => f.needsBraceRepair)!;
     const source = readEnv('good', fixture.file);
-    const raw = await runtime.checkSyntax(source, 'exec');
+    const raw = await runtime().checkSyntax(source, 'exec');
     expect(raw.ok).toBe(false);
-    const report = await validateEnvironment(source, runtime, OPTIONS);
+    const report = await validateEnvironment(source, runtime(), OPTIONS);
     const line = report.repairedLines[0]!;
     expect(raw.ok === false && raw.line).toBe(line);
     const before = source.split('\n')[line - 1]!;
@@ -78,23 +68,23 @@ describe('broken and hostile environments', () => {
   });
 
   it.each(BROKEN_ENVS)('$file fails at $stage with $code', async (fixture) => {
-    const restarts = runtime.restarts;
+    const restarts = runtime().restarts;
     // Start-up of the environment's fresh interpreter is not charged to it (validateEnvironment warms first too).
-    await runtime.warm();
+    await runtime().warm();
     const started = Date.now();
-    const report = await validateEnvironment(readEnv('broken', fixture.file), runtime, OPTIONS);
+    const report = await validateEnvironment(readEnv('broken', fixture.file), runtime(), OPTIONS);
     expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage: fixture.stage, code: fixture.code });
     expect(report.message).toMatch(/^Expected .+\. Saw .+\. Fix: .+\.$/s);
     expect(report.stages.at(-1)).toMatchObject({ stage: fixture.stage, ok: false });
     expect(report.ms).toBeLessThanOrEqual(OPTIONS.totalTimeoutMs + 1000);
     if (fixture.restarts) {
       // A hang or a hard exit costs the sandbox: it is replaced, and the next environment is fine.
-      expect(runtime.restarts).toBe(restarts + 1);
+      expect(runtime().restarts).toBe(restarts + 1);
       if (fixture.code.endsWith('_timeout')) expect(Date.now() - started).toBeLessThan(OPTIONS.callTimeoutMs + 3000);
-      const next = await validateEnvironment(readEnv('good', GOOD_ENVS[0]!.file), runtime, OPTIONS);
+      const next = await validateEnvironment(readEnv('good', GOOD_ENVS[0]!.file), runtime(), OPTIONS);
       expect(next).toMatchObject({ ok: true, className: GOOD_ENVS[0]!.className });
     } else {
-      expect(runtime.restarts).toBe(restarts);
+      expect(runtime().restarts).toBe(restarts);
     }
   });
 
@@ -103,12 +93,12 @@ describe('broken and hostile environments', () => {
   });
 
   it('the replay failure names the second reset', async () => {
-    const report = await validateEnvironment(readEnv('broken', 'replay_reset_raises.py'), runtime, OPTIONS);
+    const report = await validateEnvironment(readEnv('broken', 'replay_reset_raises.py'), runtime(), OPTIONS);
     expect(report.message).toMatch(/^Expected a second reset\(seed=123\) to return \(observation, info\) without raising\. Saw KeyError: 123/);
   });
 
   it('an os._exit is reported as an exit, not as a crash', async () => {
-    const report = await validateEnvironment(readEnv('broken', 'os_exit_module.py'), runtime, OPTIONS);
+    const report = await validateEnvironment(readEnv('broken', 'os_exit_module.py'), runtime(), OPTIONS);
     expect(report.message).toContain('status 3');
     expect(report.message).toContain('os._exit');
   });
@@ -125,12 +115,12 @@ describe('validation budget', () => {
 
   it('the slow environment is valid when the budget allows it', async () => {
     expect(SLOW_RESET).toContain('time.monotonic() + 0.7');
-    const report = await validateEnvironment(SLOW_RESET, runtime, { maxTurns: 12, totalTimeoutMs: 10_000, callTimeoutMs: 2000 });
+    const report = await validateEnvironment(SLOW_RESET, runtime(), { maxTurns: 12, totalTimeoutMs: 10_000, callTimeoutMs: 2000 });
     expect(report).toMatchObject({ ok: true });
   });
 
   it('stops with a timeout once the whole budget is spent', async () => {
-    const report = await validateEnvironment(SLOW_RESET, runtime, { maxTurns: 12, totalTimeoutMs: 1000, callTimeoutMs: 2000 });
+    const report = await validateEnvironment(SLOW_RESET, runtime(), { maxTurns: 12, totalTimeoutMs: 1000, callTimeoutMs: 2000 });
     expect(report.ok).toBe(false);
     expect(report.code === 'validation_timeout' || report.code === 'reset_timeout').toBe(true);
     expect(report.stage).toBe('probe');

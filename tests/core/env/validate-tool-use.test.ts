@@ -1,27 +1,18 @@
 // Validation of tool-use environments against the real Node sandbox: the tool probe, the reset
 // gate and their codes, and imported pools of tool-use environments.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { describe, expect, it } from 'vitest';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../../src/core/env/validate-env.ts';
 import { validateCandidates } from '../../../src/formats/import/import-envs.ts';
 import { BROKEN_TOOL_USE_ENVS, GOOD_TOOL_USE_ENVS, readToolUseEnv } from '../../fixtures/tool-use-fixtures.ts';
 
-let runtime: PyodideSandboxRuntime;
-
-beforeAll(async () => {
-  runtime = createNodeSandboxRuntime();
-  await runtime.warm();
-});
-
-afterAll(async () => {
-  await runtime?.close();
-});
+// One real Node sandbox for the file.
+const runtime = fileSandbox();
 
 // Longer limits than the tab's: the tool probe and the reset gate add a dozen calls on a shared 2-core machine.
 const OPTIONS: ValidationOptions = { ...DEFAULT_VALIDATION, totalTimeoutMs: 20_000, callTimeoutMs: 5000, source: 'code' };
 
-const validate = (code: string) => validateEnvironment(code, runtime, OPTIONS);
+const validate = (code: string) => validateEnvironment(code, runtime(), OPTIONS);
 
 describe('tool-use environments', () => {
   it.each(GOOD_TOOL_USE_ENVS)('$file is valid', async (fixture) => {
@@ -97,13 +88,13 @@ describe('tool-use environments', () => {
   it('a criterion that never returns is killed and reported as inspect_timeout', async () => {
     const hanging = readToolUseEnv('broken', 'criteria_true.py').replace('lambda s: s["logged"]', 'lambda s: next(x for x in itertools.count() if x < 0)');
     expect(hanging).toContain('itertools.count()');
-    const restarts = runtime.restarts;
-    const report = await validateEnvironment(hanging, runtime, { ...OPTIONS, callTimeoutMs: 1500 });
+    const restarts = runtime().restarts;
+    const report = await validateEnvironment(hanging, runtime(), { ...OPTIONS, callTimeoutMs: 1500 });
     expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage: 'probe', code: 'inspect_timeout' });
     expect(report.message).toBe(
       'Expected inspect to return within 1500 ms. Saw no answer in time; the sandbox was killed. Fix: remove infinite loops and heavy computation; every call must return quickly.',
     );
-    expect(runtime.restarts).toBe(restarts + 1);
+    expect(runtime().restarts).toBe(restarts + 1);
   });
 
   it('an imported pool of tool-use environments validates them as code', async () => {
@@ -111,7 +102,7 @@ describe('tool-use environments', () => {
       { source: 'pool.jsonl:1', code: readToolUseEnv('good', 'pantry_orders.py'), skill: 'Unlabelled', hint: null },
       { source: 'pool.jsonl:2', code: readToolUseEnv('broken', 'criteria_true.py'), skill: 'Unlabelled', hint: 'open the door' },
     ];
-    const { records, problems } = await validateCandidates(candidates, { sandbox: runtime, validation: OPTIONS });
+    const { records, problems } = await validateCandidates(candidates, { sandbox: runtime(), validation: OPTIONS });
     expect(records.map((r) => [r.id, r.attempts[0]!.validation.className])).toEqual([['pool-000000', 'PantryOrdersEnv']]);
     expect(problems).toEqual([{ source: 'pool.jsonl:2', kept: false, reason: expect.stringMatching(/^invalid at probe \(criteria_true_at_reset\): Expected every message criterion/) }]);
   });
