@@ -28,23 +28,24 @@ function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
 
 function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    signal?.addEventListener('abort', () => reject(new Error('the sandbox runtime closed while Python was starting')), { once: true });
-    const timer = setTimeout(() => reject(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const settle = (error: Error | null) => {
+      clearTimeout(timer);
+      port.removeEventListener('message', onMessage);
+      signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onAbort = () => settle(new Error('the sandbox runtime closed while Python was starting'));
     const onMessage = (event: MessageEvent) => {
       const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown } | null;
-      if (data?.spadeSandboxReady === true || typeof data?.spadeSandboxError === 'string') {
-        clearTimeout(timer);
-        port.removeEventListener('message', onMessage);
-        if (data.spadeSandboxReady === true) resolve();
-        else reject(new Error(`Python sandbox failed to start: ${String(data.spadeSandboxError).slice(0, 500)}`));
-      }
+      if (data?.spadeSandboxReady === true) settle(null);
+      else if (typeof data?.spadeSandboxError === 'string') settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
     };
+    const timer = setTimeout(() => settle(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    signal?.addEventListener('abort', onAbort, { once: true });
     port.addEventListener('message', onMessage);
     port.start();
-    void exited.then((reason) => {
-      clearTimeout(timer);
-      reject(new Error(`Python sandbox died during start: ${reason}`));
-    });
+    void exited.then((reason) => settle(new Error(`Python sandbox died during start: ${reason}`)));
   });
 }
 
@@ -54,6 +55,13 @@ interface SandboxFrame {
   readonly control: MessagePort;
   /** Death reports by worker id; an entry lives as long as its worker. */
   readonly deaths: Map<number, (reason: string) => void>;
+  /** Set once the frame takes no more starts; it is removed when its last worker is gone. */
+  retired: boolean;
+}
+
+// Removes a retired frame once none of its workers is left (removing it kills them all).
+function removeIfDone(host: SandboxFrame): void {
+  if (host.retired && host.deaths.size === 0) host.element.remove();
 }
 
 async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource: string): Promise<SandboxFrame> {
@@ -74,7 +82,7 @@ async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
   element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true }, '*', [channel.port2, ...Object.values(copies)]);
-  return { element, control: channel.port1, deaths };
+  return { element, control: channel.port1, deaths, retired: false };
 }
 
 /** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running. */
@@ -86,18 +94,23 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * from that compiled module (code only: every worker has its own memory and globals) and restored
  * from a memory snapshot of a fresh interpreter that a worker running no environment made. The host
  * talks to each worker over its own MessageChannel with comlink and exposes nothing; killing
- * terminates the worker. A frame that fails a start, or was removed, is replaced by a fresh one.
+ * terminates the worker. A frame that fails a start, or was removed, is replaced by a fresh one
+ * for later starts, and removed once its own workers are gone.
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
   let files: Promise<Record<string, ArrayBuffer>> | null = null;
   let frame: Promise<SandboxFrame> | null = null;
   let nextId = 0;
   const live = new Set<number>();
+  // A frame that failed a start (or was removed) takes no more starts; its running workers finish.
   const dropFrame = (broken: Promise<SandboxFrame>) => {
     if (frame !== broken) return;
     frame = null;
     void broken.then(
-      (f) => f.element.remove(),
+      (host) => {
+        host.retired = true;
+        removeIfDone(host);
+      },
       () => undefined,
     );
   };
@@ -125,6 +138,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
       host.deaths.set(id, (reason) => {
         host.deaths.delete(id);
         live.delete(id);
+        removeIfDone(host);
         resolve(reason);
       }),
     );
@@ -135,6 +149,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
       live.delete(id);
       host.control.postMessage({ kill: id });
       channel.port1.close();
+      removeIfDone(host);
     };
     signal?.addEventListener('abort', kill, { once: true });
     try {
