@@ -1,5 +1,5 @@
 import type { PyodideAPI } from 'pyodide';
-import type { PyProxy } from 'pyodide/ffi';
+import { privateFunctions, type PyCallable } from './sandbox-service.ts';
 
 // Imported before the snapshot is taken, so a restored interpreter starts with them loaded: the
 // harness's prelude and the seal's own imports. The seal's open builtin modules are imported too
@@ -17,14 +17,9 @@ import random, re, statistics, string, traceback, typing, _imp, _json
  */
 export function makeSandboxSnapshot(pyodide: PyodideAPI, sealSource: string): Uint8Array {
   pyodide.runPython(PRELOAD);
-  const makeDict = pyodide.globals.get('dict') as (() => PyProxy) & PyProxy;
-  const namespace = makeDict() as PyProxy & { get(key: string): (() => void) & PyProxy };
-  makeDict.destroy();
-  pyodide.runPython(sealSource, { globals: namespace });
-  const importOpenBuiltins = namespace.get('import_open_builtins');
+  const [importOpenBuiltins] = privateFunctions(pyodide, [sealSource], ['import_open_builtins']) as [PyCallable];
   importOpenBuiltins();
   importOpenBuiltins.destroy();
-  namespace.destroy();
   return pyodide.makeMemorySnapshot();
 }
 

@@ -20,10 +20,11 @@ export function replyLimitFor(maxObservationChars: number): number {
   return maxObservationChars * 12 + 65_536;
 }
 
-type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
+/** A Python function held from JavaScript; destroy it when done. */
+export type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 
-// Runs `sources` in one fresh private dict (not __main__, not a module) and returns its functions `names`.
-function privateFunctions(pyodide: PyodideAPI, sources: readonly string[], names: readonly string[]): PyCallable[] {
+/** Runs `sources` in one fresh private dict (not __main__, not a module) and returns its functions `names`. */
+export function privateFunctions(pyodide: PyodideAPI, sources: readonly string[], names: readonly string[]): PyCallable[] {
   const makeDict = pyodide.globals.get('dict') as PyCallable;
   const namespace = makeDict() as { get(key: string): unknown; destroy(): void };
   makeDict.destroy();
