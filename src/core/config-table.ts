@@ -4,13 +4,14 @@ import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
 import { GAME_SKILLS } from './skills.ts';
 
 /** The part of a run a knob belongs to; the new-run form shows one box per group. */
-export type KnobGroup = 'run' | 'design' | 'play' | 'grounding' | 'sandbox' | 'models';
+export type KnobGroup = 'run' | 'design' | 'play' | 'learning' | 'grounding' | 'sandbox' | 'models';
 
 /** Each group's title in the new-run form. */
 export const KNOB_GROUPS: Readonly<Record<KnobGroup, string>> = {
   run: 'Run',
   design: 'Design',
   play: 'Play',
+  learning: 'Playbook and held-out evaluation (tab additions)',
   grounding: 'Grounding and memory',
   sandbox: 'Sandbox limits',
   models: 'Models and prompts',
@@ -211,6 +212,55 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   designer: { kind: 'value', group: 'models', doc: 'Designer sampling: temperature, top-p and most tokens per reply (SPADE: 0.6 / 0.95).', default: { temperature: 0.6, topP: 0.95, maxTokens: 4096 } },
   hint: { kind: 'value', group: 'models', doc: 'Hint sampling: temperature, top-p and most tokens per reply (SPADE: 0.3).', default: { temperature: 0.3, topP: 0.95, maxTokens: 256 } },
   agent: { kind: 'value', group: 'models', doc: 'Agent sampling: temperature, top-p and most tokens per reply (SPADE: 0.6).', default: { temperature: 0.6, topP: 0.95, maxTokens: 1024 } },
+  usePlaybook: {
+    kind: 'toggle',
+    group: 'learning',
+    doc: "Keep the agent's playbook: lessons learned where the hint won and the agent alone lost, shown in agent prompts (a tab addition; off: the no-playbook ablation).",
+    default: false,
+    flag: 'playbook',
+    negatedFlag: 'no-playbook',
+    label: "Agent's playbook",
+    help: 'Learn one lesson per skill where the hint won and the agent alone lost, and show the best in agent prompts (a tab addition, not in the paper)',
+  },
+  playbookSize: {
+    kind: 'number',
+    group: 'learning',
+    doc: "Lessons shown per agent prompt, at most, from the prompt's skill, in lessons.",
+    default: 3,
+    min: 1,
+    max: 8,
+    integer: true,
+    flag: 'playbook-size',
+    flagValue: 'N',
+    label: 'Lessons shown per prompt',
+    help: 'The best lessons of the skill shown before each game',
+  },
+  evalEvery: {
+    kind: 'number',
+    group: 'learning',
+    doc: 'Evaluate the agent on the held-out suite before the first epoch and after every N epochs, in epochs (0: only on demand).',
+    default: 0,
+    min: 0,
+    max: 10_000,
+    integer: true,
+    flag: 'eval-every',
+    flagValue: 'N',
+    label: 'Evaluate every N epochs',
+    help: 'Unhinted plays of every held-out environment before the first epoch and after every N; 0 = only on demand',
+  },
+  evalSeeds: {
+    kind: 'number',
+    group: 'learning',
+    doc: 'Plays of each held-out environment per evaluation, each on its own fixed seed, in episodes.',
+    default: 2,
+    min: 1,
+    max: 32,
+    integer: true,
+    flag: 'eval-seeds',
+    flagValue: 'N',
+    label: 'Seeds per held-out environment',
+    help: 'Plays of each held-out environment per evaluation, on the same fixed seeds in every run',
+  },
   corpusWordBudget: {
     kind: 'number',
     group: 'grounding',

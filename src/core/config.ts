@@ -32,6 +32,10 @@ export interface Config {
   designer: SamplingConfig;
   hint: SamplingConfig;
   agent: SamplingConfig;
+  usePlaybook: boolean;
+  playbookSize: number;
+  evalEvery: number;
+  evalSeeds: number;
   corpusWordBudget: number;
   useCorpus: boolean;
   useMemory: boolean;
@@ -66,7 +70,8 @@ export function withPreset(config: Config, preset: PresetName): Config {
 
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
- * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts).
+ * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
+ * no playbook, evaluation only on demand).
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -75,6 +80,10 @@ export function completeConfig(stored: Config): Config {
     skillsPerEpoch: partial.skillsPerEpoch ?? stored.skills.length,
     hintPlays: partial.hintPlays ?? stored.playsPerArm,
     prompts: partial.prompts ?? DEFAULT_TEMPLATES,
+    usePlaybook: partial.usePlaybook ?? false,
+    playbookSize: partial.playbookSize ?? CONFIG_TABLE.playbookSize.default,
+    evalEvery: partial.evalEvery ?? 0,
+    evalSeeds: partial.evalSeeds ?? CONFIG_TABLE.evalSeeds.default,
   };
 }
 

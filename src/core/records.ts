@@ -69,6 +69,8 @@ export interface EnvironmentRecord {
   /** Why the environment has no hint arm (no usable hint came), or why it was quarantined; null otherwise. */
   note: string | null;
   stats: EnvStats | null;
+  /** The pool environment a fixed-pool run played in this slot (absent for designed environments). */
+  poolId?: string;
 }
 
 /** One turn of an episode. */

@@ -130,6 +130,7 @@ describe('openExplorerSource over a store', () => {
         environments: own,
         episodes: [],
         rollouts: [],
+        evaluations: [],
         metrics: {
           epoch,
           slots: 4,

@@ -20,13 +20,25 @@ function snapshot(): RunSnapshot {
     environments: epochs.flatMap((e) => e.environments),
     episodes: epochs.flatMap((e) => e.episodes),
     rollouts: epochs.flatMap((e) => e.rollouts),
+    evaluations: [],
   };
 }
 
 describe('run archive', () => {
   it('holds the file-store layout plus a manifest with version, counts and file hashes, and reads back equal', async () => {
     const files = await buildArchiveFiles(snapshot(), hashText);
-    expect(files.map((f) => f.path)).toEqual(['manifest.json', 'config.json', 'run.json', 'state.json', 'environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl']);
+    expect(files.map((f) => f.path)).toEqual([
+      'manifest.json',
+      'config.json',
+      'run.json',
+      'state.json',
+      'environments.jsonl',
+      'episodes.jsonl',
+      'epochs.jsonl',
+      'rollouts.jsonl',
+      'timings.jsonl',
+      'evals.jsonl',
+    ]);
     const manifest = JSON.parse(files[0]!.text);
     expect(manifest).toMatchObject({ format: 'spade-lab-run-archive', version: ARCHIVE_VERSION, counts: { epochs: 2, environments: 4, episodes: 16 } });
     for (const f of files.slice(1)) expect(manifest.files[f.path]).toBe(sha(f.text));

@@ -9,6 +9,8 @@ import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
 import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
+import type { Lesson } from '../../core/playbook/lesson.ts';
 
 /** SHA-256 of a text's UTF-8 bytes as lowercase hex (synchronous, Node). */
 export function sha256HexSync(text: string): string {
@@ -21,6 +23,7 @@ interface Records {
   rollouts: RolloutRow[];
   metrics: EpochMetrics[];
   timings: EpochTimings[];
+  evaluations: EvalRecord[];
 }
 
 /** Options of the file store. */
@@ -121,6 +124,7 @@ export class FileRunStore implements RunStore {
       rollouts: await read<RolloutRow>('rollouts.jsonl'),
       metrics: await read<EpochMetrics>('epochs.jsonl'),
       timings: await read<EpochTimings>('timings.jsonl'),
+      evaluations: await read<EvalRecord>('evals.jsonl'),
     };
     this.cache = { key, records };
     return records;
@@ -167,26 +171,34 @@ export class FileRunStore implements RunStore {
     await writeAtomically(this.path(RUN_META_FILE), JSON.stringify({ ...found.meta, updatedAt: this.now(), ...patch, id: runId }, null, 2) + '\n');
   }
 
-  /** Cuts off leftovers of an interrupted commit, appends the epoch, then writes state.json (the commit point) and run.json. */
-  async commitEpoch(runId: string, result: EpochResult): Promise<void> {
+  private async continuable(runId: string): Promise<{ meta: RunMeta; state: StateFile }> {
     const found = await this.readMeta();
     if (!found || found.meta.id !== runId) throw noRun(runId);
     if ((await readText(this.path(STATE_FILE))) === null)
       throw new StoreError('corrupt', `${this.dir} has no ${STATE_FILE} (written by an older spade run): its memory cannot be restored exactly, so it can be exported but not continued.`);
+    return found;
+  }
+
+  /** Cuts a run file back to its committed size (dropping leftovers of an interrupted commit), appends `text`; returns the new size. */
+  private async appendCommitted(file: RunFileName, state: StateFile, text: string): Promise<number> {
+    const actual = (await stat(this.path(file)).catch(() => null))?.size ?? 0;
+    const committed = state.sizes ? (state.sizes[file] ?? 0) : actual;
+    if (actual < committed) throw new StoreError('corrupt', `${this.path(file)} is shorter (${actual} bytes) than at the last commit (${committed}); it was changed outside SPADE Lab.`);
+    if (actual > committed) await truncate(this.path(file), committed);
+    await appendFile(this.path(file), text);
+    return committed + Buffer.byteLength(text);
+  }
+
+  /** Cuts off leftovers of an interrupted commit, appends the epoch, then writes state.json (the commit point) and run.json. */
+  async commitEpoch(runId: string, result: EpochResult): Promise<void> {
+    const found = await this.continuable(runId);
     if (found.state.epochsCompleted !== result.epoch) throw epochConflict(runId, found.state.epochsCompleted, result.epoch);
     const texts = epochFileTexts(
       result,
       result.environments.map((env) => sha256HexSync(env.code)),
     );
     const sizes: Partial<Record<RunFileName, number>> = {};
-    for (const file of RUN_FILES) {
-      const actual = (await stat(this.path(file)).catch(() => null))?.size ?? 0;
-      const committed = found.state.sizes ? (found.state.sizes[file] ?? 0) : actual;
-      if (actual < committed) throw new StoreError('corrupt', `${this.path(file)} is shorter (${actual} bytes) than at the last commit (${committed}); it was changed outside SPADE Lab.`);
-      if (actual > committed) await truncate(this.path(file), committed);
-      await appendFile(this.path(file), texts[file]);
-      sizes[file] = committed + Buffer.byteLength(texts[file]);
-    }
+    for (const file of RUN_FILES) sizes[file] = await this.appendCommitted(file, found.state, texts[file]);
     const next: StateFile = { epochsCompleted: result.epoch + 1, sizes, state: result.nextState };
     await writeAtomically(this.path(STATE_FILE), JSON.stringify(next) + '\n');
     await writeAtomically(this.path(RUN_META_FILE), JSON.stringify({ ...found.meta, epochsCompleted: result.epoch + 1, updatedAt: this.now() }, null, 2) + '\n');
@@ -225,5 +237,22 @@ export class FileRunStore implements RunStore {
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {
     return structuredClone((await this.committed(runId))?.records.rollouts ?? []);
+  }
+
+  /** Appends one line to evals.jsonl, committed by rewriting state.json with the file's new size. */
+  async addEvaluation(runId: string, record: EvalRecord): Promise<void> {
+    const found = await this.continuable(runId);
+    const size = await this.appendCommitted('evals.jsonl', found.state, JSON.stringify(record) + '\n');
+    const sizes = { ...(found.state.sizes ?? {}), 'evals.jsonl': size };
+    await writeAtomically(this.path(STATE_FILE), JSON.stringify({ ...found.state, sizes } satisfies StateFile) + '\n');
+  }
+
+  async evaluationsOf(runId: string): Promise<EvalRecord[]> {
+    return structuredClone((await this.committed(runId))?.records.evaluations ?? []);
+  }
+
+  async updatePlaybook(runId: string, playbook: Lesson[]): Promise<void> {
+    const found = await this.continuable(runId);
+    await writeAtomically(this.path(STATE_FILE), JSON.stringify({ ...found.state, state: { ...found.state.state, playbook } } satisfies StateFile) + '\n');
   }
 }

@@ -1,6 +1,6 @@
 import type { EpochResult } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
-import type { EnvironmentRow, EpisodeRow, EpochRow, RolloutRowRecord, StateRow } from './idb-schema.ts';
+import type { EnvironmentRow, EpisodeRow, EpochRow, EvalRow, RolloutRowRecord, StateRow } from './idb-schema.ts';
 import { scoredFlag } from './idb-schema.ts';
 
 /** An environment row as version 1 stored it (no `scored`). */
@@ -35,6 +35,8 @@ export interface EpochRows {
   episodes: EpisodeRow[];
   rollouts: RolloutRowRecord[];
   state: StateRow;
+  /** Evaluation rows numbered from `firstEvalSeq` (the run's evaluations so far). */
+  evals: (firstEvalSeq: number) => EvalRow[];
 }
 
 /** The rows of one epoch (`codeSha256[i]` is the hash of environment i's code). */
@@ -45,5 +47,6 @@ export function epochRows(runId: string, result: EpochResult, codeSha256: readon
     episodes: result.episodes.map((episode, seq) => ({ runId, epoch: result.epoch, seq, envId: episode.envId, episode })),
     rollouts: result.rollouts.map((row, seq) => ({ runId, epoch: result.epoch, seq, row })),
     state: { runId, state: result.nextState },
+    evals: (first) => result.evaluations.map((record, i) => ({ runId, seq: first + i, record })),
   };
 }

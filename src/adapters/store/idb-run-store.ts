@@ -5,6 +5,8 @@ import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow
 import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/ports/store-errors.ts';
 import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 import { epochRows } from './idb-rows.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
+import type { Lesson } from '../../core/playbook/lesson.ts';
 import { countEnvironmentRows, queryEnvironmentRows, runRange } from './idb-query.ts';
 import { ALL_STORES, DB_NAME, DB_VERSION, upgradeDatabase, type SpadeDbSchema } from './idb-schema.ts';
 import { hashText as webCryptoHash } from './sha256.ts';
@@ -150,6 +152,8 @@ export class IndexedDbRunStore implements RunStore {
       for (const row of rows.episodes) track(tx.objectStore('episodes').put(row));
       for (const row of rows.rollouts) track(tx.objectStore('rollouts').put(row));
       track(tx.objectStore('state').put(rows.state));
+      const evalCount = await tx.objectStore('evals').count(runRange(runId));
+      for (const row of rows.evals(evalCount)) track(tx.objectStore('evals').put(row));
       track(tx.objectStore('runs').put({ ...meta, epochsCompleted: result.epoch + 1, updatedAt: this.now() }));
       await Promise.all([...writes, tx.done]);
     } catch (error) {
@@ -179,6 +183,7 @@ export class IndexedDbRunStore implements RunStore {
       tx.objectStore('environments').delete(range),
       tx.objectStore('episodes').delete(range),
       tx.objectStore('rollouts').delete(range),
+      tx.objectStore('evals').delete(range),
       tx.done,
     ]);
   }
@@ -216,5 +221,40 @@ export class IndexedDbRunStore implements RunStore {
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {
     this.guard();
     return (await this.db.getAll('rollouts', runRange(runId))).map((r) => r.row);
+  }
+
+  /** Adds the evaluation after the run's others, in one transaction that checks the run exists. */
+  async addEvaluation(runId: string, record: EvalRecord): Promise<void> {
+    this.guard();
+    const tx = this.db.transaction(['runs', 'evals'], 'readwrite');
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      if (!(await tx.objectStore('runs').get(runId))) throw noRun(runId);
+      const seq = await tx.objectStore('evals').count(runRange(runId));
+      writes.push(tx.objectStore('evals').put({ runId, seq, record }));
+      await Promise.all([...writes, tx.done]);
+    } catch (error) {
+      throw await this.abort(tx, error, `an evaluation of run ${runId}`, writes);
+    }
+  }
+
+  async evaluationsOf(runId: string): Promise<EvalRecord[]> {
+    this.guard();
+    return (await this.db.getAll('evals', runRange(runId))).map((r) => r.record);
+  }
+
+  /** Replaces the playbook in the run's stored state, in one transaction. */
+  async updatePlaybook(runId: string, playbook: Lesson[]): Promise<void> {
+    this.guard();
+    const tx = this.db.transaction(['runs', 'state'], 'readwrite');
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      if (!(await tx.objectStore('runs').get(runId))) throw noRun(runId);
+      const state = (await tx.objectStore('state').get(runId))?.state ?? INITIAL_RUN_STATE;
+      writes.push(tx.objectStore('state').put({ runId, state: { ...state, playbook } }));
+      await Promise.all([...writes, tx.done]);
+    } catch (error) {
+      throw await this.abort(tx, error, `the playbook of run ${runId}`, writes);
+    }
   }
 }

@@ -3,11 +3,12 @@ import { isScored } from '../../core/ports/env-query.ts';
 import type { RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** Default database name. */
 export const DB_NAME = 'spade-lab-runs';
 /** Current schema version. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** One environment with the explorer's sort and filter keys at the top level (absent when unscored, so unindexed). */
 export interface EnvironmentRow {
@@ -52,13 +53,20 @@ export interface RolloutRowRecord {
   row: RolloutRow;
 }
 
+/** A held-out evaluation, keyed by its position among the run's evaluations (v3). */
+export interface EvalRow {
+  runId: string;
+  seq: number;
+  record: EvalRecord;
+}
+
 /** The state after a run's last committed epoch (memory and moving averages); one per run. */
 export interface StateRow {
   runId: string;
   state: RunState;
 }
 
-/** The schema (version 2). */
+/** The schema (version 3). */
 export interface SpadeDbSchema extends DBSchema {
   runs: { key: string; value: RunMeta };
   epochs: { key: [string, number]; value: EpochRow };
@@ -78,10 +86,11 @@ export interface SpadeDbSchema extends DBSchema {
   episodes: { key: [string, number, number]; value: EpisodeRow; indexes: { byEnv: [string, string] } };
   rollouts: { key: [string, number, number]; value: RolloutRowRecord };
   state: { key: string; value: StateRow };
+  evals: { key: [string, number]; value: EvalRow };
 }
 
 /** Every object store, for transactions that span them all. */
-export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state'];
+export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state', 'evals'];
 
 /** Index of each environment sort key. */
 export const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;
@@ -127,6 +136,11 @@ export async function upgradeToV2(tx: UpgradeTx): Promise<void> {
   }
 }
 
+/** Version 3: held-out evaluations, one row per evaluation in stored order. */
+export function upgradeToV3(db: UpgradeDb): void {
+  db.createObjectStore('evals', { keyPath: ['runId', 'seq'] });
+}
+
 /** Runs every upgrade from `oldVersion` to the current version, in order. */
 export function upgradeDatabase(db: UpgradeDb, oldVersion: number, tx: UpgradeTx): void {
   // An aborted upgrade rejects the open() call; the transaction's own promise need not report it again.
@@ -141,4 +155,5 @@ export function upgradeDatabase(db: UpgradeDb, oldVersion: number, tx: UpgradeTx
       }
     });
   }
+  if (oldVersion < 3) upgradeToV3(db);
 }

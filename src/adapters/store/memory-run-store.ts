@@ -3,6 +3,8 @@ import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/l
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
 import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
+import type { Lesson } from '../../core/playbook/lesson.ts';
 
 interface MemoryRun {
   meta: RunMeta;
@@ -11,6 +13,7 @@ interface MemoryRun {
   environments: EnvironmentRecord[];
   episodes: Episode[];
   rollouts: RolloutRow[];
+  evaluations: EvalRecord[];
 }
 
 function clone<T>(value: T, what: string): T {
@@ -40,7 +43,7 @@ export class MemoryRunStore implements RunStore {
 
   async createRun(meta: RunMeta): Promise<void> {
     if (this.runs.has(meta.id)) throw new StoreError('run_exists', `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`);
-    this.runs.set(meta.id, { meta: clone(meta, `run ${meta.id}`), state: INITIAL_RUN_STATE, epochs: [], environments: [], episodes: [], rollouts: [] });
+    this.runs.set(meta.id, { meta: clone(meta, `run ${meta.id}`), state: INITIAL_RUN_STATE, epochs: [], environments: [], episodes: [], rollouts: [], evaluations: [] });
   }
 
   async listRuns(): Promise<RunMeta[]> {
@@ -66,6 +69,7 @@ export class MemoryRunStore implements RunStore {
     run.environments.push(...copy.environments);
     run.episodes.push(...copy.episodes);
     run.rollouts.push(...copy.rollouts);
+    run.evaluations.push(...copy.evaluations);
     run.state = copy.nextState;
     run.meta = { ...run.meta, epochsCompleted: result.epoch + 1, updatedAt: this.now() };
   }
@@ -101,5 +105,18 @@ export class MemoryRunStore implements RunStore {
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {
     return structuredClone(this.runs.get(runId)?.rollouts ?? []);
+  }
+
+  async addEvaluation(runId: string, record: EvalRecord): Promise<void> {
+    this.run(runId).evaluations.push(clone(record, `an evaluation of run ${runId}`));
+  }
+
+  async evaluationsOf(runId: string): Promise<EvalRecord[]> {
+    return structuredClone(this.runs.get(runId)?.evaluations ?? []);
+  }
+
+  async updatePlaybook(runId: string, playbook: Lesson[]): Promise<void> {
+    const run = this.run(runId);
+    run.state = { ...run.state, playbook: clone(playbook, `the playbook of run ${runId}`) };
   }
 }

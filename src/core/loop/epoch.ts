@@ -7,6 +7,12 @@ import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
 import { playEnvironment } from './play-environment.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
+import type { EvalRecord } from '../eval/eval-record.ts';
+import { evaluateAgent } from '../eval/evaluate.ts';
+import type { Suite, SuiteEnvironment } from '../eval/suite.ts';
+import { shownLessons, type Lesson, type PlayTally } from '../playbook/lesson.ts';
+import { creditEpoch, learnLesson, lessonSources } from '../playbook/learn-lessons.ts';
+import { poolRecord, poolSlots } from './pool-slot.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
 import { scoreEpoch } from '../scoring/score-epoch.ts';
@@ -19,6 +25,10 @@ export interface RunState {
   skillAverages: Record<string, SkillAverages>;
   /** The model's `snapshot()` after the epoch (scripted models), restored on resume. */
   modelSnapshot?: unknown;
+  /** The agent's playbook (runs that keep one; SPADE.md section 8). */
+  playbook?: Lesson[];
+  /** Each skill's unhinted plays in the last epoch that played it: the baseline of a lesson first shown next. */
+  skillTallies?: Record<string, PlayTally>;
 }
 
 /** The initial state of a run. */
@@ -37,6 +47,10 @@ export interface EpochPorts {
   signal?: AbortSignalLike;
   /** Wall clock in milliseconds, for timings only. */
   now?: () => number;
+  /** The held-out suite the run's scheduled evaluations play (none scheduled without it). */
+  evalSuite?: Suite;
+  /** A fixed-pool run's environments (SPADE's `fixed_env` mode): played in turn instead of designed. */
+  fixedPool?: readonly SuiteEnvironment[];
 }
 
 /** Everything one epoch produced, and the state for the next. */
@@ -47,6 +61,8 @@ export interface EpochResult {
   rollouts: RolloutRow[];
   metrics: EpochMetrics;
   timings: EpochTimings;
+  /** Held-out evaluations run in this epoch: before the first epoch, and after every `evalEvery` epochs. */
+  evaluations: EvalRecord[];
   nextState: RunState;
 }
 
@@ -130,27 +146,27 @@ function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign
   };
 }
 
-/**
- * One SPADE epoch (SPADE.md section 2), top to bottom:
- * 1 design every slot (skills rotating), 2 hint every valid environment, 3 play K unhinted seeds
- * and the hinted ones, a fresh instance each (plus K unhinted plays per further rollout), 4 score,
- * 5 remember.
- */
-export async function runEpoch(ports: EpochPorts, state: RunState, config: Config): Promise<EpochResult> {
-  const clock = ports.now ?? Date.now;
-  const started = clock();
-  const modelTime = { ms: 0 };
-  const model = timedModel(ports.model, clock, modelTime, ports.signal);
-  const emit = ports.emit ?? (() => undefined);
-  const gate = async (stage: EpochStage) => {
-    throwIfAborted(ports.signal);
-    await ports.gate?.(stage);
-    throwIfAborted(ports.signal);
-  };
+/** Designs every slot of the epoch (SPADE's designer), or takes a fixed-pool run's environments in turn. */
+async function slotEnvironments(
+  ports: EpochPorts,
+  state: RunState,
+  config: Config,
+  model: ChatModel,
+  emit: (event: SpadeEvent) => void,
+  gate: (stage: EpochStage) => Promise<void>,
+): Promise<EnvironmentRecord[]> {
   const epoch = state.epoch;
+  if (ports.fixedPool && ports.fixedPool.length > 0) {
+    const picks = poolSlots(ports.fixedPool, config, epoch);
+    emit({ type: 'epoch_started', epoch, slots: picks.map(({ slot, skill }) => ({ slot, skill })) });
+    return picks.map(({ slot, env }) => {
+      const record = poolRecord(environmentId(epoch, slot), epoch, slot, env);
+      emit({ type: 'pool_environment', epoch, slot, envId: record.id, poolId: env.id, skill: env.skill });
+      return record;
+    });
+  }
   const slots = planSlots(config, epoch);
   emit({ type: 'epoch_started', epoch, slots });
-
   const environments: EnvironmentRecord[] = [];
   for (const { slot, skill } of slots) {
     await gate('design');
@@ -172,6 +188,56 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     environments.push(toRecord(epoch, slot, skill, design));
     if (!design.valid) emit({ type: 'slot_rejected', epoch, slot, envId });
   }
+  return environments;
+}
+
+/** Evaluates the agent on the run's held-out suite after `afterEpochs` epochs, when the run schedules evaluations. */
+async function scheduledEvaluation(
+  ports: EpochPorts,
+  config: Config,
+  model: ChatModel,
+  playbook: readonly Lesson[],
+  afterEpochs: number,
+  epoch: number,
+  emit: (event: SpadeEvent) => void,
+  gate: (stage: EpochStage) => Promise<void>,
+): Promise<EvalRecord[]> {
+  const suite = ports.evalSuite;
+  if (!suite || config.evalEvery === 0 || afterEpochs % config.evalEvery !== 0) return [];
+  await gate('evaluate');
+  emit({ type: 'eval_started', epoch, afterEpochs, total: suite.environments.length * config.evalSeeds });
+  const record = await evaluateAgent(
+    { model, sandbox: ports.sandbox, gate: () => gate('evaluate'), onPlay: (play, done, total) => emit({ type: 'eval_play', epoch, afterEpochs, play, done, total }) },
+    { suite, config, playbook, afterEpochs, trigger: 'schedule' },
+  );
+  const carried = { ...record, epoch };
+  emit({ type: 'eval_completed', epoch, record: carried });
+  return [carried];
+}
+
+/**
+ * One SPADE epoch (SPADE.md section 2), top to bottom: 0 (first epoch of a run that schedules
+ * evaluations) evaluate the untrained agent, 1 design every slot (skills rotating) or take the
+ * fixed pool's next environments, 2 hint every valid environment, 3 play K unhinted seeds and the
+ * hinted ones, a fresh instance each (plus K unhinted plays per further rollout), with the
+ * playbook's lessons of the skill when the run keeps one, 4 score, 5 credit and learn lessons,
+ * 6 remember, 7 evaluate when due.
+ */
+export async function runEpoch(ports: EpochPorts, state: RunState, config: Config): Promise<EpochResult> {
+  const clock = ports.now ?? Date.now;
+  const started = clock();
+  const modelTime = { ms: 0 };
+  const model = timedModel(ports.model, clock, modelTime, ports.signal);
+  const emit = ports.emit ?? (() => undefined);
+  const gate = async (stage: EpochStage) => {
+    throwIfAborted(ports.signal);
+    await ports.gate?.(stage);
+    throwIfAborted(ports.signal);
+  };
+  const epoch = state.epoch;
+  const playbook = state.playbook ?? [];
+  const evaluations = epoch === 0 ? await scheduledEvaluation(ports, config, model, playbook, 0, epoch, emit, gate) : [];
+  const environments = await slotEnvironments(ports, state, config, model, emit, gate);
 
   for (const env of environments.filter((e) => e.status === 'valid')) {
     await gate('hint');
@@ -183,21 +249,27 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
   }
 
+  const shown = new Map<string, Lesson[]>();
+  const lessonsOf = (skill: string) => (config.usePlaybook ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!) : []);
   const episodes: Episode[] = [];
   for (const env of environments.filter((e) => e.status === 'valid')) {
-    episodes.push(...(await playEnvironment(env, model, ports.sandbox, config, emit, gate)));
+    const lessons = lessonsOf(env.skill).map((l) => l.text);
+    episodes.push(...(await playEnvironment(env, model, ports.sandbox, config, emit, gate, lessons)));
   }
 
   await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
   for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
+  const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : {};
   const nextState: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
     skillAverages: scores.skillAverages,
     ...(ports.model.snapshot ? { modelSnapshot: ports.model.snapshot() } : {}),
+    ...learning,
   };
   emit({ type: 'epoch_completed', epoch, metrics: scores.metrics });
+  evaluations.push(...(await scheduledEvaluation(ports, config, model, nextState.playbook ?? playbook, epoch + 1, epoch, emit, gate)));
   const totalMs = clock() - started;
   return {
     epoch,
@@ -206,6 +278,29 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     rollouts: scores.rollouts,
     metrics: scores.metrics,
     timings: { epoch, totalMs, modelMs: modelTime.ms, sandboxMs: Math.max(0, totalMs - modelTime.ms) },
+    evaluations,
     nextState,
   };
+}
+
+/** The playbook step of an epoch: credit the lessons shown, then ask one lesson per skill where the hint won and the agent alone lost. */
+async function learnFromEpoch(
+  state: RunState,
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+  shown: readonly Lesson[],
+  config: Config,
+  model: ChatModel,
+  emit: (event: SpadeEvent) => void,
+  gate: (stage: EpochStage) => Promise<void>,
+): Promise<Pick<RunState, 'playbook' | 'skillTallies'>> {
+  const credited = creditEpoch(state.playbook ?? [], new Set(shown.map((l) => l.id)), environments, episodes, state.skillTallies ?? {});
+  const playbook = [...credited.playbook];
+  for (const env of lessonSources(environments, episodes)) {
+    await gate('lesson');
+    const outcome = await learnLesson(model, env, episodes, config);
+    if (outcome.lesson) playbook.push(outcome.lesson);
+    emit({ type: 'lesson', epoch: env.epoch, outcome });
+  }
+  return { playbook, skillTallies: credited.skillTallies };
 }

@@ -1,6 +1,8 @@
 import type { ChatPurpose } from '../ports/chat-port.ts';
 import type { ValidationReport } from '../env/validate-env.ts';
 import type { Arm, Episode, EnvStats, EpochMetrics, Turn } from '../records.ts';
+import type { EvalPlay, EvalRecord } from '../eval/eval-record.ts';
+import type { LessonOutcome } from '../playbook/learn-lessons.ts';
 
 /** Where a streamed token belongs. */
 export interface TokenSource {
@@ -23,7 +25,12 @@ export type SpadeEvent =
   | { type: 'turn'; epoch: number; envId: string; arm: Arm; playIndex: number; rollout: number; turnIndex: number; turn: Turn }
   | { type: 'episode'; epoch: number; episode: Episode }
   | { type: 'scored'; epoch: number; envId: string; stats: EnvStats; note: string | null }
-  | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics };
+  | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics }
+  | { type: 'pool_environment'; epoch: number; slot: number; envId: string; poolId: string; skill: string }
+  | { type: 'lesson'; epoch: number; outcome: LessonOutcome }
+  | { type: 'eval_started'; epoch: number; afterEpochs: number; total: number }
+  | { type: 'eval_play'; epoch: number; afterEpochs: number; play: EvalPlay; done: number; total: number }
+  | { type: 'eval_completed'; epoch: number; record: EvalRecord };
 
 /** The stages an epoch goes through, in order (a run controller may pause before each). */
-export type EpochStage = 'design' | 'hint' | 'play' | 'score';
+export type EpochStage = 'design' | 'hint' | 'play' | 'score' | 'lesson' | 'evaluate';

@@ -5,7 +5,8 @@ import type { EpochStage, SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
-import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { SandboxRuntime } from '../ports/sandbox-port.ts';
+import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {
@@ -14,9 +15,6 @@ export interface PlannedPlay {
   index: number;
   seed: number;
 }
-
-/** Codes of a hang: the environment is then skipped for the rest of the epoch (SPADE's hung-game list). */
-export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
 
 /**
  * The plays of one environment: rollout 0 has K unhinted plays then the hinted ones (on the first
@@ -43,38 +41,6 @@ function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
   return { firstObservation: '', messages: [], turns: [], return: 0, error: { code, message }, usage: { promptTokens: 0, completionTokens: 0 } };
 }
 
-/** Keeps at most one loaded module per environment; every play gets a fresh instance of its class. */
-class FreshInstances {
-  private handle: EnvHandle | null = null;
-  private used = false;
-  constructor(
-    private readonly sandbox: SandboxRuntime,
-    private readonly env: EnvironmentRecord,
-    private readonly config: Config,
-  ) {}
-
-  async take(): Promise<EnvHandle> {
-    if (this.handle && this.used) {
-      try {
-        await this.handle.renew({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-      } catch (error) {
-        await this.discard();
-        if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
-      }
-    }
-    this.handle ??= await this.sandbox.load(this.env.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-    this.used = true;
-    return this.handle;
-  }
-
-  async discard(): Promise<void> {
-    const handle = this.handle;
-    this.handle = null;
-    this.used = false;
-    await handle?.dispose();
-  }
-}
-
 /**
  * Plays one valid environment's schedule with SPADE's failure rules: a fresh instance per play; an
  * unhinted play that fails is retried once and then dropped; a hinted play that fails scores 0; a
@@ -87,9 +53,10 @@ export async function playEnvironment(
   config: Config,
   emit: (event: SpadeEvent) => void,
   gate: (stage: EpochStage) => Promise<void>,
+  lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const episodes: Episode[] = [];
-  const instances = new FreshInstances(sandbox, env, config);
+  const instances = new FreshInstances(sandbox, env.code, config);
   let hang: string | null = null;
   const record = (play: PlannedPlay, id: string, played: PlayedEpisode, dropped: boolean, retried = false) => {
     const episode: Episode = { id, envId: env.id, epoch: env.epoch, ...play, ...played, dropped, retried, advantage: 0 };
@@ -102,6 +69,7 @@ export async function playEnvironment(
       const played = await playEpisode(model, handle, {
         seed: play.seed,
         hint: play.arm === 'hint' ? env.hint : null,
+        lessons,
         maxTurns: config.maxTurns,
         stepTimeoutMs: config.stepTimeoutMs,
         sampling: config.agent,

@@ -16,6 +16,8 @@ export interface EpisodeSpec {
   sampling: SamplingConfig;
   /** The run's agent template (`{observation}` is the first observation). */
   template: string;
+  /** Playbook lessons shown before the template (none when absent). */
+  lessons?: readonly string[];
   /** Seed material for the model's per-turn seeds. */
   modelSeedKey: string;
   onToken?: (delta: string) => void;
@@ -39,7 +41,7 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   try {
     const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
-    messages.push(agentFirstMessage(firstObservation, spec.template));
+    messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
     for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
       const reply = await model.complete({
         messages: [...messages],

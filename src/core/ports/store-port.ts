@@ -2,6 +2,8 @@ import { completeConfig, type Config } from '../config.ts';
 import type { CorpusIdentity } from '../loop/corpus.ts';
 import type { EpochResult, RunState } from '../loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
+import type { EvalRecord } from '../eval/eval-record.ts';
+import type { Lesson } from '../playbook/lesson.ts';
 
 /** Where a run stands. */
 export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';
@@ -56,6 +58,12 @@ export interface RunStore {
   metricsOf(runId: string): Promise<EpochMetrics[]>;
   timingsOf(runId: string): Promise<EpochTimings[]>;
   rolloutsOf(runId: string): Promise<RolloutRow[]>;
+  /** Adds an on-demand evaluation of the run's agent (scheduled ones come with their epoch's commit). */
+  addEvaluation(runId: string, record: EvalRecord): Promise<void>;
+  /** Every held-out evaluation of the run, in the order they were stored. */
+  evaluationsOf(runId: string): Promise<EvalRecord[]>;
+  /** Replaces the playbook of the run's latest state (a person's edits between epochs). */
+  updatePlaybook(runId: string, playbook: Lesson[]): Promise<void>;
 }
 
 /** A stored run's meta with its config completed for this version (see completeConfig). */

@@ -1,9 +1,21 @@
 import type { ChatMessage } from '../ports/chat-port.ts';
 import { fillTemplate } from './templates.ts';
 
-/** The first user message of a cognitive-game episode, from the run's agent template (SPADE.md section 8). */
-export function agentFirstMessage(observation: string, template: string): ChatMessage {
-  return { role: 'user', content: fillTemplate(template, { observation }) };
+/** Heading of the playbook block that opens an agent's first message when lessons are shown. */
+export const PLAYBOOK_HEADING = 'PLAYBOOK (lessons you wrote after earlier games of this kind):';
+
+/** The playbook block: the heading and one lesson per line, then an empty line; empty without lessons. */
+export function playbookBlock(lessons: readonly string[]): string {
+  return lessons.length === 0 ? '' : `${PLAYBOOK_HEADING}\n${lessons.map((l) => `- ${l}`).join('\n')}\n\n`;
+}
+
+/**
+ * The first user message of a cognitive-game episode, from the run's agent template (SPADE.md
+ * section 8), after the playbook block when lessons are shown (first, so every play of a skill in
+ * an epoch shares the prefix).
+ */
+export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = []): ChatMessage {
+  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { observation }) };
 }
 
 /** Appends the hint once, to the first observation. */

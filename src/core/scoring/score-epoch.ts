@@ -4,7 +4,7 @@ import { designerReward, updateSkillAverages } from './designer-reward.ts';
 import { designerAdvantages, designerScale, groupAdvantages } from './advantages.ts';
 import { fractionWon, hintRegret, mean, winRate } from './regret.ts';
 import type { MemoryRecord } from '../loop/memory.ts';
-import { HANG_CODES } from '../loop/play-environment.ts';
+import { HANG_CODES } from '../loop/fresh-instances.ts';
 import type { DesignAttempt, EnvironmentRecord, EnvStats, Episode, EpochMetrics, RolloutRow, RowMessage } from '../records.ts';
 
 /** Everything scoring produces for one epoch. */

@@ -4,6 +4,8 @@ import type { RunMeta } from '../../core/ports/store-port.ts';
 import { baseName, dirName, isObject, parseJsonLines, toJsonLines, type HashText, type ImportFile, type ImportProblem, type TextFile } from './files.ts';
 import { CONFIG_FILE, configFileText, environmentsJsonl, RUN_FILES, RUN_META_FILE, STATE_FILE, type StateFile } from './run-files.ts';
 import type { RunSnapshot } from './run-snapshot.ts';
+import { isEvalRecordShape, withRecomputedSummary } from './eval-rows.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** The `format` field of an archive manifest. */
 export const ARCHIVE_FORMAT = 'spade-lab-run-archive';
@@ -35,6 +37,7 @@ export async function buildArchiveFiles(snapshot: RunSnapshot, hashText: HashTex
     'epochs.jsonl': toJsonLines(snapshot.epochs.map((e) => e.metrics)),
     'rollouts.jsonl': toJsonLines(snapshot.rollouts),
     'timings.jsonl': toJsonLines(snapshot.epochs.map((e) => e.timings)),
+    'evals.jsonl': toJsonLines(snapshot.evaluations),
   };
   const stateFile: StateFile = { epochsCompleted: snapshot.epochs.length, state };
   const files: TextFile[] = [
@@ -64,6 +67,7 @@ const SHAPES: Record<(typeof RUN_FILES)[number], (v: Record<string, unknown>) =>
   'epochs.jsonl': (v) => typeof v.epoch === 'number' && isObject(v.perSkill),
   'rollouts.jsonl': (v) => (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number',
   'timings.jsonl': (v) => typeof v.epoch === 'number',
+  'evals.jsonl': isEvalRecordShape,
 };
 
 function parseJson(file: ImportFile | undefined, problems: ImportProblem[]): Record<string, unknown> | null {
@@ -151,6 +155,7 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
     environments: dropped(rows['environments.jsonl'], 'environments.jsonl').map(({ sha256: _sha, ...env }) => env as unknown as EnvironmentRecord),
     episodes: dropped(rows['episodes.jsonl'], 'episodes.jsonl') as never,
     rollouts: dropped(rows['rollouts.jsonl'], 'rollouts.jsonl') as never,
+    evaluations: dropped(rows['evals.jsonl'], 'evals.jsonl').map((row) => withRecomputedSummary(row as unknown as EvalRecord)),
   };
   return { snapshot, problems };
 }

@@ -1,6 +1,7 @@
 import type { EpochResult, RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** Everything a store holds about one run, as plain data (what an archive carries). */
 export interface RunSnapshot {
@@ -14,13 +15,21 @@ export interface RunSnapshot {
   /** Grouped by environment in the order above, each environment's in play order. */
   episodes: Episode[];
   rollouts: RolloutRow[];
+  /** Held-out evaluations in stored order. */
+  evaluations: EvalRecord[];
 }
 
 /** Reads a whole run out of a store; null when there is no such run. */
 export async function snapshotRun(store: RunStore, runId: string): Promise<RunSnapshot | null> {
   const loaded = await store.loadRun(runId);
   if (!loaded) return null;
-  const [metrics, timings, environments, rollouts] = await Promise.all([store.metricsOf(runId), store.timingsOf(runId), store.queryEnvironments(runId), store.rolloutsOf(runId)]);
+  const [metrics, timings, environments, rollouts, evaluations] = await Promise.all([
+    store.metricsOf(runId),
+    store.timingsOf(runId),
+    store.queryEnvironments(runId),
+    store.rolloutsOf(runId),
+    store.evaluationsOf(runId),
+  ]);
   const episodes: Episode[] = [];
   for (const env of environments) episodes.push(...(await store.episodesOf(runId, env.id)));
   const timingOf = new Map(timings.map((t) => [t.epoch, t]));
@@ -31,6 +40,7 @@ export async function snapshotRun(store: RunStore, runId: string): Promise<RunSn
     environments,
     episodes,
     rollouts,
+    evaluations,
   };
 }
 
@@ -50,6 +60,7 @@ export function epochResultsOf(snapshot: RunSnapshot): EpochResult[] {
     rollouts: rollouts.get(metrics.epoch) ?? [],
     metrics,
     timings,
+    evaluations: snapshot.evaluations.filter((e) => e.trigger === 'schedule' && e.epoch === metrics.epoch),
     nextState: index === last ? snapshot.state : { ...snapshot.state, epoch: metrics.epoch + 1 },
   }));
 }
@@ -68,12 +79,13 @@ function groupByEpoch<T extends { epoch: number }>(rows: readonly T[]): Map<numb
 export const IMPORT_IN_PROGRESS = 'The import of this run did not finish; delete it and import again.';
 
 /**
- * Writes a snapshot into a store as a new run, one committed epoch at a time, then restores its
- * status. A run that was running when exported comes back paused.
+ * Writes a snapshot into a store as a new run, one committed epoch at a time (then its on-demand
+ * evaluations), then restores its status. A run that was running when exported comes back paused.
  */
 export async function restoreRun(store: RunStore, snapshot: RunSnapshot): Promise<void> {
   const { meta } = snapshot;
   await store.createRun({ ...meta, status: 'paused', epochsCompleted: 0, lastError: IMPORT_IN_PROGRESS });
   for (const result of epochResultsOf(snapshot)) await store.commitEpoch(meta.id, result);
+  for (const record of snapshot.evaluations.filter((e) => e.trigger === 'demand')) await store.addEvaluation(meta.id, record);
   await store.updateRun(meta.id, { status: meta.status === 'running' ? 'paused' : meta.status, lastError: meta.lastError });
 }

@@ -125,5 +125,6 @@ export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: 
     environments: [...records],
     episodes: [],
     rollouts: [],
+    evaluations: [],
   };
 }

@@ -48,6 +48,7 @@ export function epochsOfDump(dump: V1Dump, runId: string): EpochResult[] {
     rollouts: s.rollouts.filter((r) => r.runId === runId && r.epoch === e.epoch).map((r) => r.row),
     metrics: e.metrics,
     timings: e.timings,
+    evaluations: [],
     nextState: i === epochs.length - 1 ? finalState : { ...finalState, epoch: e.epoch + 1 },
   }));
 }

@@ -84,8 +84,8 @@ describe('other tabs', () => {
     const onClosed = vi.fn();
     const store = await openIndexedDbRunStore({ name, onClosed });
     await store.createRun(testMeta('r'));
-    const newer = await openDB(name, 3);
-    expect(newer.version).toBe(3);
+    const newer = await openDB(name, 4);
+    expect(newer.version).toBe(4);
     expect(onClosed).toHaveBeenCalledExactlyOnceWith('versionchange');
     await expect(store.listRuns()).rejects.toMatchObject({ code: 'closed' });
     expect(() => store.queryEnvironments('r')).toThrow(/reload the page/);
@@ -104,7 +104,7 @@ describe('other tabs', () => {
     expect(settled).toBe(false);
     old.close();
     const store = await opening;
-    expect(store.db.version).toBe(2);
+    expect(store.db.version).toBe(3);
     store.close();
   });
 });

@@ -70,6 +70,7 @@ export function syntheticEpochs(real: readonly EpochResult[], count: number, slo
       environments,
       episodes,
       rollouts,
+      evaluations: [],
       metrics: { ...structuredClone(base.metrics), epoch, slots },
       timings: { epoch, totalMs: 100 + epoch, modelMs: 10, sandboxMs: 90 + epoch },
       nextState: { ...structuredClone(base.nextState), epoch: epoch + 1 },

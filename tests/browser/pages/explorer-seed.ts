@@ -135,6 +135,7 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
       environments,
       episodes: last ? featured.episodes : [],
       rollouts: [],
+      evaluations: [],
       metrics: metrics(epoch, environments),
       timings: { epoch, totalMs: 1000, modelMs: 800, sandboxMs: 200 },
       nextState: { epoch: epoch + 1, memory: [...memory], skillAverages: {} },
