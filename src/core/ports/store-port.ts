@@ -4,6 +4,7 @@ import type { EpochResult, RunState } from '../loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
+import type { SuiteEnvironment } from '../eval/suite.ts';
 
 /** Where a run stands. */
 export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';
@@ -27,6 +28,10 @@ export interface RunMeta {
   lastError: string | null;
   /** The grounding corpus of the run's first epoch (absent in runs that did not record it, e.g. from the command line). */
   corpus?: CorpusIdentity;
+  /** The held-out suite its scheduled evaluations play (absent: none scheduled, or the run predates evaluations). */
+  evalSuite?: { name: string; sha256: string };
+  /** A fixed-pool run's pool (SPADE's `fixed_env` mode: no designer), kept whole so the run can continue. */
+  fixedPool?: { name: string; sha256: string; environments: SuiteEnvironment[] };
 }
 
 /** Filters of the environment explorer. */
