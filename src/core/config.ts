@@ -1,6 +1,6 @@
 import { DEFAULT_TEMPLATES, templateProblems, type PromptTemplates } from './prompts/templates.ts';
 import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
-import { CONFIG_TABLE, KNOBS, NUMBER_KNOBS } from './config-table.ts';
+import { CONFIG_TABLE, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
 import { GAME_SKILLS } from './skills.ts';
 
 /** Sampling settings of one model role. */
@@ -96,6 +96,7 @@ function outOfRange(name: string, value: number, limits: { min: number; max: num
 export function configProblems(config: Config): string[] {
   if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string')) return ['skills must be a list of skill names'];
   const problems = NUMBER_KNOBS.flatMap((knob) => outOfRange(knob.key, config[knob.key], knob));
+  for (const knob of TOGGLE_KNOBS) if (typeof config[knob.key] !== 'boolean') problems.push(`${knob.key} must be true or false`);
   if (config.skills.length === 0) problems.push('skills must name at least one skill');
   if (new Set(config.skills).size !== config.skills.length) problems.push('skills must not repeat a skill');
   const unknown = config.skills.filter((s) => !Object.hasOwn(GAME_SKILLS, s));

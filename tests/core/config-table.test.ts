@@ -120,6 +120,10 @@ describe('configProblems, from the table', () => {
     }
   });
 
+  it('rejects an on/off knob that is not a boolean (an imported "true" string, say)', () => {
+    for (const knob of TOGGLE_KNOBS) expect(configProblems({ ...DEFAULT_CONFIG, [knob.key]: 'true' }), knob.key).toEqual([`${knob.key} must be true or false`]);
+  });
+
   it('rejects fractions only where the knob takes whole numbers', () => {
     expect(configProblems(withValue('playsPerArm', 2.5))).toEqual(['playsPerArm must be an integer from 1 to 64, got 2.5']);
     expect(configProblems(withValue('stepTimeoutMs', 1500.5))).toEqual([]);
