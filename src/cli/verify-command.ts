@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StateFile } from '../formats/export/run-files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, RolloutRow } from '../core/records.ts';
+import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { Mismatch } from '../verify/checker.ts';
 import type { VerifyConfig } from '../verify/recompute-epoch.ts';
@@ -17,8 +18,8 @@ async function text(dir: string, file: string, optional = false): Promise<string
   }
 }
 
-async function jsonLines<T extends { epoch: number }>(dir: string, file: string, epochs: number | null): Promise<T[]> {
-  const rows = (await text(dir, file))!.split('\n').flatMap((line, i) => {
+async function jsonLines<T extends { epoch: number }>(dir: string, file: string, epochs: number | null, optional = false): Promise<T[]> {
+  const rows = ((await text(dir, file, optional)) ?? '').split('\n').flatMap((line, i) => {
     if (line.trim() === '') return [];
     try {
       return [JSON.parse(line) as T];
@@ -42,6 +43,7 @@ export async function readStoredRun(dir: string): Promise<StoredRun> {
     rollouts: await jsonLines<RolloutRow>(dir, 'rollouts.jsonl', epochs),
     epochs: await jsonLines<EpochMetrics>(dir, 'epochs.jsonl', epochs),
     state: state ? { memory: state.state.memory, skillAverages: state.state.skillAverages } : null,
+    evaluations: await jsonLines<EvalRecord>(dir, 'evals.jsonl', epochs, true),
   };
 }
 

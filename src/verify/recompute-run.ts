@@ -2,6 +2,8 @@ import type { MemoryRecord } from '../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, RolloutRow } from '../core/records.ts';
 import { Checker, type Mismatch } from './checker.ts';
 import { checkRows } from './check-rows.ts';
+import { checkEvaluations } from './check-evals.ts';
+import type { EvalRecord } from '../core/eval/eval-record.ts';
 import { average, type Averages } from './formulas.ts';
 import { recomputeEpoch, type EpochRecomputation, type VerifyConfig } from './recompute-epoch.ts';
 
@@ -14,6 +16,8 @@ export interface StoredRun {
   epochs: readonly EpochMetrics[];
   /** state.json's memory and skill averages after the last epoch; null when there is no state.json. */
   state: { memory: readonly MemoryRecord[]; skillAverages: Readonly<Record<string, Averages>> } | null;
+  /** evals.jsonl's held-out evaluations (none in runs that predate them). */
+  evaluations: readonly EvalRecord[];
 }
 
 /** What verification found: how many stored values were compared, and those that disagree. */
@@ -61,7 +65,7 @@ function checkState(run: StoredRun, memory: MemoryRecord[], averages: Record<str
 /**
  * Recomputes a whole run from its episodes' turns with SPADE's semantics, epoch by epoch
  * (carrying the skill averages and memory from epoch 0), and compares every derived value stored
- * in the run files and state.json.
+ * in the run files and state.json, and every held-out evaluation's figures from its plays.
  */
 export function recomputeRun(run: StoredRun): VerifyReport {
   const check = new Checker();
@@ -95,5 +99,6 @@ export function recomputeRun(run: StoredRun): VerifyReport {
     }
   }
   checkState(run, memory, averages, check);
+  checkEvaluations(run.evaluations, check);
   return { checked: check.checked, mismatches: check.mismatches };
 }

@@ -18,6 +18,8 @@ export interface ScriptRule {
 export interface ChatScript {
   name?: string;
   rules: ScriptRule[];
+  /** Play held-out suite games as the labelled scripted learner (see scripted-learner.ts). */
+  learner?: boolean;
 }
 
 /** A script as a function: returns the reply, or undefined when it has none. */
@@ -27,6 +29,8 @@ export type ScriptFunction = (request: ChatRequest) => string | undefined;
 export function parseChatScript(value: unknown): ChatScript {
   const rules = (value as { rules?: unknown } | null)?.rules;
   if (!Array.isArray(rules) || rules.length === 0) throw new Error('a chat script needs a non-empty "rules" array');
+  const learner = (value as { learner?: unknown }).learner;
+  if (learner !== undefined && typeof learner !== 'boolean') throw new Error('"learner" must be true or false');
   rules.forEach((rule: unknown, i) => {
     const r = rule as Partial<ScriptRule> | null;
     if (!r || !Array.isArray(r.replies) || r.replies.length === 0 || !r.replies.every((x) => typeof x === 'string')) {
