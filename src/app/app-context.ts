@@ -1,5 +1,6 @@
 import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
-import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scripted-chat-model.ts';
+import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
+import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { openIndexedDbRunStore } from '../adapters/store/idb-run-store.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { RunMeta } from '../core/ports/store-port.ts';
@@ -75,7 +76,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const model = async (meta: RunMeta): Promise<ChatModel> => {
     if (meta.modelId === DEMO_MODEL_ID) {
       const script = parseChatScript(JSON.parse(await fetchText('demo/demo-script.json', 'demo session')));
-      return new ScriptedChatModel(script, 'spade-lab-demo', () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
+      return scriptedModel(script, 'spade-lab-demo', () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
     }
     const id = parseModelId(meta.modelId);
     if (id?.kind === 'openai') {

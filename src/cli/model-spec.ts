@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
-import { parseChatScript, ScriptedChatModel } from '../adapters/llm/scripted/scripted-chat-model.ts';
+import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
+import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 import { UsageError } from './args.ts';
 
@@ -17,7 +18,7 @@ export async function modelFromSpec(spec: string): Promise<ChatModel> {
       throw new UsageError(`cannot read the chat script ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      return new ScriptedChatModel(parseChatScript(parsed), basename(file));
+      return scriptedModel(parseChatScript(parsed), basename(file));
     } catch (error) {
       throw new UsageError(`the chat script ${file} is not usable: ${error instanceof Error ? error.message : String(error)}`);
     }
