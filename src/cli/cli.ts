@@ -1,10 +1,13 @@
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { UsageError } from './args.ts';
+import { runCompare } from './compare-command.ts';
 import { configFlagUsage } from './config-flags.ts';
+import { runEval } from './eval-command.ts';
 import { runExport } from './export-command.ts';
 import { runImport } from './import-command.ts';
 import { runPlay } from './play-command.ts';
 import { runRun } from './run-command.ts';
+import { runSweep } from './sweep-command.ts';
 import { runValidate } from './validate-command.ts';
 import { runVerify } from './verify-command.ts';
 
@@ -27,15 +30,33 @@ commands:
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
   run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
-${wrapped(['[--corpus FILE.jsonl]', ...configFlagUsage()], '      ', 92).join('\n')}
+${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR]', '[--fixed-pool FILE|DIR]', ...configFlagUsage()], '      ', 92).join('\n')}
                                                     run SPADE epochs and write the run files
+  eval --run DIR [--suite builtin|FILE|DIR] [--seeds N] [--no-playbook] [--model SPEC] [--json]
+                                                    evaluate a run's agent on a held-out suite
+  compare DIR... [--json|--csv]                     the settings that differ and each run's final figures
+  sweep --model SPEC --grid 'reward=blend,regret;memory=on,off' [--seeds 1,2,3] --epochs N --out DIR
+      [run flags]                                   one run per grid cell and seed, then their comparison
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory
   import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
                                                     import a pool, pool rows, run archive or corpus
   verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
 
-const COMMANDS: Record<string, typeof runValidate> = { validate: runValidate, play: runPlay, run: runRun, export: runExport, import: runImport, verify: runVerify };
+/** One command: its arguments, the sandbox it may start, where its lines go, and where warnings go when its output is machine-read. */
+type Command = (argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn?: (line: string) => void) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  validate: runValidate,
+  play: runPlay,
+  run: runRun,
+  eval: runEval,
+  compare: runCompare,
+  sweep: runSweep,
+  export: runExport,
+  import: runImport,
+  verify: runVerify,
+};
 
 /** Where one command line's output goes, and the sandbox it may start. */
 export interface CliIo {
@@ -56,7 +77,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return name === '--help' || name === 'help' ? 0 : 2;
   }
   try {
-    return await command(rest, io.runtime, io.out);
+    return await command(rest, io.runtime, io.out, (line) => io.err(line + '\n'));
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n${USAGE}\n`);

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../core/config.ts';
-import { CONFIG_TABLE, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
+import type { Config, DifficultyMode } from '../core/config.ts';
+import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
 import { GAME_SKILLS } from '../core/skills.ts';
 import { integerOption, numberOption, UsageError } from './args.ts';
@@ -44,6 +44,12 @@ function rewardOption(value: FlagValues[string], fallback: RewardVariant): Rewar
   return reward;
 }
 
+function difficultyOption(value: FlagValues[string], fallback: DifficultyMode): DifficultyMode {
+  const difficulty = (value ?? fallback) as DifficultyMode;
+  if (!DIFFICULTY_MODES.includes(difficulty)) throw new UsageError(`--difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
+  return difficulty;
+}
+
 /**
  * The config the flags ask for over `base` (a preset): each table knob's flag sets it, a switch's
  * flag turns it on and its negated flag off. Two defaults follow other flags: without
@@ -51,7 +57,12 @@ function rewardOption(value: FlagValues[string], fallback: RewardVariant): Rewar
  * is `--plays` when that is given. The limits are checked afterwards, by configProblems.
  */
 export function configFromFlags(values: FlagValues, base: Config): Config {
-  const config: Config = { ...base, reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward), skills: skillsOption(values[CONFIG_TABLE.skills.flag!], base.skills) };
+  const config: Config = {
+    ...base,
+    reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward),
+    skills: skillsOption(values[CONFIG_TABLE.skills.flag!], base.skills),
+    difficulty: difficultyOption(values[CONFIG_TABLE.difficulty.flag!], base.difficulty),
+  };
   for (const knob of NUMBER_KNOBS) config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);
   for (const knob of TOGGLE_KNOBS) config[knob.key] = knob.flag && values[knob.flag] === true ? true : knob.negatedFlag && values[knob.negatedFlag] === true ? false : base[knob.key];
   if (values[CONFIG_TABLE.skillsPerEpoch.flag] === undefined) config.skillsPerEpoch = Math.min(base.skillsPerEpoch, config.skills.length);

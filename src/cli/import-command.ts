@@ -24,7 +24,7 @@ async function listFolder(root: string, dir = root, out = { paths: [] as string[
 }
 
 /** Reads a file or a folder's files within the import limits: hidden entries, non-files and files over the caps are listed as problems, never read. */
-async function readInputs(source: string, isFolder: boolean): Promise<ReadFiles> {
+export async function readInputs(source: string, isFolder: boolean): Promise<ReadFiles> {
   const listed = isFolder ? await listFolder(source) : { paths: [source], passed: [] };
   const paths = listed.paths;
   const read: ReadFiles = { files: [], problems: listed.passed.map(({ path, why }) => ({ source: relative(source, path).split('\\').join('/'), reason: why, kept: false })) };

@@ -1,3 +1,4 @@
+import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { EpochResult } from '../core/loop/epoch.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../formats/export/run-files.ts';
 
@@ -12,6 +13,12 @@ export function epochLine(result: EpochResult): string {
   const seconds = (result.timings.totalMs / 1000).toFixed(2);
   const modelShare = result.timings.totalMs > 0 ? Math.round((100 * result.timings.modelMs) / result.timings.totalMs) : 0;
   return `epoch ${m.epoch}: ${m.validEnvironments}/${m.slots} valid (validity ${fixed(m.validityRate)}), regret ${fixed(m.meanRegret)}, win rate ${fixed(m.meanWinRate)}, designer reward ${fixed(m.meanDesignerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
+}
+
+/** One line per held-out evaluation: when it ran, on what, and the win rate with its 95% interval. */
+export function evalLine(record: EvalRecord): string {
+  const [lo, hi] = record.ci95;
+  return `held-out evaluation after ${record.afterEpochs} epoch(s) on ${record.suite}: win rate ${fixed(record.winRate)} (95% CI ${fixed(lo)}-${fixed(hi)}), ${record.environments} environments, ${record.episodes} episodes, playbook ${record.playbook ? 'on' : 'off'}`;
 }
 
 /** The closing summary: totals and the environments nearest the agent's frontier. */

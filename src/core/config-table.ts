@@ -1,7 +1,10 @@
-import type { Config } from './config.ts';
+import type { Config, DifficultyMode } from './config.ts';
 import { DEFAULT_TEMPLATES } from './prompts/templates.ts';
 import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
 import { GAME_SKILLS } from './skills.ts';
+
+/** The difficulty policies a run may use, the `difficulty` knob's values. */
+export const DIFFICULTY_MODES: readonly DifficultyMode[] = ['adaptive', 'easy', 'medium', 'hard'];
 
 /** The part of a run a knob belongs to; the new-run form shows one box per group. */
 export type KnobGroup = 'run' | 'design' | 'play' | 'learning' | 'grounding' | 'sandbox' | 'models';
@@ -293,7 +296,15 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Environment memory',
     help: 'Off = the "no memory" ablation',
   },
-  difficulty: { kind: 'value', group: 'design', doc: "Difficulty word policy; `adaptive` follows the skill's remembered win rates.", default: 'adaptive', reference: 'medium' },
+  difficulty: {
+    kind: 'value',
+    group: 'design',
+    doc: "Difficulty word policy; `adaptive` follows the skill's remembered win rates.",
+    default: 'adaptive',
+    reference: 'medium',
+    flag: 'difficulty',
+    flagValue: DIFFICULTY_MODES.join('|'),
+  },
   validateTimeoutMs: {
     kind: 'number',
     group: 'sandbox',

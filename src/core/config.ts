@@ -1,6 +1,6 @@
 import { DEFAULT_TEMPLATES, templateProblems, type PromptTemplates } from './prompts/templates.ts';
 import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
-import { CONFIG_TABLE, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
+import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
 import { GAME_SKILLS } from './skills.ts';
 
 /** Sampling settings of one model role. */
@@ -102,6 +102,7 @@ export function configProblems(config: Config): string[] {
   const unknown = config.skills.filter((s) => !Object.hasOwn(GAME_SKILLS, s));
   if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
   if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
+  if (!DIFFICULTY_MODES.includes(config.difficulty)) problems.push(`difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
   for (const role of ['designer', 'hint', 'agent'] as const) {
     const s = config[role];
     if (!(s.temperature >= 0 && s.temperature <= 2)) problems.push(`${role}.temperature must be in [0, 2]`);

@@ -10,20 +10,22 @@ export function trainedMessages(episode: Episode): RowMessage[] {
 }
 
 /**
- * Checks one epoch's training rows: one designer row per scored environment with its recomputed
- * reward and advantage, one agent row per kept unhinted episode (in order) with its return,
- * advantage, rollout group and weighted messages, and no other rows.
+ * Checks one epoch's training rows: one designer row per scored environment that was designed (a
+ * fixed pool's environments have no design to train) with its recomputed reward and advantage, one
+ * agent row per kept unhinted episode (in order) with its return, advantage, rollout group and
+ * weighted messages, and no other rows.
  */
 export function checkRows(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], rows: readonly RolloutRow[], done: EpochRecomputation, check: Checker): void {
   const designers = rows.filter((row) => row.role === 'designer');
   const agents = rows.filter((row) => row.role === 'agent');
   const kept = episodes.filter(keptUnhinted);
-  check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, done.stats.size);
+  const designed = (env: EnvironmentRecord) => env.attempts.some((a) => a.validation.ok);
+  check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'other rows', rows.length - designers.length - agents.length, 0);
   for (const env of environments) {
     const mine = designers.filter((row) => row.envId === env.id);
-    const expected = done.stats.get(env.id);
+    const expected = designed(env) ? done.stats.get(env.id) : undefined;
     check.value(ROLLOUTS, `designer/${env.id}`, 'count', mine.length, expected ? 1 : 0);
     if (mine.length === 1 && expected) {
       check.value(ROLLOUTS, `designer/${env.id}`, 'reward', mine[0]!.reward, expected.stats.designerReward);

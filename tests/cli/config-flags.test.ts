@@ -30,6 +30,11 @@ describe('the command line flags, from the config table', () => {
     expect(() => fromArgs('--skills', 'juggling')).toThrow(UsageError);
   });
 
+  it('parse the difficulty flag', () => {
+    expect(fromArgs('--difficulty', 'hard').difficulty).toBe('hard');
+    expect(() => fromArgs('--difficulty', 'brutal')).toThrow('--difficulty must be one of adaptive, easy, medium, hard');
+  });
+
   it('leave the config as it was without flags, key order included (the run files record it)', () => {
     expect(JSON.stringify(fromArgs())).toBe(JSON.stringify(DEFAULT_CONFIG));
     expect(JSON.stringify(configFromFlags({}, withPreset(DEFAULT_CONFIG, 'reference')))).toBe(JSON.stringify(withPreset(DEFAULT_CONFIG, 'reference')));

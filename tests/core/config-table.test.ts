@@ -130,6 +130,10 @@ describe('configProblems, from the table', () => {
     expect(CONFIG_TABLE.validateTimeoutMs.integer).toBe(false);
   });
 
+  it('rejects a difficulty that is not a policy', () => {
+    expect(configProblems({ ...DEFAULT_CONFIG, difficulty: 'brutal' as Config['difficulty'] })).toEqual(['difficulty must be one of adaptive, easy, medium, hard']);
+  });
+
   it('keeps the message the import tests quote', () => {
     expect(configProblems(withValue('playsPerArm', 1e6))).toEqual(['playsPerArm must be an integer from 1 to 64, got 1000000']);
     expect(configProblems(withValue('validateTimeoutMs', 99))).toEqual(['validateTimeoutMs must be from 100 to 60000, got 99']);

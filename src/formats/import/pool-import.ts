@@ -45,12 +45,13 @@ function skillOf(row: Record<string, unknown> | undefined, fileName: string): st
   return slug ? skillFromSlug(slug) : UNLABELLED_SKILL;
 }
 
-function manifestRows(files: readonly ImportFile[], problems: ImportProblem[]): Map<string, Record<string, unknown>> {
+/** The rows of a pool's `manifest.jsonl` files by the base name of their `file_name` (`games/a.py` and `a.py` both name `a.py`); unreadable lines go to `problems`. */
+export function manifestRows(files: readonly ImportFile[], problems: ImportProblem[]): Map<string, Record<string, unknown>> {
   const rows = new Map<string, Record<string, unknown>>();
   for (const file of files.filter((f) => baseName(f.path) === POOL_MANIFEST)) {
     const parsed = parseJsonLines(file.text, file.path);
     problems.push(...parsed.problems.map((p) => ({ ...p, kept: true, reason: `${p.reason}; metadata of that game ignored` })));
-    for (const { value } of parsed.rows) if (isObject(value) && typeof value.file_name === 'string') rows.set(value.file_name, value);
+    for (const { value } of parsed.rows) if (isObject(value) && typeof value.file_name === 'string') rows.set(baseName(value.file_name), value);
   }
   return rows;
 }

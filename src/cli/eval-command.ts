@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseModelId } from '../adapters/llm/model-id.ts';
+import { FileRunStore } from '../adapters/store/file-run-store.ts';
+import { configProblems } from '../core/config.ts';
+import { evaluateAgent } from '../core/eval/evaluate.ts';
+import type { ChatModel } from '../core/ports/chat-port.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { modelFromSpec } from './model-spec.ts';
+import { evalLine } from './run-output.ts';
+import { loadSuite } from './suite-spec.ts';
+
+/** The model `--model` names, or else the run's own when its id says how to build it (an OpenAI-compatible server, or a chat script found at that path). */
+async function evaluatedModel(spec: string | undefined, recorded: string): Promise<ChatModel> {
+  if (spec !== undefined) return modelFromSpec(spec);
+  const id = parseModelId(recorded);
+  if (id?.kind === 'openai' || (id?.kind === 'scripted' && existsSync(id.name))) return modelFromSpec(recorded);
+  throw new UsageError(`the run's model ${recorded} cannot be rebuilt from its id; pass --model scripted:FILE or openai:URL#MODEL`);
+}
+
+/**
+ * `eval --run DIR [--suite builtin|FILE|DIR] [--seeds N] [--no-playbook] [--model SPEC] [--json]`:
+ * evaluates a run's agent as it is now (its config and its latest playbook) on a held-out suite,
+ * appends the evaluation to DIR/evals.jsonl and prints its win rate with the 95% interval (with
+ * `--json`, one JSON object; the suite's left-out environments then go to `warn`).
+ */
+export async function runEval(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn: (line: string) => void = print): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    run: { type: 'string' },
+    suite: { type: 'string' },
+    seeds: { type: 'string' },
+    'no-playbook': { type: 'boolean' },
+    model: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length > 0) throw new UsageError(`eval takes no positional arguments, got ${positionals.join(' ')}`);
+  if (!values.run) throw new UsageError('eval needs --run DIR');
+  const dir = String(values.run);
+  const store = new FileRunStore(dir);
+  const [meta] = await store.listRuns();
+  const loaded = meta ? await store.loadRun(meta.id) : null;
+  if (!meta || !loaded) throw new UsageError(`${dir} holds no run (expected the directory spade run --out wrote)`);
+  const config = { ...loaded.meta.config, evalSeeds: integerOption(values.seeds, 'seeds', loaded.meta.config.evalSeeds) };
+  if (values['no-playbook']) config.usePlaybook = false;
+  const problems = configProblems(config);
+  if (problems.length > 0) throw new UsageError(problems.join('; '));
+  const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId);
+  if (model.id === meta.modelId && loaded.state.modelSnapshot !== undefined) model.restore?.(loaded.state.modelSnapshot);
+  const suite = await loadSuite(values.suite === undefined ? 'builtin' : String(values.suite), config, runtime, values.json ? warn : print);
+  const record = await evaluateAgent({ model, sandbox: runtime() }, { suite, config, playbook: loaded.state.playbook ?? [], afterEpochs: meta.epochsCompleted, trigger: 'demand' });
+  await store.addEvaluation(meta.id, record);
+  if (values.json) {
+    const { environments, episodes, winRate, ci95, perSkill } = record;
+    print(JSON.stringify({ suite: record.suite, environments, episodes, winRate, ci95, perSkill }));
+    return 0;
+  }
+  print(evalLine(record));
+  for (const [skill, s] of Object.entries(record.perSkill)) {
+    print(`  ${skill.padEnd(24)} win rate ${s.winRate.toFixed(2)} (95% CI ${s.ci95[0].toFixed(2)}-${s.ci95[1].toFixed(2)}), ${s.environments} environments, ${s.episodes} episodes`);
+  }
+  print(`appended to ${join(dir, 'evals.jsonl')}`);
+  return 0;
+}

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { FileRunStore } from '../adapters/store/file-run-store.ts';
+import { KNOBS } from '../core/config-table.ts';
+import { compareRuns, type ComparedRun } from '../core/experiments/compare-runs.ts';
+import { cellDirectory, sweepRunArgs } from '../core/experiments/sweep-commands.ts';
+import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell, type SweepGrid } from '../core/experiments/sweep-grid.ts';
+import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { integerOption, UsageError } from './args.ts';
+import { comparedRun, comparisonLines } from './compare-command.ts';
+import { CONFIG_FLAG_OPTIONS } from './config-flags.ts';
+import { RUN_OPTIONS, runRun } from './run-command.ts';
+
+/** Options only the sweep reads; every other flag goes to each cell's `spade run` as written. */
+const SWEEP_ONLY = new Set(['grid', 'seeds', 'out', 'model', 'epochs']);
+
+function parseSweepArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: { ...RUN_OPTIONS, ...CONFIG_FLAG_OPTIONS, grid: { type: 'string' }, seeds: { type: 'string' } }, allowPositionals: true, strict: true, tokens: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The grid and its cells, a mistake in either as a usage error. */
+function plannedCells(gridText: string, seedsText: string): { grid: SweepGrid; cells: SweepCell[] } {
+  const seeds = seedsText.split(',').map((seed) => integerOption(seed.trim(), 'seeds', 0));
+  try {
+    const grid = parseSweepGrid(gridText);
+    return { grid, cells: sweepCells(grid, seeds) };
+  } catch (error) {
+    throw error instanceof SweepGridError ? new UsageError(error.message) : error;
+  }
+}
+
+/** The run flags given to every cell, refusing any that a grid axis (or the seeds) also sets. */
+function sharedWords(tokens: NonNullable<ReturnType<typeof parseSweepArgs>['tokens']>, grid: SweepGrid): string[] {
+  const swept = new Map<string, string>([['seed', 'the seeds (--seeds)']]);
+  for (const axis of grid) {
+    const knob = KNOBS.find((k) => k.key === axis.key)!;
+    for (const flag of [knob.flag, knob.kind === 'toggle' ? knob.negatedFlag : undefined]) if (flag) swept.set(flag, `the grid's ${axis.name}`);
+  }
+  return tokens.flatMap((token) => {
+    if (token.kind !== 'option' || SWEEP_ONLY.has(token.name)) return [];
+    const clash = swept.get(token.name);
+    if (clash) throw new UsageError(`--${token.name} is set by ${clash}; leave it out of the sweep's flags`);
+    return token.value === undefined ? [`--${token.name}`] : [`--${token.name}`, token.value];
+  });
+}
+
+async function completedEpochs(dir: string): Promise<number | null> {
+  const [meta] = await new FileRunStore(dir).listRuns();
+  return meta?.status === 'completed' ? meta.epochsCompleted : null;
+}
+
+/**
+ * `sweep --model SPEC --grid 'k=a,b;k2=c,d' [--seeds 1,2,3] --epochs N --out DIR [run flags]`: one
+ * `spade run` per grid cell and seed, each in DIR/<cell name>, skipping cells whose directory already
+ * holds a completed run of N epochs (so a sweep that stopped resumes), then the comparison of all
+ * cells. Exit 1 when a cell failed (the others still run).
+ */
+export async function runSweep(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+  const { values, positionals, tokens } = parseSweepArgs(argv);
+  if (positionals.length > 0) throw new UsageError(`sweep takes no positional arguments, got ${positionals.join(' ')}`);
+  if (typeof values.model !== 'string' || typeof values.out !== 'string' || typeof values.grid !== 'string') throw new UsageError('sweep needs --model, --grid and --out');
+  const epochs = integerOption(values.epochs, 'epochs', 1);
+  if (epochs < 1) throw new UsageError('--epochs must be at least 1');
+  const { grid, cells } = plannedCells(values.grid, typeof values.seeds === 'string' ? values.seeds : '1');
+  const options = { model: values.model, epochs, out: values.out, shared: sharedWords(tokens, grid) };
+  let failed = 0;
+  for (const [i, cell] of cells.entries()) {
+    const dir = cellDirectory(cell, values.out);
+    const done = await completedEpochs(dir);
+    print(`cell ${i + 1}/${cells.length} ${cell.name}${done !== null && done >= epochs ? `: skipped, ${dir} already holds a completed run of ${done} epoch(s)` : ''}`);
+    if (done !== null && done >= epochs) continue;
+    try {
+      await runRun(sweepRunArgs(cell, options).slice(1), runtime, print);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      failed++;
+      print(`cell ${cell.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const runs: ComparedRun[] = [];
+  for (const cell of cells) {
+    const dir = cellDirectory(cell, values.out);
+    if ((await new FileRunStore(dir).listRuns()).length > 0) runs.push(await comparedRun(dir, cell.name));
+  }
+  print('');
+  comparisonLines(compareRuns(runs)).forEach((line) => print(line));
+  return failed > 0 ? 1 : 0;
+}
