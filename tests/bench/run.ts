@@ -83,6 +83,17 @@ if (!only || only === 'epoch') {
     );
   }
 }
+if (!only || only === 'eval') {
+  const { measureEvalOverhead } = await import('./eval-overhead.ts');
+  const e = await measureEvalOverhead();
+  process.stdout.write(
+    [
+      'Held-out evaluation overhead (built-in suite, zero-latency model, Node sandbox from the snapshot)',
+      `  per suite environment         ${e.perEnvironmentMs.toFixed(0)} ms   (${e.environments} environments, ${e.episodes} episodes, ${(e.totalMs / 1000).toFixed(1)} s in all)`,
+      '',
+    ].join('\n'),
+  );
+}
 if (!only || only === 'store' || only === 'store-node' || only === 'store-browser') {
   const { baseEpoch, formatStoreFigures, measureStoreBrowser, measureStoreNode } = await import('./store-bench.ts');
   const base = await baseEpoch();
