@@ -15,6 +15,12 @@ import { sandboxActions, type SandboxActions } from './sandbox-actions.ts';
 import { dataActions, type DataActions } from './data-actions.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
+import { readPickedFiles } from '../adapters/store/import-run.ts';
+import { toImportFiles } from '../adapters/store/import-read.ts';
+import type { Suite } from '../core/eval/suite.ts';
+import { FixedPoolPicker } from './fixed-pool.svelte.ts';
+import { PlaybookController } from './playbook.svelte.ts';
+import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
 export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
 
@@ -39,6 +45,10 @@ export interface AppContext {
   sandbox: SandboxActions;
   /** Export and import of runs, pools and corpora. */
   data: DataActions;
+  /** The open run's playbook (a tab addition): its lessons and a person's edits between epochs. */
+  playbook: PlaybookController;
+  /** The new-run form's fixed pool (the baseline without a designer): bundled or imported, validated. */
+  pools: FixedPoolPicker;
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
 }
@@ -49,6 +59,13 @@ async function fetchText(path: string, what: string): Promise<string> {
   const response = await fetch(assetUrl(path));
   if (!response.ok) throw new Error(`Could not load the ${what} (HTTP ${response.status}); reload the page.`);
   return response.text();
+}
+
+/** Reads picked pool files (zips expanded) as the pool reader reads them. */
+async function readPickedPool(picked: File[]): Promise<PoolFiles> {
+  const read = await readPickedFiles(picked);
+  const converted = await toImportFiles(read.files);
+  return { files: converted.files, problems: [...read.problems, ...converted.problems] };
 }
 
 const webLocksLock: RunLock = (runId) =>
@@ -97,11 +114,21 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     return loaded;
   };
 
+  const fetchAsset = (path: string) => fetchText(path, `file ${path}`);
+  let builtinSuite: Promise<Suite> | null = null;
+  const heldOut = () => {
+    builtinSuite ??= loadServedSuite(fetchAsset, BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME).catch((error: unknown) => {
+      builtinSuite = null;
+      throw error;
+    });
+    return builtinSuite;
+  };
   const runs = new RunController({
     store,
     sandbox: appSandbox,
     corpus: activeGroundingCorpus,
     model,
+    suite: heldOut,
     lock: webLocksLock,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),
   });
@@ -120,6 +147,13 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     views: runViews(store),
     sandbox: sandboxActions(appSandbox, (meta) => runs.modelFor(meta)),
     data: dataActions(store, appSandbox),
+    playbook: new PlaybookController({ store, run: runs }),
+    pools: new FixedPoolPicker({
+      sandbox: appSandbox,
+      heldOut,
+      bundled: async () => ({ name: STARTER_POOL_NAME, read: await readServedPool(fetchAsset, STARTER_POOL_FOLDER) }),
+      readPicked: readPickedPool,
+    }),
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
   };
 }

@@ -7,6 +7,8 @@ export interface ChartSeries {
   values: Array<number | null>;
   /** Palette slot: -1 for the neutral, emphasised "mean" line, 0.. for the others. */
   colorIndex: number;
+  /** A 95% interval per point (null where there is none), drawn as the chart's `intervals` say. */
+  interval?: { lower: Array<number | null>; upper: Array<number | null> };
 }
 
 /** A chart, independent of the drawing library. */
@@ -16,8 +18,12 @@ export interface ChartSpec {
   /** One sentence saying what the chart shows and how it is computed. */
   description: string;
   yLabel: string;
-  /** Epoch numbers as the app shows them (the first epoch is 1). */
+  /** Epoch numbers as the app shows them (the first epoch is 1), or the chart's own x values (see `xLabel`). */
   epochs: number[];
+  /** Name of the x axis when it is not the epoch (e.g. "Epochs trained"). */
+  xLabel?: string;
+  /** How the series' intervals are drawn (a shaded band, or error bars), and what they are. */
+  intervals?: { style: 'band' | 'bars'; label: string };
   series: ChartSeries[];
   /** Decimal places when values are shown as text. */
   digits: number;
@@ -177,7 +183,25 @@ export function formatValue(value: number | null, digits: number): string {
 export function chartSummary(spec: ChartSpec): string {
   const last = spec.epochs.length - 1;
   if (last < 0 || pointCount(spec) === 0) return `${spec.title}: no data yet.`;
-  const values = spec.series.map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}`).join('; ');
+  const values = spec.series.map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}${intervalText(s, last, spec.digits)}`).join('; ');
   const band = spec.band ? ` Shaded: ${spec.band.label.toLowerCase()}.` : '';
-  return `${spec.title}, epoch ${spec.epochs[last]} (the latest of ${spec.epochs.length}): ${values}.${band}`;
+  return `${spec.title}, ${xText(spec, last)} (the latest of ${spec.epochs.length}): ${values}.${band}`;
+}
+
+/** The x value of point `index` in words: `epoch 3`, or `epochs trained: 2` on a chart with its own x axis. */
+export function xText(spec: ChartSpec, index: number): string {
+  return spec.xLabel ? `${spec.xLabel.toLowerCase()}: ${spec.epochs[index]}` : `epoch ${spec.epochs[index]}`;
+}
+
+/** A point's interval as `0.20 to 0.60`, or null when the series has none there. */
+export function intervalRange(series: ChartSeries, index: number, digits: number): string | null {
+  const lower = series.interval?.lower[index] ?? null;
+  const upper = series.interval?.upper[index] ?? null;
+  return lower === null || upper === null ? null : `${lower.toFixed(digits)} to ${upper.toFixed(digits)}`;
+}
+
+/** A point's interval as text (` (95% interval 0.20 to 0.60)`), empty when the series has none there. */
+export function intervalText(series: ChartSeries, index: number, digits: number): string {
+  const range = intervalRange(series, index, digits);
+  return range === null ? '' : ` (95% interval ${range})`;
 }

@@ -1,5 +1,6 @@
 import type { ValidationReport } from '../core/env/validate-env.ts';
 import type { SpadeEvent } from '../core/loop/events.ts';
+import type { LessonOutcome } from '../core/playbook/learn-lessons.ts';
 import type { Arm, EnvStats, EpochMetrics, Turn } from '../core/records.ts';
 
 /** One design attempt as it streams in and is judged. */
@@ -43,6 +44,8 @@ export interface LiveSlot {
   stats: EnvStats | null;
   /** Why the slot has no hint arm, or why it was quarantined. */
   note: string | null;
+  /** The pool environment a fixed-pool run plays in this slot (no design), or null. */
+  poolId: string | null;
 }
 
 /** Which stage of the epoch is running. */
@@ -56,6 +59,8 @@ export interface LiveEpoch {
   metrics: EpochMetrics | null;
   /** Streamed pieces seen (a proxy for tokens). */
   pieces: number;
+  /** The playbook's lesson requests of the epoch: each lesson learned, or why none was kept. */
+  lessons: LessonOutcome[];
 }
 
 function envIdOf(epoch: number, slot: number): string {
@@ -67,9 +72,22 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
   return {
     epoch,
     stage: 'design',
-    slots: slots.map(({ slot, skill }) => ({ slot, skill, envId: envIdOf(epoch, slot), phase: 'waiting', attempts: [], hint: null, hintStreaming: '', plays: [], stats: null, note: null })),
+    slots: slots.map(({ slot, skill }) => ({
+      slot,
+      skill,
+      envId: envIdOf(epoch, slot),
+      phase: 'waiting',
+      attempts: [],
+      hint: null,
+      hintStreaming: '',
+      plays: [],
+      stats: null,
+      note: null,
+      poolId: null,
+    })),
     metrics: null,
     pieces: 0,
+    lessons: [],
   };
 }
 
@@ -166,11 +184,24 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       }
       return;
     }
+    case 'pool_environment': {
+      const slot = live.slots[event.slot];
+      if (!slot) return;
+      slot.poolId = event.poolId;
+      slot.phase = 'valid';
+      return;
+    }
+    case 'lesson':
+      live.lessons.push(event.outcome);
+      return;
     case 'epoch_completed':
       live.metrics = event.metrics;
       live.stage = 'done';
       return;
     case 'epoch_started':
+    case 'eval_started':
+    case 'eval_play':
+    case 'eval_completed':
       return;
   }
 }

@@ -16,7 +16,7 @@ export interface EpochProgress {
 /** Derives progress counts from the live epoch and the run's config. */
 export function epochProgress(live: LiveEpoch, config: Config): EpochProgress {
   const slotsDone = live.slots.filter((s) => s.phase !== 'waiting' && s.phase !== 'designing').length;
-  const valid = live.slots.filter((s) => s.attempts.some((a) => a.report?.ok)).length;
+  const valid = live.slots.filter((s) => s.poolId !== null || s.attempts.some((a) => a.report?.ok)).length;
   const perEnv = config.playsPerArm * config.rolloutsPerEpoch + config.hintPlays;
   const playsDone = live.slots.reduce((n, s) => n + s.plays.filter((p) => p.return !== null).length, 0);
   const plays = valid * perEnv;

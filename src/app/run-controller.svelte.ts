@@ -8,7 +8,10 @@ import type { EpochMetrics } from '../core/records.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
+import type { Suite } from '../core/eval/suite.ts';
 import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
+import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
+import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
 
 /** What the controller is doing; `stopped`: storage filled up, the run is paused at its last committed epoch and continues once space is freed. */
 export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
@@ -24,6 +27,8 @@ export interface RunControllerDeps {
   corpus: () => Promise<GroundingCorpus>;
   /** The model a run uses (by its meta's modelId). */
   model: (meta: RunMeta) => Promise<ChatModel>;
+  /** The held-out suite evaluations play (the built-in suite in the app). */
+  suite: () => Promise<Suite>;
   lock?: RunLock;
   /** Schedules a UI flush (requestAnimationFrame in the browser). */
   schedule?: (flush: () => void) => void;
@@ -36,6 +41,8 @@ export interface NewRun {
   config: Config;
   modelId: string;
   epochsPlanned: number;
+  /** The environments a fixed-pool run plays instead of designing (SPADE's `fixed_env` baseline); absent: the designer. */
+  fixedPool?: Suite;
 }
 
 /** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. */
@@ -51,6 +58,10 @@ export class RunController {
   stage: EpochStage | null = $state(null);
   /** Streamed pieces per second over the last epoch (a token-rate proxy). */
   piecesPerSecond = $state(0);
+  /** The latest held-out evaluation of the open run in this tab (scheduled or on demand), or null. */
+  evaluation: EvalProgress | null = $state.raw(null);
+  /** On-demand evaluations stored since the app started (views that show evaluations read again when it grows). */
+  evaluationsStored = $state(0);
 
   private paused = false;
   private stepBudget = 0;
@@ -59,6 +70,7 @@ export class RunController {
   private buffered: SpadeEvent[] = [];
   private flushScheduled = false;
   private releaseLock: (() => void) | null = null;
+  private evalAbort: AbortController | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {}
 
@@ -67,8 +79,14 @@ export class RunController {
     return this.deps.model(meta);
   }
 
-  /** Creates and selects a run (not started). */
+  /** True while an on-demand evaluation of the open run is under way. */
+  get evaluating(): boolean {
+    return this.evaluation?.trigger === 'demand' && this.evaluation.phase === 'running';
+  }
+
+  /** Creates and selects a run (not started); a run that schedules evaluations records the held-out suite, a fixed-pool run its whole pool. */
   async create(input: NewRun): Promise<RunMeta> {
+    const suite = input.config.evalEvery > 0 ? await this.deps.suite() : null;
     const now = (this.deps.now ?? Date.now)();
     const meta: RunMeta = {
       id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
@@ -81,6 +99,8 @@ export class RunController {
       epochsCompleted: 0,
       epochsPlanned: input.epochsPlanned,
       lastError: null,
+      ...(suite ? { evalSuite: { name: suite.name, sha256: suite.sha256 } } : {}),
+      ...(input.fixedPool ? { fixedPool: { name: input.fixedPool.name, sha256: input.fixedPool.sha256, environments: input.fixedPool.environments } } : {}),
     };
     await this.deps.store.createRun(meta);
     await this.open(meta.id);
@@ -90,11 +110,13 @@ export class RunController {
   /** Selects a stored run and shows its committed history. */
   async open(runId: string): Promise<void> {
     if (this.status === 'running' || this.status === 'paused') throw new Error('Stop the current run before opening another.');
+    if (this.evaluating) throw new Error('Cancel the held-out evaluation under way before opening another run.');
     const loaded = await this.deps.store.loadRun(runId);
     if (!loaded) throw new Error(`No run with id ${runId}.`);
     this.meta = loaded.meta;
     this.history = await this.deps.store.metricsOf(runId);
     this.live = null;
+    this.evaluation = null;
     this.error = loaded.meta.lastError;
     this.notice =
       loaded.meta.status === 'running'
@@ -106,7 +128,7 @@ export class RunController {
   /** Starts (or continues) the selected run from its last committed epoch. */
   async start(options: { paused?: boolean } = {}): Promise<void> {
     const meta = this.meta;
-    if (!meta || this.status === 'running' || this.status === 'paused') return;
+    if (!meta || this.status === 'running' || this.status === 'paused' || this.evaluating) return;
     const releaseLock = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
     if (!releaseLock) {
       this.error = 'Another tab is running this run. Close it there, or open the run read-only here.';
@@ -155,6 +177,57 @@ export class RunController {
     this.wake?.();
   }
 
+  /**
+   * Evaluates the open run's agent on the held-out suite now (its model and current playbook),
+   * when it is not running: `afterEpochs` = its committed epochs, stored with `addEvaluation`.
+   * Progress is in `evaluation`; `cancelEvaluation` stops it and stores nothing.
+   */
+  async evaluateNow(): Promise<void> {
+    const meta = this.meta;
+    if (!meta || this.evaluating || this.status === 'running' || this.status === 'paused' || this.status === 'stopping') return;
+    const abort = new AbortController();
+    this.evalAbort = abort;
+    this.evaluation = startedEvaluation('demand', meta.epochsCompleted, 0);
+    const release = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
+    try {
+      if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
+      const [suite, model] = await Promise.all([this.deps.suite(), this.deps.model(meta)]);
+      this.evaluation = startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds);
+      const record = await evaluateOnDemand(
+        { store: this.deps.store, model, sandbox: this.deps.sandbox(), suite, signal: abort.signal, onPlay: (play, done, total) => (this.evaluation = countPlay(this.evaluation!, play, done, total)) },
+        meta.id,
+      );
+      this.evaluation = finishedEvaluation(this.evaluation, record);
+      this.evaluationsStored += 1;
+    } catch (error) {
+      const cancelled = error instanceof EvaluationCancelled;
+      this.evaluation = { ...this.evaluation!, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : error instanceof Error ? error.message : String(error) };
+    } finally {
+      release?.();
+      if (this.evalAbort === abort) this.evalAbort = null;
+    }
+  }
+
+  /** Cancels the on-demand evaluation under way (before its next play or model call); nothing is stored. */
+  cancelEvaluation(): void {
+    this.evalAbort?.abort();
+  }
+
+  /** The held-out suite of a run's scheduled evaluations, recorded in its meta when it has none or recorded another (then with a notice). */
+  private async scheduledSuite(meta: RunMeta): Promise<Suite> {
+    const suite = await this.deps.suite();
+    const recorded = meta.evalSuite;
+    if (recorded?.sha256 === suite.sha256) return suite;
+    const changed = recorded
+      ? `The held-out suite changed since this run last recorded it (${recorded.name} ${recorded.sha256.slice(0, 12)}, now ${suite.sha256.slice(0, 12)}); later evaluations use the new one, and the held-out chart shows the latest suite's only.`
+      : null;
+    if (changed) this.notice = [this.notice, changed].filter(Boolean).join(' ');
+    const evalSuite = { name: suite.name, sha256: suite.sha256 };
+    await this.deps.store.updateRun(meta.id, { evalSuite });
+    this.meta = { ...this.meta!, evalSuite };
+    return suite;
+  }
+
   private gate = async (stage: EpochStage): Promise<void> => {
     this.stage = stage;
     while (this.paused && this.stepBudget === 0 && !this.abortController?.signal.aborted) {
@@ -165,6 +238,10 @@ export class RunController {
   };
 
   private onEvent = (event: SpadeEvent): void => {
+    if (isEvalEvent(event)) {
+      this.evaluation = applyEvalEvent(this.evaluation, event);
+      return;
+    }
     if (event.type === 'epoch_started') {
       this.flush();
       this.live = createLiveEpoch(event.epoch, event.slots);
@@ -201,11 +278,14 @@ export class RunController {
           this.meta = { ...this.meta!, corpus: grounding.identity };
         }
       }
+      const evalSuite = loaded.meta.config.evalEvery > 0 ? await this.scheduledSuite(loaded.meta) : null;
       await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
       await runEpochs(
         {
           model,
           sandbox: this.deps.sandbox(),
+          ...(evalSuite ? { evalSuite } : {}),
+          ...(loaded.meta.fixedPool ? { fixedPool: loaded.meta.fixedPool.environments } : {}),
           corpus,
           emit: this.onEvent,
           gate: this.gate,
@@ -235,6 +315,7 @@ export class RunController {
     this.status = status;
     this.error = message;
     this.stage = null;
+    if (this.evaluation?.phase === 'running') this.evaluation = { ...this.evaluation, phase: 'cancelled' };
     const stored = status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'paused';
     if (this.meta) {
       this.meta = { ...this.meta, status: stored, lastError: message };

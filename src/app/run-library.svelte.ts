@@ -21,10 +21,10 @@ export class RunLibrary {
 
   constructor(private readonly deps: RunLibraryDeps) {}
 
-  /** The run that is running, paused or stopping in this tab (it cannot be deleted), or null. */
+  /** The run that is running, paused, stopping or being evaluated in this tab (it cannot be deleted), or null. */
   get activeId(): string | null {
-    const { status, meta } = this.deps.run;
-    return status === 'running' || status === 'paused' || status === 'stopping' ? (meta?.id ?? null) : null;
+    const { status, meta, evaluating } = this.deps.run;
+    return status === 'running' || status === 'paused' || status === 'stopping' || evaluating ? (meta?.id ?? null) : null;
   }
 
   /** Reads the list of stored runs again. */

@@ -1,5 +1,7 @@
 import type { RunStore } from '../core/ports/store-port.ts';
 import { ChartDataLoader } from './chart-data.ts';
+import { heldOutCharts } from './chart-heldout.ts';
+import type { ChartSpec } from './chart-series.ts';
 import { loadEnvPage, type EnvPageData } from './env-page.ts';
 import { openExplorerSource, type ExplorerSource } from './explorer-window.ts';
 import { buildLesson, type Lesson } from './learn.ts';
@@ -10,6 +12,8 @@ export interface RunViews {
   lesson(runId: string): Promise<Lesson | null>;
   /** A new loader of a run's chart input (it reads each committed epoch once). */
   chartLoader(): ChartDataLoader;
+  /** The held-out charts of a run's evaluations (none before its first evaluation). */
+  heldOutCharts(runId: string): Promise<ChartSpec[]>;
   /** The explorer's source of a run's environments; null when the run is no longer stored. */
   explorer(runId: string): Promise<ExplorerSource | null>;
   /** One environment with its episodes and its run; null when either is missing. */
@@ -21,6 +25,7 @@ export function runViews(store: RunStore): RunViews {
   return {
     lesson: (runId) => buildLesson(store, runId),
     chartLoader: () => new ChartDataLoader(store),
+    heldOutCharts: async (runId) => heldOutCharts(await store.evaluationsOf(runId)),
     explorer: (runId) => openExplorerSource(store, runId),
     envPage: (runId, envId) => loadEnvPage(store, runId, envId),
   };

@@ -9,6 +9,7 @@ import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { StoreQuotaError } from '../../src/core/ports/store-errors.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
@@ -24,6 +25,7 @@ function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDe
     sandbox: () => sandbox,
     corpus: async () => ({ docs: [], identity: { label: 'no corpus', documents: 0, sha256: 'none' } }),
     model: async () => new ScriptedChatModel(SCRIPT),
+    suite: async () => HELD_OUT_SUITE,
     lock: async (id) => {
       if (locks.has(id)) return null;
       locks.add(id);

@@ -7,6 +7,7 @@ import { RunLibrary } from '../../src/app/run-library.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
@@ -27,6 +28,7 @@ function setup() {
     sandbox: () => sandbox,
     corpus: async () => ({ docs: [], identity: { label: 'no corpus', documents: 0, sha256: 'none' } }),
     model: async () => new ScriptedChatModel(SCRIPT),
+    suite: async () => HELD_OUT_SUITE,
     lock,
     schedule: (flush) => setTimeout(flush, 0),
     now: () => 1_700_000_000_000 + ++tick,

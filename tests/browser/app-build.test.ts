@@ -73,7 +73,7 @@ describe('the production build', () => {
     'runs an epoch of the demo and keeps it after a reload',
     async () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
-      await page.getByLabel('Epochs').fill('1');
+      await page.getByLabel('Epochs', { exact: true }).fill('1');
       // Two slots: the bundle's sandbox, demo script and store are the point, not the demo's games.
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('button', { name: 'Create run' }).click();

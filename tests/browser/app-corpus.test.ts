@@ -60,7 +60,7 @@ describe('a user corpus', () => {
   it('grounds the next run in it', async () => {
     await page.getByRole('button', { name: 'Model', exact: true }).click();
     await page.getByRole('button', { name: 'Start the demo' }).click();
-    await page.getByLabel('Epochs').fill('1');
+    await page.getByLabel('Epochs', { exact: true }).fill('1');
     await page.getByRole('button', { name: 'Create run' }).click();
     await page
       .getByText(/grounded in big-\d+/)

@@ -46,7 +46,7 @@ describe('a run on the CPU backend from the app', () => {
 
   it('designs with the real engine, rejects each nonsense design with its reason, and commits the epoch', async () => {
     await page.getByLabel('Name').fill('cpu run');
-    await page.getByLabel('Epochs').fill('1');
+    await page.getByLabel('Epochs', { exact: true }).fill('1');
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
     await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);

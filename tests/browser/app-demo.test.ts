@@ -20,7 +20,7 @@ const status = () => page.getByTestId('run-status').textContent();
 async function startDemoRun(epochs: number): Promise<void> {
   await page.getByRole('button', { name: 'Model', exact: true }).click();
   await page.getByRole('button', { name: 'Start the demo' }).click();
-  await page.getByLabel('Epochs').fill(String(epochs));
+  await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
   await page.getByRole('button', { name: 'Create run' }).click();
 }
 
@@ -50,7 +50,7 @@ describe('first run: the demo runs two epochs end to end', () => {
   it(
     'runs two epochs with every stage visible, the tab responsive, numbers shown',
     async () => {
-      await page.getByLabel('Epochs').fill('2');
+      await page.getByLabel('Epochs', { exact: true }).fill('2');
       // Two slots an epoch at the normal pace: every stage still shows, in half the time of four.
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await recordLongTasks(page);

@@ -44,7 +44,7 @@ async function createServerRun(name: string): Promise<void> {
   await page.getByLabel('Model name').fill(MODEL);
   await page.getByRole('button', { name: 'Use this server' }).click();
   await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Epochs').fill('1');
+  await page.getByLabel('Epochs', { exact: true }).fill('1');
   await page.getByRole('button', { name: 'Create run' }).click();
 }
 

@@ -43,7 +43,7 @@ describe('charts of a demo run', () => {
     async () => {
       await nav('Model').click();
       await page.getByRole('button', { name: 'Start the demo' }).click();
-      await page.getByLabel('Epochs').fill('2');
+      await page.getByLabel('Epochs', { exact: true }).fill('2');
       // Two slots per epoch: the charts are the point, not the demo's games.
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('button', { name: 'Create run' }).click();

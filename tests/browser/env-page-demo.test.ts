@@ -15,7 +15,7 @@ beforeAll(async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Start the demo' }).click();
-  await page.getByLabel('Epochs').fill('1');
+  await page.getByLabel('Epochs', { exact: true }).fill('1');
   // Two slots: the explorer and the environment page are the point, not the demo's games.
   await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
   const started = Date.now();

@@ -1,0 +1,105 @@
+// Issue 13 in the real app (real IndexedDB, real sandbox, the scripted demo model at instant
+// pace): a run with the playbook on and an evaluation every epoch, its held-out chart, the
+// playbook panel (a lesson learned, then edited and kept across a reload), "Evaluate now", and a
+// fixed-pool run (the baseline without a designer) from an imported and the bundled pool.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startRig, type BrowserRig } from './harness.ts';
+import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+
+let rig: BrowserRig;
+let page: Page;
+beforeAll(async () => {
+  rig = await startRig();
+  page = await rig.open('/', { demoSpeed: 'instant' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
+const heldOut = () => page.locator('[data-testid="chart"][data-chart="held-out"]');
+const lessons = () => page.getByTestId('playbook').getByTestId('lesson');
+const EDITED = 'Try the action that rules out the most options first, then commit.';
+
+describe('held-out evaluation and the playbook in the app', () => {
+  it(
+    'runs an epoch with the playbook and evaluations, charts them, and shows the lesson learned',
+    async () => {
+      await nav('Model').click();
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByLabel('Epochs', { exact: true }).fill('1');
+      await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+      await page.getByRole('group', { name: /^Playbook and held-out evaluation/ }).waitFor();
+      await page.getByRole('checkbox', { name: /^Agent's playbook/ }).check();
+      await page.getByRole('spinbutton', { name: /^Evaluate every N epochs/ }).fill('1');
+      await page.getByRole('spinbutton', { name: /^Seeds per held-out environment/ }).fill('1');
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+
+      await expect(page.getByTestId('eval-progress').textContent()).resolves.toMatch(/^Scheduled held-out evaluation after 1 epoch: win rate \d\.\d\d \(95% interval /);
+      await expect(page.getByTestId('live-lessons').textContent()).resolves.toMatch(/Lesson learned from e0000-s0\d/);
+      await expect(page.getByTestId('playbook-mode').textContent()).resolves.toContain('Playbook on.');
+      await lessons().first().waitFor({ timeout: 10_000 });
+      await expect(lessons().first().textContent()).resolves.toMatch(/learned from e0000-s0\d, epoch 1/);
+      await expect(lessons().first().getByTestId('lesson-effect').textContent()).resolves.toMatch(/^not measured yet/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'experiments-run');
+
+      await nav('Charts').click();
+      await heldOut().locator('canvas').waitFor({ timeout: 30_000 });
+      await expect(heldOut().getAttribute('data-points')).resolves.toBe('2');
+      await expect(heldOut().getByTestId('interval-label').textContent()).resolves.toBe('95% interval: bootstrap over environments');
+      await expect(page.locator('[data-testid="chart"][data-chart="held-out-skills"]').getAttribute('data-points')).resolves.not.toBe('0');
+      await screenshot(page, 'experiments-charts');
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
+
+  it('edits a lesson, keeps the edit across a reload, and evaluates the agent on demand', async () => {
+    await nav('Live run').click();
+    const first = lessons().first();
+    await first.getByRole('button', { name: /^Edit/ }).click();
+    await first.getByLabel(/^Lesson text/).fill(EDITED);
+    await first.getByRole('button', { name: 'Save lesson' }).click();
+    await lessons().filter({ hasText: EDITED }).waitFor({ timeout: 10_000 });
+    await expect(lessons().first().textContent()).resolves.toMatch(/edited by a person; learned from e0000-s0\d/);
+
+    await page.reload();
+    await page.getByTestId('playbook').waitFor({ timeout: 30_000 });
+    await lessons().filter({ hasText: EDITED }).waitFor({ timeout: 10_000 });
+
+    await page.getByRole('button', { name: 'Evaluate now' }).click();
+    await page
+      .getByTestId('eval-progress')
+      .filter({ hasText: /^On-demand held-out evaluation after 1 epoch: win rate / })
+      .waitFor({ timeout: 120_000 });
+    await nav('Charts').click();
+    await heldOut().and(page.locator('[data-points="3"]')).waitFor({ timeout: 30_000 });
+    await expect(heldOut().locator('figcaption').textContent()).resolves.toMatch(/^Held-out win rate, epochs trained: 1 \(the latest of 3\)/);
+  });
+
+  it('validates an imported pool (rejects listed), then runs the bundled pool as a fixed-pool baseline', async () => {
+    await nav('Model').click();
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByLabel('Epochs', { exact: true }).fill('1');
+    await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+    await page.getByRole('radio', { name: /^Fixed pool \(baseline, no designer\)/ }).check();
+    await expect(page.getByRole('button', { name: 'Create run' }).isDisabled()).resolves.toBe(true);
+    const pool = page.getByTestId('fixed-pool');
+    await pool.getByLabel(/^Import a pool file/).setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'tests/fixtures/demo-envs/valve_fountain.py']);
+    await pool.getByTestId('pool-ready').waitFor({ timeout: 60_000 });
+    await expect(pool.getByTestId('pool-ready').textContent()).resolves.toMatch(/1 valid environments .*; 1 left out/);
+    await expect(pool.getByRole('list').textContent()).resolves.toMatch(/liars_gate_broken: invalid at probe \(step_bad_return\)/);
+    await pool.getByRole('button', { name: 'Use the bundled starter pool' }).click();
+    await pool.getByTestId('pool-ready').filter({ hasText: 'Pool starter from the bundled pool: 16 valid environments' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
+    await expect(page.getByTestId('pool-slot').allTextContents()).resolves.toEqual([
+      'From the fixed pool: balance_coins (no designer in this run; the environment is played as it is)',
+      'From the fixed pool: cargo_loader (no designer in this run; the environment is played as it is)',
+    ]);
+    await expect(page.getByText(/fixed pool starter \(16 environments, no designer: the baseline\)/).count()).resolves.toBe(1);
+  });
+});
