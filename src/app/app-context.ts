@@ -9,10 +9,13 @@ import { CpuModelController } from './cpu-model.svelte.ts';
 import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { RunLibrary } from './run-library.svelte.ts';
+import { Comparison } from './comparison.svelte.ts';
+import { SweepController } from './sweep.svelte.ts';
+import { localSweepStorage } from './sweep-plan.ts';
 import { runViews, type RunViews } from './run-views.ts';
 import { appSandbox } from './sandbox.ts';
 import { sandboxActions, type SandboxActions } from './sandbox-actions.ts';
-import { dataActions, type DataActions } from './data-actions.ts';
+import { dataActions, saveFile, type DataActions } from './data-actions.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
 import { readPickedFiles } from '../adapters/store/import-run.ts';
@@ -51,6 +54,10 @@ export interface AppContext {
   pools: FixedPoolPicker;
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
+  /** Runs side by side: the selection, the comparison and its CSV export. */
+  compare: Comparison;
+  /** A sweep over settings and seeds, its runs run one after another (kept across reloads). */
+  sweep: SweepController;
 }
 
 const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
@@ -139,9 +146,16 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   cpu.onModelEvent((event) => {
     if (event.type === 'unloaded') runs.pause();
   });
+  const library = new RunLibrary({ store, run: runs, lock: webLocksLock });
+  const modelReady = (modelId: string): boolean => {
+    const id = parseModelId(modelId);
+    if (modelId === DEMO_MODEL_ID || id?.kind === 'openai') return true;
+    if (id?.kind === 'wllama') return cpu.chatModel()?.id === modelId;
+    return id?.kind === 'webllm' && webllmModelId(modelSetup.state.loadedId ?? '') === modelId;
+  };
   return {
     runs,
-    library: new RunLibrary({ store, run: runs, lock: webLocksLock }),
+    library,
     modelSetup,
     cpu,
     views: runViews(store),
@@ -155,5 +169,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       readPicked: readPickedPool,
     }),
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
+    compare: new Comparison({ store, save: saveFile }),
+    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),
   };
 }

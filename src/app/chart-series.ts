@@ -31,6 +31,8 @@ export interface ChartSpec {
   softRange: [number, number];
   /** A shaded horizontal band. */
   band?: { from: number; to: number; label: string };
+  /** Draw each line across x values where it has no point (overlaid runs evaluated after different epochs). */
+  joinGaps?: boolean;
 }
 
 /** The plateau band of SPADE.md section 5: the designer earns the full plateau term for win rates in it. */
@@ -39,10 +41,11 @@ export const PLATEAU_BAND = { from: 0.4, to: 0.6, label: 'Plateau band 0.4 to 0.
 /** Label of the across-skills mean line. */
 export const MEAN_LABEL = 'Mean (all skills)';
 
-const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+/** The value when it is a finite number, else null. */
+export const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** True when the epoch has scores: at least one valid environment and played episodes (imported pools have none). */
-const scored = (m: EpochMetrics): boolean => m.validEnvironments > 0 && m.episodes > 0;
+export const scored = (m: EpochMetrics): boolean => m.validEnvironments > 0 && m.episodes > 0;
 
 /** Every skill seen in the run's metrics or designer rewards, sorted (the palette follows this order). */
 export function skillsOf(input: ChartInput): string[] {

@@ -34,13 +34,18 @@ export function dataActions(store: RunStore, sandbox: () => SandboxRuntime): Dat
 /** Exports a run and hands the browser the file to save. */
 async function downloadExport(store: RunStore, runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }> {
   const file = await exportRun(store, runId, format);
-  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.mimeType }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: file.fileName });
+  saveFile(file.fileName, file.bytes, file.mimeType);
+  return { fileName: file.fileName, count: file.count };
+}
+
+/** Hands the browser a file to save under `fileName`. */
+export function saveFile(fileName: string, content: Uint8Array | string, mimeType: string): void {
+  const url = URL.createObjectURL(new Blob([content as BlobPart], { type: mimeType }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return { fileName: file.fileName, count: file.count };
 }
 
 /** An import in the app: its report, and for a corpus whether it was kept or waits for the user to replace the one they have. */

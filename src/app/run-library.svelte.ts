@@ -1,5 +1,6 @@
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { NewRun, RunController, RunLock } from './run-controller.svelte.ts';
+import { summarizeRuns, type RunSummary } from './run-summary.ts';
 
 /** What the library needs from the composition root. */
 export interface RunLibraryDeps {
@@ -18,6 +19,8 @@ export class RunLibrary {
   runs: RunMeta[] = $state.raw([]);
   /** Why the last delete deleted nothing, or null. */
   deleteError: string | null = $state(null);
+  /** Each listed run's key settings and headline numbers, by run id, as last read. */
+  summaries: Record<string, RunSummary> = $state.raw({});
 
   constructor(private readonly deps: RunLibraryDeps) {}
 
@@ -30,6 +33,7 @@ export class RunLibrary {
   /** Reads the list of stored runs again. */
   async refresh(): Promise<RunMeta[]> {
     this.runs = await this.deps.store.listRuns();
+    this.summaries = await summarizeRuns(this.deps.store, this.runs);
     return this.runs;
   }
 

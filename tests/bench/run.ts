@@ -104,3 +104,7 @@ if (!only || only === 'cpu') {
   const { formatCpuThreads, measureCpuThreads } = await import('./cpu-threads.ts');
   process.stdout.write(formatCpuThreads(await measureCpuThreads()));
 }
+if (!only || only === 'compare') {
+  const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
+  process.stdout.write(formatCompareFigures(await measureCompareView()));
+}

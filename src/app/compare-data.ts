@@ -1,0 +1,52 @@
+import { compareRuns, type ComparedRun, type RunComparison } from '../core/experiments/compare-runs.ts';
+import type { RunStore } from '../core/ports/store-port.ts';
+import { overlayCharts, type OverlayChart } from './compare-charts.ts';
+
+/** The part of the run store a comparison reads. */
+export type ComparisonStore = Pick<RunStore, 'loadRun' | 'metricsOf' | 'evaluationsOf'>;
+
+/** What the compare view shows: the runs read, their differences and finals, and the overlay charts. */
+export interface ComparisonData {
+  /** The run ids asked for, in order. */
+  ids: string[];
+  runs: ComparedRun[];
+  comparison: RunComparison;
+  charts: OverlayChart[];
+  /** Labels of the runs without any held-out evaluation. */
+  unevaluated: string[];
+  /** Selected runs that are no longer stored (deleted since), by id. */
+  missing: string[];
+}
+
+/** Labels for runs by name, numbered `name (2)`, `name (3)` where names repeat, so every line and row is told apart. */
+export function runLabels(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name} (${count})`;
+  });
+}
+
+/** Reads the runs `ids` (in that order) and compares them. */
+export async function loadComparison(store: ComparisonStore, ids: readonly string[]): Promise<ComparisonData> {
+  const read = await Promise.all(
+    ids.map(async (id) => {
+      const loaded = await store.loadRun(id);
+      if (!loaded) return { id, run: null };
+      const [metrics, evaluations] = await Promise.all([store.metricsOf(id), store.evaluationsOf(id)]);
+      return { id, run: { meta: loaded.meta, metrics, evaluations } };
+    }),
+  );
+  const found = read.flatMap((r) => (r.run ? [r.run] : []));
+  const labels = runLabels(found.map((r) => r.meta.name));
+  const runs: ComparedRun[] = found.map((r, i) => ({ label: labels[i]!, ...r }));
+  return {
+    ids: [...ids],
+    runs,
+    comparison: compareRuns(runs),
+    charts: overlayCharts(runs),
+    unevaluated: runs.filter((r) => r.evaluations.length === 0).map((r) => r.label),
+    missing: read.filter((r) => !r.run).map((r) => r.id),
+  };
+}

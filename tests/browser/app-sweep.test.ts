@@ -1,0 +1,87 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startRig, type BrowserRig } from './harness.ts';
+import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+
+let rig: BrowserRig;
+let page: Page;
+beforeAll(async () => {
+  rig = await startRig();
+  page = await rig.open('/', { demoSpeed: 'instant' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+const cells = () => page.getByTestId('sweep-cell');
+
+describe('a sweep in the tab, then its runs side by side', () => {
+  it(
+    'runs a two-cell demo sweep, picks it up after a reload mid-sweep, and compares the two runs',
+    async () => {
+      await page.getByRole('button', { name: 'Sweeps', exact: true }).click();
+      await page.getByLabel('Grid').fill('reward=blend,regret');
+      await page.getByLabel('Seeds').fill('1');
+      await page.getByLabel('Epochs per run').fill('1');
+      // One slot and one play per arm: the sweep's queue and resume are the point, not the demo's games.
+      await page.getByLabel('Shared settings (optional)').fill('slots=1;plays=1;skills-per-epoch=1;corpus=off');
+      await page.getByText('2 runs of 1 epoch: reward-blend_seed-1, reward-regret_seed-1').waitFor();
+      await page.getByLabel('Grid').fill('reward=blend,best');
+      await page.getByTestId('sweep-error').filter({ hasText: 'reward=best: expected one of blend, regret' }).waitFor();
+      await page.getByLabel('Grid').fill('reward=blend,regret');
+      await page.getByText('The commands').click();
+      copyFileSync(await screenshot(page, 'sweep-form'), '/tmp/sweep-form.png');
+
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.getByRole('button', { name: 'Copy as commands' }).click();
+      await page.getByText('Copied 2 command lines.').waitFor();
+      await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(
+        [
+          'npm run --silent spade -- run --model scripted:public/demo/demo-script.json --epochs 1 --out runs/sweep/reward-blend_seed-1 --seed 1 --slots 1 --plays 1 --skills-per-epoch 1 --no-corpus --reward blend',
+          'npm run --silent spade -- run --model scripted:public/demo/demo-script.json --epochs 1 --out runs/sweep/reward-regret_seed-1 --seed 1 --slots 1 --plays 1 --skills-per-epoch 1 --no-corpus --reward regret',
+          '',
+        ].join('\n'),
+      );
+
+      await page.getByRole('button', { name: 'Start the sweep' }).click();
+      await cells().first().and(page.locator('[data-status="running"]')).waitFor({ timeout: 30_000 });
+      await page.reload();
+      await page.getByText('A reload interrupted this sweep at cell 1 of 2').waitFor({ timeout: 30_000 });
+      await page.getByTestId('sweep-progress').and(page.locator('[data-status="finished"]')).waitFor({ timeout: 180_000 });
+      await expect(cells().evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).resolves.toEqual(['completed', 'completed']);
+
+      await page.getByRole('button', { name: 'Compare these runs' }).click();
+      await page.getByTestId('compare-view').and(page.locator('[data-rendered="true"]')).waitFor({ timeout: 30_000 });
+      const differences = await page.getByTestId('differences').locator('tbody tr').allTextContents();
+      expect(differences).toEqual(['rewardblendregret']);
+      await expect(page.getByTestId('overlay-chart').count()).resolves.toBe(5);
+      // Four charts drawn with both runs' points; the held-out one says that neither run was evaluated.
+      await expect(page.locator('[data-testid="overlay-chart"][data-drawn="true"] canvas').count()).resolves.toBe(4);
+      await page.locator('[data-chart="held-out"]').getByText('None of these runs has a held-out evaluation yet.').waitFor();
+      await expect(page.locator('[data-chart="win-rate"]').getAttribute('data-points')).resolves.toBe('2');
+      await page.getByTestId('unevaluated').filter({ hasText: 'reward-blend_seed-1, reward-regret_seed-1' }).waitFor();
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export CSV of the comparison' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe('spade-comparison-2-runs.csv');
+      const csv = readFileSync((await download.path())!, 'utf8').split('\n');
+      expect([csv[0], csv[1]!.split(',')[0], csv[1]!.split(',').at(-1), csv[2]!.split(',').at(-1)]).toEqual([
+        'run,epochs,winRate,regret,validity,designerReward,heldOutSuite,heldOutWinRate,heldOutCi95Low,heldOutCi95High,heldOutAfterEpochs,reward',
+        'reward-blend_seed-1',
+        'blend',
+        'regret',
+      ]);
+      copyFileSync(await screenshot(page, 'compare-view'), '/tmp/compare-view.png');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // The Runs list shows each run's settings and numbers, and the same comparison from its checkboxes.
+      await page.getByRole('button', { name: 'Runs', exact: true }).click();
+      await page.getByText('reward regret · memory on · corpus off · playbook off · seed 1 · K 1 · designer').waitFor();
+      await expect(page.getByText(/^not evaluated · last epoch 1: win rate /).count()).resolves.toBe(2);
+      await expect(page.getByRole('button', { name: 'Compare selected (2)' }).isEnabled()).resolves.toBe(true);
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
+});
