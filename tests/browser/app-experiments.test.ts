@@ -91,7 +91,7 @@ describe('held-out evaluation and the playbook in the app', () => {
     await page.getByRole('radio', { name: /^Fixed pool \(baseline, no designer\)/ }).check();
     await expect(page.getByRole('button', { name: 'Create run' }).isDisabled()).resolves.toBe(true);
     const pool = page.getByTestId('fixed-pool');
-    await pool.getByLabel(/^Import a pool file/).setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'tests/fixtures/demo-envs/valve_fountain.py']);
+    await pool.getByLabel(/^Import a pool file/).setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'public/pools/starter/games/valve_fountain.py']);
     await pool.getByTestId('pool-ready').waitFor({ timeout: 60_000 });
     await expect(pool.getByTestId('pool-ready').textContent()).resolves.toMatch(/1 valid environments .*; 1 left out/);
     await expect(pool.getByRole('list').textContent()).resolves.toMatch(/liars_gate_broken: invalid at probe \(step_bad_return\)/);

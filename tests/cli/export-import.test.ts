@@ -94,7 +94,7 @@ describe('spade import', () => {
   it('imports a folder with a broken game: keeps the good one, names the bad one, exits 1', async () => {
     const folder = join(tmp, 'mixed');
     mkdirSync(folder);
-    copyFileSync(join(ROOT, 'tests/fixtures/envs/good/number_ladder.py'), join(folder, 'game_00000_000_mathematical_reasoning.py'));
+    copyFileSync(join(ROOT, 'public/pools/starter/games/number_ladder.py'), join(folder, 'game_00000_000_mathematical_reasoning.py'));
     copyFileSync(join(ROOT, 'tests/fixtures/envs/broken/syntax_error.py'), join(folder, 'game_00000_001_logical_deduction.py'));
     const into = join(tmp, 'from-folder');
     const result = await spade('import', folder, '--out', into);

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS } from '../../src/formats/import/import-limits.ts';
 import { inProcessSpade, ROOT } from './spade-cli.ts';
 
-const GOOD = readFileSync(join(ROOT, 'tests/fixtures/envs/good/number_ladder.py'), 'utf8');
+const GOOD = readFileSync(join(ROOT, 'public/pools/starter/games/number_ladder.py'), 'utf8');
 const FENCED = GOOD.replace('    """Mathematical reasoning:', '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:');
 const THINK = GOOD.replace('    def __init__(self, max_turns=12):', '    TAG = "<think>"\n\n    def __init__(self, max_turns=12):');
 // In-process (the subprocess smoke tests of validate and import are in cli.test.ts and export-import.test.ts).

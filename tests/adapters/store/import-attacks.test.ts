@@ -13,7 +13,7 @@ import { decodeUtf8, unzipFiles, zipTextFiles } from '../../../src/adapters/stor
 import { MAX_VALIDATE_TIMEOUT_MS } from '../../../src/core/config.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 
-const GOOD = readFileSync(new URL('../../fixtures/envs/good/number_ladder.py', import.meta.url), 'utf8');
+const GOOD = readFileSync(new URL('../../../public/pools/starter/games/number_ladder.py', import.meta.url), 'utf8');
 /** Valid code that model-reply extraction would cut: a fenced block in a docstring. */
 const FENCED_DOCSTRING = GOOD.replace('    """Mathematical reasoning:', '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:');
 /** Valid code that `<think>` stripping would cut: the tag inside a string literal. */
