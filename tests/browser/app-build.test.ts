@@ -29,6 +29,8 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${address.port}`;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] });
   const context = await browser.newContext();
+  // The bundle is the point here, not the demo's pacing: its replies stream at once.
+  await context.addInitScript(() => localStorage.setItem('spade-lab-demo-speed', 'instant'));
   context.on('request', (request) => void requests.push(request.url()));
   page = await context.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
