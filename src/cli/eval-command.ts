@@ -20,7 +20,7 @@ async function evaluatedModel(spec: string | undefined, recorded: string): Promi
 }
 
 /**
- * `eval --run DIR [--suite builtin|FILE|DIR] [--seeds N] [--no-playbook] [--model SPEC] [--json]`:
+ * `eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--json]`:
  * evaluates a run's agent as it is now (its config and its latest playbook) on a held-out suite,
  * appends the evaluation to DIR/evals.jsonl and prints its win rate with the 95% interval (with
  * `--json`, one JSON object; the suite's left-out environments then go to `warn`).
