@@ -22,6 +22,7 @@ import { readPickedFiles } from '../adapters/store/import-run.ts';
 import { toImportFiles } from '../adapters/store/import-read.ts';
 import type { Suite } from '../core/eval/suite.ts';
 import { FixedPoolPicker } from './fixed-pool.svelte.ts';
+import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
@@ -52,6 +53,8 @@ export interface AppContext {
   playbook: PlaybookController;
   /** The new-run form's fixed pool (the baseline without a designer): bundled or imported, validated. */
   pools: FixedPoolPicker;
+  /** The held-out suite chosen for a new run's scheduled evaluations, and the one "Evaluate now" plays. */
+  suites: { scheduled: HeldOutChoice; onDemand: HeldOutChoice };
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
   /** Runs side by side: the selection, the comparison and its CSV export. */
@@ -168,6 +171,10 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       bundled: async () => ({ name: STARTER_POOL_NAME, read: await readServedPool(fetchAsset, STARTER_POOL_FOLDER) }),
       readPicked: readPickedPool,
     }),
+    suites: {
+      scheduled: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox: appSandbox, readPicked: readPickedPool }) }),
+      onDemand: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox: appSandbox, readPicked: readPickedPool }) }),
+    },
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     compare: new Comparison({ store, save: saveFile }),
     sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),

@@ -36,7 +36,7 @@ function context(shown: readonly EvalRecord[], otherSuites: number): string {
   const parts = [
     `Suite ${latest.suite} (sha256 ${latest.suiteSha256.slice(0, 12)}…), ${latest.environments} environments, ${latest.seedsPerEnvironment} fixed seeds each, unhinted, ${playbook}.`,
     demand > 0 ? `${demand} of the ${shown.length} evaluations were run on demand.` : '',
-    otherSuites > 0 ? `${otherSuites} evaluations on an earlier suite are not drawn.` : '',
+    otherSuites > 0 ? `${otherSuites} evaluations on other suites are not drawn (only the suite of the latest evaluation is).` : '',
   ];
   return parts.filter(Boolean).join(' ');
 }

@@ -1,4 +1,4 @@
-import type { EvalPlay, EvalTrigger, WinRateSummary } from '../core/eval/eval-record.ts';
+import type { EvalPlay, EvalRecord, EvalTrigger, WinRateSummary } from '../core/eval/eval-record.ts';
 import type { SpadeEvent } from '../core/loop/events.ts';
 
 /** A held-out evaluation as the run view shows it: scheduled (inside an epoch) or on demand. */
@@ -12,12 +12,16 @@ export interface EvalProgress {
   phase: 'running' | 'done' | 'cancelled' | 'failed';
   /** The finished evaluation's overall figures. */
   result: WinRateSummary | null;
+  /** The finished evaluation's suite name. */
+  suite: string | null;
+  /** Ids of the suite environments whose code the run trains on too (null: not checked yet). */
+  overlap: string[] | null;
   error: string | null;
 }
 
 /** An evaluation that has just started. */
 export function startedEvaluation(trigger: EvalTrigger, afterEpochs: number, total: number): EvalProgress {
-  return { trigger, afterEpochs, done: 0, total, wins: 0, phase: 'running', result: null, error: null };
+  return { trigger, afterEpochs, done: 0, total, wins: 0, phase: 'running', result: null, suite: null, overlap: null, error: null };
 }
 
 /** The progress after one more play. */
@@ -26,8 +30,9 @@ export function countPlay(progress: EvalProgress, play: EvalPlay, done: number, 
 }
 
 /** The progress after a finished evaluation. */
-export function finishedEvaluation(progress: EvalProgress, result: WinRateSummary): EvalProgress {
-  return { ...progress, phase: 'done', done: result.episodes, total: result.episodes, result };
+export function finishedEvaluation(progress: EvalProgress, record: EvalRecord): EvalProgress {
+  const { environments, episodes, wins, winRate, ci95 } = record;
+  return { ...progress, phase: 'done', done: episodes, total: episodes, result: { environments, episodes, wins, winRate, ci95 }, suite: record.suite };
 }
 
 /** The evaluation a scheduled-evaluation event leaves (the same progress for every other event). */
@@ -58,10 +63,18 @@ export function evalProgressText(p: EvalProgress): string {
       if (p.total === 0) return `${what}: reading the suite and the model…`;
       return `${what}: held-out play ${Math.min(p.done + 1, p.total)} of ${p.total} (${p.wins} won so far)`;
     case 'done':
-      return `${what}: win rate ${p.result ? rateWithInterval(p.result) : '?'} over ${p.result?.environments ?? 0} environments, ${p.total} plays`;
+      return `${what}: win rate ${p.result ? rateWithInterval(p.result) : '?'} over ${p.result?.environments ?? 0} environments${p.suite ? ` of ${p.suite}` : ''}, ${p.total} plays`;
     case 'cancelled':
       return `${what}: cancelled after ${p.done} of ${p.total} plays; nothing was stored`;
     case 'failed':
       return `${what}: failed: ${p.error ?? 'unknown error'}`;
   }
+}
+
+/** The warning next to a finished evaluation whose suite shares environments with the run's training pool, or null when it shares none. */
+export function overlapText(p: EvalProgress): string | null {
+  if (p.phase !== 'done' || !p.overlap || p.overlap.length === 0) return null;
+  const shown = p.overlap.slice(0, 5).join(', ') + (p.overlap.length > 5 ? `, and ${p.overlap.length - 5} more` : '');
+  const count = `${p.overlap.length} of the ${p.result?.environments ?? p.overlap.length} suite environments`;
+  return `Not held out: ${count} (${shown}) have the same code as environments this run trains on, so this result cannot tell held-out play from play on training data.`;
 }

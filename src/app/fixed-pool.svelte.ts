@@ -21,15 +21,15 @@ const NO_CHOICE: PoolChoice = { phase: 'none', source: null, done: 0, total: 0, 
 /** What the picker needs from the composition root. */
 export interface FixedPoolDeps {
   sandbox: () => SandboxRuntime;
-  /** The held-out suite (kept out of training pools). */
-  heldOut: () => Promise<Suite>;
-  /** The bundled pool's name and files. */
-  bundled: () => Promise<{ name: string; read: PoolFiles }>;
+  /** The held-out suite (kept out of training pools); absent: nothing is left out for it (a pool picked as a held-out suite). */
+  heldOut?: () => Promise<Suite>;
+  /** The bundled pool's name and files; absent: only picked files. */
+  bundled?: () => Promise<{ name: string; read: PoolFiles }>;
   /** Picked files (a zip, a folder or .py files) as the pool reader reads them. */
   readPicked: (picked: File[]) => Promise<PoolFiles>;
 }
 
-/** The new-run form's fixed pool (the baseline without a designer): the bundled pool or an imported one, validated before use. */
+/** A pool chosen and validated before use: the new-run form's fixed pool (the bundled pool or an imported one), or an imported held-out suite. */
 export class FixedPoolPicker {
   /** The choice as it stands, replaced on every change. */
   state: PoolChoice = $state.raw(NO_CHOICE);
@@ -37,9 +37,15 @@ export class FixedPoolPicker {
 
   constructor(private readonly deps: FixedPoolDeps) {}
 
-  /** Reads and validates the bundled pool. */
-  useBundled(): Promise<void> {
-    return this.check('the bundled pool', async () => this.deps.bundled());
+  /** True when the picker offers a bundled pool. */
+  get hasBundled(): boolean {
+    return this.deps.bundled !== undefined;
+  }
+
+  /** Reads and validates the bundled pool (when there is one). */
+  async useBundled(): Promise<void> {
+    const bundled = this.deps.bundled;
+    if (bundled) await this.check('the bundled pool', bundled);
   }
 
   /** Reads and validates picked files (a pool zip, a pool folder, or .py files with a manifest). */
@@ -63,10 +69,10 @@ export class FixedPoolPicker {
     };
     this.state = { ...NO_CHOICE, phase: 'reading', source };
     try {
-      const [files, heldOut] = await Promise.all([read(), this.deps.heldOut().catch(() => null)]);
+      const [files, heldOut] = await Promise.all([read(), this.deps.heldOut ? this.deps.heldOut().catch(() => null) : null]);
       set({ phase: 'validating' });
       const checked = await checkPool(files.name, files.read, { sandbox: this.deps.sandbox(), heldOut, onProgress: (done, total) => set({ done, total }) });
-      const unchecked: ImportProblem[] = heldOut ? [] : [{ source, reason: 'the held-out suite could not be read, so the pool was not checked against it', kept: true }];
+      const unchecked: ImportProblem[] = heldOut || !this.deps.heldOut ? [] : [{ source, reason: 'the held-out suite could not be read, so the pool was not checked against it', kept: true }];
       const error = checked.pool ? null : `No environment of ${source} can be used: every one was left out (reasons below).`;
       set({ phase: checked.pool ? 'ready' : 'failed', pool: checked.pool, problems: [...unchecked, ...checked.problems], error });
     } catch (cause) {

@@ -6,7 +6,7 @@ import { makeSuite, readSuite, validateSuiteEnvironments } from '../formats/impo
 import { hashText } from '../adapters/store/sha256.ts';
 import type { PoolFiles } from './suite-source.ts';
 
-/** A pool checked for use as a fixed training pool: the environments kept, and every entry left out with the reason. */
+/** A pool checked for use as a fixed training pool or a held-out suite: the environments kept, and every entry left out with the reason. */
 export interface CheckedPool {
   /** The pool of the valid environments; null when none was valid. */
   pool: Suite | null;
@@ -24,8 +24,8 @@ export interface PoolCheckPorts {
 }
 
 /**
- * Checks a pool for a fixed-pool run: reads it with the suite reader, leaves out any environment
- * that is a held-out suite environment, and validates every other one in the sandbox as code
+ * Checks a pool for a fixed-pool run (or as a held-out suite, with `heldOut` null): reads it with
+ * the suite reader, leaves out any environment that is a held-out suite environment, and validates every other one in the sandbox as code
  * (verbatim), leaving out the invalid ones, each with its reason. Throws when the files hold no game.
  */
 export async function checkPool(name: string, read: PoolFiles, ports: PoolCheckPorts): Promise<CheckedPool> {

@@ -12,6 +12,7 @@ import type { Suite } from '../core/eval/suite.ts';
 import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
+import { BUILTIN_CHOICE, loadChosenSuite, recordedSuite, scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteChoice } from './suite-choice.ts';
 
 /** What the controller is doing; `stopped`: storage filled up, the run is paused at its last committed epoch and continues once space is freed. */
 export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
@@ -27,7 +28,7 @@ export interface RunControllerDeps {
   corpus: () => Promise<GroundingCorpus>;
   /** The model a run uses (by its meta's modelId). */
   model: (meta: RunMeta) => Promise<ChatModel>;
-  /** The held-out suite evaluations play (the built-in suite in the app). */
+  /** The built-in held-out suite (other suites are read from the store or chosen whole). */
   suite: () => Promise<Suite>;
   lock?: RunLock;
   /** Schedules a UI flush (requestAnimationFrame in the browser). */
@@ -43,6 +44,8 @@ export interface NewRun {
   epochsPlanned: number;
   /** The environments a fixed-pool run plays instead of designing (SPADE's `fixed_env` baseline); absent: the designer. */
   fixedPool?: Suite;
+  /** The held-out suite of its scheduled evaluations (absent: the built-in suite). */
+  evalSuite?: SuiteChoice;
 }
 
 /** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. */
@@ -84,9 +87,10 @@ export class RunController {
     return this.evaluation?.trigger === 'demand' && this.evaluation.phase === 'running';
   }
 
-  /** Creates and selects a run (not started); a run that schedules evaluations records the held-out suite, a fixed-pool run its whole pool. */
+  /** Creates and selects a run (not started); a run that schedules evaluations records its held-out suite (and where it came from), a fixed-pool run its whole pool. */
   async create(input: NewRun): Promise<RunMeta> {
-    const suite = input.config.evalEvery > 0 ? await this.deps.suite() : null;
+    const choice = input.evalSuite ?? BUILTIN_CHOICE;
+    const suite = input.config.evalEvery > 0 ? await loadChosenSuite(choice, this.sources) : null;
     const now = (this.deps.now ?? Date.now)();
     const meta: RunMeta = {
       id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
@@ -99,7 +103,7 @@ export class RunController {
       epochsCompleted: 0,
       epochsPlanned: input.epochsPlanned,
       lastError: null,
-      ...(suite ? { evalSuite: { name: suite.name, sha256: suite.sha256 } } : {}),
+      ...(suite ? { evalSuite: recordedSuite(suite, choice) } : {}),
       ...(input.fixedPool ? { fixedPool: { name: input.fixedPool.name, sha256: input.fixedPool.sha256, environments: input.fixedPool.environments } } : {}),
     };
     await this.deps.store.createRun(meta);
@@ -178,11 +182,12 @@ export class RunController {
   }
 
   /**
-   * Evaluates the open run's agent on the held-out suite now (its model and current playbook),
-   * when it is not running: `afterEpochs` = its committed epochs, stored with `addEvaluation`.
-   * Progress is in `evaluation`; `cancelEvaluation` stops it and stores nothing.
+   * Evaluates the open run's agent on a held-out suite now (the built-in one unless chosen; its
+   * model and current playbook), when it is not running: `afterEpochs` = its committed epochs,
+   * stored with `addEvaluation`. Progress is in `evaluation`, with the suite environments the run
+   * also trains on; `cancelEvaluation` stops it and stores nothing.
    */
-  async evaluateNow(): Promise<void> {
+  async evaluateNow(choice: SuiteChoice = BUILTIN_CHOICE): Promise<void> {
     const meta = this.meta;
     if (!meta || this.evaluating || this.status === 'running' || this.status === 'paused' || this.status === 'stopping') return;
     const abort = new AbortController();
@@ -191,13 +196,13 @@ export class RunController {
     const release = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
     try {
       if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
-      const [suite, model] = await Promise.all([this.deps.suite(), this.deps.model(meta)]);
+      const [suite, model, training] = await Promise.all([loadChosenSuite(choice, this.sources), this.deps.model(meta), storedTrainingCodes(this.deps.store, meta)]);
       this.evaluation = startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds);
       const record = await evaluateOnDemand(
         { store: this.deps.store, model, sandbox: this.deps.sandbox(), suite, signal: abort.signal, onPlay: (play, done, total) => (this.evaluation = countPlay(this.evaluation!, play, done, total)) },
         meta.id,
       );
-      this.evaluation = finishedEvaluation(this.evaluation, record);
+      this.evaluation = { ...finishedEvaluation(this.evaluation, record), overlap: suiteOverlap(suite, training) };
       this.evaluationsStored += 1;
     } catch (error) {
       const cancelled = error instanceof EvaluationCancelled;
@@ -213,18 +218,19 @@ export class RunController {
     this.evalAbort?.abort();
   }
 
+  /** Where chosen suites are read: the built-in suite and the stored runs. */
+  private get sources() {
+    return { builtin: this.deps.suite, store: this.deps.store };
+  }
+
   /** The held-out suite of a run's scheduled evaluations, recorded in its meta when it has none or recorded another (then with a notice). */
   private async scheduledSuite(meta: RunMeta): Promise<Suite> {
-    const suite = await this.deps.suite();
-    const recorded = meta.evalSuite;
-    if (recorded?.sha256 === suite.sha256) return suite;
-    const changed = recorded
-      ? `The held-out suite changed since this run last recorded it (${recorded.name} ${recorded.sha256.slice(0, 12)}, now ${suite.sha256.slice(0, 12)}); later evaluations use the new one, and the held-out chart shows the latest suite's only.`
-      : null;
-    if (changed) this.notice = [this.notice, changed].filter(Boolean).join(' ');
-    const evalSuite = { name: suite.name, sha256: suite.sha256 };
-    await this.deps.store.updateRun(meta.id, { evalSuite });
-    this.meta = { ...this.meta!, evalSuite };
+    const { suite, record, notice } = await scheduledSuite(meta, this.sources);
+    if (notice) this.notice = [this.notice, notice].filter(Boolean).join(' ');
+    if (record) {
+      await this.deps.store.updateRun(meta.id, { evalSuite: record });
+      this.meta = { ...this.meta!, evalSuite: record };
+    }
     return suite;
   }
 
@@ -279,6 +285,7 @@ export class RunController {
         }
       }
       const evalSuite = loaded.meta.config.evalEvery > 0 ? await this.scheduledSuite(loaded.meta) : null;
+      const training = evalSuite ? await storedTrainingCodes(this.deps.store, loaded.meta) : null;
       await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
       await runEpochs(
         {
@@ -296,6 +303,9 @@ export class RunController {
             this.history = [...this.history, result.metrics];
             this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
             this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
+            if (!evalSuite || !training) return;
+            for (const code of trainingCodes({}, result.environments)) training.add(code);
+            if (result.evaluations.length > 0 && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: suiteOverlap(evalSuite, training) };
           },
         },
         state,

@@ -58,7 +58,7 @@ describe('heldOutCharts', () => {
     const { shown, otherSuites } = chartedEvaluations([old, evaluation(2, [1, 1, 1]), evaluation(1, [0, 1, 0], { trigger: 'demand' })]);
     expect(shown.map((e) => e.afterEpochs)).toEqual([1, 2]);
     expect(otherSuites).toBe(1);
-    expect(heldOutCharts([old, evaluation(1, [1, 1, 1])])[0]!.description).toContain('1 evaluations on an earlier suite are not drawn.');
+    expect(heldOutCharts([old, evaluation(1, [1, 1, 1])])[0]!.description).toContain('1 evaluations on other suites are not drawn (only the suite of the latest evaluation is).');
     expect(heldOutCharts([])).toEqual([]);
   });
 
@@ -81,7 +81,7 @@ describe('evaluation progress', () => {
     progress = applyEvalEvent(progress, { type: 'eval_completed', epoch: 1, record });
     expect(progress).toMatchObject({ phase: 'done', done: 6, total: 6 });
     expect(evalProgressText(progress!)).toBe(
-      `Scheduled held-out evaluation after 2 epochs: win rate 0.50 (95% interval ${record.ci95[0].toFixed(2)} to ${record.ci95[1].toFixed(2)}) over 3 environments, 6 plays`,
+      `Scheduled held-out evaluation after 2 epochs: win rate 0.50 (95% interval ${record.ci95[0].toFixed(2)} to ${record.ci95[1].toFixed(2)}) over 3 environments of builtin, 6 plays`,
     );
     const demand = startedEvaluation('demand', 1, 0);
     expect(evalProgressText(demand)).toBe('On-demand held-out evaluation after 1 epoch: reading the suite and the model…');

@@ -1,7 +1,8 @@
 // Issue 13 in the real app (real IndexedDB, real sandbox, the scripted demo model at instant
 // pace): a run with the playbook on and an evaluation every epoch, its held-out chart, the
 // playbook panel (a lesson learned, then edited and kept across a reload), "Evaluate now", and a
-// fixed-pool run (the baseline without a designer) from an imported and the bundled pool.
+// fixed-pool run (the baseline without a designer) from an imported and the bundled pool, then
+// "Evaluate now" on another stored run's pool.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
@@ -104,5 +105,25 @@ describe('held-out evaluation and the playbook in the app', () => {
       'From the fixed pool: cargo_loader (no designer in this run; the environment is played as it is)',
     ]);
     await expect(page.getByText(/fixed pool starter \(16 environments, no designer: the baseline\)/).count()).resolves.toBe(1);
+  });
+
+  it('evaluates the open run now on another stored run’s pool frozen at an epoch', async () => {
+    const chooser = page.getByTestId('demand-suite');
+    await chooser.getByRole('radio', { name: /^A stored run's pool at an epoch/ }).check();
+    // Newest first: the open fixed-pool run itself, marked; the designed run of the first test is next.
+    const options = chooser.getByRole('combobox', { name: 'Run' }).locator('option');
+    await expect(options.first().textContent()).resolves.toMatch(/\(this run\): 1 epoch$/);
+    const other = (await options.nth(1).textContent())!.replace(/: 1 epoch$/, '');
+    await chooser.getByRole('combobox', { name: 'Run' }).selectOption({ index: 1 });
+    await chooser
+      .getByTestId('run-suite-ready')
+      .filter({ hasText: `Suite run ${other} at epoch 1: 2 valid environments` })
+      .waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Evaluate now' }).click();
+    const done = page.getByTestId('eval-progress').filter({ hasText: `over 2 environments of run ${other} at epoch 1, 4 plays` });
+    await done.waitFor({ timeout: 60_000 });
+    await expect(done.textContent()).resolves.toMatch(/^On-demand held-out evaluation after 1 epoch: win rate /);
+    // The demo designs the starter pool's first two games, which this fixed-pool run trains on.
+    await expect(page.getByTestId('eval-overlap').textContent()).resolves.toMatch(/^Not held out: 2 of the 2 suite environments \(e0000-s00, e0000-s01\) have the same code/);
   });
 });

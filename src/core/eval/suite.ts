@@ -10,7 +10,7 @@ export interface SuiteEnvironment {
 
 /** A named, fixed set of environments: a held-out evaluation suite or a fixed training pool. */
 export interface Suite {
-  /** `builtin`, a file or folder name, or `run <id> at epoch <n>`. */
+  /** `builtin`, a file or folder name, or `run <name> at epoch <n>` (a run's pool frozen at an epoch). */
   name: string;
   /** SHA-256 (hex) of the environments' ids, skills and code: two runs evaluated on the same suite share it. */
   sha256: string;

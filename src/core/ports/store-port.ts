@@ -6,6 +6,13 @@ import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
 
+/**
+ * Where a held-out suite other than the built-in one comes from, kept so a run loads it again after
+ * a reload: another stored run's pool frozen at an epoch (counted as the app shows epochs, 1 the
+ * first), or an imported pool kept whole. Absent: the built-in suite (or one the CLI read from files).
+ */
+export type EvalSuiteSource = { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; environments: SuiteEnvironment[] };
+
 /** Where a run stands. */
 export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';
 
@@ -29,7 +36,7 @@ export interface RunMeta {
   /** The grounding corpus of the run's first epoch (absent in runs that did not record it, e.g. from the command line). */
   corpus?: CorpusIdentity;
   /** The held-out suite its scheduled evaluations play (absent: none scheduled, or the run predates evaluations). */
-  evalSuite?: { name: string; sha256: string };
+  evalSuite?: { name: string; sha256: string; source?: EvalSuiteSource };
   /** A fixed-pool run's pool (SPADE's `fixed_env` mode: no designer), kept whole so the run can continue. */
   fixedPool?: { name: string; sha256: string; environments: SuiteEnvironment[] };
 }
