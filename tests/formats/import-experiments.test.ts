@@ -6,7 +6,7 @@ import { INITIAL_RUN_STATE, type RunState } from '../../src/core/loop/epoch.ts';
 import type { Lesson } from '../../src/core/playbook/lesson.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 import type { ImportProblem } from '../../src/formats/export/files.ts';
-import { importedFixedPool, importedPlaybookState } from '../../src/formats/import/import-experiments.ts';
+import { importedEvalSuite, importedFixedPool, importedPlaybookState } from '../../src/formats/import/import-experiments.ts';
 
 const hashText = async (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const lesson: Lesson = {
@@ -58,7 +58,10 @@ describe('importing a fixed pool', () => {
     const validate = async (code: string) => (code.startsWith('class Bad') ? 'load/syntax_error: broken' : null);
     const next = await importedFixedPool({ ...meta, fixedPool: pool }, hashText, problems, validate);
     expect(next.fixedPool).toEqual({ name: 'p', sha256: await hashText(suiteDigestText([good])), environments: [good] });
-    expect(problems.map((p) => p.reason)).toEqual(['expected {id, skill, code, title}; left out of the pool', 'load/syntax_error: broken; left out of the pool']);
+    expect(problems.map((p) => [p.source, p.reason])).toEqual([
+      ['run.json fixedPool[1]', 'expected {id, skill, code, title}; left out'],
+      ['run.json fixedPool[2]', 'load/syntax_error: broken; left out'],
+    ]);
   });
 
   it('removes a pool with nothing usable left, and leaves a designer run alone', async () => {
@@ -67,5 +70,31 @@ describe('importing a fixed pool', () => {
     expect(next.fixedPool).toBeUndefined();
     expect(problems[0]!.reason).toMatch(/^no usable environment is left in the fixed pool/);
     expect(await importedFixedPool(meta, hashText, [], async () => null)).toBe(meta);
+  });
+});
+
+describe('importing a held-out suite', () => {
+  const good = { id: 'a', skill: 'Optimization', code: 'class AEnv:\n    pass\n', title: null };
+  const validate = async (code: string) => (code.startsWith('class Bad') ? 'load/syntax_error: broken' : null);
+
+  it('keeps a pool suite whole minus what fails, with its sha256 taken again, and keeps a run source as it is', async () => {
+    const problems: ImportProblem[] = [];
+    const pool = { name: 'mine', sha256: 'forged', source: { kind: 'pool', environments: [good, { ...good, id: 'b', code: 'class Bad:\n' }] } };
+    const next = await importedEvalSuite({ ...meta, evalSuite: pool } as RunMeta, hashText, problems, validate);
+    expect(next.evalSuite).toEqual({ name: 'mine', sha256: await hashText(suiteDigestText([good])), source: { kind: 'pool', environments: [good] } });
+    expect(problems.map((p) => p.source)).toEqual(['run.json evalSuite[1]']);
+    const run = { name: 'run x at epoch 2', sha256: 'h', source: { kind: 'run', runId: 'x', epoch: 2 } } as const;
+    expect((await importedEvalSuite({ ...meta, evalSuite: run }, hashText, [], validate)).evalSuite).toEqual(run);
+  });
+
+  it('drops a malformed suite or one with nothing left, saying the built-in suite is used instead', async () => {
+    const problems: ImportProblem[] = [];
+    const bad = await importedEvalSuite({ ...meta, evalSuite: { name: 'x', sha256: 'y', source: { kind: 'run', runId: 'x', epoch: 0 } } } as RunMeta, hashText, problems, validate);
+    const empty = await importedEvalSuite({ ...meta, evalSuite: { name: 'x', sha256: 'y', source: { kind: 'pool', environments: [] } } } as RunMeta, hashText, problems, validate);
+    expect([bad.evalSuite, empty.evalSuite]).toEqual([undefined, undefined]);
+    expect(problems.map((p) => p.reason)).toEqual([
+      'expected the suite to come from a run or a pool; the run evaluates on the built-in suite instead',
+      'no usable environment is left in the held-out suite; the run evaluates on the built-in suite instead',
+    ]);
   });
 });

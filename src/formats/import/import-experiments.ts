@@ -53,6 +53,40 @@ export function importedPlaybookState(state: RunState, source: string, problems:
   return next;
 }
 
+/** The well-formed environments of an imported list that pass `validate`, each other one reported under `label[i]`. */
+async function checkedEnvironments(list: unknown, label: string, problems: ImportProblem[], validate: (code: string) => Promise<string | null>): Promise<SuiteEnvironment[]> {
+  const environments: SuiteEnvironment[] = [];
+  for (const [i, env] of (Array.isArray(list) ? list : []).entries()) {
+    const problem = !isPoolEnvironment(env) ? 'expected {id, skill, code, title}' : (codeProblem(env.code) ?? (await validate(env.code)));
+    if (problem) problems.push({ source: `${label}[${i}]`, reason: `${problem}; left out`, kept: false });
+    else environments.push({ id: env.id, skill: env.skill, code: env.code, title: env.title });
+  }
+  return environments;
+}
+
+/**
+ * An imported run meta with its held-out suite checked: a suite kept whole (an imported pool)
+ * keeps only well-formed environments that validate, with its sha256 taken again; a source run
+ * must be named by id and a whole epoch. A suite that is malformed, or has nothing left, is
+ * dropped (the run then evaluates on the built-in suite, and says so).
+ */
+export async function importedEvalSuite(meta: RunMeta, hashText: HashText, problems: ImportProblem[], validate: (code: string) => Promise<string | null>): Promise<RunMeta> {
+  const raw = (meta as { evalSuite?: unknown }).evalSuite;
+  if (raw === undefined) return meta;
+  const { evalSuite: _raw, ...rest } = meta;
+  const drop = (reason: string) => (problems.push({ source: 'run.json evalSuite', reason: `${reason}; the run evaluates on the built-in suite instead`, kept: true }), rest);
+  if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.sha256 !== 'string') return drop('expected a suite name and sha256');
+  const source = raw.source;
+  if (source === undefined) return { ...rest, evalSuite: { name: raw.name, sha256: raw.sha256 } };
+  if (isObject(source) && source.kind === 'run' && typeof source.runId === 'string' && Number.isInteger(source.epoch) && (source.epoch as number) >= 1) {
+    return { ...rest, evalSuite: { name: raw.name, sha256: raw.sha256, source: { kind: 'run', runId: source.runId, epoch: source.epoch as number } } };
+  }
+  if (!isObject(source) || source.kind !== 'pool') return drop('expected the suite to come from a run or a pool');
+  const environments = await checkedEnvironments(source.environments, 'run.json evalSuite', problems, validate);
+  if (environments.length === 0) return drop('no usable environment is left in the held-out suite');
+  return { ...rest, evalSuite: { name: raw.name, sha256: await hashText(suiteDigestText(environments)), source: { kind: 'pool', environments } } };
+}
+
 function isPoolEnvironment(v: unknown): v is SuiteEnvironment {
   return isObject(v) && typeof v.id === 'string' && typeof v.skill === 'string' && !isObjectPropertyName(v.skill) && typeof v.code === 'string' && (v.title === null || typeof v.title === 'string');
 }
@@ -66,13 +100,7 @@ function isPoolEnvironment(v: unknown): v is SuiteEnvironment {
 export async function importedFixedPool(meta: RunMeta, hashText: HashText, problems: ImportProblem[], validate: (code: string) => Promise<string | null>): Promise<RunMeta> {
   const raw = (meta as { fixedPool?: unknown }).fixedPool;
   if (raw === undefined) return meta;
-  const list = isObject(raw) && Array.isArray(raw.environments) ? raw.environments : [];
-  const environments: SuiteEnvironment[] = [];
-  for (const [i, env] of list.entries()) {
-    const problem = !isPoolEnvironment(env) ? 'expected {id, skill, code, title}' : (codeProblem(env.code) ?? (await validate(env.code)));
-    if (problem) problems.push({ source: `run.json fixedPool[${i}]`, reason: `${problem}; left out of the pool`, kept: false });
-    else environments.push({ id: env.id, skill: env.skill, code: env.code, title: env.title });
-  }
+  const environments = await checkedEnvironments(isObject(raw) ? raw.environments : undefined, 'run.json fixedPool', problems, validate);
   const { fixedPool: _raw, ...rest } = meta;
   if (environments.length === 0) {
     problems.push({ source: 'run.json fixedPool', reason: 'no usable environment is left in the fixed pool; the run is kept but cannot continue as a fixed-pool run', kept: true });

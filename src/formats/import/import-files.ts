@@ -8,7 +8,7 @@ import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { readCorpusFiles } from './corpus-import.ts';
 import { importedConfig } from './import-config.ts';
-import { importedFixedPool, importedPlaybookState } from './import-experiments.ts';
+import { importedEvalSuite, importedFixedPool, importedPlaybookState } from './import-experiments.ts';
 import { failureReason, poolRunSnapshot, validateCandidates, type ValidatePorts } from './import-envs.ts';
 import { isObjectPropertyName, MAX_LINE_CHARS } from './import-limits.ts';
 import { codeProblem, isChecksumFile, parsePoolFiles, parsePoolRows, UNLABELLED_SKILL } from './pool-import.ts';
@@ -129,15 +129,12 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
     if (!report.ok) problems.push({ source: env.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}`, kept: true });
     ports.onProgress?.(i + 1, valid.length);
   }
-  const meta = await importedFixedPool(
-    { ...snapshot.meta, config: checked.config, id: options.runId ?? snapshot.meta.id, name: options.name ?? snapshot.meta.name, updatedAt: options.now },
-    ports.hashText,
-    problems,
-    async (code) => {
-      const report = await validateEnvironment(code, ports.sandbox, validation);
-      return report.ok ? null : failureReason(report);
-    },
-  );
+  const validate = async (code: string) => {
+    const report = await validateEnvironment(code, ports.sandbox, validation);
+    return report.ok ? null : failureReason(report);
+  };
+  const renamed = { ...snapshot.meta, config: checked.config, id: options.runId ?? snapshot.meta.id, name: options.name ?? snapshot.meta.name, updatedAt: options.now };
+  const meta = await importedEvalSuite(await importedFixedPool(renamed, ports.hashText, problems, validate), ports.hashText, problems, validate);
   const state = importedPlaybookState(snapshot.state, 'state.json', problems);
   return { kind: 'archive', snapshot: { ...snapshot, meta, state, environments }, corpus: null, found: snapshot.environments.length, imported: environments.length, problems };
 }
