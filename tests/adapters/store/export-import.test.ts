@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnv } from '../../fixtures/env-fixtures.ts';
 import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { exportRun } from '../../../src/adapters/store/export-run.ts';
@@ -112,7 +113,7 @@ describe('SPADE pool export', () => {
   });
 
   it('imports a folder of .py files without checksums, reading the skill from reference file names; files run as written', async () => {
-    const good = fixture('good/number_ladder.py');
+    const good = readEnv('good', 'number_ladder.py');
     const needsRepair = fixture('good/switchboard.py');
     const report = await importIntoStore(
       new MemoryRunStore(),
@@ -145,7 +146,7 @@ describe('other imports', () => {
   });
 
   it('released pool rows: verifies the sha256 column, maps skill slugs, reports rows without code', async () => {
-    const code = fixture('good/number_ladder.py');
+    const code = readEnv('good', 'number_ladder.py');
     const rows = [
       { game_id: 'game_000000', skill: 'causal_inference', sha256: await sha256Hex(code), code },
       { game_id: 'game_000001', skill: 'causal_inference', sha256: 'f'.repeat(64), code },
