@@ -8,14 +8,15 @@ export const HELD_OUT_INTERVAL_LABEL = '95% interval: bootstrap over environment
 export const HELD_OUT_ALL_LABEL = 'All held-out environments';
 
 /**
- * The evaluations the held-out charts draw: those on the suite of the latest one (win rates on
- * different suites do not compare), ordered by epochs trained (stored order on ties), and how many
- * of other suites were left out.
+ * The evaluations the held-out charts draw: those on the suite of the latest scheduled one (the
+ * run's own suite; without any, of the latest one), since win rates on different suites do not
+ * compare, ordered by epochs trained (stored order on ties), and how many of other suites were
+ * left out. An on-demand evaluation on another suite so never hides the run's series.
  */
 export function chartedEvaluations(evaluations: readonly EvalRecord[]): { shown: EvalRecord[]; otherSuites: number } {
-  const latest = evaluations[evaluations.length - 1];
-  if (!latest) return { shown: [], otherSuites: 0 };
-  const same = evaluations.filter((e) => e.suiteSha256 === latest.suiteSha256);
+  const anchor = [...evaluations].reverse().find((e) => e.trigger === 'schedule') ?? evaluations.at(-1);
+  if (!anchor) return { shown: [], otherSuites: 0 };
+  const same = evaluations.filter((e) => e.suiteSha256 === anchor.suiteSha256);
   const shown = same.map((record, index) => ({ record, index })).sort((a, b) => a.record.afterEpochs - b.record.afterEpochs || a.index - b.index);
   return { shown: shown.map((s) => s.record), otherSuites: evaluations.length - same.length };
 }
@@ -36,7 +37,7 @@ function context(shown: readonly EvalRecord[], otherSuites: number): string {
   const parts = [
     `Suite ${latest.suite} (sha256 ${latest.suiteSha256.slice(0, 12)}…), ${latest.environments} environments, ${latest.seedsPerEnvironment} fixed seeds each, unhinted, ${playbook}.`,
     demand > 0 ? `${demand} of the ${shown.length} evaluations were run on demand.` : '',
-    otherSuites > 0 ? `${otherSuites} evaluations on other suites are not drawn (only the suite of the latest evaluation is).` : '',
+    otherSuites > 0 ? `${otherSuites} evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).` : '',
   ];
   return parts.filter(Boolean).join(' ');
 }

@@ -1,7 +1,7 @@
 import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { ComparedRun } from '../core/experiments/compare-runs.ts';
 import type { EpochMetrics } from '../core/records.ts';
-import { HELD_OUT_INTERVAL_LABEL } from './chart-heldout.ts';
+import { chartedEvaluations, HELD_OUT_INTERVAL_LABEL } from './chart-heldout.ts';
 import { finite, formatValue, intervalText, PLATEAU_BAND, scored, xText, type ChartSeries, type ChartSpec } from './chart-series.ts';
 
 /** A chart with one line per compared run (its colour slot is the run's index), and the runs it has no point of. */
@@ -10,11 +10,10 @@ export interface OverlayChart extends ChartSpec {
   empty: string[];
 }
 
-/** A run's evaluations on its latest suite, by epochs trained (the last stored wins when two share an x). */
+/** A run's evaluations as its own held-out chart draws them (chartedEvaluations), by epochs trained (the last stored wins when two share an x). */
 function heldOutByEpochs(evaluations: readonly EvalRecord[]): Map<number, EvalRecord> {
-  const latest = evaluations.at(-1);
   const byX = new Map<number, EvalRecord>();
-  for (const e of evaluations) if (e.suiteSha256 === latest?.suiteSha256) byX.set(e.afterEpochs, e);
+  for (const e of chartedEvaluations(evaluations).shown) byX.set(e.afterEpochs, e);
   return byX;
 }
 
@@ -36,7 +35,7 @@ function heldOutChart(runs: readonly ComparedRun[]): OverlayChart {
   return {
     id: 'held-out',
     title: 'Held-out win rate',
-    description: `Share of held-out plays won after each number of epochs trained (0: before training), each run on its latest suite; the whiskers are each point's 95% interval (bootstrap over environments).${mixed}`,
+    description: `Share of held-out plays won after each number of epochs trained (0: before training), each run on the suite of its scheduled evaluations (or of its latest); the whiskers are each point's 95% interval (bootstrap over environments).${mixed}`,
     xLabel: 'Epochs trained',
     yLabel: 'Win rate',
     epochs,

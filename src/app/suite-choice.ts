@@ -85,13 +85,13 @@ export async function scheduledSuite(meta: Pick<RunMeta, 'evalSuite'>, sources: 
     const suite = await loadChosenSuite(choice, sources);
     if (recorded?.sha256 === suite.sha256) return { suite, record: null, notice: null };
     const notice = recorded
-      ? `The held-out suite changed since this run last recorded it (${recorded.name} ${recorded.sha256.slice(0, 12)}, now ${suite.sha256.slice(0, 12)}); later evaluations use the new one, and the held-out chart shows the latest suite's only.`
+      ? `The held-out suite changed since this run last recorded it (${recorded.name} ${recorded.sha256.slice(0, 12)}, now ${suite.sha256.slice(0, 12)}); later evaluations use the new one, and the held-out chart shows only the suite of the latest scheduled evaluation.`
       : null;
     return { suite, record: recordedSuite(suite, choice), notice };
   } catch (error) {
     if (!(error instanceof SuiteRunMissing)) throw error;
     const suite = await sources.builtin();
-    const notice = `This run's held-out suite (${recorded!.name}) was taken from the run ${error.runId}, which is no longer stored; later evaluations use the built-in suite, and the held-out chart shows the latest suite's only.`;
+    const notice = `This run's held-out suite (${recorded!.name}) was taken from the run ${error.runId}, which is no longer stored; later evaluations use the built-in suite, and the held-out chart shows only the suite of the latest scheduled evaluation.`;
     return { suite, record: recordedSuite(suite, BUILTIN_CHOICE), notice };
   }
 }

@@ -53,12 +53,20 @@ describe('heldOutCharts', () => {
     );
   });
 
-  it('draws only the latest suite’s evaluations, in order of epochs trained, and none without evaluations', () => {
+  it('draws only the suite of the run’s scheduled evaluations (else the latest), in order of epochs trained, and none without evaluations', () => {
     const old = evaluation(0, [0, 0, 0], { suiteSha256: 'b'.repeat(64) });
     const { shown, otherSuites } = chartedEvaluations([old, evaluation(2, [1, 1, 1]), evaluation(1, [0, 1, 0], { trigger: 'demand' })]);
     expect(shown.map((e) => e.afterEpochs)).toEqual([1, 2]);
     expect(otherSuites).toBe(1);
-    expect(heldOutCharts([old, evaluation(1, [1, 1, 1])])[0]!.description).toContain('1 evaluations on other suites are not drawn (only the suite of the latest evaluation is).');
+    expect(heldOutCharts([old, evaluation(1, [1, 1, 1])])[0]!.description).toContain(
+      "1 evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).",
+    );
+    const elsewhere = evaluation(2, [2, 2, 2], { trigger: 'demand', suiteSha256: 'c'.repeat(64) });
+    expect(chartedEvaluations([evaluation(0, [0, 0, 0]), evaluation(1, [1, 1, 1]), elsewhere]).shown.map((e) => [e.afterEpochs, e.suiteSha256[0]])).toEqual([
+      [0, 'a'],
+      [1, 'a'],
+    ]);
+    expect(chartedEvaluations([elsewhere]).shown).toEqual([elsewhere]);
     expect(heldOutCharts([])).toEqual([]);
   });
 
