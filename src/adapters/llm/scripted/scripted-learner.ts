@@ -44,14 +44,12 @@ function learnerReply(request: ChatRequest): string | undefined {
  */
 export class ScriptedLearnerModel implements ChatModel {
   readonly id: string;
-  private readonly suitePlayer: ScriptedChatModel;
 
   constructor(
     private readonly script: ScriptedChatModel,
-    pieceDelayMs: number | (() => number) = 0,
+    private readonly pieceDelayMs: number | (() => number) = 0,
   ) {
     this.id = script.id;
-    this.suitePlayer = new ScriptedChatModel(learnerReply, 'learner', pieceDelayMs);
   }
 
   snapshot(): Record<string, number> {
@@ -62,8 +60,10 @@ export class ScriptedLearnerModel implements ChatModel {
     this.script.restore(snapshot);
   }
 
+  /** A held-out game's reply streams at the script's pace; anything else is the script's. */
   complete(request: ChatRequest): Promise<ChatResult> {
-    return learnerReply(request) === undefined ? this.script.complete(request) : this.suitePlayer.complete(request);
+    const reply = learnerReply(request);
+    return reply === undefined ? this.script.complete(request) : new ScriptedChatModel(() => reply, 'learner', this.pieceDelayMs).complete(request);
   }
 }
 
