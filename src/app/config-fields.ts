@@ -49,7 +49,8 @@ export function withNumber(config: Config, field: NumberField, value: number): C
 }
 
 /** Core settings the form needs, re-exported so the UI imports only the app layer. */
-export { DEFAULT_CONFIG, configProblems, withPreset, type PresetName } from '../core/config.ts';
-export { GAME_SKILLS } from '../core/skills.ts';
+export { DEFAULT_CONFIG, configProblems, withPreset, withSetting, type PresetName } from '../core/config.ts';
+export { CONFIG_TABLE } from '../core/config-table.ts';
+export { GAME_SKILLS, RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
 export { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type PromptTemplates } from '../core/prompts/templates.ts';
 export { REWARD_VARIANTS } from '../core/scoring/designer-reward.ts';

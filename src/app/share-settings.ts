@@ -1,4 +1,4 @@
-import { configProblems, DEFAULT_CONFIG, type Config } from '../core/config.ts';
+import { configProblems, DEFAULT_CONFIG, withSetting, type Config } from '../core/config.ts';
 import { KNOBS } from '../core/config-table.ts';
 
 /** URL fragment key that carries shared settings. */
@@ -34,7 +34,8 @@ export function settingsUrl(config: Config, base: string): string {
 /**
  * Reads shared settings (a settings file's JSON, or a bare config object) into a full Config:
  * one value per row of the config table (unknown keys are ignored, missing ones take the defaults,
- * a value must have its row's type), and the result must pass the config checks.
+ * a value must have its row's type; a setting given without skills takes all of its skills), and
+ * the result must pass the config checks.
  */
 export function parseSettings(json: string): { config: Config } | { error: string } {
   let value: unknown;
@@ -53,8 +54,10 @@ export function parseSettings(json: string): { config: Config } | { error: strin
     if (!sameShape) return { error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).` };
     config[key] = typeof expected === 'object' && !Array.isArray(expected) ? { ...(expected as object), ...(given as object) } : given;
   }
-  const problems = configProblems(config as unknown as Config);
-  return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: config as unknown as Config };
+  const given = raw as Record<string, unknown>;
+  const settled = given.setting !== undefined && given.skills === undefined ? withSetting(config as unknown as Config, config.setting as Config['setting']) : (config as unknown as Config);
+  const problems = configProblems(settled);
+  return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled };
 }
 
 /** Reads shared settings from a URL fragment (`#settings=...`); null when there are none. */

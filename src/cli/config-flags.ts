@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Config, DifficultyMode } from '../core/config.ts';
 import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
-import { GAME_SKILLS } from '../core/skills.ts';
+import { RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
 import { integerOption, numberOption, UsageError } from './args.ts';
 
 /** What parseArgs read: a string per value flag, true per switch given. */
@@ -24,16 +24,23 @@ export function configFlagUsage(): string[] {
   });
 }
 
-function skillsOption(value: FlagValues[string], defaults: string[]): string[] {
+function settingOption(value: FlagValues[string], fallback: RunSetting): RunSetting {
+  const setting = (value ?? fallback) as RunSetting;
+  if (!RUN_SETTINGS.includes(setting)) throw new UsageError(`--setting must be one of ${RUN_SETTINGS.join(', ')}`);
+  return setting;
+}
+
+function skillsOption(value: FlagValues[string], defaults: string[], setting: RunSetting): string[] {
   if (value === undefined) return defaults;
+  const known = skillsOf(setting);
   const names = String(value)
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const byLower = new Map(Object.keys(GAME_SKILLS).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
+  const byLower = new Map(Object.keys(known).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
   return names.map((name) => {
     const skill = byLower.get(name.toLowerCase().replace(/[\s_-]+/g, ''));
-    if (!skill) throw new UsageError(`unknown skill ${JSON.stringify(name)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
+    if (!skill) throw new UsageError(`unknown skill ${JSON.stringify(name)} for the ${setting} setting; choose from ${Object.keys(known).join(', ')}`);
     return skill;
   });
 }
@@ -52,15 +59,19 @@ function difficultyOption(value: FlagValues[string], fallback: DifficultyMode): 
 
 /**
  * The config the flags ask for over `base` (a preset): each table knob's flag sets it, a switch's
- * flag turns it on and its negated flag off. Two defaults follow other flags: without
- * `--skills-per-epoch` it is the base's, at most the number of skills; without `--hint-plays` it
- * is `--plays` when that is given. The limits are checked afterwards, by configProblems.
+ * flag turns it on and its negated flag off. Three defaults follow other flags: without `--skills`
+ * they are every skill of the setting (the base's when `--setting` keeps the base's setting);
+ * without `--skills-per-epoch` it is the base's, at most the number of skills; without
+ * `--hint-plays` it is `--plays` when that is given. The limits are checked afterwards, by configProblems.
  */
 export function configFromFlags(values: FlagValues, base: Config): Config {
+  const setting = settingOption(values[CONFIG_TABLE.setting.flag!], base.setting);
+  const skills = setting === base.setting ? base.skills : Object.keys(skillsOf(setting));
   const config: Config = {
     ...base,
+    setting,
     reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward),
-    skills: skillsOption(values[CONFIG_TABLE.skills.flag!], base.skills),
+    skills: skillsOption(values[CONFIG_TABLE.skills.flag!], skills, setting),
     difficulty: difficultyOption(values[CONFIG_TABLE.difficulty.flag!], base.difficulty),
   };
   for (const knob of NUMBER_KNOBS) config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);

@@ -1,7 +1,7 @@
 import type { Config, DifficultyMode } from './config.ts';
 import { DEFAULT_TEMPLATES } from './prompts/templates.ts';
 import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
-import { GAME_SKILLS } from './skills.ts';
+import { GAME_SKILLS, RUN_SETTINGS } from './skills.ts';
 
 /** The difficulty policies a run may use, the `difficulty` knob's values. */
 export const DIFFICULTY_MODES: readonly DifficultyMode[] = ['adaptive', 'easy', 'medium', 'hard'];
@@ -68,6 +68,10 @@ export interface ValueKnobSpec<T> extends KnobBase<T> {
   flag?: string;
   /** The flag's value in the usage text. */
   flagValue?: string;
+  /** Form label, when the form has a control of its own for it. */
+  label?: string;
+  /** Form help of that control, one clause without the final period. */
+  help?: string;
 }
 
 /** The row type of a knob holding values of type T. */
@@ -88,10 +92,20 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Seed',
     help: 'Every document choice, memory sample, play seed and model seed derives from it',
   },
+  setting: {
+    kind: 'value',
+    group: 'run',
+    doc: "What the run trains, one of RUN_SETTINGS: SPADE's cognitive games or its multi-turn tool use (tools against a mocked backend, instructions revealed one by one).",
+    default: 'games',
+    flag: 'setting',
+    flagValue: RUN_SETTINGS.join('|'),
+    label: 'Setting',
+    help: 'Cognitive games, or multi-turn tool use in one of ten everyday domains; the skills follow the setting',
+  },
   skills: {
     kind: 'value',
     group: 'design',
-    doc: 'Configured skills, names from GAME_SKILLS; each epoch activates `skillsPerEpoch` of them in rotation.',
+    doc: "Configured skills, names from the setting's skills (GAME_SKILLS or TOOL_USE_SKILLS); each epoch activates `skillsPerEpoch` of them in rotation.",
     default: Object.keys(GAME_SKILLS),
     reference: Object.keys(GAME_SKILLS),
     flag: 'skills',
@@ -147,6 +161,15 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     flag: 'repair',
     label: 'Repair mode',
     help: 'Feed the first validation error back once and ask for a fix',
+  },
+  solvabilityJudge: {
+    kind: 'toggle',
+    group: 'design',
+    doc: 'Tool use only: after validation, ask the same model whether the environment can be solved (\\boxed{yes|no}; a reply without a verdict accepts) and reject a no.',
+    default: false,
+    flag: 'solvability-judge',
+    label: 'Solvability judge (tool use)',
+    help: 'Tool use only: the same model audits each valid design and a \\boxed{no} rejects it',
   },
   playsPerArm: {
     kind: 'number',

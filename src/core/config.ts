@@ -1,7 +1,7 @@
 import { DEFAULT_TEMPLATES, templateProblems, type PromptTemplates } from './prompts/templates.ts';
 import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
 import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
-import { GAME_SKILLS } from './skills.ts';
+import { RUN_SETTINGS, skillsOf, type RunSetting } from './skills.ts';
 
 /** Sampling settings of one model role. */
 export interface SamplingConfig {
@@ -19,11 +19,13 @@ export type DifficultyMode = 'adaptive' | 'easy' | 'medium' | 'hard';
 /** Every knob of a run; what each means, its unit, default, limits, flag and form field: its row in CONFIG_TABLE (config-table.ts). */
 export interface Config {
   seed: number;
+  setting: RunSetting;
   skills: string[];
   skillsPerEpoch: number;
   slotsPerEpoch: number;
   attemptsPerSlot: number;
   repairMode: boolean;
+  solvabilityJudge: boolean;
   playsPerArm: number;
   hintPlays: number;
   rolloutsPerEpoch: number;
@@ -65,13 +67,23 @@ export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(KN
 
 /** A config with a preset's settings applied over it (`tab` is the tab defaults). */
 export function withPreset(config: Config, preset: PresetName): Config {
-  return preset === 'reference' ? { ...config, ...REFERENCE_PRESET } : { ...DEFAULT_CONFIG, seed: config.seed, prompts: config.prompts };
+  const setting = { setting: config.setting, skills: Object.keys(skillsOf(config.setting)) };
+  return preset === 'reference'
+    ? { ...config, ...REFERENCE_PRESET, ...setting }
+    : { ...DEFAULT_CONFIG, seed: config.seed, prompts: config.prompts, ...setting, skillsPerEpoch: Math.min(DEFAULT_CONFIG.skillsPerEpoch, setting.skills.length) };
+}
+
+/** A config switched to another setting: that setting's skills, all of them configured. */
+export function withSetting(config: Config, setting: RunSetting): Config {
+  const skills = Object.keys(skillsOf(setting));
+  return { ...config, setting, skills, skillsPerEpoch: Math.min(config.skillsPerEpoch, skills.length) };
 }
 
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
  * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
- * no playbook, evaluation only on demand).
+ * no playbook, evaluation only on demand, cognitive games without the solvability judge); a
+ * template it lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -79,7 +91,9 @@ export function completeConfig(stored: Config): Config {
     ...stored,
     skillsPerEpoch: partial.skillsPerEpoch ?? stored.skills.length,
     hintPlays: partial.hintPlays ?? stored.playsPerArm,
-    prompts: partial.prompts ?? DEFAULT_TEMPLATES,
+    setting: partial.setting ?? 'games',
+    solvabilityJudge: partial.solvabilityJudge ?? false,
+    prompts: { ...DEFAULT_TEMPLATES, ...partial.prompts },
     usePlaybook: partial.usePlaybook ?? false,
     playbookSize: partial.playbookSize ?? CONFIG_TABLE.playbookSize.default,
     evalEvery: partial.evalEvery ?? 0,
@@ -99,8 +113,10 @@ export function configProblems(config: Config): string[] {
   for (const knob of TOGGLE_KNOBS) if (typeof config[knob.key] !== 'boolean') problems.push(`${knob.key} must be true or false`);
   if (config.skills.length === 0) problems.push('skills must name at least one skill');
   if (new Set(config.skills).size !== config.skills.length) problems.push('skills must not repeat a skill');
-  const unknown = config.skills.filter((s) => !Object.hasOwn(GAME_SKILLS, s));
-  if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)}; choose from ${Object.keys(GAME_SKILLS).join(', ')}`);
+  if (!RUN_SETTINGS.includes(config.setting)) problems.push(`setting must be one of ${RUN_SETTINGS.join(', ')}`);
+  const known = skillsOf(RUN_SETTINGS.includes(config.setting) ? config.setting : 'games');
+  const unknown = config.skills.filter((s) => !Object.hasOwn(known, s));
+  if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)} for the ${config.setting} setting; choose from ${Object.keys(known).join(', ')}`);
   if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
   if (!DIFFICULTY_MODES.includes(config.difficulty)) problems.push(`difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
   for (const role of ['designer', 'hint', 'agent'] as const) {

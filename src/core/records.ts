@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatUsage } from './ports/chat-port.ts';
 import type { EnvErrorCode, ValidationStage } from './env/env-error.ts';
+import type { JudgeRecord } from './env/solvability-judge.ts';
 
 /** A validation verdict as stored (timings live in EpochTimings so stored records stay reproducible). */
 export interface ValidationVerdict {
@@ -22,6 +23,8 @@ export interface DesignAttempt {
   code: string;
   validation: ValidationVerdict;
   usage: ChatUsage;
+  /** The solvability judge's question and answer, when the run asked it (tool use, after a passing validation). */
+  judge?: JudgeRecord;
 }
 
 /** Scores of one valid environment for one epoch. */
@@ -56,6 +59,8 @@ export interface EnvironmentRecord {
   skill: string;
   difficulty: string;
   docId: string | null;
+  /** The everyday domain a tool-use environment's task is set in (one of TOOL_USE_DOMAINS); absent for cognitive games. */
+  domain?: string;
   /** `quarantined`: valid at design time, but its plays kept failing; it leaves the pool and the memory. */
   status: 'valid' | 'rejected' | 'quarantined';
   /** Final code (of the valid attempt, or the last attempt when rejected). */

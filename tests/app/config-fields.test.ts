@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, FIELD_GROUPS, withNumber, type NumberField } from '../../src/app/config-fields.ts';
+import { DEFAULT_CONFIG, FIELD_GROUPS, withNumber, withSetting, type NumberField } from '../../src/app/config-fields.ts';
 import { parseSettings, settingsFromHash, settingsUrl } from '../../src/app/share-settings.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 import type { Config } from '../../src/core/config.ts';
@@ -53,7 +53,7 @@ describe('the new-run form fields, from the config table', () => {
 describe('shared settings cover every knob of the table', () => {
   it('round-trips each knob set to another value through a link', () => {
     for (const knob of KNOBS) {
-      const config = { ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config;
+      const config = knob.key === 'setting' ? withSetting(DEFAULT_CONFIG, 'tool_use') : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
       expect(config[knob.key], knob.key).not.toEqual(DEFAULT_CONFIG[knob.key]);
       expect(settingsFromHash(new URL(settingsUrl(config, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({ config });
     }

@@ -35,6 +35,19 @@ describe('the command line flags, from the config table', () => {
     expect(() => fromArgs('--difficulty', 'brutal')).toThrow('--difficulty must be one of adaptive, easy, medium, hard');
   });
 
+  it('parse the setting flag: its skills follow it unless --skills names some of its own', () => {
+    const tool = fromArgs('--setting', 'tool_use');
+    expect(tool).toMatchObject({
+      setting: 'tool_use',
+      skills: ['API Orchestration', 'Data Retrieval', 'State Modification', 'Error Recovery', 'Tool Selection', 'Multi-Step Workflows'],
+      skillsPerEpoch: 2,
+    });
+    expect(fromArgs('--setting', 'tool_use', '--skills', 'error recovery,multi-step workflows').skills).toEqual(['Error Recovery', 'Multi-Step Workflows']);
+    expect(() => fromArgs('--setting', 'tool_use', '--skills', 'optimization')).toThrow('unknown skill "optimization" for the tool_use setting');
+    expect(() => fromArgs('--setting', 'chess')).toThrow('--setting must be one of games, tool_use');
+    expect(fromArgs('--solvability-judge').solvabilityJudge).toBe(true);
+  });
+
   it('leave the config as it was without flags, key order included (the run files record it)', () => {
     expect(JSON.stringify(fromArgs())).toBe(JSON.stringify(DEFAULT_CONFIG));
     expect(JSON.stringify(configFromFlags({}, withPreset(DEFAULT_CONFIG, 'reference')))).toBe(JSON.stringify(withPreset(DEFAULT_CONFIG, 'reference')));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configProblems, DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, REFERENCE_PRESET, withPreset, type Config } from '../../src/core/config.ts';
+import { completeConfig, configProblems, DEFAULT_CONFIG, withSetting, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, REFERENCE_PRESET, withPreset, type Config } from '../../src/core/config.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 
 const FLAG = /^[a-z]+(-[a-z]+)*$/;
@@ -8,11 +8,13 @@ describe('the config table', () => {
   it('has one row per config key, in the order configs are written (and so their files)', () => {
     expect(KNOBS.map((knob) => knob.key)).toEqual([
       'seed',
+      'setting',
       'skills',
       'skillsPerEpoch',
       'slotsPerEpoch',
       'attemptsPerSlot',
       'repairMode',
+      'solvabilityJudge',
       'playsPerArm',
       'hintPlays',
       'rolloutsPerEpoch',
@@ -82,7 +84,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(18);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(19);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -132,6 +134,29 @@ describe('configProblems, from the table', () => {
 
   it('rejects a difficulty that is not a policy', () => {
     expect(configProblems({ ...DEFAULT_CONFIG, difficulty: 'brutal' as Config['difficulty'] })).toEqual(['difficulty must be one of adaptive, easy, medium, hard']);
+  });
+
+  it('rejects a setting that is not one, and skills of the other setting', () => {
+    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'chess' as Config['setting'] })).toContain('setting must be one of games, tool_use');
+    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'tool_use' })).toEqual([expect.stringMatching(/^unknown skills .* for the tool_use setting; choose from API Orchestration, Data Retrieval/)]);
+    expect(configProblems(withSetting(DEFAULT_CONFIG, 'tool_use'))).toEqual([]);
+    expect(configProblems({ ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['Optimization'] })).toEqual([expect.stringContaining('unknown skills ["Optimization"] for the tool_use setting')]);
+  });
+
+  it('completes a config stored before the setting existed as the cognitive-games run it was, with every default template', () => {
+    const { setting: _setting, solvabilityJudge: _judge, ...old } = DEFAULT_CONFIG;
+    const { toolDesigner: _t, toolHint: _h, toolAgent: _a, judge: _j, ...oldPrompts } = DEFAULT_CONFIG.prompts;
+    const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
+    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, prompts: DEFAULT_CONFIG.prompts });
+    expect(configProblems(completed)).toEqual([]);
+  });
+
+  it('keeps the setting and its skills through both presets', () => {
+    const tool = withSetting(DEFAULT_CONFIG, 'tool_use');
+    for (const preset of ['tab', 'reference'] as const) {
+      expect(withPreset(tool, preset)).toMatchObject({ setting: 'tool_use', skills: tool.skills });
+      expect(configProblems(withPreset(tool, preset))).toEqual([]);
+    }
   });
 
   it('keeps the message the import tests quote', () => {

@@ -1,5 +1,5 @@
 /** Validation stages, in the order SPADE runs them (SPADE.md section 4). */
-export type ValidationStage = 'extract' | 'load' | 'probe' | 'determinism' | 'play';
+export type ValidationStage = 'extract' | 'load' | 'probe' | 'determinism' | 'judge' | 'play';
 
 /** Stable error codes; each names one way an environment can fail the contract. */
 export type EnvErrorCode =
@@ -34,6 +34,8 @@ export type EnvErrorCode =
   | 'criteria_count_mismatch'
   | 'criteria_raise_at_reset'
   | 'criteria_true_at_reset'
+  | 'not_tool_use'
+  | 'judge_unsolvable'
   | 'inspect_exception'
   | 'output_too_large'
   | 'memory_exhausted'

@@ -18,6 +18,8 @@ export interface ValidationOptions {
   challenge?: ValidationChallenge;
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
+  /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
+  requireToolUse?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
   source?: 'reply' | 'code';
 }
@@ -113,10 +115,17 @@ class Budget {
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[]): Promise<string> {
+async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[], requireToolUse: boolean): Promise<string> {
   const timeout = () => budget.callTimeout('probe');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: timeout() });
   const facts = await handle.toolFacts({ stage: 'probe', timeoutMs: timeout() });
+  if (!facts && requireToolUse) {
+    throw envError('not_tool_use', 'probe', {
+      expected: `a tool-use environment: a class that subclasses ToolUseBaseEnv`,
+      seen: `${handle.className}, which does not`,
+      fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) with reset, tool_<name> methods and solution',
+    });
+  }
   if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
   for (const action of actions) {
     const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
@@ -194,7 +203,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     handle = await runtime.load(repaired.code, { maxTurns: options.maxTurns, timeoutMs: budget.callTimeout('load'), stage: 'load' });
     report.className = handle.className;
     enter('probe');
-    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS);
+    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true);
     if (options.challenge) await challengeProbe(handle, budget, options.challenge);
     enter('determinism');
     await checkDeterminism(handle, budget, report.firstObservation);

@@ -65,6 +65,7 @@ async function playEnvironment(ports: EvaluationPorts, request: EvaluationReques
           stepTimeoutMs: config.stepTimeoutMs,
           sampling: config.agent,
           template: config.prompts.agent,
+          toolTemplate: config.prompts.toolAgent,
           modelSeedKey: `eval:${env.id}:${index}`,
         });
         if (played.error) await instances.discard();

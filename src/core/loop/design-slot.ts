@@ -1,8 +1,10 @@
 import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
-import { GAME_SKILLS } from '../skills.ts';
+import { skillDescription, TOOL_USE_DOMAINS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
 import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
+import type { EnvError } from '../env/env-error.ts';
+import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord } from './memory.ts';
 import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
 import { createRng, deriveSeed } from './random.ts';
@@ -32,6 +34,13 @@ export interface SlotDesign {
   docId: string | null;
   difficulty: 'easy' | 'medium' | 'hard';
   memoryShown: { positives: string[]; negative: string | null };
+  /** The everyday domain a tool-use slot's task is set in; absent for a cognitive game. */
+  domain?: string;
+}
+
+/** The domain of a tool-use slot: one of TOOL_USE_DOMAINS, drawn from the run's seed and the slot's environment id. */
+export function slotDomain(seed: number, envId: string): string {
+  return TOOL_USE_DOMAINS[createRng(deriveSeed(seed, envId, 'domain')).int(TOOL_USE_DOMAINS.length)]!;
 }
 
 /** The difficulty word: fixed, or (adaptive) from the skill's remembered win rates. */
@@ -44,6 +53,11 @@ export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[]
   if (rates.length === 0) return 'medium';
   const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
   return mean > 0.6 ? 'hard' : mean < 0.4 ? 'easy' : 'medium';
+}
+
+// A passing validation report turned into the judge's rejection.
+function judgedReport(report: ValidationReport, rejection: EnvError): ValidationReport {
+  return { ...report, ok: false, stage: rejection.stage, code: rejection.code, message: rejection.message, stages: [...report.stages, { stage: 'judge', ok: false, ms: 0 }] };
 }
 
 function verdictOf(report: ValidationReport): ValidationVerdict {
@@ -62,6 +76,8 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   const memory = config.useMemory ? selectMemory(ctx.memory, ctx.skill, rng) : null;
   const difficulty = chooseDifficulty(config, ctx.memory, ctx.skill);
   const pool = config.useCorpus ? docsForSkill(ctx.corpus, ctx.skill) : [];
+  const domain = config.setting === 'tool_use' ? slotDomain(config.seed, ctx.envId) : undefined;
+  const slotFacts = { difficulty, ...(domain !== undefined ? { domain } : {}) };
   const attempts: DesignAttempt[] = [];
   let docId: string | null = null;
   let repairUsed = false;
@@ -79,11 +95,12 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       messages = buildDesignerPrompt(
         {
           skill: ctx.skill,
-          skillDescription: Object.hasOwn(GAME_SKILLS, ctx.skill) ? GAME_SKILLS[ctx.skill]! : ctx.skill,
+          skillDescription: skillDescription(ctx.skill),
           document: doc ? truncateWords(doc.text, config.corpusWordBudget) : null,
           memory,
           difficulty,
           maxTurns: config.maxTurns,
+          ...(domain !== undefined ? { domain } : {}),
         },
         config.prompts,
       );
@@ -96,21 +113,27 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       purpose: repair ? 'repair' : 'designer',
       onToken: ctx.onToken,
     });
-    const report = await validateEnvironment(result.text, ctx.sandbox, {
+    const validated = await validateEnvironment(result.text, ctx.sandbox, {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,
       callTimeoutMs: config.stepTimeoutMs,
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
+      requireToolUse: config.setting === 'tool_use',
     });
+    const judged =
+      validated.ok && config.setting === 'tool_use' && config.solvabilityJudge
+        ? await judgeSolvability(ctx.model, validated.source, config, deriveSeed(config.seed, ctx.envId, 'judge', attempt))
+        : null;
+    const report = judged?.verdict === 'no' ? judgedReport(validated, judgeRejection(judged)) : validated;
     ctx.onValidated(attempt, report);
-    const record: DesignAttempt = { attempt, repair, messages, reply: result.text, code: report.source, validation: verdictOf(report), usage: result.usage };
+    const record: DesignAttempt = { attempt, repair, messages, reply: result.text, code: report.source, validation: verdictOf(report), usage: result.usage, ...(judged ? { judge: judged } : {}) };
     attempts.push(record);
     if (report.ok) {
-      return { attempts, valid: record, docId, difficulty, memoryShown: shown(memory) };
+      return { attempts, valid: record, docId, ...slotFacts, memoryShown: shown(memory) };
     }
     previous = { messages, reply: result.text, message: report.message ?? 'unknown failure' };
   }
-  return { attempts, valid: null, docId, difficulty, memoryShown: shown(memory) };
+  return { attempts, valid: null, docId, ...slotFacts, memoryShown: shown(memory) };
 }
 
 function shown(memory: ReturnType<typeof selectMemory> | null): SlotDesign['memoryShown'] {

@@ -134,6 +134,7 @@ function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign
     skill,
     difficulty: design.difficulty,
     docId: design.docId,
+    ...(design.domain !== undefined ? { domain: design.domain } : {}),
     status: design.valid ? 'valid' : 'rejected',
     code: chosen?.code ?? '',
     attempts: design.attempts,

@@ -21,7 +21,7 @@ export interface HintOutcome {
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
 export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
-  const messages = buildHintPrompt(env.code, config.prompts);
+  const messages = buildHintPrompt(env.code, config.prompts, config.setting);
   let reply = '';
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
     const result = await model.complete({

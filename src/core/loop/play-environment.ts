@@ -74,6 +74,7 @@ export async function playEnvironment(
         stepTimeoutMs: config.stepTimeoutMs,
         sampling: config.agent,
         template: config.prompts.agent,
+        toolTemplate: config.prompts.toolAgent,
         modelSeedKey: seedKey,
         onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
         onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),

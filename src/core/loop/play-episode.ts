@@ -6,6 +6,7 @@ import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-promp
 import { deriveSeed } from './random.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
+import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
 
 /** What one episode needs. */
 export interface EpisodeSpec {
@@ -16,6 +17,8 @@ export interface EpisodeSpec {
   sampling: SamplingConfig;
   /** The run's agent template (`{observation}` is the first observation). */
   template: string;
+  /** The run's tool-use agent template, for a tool-use environment (default: the default one). */
+  toolTemplate?: string;
   /** Playbook lessons shown before the template (none when absent). */
   lessons?: readonly string[];
   /** Seed material for the model's per-turn seeds. */
@@ -30,7 +33,8 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'messages' | 'tur
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
  * alternate agent replies (full history kept, so prompts stay prefix-stable) and environment steps
- * until the episode ends or the turn cap. A crash or hang ends it with its error (and return 0):
+ * until the episode ends or the turn cap; a tool-use environment plays its turns with tools
+ * (play-tool-episode.ts). A crash or hang ends it with its error (and return 0):
  * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
  */
 export async function playEpisode(model: ChatModel, env: EnvHandle, spec: EpisodeSpec): Promise<PlayedEpisode> {
@@ -41,29 +45,36 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   try {
     const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
-    messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
-    for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-      const reply = await model.complete({
-        messages: [...messages],
-        ...spec.sampling,
-        seed: deriveSeed(spec.modelSeedKey, turnIndex),
-        purpose: 'agent',
-        ...(spec.onToken ? { onToken: spec.onToken } : {}),
-      });
-      usage.promptTokens += reply.usage.promptTokens;
-      usage.completionTokens += reply.usage.completionTokens;
-      messages.push({ role: 'assistant', content: reply.text });
-      const action = parseAction(reply.text);
-      const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
-      const turn: Turn = { reply: reply.text, action, ...step };
-      turns.push(turn);
-      spec.onTurn?.(turnIndex, turn);
-      if (step.terminated || step.truncated) break;
-      messages.push({ role: 'user', content: step.observation });
-    }
+    const facts = await env.toolFacts({ timeoutMs: spec.stepTimeoutMs });
+    if (facts) await playToolTurns(model, env, spec, facts, firstObservation, { messages, turns, usage });
+    else await playGameTurns(model, env, spec, firstObservation, { messages, turns, usage });
   } catch (error) {
     if (!isEnvError(error)) throw error;
     return { firstObservation, messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
   }
   return { firstObservation, messages, turns, return: episodeReturn(turns), error: null, usage };
+}
+
+// The turns of a cognitive game: the agent template's first message, then one boxed action per reply.
+async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
+  messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
+  for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
+    const reply = await model.complete({
+      messages: [...messages],
+      ...spec.sampling,
+      seed: deriveSeed(spec.modelSeedKey, turnIndex),
+      purpose: 'agent',
+      ...(spec.onToken ? { onToken: spec.onToken } : {}),
+    });
+    usage.promptTokens += reply.usage.promptTokens;
+    usage.completionTokens += reply.usage.completionTokens;
+    messages.push({ role: 'assistant', content: reply.text });
+    const action = parseAction(reply.text);
+    const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
+    const turn: Turn = { reply: reply.text, action, ...step };
+    turns.push(turn);
+    spec.onTurn?.(turnIndex, turn);
+    if (step.terminated || step.truncated) break;
+    messages.push({ role: 'user', content: step.observation });
+  }
 }

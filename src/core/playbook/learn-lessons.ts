@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { deriveSeed } from '../loop/random.ts';
 import { buildLessonPrompt, parseLesson } from '../prompts/lesson-prompt.ts';
 import type { EnvironmentRecord, Episode } from '../records.ts';
-import { GAME_SKILLS } from '../skills.ts';
+import { skillDescription } from '../skills.ts';
 import { creditLessons, type Lesson, type PlayTally } from './lesson.ts';
 
 /** What asking for one lesson produced (kept with the epoch's events, shown in the playbook panel). */
@@ -56,7 +56,7 @@ function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[
 /** Asks the model for one lesson from an environment; the lesson, or why none was kept. */
 export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
-  const messages = buildLessonPrompt({ skill: env.skill, skillDescription: GAME_SKILLS[env.skill] ?? env.skill, observation, hint: env.hint ?? '' });
+  const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
   const reply = (await model.complete({ messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' })).text;
   const parsed = parseLesson(reply, observation);
   if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem };

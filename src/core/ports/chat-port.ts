@@ -17,6 +17,12 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** A tool the model may call, in the function-calling form (`ToolUseBaseEnv.get_tools()`). */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
 /** One completion request. */
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -34,6 +40,8 @@ export interface ChatRequest {
   signal?: AbortSignalLike;
   /** Receives each streamed piece of text as it arrives. */
   onToken?: (delta: string) => void;
+  /** Tool-use episodes: the tools, for backends with native tool calling (they return calls as `<tool_call>` text); the prompt describes them too. */
+  tools?: ToolSchema[];
 }
 
 /** Token counts of one completion. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../ports/chat-port.ts';
+import type { ChatMessage, ToolSchema } from '../ports/chat-port.ts';
 import { fillTemplate } from './templates.ts';
 
 /** Heading of the playbook block that opens an agent's first message when lessons are shown. */
@@ -16,6 +16,11 @@ export function playbookBlock(lessons: readonly string[]): string {
  */
 export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = []): ChatMessage {
   return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { observation }) };
+}
+
+/** The first user message of a tool-use episode: the playbook block, then the run's tool-use agent template with one JSON line per tool. */
+export function toolAgentFirstMessage(observation: string, tools: readonly ToolSchema[], template: string, lessons: readonly string[] = []): ChatMessage {
+  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { tools: tools.map((tool) => JSON.stringify(tool)).join('\n'), observation }) };
 }
 
 /** Appends the hint once, to the first observation. */

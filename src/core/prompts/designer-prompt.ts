@@ -12,6 +12,8 @@ export interface DesignerPromptInput {
   difficulty: 'easy' | 'medium' | 'hard';
   /** The run's turn cap, shown in the interface skeleton. */
   maxTurns: number;
+  /** A tool-use slot's everyday domain; absent for a cognitive game. */
+  domain?: string;
 }
 
 /** Interaction steps the goal should need at each difficulty (SPADE: 2 when easy, else 3). */
@@ -42,8 +44,28 @@ export function memoryBlock(memory: MemorySelection | null): string {
   return parts.join('\n\n');
 }
 
-/** Builds the designer messages for one slot from the run's designer template (SPADE.md section 3). */
+function flavourBlock(document: string | null): string {
+  if (document === null) return '';
+  return `Optional flavour: you may borrow names, numbers or entities from the text below, but the domain above stays fixed; do not make the task about the text and never mention it.\n<document>\n${document}\n</document>`;
+}
+
+/** The tool-use designer messages: the tool-use template, the slot's domain, and the document only as optional flavour. */
+function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }, templates: PromptTemplates): ChatMessage[] {
+  const content = fillTemplate(templates.toolDesigner, {
+    skill: input.skill,
+    skill_description: input.skillDescription,
+    domain: input.domain,
+    difficulty: input.difficulty,
+    max_turns: String(input.maxTurns),
+    document_block: flavourBlock(input.document),
+    memory_block: memoryBlock(input.memory),
+  });
+  return [{ role: 'user', content: content.replace(/\n{3,}/g, '\n\n') }];
+}
+
+/** Builds the designer messages for one slot (SPADE.md section 3): the games template, or the tool-use one when the slot has a domain. */
 export function buildDesignerPrompt(input: DesignerPromptInput, templates: PromptTemplates): ChatMessage[] {
+  if (input.domain !== undefined) return buildToolDesignerPrompt({ ...input, domain: input.domain }, templates);
   const content = fillTemplate(templates.designer, {
     skill: input.skill,
     skill_description: input.skillDescription,

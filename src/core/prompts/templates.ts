@@ -1,3 +1,5 @@
+import { JUDGE, TOOL_AGENT, TOOL_DESIGNER, TOOL_HINT } from './tool-use-templates.ts';
+
 /** The prompt templates of a run, as editable data; `{name}` marks a value filled in per call. */
 export interface PromptTemplates {
   /** Designer prompt: fixed contract first (so a prefix cache can reuse it), the slot's inputs last. */
@@ -8,6 +10,14 @@ export interface PromptTemplates {
   hint: string;
   /** First user message of an agent episode (SPADE.md section 8). */
   agent: string;
+  /** Tool-use designer prompt: the multi-turn contract, solvability and tool rules, then the slot's inputs (domain included). */
+  toolDesigner: string;
+  /** Tool-use hint prompt: a procedure without concrete values, the environment's code last. */
+  toolHint: string;
+  /** First user message of a tool-use episode: the tool schemas and the first instruction. */
+  toolAgent: string;
+  /** The optional same-model solvability judge of a tool-use environment (`\boxed{yes|no}`). */
+  judge: string;
 }
 
 /** The placeholders each template must contain, and the only ones it may contain. */
@@ -16,6 +26,10 @@ export const TEMPLATE_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, reado
   repair: ['error'],
   hint: ['code'],
   agent: ['observation'],
+  toolDesigner: ['skill', 'skill_description', 'domain', 'difficulty', 'max_turns', 'document_block', 'memory_block'],
+  toolHint: ['code'],
+  toolAgent: ['tools', 'observation'],
+  judge: ['code'],
 };
 
 const DESIGNER =
@@ -99,7 +113,16 @@ The game:
 const AGENT = 'You are playing a language game. Make valid actions to win.\nObservation: {observation}\nPlease reason step by step, and put your final answer within \\boxed{}.';
 
 /** The templates a run uses unless the user edits them. */
-export const DEFAULT_TEMPLATES: PromptTemplates = { designer: DESIGNER, repair: REPAIR, hint: HINT, agent: AGENT };
+export const DEFAULT_TEMPLATES: PromptTemplates = {
+  designer: DESIGNER,
+  repair: REPAIR,
+  hint: HINT,
+  agent: AGENT,
+  toolDesigner: TOOL_DESIGNER,
+  toolHint: TOOL_HINT,
+  toolAgent: TOOL_AGENT,
+  judge: JUDGE,
+};
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
@@ -119,7 +142,7 @@ export function templateProblems(templates: PromptTemplates): string[] {
     }
     const used = placeholdersOf(text);
     const allowed = TEMPLATE_PLACEHOLDERS[key];
-    const missing = allowed.filter((name) => !used.includes(name) && !(key === 'designer' && OPTIONAL_DESIGNER.has(name)));
+    const missing = allowed.filter((name) => !used.includes(name) && !OPTIONAL_PLACEHOLDERS[key]?.has(name));
     const unknown = used.filter((name) => !allowed.includes(name));
     if (missing.length > 0) problems.push(`prompts.${key} must contain ${missing.map((m) => `{${m}}`).join(', ')}`);
     if (unknown.length > 0) problems.push(`prompts.${key} has unknown placeholders ${unknown.map((m) => `{${m}}`).join(', ')}; allowed: ${allowed.map((m) => `{${m}}`).join(', ')}`);
@@ -127,7 +150,11 @@ export function templateProblems(templates: PromptTemplates): string[] {
   return problems;
 }
 
-const OPTIONAL_DESIGNER = new Set(['skill_description', 'min_steps', 'max_turns']);
+// Placeholders a template may leave out.
+const OPTIONAL_PLACEHOLDERS: Partial<Record<keyof PromptTemplates, ReadonlySet<string>>> = {
+  designer: new Set(['skill_description', 'min_steps', 'max_turns']),
+  toolDesigner: new Set(['skill_description', 'max_turns']),
+};
 
 /** Fills a template's `{name}` placeholders (values are inserted verbatim; `{{` and `}}` stay as they are). */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {

@@ -61,11 +61,25 @@ export function isRunArchive(files: readonly TextFile[]): boolean {
   return files.some((f) => baseName(f.path) === ARCHIVE_MANIFEST && f.text.includes(`"${ARCHIVE_FORMAT}"`));
 }
 
+// Longest domain an environment record may name (the built-in ones are under 80 characters).
+const MAX_DOMAIN_CHARS = 200;
+const CHAT_ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+
+// Messages as the app writes them: a list of {role, content} with a known role and text content (a row's weight 0 or 1).
+function areChatMessages(value: unknown): boolean {
+  return Array.isArray(value) && value.every((m) => isObject(m) && CHAT_ROLES.has(m.role) && typeof m.content === 'string' && (m.weight === undefined || m.weight === 0 || m.weight === 1));
+}
+
 const SHAPES: Record<(typeof RUN_FILES)[number], (v: Record<string, unknown>) => boolean> = {
-  'environments.jsonl': (v) => typeof v.id === 'string' && typeof v.epoch === 'number' && typeof v.code === 'string' && (v.status === 'valid' || v.status === 'rejected' || v.status === 'quarantined'),
-  'episodes.jsonl': (v) => typeof v.id === 'string' && typeof v.envId === 'string' && typeof v.epoch === 'number' && Array.isArray(v.turns),
+  'environments.jsonl': (v) =>
+    typeof v.id === 'string' &&
+    typeof v.epoch === 'number' &&
+    typeof v.code === 'string' &&
+    (v.status === 'valid' || v.status === 'rejected' || v.status === 'quarantined') &&
+    (v.domain === undefined || (typeof v.domain === 'string' && v.domain.length <= MAX_DOMAIN_CHARS)),
+  'episodes.jsonl': (v) => typeof v.id === 'string' && typeof v.envId === 'string' && typeof v.epoch === 'number' && Array.isArray(v.turns) && areChatMessages(v.messages),
   'epochs.jsonl': (v) => typeof v.epoch === 'number' && isObject(v.perSkill),
-  'rollouts.jsonl': (v) => (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number',
+  'rollouts.jsonl': (v) => (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number' && areChatMessages(v.messages),
   'timings.jsonl': (v) => typeof v.epoch === 'number',
   'evals.jsonl': isEvalRecordShape,
 };

@@ -2,6 +2,7 @@ import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest,
 import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
+import { openAiMessages, ToolCallCollector } from './openai-tools.ts';
 
 /** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -31,6 +32,7 @@ interface Progress {
   stream: StreamAccumulator;
   sawChoice: boolean;
   usage: ReportedUsage;
+  calls: ToolCallCollector;
 }
 
 function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
@@ -45,7 +47,7 @@ function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   });
 }
 
-/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
+/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   /** The endpoint every request is posted to. */
@@ -73,7 +75,7 @@ export class OpenAIChatModel implements ChatModel {
   async complete(request: ChatRequest): Promise<ChatResult> {
     const deadline = Date.now() + this.totalMs;
     for (let attempt = 0; ; attempt++) {
-      const progress: Progress = { stream: new StreamAccumulator(request), sawChoice: false, usage: {} };
+      const progress: Progress = { stream: new StreamAccumulator(request), sawChoice: false, usage: {}, calls: new ToolCallCollector() };
       if (request.signal?.aborted) return this.result(progress, 'abort');
       try {
         return await this.attempt(request, progress, deadline);
@@ -121,6 +123,8 @@ export class OpenAIChatModel implements ChatModel {
       );
       if (!response.ok) throw httpFailure(this.url, this.options.model, response, await guard(response.text(), 'read'));
       await this.read(response, progress, guard);
+      const calls = progress.calls.text();
+      if (calls !== '') progress.stream.add(progress.stream.text.trim() === '' ? calls : `\n${calls}`);
       return this.result(progress);
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
@@ -133,7 +137,8 @@ export class OpenAIChatModel implements ChatModel {
   private body(request: ChatRequest): Json {
     return {
       model: this.options.model,
-      messages: request.messages.map(({ role, content }) => ({ role, content })),
+      messages: openAiMessages(request.messages, request.tools !== undefined),
+      ...(request.tools ? { tools: request.tools as unknown as Json[] } : {}),
       stream: true,
       stream_options: { include_usage: true },
       temperature: request.temperature,
@@ -189,6 +194,7 @@ export class OpenAIChatModel implements ChatModel {
     const part = choice[key];
     const content = isObject(part) ? part.content : undefined;
     if (typeof content === 'string') progress.stream.add(content);
+    if (isObject(part)) progress.calls.take(part.tool_calls);
     progress.stream.noteFinish(choice.finish_reason);
   }
 

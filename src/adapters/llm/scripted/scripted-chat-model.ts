@@ -8,7 +8,7 @@ export interface ScriptRule {
   purpose?: ChatPurpose | ChatPurpose[];
   /** Regular expression (JavaScript syntax) the searched text must match; matches anything when absent. */
   match?: string;
-  /** Search the last user message (`last`, default) or the whole conversation (`all`). */
+  /** Search the last user or tool message (`last`, default) or the whole conversation (`all`). */
   in?: 'last' | 'all';
   /** Replies used in turn, one per firing of this rule (the last repeats); `$1`.. insert capture groups. */
   replies: string[];
@@ -49,7 +49,7 @@ export function parseChatScript(value: unknown): ChatScript {
 
 function searchedText(request: ChatRequest, where: 'last' | 'all'): string {
   if (where === 'all') return request.messages.map((m) => m.content).join('\n');
-  const users = request.messages.filter((m) => m.role === 'user');
+  const users = request.messages.filter((m) => m.role === 'user' || m.role === 'tool');
   return users[users.length - 1]?.content ?? '';
 }
 

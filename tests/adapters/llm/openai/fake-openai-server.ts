@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ScriptedChatModel } from '../../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import type { ChatMessage, ChatPurpose } from '../../../../src/core/ports/chat-port.ts';
+import { parseToolReply, toolCallAction } from '../../../../src/core/prompts/tool-call-parse.ts';
 
 /** One request the fake server received. */
 export interface RecordedRequest {
@@ -179,21 +180,56 @@ function purposeOf(messages: ChatMessage[]): ChatPurpose {
   const first = messages[0]?.content ?? '';
   if (first.startsWith(DEFAULT_TEMPLATES.designer.slice(0, 40))) return 'designer';
   if (first.startsWith(DEFAULT_TEMPLATES.hint.slice(0, 40))) return 'hint';
+  if (first.startsWith(DEFAULT_TEMPLATES.toolDesigner.slice(0, 40))) return 'designer';
+  if (first.startsWith(DEFAULT_TEMPLATES.toolHint.slice(0, 40))) return 'hint';
+  if (first.startsWith(DEFAULT_TEMPLATES.judge.slice(0, 40))) return 'judge';
   return 'agent';
 }
 
-/** A responder (for respondWith) that answers each chat request with the scripted model's reply, streamed word by word. */
-export function scriptedResponder(scripted: ScriptedChatModel): (body: unknown) => Promise<Reply> {
+/** A streamed reply that calls tools the way OpenAI-compatible servers do: text first, then each call's name and its arguments in pieces, finish `tool_calls`. */
+export function toolCallsReply(text: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>): Reply {
+  const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const parts = [chunk({ role: 'assistant', content: text || null })];
+  calls.forEach((call, index) => {
+    const args = JSON.stringify(call.arguments);
+    const half = Math.floor(args.length / 2);
+    parts.push(chunk({ tool_calls: [{ index, id: `srv_${index}`, type: 'function', function: { name: call.name, arguments: args.slice(0, half) } }] }));
+    parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
+  });
+  parts.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
+  return async (res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    await writePieces(res, parts.join(''), 'whole');
+    res.end();
+  };
+}
+
+// A request's messages as the core writes them: a call the client sent as `tool_calls` back in its `<tool_call>` text.
+function coreMessages(messages: Array<{ role: ChatMessage['role']; content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }>): ChatMessage[] {
+  return messages.map(({ role, content, tool_calls }) => {
+    const calls = (tool_calls ?? []).map((c) => toolCallAction({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as Record<string, unknown> }));
+    return { role, content: [content ?? '', ...calls].filter(Boolean).join('\n') };
+  });
+}
+
+/**
+ * A responder (for respondWith) that answers each chat request with the scripted model's reply,
+ * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`.
+ */
+export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown) => Promise<Reply> {
   return async (body) => {
-    const request = body as { messages: ChatMessage[]; temperature: number; top_p: number; max_tokens: number; seed: number };
+    const request = body as { messages: Parameters<typeof coreMessages>[0]; temperature: number; top_p: number; max_tokens: number; seed: number; tools?: unknown[] };
+    const messages = coreMessages(request.messages);
     const reply = await scripted.complete({
-      messages: request.messages,
+      messages,
       temperature: request.temperature,
       topP: request.top_p,
       maxTokens: request.max_tokens,
       seed: request.seed,
-      purpose: purposeOf(request.messages),
+      purpose: purposeOf(messages),
     });
-    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text]);
+    const parsed = request.tools ? parseToolReply(reply.text) : null;
+    if (parsed?.kind === 'calls') return toolCallsReply(reply.text.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, '').trim(), parsed.calls);
+    return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text], stream);
   };
 }

@@ -1,0 +1,55 @@
+import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
+import type { EnvHandle } from '../ports/sandbox-port.ts';
+import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
+import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
+import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
+import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
+import { deriveSeed } from './random.ts';
+import type { EpisodeSpec } from './play-episode.ts';
+import type { Turn } from '../records.ts';
+
+/** Told to the agent after a reply with several calls: only its first one ran. */
+export const ONE_CALL_NOTE = '\n\n(Only the first tool call of a reply runs; make the next call in your next reply.)';
+
+/** Where a tool-use episode writes as it goes: the conversation, the turns and the token counts. */
+export interface ToolEpisodeLog {
+  messages: ChatMessage[];
+  turns: Turn[];
+  usage: ChatUsage;
+}
+
+/**
+ * The turns of a tool-use episode (SPADE.md section 8), after its reset: the first message gives
+ * the tool schemas (also passed as `tools` to backends with native tool calling) and the first
+ * instruction; each reply's answer, first tool call, or plain text is one step of the
+ * environment; a tool result comes back as a `tool` message, anything else as a user message;
+ * the episode ends on a terminal step or the turn cap. A contract failure rejects with its EnvError.
+ */
+export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, facts: ToolFacts, firstObservation: string, log: ToolEpisodeLog): Promise<void> {
+  checkToolSchemas(facts, 'play');
+  const tools = facts.tools as ToolSchema[];
+  log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
+  for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
+    const reply = await model.complete({
+      messages: [...log.messages],
+      ...spec.sampling,
+      seed: deriveSeed(spec.modelSeedKey, turnIndex),
+      purpose: 'agent',
+      tools,
+      ...(spec.onToken ? { onToken: spec.onToken } : {}),
+    });
+    log.usage.promptTokens += reply.usage.promptTokens;
+    log.usage.completionTokens += reply.usage.completionTokens;
+    log.messages.push({ role: 'assistant', content: reply.text });
+    const parsed = parseToolReply(reply.text);
+    const action = toolReplyAction(parsed);
+    const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
+    const turn: Turn = { reply: reply.text, action, ...step };
+    log.turns.push(turn);
+    spec.onTurn?.(turnIndex, turn);
+    if (step.terminated || step.truncated) break;
+    const called = parsed.kind === 'calls';
+    const note = called && parsed.calls.length > 1 ? ONE_CALL_NOTE : '';
+    log.messages.push({ role: called ? 'tool' : 'user', content: step.observation + note });
+  }
+}
