@@ -23,6 +23,7 @@ describe('the config table', () => {
       'designer',
       'hint',
       'agent',
+      'concurrency',
       'usePlaybook',
       'playbookSize',
       'evalEvery',
