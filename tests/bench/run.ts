@@ -104,6 +104,11 @@ if (!only || only === 'cpu') {
   const { formatCpuThreads, measureCpuThreads } = await import('./cpu-threads.ts');
   process.stdout.write(formatCpuThreads(await measureCpuThreads()));
 }
+if (!only || only === 'concurrency') {
+  const { formatConcurrencyFigures, measureConcurrency } = await import('./concurrency-bench.ts');
+  process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', 4, 4, 300, false)));
+  process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', 24, 8, 300, process.argv[3] !== 'full')));
+}
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
   process.stdout.write(formatCompareFigures(await measureCompareView()));

@@ -18,6 +18,8 @@ export interface PyodideRuntimeOptions {
   spares: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
+  /** Interpreters one environment's concurrent plays may use at once (default: `spares`, which the adapters take from the core count). */
+  parallelism?: number;
 }
 
 /** Defaults: 100 000-character outputs, one warm spare, 2 s per call. */
@@ -46,10 +48,13 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private killed = 0;
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
+  readonly parallelism: number;
 
   constructor(spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
-    this.pool = new InterpreterPool(spawn, Math.max(1, Math.floor(this.options.spares)));
+    const spares = Math.max(1, Math.floor(this.options.spares));
+    this.pool = new InterpreterPool(spawn, spares);
+    this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
   /** Number of interpreters killed after a hang, a crash or a malformed reply. */

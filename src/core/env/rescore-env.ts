@@ -49,6 +49,7 @@ export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInpu
   const config: Config = { ...input.config, rolloutsPerEpoch: 1 };
   const model: ChatModel = {
     id: ports.model.id,
+    ...(ports.model.maxConcurrency !== undefined ? { maxConcurrency: ports.model.maxConcurrency } : {}),
     complete: (request: ChatRequest) => ports.model.complete(signal ? { ...request, signal } : request),
   };
   const gate = async () => {

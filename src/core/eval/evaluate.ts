@@ -2,6 +2,7 @@ import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { envError, isEnvError } from '../env/env-error.ts';
 import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
+import { effectiveConcurrency, Scheduler, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
@@ -15,7 +16,7 @@ export interface EvaluationPorts {
   sandbox: SandboxRuntime;
   /** Hears of each play as it ends (for a live view). */
   onPlay?: (play: EvalPlay, done: number, total: number) => void;
-  /** Awaited before each play (a run controller pauses here). */
+  /** Awaited before each play starts (a run controller pauses here). */
   gate?: () => Promise<void>;
 }
 
@@ -41,61 +42,102 @@ function lessonsFor(request: EvaluationRequest, skill: string): string[] {
   return request.config.usePlaybook ? shownLessons(request.playbook, skill, request.config.playbookSize).map((l) => l.text) : [];
 }
 
-async function playEnvironment(ports: EvaluationPorts, request: EvaluationRequest, env: SuiteEnvironment, record: (play: EvalPlay) => void): Promise<void> {
+type PlayOutcome = { play: EvalPlay; hung: boolean } | 'not run';
+
+/** One suite environment's plays as units of work: a play after the first hang (in seed order) is lost, even if it ran. */
+function environmentUnits(
+  ports: EvaluationPorts,
+  request: EvaluationRequest,
+  env: SuiteEnvironment,
+  position: number,
+  final: (play: EvalPlay) => void,
+): { units: WorkUnit[]; instances: FreshInstances } {
   const { config } = request;
   const instances = new FreshInstances(ports.sandbox, env.code, config);
   const lessons = lessonsFor(request, env.skill);
+  const outcomes: Array<PlayOutcome | undefined> = [];
+  let firstHang = Infinity;
+  let cursor = 0;
   let hung = false;
-  try {
-    for (let index = 0; index < config.evalSeeds; index++) {
-      await ports.gate?.();
-      const seed = evalSeed(env.id, index);
-      const base = { envId: env.id, skill: env.skill, seed, return: 0, won: false, turns: 0 };
-      if (hung) {
-        record({ ...base, error: envError('env_hung', 'play', { expected: 'the environment to answer in time', seen: 'an earlier play hung', fix: 'make every reset and step return quickly' }).code });
+  const base = (index: number) => ({ envId: env.id, skill: env.skill, seed: evalSeed(env.id, index), return: 0, won: false, turns: 0 });
+  const flush = () => {
+    for (; cursor < config.evalSeeds && (hung || outcomes[cursor] !== undefined); cursor++) {
+      const outcome = outcomes[cursor]!;
+      if (hung || outcome === 'not run') {
+        final({
+          ...base(cursor),
+          error: envError('env_hung', 'play', { expected: 'the environment to answer in time', seen: 'an earlier play hung', fix: 'make every reset and step return quickly' }).code,
+        });
         continue;
       }
-      try {
-        const handle = await instances.take();
-        const played = await playEpisode(ports.model, handle, {
-          seed,
-          hint: null,
-          lessons,
-          maxTurns: config.maxTurns,
-          stepTimeoutMs: config.stepTimeoutMs,
-          sampling: config.agent,
-          template: config.prompts.agent,
-          toolTemplate: config.prompts.toolAgent,
-          modelSeedKey: `eval:${env.id}:${index}`,
-        });
-        if (played.error) await instances.discard();
-        hung = played.error !== null && HANG_CODES.has(played.error.code);
-        record({ ...base, return: played.return, won: played.error === null && played.return > 0, turns: played.turns.length, error: played.error?.code ?? null });
-      } catch (error) {
-        if (!isEnvError(error)) throw error;
-        await instances.discard();
-        hung = HANG_CODES.has(error.code);
-        record({ ...base, error: error.code });
-      }
+      final(outcome.play);
+      hung = outcome.hung;
     }
-  } finally {
-    await instances.discard();
-  }
+    if (cursor === config.evalSeeds && outcomes.filter((o) => o !== undefined).length === config.evalSeeds) void instances.close().catch(() => undefined);
+  };
+  const play = async (index: number): Promise<{ play: EvalPlay; hung: boolean }> => {
+    try {
+      const handle = await instances.take();
+      const played = await playEpisode(ports.model, handle, {
+        seed: evalSeed(env.id, index),
+        hint: null,
+        lessons,
+        maxTurns: config.maxTurns,
+        stepTimeoutMs: config.stepTimeoutMs,
+        sampling: config.agent,
+        template: config.prompts.agent,
+        toolTemplate: config.prompts.toolAgent,
+        modelSeedKey: `eval:${env.id}:${index}`,
+      });
+      if (played.error) await instances.discard(handle);
+      else instances.release(handle);
+      const record = { ...base(index), return: played.return, won: played.error === null && played.return > 0, turns: played.turns.length, error: played.error?.code ?? null };
+      return { play: record, hung: played.error !== null && HANG_CODES.has(played.error.code) };
+    } catch (error) {
+      if (!isEnvError(error)) throw error;
+      return { play: { ...base(index), error: error.code }, hung: HANG_CODES.has(error.code) };
+    }
+  };
+  const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit => ({
+    stage: 'evaluate',
+    order: [position, index],
+    run: async () => {
+      const outcome: PlayOutcome = index > firstHang ? 'not run' : await play(index);
+      if (outcome !== 'not run' && outcome.hung) firstHang = Math.min(firstHang, index);
+      outcomes[index] = outcome;
+      flush();
+    },
+  }));
+  return { units, instances };
 }
 
 /**
  * Evaluates the agent as it was after `afterEpochs` epochs on a held-out suite: `evalSeeds` unhinted plays of every environment on
  * fixed seeds, with the playbook's lessons when the run uses it. A play whose environment crashes
- * or hangs counts as lost; after a hang the environment's remaining plays are lost unplayed.
+ * or hangs counts as lost; after a hang the environment's remaining plays (in seed order) are lost,
+ * unplayed or, when they ran at the same time, not counted. Plays run up to the run's concurrency at once.
  */
 export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationRequest): Promise<EvalRecord> {
-  const plays: EvalPlay[] = [];
   const total = request.suite.environments.length * request.config.evalSeeds;
-  const record = (play: EvalPlay) => {
-    plays.push(play);
-    ports.onPlay?.(play, plays.length, total);
-  };
-  for (const env of request.suite.environments) await playEnvironment(ports, request, env, record);
+  const perEnvironment = request.suite.environments.map((): EvalPlay[] => []);
+  const opened: FreshInstances[] = [];
+  let done = 0;
+  const scheduler = new Scheduler(effectiveConcurrency(request.config.concurrency, ports.model), () => ports.gate?.() ?? Promise.resolve());
+  request.suite.environments.forEach((env, position) => {
+    const final = (play: EvalPlay) => {
+      perEnvironment[position]!.push(play);
+      ports.onPlay?.(play, ++done, total);
+    };
+    const { units, instances } = environmentUnits(ports, request, env, position, final);
+    opened.push(instances);
+    for (const unit of units) scheduler.add(unit);
+  });
+  try {
+    await scheduler.drain();
+  } finally {
+    await Promise.all(opened.map((instances) => instances.close()));
+  }
+  const plays = perEnvironment.flat();
   const lessonsShown = request.suite.environments.reduce((n, env) => n + lessonsFor(request, env.skill).length * request.config.evalSeeds, 0);
   return {
     epoch: request.afterEpochs - 1,

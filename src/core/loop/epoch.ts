@@ -5,7 +5,8 @@ import { designSlot, type SlotDesign } from './design-slot.ts';
 import type { EpochStage, SpadeEvent } from './events.ts';
 import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
-import { playEnvironment } from './play-environment.ts';
+import { EnvironmentPlays } from './play-environment.ts';
+import { effectiveConcurrency, Scheduler } from './scheduler.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 import type { EvalRecord } from '../eval/eval-record.ts';
 import { evaluateAgent } from '../eval/evaluate.ts';
@@ -109,21 +110,30 @@ function throwIfAborted(signal: AbortSignalLike | undefined): void {
   if (signal?.aborted) throw new EpochAbortedError();
 }
 
+// The model's time is the wall time with at least one call in flight, so concurrent calls are counted once.
 function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }, signal: AbortSignalLike | undefined): ChatModel {
+  let inFlight = 0;
+  let since = 0;
   return {
     id: model.id,
+    ...(model.maxConcurrency !== undefined ? { maxConcurrency: model.maxConcurrency } : {}),
     async complete(request: ChatRequest): Promise<ChatResult> {
       throwIfAborted(signal);
-      const start = clock();
+      if (inFlight++ === 0) since = clock();
       try {
         return await model.complete(signal ? { ...request, signal } : request);
       } finally {
-        spent.ms += clock() - start;
+        if (--inFlight === 0) spent.ms += clock() - since;
         throwIfAborted(signal);
       }
     },
   };
 }
+
+// The fixed order of an epoch's units (a sequential run's order): every design, then every hint, then the plays slot by slot.
+const DESIGN_ORDER = 0;
+const HINT_ORDER = 1;
+const PLAY_ORDER = 2;
 
 function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign): EnvironmentRecord {
   const chosen = design.valid ?? design.attempts[design.attempts.length - 1];
@@ -147,49 +157,99 @@ function toRecord(epoch: number, slot: number, skill: string, design: SlotDesign
   };
 }
 
-/** Designs every slot of the epoch (SPADE's designer), or takes a fixed-pool run's environments in turn. */
-async function slotEnvironments(
-  ports: EpochPorts,
-  state: RunState,
-  config: Config,
-  model: ChatModel,
-  emit: (event: SpadeEvent) => void,
-  gate: (stage: EpochStage) => Promise<void>,
-): Promise<EnvironmentRecord[]> {
+/** What the work of an epoch shares: the ports, the state it starts from, and the timed model. */
+interface EpochWork {
+  ports: EpochPorts;
+  state: RunState;
+  config: Config;
+  model: ChatModel;
+  emit: (event: SpadeEvent) => void;
+  lessonsOf: (skill: string) => Lesson[];
+}
+
+/**
+ * Designs every slot (SPADE's designer), or takes a fixed-pool run's environments in turn, and
+ * hints and plays each valid environment, as units of work on `scheduler`: every slot's design is
+ * ready at once; a slot's hint and unhinted plays as soon as it validates; its hinted plays once
+ * the hint is in. Resolves with the slots' environments and their plays, in slot order.
+ */
+async function designHintAndPlay(work: EpochWork, scheduler: Scheduler): Promise<{ environments: EnvironmentRecord[]; plays: EnvironmentPlays[] }> {
+  const { ports, state, config, model, emit } = work;
   const epoch = state.epoch;
+  const environments: EnvironmentRecord[] = [];
+  const plays: Array<EnvironmentPlays | undefined> = [];
+  const start = (env: EnvironmentRecord) => {
+    const runner = new EnvironmentPlays(
+      env,
+      model,
+      ports.sandbox,
+      config,
+      emit,
+      work.lessonsOf(env.skill).map((l) => l.text),
+    );
+    plays[env.slot] = runner;
+    for (const unit of runner.units('nohint', [PLAY_ORDER, env.slot])) scheduler.add(unit);
+    scheduler.add({
+      stage: 'hint',
+      order: [HINT_ORDER, env.slot],
+      run: async () => {
+        const hinted = await hintEnvironment(env, model, config, emit);
+        env.hintMessages = hinted.messages;
+        env.hintReply = hinted.reply;
+        env.hint = hinted.hint;
+        env.note = hinted.note;
+        emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
+        runner.setHint(env.hint !== null);
+        if (env.hint !== null) for (const unit of runner.units('hint', [PLAY_ORDER, env.slot])) scheduler.add(unit);
+      },
+    });
+  };
   if (ports.fixedPool && ports.fixedPool.length > 0) {
     const picks = poolSlots(ports.fixedPool, config, epoch);
     emit({ type: 'epoch_started', epoch, slots: picks.map(({ slot, skill }) => ({ slot, skill })) });
-    return picks.map(({ slot, env }) => {
+    for (const { slot, env } of picks) {
       const record = poolRecord(environmentId(epoch, slot), epoch, slot, env);
+      environments[slot] = record;
       emit({ type: 'pool_environment', epoch, slot, envId: record.id, poolId: env.id, skill: env.skill });
-      return record;
-    });
+    }
+    for (const env of environments) start(env);
+  } else {
+    const slots = planSlots(config, epoch);
+    emit({ type: 'epoch_started', epoch, slots });
+    for (const { slot, skill } of slots) {
+      scheduler.add({
+        stage: 'design',
+        order: [DESIGN_ORDER, slot],
+        run: async () => {
+          const envId = environmentId(epoch, slot);
+          const design = await designSlot({
+            epoch,
+            slot,
+            skill,
+            envId,
+            config,
+            corpus: ports.corpus,
+            memory: state.memory,
+            model,
+            sandbox: ports.sandbox,
+            onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
+            onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
+            onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),
+          });
+          const record = toRecord(epoch, slot, skill, design);
+          environments[slot] = record;
+          if (design.valid) start(record);
+          else emit({ type: 'slot_rejected', epoch, slot, envId });
+        },
+      });
+    }
   }
-  const slots = planSlots(config, epoch);
-  emit({ type: 'epoch_started', epoch, slots });
-  const environments: EnvironmentRecord[] = [];
-  for (const { slot, skill } of slots) {
-    await gate('design');
-    const envId = environmentId(epoch, slot);
-    const design = await designSlot({
-      epoch,
-      slot,
-      skill,
-      envId,
-      config,
-      corpus: ports.corpus,
-      memory: state.memory,
-      model,
-      sandbox: ports.sandbox,
-      onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
-      onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
-      onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),
-    });
-    environments.push(toRecord(epoch, slot, skill, design));
-    if (!design.valid) emit({ type: 'slot_rejected', epoch, slot, envId });
+  try {
+    await scheduler.drain();
+  } finally {
+    await Promise.all(plays.map((runner) => runner?.close()));
   }
-  return environments;
+  return { environments, plays: plays.filter((runner): runner is EnvironmentPlays => runner !== undefined) };
 }
 
 /** Evaluates the agent on the run's held-out suite after `afterEpochs` epochs, when the run schedules evaluations. */
@@ -222,7 +282,8 @@ async function scheduledEvaluation(
  * fixed pool's next environments, 2 hint every valid environment, 3 play K unhinted seeds and the
  * hinted ones, a fresh instance each (plus K unhinted plays per further rollout), with the
  * playbook's lessons of the skill when the run keeps one, 4 score, 5 credit and learn lessons,
- * 6 remember, 7 evaluate when due.
+ * 6 remember, 7 evaluate when due. Steps 1-3 overlap up to the run's concurrency (a slot's hint
+ * and plays start as soon as it validates); their records come out in the same order at any concurrency.
  */
 export async function runEpoch(ports: EpochPorts, state: RunState, config: Config): Promise<EpochResult> {
   const clock = ports.now ?? Date.now;
@@ -238,25 +299,11 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const epoch = state.epoch;
   const playbook = state.playbook ?? [];
   const evaluations = epoch === 0 ? await scheduledEvaluation(ports, config, model, playbook, 0, epoch, emit, gate) : [];
-  const environments = await slotEnvironments(ports, state, config, model, emit, gate);
-
-  for (const env of environments.filter((e) => e.status === 'valid')) {
-    await gate('hint');
-    const hinted = await hintEnvironment(env, model, config, emit);
-    env.hintMessages = hinted.messages;
-    env.hintReply = hinted.reply;
-    env.hint = hinted.hint;
-    env.note = hinted.note;
-    emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
-  }
-
   const shown = new Map<string, Lesson[]>();
   const lessonsOf = (skill: string) => (config.usePlaybook ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!) : []);
-  const episodes: Episode[] = [];
-  for (const env of environments.filter((e) => e.status === 'valid')) {
-    const lessons = lessonsOf(env.skill).map((l) => l.text);
-    episodes.push(...(await playEnvironment(env, model, ports.sandbox, config, emit, gate, lessons)));
-  }
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, ports.model), gate);
+  const { environments, plays } = await designHintAndPlay({ ports, state, config, model, emit, lessonsOf }, scheduler);
+  const episodes = plays.flatMap((runner) => runner.episodes);
 
   await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);

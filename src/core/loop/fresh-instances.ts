@@ -5,34 +5,73 @@ import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 /** Codes of a hang: the environment is then skipped for the rest of the epoch (SPADE's hung-game list). */
 export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
 
-/** Keeps at most one loaded module per environment; every play gets a fresh instance of its class. */
+/**
+ * The loaded modules of one environment, one per play running at the same time (each in its own
+ * interpreter, up to the sandbox's parallelism; a further play waits for one to come free); every
+ * play gets a fresh instance of the class: a module loaded for it, or an idle one renewed.
+ */
 export class FreshInstances {
-  private handle: EnvHandle | null = null;
-  private used = false;
+  private readonly idle: EnvHandle[] = [];
+  private readonly loaded = new Set<EnvHandle>();
+  private loading = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly lanes: number;
   constructor(
     private readonly sandbox: SandboxRuntime,
     private readonly code: string,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.lanes = Math.max(1, Math.floor(sandbox.parallelism ?? Number.POSITIVE_INFINITY));
+  }
 
+  /** A handle holding a fresh instance, for one play; give it back with `release`, or `discard` it after a failure. */
   async take(): Promise<EnvHandle> {
-    if (this.handle && this.used) {
+    while (this.idle.length === 0 && this.loaded.size + this.loading >= this.lanes) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const reused = this.idle.pop();
+    if (reused) {
       try {
-        await this.handle.renew({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+        await reused.renew({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+        return reused;
       } catch (error) {
-        await this.discard();
+        await this.discard(reused);
         if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
       }
     }
-    this.handle ??= await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-    this.used = true;
-    return this.handle;
+    this.loading += 1;
+    try {
+      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+      this.loaded.add(handle);
+      return handle;
+    } finally {
+      this.loading -= 1;
+      this.wakeOne();
+    }
   }
 
-  async discard(): Promise<void> {
-    const handle = this.handle;
-    this.handle = null;
-    this.used = false;
-    await handle?.dispose();
+  /** Returns a handle whose play ended cleanly; the next play renews it. */
+  release(handle: EnvHandle): void {
+    if (this.loaded.has(handle)) this.idle.push(handle);
+    this.wakeOne();
+  }
+
+  private wakeOne(): void {
+    this.waiting.shift()?.();
+  }
+
+  /** Retires one handle (its interpreter is killed). */
+  async discard(handle: EnvHandle): Promise<void> {
+    this.loaded.delete(handle);
+    const at = this.idle.indexOf(handle);
+    if (at >= 0) this.idle.splice(at, 1);
+    this.wakeOne();
+    await handle.dispose();
+  }
+
+  /** Retires every handle of the environment. */
+  async close(): Promise<void> {
+    const all = [...this.loaded];
+    this.loaded.clear();
+    this.idle.length = 0;
+    await Promise.all(all.map((handle) => handle.dispose()));
   }
 }

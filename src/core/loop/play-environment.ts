@@ -7,6 +7,7 @@ import { deriveSeed } from './random.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
+import { effectiveConcurrency, Scheduler, type WorkUnit } from './scheduler.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {
@@ -37,14 +38,173 @@ function playId(envId: string, play: PlannedPlay): string {
   return `${envId}-r${play.rollout}-${play.arm}-${play.index}`;
 }
 
+/** A play's place in its environment's schedule, as a sort key (the same whether or not there is a hint arm). */
+function scheduleKey(play: PlannedPlay): number[] {
+  return [play.rollout, play.arm === 'hint' ? 1 : 0, play.index];
+}
+
 function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
   return { firstObservation: '', messages: [], turns: [], return: 0, error: { code, message }, usage: { promptTokens: 0, completionTokens: 0 } };
 }
 
+/** What one play produced: its episodes (a retried first attempt, then the play), or that it was not run after an earlier hang. */
+type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped: boolean; retried: boolean }>; hang: EnvErrorCode | null } | 'not run';
+
 /**
- * Plays one valid environment's schedule with SPADE's failure rules: a fresh instance per play; an
- * unhinted play that fails is retried once and then dropped; a hinted play that fails scores 0; a
- * hang (timeout) skips the environment's remaining plays (unhinted dropped, hinted scored 0).
+ * The plays of one valid environment as units of work, with SPADE's failure rules: a fresh
+ * instance per play; an unhinted play that fails is retried once and then dropped; a hinted play
+ * that fails scores 0; a hang skips the environment's remaining plays (unhinted dropped, hinted
+ * scored 0). Plays may run at the same time, so the hang rule is applied in schedule order: every
+ * play after the first hang in the schedule is recorded as skipped, even if it ran (and one not
+ * started yet is not run). Episodes are emitted and returned in schedule order, as each becomes final.
+ */
+export class EnvironmentPlays {
+  private readonly instances: FreshInstances;
+  private readonly outcomes = new Map<string, PlayOutcome>();
+  private schedule: PlannedPlay[] | null = null;
+  private firstHang: number[] | null = null;
+  private cursor = 0;
+  private hangCode: EnvErrorCode | null = null;
+  private pending = 0;
+  /** Episodes final so far, in schedule order. */
+  readonly episodes: Episode[] = [];
+
+  constructor(
+    private readonly env: EnvironmentRecord,
+    private readonly model: ChatModel,
+    sandbox: SandboxRuntime,
+    private readonly config: Config,
+    private readonly emit: (event: SpadeEvent) => void,
+    private readonly lessons: readonly string[] = [],
+  ) {
+    this.instances = new FreshInstances(sandbox, env.code, config);
+  }
+
+  /** Units for the environment's plays of one arm (`order` prefixes each unit's sort key); unhinted ones can start before the hint. */
+  units(arm: Arm, order: readonly number[]): WorkUnit[] {
+    const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
+    this.pending += plays.length;
+    return plays.map((play) => ({ stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play) }));
+  }
+
+  /** Fixes the schedule once the hint is known (no hint, no hint arm); emits what is final. */
+  setHint(withHint: boolean): void {
+    this.schedule = playSchedule(this.config, this.env.id, withHint);
+    this.flush();
+    void this.closeWhenDone().catch(() => undefined);
+  }
+
+  /** True once every play is final. */
+  get done(): boolean {
+    return this.schedule !== null && this.cursor === this.schedule.length;
+  }
+
+  /** Retires the environment's interpreters. */
+  close(): Promise<void> {
+    return this.instances.close();
+  }
+
+  private async runPlay(play: PlannedPlay): Promise<void> {
+    const id = playId(this.env.id, play);
+    const key = scheduleKey(play);
+    if (this.firstHang && later(key, this.firstHang)) {
+      this.outcomes.set(id, 'not run');
+    } else {
+      const outcome = await this.play(play, id);
+      if (outcome.hang && (!this.firstHang || later(this.firstHang, key))) this.firstHang = key;
+      this.outcomes.set(id, outcome);
+    }
+    this.pending -= 1;
+    this.flush();
+    await this.closeWhenDone();
+  }
+
+  // Frees the environment's interpreters as soon as no play of it can still run.
+  private async closeWhenDone(): Promise<void> {
+    if (this.pending === 0 && this.done) await this.close();
+  }
+
+  private async play(play: PlannedPlay, id: string): Promise<Exclude<PlayOutcome, 'not run'>> {
+    const records: Exclude<PlayOutcome, 'not run'>['records'] = [];
+    let played = await this.attempt(play, `${this.config.seed}:${id}`);
+    if (played.error && !HANG_CODES.has(played.error.code) && play.arm === 'nohint') {
+      records.push({ id: `${id}-failed`, played, dropped: true, retried: true });
+      played = await this.attempt(play, `${this.config.seed}:${id}:retry`);
+    }
+    const hang = played.error && HANG_CODES.has(played.error.code) ? played.error.code : null;
+    if (played.error && play.arm === 'hint') played = { ...played, return: 0 };
+    records.push({ id, played, dropped: played.error !== null && play.arm === 'nohint', retried: false });
+    return { records, hang };
+  }
+
+  private async attempt(play: PlannedPlay, seedKey: string): Promise<PlayedEpisode> {
+    const { env, config } = this;
+    try {
+      const handle = await this.instances.take();
+      const played = await playEpisode(this.model, handle, {
+        seed: play.seed,
+        hint: play.arm === 'hint' ? env.hint : null,
+        lessons: this.lessons,
+        maxTurns: config.maxTurns,
+        stepTimeoutMs: config.stepTimeoutMs,
+        sampling: config.agent,
+        template: config.prompts.agent,
+        toolTemplate: config.prompts.toolAgent,
+        modelSeedKey: seedKey,
+        onToken: (delta) =>
+          this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
+        onTurn: (turnIndex, turn) => this.emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
+      });
+      if (played.error) await this.instances.discard(handle);
+      else this.instances.release(handle);
+      return played;
+    } catch (error) {
+      if (!isEnvError(error)) throw error;
+      return failedPlay(error.code, error.message);
+    }
+  }
+
+  /** Emits, in schedule order, every play whose episodes can no longer change. */
+  private flush(): void {
+    // Before the hint is known only the first rollout's unhinted plays have a fixed place.
+    const schedule = this.schedule ?? playSchedule(this.config, this.env.id, false).slice(0, this.config.playsPerArm);
+    while (this.cursor < schedule.length) {
+      const play = schedule[this.cursor]!;
+      const id = playId(this.env.id, play);
+      const outcome = this.outcomes.get(id);
+      if (this.hangCode) {
+        const skipped = envError('env_hung', 'play', {
+          expected: 'the environment to answer in time',
+          seen: `an earlier play hung (${this.hangCode})`,
+          fix: 'make every reset and step return quickly',
+        });
+        this.record(play, id, failedPlay('env_hung', skipped.message), play.arm === 'nohint', false);
+      } else {
+        if (outcome === undefined) return;
+        if (outcome === 'not run') throw new Error(`play ${id} was skipped before any hang`);
+        for (const r of outcome.records) this.record(play, r.id, r.played, r.dropped, r.retried);
+        this.hangCode = outcome.hang;
+      }
+      this.cursor += 1;
+    }
+  }
+
+  private record(play: PlannedPlay, id: string, played: PlayedEpisode, dropped: boolean, retried: boolean): void {
+    const episode: Episode = { id, envId: this.env.id, epoch: this.env.epoch, ...play, ...played, dropped, retried, advantage: 0 };
+    this.episodes.push(episode);
+    this.emit({ type: 'episode', epoch: this.env.epoch, episode });
+  }
+}
+
+/** True when schedule key `a` comes after `b`. */
+function later(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return a.length > b.length;
+}
+
+/**
+ * Plays one valid environment's schedule (see EnvironmentPlays), up to the run's concurrency at
+ * once: the unhinted plays and, when the environment has a hint, the hinted ones.
  */
 export async function playEnvironment(
   env: EnvironmentRecord,
@@ -55,58 +215,14 @@ export async function playEnvironment(
   gate: (stage: EpochStage) => Promise<void>,
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
-  const episodes: Episode[] = [];
-  const instances = new FreshInstances(sandbox, env.code, config);
-  let hang: string | null = null;
-  const record = (play: PlannedPlay, id: string, played: PlayedEpisode, dropped: boolean, retried = false) => {
-    const episode: Episode = { id, envId: env.id, epoch: env.epoch, ...play, ...played, dropped, retried, advantage: 0 };
-    episodes.push(episode);
-    emit({ type: 'episode', epoch: env.epoch, episode });
-  };
-  const attempt = async (play: PlannedPlay, seedKey: string): Promise<PlayedEpisode> => {
-    try {
-      const handle = await instances.take();
-      const played = await playEpisode(model, handle, {
-        seed: play.seed,
-        hint: play.arm === 'hint' ? env.hint : null,
-        lessons,
-        maxTurns: config.maxTurns,
-        stepTimeoutMs: config.stepTimeoutMs,
-        sampling: config.agent,
-        template: config.prompts.agent,
-        toolTemplate: config.prompts.toolAgent,
-        modelSeedKey: seedKey,
-        onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
-        onTurn: (turnIndex, turn) => emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
-      });
-      if (played.error) await instances.discard();
-      return played;
-    } catch (error) {
-      if (!isEnvError(error)) throw error;
-      await instances.discard();
-      return failedPlay(error.code, error.message);
-    }
-  };
+  const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate);
+  plays.setHint(env.hint !== null);
+  for (const unit of [...plays.units('nohint', []), ...(env.hint !== null ? plays.units('hint', []) : [])]) scheduler.add(unit);
   try {
-    for (const play of playSchedule(config, env.id, env.hint !== null)) {
-      await gate('play');
-      const id = playId(env.id, play);
-      if (hang) {
-        const skipped = envError('env_hung', 'play', { expected: 'the environment to answer in time', seen: `an earlier play hung (${hang})`, fix: 'make every reset and step return quickly' });
-        record(play, id, failedPlay('env_hung', skipped.message), play.arm === 'nohint');
-        continue;
-      }
-      let played = await attempt(play, `${config.seed}:${id}`);
-      if (played.error && !HANG_CODES.has(played.error.code) && play.arm === 'nohint') {
-        record(play, `${id}-failed`, played, true, true);
-        played = await attempt(play, `${config.seed}:${id}:retry`);
-      }
-      if (played.error && HANG_CODES.has(played.error.code)) hang = played.error.code;
-      if (played.error && play.arm === 'hint') played = { ...played, return: 0 };
-      record(play, id, played, played.error !== null && play.arm === 'nohint');
-    }
+    await scheduler.drain();
   } finally {
-    await instances.discard();
+    await plays.close();
   }
-  return episodes;
+  return plays.episodes;
 }

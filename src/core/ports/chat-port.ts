@@ -64,6 +64,8 @@ export interface ChatResult {
 export interface ChatModel {
   /** Stable description, e.g. `scripted:demo.json` or `openai:http://127.0.0.1:8080#qwen3-4b`. */
   readonly id: string;
+  /** How many calls it serves at once (absent: one); the run's `concurrency` is bounded by it. */
+  readonly maxConcurrency?: number;
   complete(request: ChatRequest): Promise<ChatResult>;
   /** Plain data describing any internal position (scripted models), saved with each epoch so a resumed run continues identically. */
   snapshot?(): unknown;

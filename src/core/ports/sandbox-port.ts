@@ -47,6 +47,8 @@ export interface EnvHandle {
 
 /** A place where untrusted environment code runs: isolated, killable, size-limited. */
 export interface SandboxRuntime {
+  /** Interpreters it runs well at the same time (from the machine's cores); one environment's concurrent plays use at most this many (absent: no bound). */
+  readonly parallelism?: number;
   /** Starts the sandbox if needed and resolves once it can answer (start-up is not charged to any time limit). */
   warm(): Promise<void>;
   /** Asks Python whether `source` parses (used by the f-string repair). */

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { activeSkills, INITIAL_RUN_STATE, planSlots, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import { memoryBlock } from '../../../src/core/prompts/designer-prompt.ts';
 import { parseAction } from '../../../src/core/prompts/agent-prompt.ts';
-import { fakeFailure, fakeSandbox, oneStepGame, type FakeClass } from '../../fixtures/fake-sandbox.ts';
+import { fakeFailure, fakeSandbox, oneStepGame, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
 
 const L = 'Logical Deduction';
 const O = 'Optimization';
@@ -190,11 +190,21 @@ describe('failures as SPADE treats them', () => {
     expect(result.environments[0]!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
   });
 
-  it('gives every play a fresh instance of the class, loading the module once', async () => {
+  it('gives every play a fresh instance of the class, loading the module once when plays run one at a time', async () => {
     const sandbox = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend' });
+    await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 1 });
     // One load for validation, one for play; 2 + 2 plays -> 3 renews.
     expect(sandbox.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
+  });
+
+  it('gives plays running at once a module each, up to the sandbox parallelism, and still a fresh instance per play', async () => {
+    const wide = fakeSandbox(GAMES);
+    await runEpoch({ model: model(['W']), sandbox: withDelays(wide, () => 1), corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
+    // Validation, then all four plays at once (the hint answers before the first step does).
+    expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
+    const narrow = fakeSandbox(GAMES);
+    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(narrow, () => 1), parallelism: 1 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
+    expect(narrow.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
   });
 });
 

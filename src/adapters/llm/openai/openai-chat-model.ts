@@ -23,6 +23,8 @@ export interface OpenAIChatModelOptions {
   maxRetries?: number;
   /** First backoff delay, doubled per retry (a larger `Retry-After`, up to 60 s, wins); default 500. */
   retryDelayMs?: number;
+  /** Requests it lets run at once; default unbounded, so the run's `concurrency` setting decides (servers such as vLLM, SGLang, llama.cpp with parallel slots and Ollama serve many). */
+  maxConcurrency?: number;
   /** Defaults to `globalThis.fetch`. */
   fetch?: FetchLike;
 }
@@ -50,6 +52,7 @@ function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
 /** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
+  readonly maxConcurrency: number;
   /** The endpoint every request is posted to. */
   readonly url: string;
   private readonly silenceMs: number;
@@ -64,6 +67,7 @@ export class OpenAIChatModel implements ChatModel {
     if (!/^https?:\/\/[^/]/i.test(base)) throw new ChatModelError('unreachable', `baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL; use e.g. http://127.0.0.1:8080`);
     this.id = `openai:${base}#${options.model}`;
     this.url = `${base.endsWith('/v1') ? base : `${base}/v1`}/chat/completions`;
+    this.maxConcurrency = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
     this.silenceMs = options.requestTimeoutMs ?? 120_000;
     this.totalMs = options.totalTimeoutMs ?? this.silenceMs * 5;
     this.maxRetries = options.maxRetries ?? 2;

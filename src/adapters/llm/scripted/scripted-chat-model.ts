@@ -70,6 +70,15 @@ export class ScriptedChatModel implements ChatModel {
     this.id = formatModelId({ kind: 'scripted', name });
   }
 
+  /**
+   * A function script, or rules with one reply each, answers a request the same whatever came
+   * before, so it serves any number of calls at once; a rule with replies used in turn depends on
+   * the order of calls, so such a script takes one call at a time (the schedule's fixed order).
+   */
+  get maxConcurrency(): number {
+    return typeof this.script === 'function' || this.script.rules.every((rule) => rule.replies.length === 1) ? Number.POSITIVE_INFINITY : 1;
+  }
+
   snapshot(): Record<string, number> {
     return Object.fromEntries(this.fired);
   }

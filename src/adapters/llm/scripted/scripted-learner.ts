@@ -52,6 +52,11 @@ export class ScriptedLearnerModel implements ChatModel {
     this.id = script.id;
   }
 
+  /** The wrapped script's: held-out replies depend on the request alone. */
+  get maxConcurrency(): number {
+    return this.script.maxConcurrency;
+  }
+
   snapshot(): Record<string, number> {
     return this.script.snapshot();
   }

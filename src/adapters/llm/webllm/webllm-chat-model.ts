@@ -56,6 +56,8 @@ interface Progress {
  */
 export class WebLlmChatModel implements ChatModel {
   readonly id: string;
+  /** One call at a time: the engine keeps the previous conversation's KV cache for the next turn. */
+  readonly maxConcurrency = 1;
   private readonly queue = new SerialQueue();
   private draining: Promise<void> = Promise.resolve();
 

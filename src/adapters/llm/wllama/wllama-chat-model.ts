@@ -53,6 +53,8 @@ interface Progress {
  */
 export class WllamaChatModel implements ChatModel {
   readonly id: string;
+  /** One call at a time: the engine keeps the previous conversation's KV cache for the next turn. */
+  readonly maxConcurrency = 1;
   private readonly queue = new SerialQueue();
 
   constructor(

@@ -1,0 +1,108 @@
+import type { ChatModel } from '../ports/chat-port.ts';
+import type { EpochStage } from './events.ts';
+
+/** One unit of work: the stage it belongs to (for the gate), its place in the fixed order, and what it does. */
+export interface WorkUnit {
+  stage: EpochStage;
+  /** Sort key: lower runs first (compared element by element); the order a sequential run would take. */
+  order: readonly number[];
+  run: () => Promise<void>;
+}
+
+/** How many units may run at once: the run's `concurrency`, bounded by what the model says it can take (1 when it says nothing). */
+export function effectiveConcurrency(concurrency: number, model: Pick<ChatModel, 'maxConcurrency'>): number {
+  const bound = Math.min(concurrency, model.maxConcurrency ?? 1);
+  return Number.isFinite(bound) ? Math.max(1, Math.floor(bound)) : 1;
+}
+
+function before(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return a.length < b.length;
+}
+
+/**
+ * Runs units of work, at most `limit` at once, always starting the ready unit first in `order`.
+ * `gate` is awaited before each unit starts, one at a time (so a paused run starts nothing and a
+ * step starts exactly one unit). Units may add further units while they run. At limit 1 the units
+ * run one after another in `order`, whatever their timing. The first failure stops new starts;
+ * `drain` rejects with it once every started unit has settled.
+ */
+export class Scheduler {
+  private readonly ready: WorkUnit[] = [];
+  private running = 0;
+  private dispatching = false;
+  private failure: { error: unknown } | null = null;
+  private idle: { resolve: () => void; reject: (error: unknown) => void } | null = null;
+  /** The most units that were running at once. */
+  peak = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly gate: (stage: EpochStage) => Promise<void>,
+  ) {}
+
+  /** Queues a unit; it starts when a place is free and no earlier unit is ready. */
+  add(unit: WorkUnit): void {
+    this.ready.push(unit);
+    void this.dispatch();
+  }
+
+  /** Resolves once every unit added (including units added by units) has finished; rejects with the first failure. */
+  drain(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.idle = { resolve, reject };
+      this.settle();
+    });
+  }
+
+  private next(): WorkUnit {
+    let best = 0;
+    for (let i = 1; i < this.ready.length; i++) if (before(this.ready[i]!.order, this.ready[best]!.order)) best = i;
+    return this.ready.splice(best, 1)[0]!;
+  }
+
+  private async dispatch(): Promise<void> {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      while (!this.failure && this.ready.length > 0 && this.running < this.limit) {
+        const unit = this.next();
+        this.running += 1;
+        try {
+          await this.gate(unit.stage);
+        } catch (error) {
+          this.running -= 1;
+          this.fail(error);
+          break;
+        }
+        this.peak = Math.max(this.peak, this.running);
+        void this.start(unit);
+      }
+    } finally {
+      this.dispatching = false;
+      this.settle();
+    }
+  }
+
+  private async start(unit: WorkUnit): Promise<void> {
+    try {
+      await unit.run();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.running -= 1;
+      void this.dispatch();
+      this.settle();
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+  }
+
+  private settle(): void {
+    if (!this.idle || this.running > 0 || this.dispatching) return;
+    if (this.failure) this.idle.reject(this.failure.error);
+    else if (this.ready.length === 0) this.idle.resolve();
+  }
+}

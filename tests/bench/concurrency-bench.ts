@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { OpenAIChatModel } from '../../src/adapters/llm/openai/openai-chat-model.ts';
+import { ScriptedChatModel, type ChatScript } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
+import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/loop/epoch.ts';
+import { FakeOpenAIServer, scriptedResponder, type Reply } from '../adapters/llm/openai/fake-openai-server.ts';
+import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+
+/** One epoch against the stand-in server at one concurrency. */
+export interface ConcurrencyRun {
+  concurrency: number;
+  /** Wall time of the epoch; estimated as requests x latency when `estimated`. */
+  ms: number;
+  estimated: boolean;
+  requests: number;
+  maxInFlight: number;
+}
+
+/** One scale of the benchmark: both runs and the ideal. */
+export interface ConcurrencyFigures {
+  name: string;
+  slots: number;
+  plays: number;
+  latencyMs: number;
+  /** Longest chain of dependent requests in the epoch. */
+  criticalPath: number;
+  runs: ConcurrencyRun[];
+}
+
+const GLOW_KEY = (JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
+
+// The epoch-overhead workload: every design valid, hinted plays win in one turn, unhinted ones never win (all 12 turns).
+const SCRIPT: ChatScript = {
+  name: 'bench',
+  rules: [
+    { purpose: 'designer', replies: [GLOW_KEY] },
+    { purpose: 'hint', replies: ['Use the key that glows. Answer as \\boxed{name}.'] },
+    { purpose: 'agent', in: 'all', match: 'The (\\w+) key glows[\\s\\S]*HINT:', replies: ['\\boxed{$1}'] },
+    { purpose: 'agent', replies: ['\\boxed{door}'] },
+  ],
+};
+
+/** The longest chain of requests that must follow one another: a slot's design attempts, then the longer of its longest unhinted play and its hint plus its longest hinted play. */
+function criticalPath(result: EpochResult): number {
+  return Math.max(
+    ...result.environments.map((env) => {
+      const turns = (arm: 'hint' | 'nohint') => Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
+      return env.attempts.length + (env.status === 'valid' ? Math.max(turns('nohint'), (env.hint === null ? 0 : 1) + turns('hint')) : 0);
+    }),
+  );
+}
+
+/** Runs one epoch through the OpenAI adapter against a stand-in answering every request after `latencyMs`; counts requests and the most in flight. */
+async function timedEpoch(config: Config, latencyMs: number): Promise<{ run: ConcurrencyRun; result: EpochResult }> {
+  const server = await FakeOpenAIServer.start();
+  const respond = scriptedResponder(new ScriptedChatModel(SCRIPT), { pieces: 'whole' });
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let requests = 0;
+  server.respondWith(async (body): Promise<Reply> => {
+    requests += 1;
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    const [reply] = await Promise.all([respond(body), new Promise((resolve) => setTimeout(resolve, latencyMs))]);
+    return async (res) => {
+      try {
+        await reply(res);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+  });
+  try {
+    const model = new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in', maxRetries: 0 });
+    const started = performance.now();
+    const result = await runEpoch({ model, sandbox: fakeSandbox(HINT_HELPS_DOUBLES), corpus: [], now: () => performance.now() }, INITIAL_RUN_STATE, config);
+    return { run: { concurrency: config.concurrency, ms: performance.now() - started, estimated: false, requests, maxInFlight }, result };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * An epoch at concurrency 1 and at the default against a local OpenAI-compatible stand-in with a
+ * fixed latency per request (the sandbox is the in-process double of the game, so the figures are
+ * the schedule's). With `estimateSequential`, concurrency 1 is not run but estimated as requests x latency.
+ */
+export async function measureConcurrency(name: string, slots: number, plays: number, latencyMs: number, estimateSequential: boolean): Promise<ConcurrencyFigures> {
+  const config: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: slots, playsPerArm: plays, hintPlays: plays, rolloutsPerEpoch: 1, maxTurns: 12, useCorpus: false };
+  const concurrent = await timedEpoch(config, latencyMs);
+  const sequential = estimateSequential
+    ? { concurrency: 1, ms: concurrent.run.requests * latencyMs, estimated: true, requests: concurrent.run.requests, maxInFlight: 1 }
+    : (await timedEpoch({ ...config, concurrency: 1 }, latencyMs)).run;
+  return { name, slots, plays, latencyMs, criticalPath: criticalPath(concurrent.result), runs: [sequential, concurrent.run] };
+}
+
+/** The figures as the bench prints them. */
+export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
+  const [one, many] = f.runs as [ConcurrencyRun, ConcurrencyRun];
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const ideal = f.criticalPath * f.latencyMs;
+  const bound = Math.max(f.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
+  return [
+    `Concurrent epoch, ${f.name} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
+    `  concurrency 1                 ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}`,
+    `  concurrency ${String(many.concurrency).padEnd(18)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
+    `  ratio                         ${(one.ms / many.ms).toFixed(1)}x`,
+    `  ideal (critical path)         ${s(ideal)}   (${f.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
+    `  best at concurrency ${String(many.concurrency).padEnd(10)}${s(bound)}   (the critical path, or requests / concurrency, x latency)`,
+    '',
+  ].join('\n');
+}

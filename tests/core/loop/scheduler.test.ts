@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveConcurrency, Scheduler, type WorkUnit } from '../../../src/core/loop/scheduler.ts';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A unit that records its start and finishes when `finish` is called. */
+function unit(name: string, order: number[], log: string[], finishers: Map<string, () => void>): WorkUnit {
+  return {
+    stage: 'play',
+    order,
+    run: () =>
+      new Promise<void>((resolve) => {
+        log.push(name);
+        finishers.set(name, resolve);
+      }),
+  };
+}
+
+describe('the scheduler', () => {
+  it('runs at most `limit` units, the earliest in order first, and units may add units', async () => {
+    const log: string[] = [];
+    const finish = new Map<string, () => void>();
+    const scheduler = new Scheduler(2, async () => undefined);
+    for (const [name, order] of [
+      ['c', [2]],
+      ['a', [0]],
+      ['b', [1]],
+    ] as const)
+      scheduler.add(unit(name, [...order], log, finish));
+    const done = scheduler.drain();
+    await tick();
+    expect(log).toEqual(['c', 'a']);
+    scheduler.add(unit('z', [0, 5], log, finish));
+    finish.get('a')!();
+    await tick();
+    expect(log).toEqual(['c', 'a', 'z']);
+    for (const name of ['c', 'z']) finish.get(name)!();
+    await tick();
+    finish.get('b')!();
+    await done;
+    expect(log).toEqual(['c', 'a', 'z', 'b']);
+    expect(scheduler.peak).toBe(2);
+  });
+
+  it('starts nothing while the gate holds, and one unit per opening (pause and step)', async () => {
+    const log: string[] = [];
+    const finish = new Map<string, () => void>();
+    const openings: Array<() => void> = [];
+    const scheduler = new Scheduler(8, () => new Promise<void>((resolve) => openings.push(resolve)));
+    for (let i = 0; i < 3; i++) scheduler.add(unit(`u${i}`, [i], log, finish));
+    const done = scheduler.drain();
+    await tick();
+    expect(log).toEqual([]);
+    expect(openings).toHaveLength(1);
+    openings.shift()!();
+    await tick();
+    expect(log).toEqual(['u0']);
+    expect(openings).toHaveLength(1);
+    openings.shift()!();
+    openings.shift()?.();
+    await tick();
+    openings.shift()?.();
+    await tick();
+    for (const f of finish.values()) f();
+    await done;
+    expect(log).toEqual(['u0', 'u1', 'u2']);
+  });
+
+  it('stops starting units after a failure and rejects once the running ones settle', async () => {
+    const log: string[] = [];
+    const finish = new Map<string, () => void>();
+    const scheduler = new Scheduler(2, async () => undefined);
+    scheduler.add({ stage: 'play', order: [0], run: async () => Promise.reject(new Error('model unreachable')) });
+    scheduler.add(unit('slow', [1], log, finish));
+    scheduler.add(unit('never', [2], log, finish));
+    let settled = false;
+    const done = scheduler.drain().finally(() => (settled = true));
+    await tick();
+    expect(settled).toBe(false);
+    finish.get('slow')!();
+    await expect(done).rejects.toThrow('model unreachable');
+    expect(log).toEqual(['slow']);
+  });
+
+  it('rejects when the gate throws (an abort) and starts nothing more', async () => {
+    const log: string[] = [];
+    const scheduler = new Scheduler(4, async () => Promise.reject(new Error('aborted')));
+    scheduler.add(unit('u', [0], log, new Map()));
+    await expect(scheduler.drain()).rejects.toThrow('aborted');
+    expect(log).toEqual([]);
+  });
+
+  it('bounds the concurrency by what the model takes, one when it says nothing', () => {
+    expect(effectiveConcurrency(16, {})).toBe(1);
+    expect(effectiveConcurrency(16, { maxConcurrency: 1 })).toBe(1);
+    expect(effectiveConcurrency(16, { maxConcurrency: Number.POSITIVE_INFINITY })).toBe(16);
+    expect(effectiveConcurrency(4, { maxConcurrency: 2 })).toBe(2);
+  });
+});
