@@ -110,3 +110,7 @@ if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
   process.stdout.write(formatCompareFigures(await measureCompareView()));
 }
+if (!only || only === 'firstview') {
+  const { formatFirstView, measureFirstView } = await import('./first-view.ts');
+  process.stdout.write(formatFirstView(await measureFirstView()));
+}

@@ -3,23 +3,33 @@ import type { SandboxService } from './sandbox-service.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 
-/** What the browser sandbox needs from the app: the bundled worker and where Pyodide's files are served. */
+/** What the browser sandbox needs from the app: where the bundled worker and Pyodide's files are served. */
 export interface BrowserSandboxAssets {
-  workerSource: string;
+  workerUrl: string;
   pyodideBase: string;
   pyodideFiles: readonly string[];
 }
 
 const START_TIMEOUT_MS = 60_000;
 
-function fetchFiles(assets: BrowserSandboxAssets): Promise<Record<string, ArrayBuffer>> {
-  return Promise.all(
-    assets.pyodideFiles.map(async (name) => {
-      const response = await fetch(assets.pyodideBase + name);
-      if (!response.ok) throw new Error(`could not load ${name} for the Python sandbox (HTTP ${response.status})`);
-      return [name, await response.arrayBuffer()] as const;
-    }),
-  ).then(Object.fromEntries);
+async function fetchOk(url: string, name: string): Promise<Response> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${name} for the Python sandbox (HTTP ${response.status})`);
+  return response;
+}
+
+/** The worker's source and Pyodide's files, fetched once per spawner (the frame can fetch nothing itself). */
+interface SandboxDownloads {
+  workerSource: string;
+  files: Record<string, ArrayBuffer>;
+}
+
+async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
+  const [workerSource, files] = await Promise.all([
+    fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
+    Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
+  ]);
+  return { workerSource, files };
 }
 
 function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
@@ -98,7 +108,7 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * for later starts, and removed once its own workers are gone.
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
-  let files: Promise<Record<string, ArrayBuffer>> | null = null;
+  let downloads: Promise<SandboxDownloads> | null = null;
   let frame: Promise<SandboxFrame> | null = null;
   let nextId = 0;
   const live = new Set<number>();
@@ -115,12 +125,12 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     );
   };
   const currentFrame = async (): Promise<{ host: SandboxFrame; opened: Promise<SandboxFrame> }> => {
-    files ??= fetchFiles(assets).catch((error: unknown) => {
-      files = null;
+    downloads ??= fetchDownloads(assets).catch((error: unknown) => {
+      downloads = null;
       throw error;
     });
-    const bytes = await files;
-    const opened = (frame ??= openSandboxFrame(bytes, assets.workerSource));
+    const { files, workerSource } = await downloads;
+    const opened = (frame ??= openSandboxFrame(files, workerSource));
     const host = await opened.catch((error: unknown) => {
       dropFrame(opened);
       throw error;
