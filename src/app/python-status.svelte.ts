@@ -7,7 +7,7 @@ export type EstimateSource = 'last start' | 'first visit';
 export type PythonState =
   { phase: 'idle' } | { phase: 'starting'; startedAt: number; estimateMs: number; source: EstimateSource } | { phase: 'ready'; tookMs: number } | { phase: 'failed'; message: string };
 
-/** First-visit guess of a start, in ms: measured in headless Chromium on a 2-core machine, Pyodide's files not yet cached (see the README). */
+/** First-visit guess of a start, in ms: a first start on a fresh profile took 17-25 s in headless Chromium on a 2-core machine (Pyodide's files not yet cached). */
 export const FIRST_VISIT_ESTIMATE_MS = 20_000;
 
 const STORAGE_KEY = 'spade-lab-python-start-ms';
