@@ -24,6 +24,7 @@ import type { Suite } from '../core/eval/suite.ts';
 import { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
+import { PythonStatus } from './python-status.svelte.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
 export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
@@ -61,6 +62,8 @@ export interface AppContext {
   compare: Comparison;
   /** A sweep over settings and seeds, its runs run one after another (kept across reloads). */
   sweep: SweepController;
+  /** The Python sandbox, warmed as the page loads: starting (with an estimate), ready or failed. */
+  python: PythonStatus;
 }
 
 const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
@@ -95,6 +98,9 @@ const webLocksLock: RunLock = (runId) =>
 
 /** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
+  // Python starts first, beside the database: the first validation or demo epoch finds it booted.
+  const python = new PythonStatus(() => appSandbox().warm());
+  void python.start();
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();
   const cpu = new CpuModelController();
@@ -178,5 +184,6 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     compare: new Comparison({ store, save: saveFile }),
     sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),
+    python,
   };
 }

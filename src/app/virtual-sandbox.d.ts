@@ -1,6 +1,6 @@
-/** The bundled browser sandbox worker and Pyodide file locations (see src/adapters/sandbox/vite-plugin.ts). */
+/** Where the bundled browser sandbox worker and Pyodide's files are served (see src/adapters/sandbox/vite-plugin.ts). */
 declare module 'virtual:spade-sandbox' {
-  export const workerSource: string;
+  export const workerUrl: string;
   export const pyodideBase: string;
   export const pyodideFiles: readonly string[];
 }

@@ -60,10 +60,15 @@ const COMMANDS: Record<string, Command> = {
   verify: runVerify,
 };
 
+// Commands that run Python: their sandbox starts booting as the command begins, before it reads its input.
+const PYTHON_COMMANDS: ReadonlySet<string> = new Set(['validate', 'play', 'run', 'eval', 'import', 'sweep']);
+
 /** Where one command line's output goes, and the sandbox it may start. */
 export interface CliIo {
   /** The sandbox runtime, started on first use (commands that run no Python never call it). */
   runtime: () => SandboxRuntime;
+  /** Starts the sandbox's interpreters booting without waiting; called as a command that runs Python begins. */
+  startSandbox?: () => void;
   /** Writes one line of standard output. */
   out(line: string): void;
   /** Writes text to standard error. */
@@ -78,6 +83,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
     return name === '--help' || name === 'help' ? 0 : 2;
   }
+  if (PYTHON_COMMANDS.has(name!)) io.startSandbox?.();
   try {
     return await command(rest, io.runtime, io.out, (line) => io.err(line + '\n'));
   } catch (error) {
@@ -87,5 +93,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     io.err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
+  }
+}
+
+/** A sandbox runtime the command line can start early and must close at exit. */
+export interface ClosableSandbox extends SandboxRuntime {
+  /** Starts booting interpreters without waiting. */
+  start(): void;
+  /** Stops every interpreter, booting or not, without waiting for any. */
+  close(): Promise<void>;
+}
+
+/** Runs one command line with a sandbox made on first need (booting as a Python command begins) and closed when it ends; returns the exit code. */
+export async function runCliWithSandbox(argv: string[], createRuntime: () => ClosableSandbox, out: CliIo['out'], err: CliIo['err']): Promise<number> {
+  let runtime: ClosableSandbox | null = null;
+  const open = () => (runtime ??= createRuntime());
+  try {
+    return await runCli(argv, { runtime: open, startSandbox: () => open().start(), out, err });
+  } finally {
+    await (runtime as ClosableSandbox | null)?.close();
   }
 }

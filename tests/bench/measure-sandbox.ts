@@ -6,10 +6,14 @@ export interface SandboxFigures {
   coldStartToFirstResetMs: number;
   warmStepMedianMs: number;
   warmStepP95Ms: number;
+  pacedStepMedianMs: number;
+  pacedStepP95Ms: number;
+  pacedSteps: number;
   validateTypicalMedianMs: number;
   playStartMedianMs: number;
   playStartP95Ms: number;
   recoveryAfterHangMs: number;
+  recoveryAfterSecondHangMs: number;
   steps: number;
 }
 
@@ -27,10 +31,33 @@ const HANG = `class HangEnv:
             pass
 `;
 
+// Idle times before the paced steps: a model's turn between two steps takes 100 to 300 ms.
+const PACES_MS = [100, 150, 200, 250, 300];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Loads the hanging environment and lets its step time out (the runtime kills it); resolves at the kill.
+async function hangOnce(runtime: PyodideSandboxRuntime): Promise<void> {
+  const hung = await runtime.load(HANG, { maxTurns: 12, timeoutMs: 5000 });
+  await hung.reset(1);
+  await hung.step('x', { timeoutMs: 500 }).catch(() => undefined);
+}
+
+// Time from now until a fresh environment has loaded and answered its first reset.
+async function timeToNextReset(runtime: PyodideSandboxRuntime, code: string, now: () => number): Promise<number> {
+  const from = now();
+  const next = await runtime.load(code, { maxTurns: 12, timeoutMs: 30_000 });
+  await next.reset(2);
+  const ms = now() - from;
+  await next.dispose();
+  return ms;
+}
+
 /**
- * Measures one sandbox runtime: cold start to the first reset, warm step round trips, a typical
- * validation and a play start (load plus first reset) with the runtime's spares booted, and the
- * time from a killed hang until the next environment answers.
+ * Measures one sandbox runtime: cold start to the first reset; step round trips at steady state
+ * (spares booted), back to back and paced like real play (after 100-300 ms idle); a typical
+ * validation and a play start (load plus first reset) with the spares booted; and the time from
+ * a killed hang, and from a second hang killed right after a first, until the next environment answers.
  */
 export async function measureSandbox(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, steps = 300): Promise<SandboxFigures> {
   const t0 = now();
@@ -47,6 +74,14 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
     times.push(now() - start);
   }
   times.sort((a, b) => a - b);
+  const paced: number[] = [];
+  for (let i = 0; i < 4 * PACES_MS.length; i++) {
+    await sleep(PACES_MS[i % PACES_MS.length]!);
+    const start = now();
+    await handle.step(`\\boxed{${String(i).padStart(3, '0')}}`, { timeoutMs: 5000 });
+    paced.push(now() - start);
+  }
+  paced.sort((a, b) => a - b);
   await handle.dispose();
   const validations: number[] = [];
   const playStarts: number[] = [];
@@ -63,22 +98,25 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
   validations.sort((a, b) => a - b);
   playStarts.sort((a, b) => a - b);
   await runtime.whenSpareReady();
-  const hung = await runtime.load(HANG, { maxTurns: 12, timeoutMs: 5000 });
-  await hung.reset(1);
-  await hung.step('x', { timeoutMs: 500 }).catch(() => undefined);
-  const killedAt = now();
-  const next = await runtime.load(typicalEnv, { maxTurns: 12, timeoutMs: 30_000 });
-  await next.reset(2);
-  const recoveryAfterHangMs = now() - killedAt;
+  await hangOnce(runtime);
+  const recoveryAfterHangMs = await timeToNextReset(runtime, typicalEnv, now);
+  await runtime.whenSpareReady();
+  await hangOnce(runtime);
+  await hangOnce(runtime);
+  const recoveryAfterSecondHangMs = await timeToNextReset(runtime, typicalEnv, now);
   await runtime.close();
   return {
     coldStartToFirstResetMs,
     warmStepMedianMs: percentile(times, 0.5),
     warmStepP95Ms: percentile(times, 0.95),
+    pacedStepMedianMs: percentile(paced, 0.5),
+    pacedStepP95Ms: percentile(paced, 0.95),
+    pacedSteps: paced.length,
     validateTypicalMedianMs: percentile(validations, 0.5),
     playStartMedianMs: percentile(playStarts, 0.5),
     playStartP95Ms: percentile(playStarts, 0.95),
     recoveryAfterHangMs,
+    recoveryAfterSecondHangMs,
     steps,
   };
 }

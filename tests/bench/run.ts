@@ -14,10 +14,12 @@ function print(name: string, figures: SandboxFigures): void {
     [
       `${name} sandbox`,
       `  cold start to first reset     ${f(figures.coldStartToFirstResetMs)}`,
-      `  warm step round trip median   ${f(figures.warmStepMedianMs)}   p95 ${f(figures.warmStepP95Ms)}   (${figures.steps} steps)`,
+      `  warm step round trip median   ${f(figures.warmStepMedianMs)}   p95 ${f(figures.warmStepP95Ms)}   (${figures.steps} steps back to back, spares booted)`,
+      `  paced step round trip median  ${f(figures.pacedStepMedianMs)}   p95 ${f(figures.pacedStepP95Ms)}   (${figures.pacedSteps} steps, each after 100-300 ms idle)`,
       `  validate typical env median   ${f(figures.validateTypicalMedianMs)}   (spares booted)`,
       `  play start (load + reset)     ${f(figures.playStartMedianMs)}   p95 ${f(figures.playStartP95Ms)}   (spares booted)`,
       `  recovery after a killed hang  ${f(figures.recoveryAfterHangMs)}`,
+      `  recovery after a second hang  ${f(figures.recoveryAfterSecondHangMs)}   (killed right after a first)`,
       '',
     ].join('\n'),
   );
@@ -112,4 +114,8 @@ if (!only || only === 'concurrency') {
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
   process.stdout.write(formatCompareFigures(await measureCompareView()));
+}
+if (!only || only === 'firstview') {
+  const { formatFirstView, measureFirstView } = await import('./first-view.ts');
+  process.stdout.write(formatFirstView(await measureFirstView()));
 }

@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
+import { FIRST_VIEW_BUDGET_BYTES, firstViewFiles, totalGzip } from '../bench/first-view.ts';
 import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 
@@ -19,6 +20,7 @@ let browser: Browser;
 let baseUrl: string;
 let page: Page;
 const requests: string[] = [];
+const loaded: Request[] = [];
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'spade-build-'));
@@ -31,7 +33,10 @@ beforeAll(async () => {
   const context = await browser.newContext();
   // The bundle is the point here, not the demo's pacing: its replies stream at once.
   await context.addInitScript(() => localStorage.setItem('spade-lab-demo-speed', 'instant'));
-  context.on('request', (request) => void requests.push(request.url()));
+  context.on('request', (request) => {
+    requests.push(request.url());
+    loaded.push(request);
+  });
   page = await context.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(baseUrl + '/');
@@ -43,6 +48,22 @@ afterAll(async () => {
 });
 
 describe('the production build', () => {
+  it('loads a first view of at most 400 KB gzip: no sandbox worker, no view but the first, web-llm only for the WebGPU probe', async () => {
+    // The first view is what loaded before any click, once the page has settled (Python starts at load).
+    await page.getByTestId('python-status').getByText('Python ready').waitFor({ timeout: 150_000 });
+    const firstView = firstViewFiles(loaded, baseUrl + '/', outDir);
+    // Where WebGPU works (this Chromium has it), the Model view proves the worker engine at once:
+    // web-llm's library and its worker (about 4 MB gzip) come on top, both or neither.
+    const probe = firstView.filter((file) => /^\/assets\/(lib|llm-worker)-/.test(file.path));
+    const app = firstView.filter((file) => !probe.includes(file));
+    expect([[], ['lib', 'llm-worker']]).toContainEqual(probe.map((file) => (file.path.startsWith('/assets/lib-') ? 'lib' : 'llm-worker')).sort());
+    const paths = app.map((file) => file.path);
+    expect(paths).toContain('/index.html');
+    expect(paths.some((path) => /^\/assets\/index-.*\.js$/.test(path))).toBe(true);
+    expect(paths.filter((path) => /sandbox-worker|RunView|Charts|ChartPlot|EnvironmentPage|Explorer/.test(path))).toEqual([]);
+    expect(totalGzip(app)).toBeLessThanOrEqual(FIRST_VIEW_BUDGET_BYTES);
+  }, 180_000);
+
   it('is served cross-origin isolated and validates the example environment in its bundled sandbox', async () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
     await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);

@@ -10,9 +10,18 @@ afterAll(async () => {
 });
 
 describe('app page', () => {
-  it('says what the app is and validates the example environment in the sandbox', async () => {
+  it('says what the app is, starts Python at load with an estimate, and validates the example environment in the sandbox', async () => {
     const page = await rig.open('/');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
+    // No click yet: Python starts with the page and says so, then says it is ready and how long it took.
+    const status = page.getByTestId('python-status');
+    await status.getByText(/^Starting Python, about \d+ s$/).waitFor({ timeout: 30_000 });
+    expect(await status.textContent()).toMatch(/first visit: an estimate; \d+ s so far/);
+    await status.getByText('Python ready').waitFor({ timeout: 120_000 });
+    const took = Number((/started in ([\d.]+) s/.exec((await status.textContent()) ?? '') ?? [])[1]);
+    expect(took).toBeGreaterThan(0);
+    const saved = Number(await page.evaluate(() => localStorage.getItem('spade-lab-python-start-ms')));
+    expect(Math.abs(saved / 1000 - took)).toBeLessThan(0.1);
     await page.getByRole('button', { name: 'Sandbox' }).click();
     await page.getByRole('button', { name: 'Validate' }).click();
     const result = page.getByTestId('validation-result');

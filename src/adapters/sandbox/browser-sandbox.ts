@@ -3,23 +3,33 @@ import type { SandboxService } from './sandbox-service.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 
-/** What the browser sandbox needs from the app: the bundled worker and where Pyodide's files are served. */
+/** What the browser sandbox needs from the app: where the bundled worker and Pyodide's files are served. */
 export interface BrowserSandboxAssets {
-  workerSource: string;
+  workerUrl: string;
   pyodideBase: string;
   pyodideFiles: readonly string[];
 }
 
 const START_TIMEOUT_MS = 60_000;
 
-function fetchFiles(assets: BrowserSandboxAssets): Promise<Record<string, ArrayBuffer>> {
-  return Promise.all(
-    assets.pyodideFiles.map(async (name) => {
-      const response = await fetch(assets.pyodideBase + name);
-      if (!response.ok) throw new Error(`could not load ${name} for the Python sandbox (HTTP ${response.status})`);
-      return [name, await response.arrayBuffer()] as const;
-    }),
-  ).then(Object.fromEntries);
+async function fetchOk(url: string, name: string): Promise<Response> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${name} for the Python sandbox (HTTP ${response.status})`);
+  return response;
+}
+
+/** The worker's source and Pyodide's files, fetched once per spawner (the frame can fetch nothing itself). */
+interface SandboxDownloads {
+  workerSource: string;
+  files: Record<string, ArrayBuffer>;
+}
+
+async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
+  const [workerSource, files] = await Promise.all([
+    fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
+    Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
+  ]);
+  return { workerSource, files };
 }
 
 function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
@@ -98,7 +108,7 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * for later starts, and removed once its own workers are gone.
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
-  let files: Promise<Record<string, ArrayBuffer>> | null = null;
+  let downloads: Promise<SandboxDownloads> | null = null;
   let frame: Promise<SandboxFrame> | null = null;
   let nextId = 0;
   const live = new Set<number>();
@@ -115,12 +125,12 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     );
   };
   const currentFrame = async (): Promise<{ host: SandboxFrame; opened: Promise<SandboxFrame> }> => {
-    files ??= fetchFiles(assets).catch((error: unknown) => {
-      files = null;
+    downloads ??= fetchDownloads(assets).catch((error: unknown) => {
+      downloads = null;
       throw error;
     });
-    const bytes = await files;
-    const opened = (frame ??= openSandboxFrame(bytes, assets.workerSource));
+    const { files, workerSource } = await downloads;
+    const opened = (frame ??= openSandboxFrame(files, workerSource));
     const host = await opened.catch((error: unknown) => {
       dropFrame(opened);
       throw error;
@@ -169,9 +179,10 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment, with as many booted spares as the machine has cores (unless `options` say otherwise).
+ * environment, with as many booted spares as the machine has cores, booted side by side on all
+ * cores but one (unless `options` say otherwise).
  */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  const spares = Math.min(4, Math.max(1, navigator.hardwareConcurrency || 1));
-  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares, ...options });
+  const cores = Math.max(1, navigator.hardwareConcurrency || 1);
+  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), ...options });
 }

@@ -8,7 +8,8 @@ interface Waiter {
 /**
  * Booted interpreters waiting for an environment: keeps `size` of them started or starting, hands
  * out one per environment and boots a replacement in the background, so start-up happens before
- * a load asks and is never charged to a call's time limit.
+ * a load asks and is never charged to a call's time limit. At most `bootsAtOnce` boot side by side
+ * (a boot is CPU-bound: more at once on fewer cores only delays the first one).
  */
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
@@ -21,6 +22,7 @@ export class InterpreterPool {
   constructor(
     private readonly spawn: SpawnSandbox,
     private readonly size: number,
+    private readonly bootsAtOnce = 1,
   ) {}
 
   /** Resolves with a booted interpreter that nothing else has used; waits for one if none is ready. */
@@ -40,6 +42,11 @@ export class InterpreterPool {
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
+  /** Starts the next spare at once, beside any already booting: a killed interpreter has just freed its core. */
+  replaceKilled(): void {
+    this.fill(1);
+  }
+
   /** Kills every waiting interpreter and every one still booting, and boots no more. */
   close(): void {
     this.closed = true;
@@ -49,8 +56,8 @@ export class InterpreterPool {
     for (const watcher of this.watchers.splice(0)) watcher.done();
   }
 
-  private fill(): void {
-    while (!this.closed && this.ready.length + this.booting < this.size + this.waiters.length) {
+  private fill(extra = 0): void {
+    while (!this.closed && this.ready.length + this.booting < this.size + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),
@@ -59,6 +66,8 @@ export class InterpreterPool {
           // Nobody may be waiting yet: a watcher hears of it too, or whenReady would never settle.
           this.waiters.shift()?.reject(error);
           for (const watcher of this.watchers.splice(0)) watcher.fail(error);
+          // Boots are queued behind each other: the next waiter's boot starts now (no retries for spares).
+          if (this.waiters.length > 0) this.fill();
         },
       );
     }
@@ -71,10 +80,13 @@ export class InterpreterPool {
       return;
     }
     const waiter = this.waiters.shift();
-    if (waiter) {
-      waiter.resolve(proc);
-      return;
-    }
+    if (waiter) waiter.resolve(proc);
+    else this.keep(proc);
+    // The next queued boot starts now that this one is done.
+    this.fill();
+  }
+
+  private keep(proc: SandboxProcess): void {
     this.ready.push(proc);
     void proc.exited.then(() => {
       const at = this.ready.indexOf(proc);

@@ -16,16 +16,19 @@ export interface PyodideRuntimeOptions {
   maxObservationChars: number;
   /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count). */
   spares: number;
+  /** Interpreters booted side by side at most (the adapters use the core count less one, at least 1). */
+  bootsAtOnce: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
   /** Interpreters one environment's concurrent plays may use at once (default: `spares`, which the adapters take from the core count). */
   parallelism?: number;
 }
 
-/** Defaults: 100 000-character outputs, one warm spare, 2 s per call. */
+/** Defaults: 100 000-character outputs, one warm spare booted one at a time, 2 s per call. */
 export const DEFAULT_RUNTIME_OPTIONS: PyodideRuntimeOptions = {
   maxObservationChars: 100_000,
   spares: 1,
+  bootsAtOnce: 1,
   defaultCallTimeoutMs: 2000,
 };
 
@@ -53,13 +56,18 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   constructor(spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
-    this.pool = new InterpreterPool(spawn, spares);
+    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)));
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
   /** Number of interpreters killed after a hang, a crash or a malformed reply. */
   get restarts(): number {
     return this.killed;
+  }
+
+  /** Starts booting the spares now, without waiting (a command or a page that will need Python soon); a failed boot is reported to the next load. */
+  start(): void {
+    this.pool.whenReady(1).catch(() => undefined);
   }
 
   /** Resolves once a syntax check and a load can start at once (an interpreter for each is booted). */
@@ -110,6 +118,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const interpreter = new Interpreter(proc, this.options.maxObservationChars, () => {
       this.killed += 1;
       this.live.delete(interpreter);
+      this.pool.replaceKilled();
     });
     if (this.closed) interpreter.retire();
     else this.live.add(interpreter);

@@ -7,9 +7,9 @@ export type WorkerPlatform = 'node' | 'browser';
  * Bundles a worker entry (TypeScript, `.py` files imported as text) into one self-contained file:
  * an ES module for Node, a classic script for the browser (a module worker cannot start inside an
  * opaque origin). Self-contained because the Node child may read only its own file and the
- * browser worker's origin can fetch nothing.
+ * browser worker's origin can fetch nothing. `minify` for what the app ships.
  */
-export async function bundleWorker(entry: string, platform: WorkerPlatform): Promise<string> {
+export async function bundleWorker(entry: string, platform: WorkerPlatform, minify = false): Promise<string> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -21,6 +21,7 @@ export async function bundleWorker(entry: string, platform: WorkerPlatform): Pro
     external: ['node:*', 'ws'],
     logLevel: 'silent',
     legalComments: 'none',
+    minify,
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced no output for ${entry}`);

@@ -1,7 +1,7 @@
 // Test-only page module (tests/browser/pages/sandbox.html): puts the real browser sandbox runtime,
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
 // tests/browser/sandbox-isolation.test.ts and tests/browser/sandbox-runtime.test.ts.
-import { workerSource, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { workerUrl, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
 import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_FRAME_CSP, SANDBOX_WASM_FILE, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
@@ -288,11 +288,11 @@ async function asResult(run: () => Promise<Omit<Extract<RuntimeResult, { ok: tru
 }
 
 const api = {
-  assets: { pyodideBase, pyodideFiles, workerSourceChars: workerSource.length },
+  assets: { pyodideBase, pyodideFiles, workerUrl },
   frameCsp: SANDBOX_FRAME_CSP,
   sandboxFrameHtml,
   validateEnvironment,
-  createBrowserSandboxRuntime: () => createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles }),
+  createBrowserSandboxRuntime: () => createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles }),
 
   /** Creates the page's runtime (closing any previous one) and waits until its sandbox is up; resolves with the start time in ms. */
   async startRuntime(options: Partial<PyodideRuntimeOptions> = {}): Promise<number> {
@@ -300,7 +300,7 @@ const api = {
     const started = performance.now();
     // Exactly createBrowserSandboxRuntime(assets, options), with the spawner counted so tests can
     // tell when the warm spare is up.
-    const spawn = browserSandboxSpawner({ workerSource, pyodideBase, pyodideFiles });
+    const spawn = browserSandboxSpawner({ workerUrl, pyodideBase, pyodideFiles });
     spawner = spawn;
     runtime = new PyodideSandboxRuntime((signal) => {
       spawns.started += 1;

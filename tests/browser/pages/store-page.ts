@@ -1,7 +1,7 @@
 // Test-only page module (tests/browser/pages/store.html): puts the real IndexedDB RunStore, the
 // export/import adapters and the browser sandbox on `window.spadeStore` for
 // tests/browser/store-idb.test.ts. Errors come back as plain data ({ error: { name, code, message } }).
-import { workerSource, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { workerUrl, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { exportRun, type ExportFormat } from '../../../src/adapters/store/export-run.ts';
@@ -70,7 +70,7 @@ const api = {
   },
   /** Exports a run from one database and imports it into another, re-validating in the browser sandbox. */
   async exportThenImport(from: string, runId: string, format: ExportFormat, to: string, newRunId?: string) {
-    sandbox ??= createBrowserSandboxRuntime({ workerSource, pyodideBase, pyodideFiles });
+    sandbox ??= createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles });
     const file = await exportRun(store(from), runId, format);
     const report = await importIntoStore(
       store(to),

@@ -1,6 +1,6 @@
 import type { AppConfig, ModelRecord, ModelType } from '@mlc-ai/web-llm';
 import { parseModelId, type ModelSpec } from './model-choice.ts';
-import { loadWebLlm } from './webllm-module.ts';
+import prebuiltRecords from './prebuilt-models.json';
 
 /** A model the app can load: web-llm's record, and its description for choosing. */
 export interface CatalogModel {
@@ -34,9 +34,13 @@ export function chatModelsOf(config: AppConfig): CatalogModel[] {
   return config.model_list.filter((record) => (record.model_type ?? LLM) === LLM).map((record) => ({ spec: specOf(record), record }));
 }
 
-/** The chat models of web-llm's prebuilt list (`prebuiltAppConfig`, the source of truth for model libraries that fit this web-llm version). */
+/**
+ * The chat models of web-llm's prebuilt list (`prebuiltAppConfig`, the source of truth for model
+ * libraries that fit this web-llm version), as data written from it by scripts/write-webllm-models.ts
+ * (a test fails when it no longer matches the installed web-llm), so listing them loads none of web-llm's JavaScript.
+ */
 export async function prebuiltModels(): Promise<CatalogModel[]> {
-  return chatModelsOf((await loadWebLlm()).prebuiltAppConfig);
+  return chatModelsOf({ model_list: prebuiltRecords as ModelRecord[], cacheBackend: CACHE_BACKEND });
 }
 
 /** A self-hosted model: the folder of its MLC weights and its compiled WebGPU library. */

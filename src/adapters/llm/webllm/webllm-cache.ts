@@ -55,12 +55,13 @@ const belongsTo = (model: CatalogModel) => {
 
 /** The listed models that have any file cached (partial downloads included), with sizes. */
 export async function listCachedModels(models: readonly CatalogModel[]): Promise<CachedModel[]> {
-  const { hasModelInCache } = await loadWebLlm();
   const entries = await cachedEntries();
   const found: CachedModel[] = [];
   for (const model of models) {
     const mine = entries.filter(belongsTo(model));
     if (mine.length === 0) continue;
+    // web-llm's 6 MB module only when something is cached: an empty cache lists without it.
+    const { hasModelInCache } = await loadWebLlm();
     const complete = await hasModelInCache(model.record.model_id, appConfigFor([model.record])).catch(() => false);
     found.push({ id: model.spec.id, complete, bytes: mine.reduce((sum, entry) => sum + entry.bytes, 0), files: mine.length });
   }

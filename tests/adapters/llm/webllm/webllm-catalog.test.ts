@@ -1,11 +1,18 @@
+import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { detectGpuCapabilities, type GpuAdapterLike } from '../../../../src/adapters/gpu/gpu-capabilities.ts';
-import { customModel, filesBaseUrl, prebuiltModels } from '../../../../src/adapters/llm/webllm/model-catalog.ts';
+import { chatModelsOf, customModel, filesBaseUrl, prebuiltModels } from '../../../../src/adapters/llm/webllm/model-catalog.ts';
 import { watchDeviceLoss } from '../../../../src/adapters/llm/webllm/webllm-device-watch.ts';
 import { isWorkerNotice, type WorkerNotice } from '../../../../src/adapters/llm/webllm/webllm-protocol.ts';
 import { recommendModel } from '../../../../src/adapters/llm/webllm/model-choice.ts';
 
 describe("the catalog over web-llm 0.2.86's prebuilt list", () => {
+  it("is the installed web-llm's prebuilt chat models exactly (after an upgrade: npx tsx scripts/write-webllm-models.ts)", async () => {
+    const live = chatModelsOf(prebuiltAppConfig);
+    expect(live.length).toBeGreaterThan(50);
+    expect(await prebuiltModels()).toEqual(live);
+  });
+
   it('lists chat models only, with the Qwen3 family described from the records', async () => {
     const models = await prebuiltModels();
     expect(models.some((m) => m.spec.id.startsWith('snowflake-arctic-embed'))).toBe(false);
