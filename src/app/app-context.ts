@@ -24,6 +24,7 @@ import type { Suite } from '../core/eval/suite.ts';
 import { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
+import { RUN_LOCK_PREFIX } from './offline.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
 export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
@@ -84,7 +85,7 @@ const webLocksLock: RunLock = (runId) =>
       resolve(() => undefined);
       return;
     }
-    void navigator.locks.request(`spade-lab-run-${runId}`, { ifAvailable: true }, (lock) => {
+    void navigator.locks.request(`${RUN_LOCK_PREFIX}${runId}`, { ifAvailable: true }, (lock) => {
       if (!lock) {
         resolve(null);
         return undefined;

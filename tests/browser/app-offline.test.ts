@@ -1,0 +1,123 @@
+// The production build as a project page on a plain static host: served under /spade-lab/ with no
+// COOP/COEP headers (tests/browser/static-server.ts). The first visit works without cross-origin
+// isolation and its service worker stores the whole app; then the host is shut down and the
+// browser put offline, and the app still reloads (now isolated by the worker's headers), runs a
+// demo epoch in Pyodide served from the precache, validates in the sandbox, and reopens the stored
+// run in the Runs list and the explorer. Last, a new release is announced and taken on reload,
+// but never while a run is in progress in any tab.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
+import { BUILT_APP_BASE, builtApp } from './built-app.ts';
+import { CHROMIUM_ARGS } from './harness.ts';
+import { serveStatic, type StaticHost } from './static-server.ts';
+
+let outDir: string;
+let host: StaticHost;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  outDir = await builtApp();
+  host = await serveStatic(outDir, BUILT_APP_BASE);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('spade-lab-demo-speed', 'instant'));
+  page = await context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(host.baseUrl + '/');
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+/** What the precache holds: its files (paths below the sub-path) and their bytes in total. */
+async function precache(): Promise<{ files: string[]; bytes: number }> {
+  return page.evaluate(async () => {
+    const name = (await caches.keys()).find((key) => key.startsWith('workbox-precache'));
+    if (!name) return { files: [], bytes: 0 };
+    const cache = await caches.open(name);
+    const requests = await cache.keys();
+    let bytes = 0;
+    for (const request of requests) bytes += (await (await cache.match(request))!.blob()).size;
+    return { files: requests.map((request) => new URL(request.url).pathname), bytes };
+  });
+}
+
+const heading = () => page.getByRole('heading', { level: 1 }).textContent();
+
+describe('the built app on a static host under a sub-path, without isolation headers', () => {
+  it('works without cross-origin isolation on the first visit (the CPU model on one thread), asking only for files under its sub-path', async () => {
+    await expect(heading()).resolves.toBe('SPADE Lab');
+    await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(false);
+    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+    await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
+    expect(host.requested.length).toBeGreaterThan(0);
+    expect(host.requested.filter((path) => !path.startsWith(BUILT_APP_BASE))).toEqual([]);
+  });
+
+  it('installs as a PWA: a manifest with icons, and a service worker that precaches the whole app', async () => {
+    const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.webmanifest'), 'utf8')) as { name: string; icons: Array<{ src: string; sizes: string }>; start_url: string };
+    expect(manifestHref).toBe(`${BUILT_APP_BASE}manifest.webmanifest`);
+    expect(manifest.name).toBe('SPADE Lab');
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    await page.getByTestId('offline-ready').waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    const { files, bytes } = await precache();
+    console.log(`precache: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+    const under = (path: string) => `${BUILT_APP_BASE}${path}`;
+    for (const path of [
+      'index.html',
+      'pyodide/pyodide.asm.wasm',
+      'pyodide/python_stdlib.zip',
+      'pyodide/pyodide-lock.json',
+      'demo/demo-script.json',
+      'corpus/concepts.jsonl',
+      'suites/builtin/manifest.jsonl',
+      'pools/starter/manifest.jsonl',
+      'manifest.webmanifest',
+      'icons/icon-192.png',
+    ]) {
+      expect(files).toContain(under(path));
+    }
+    expect(files.filter((path) => /\/assets\/llm-worker-[^/]+\.js$/.test(path))).toHaveLength(1);
+    expect(files.filter((path) => /\/assets\/wllama-[^/]+\.wasm$/.test(path))).toHaveLength(1);
+    expect(files.some((path) => path.endsWith('.py') && path.startsWith(under('suites/builtin/games/')))).toBe(true);
+  });
+
+  it('with the host gone and the network off, reloads (now isolated by the worker), runs a demo epoch and validates in the sandbox', async () => {
+    await host.close();
+    await context.setOffline(true);
+    await page.reload();
+    await expect(heading()).resolves.toBe('SPADE Lab');
+    await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByLabel('Epochs', { exact: true }).fill('1');
+    await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
+    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Sandbox' }).click();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 60_000 });
+  });
+
+  it('reloads offline again and opens the stored run in the Runs list and the explorer', async () => {
+    await page.reload();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    const row = page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/);
+    await row.waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Explorer', exact: true }).click();
+    await page
+      .getByTestId('explorer-status')
+      .filter({ hasText: /^\s*2 environments · first rows in/ })
+      .waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('explorer-row').count()).resolves.toBe(2);
+  });
+});
