@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
+import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
 import { BUILT_APP_BASE, builtApp } from './built-app.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 import { serveStatic, type StaticHost } from './static-server.ts';
@@ -51,11 +51,9 @@ async function precache(): Promise<{ files: string[]; bytes: number }> {
 const heading = () => page.getByRole('heading', { level: 1 }).textContent();
 
 describe('the built app on a static host under a sub-path, without isolation headers', () => {
-  it('works without cross-origin isolation on the first visit (the CPU model on one thread), asking only for files under its sub-path', async () => {
+  it('works without cross-origin isolation on the first visit (the CPU backend says it runs on one thread), asking only for files under its sub-path', async () => {
     await expect(heading()).resolves.toBe('SPADE Lab');
     await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(false);
-    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
-    await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
     expect(host.requested.length).toBeGreaterThan(0);
     expect(host.requested.filter((path) => !path.startsWith(BUILT_APP_BASE))).toEqual([]);
@@ -91,22 +89,26 @@ describe('the built app on a static host under a sub-path, without isolation hea
     expect(files.some((path) => path.endsWith('.py') && path.startsWith(under('suites/builtin/games/')))).toBe(true);
   });
 
-  it('with the host gone and the network off, reloads (now isolated by the worker), runs a demo epoch and validates in the sandbox', async () => {
-    await host.close();
-    await context.setOffline(true);
-    await page.reload();
-    await expect(heading()).resolves.toBe('SPADE Lab');
-    await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
-    await page.getByRole('button', { name: 'Start the demo' }).click();
-    await page.getByLabel('Epochs', { exact: true }).fill('1');
-    await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
-    await page.getByRole('button', { name: 'Create run' }).click();
-    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
-    await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
-    await page.getByRole('button', { name: 'Sandbox' }).click();
-    await page.getByRole('button', { name: 'Validate' }).click();
-    await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 60_000 });
-  });
+  it(
+    'with the host gone and the network off, reloads (now isolated by the worker), runs a demo epoch and validates in the sandbox',
+    async () => {
+      await host.close();
+      await context.setOffline(true);
+      await page.reload();
+      await expect(heading()).resolves.toBe('SPADE Lab');
+      await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByLabel('Epochs', { exact: true }).fill('1');
+      await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+      await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
+      await page.getByRole('button', { name: 'Sandbox' }).click();
+      await page.getByRole('button', { name: 'Validate' }).click();
+      await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 60_000 });
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 
   it('reloads offline again and opens the stored run in the Runs list and the explorer', async () => {
     await page.reload();
@@ -120,4 +122,42 @@ describe('the built app on a static host under a sub-path, without isolation hea
       .waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('explorer-row').count()).resolves.toBe(2);
   });
+
+  it(
+    'announces a new release and takes it on reload, never while a run is in progress in any tab',
+    async () => {
+      const port = Number(new URL(host.baseUrl).port);
+      host = await serveStatic(outDir, BUILT_APP_BASE, port);
+      host.replace('service-worker.js', readFileSync(join(outDir, 'service-worker.js'), 'utf8') + '\n// the next release\n');
+      await context.setOffline(false);
+      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
+      await page.getByTestId('update-notice').waitFor({ timeout: 60_000 });
+      const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
+      // A run in progress here: the button waits for it.
+      await page.getByRole('button', { name: 'Model', exact: true }).click();
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
+      await expect(takeUpdate(page).isDisabled()).resolves.toBe(true);
+      // Another tab sees the same release, and its button refuses while this tab's run holds its lock.
+      const other = await context.newPage();
+      await other.goto(host.baseUrl + '/');
+      await other.getByTestId('update-notice').waitFor({ timeout: 30_000 });
+      await takeUpdate(other).click();
+      await other.getByTestId('update-message').filter({ hasText: 'A run is in progress' }).waitFor();
+      await expect(other.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)))).resolves.toBe(true);
+      // Once the run is stopped, the update is taken: both tabs reload onto the new release.
+      await page.getByRole('button', { name: 'Abort' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 60_000 });
+      const reloaded = page.waitForEvent('load', { timeout: 30_000 });
+      await takeUpdate(page).click();
+      await reloaded;
+      await expect(heading()).resolves.toBe('SPADE Lab');
+      await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated' && !registration.waiting));
+      await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
+      expect(host.requested.filter((path) => path === `${BUILT_APP_BASE}service-worker.js`).length).toBeGreaterThan(0);
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 });

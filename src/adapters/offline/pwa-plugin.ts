@@ -26,6 +26,8 @@ const withoutCompatWasm: ManifestTransform = (entries) => {
  */
 export function spadeOfflinePlugin(): PluginOption {
   return VitePWA({
+    // The worker is built without Workbox's development logging, whatever NODE_ENV the build runs under.
+    mode: 'production',
     strategies: 'injectManifest',
     srcDir: 'workers',
     filename: 'service-worker.ts',
