@@ -3,8 +3,8 @@
 // isolation and its service worker stores the whole app; then the host is shut down and the
 // browser put offline, and the app still reloads (now isolated by the worker's headers), runs a
 // demo epoch in Pyodide served from the precache, validates in the sandbox, and reopens the stored
-// run in the Runs list and the explorer. Last, a new release is announced and taken on reload,
-// but never while a run is in progress in any tab.
+// run in the Runs list and the explorer. A new release, found before the host went down, is
+// announced, refused in every tab while the run is in progress, and taken on reload after it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -49,6 +49,8 @@ async function precache(): Promise<{ files: string[]; bytes: number }> {
 }
 
 const heading = () => page.getByRole('heading', { level: 1 }).textContent();
+const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
+const releaseWaiting = (on: Page) => on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
 
 describe('the built app on a static host under a sub-path, without isolation headers', () => {
   it('works without cross-origin isolation on the first visit (the CPU backend says it runs on one thread), asking only for files under its sub-path', async () => {
@@ -89,32 +91,64 @@ describe('the built app on a static host under a sub-path, without isolation hea
     expect(files.some((path) => path.endsWith('.py') && path.startsWith(under('suites/builtin/games/')))).toBe(true);
   });
 
+  it('finds a new release while online and keeps it waiting', async () => {
+    host.replace('service-worker.js', readFileSync(join(outDir, 'service-worker.js'), 'utf8') + '\n// the next release\n');
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
+    await page.getByTestId('update-notice').waitFor({ timeout: 60_000 });
+    await expect(releaseWaiting(page)).resolves.toBe(true);
+    expect(host.requested.filter((path) => path === `${BUILT_APP_BASE}service-worker.js`).length).toBeGreaterThan(1);
+  });
+
   it(
-    'with the host gone and the network off, reloads (now isolated by the worker), runs a demo epoch and validates in the sandbox',
+    'with the host gone and the network off, reloads (now isolated by the worker) and runs a demo epoch, the release refused in every tab while the run is in progress',
     async () => {
       await host.close();
       await context.setOffline(true);
       await page.reload();
       await expect(heading()).resolves.toBe('SPADE Lab');
       await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
+      await page.getByTestId('update-notice').waitFor({ timeout: 30_000 });
       await page.getByRole('button', { name: 'Start the demo' }).click();
       await page.getByLabel('Epochs', { exact: true }).fill('1');
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('button', { name: 'Create run' }).click();
-      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
+      await expect(takeUpdate(page).isDisabled()).resolves.toBe(true);
+      // Another tab (opened offline) sees the release; its button refuses while this tab's run holds its lock.
+      const other = await context.newPage();
+      await other.goto(host.baseUrl + '/');
+      await other.getByTestId('update-notice').waitFor({ timeout: 30_000 });
+      await takeUpdate(other).click();
+      await other.getByTestId('update-message').filter({ hasText: 'A run is in progress' }).waitFor();
+      await expect(releaseWaiting(other)).resolves.toBe(true);
+      await other.close();
+      await page.getByRole('button', { name: 'Resume' }).click();
+      const status = page.getByTestId('run-status');
+      await status.filter({ hasText: /completed|failed/ }).waitFor({ timeout: 240_000 });
+      expect(await status.textContent(), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain('completed');
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
-      await page.getByRole('button', { name: 'Sandbox' }).click();
-      await page.getByRole('button', { name: 'Validate' }).click();
-      await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 60_000 });
+      await expect(releaseWaiting(page)).resolves.toBe(true);
     },
     DEMO_TEST_TIMEOUT_MS,
   );
 
-  it('reloads offline again and opens the stored run in the Runs list and the explorer', async () => {
-    await page.reload();
+  it('validates in the sandbox offline', async () => {
+    await page.getByRole('button', { name: 'Sandbox' }).click();
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
+  });
+
+  it('takes the release on reload once no run is in progress, offline, and reopens the stored run in the Runs list and the explorer', async () => {
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
+    await takeUpdate(page).click();
+    await reloaded;
+    await expect(heading()).resolves.toBe('SPADE Lab');
+    await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated'));
+    await expect(releaseWaiting(page)).resolves.toBe(false);
+    await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    const row = page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/);
-    await row.waitFor({ timeout: 30_000 });
+    await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Explorer', exact: true }).click();
     await page
       .getByTestId('explorer-status')
@@ -122,42 +156,4 @@ describe('the built app on a static host under a sub-path, without isolation hea
       .waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('explorer-row').count()).resolves.toBe(2);
   });
-
-  it(
-    'announces a new release and takes it on reload, never while a run is in progress in any tab',
-    async () => {
-      const port = Number(new URL(host.baseUrl).port);
-      host = await serveStatic(outDir, BUILT_APP_BASE, port);
-      host.replace('service-worker.js', readFileSync(join(outDir, 'service-worker.js'), 'utf8') + '\n// the next release\n');
-      await context.setOffline(false);
-      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
-      await page.getByTestId('update-notice').waitFor({ timeout: 60_000 });
-      const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
-      // A run in progress here: the button waits for it.
-      await page.getByRole('button', { name: 'Model', exact: true }).click();
-      await page.getByRole('button', { name: 'Start the demo' }).click();
-      await page.getByRole('button', { name: 'Create run' }).click();
-      await page.getByRole('button', { name: 'Pause' }).click();
-      await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor({ timeout: 30_000 });
-      await expect(takeUpdate(page).isDisabled()).resolves.toBe(true);
-      // Another tab sees the same release, and its button refuses while this tab's run holds its lock.
-      const other = await context.newPage();
-      await other.goto(host.baseUrl + '/');
-      await other.getByTestId('update-notice').waitFor({ timeout: 30_000 });
-      await takeUpdate(other).click();
-      await other.getByTestId('update-message').filter({ hasText: 'A run is in progress' }).waitFor();
-      await expect(other.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)))).resolves.toBe(true);
-      // Once the run is stopped, the update is taken: both tabs reload onto the new release.
-      await page.getByRole('button', { name: 'Abort' }).click();
-      await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 60_000 });
-      const reloaded = page.waitForEvent('load', { timeout: 30_000 });
-      await takeUpdate(page).click();
-      await reloaded;
-      await expect(heading()).resolves.toBe('SPADE Lab');
-      await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated' && !registration.waiting));
-      await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
-      expect(host.requested.filter((path) => path === `${BUILT_APP_BASE}service-worker.js`).length).toBeGreaterThan(0);
-    },
-    DEMO_TEST_TIMEOUT_MS,
-  );
 });
