@@ -25,6 +25,7 @@ import { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
 import { PythonStatus } from './python-status.svelte.ts';
+import { RUN_LOCK_PREFIX } from './offline.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
 export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
@@ -87,7 +88,7 @@ const webLocksLock: RunLock = (runId) =>
       resolve(() => undefined);
       return;
     }
-    void navigator.locks.request(`spade-lab-run-${runId}`, { ifAvailable: true }, (lock) => {
+    void navigator.locks.request(`${RUN_LOCK_PREFIX}${runId}`, { ifAvailable: true }, (lock) => {
       if (!lock) {
         resolve(null);
         return undefined;

@@ -20,7 +20,7 @@ export function firstViewFiles(requests: readonly Pick<Request, 'url' | 'resourc
   const paths = new Set<string>();
   for (const request of requests) {
     if (!['document', 'script', 'stylesheet'].includes(request.resourceType()) || !request.url().startsWith(baseUrl)) continue;
-    const path = new URL(request.url()).pathname;
+    const path = '/' + new URL(request.url()).pathname.slice(new URL(baseUrl).pathname.length);
     paths.add(path === '/' ? '/index.html' : path);
   }
   return [...paths].map((path) => ({ path, gzipBytes: gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length })).sort((a, b) => b.gzipBytes - a.gzipBytes);

@@ -1,34 +1,32 @@
-// The production build (`npm run build`), served the way `npm run preview` serves it, in Debian's
-// Chromium: what users get from a static host. The other browser tests drive the dev server; this
-// one proves the bundle carries what they rely on: the sandbox worker and Pyodide's files, the
-// web-llm worker, wllama's wasm, the demo script and corpus, and the COOP/COEP headers that make
-// the page cross-origin isolated (threads for the CPU backend).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The production build (the tier's one build, made for the sub-path /spade-lab/), served the way
+// `npm run preview` serves it, in Debian's Chromium: what users get from a static host that sends
+// the isolation headers (app-offline.test.ts covers one that does not). The other browser tests
+// drive the dev server; this one proves the bundle carries what they rely on: the sandbox worker
+// and Pyodide's files, the web-llm worker, wllama's wasm, the demo script and corpus, and the
+// COOP/COEP headers that make the page cross-origin isolated (threads for the CPU backend).
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { FIRST_VIEW_BUDGET_BYTES, firstViewFiles, totalGzip } from '../bench/first-view.ts';
 import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
+import { BUILT_APP_BASE, builtApp } from './built-app.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 
-let outDir: string;
 let server: PreviewServer;
 let browser: Browser;
 let baseUrl: string;
 let page: Page;
+let outDir: string;
 const requests: string[] = [];
 const loaded: Request[] = [];
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'spade-build-'));
-  await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  outDir = await builtApp();
+  server = await preview({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  baseUrl = `http://127.0.0.1:${address.port}${BUILT_APP_BASE.replace(/\/$/, '')}`;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] });
   const context = await browser.newContext();
   // The bundle is the point here, not the demo's pacing: its replies stream at once.
@@ -44,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('the production build', () => {
