@@ -68,6 +68,10 @@ if (!only || only === 'node') {
     ),
   );
 }
+if (!only || only === 'transport') {
+  const { formatTransportSplit, measureTransportSplit } = await import('./transport-split.ts');
+  process.stdout.write(formatTransportSplit(await measureTransportSplit()));
+}
 if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
 if (!only || only === 'epoch') {
   for (const [name, create] of [
