@@ -30,7 +30,7 @@ afterAll(() => rig?.close());
 
 describe('IndexedDB store in Chromium', () => {
   it('commits epochs that are still there after a reload, and continues from the last one', async () => {
-    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(3);
+    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(4);
     expect(await page.evaluate((meta) => window.spadeStore.createRun('reload', meta), testMeta('r'))).toEqual({ ok: true });
     expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!)).toEqual({ ok: true });
     const before = await page.evaluate(() => window.spadeStore.snapshot('reload', 'r'));
