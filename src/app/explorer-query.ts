@@ -1,4 +1,5 @@
 import type { EnvironmentRecord } from '../core/records.ts';
+import type { EnvironmentSummary } from '../core/ports/env-summary.ts';
 import type { EnvironmentQuery } from '../core/ports/store-port.ts';
 
 /** Columns the explorer can sort by (the store's sort keys). */
@@ -49,47 +50,16 @@ export function ariaSort(settings: ExplorerSettings, key: ExplorerSortKey): 'asc
   return settings.descending ? 'descending' : 'ascending';
 }
 
-/** One explorer row: only what the table shows (records themselves carry code and transcripts). */
-export interface ExplorerRow {
-  id: string;
-  epoch: number;
-  slot: number;
-  skill: string;
-  status: EnvironmentRecord['status'];
-  /** Null when the environment was not scored. */
-  winRate: number | null;
-  regret: number | null;
-  designerReward: number | null;
+/** One explorer row: an environment's summary (no code or transcripts) and whether the run's memory holds it. */
+export interface ExplorerRow extends EnvironmentSummary {
   inMemory: boolean;
-  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
-  reason: string | null;
 }
 
-/** The rejection reason of an environment's last attempt, or null when it is valid. */
-export function rejectionReason(env: EnvironmentRecord): string | null {
-  if (env.status === 'valid') return null;
-  const last = env.attempts[env.attempts.length - 1];
-  if (!last) return 'no design attempt was recorded';
-  const v = last.validation;
-  return `${v.stage ?? 'unknown'}/${v.code ?? 'unknown'}: ${v.message ?? 'no message'}`;
-}
+export { rejectionReason } from '../core/ports/env-summary.ts';
 
-const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
-
-/** Converts a stored environment into a table row; `memory` holds the env ids in the run's memory. */
-export function toExplorerRow(env: EnvironmentRecord, memory: ReadonlySet<string>): ExplorerRow {
-  return {
-    id: env.id,
-    epoch: env.epoch,
-    slot: env.slot,
-    skill: env.skill,
-    status: env.status,
-    winRate: finite(env.stats?.winRate),
-    regret: finite(env.stats?.regret),
-    designerReward: finite(env.stats?.designerReward),
-    inMemory: memory.has(env.id),
-    reason: rejectionReason(env),
-  };
+/** A stored environment's summary as a table row; `memory` holds the env ids in the run's memory. */
+export function toExplorerRow(summary: EnvironmentSummary, memory: ReadonlySet<string>): ExplorerRow {
+  return { ...summary, inMemory: memory.has(summary.id) };
 }
 
 /** Formats a score for a table cell ("–" when absent). */

@@ -133,6 +133,6 @@ export async function openExplorerSource(store: RunStore, runId: string): Promis
     memory,
     count: (settings) => store.countEnvironments(runId, toQuery(settings)),
     window: (settings, onchange) =>
-      new ExplorerWindow(async (offset, limit) => (await store.queryEnvironments(runId, toQuery(settings, { offset, limit }))).map((env) => toExplorerRow(env, memory)), onchange),
+      new ExplorerWindow(async (offset, limit) => (await store.queryEnvironmentSummaries(runId, toQuery(settings, { offset, limit }))).map((env) => toExplorerRow(env, memory)), onchange),
   };
 }

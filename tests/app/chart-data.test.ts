@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChartDataLoader, summarizeEnvironments, type ChartStore } from '../../src/app/chart-data.ts';
+import { ChartDataLoader, type ChartStore } from '../../src/app/chart-data.ts';
+import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
 import { buildCharts } from '../../src/app/chart-series.ts';
 import { chartCsv } from '../../src/app/chart-csv.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
-import type { EnvironmentQuery } from '../../src/core/ports/store-port.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
@@ -83,16 +83,14 @@ describe('ChartDataLoader over a real store', () => {
     epochs = await scriptedEpochs(sandbox, 2);
   });
 
-  it('reads each committed epoch once, and only the new one after a commit', async () => {
+  it('reads the chart rows once per load; each epoch carries the summary of its valid environments taken at commit', async () => {
     const store = new MemoryRunStore();
     await store.createRun(testMeta('r1'));
-    const queries: EnvironmentQuery[] = [];
+    let reads = 0;
     const counting: ChartStore = {
-      metricsOf: (id) => store.metricsOf(id),
-      timingsOf: (id) => store.timingsOf(id),
-      queryEnvironments: (id, query) => {
-        queries.push(query ?? {});
-        return store.queryEnvironments(id, query);
+      chartRowsOf: (id) => {
+        reads++;
+        return store.chartRowsOf(id);
       },
     };
     const loader = new ChartDataLoader(counting);
@@ -101,13 +99,9 @@ describe('ChartDataLoader over a real store', () => {
 
     await store.commitEpoch('r1', epochs[0]!);
     const first = await loader.load('r1');
-    expect(queries).toEqual([{ epoch: 0, status: 'valid' }]);
     await store.commitEpoch('r1', epochs[1]!);
     const second = await loader.load('r1');
-    expect(queries).toEqual([
-      { epoch: 0, status: 'valid' },
-      { epoch: 1, status: 'valid' },
-    ]);
+    expect(reads).toBe(4);
     expect(second.environments[0]).toEqual(first.environments[0]);
 
     expect(second.metrics).toEqual(epochs.map((e) => e.metrics));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
 import { ariaSort, DEFAULT_EXPLORER_SETTINGS, formatScore, rejectionReason, toExplorerRow, toggleSort, toQuery, type ExplorerSettings } from '../../src/app/explorer-query.ts';
 import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { explorerEnv } from './explorer-fixtures.ts';
@@ -29,31 +30,32 @@ describe('explorer settings', () => {
 describe('explorer rows', () => {
   it('a valid, scored environment shows its scores and whether memory holds it', () => {
     const env = explorerEnv(3, 1, { regret: 0.25, winRate: 0.5, designerReward: 0.7 });
-    expect(toExplorerRow(env, new Set([env.id]))).toEqual({
+    expect(toExplorerRow(summarizeEnvironment(env), new Set([env.id]))).toEqual({
       id: 'e0003-s01',
       epoch: 3,
       slot: 1,
       skill: env.skill,
       status: 'valid',
+      scored: true,
       winRate: 0.5,
       regret: 0.25,
       designerReward: 0.7,
       inMemory: true,
       reason: null,
     });
-    expect(toExplorerRow(env, new Set()).inMemory).toBe(false);
+    expect(toExplorerRow(summarizeEnvironment(env), new Set()).inMemory).toBe(false);
   });
 
   it("a rejected environment shows the last attempt's stage, code and message", () => {
     const env: EnvironmentRecord = explorerEnv(0, 2, null);
     expect(rejectionReason(env)).toBe('probe/step_bad_return: Expected step() to return a 5-tuple. Saw a tuple of 3 items. Fix: return all five.');
-    expect(toExplorerRow(env, new Set())).toMatchObject({ status: 'rejected', winRate: null, regret: null, designerReward: null });
+    expect(toExplorerRow(summarizeEnvironment(env), new Set())).toMatchObject({ status: 'rejected', winRate: null, regret: null, designerReward: null });
     expect(rejectionReason({ ...env, attempts: [] })).toBe('no design attempt was recorded');
   });
 
   it('non-finite or missing scores read as absent', () => {
     const env = explorerEnv(1, 0, { regret: Number.NaN, winRate: 0.5, designerReward: 0.1 });
-    expect(toExplorerRow(env, new Set()).regret).toBeNull();
+    expect(toExplorerRow(summarizeEnvironment(env), new Set())).toMatchObject({ regret: null, winRate: 0.5, scored: false });
     expect(formatScore(null)).toBe('–');
     expect(formatScore(0.12345, 3)).toBe('0.123');
   });

@@ -49,6 +49,7 @@ describe('ExplorerWindow', () => {
       slot: offset + i,
       skill: 's',
       status: 'valid',
+      scored: false,
       winRate: null,
       regret: null,
       designerReward: null,

@@ -51,7 +51,7 @@ export function formatStoreFigures(name: string, f: StoreFigures): string {
   return [
     `Store (${name}): ${f.environments.toLocaleString('en')} environments, ${f.episodes.toLocaleString('en')} episodes`,
     `  commitEpoch median            ${ms(f.commitMedianMs)}   p95 ${ms(f.commitP95Ms)}   (4 environments, 40 episodes, 40 rollout rows each)`,
-    ...Object.entries(f.queries).map(([label, v]) => `  ${label.padEnd(44)}${ms(v)}`),
+    ...Object.entries(f.queries).map(([label, v]) => `  ${label.padEnd(56)}${ms(v)}`),
     `  export pool, 1,000 environments  ${ms(f.exportPoolMs)}   (${(f.exportPoolBytes / 1024).toFixed(0)} KiB zip)`,
     `  export archive, same run         ${ms(f.exportArchiveMs)}`,
     `  charts data, first read          ${ms(f.charts.coldLoadMs)}   (every epoch of the big run)`,

@@ -122,7 +122,10 @@ export async function runStoreWorkload(store: RunStore, base: EpochResult, now: 
     }
     queries[label] = quantile(runs, 0.5);
   };
-  for (const [label, query] of QUERIES) await time(label, () => store.queryEnvironments('big', query));
+  for (const [label, query] of QUERIES) {
+    await time(label, () => store.queryEnvironments('big', query));
+    await time(`${label} [summaries]`, () => store.queryEnvironmentSummaries('big', query));
+  }
   await time('count: skill and status', () => store.countEnvironments('big', { skill: 'Optimization', status: 'valid' }));
   await time('count: one skill', () => store.countEnvironments('big', { skill: 'Optimization' }));
   await time('episodes of one environment (of 100,000)', () => store.episodesOf('big', environmentId(1717, 2)));

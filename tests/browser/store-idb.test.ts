@@ -5,6 +5,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectEnvironments } from '../../src/core/ports/env-query.ts';
+import { summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
+import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
@@ -30,7 +32,7 @@ afterAll(() => rig?.close());
 
 describe('IndexedDB store in Chromium', () => {
   it('commits epochs that are still there after a reload, and continues from the last one', async () => {
-    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(3);
+    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(4);
     expect(await page.evaluate((meta) => window.spadeStore.createRun('reload', meta), testMeta('r'))).toEqual({ ok: true });
     expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!)).toEqual({ ok: true });
     const before = await page.evaluate(() => window.spadeStore.snapshot('reload', 'r'));
@@ -50,6 +52,24 @@ describe('IndexedDB store in Chromium', () => {
     for (const query of [{ sortBy: 'regret', descending: true, limit: 2 }, { sortBy: 'winRate', offset: 1 }, { epoch: 1 }] as const) {
       expect(await page.evaluate((q) => window.spadeStore.query('reload', 'r', q), query)).toEqual(selectEnvironments(all, query).map((e) => e.id));
     }
+  });
+
+  it('upgrades a v3 database with data to v4 in place: nothing is lost, the explorer and the charts read the run', async () => {
+    await page.evaluate(([meta, e]) => window.spadeStore.makeV3('v3', meta, e), [testMeta('old'), epochs] as const);
+    expect(await page.evaluate(() => window.spadeStore.open('v3'))).toBe(4);
+    const all = epochs.flatMap((e) => e.environments);
+    const kept = await page.evaluate(() => window.spadeStore.snapshot('v3', 'old'));
+    expect(kept).toMatchObject({
+      environments: all,
+      episodes: epochs.flatMap((e) => e.episodes),
+      state: epochs[1]!.nextState,
+      epochs: epochs.map((e) => ({ metrics: e.metrics, timings: e.timings })),
+    });
+    for (const query of [{}, { sortBy: 'regret', descending: true, limit: 3 }, { status: 'valid', sortBy: 'winRate', offset: 1, limit: 2 }, { epoch: 1 }] as const) {
+      expect(await page.evaluate((q) => window.spadeStore.summaries('v3', 'old', q), query)).toEqual(selectEnvironments(all, query).map(summarizeEnvironment));
+    }
+    const rows = await page.evaluate(() => window.spadeStore.chartRows('v3', 'old'));
+    expect(rows.map((r) => r.environments)).toEqual(epochs.map((e) => summarizeEnvironments(e.epoch, e.environments)));
   });
 
   it('export then import into another database gives identical environments and checksums', async () => {

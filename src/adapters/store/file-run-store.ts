@@ -3,6 +3,8 @@ import { appendFile, mkdir, open, readFile, rename, rm, stat, truncate, writeFil
 import { basename, join } from 'node:path';
 import { completeConfig, type Config } from '../../core/config.ts';
 import { matchesEnvironmentQuery, selectEnvironments } from '../../core/ports/env-query.ts';
+import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import { chartRowsOf, type EpochChartRow } from '../../core/ports/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
 import { rememberEnvironments } from '../../core/loop/memory.ts';
@@ -215,6 +217,10 @@ export class FileRunStore implements RunStore {
     return structuredClone(selectEnvironments((await this.committed(runId))?.records.environments ?? [], query));
   }
 
+  async queryEnvironmentSummaries(runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentSummary[]> {
+    return selectEnvironments((await this.committed(runId))?.records.environments ?? [], query).map(summarizeEnvironment);
+  }
+
   async countEnvironments(runId: string, query: EnvironmentQuery = {}): Promise<number> {
     return ((await this.committed(runId))?.records.environments ?? []).filter((env) => matchesEnvironmentQuery(env, query)).length;
   }
@@ -233,6 +239,12 @@ export class FileRunStore implements RunStore {
 
   async timingsOf(runId: string): Promise<EpochTimings[]> {
     return structuredClone((await this.committed(runId))?.records.timings ?? []);
+  }
+
+  /** Summarises the committed environments of each epoch from the run files (a run directory keeps no summaries). */
+  async chartRowsOf(runId: string): Promise<EpochChartRow[]> {
+    const records = (await this.committed(runId))?.records;
+    return records ? structuredClone(chartRowsOf(records.metrics, records.timings, records.environments)) : [];
   }
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {

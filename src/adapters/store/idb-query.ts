@@ -1,13 +1,13 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { compareEnvironments, matchesEnvironmentQuery } from '../../core/ports/env-query.ts';
+import { compareEnvironments, matchesEnvironmentQuery, selectSummaries } from '../../core/ports/env-query.ts';
+import type { EnvironmentSummary } from '../../core/ports/env-summary.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import type { EnvironmentQuery } from '../../core/ports/store-port.ts';
-import { SORT_INDEX, type SpadeDbSchema } from './idb-schema.ts';
+import type { SpadeDbSchema } from './idb-schema.ts';
+import { filterTag, queryFilters } from './idb-summaries.ts';
 
 type Db = IDBPDatabase<SpadeDbSchema>;
-type ReadTx = IDBPTransaction<SpadeDbSchema, ['environments'], 'readonly'>;
-type FilterIndex = 'byEpoch' | 'bySkill' | 'byStatus';
-type EnvKey = [string, string];
+type SummaryTx = IDBPTransaction<SpadeDbSchema, ['envSummaries', 'environments'], 'readonly'>;
 
 /** Key range of everything of one run in a store or index whose keys start with the run id. */
 export function runRange(runId: string): IDBKeyRange {
@@ -15,95 +15,90 @@ export function runRange(runId: string): IDBKeyRange {
 }
 
 const epochRange = (runId: string, epoch: number) => IDBKeyRange.bound([runId, epoch], [runId, epoch, []]);
+const under = (prefix: IDBValidKey[]) => IDBKeyRange.bound(prefix, [...prefix, []]);
 
-/** One index range per filter of the query, narrowest first (epoch, skill, status). */
-function filterRanges(runId: string, query: EnvironmentQuery): Array<{ index: FilterIndex; range: IDBKeyRange }> {
-  const ranges: Array<{ index: FilterIndex; range: IDBKeyRange }> = [];
-  if (query.epoch !== undefined) ranges.push({ index: 'byEpoch', range: epochRange(runId, query.epoch) });
-  if (query.skill !== undefined) ranges.push({ index: 'bySkill', range: IDBKeyRange.only([runId, query.skill]) });
-  if (query.status !== undefined) ranges.push({ index: 'byStatus', range: IDBKeyRange.only([runId, query.status]) });
-  return ranges;
-}
-
-/** Ids of the environments passing every filter (from index keys only), or null without filters. */
-async function matchingIds(tx: ReadTx, runId: string, query: EnvironmentQuery): Promise<Set<string> | null> {
-  const ranges = filterRanges(runId, query);
-  if (ranges.length === 0) return null;
-  const lists = await Promise.all(ranges.map((f) => tx.store.index(f.index).getAllKeys(f.range) as Promise<EnvKey[]>));
-  let ids = new Set(lists[0]!.map((k) => k[1]));
-  for (const list of lists.slice(1)) {
-    const next = new Set(list.map((k) => k[1]));
-    ids = new Set([...ids].filter((id) => next.has(id)));
-  }
-  return ids;
-}
-
-/** Number of a run's environments passing the query's filters (sort, offset and limit ignored). */
-export async function countEnvironmentRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<number> {
-  const ranges = filterRanges(runId, query);
-  if (ranges.length === 0) return db.count('environments', runRange(runId));
-  if (ranges.length === 1) return db.countFromIndex('environments', ranges[0]!.index, ranges[0]!.range);
-  const tx = db.transaction('environments', 'readonly');
-  const ids = await matchingIds(tx, runId, query);
-  await tx.done;
-  return ids!.size;
-}
-
-/** Ids of a run's environments in the explorer's order, read from index keys only. */
-async function orderedIds(tx: ReadTx, runId: string, query: EnvironmentQuery): Promise<string[]> {
+/** The order-index ranges of a query without an epoch filter, walked one after the other: the scored, then the unscored. */
+function orderRanges(runId: string, query: EnvironmentQuery): IDBKeyRange[] {
+  const tag = filterTag(queryFilters(query));
   const sortBy = query.sortBy ?? 'epoch';
-  const ids = async (index: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX], range: IDBKeyRange) => {
-    const keys = ((await tx.store.index(index).getAllKeys(range)) as EnvKey[]).map((k) => k[1]);
-    return query.descending ? keys.reverse() : keys;
-  };
-  if (sortBy === 'epoch') return ids('byEpoch', query.epoch !== undefined ? epochRange(runId, query.epoch) : runRange(runId));
-  const [scored, unscored] = await Promise.all([ids(SORT_INDEX[sortBy], runRange(runId)), ids('byScored', IDBKeyRange.only([runId, 0]))]);
-  return [...scored, ...unscored];
+  if (sortBy === 'epoch') return [under([runId, tag, 'epoch'])];
+  return [under([runId, tag, sortBy, 1]), IDBKeyRange.only([runId, tag, sortBy, 0])];
 }
 
-/** Reads one page without filters: a cursor walks the sort index in order (skipping by count and advance), then the unscored. */
-async function walkPage(tx: ReadTx, runId: string, query: EnvironmentQuery, limit: number): Promise<EnvironmentRecord[]> {
-  const sortBy = query.sortBy ?? 'epoch';
+/** The summaries of one epoch passing the query (an epoch holds a few slots, so they are filtered and sorted here). */
+async function epochSummaries(tx: SummaryTx, runId: string, query: EnvironmentQuery & { epoch: number }): Promise<EnvironmentSummary[]> {
+  const rows = await tx.objectStore('envSummaries').index('byEpoch').getAll(epochRange(runId, query.epoch));
+  return selectSummaries(
+    rows.map((r) => r.summary),
+    query,
+  );
+}
+
+/**
+ * One window of the explorer's order, from summaries alone. An epoch filter reads that epoch's
+ * summaries; otherwise a cursor walks the order index's range for the query's filters and sort
+ * (skipping `offset` entries by count and advance), so a page reads only its own rows.
+ */
+async function summaryWindow(tx: SummaryTx, runId: string, query: EnvironmentQuery): Promise<EnvironmentSummary[]> {
+  if (query.epoch !== undefined) return epochSummaries(tx, runId, { ...query, epoch: query.epoch });
+  const limit = query.limit ?? Infinity;
+  if (limit <= 0) return [];
+  const index = tx.objectStore('envSummaries').index('byOrder');
   const direction = query.descending ? 'prev' : 'next';
-  const out: EnvironmentRecord[] = [];
+  const out: EnvironmentSummary[] = [];
   let skip = query.offset ?? 0;
-  const walk = async (name: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX], range: IDBKeyRange) => {
-    const index = tx.store.index(name);
+  for (const range of orderRanges(runId, query)) {
+    if (out.length >= limit) break;
     if (skip > 0) {
       const entries = await index.count(range);
       if (skip >= entries) {
         skip -= entries;
-        return;
+        continue;
       }
     }
     let cursor = await index.openCursor(range, direction);
     if (cursor && skip > 0) cursor = await cursor.advance(skip);
     skip = 0;
     while (cursor && out.length < limit) {
-      out.push(cursor.value.record);
+      out.push(cursor.value.summary);
       if (out.length < limit) cursor = await cursor.continue();
     }
-  };
-  if (sortBy === 'epoch') {
-    await walk('byEpoch', query.epoch !== undefined ? epochRange(runId, query.epoch) : runRange(runId));
-  } else {
-    await walk(SORT_INDEX[sortBy], runRange(runId));
-    if (out.length < limit) await walk('byScored', IDBKeyRange.only([runId, 0]));
   }
   return out;
 }
 
+/** The summaries of the environments an explorer query returns, in its order. */
+export async function querySummaryRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentSummary[]> {
+  const tx = db.transaction(['envSummaries', 'environments'], 'readonly');
+  const rows = await summaryWindow(tx, runId, query);
+  await tx.done;
+  return rows;
+}
+
+/** Number of a run's environments passing the query's filters (sort, offset and limit ignored): one count of an index range. */
+export async function countEnvironmentRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<number> {
+  const filters = { ...query, sortBy: undefined, offset: undefined, limit: undefined };
+  if (query.epoch !== undefined) return (await querySummaryRows(db, runId, filters)).length;
+  return db.countFromIndex('envSummaries', 'byOrder', orderRanges(runId, filters)[0]!);
+}
+
+/** The records' index range of the query's narrowest filter (epoch, skill, status), or null without filters. */
+function narrowestFilter(runId: string, query: EnvironmentQuery): { index: 'byEpoch' | 'bySkill' | 'byStatus'; range: IDBKeyRange } | null {
+  if (query.epoch !== undefined) return { index: 'byEpoch', range: epochRange(runId, query.epoch) };
+  if (query.skill !== undefined) return { index: 'bySkill', range: IDBKeyRange.only([runId, query.skill]) };
+  if (query.status !== undefined) return { index: 'byStatus', range: IDBKeyRange.only([runId, query.status]) };
+  return null;
+}
+
 /**
- * Runs an explorer query. Without a limit, the narrowest filter index (or the run) is read and
- * sorted in memory. A page without filters is read by a cursor over the sort index (it reads
- * only the page's records). A filtered page is planned on index keys alone (the sort index's
- * keys in order, intersected with the filter indexes' keys) and then only its records are read,
- * so it costs a few key lists plus `limit` records however deep it lies or rare its filter is.
+ * Runs an explorer query. Without a limit, the narrowest filter index of the records (or the
+ * run) is read and sorted in memory. A page is planned on the summaries (summaryWindow) and
+ * then only its records are read.
  */
 export async function queryEnvironmentRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentRecord[]> {
   const offset = query.offset ?? 0;
   if (query.limit === undefined) {
-    const filter = filterRanges(runId, query)[0];
+    const filter = narrowestFilter(runId, query);
     const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
     return rows
       .map((r) => r.record)
@@ -111,18 +106,9 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
       .sort(compareEnvironments(query.sortBy, query.descending))
       .slice(offset);
   }
-  if (query.limit <= 0) return [];
-  const tx = db.transaction('environments', 'readonly');
-  // Sorting by epoch, an epoch filter is the cursor's own key range.
-  const filtered = query.skill !== undefined || query.status !== undefined || (query.epoch !== undefined && query.sortBy !== undefined && query.sortBy !== 'epoch');
-  if (!filtered) {
-    const page = await walkPage(tx, runId, query, query.limit);
-    await tx.done;
-    return page;
-  }
-  const [order, matching] = await Promise.all([orderedIds(tx, runId, query), matchingIds(tx, runId, query)]);
-  const page = (matching ? order.filter((id) => matching.has(id)) : order).slice(offset, offset + query.limit);
-  const rows = await Promise.all(page.map((id) => tx.store.get([runId, id])));
+  const tx = db.transaction(['envSummaries', 'environments'], 'readonly');
+  const page = await summaryWindow(tx, runId, query);
+  const rows = await Promise.all(page.map((s) => tx.objectStore('environments').get([runId, s.id])));
   await tx.done;
   return rows.filter((row) => row !== undefined).map((row) => row.record);
 }

@@ -7,7 +7,9 @@ import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } f
 import { epochRows } from './idb-rows.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
-import { countEnvironmentRows, queryEnvironmentRows, runRange } from './idb-query.ts';
+import { countEnvironmentRows, queryEnvironmentRows, querySummaryRows, runRange } from './idb-query.ts';
+import type { EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import type { EpochChartRow } from '../../core/ports/epoch-summary.ts';
 import { ALL_STORES, DB_NAME, DB_VERSION, upgradeDatabase, type SpadeDbSchema } from './idb-schema.ts';
 import { hashText as webCryptoHash } from './sha256.ts';
 
@@ -149,6 +151,7 @@ export class IndexedDbRunStore implements RunStore {
       if (meta.epochsCompleted !== result.epoch) throw epochConflict(runId, meta.epochsCompleted, result.epoch);
       track(tx.objectStore('epochs').put(rows.epoch));
       for (const row of rows.environments) track(tx.objectStore('environments').put(row));
+      for (const row of rows.summaries) track(tx.objectStore('envSummaries').put(row));
       for (const row of rows.episodes) track(tx.objectStore('episodes').put(row));
       for (const row of rows.rollouts) track(tx.objectStore('rollouts').put(row));
       track(tx.objectStore('state').put(rows.state));
@@ -184,6 +187,7 @@ export class IndexedDbRunStore implements RunStore {
       tx.objectStore('episodes').delete(range),
       tx.objectStore('rollouts').delete(range),
       tx.objectStore('evals').delete(range),
+      tx.objectStore('envSummaries').delete(range),
       tx.done,
     ]);
   }
@@ -196,6 +200,11 @@ export class IndexedDbRunStore implements RunStore {
   countEnvironments(runId: string, query?: EnvironmentQuery): Promise<number> {
     this.guard();
     return countEnvironmentRows(this.db, runId, query);
+  }
+
+  queryEnvironmentSummaries(runId: string, query?: EnvironmentQuery): Promise<EnvironmentSummary[]> {
+    this.guard();
+    return querySummaryRows(this.db, runId, query);
   }
 
   async getEnvironment(runId: string, envId: string): Promise<EnvironmentRecord | null> {
@@ -216,6 +225,11 @@ export class IndexedDbRunStore implements RunStore {
   async timingsOf(runId: string): Promise<EpochTimings[]> {
     this.guard();
     return (await this.db.getAll('epochs', runRange(runId))).map((r) => r.timings);
+  }
+
+  async chartRowsOf(runId: string): Promise<EpochChartRow[]> {
+    this.guard();
+    return (await this.db.getAll('epochs', runRange(runId))).map((r) => ({ metrics: r.metrics, timings: r.timings, environments: r.envSummary }));
   }
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {

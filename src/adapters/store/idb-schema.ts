@@ -4,11 +4,14 @@ import type { RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
+import type { EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import type { EpochEnvSummary } from '../../core/ports/epoch-summary.ts';
+import { rebuildSummaries } from './idb-summaries.ts';
 
 /** Default database name. */
 export const DB_NAME = 'spade-lab-runs';
 /** Current schema version. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** One environment with the explorer's sort and filter keys at the top level (absent when unscored, so unindexed). */
 export interface EnvironmentRow {
@@ -28,12 +31,24 @@ export interface EnvironmentRow {
   record: EnvironmentRecord;
 }
 
-/** One committed epoch's metrics and timings. */
+/** One committed epoch's metrics and timings, and the charts' summary of its valid environments (v4). */
 export interface EpochRow {
   runId: string;
   epoch: number;
   metrics: EpochMetrics;
   timings: EpochTimings;
+  envSummary: EpochEnvSummary;
+}
+
+/** What the explorer lists of one environment, with its keys in the explorer's orders (v4; see orderKeys in idb-summaries.ts). */
+export interface EnvSummaryRow {
+  runId: string;
+  envId: string;
+  epoch: number;
+  slot: number;
+  summary: EnvironmentSummary;
+  /** Indexed one by one (multiEntry `byOrder`). */
+  keys: IDBValidKey[][];
 }
 
 /** An episode, keyed by its position in its epoch so episodes come back in play order. */
@@ -66,7 +81,7 @@ export interface StateRow {
   state: RunState;
 }
 
-/** The schema (version 3). */
+/** The schema (version 4). */
 export interface SpadeDbSchema extends DBSchema {
   runs: { key: string; value: RunMeta };
   epochs: { key: [string, number]; value: EpochRow };
@@ -87,10 +102,11 @@ export interface SpadeDbSchema extends DBSchema {
   rollouts: { key: [string, number, number]; value: RolloutRowRecord };
   state: { key: string; value: StateRow };
   evals: { key: [string, number]; value: EvalRow };
+  envSummaries: { key: [string, string]; value: EnvSummaryRow; indexes: { byEpoch: [string, number, number]; byOrder: IDBValidKey[] } };
 }
 
 /** Every object store, for transactions that span them all. */
-export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state', 'evals'];
+export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state', 'evals', 'envSummaries'];
 
 /** Index of each environment sort key. */
 export const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;
@@ -141,19 +157,33 @@ export function upgradeToV3(db: UpgradeDb): void {
   db.createObjectStore('evals', { keyPath: ['runId', 'seq'] });
 }
 
+/**
+ * Version 4: the explorer's summary of every environment with its order keys (store
+ * `envSummaries`, indexed by epoch and slot and by order key), and each epoch row's chart summary,
+ * all derived from the stored records inside the upgrade transaction.
+ */
+export async function upgradeToV4(db: UpgradeDb, tx: UpgradeTx): Promise<void> {
+  const summaries = db.createObjectStore('envSummaries', { keyPath: ['runId', 'envId'] });
+  summaries.createIndex('byEpoch', ['runId', 'epoch', 'slot']);
+  summaries.createIndex('byOrder', 'keys', { multiEntry: true });
+  await rebuildSummaries(tx);
+}
+
+const abortOnFailure = (tx: UpgradeTx) => () => {
+  try {
+    tx.abort();
+  } catch {
+    // the transaction already ended; open() reports the failure
+  }
+};
+
 /** Runs every upgrade from `oldVersion` to the current version, in order. */
 export function upgradeDatabase(db: UpgradeDb, oldVersion: number, tx: UpgradeTx): void {
   // An aborted upgrade rejects the open() call; the transaction's own promise need not report it again.
   tx.done.catch(() => undefined);
   if (oldVersion < 1) upgradeToV1(db);
-  if (oldVersion < 2) {
-    upgradeToV2(tx).catch(() => {
-      try {
-        tx.abort();
-      } catch {
-        // the transaction already ended; open() reports the failure
-      }
-    });
-  }
+  // Each async step queues its requests on the one upgrade transaction, so they run in order.
+  if (oldVersion < 2) upgradeToV2(tx).catch(abortOnFailure(tx));
   if (oldVersion < 3) upgradeToV3(db);
+  if (oldVersion < 4) upgradeToV4(db, tx).catch(abortOnFailure(tx));
 }

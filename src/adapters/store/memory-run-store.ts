@@ -1,4 +1,6 @@
 import { selectEnvironments, matchesEnvironmentQuery } from '../../core/ports/env-query.ts';
+import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import { summarizeEnvironments, type EpochChartRow } from '../../core/ports/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
@@ -9,7 +11,7 @@ import type { Lesson } from '../../core/playbook/lesson.ts';
 interface MemoryRun {
   meta: RunMeta;
   state: RunState;
-  epochs: Array<{ metrics: EpochMetrics; timings: EpochTimings }>;
+  epochs: EpochChartRow[];
   environments: EnvironmentRecord[];
   episodes: Episode[];
   rollouts: RolloutRow[];
@@ -65,7 +67,7 @@ export class MemoryRunStore implements RunStore {
     const run = this.run(runId);
     if (run.meta.epochsCompleted !== result.epoch) throw epochConflict(runId, run.meta.epochsCompleted, result.epoch);
     const copy = clone(result, `epoch ${result.epoch} of run ${runId}`);
-    run.epochs.push({ metrics: copy.metrics, timings: copy.timings });
+    run.epochs.push({ metrics: copy.metrics, timings: copy.timings, environments: summarizeEnvironments(copy.epoch, copy.environments) });
     run.environments.push(...copy.environments);
     run.episodes.push(...copy.episodes);
     run.rollouts.push(...copy.rollouts);
@@ -80,6 +82,10 @@ export class MemoryRunStore implements RunStore {
 
   async queryEnvironments(runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentRecord[]> {
     return structuredClone(selectEnvironments(this.runs.get(runId)?.environments ?? [], query));
+  }
+
+  async queryEnvironmentSummaries(runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentSummary[]> {
+    return selectEnvironments(this.runs.get(runId)?.environments ?? [], query).map(summarizeEnvironment);
   }
 
   async countEnvironments(runId: string, query: EnvironmentQuery = {}): Promise<number> {
@@ -101,6 +107,10 @@ export class MemoryRunStore implements RunStore {
 
   async timingsOf(runId: string): Promise<EpochTimings[]> {
     return structuredClone((this.runs.get(runId)?.epochs ?? []).map((e) => e.timings));
+  }
+
+  async chartRowsOf(runId: string): Promise<EpochChartRow[]> {
+    return structuredClone(this.runs.get(runId)?.epochs ?? []);
   }
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {

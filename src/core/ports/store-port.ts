@@ -5,6 +5,8 @@ import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow
 import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
+import type { EnvironmentSummary } from './env-summary.ts';
+import type { EpochChartRow } from './epoch-summary.ts';
 
 /**
  * Where a held-out suite other than the built-in one comes from, kept so a run loads it again after
@@ -65,10 +67,14 @@ export interface RunStore {
   deleteRun(runId: string): Promise<void>;
   queryEnvironments(runId: string, query?: EnvironmentQuery): Promise<EnvironmentRecord[]>;
   countEnvironments(runId: string, query?: EnvironmentQuery): Promise<number>;
+  /** The explorer's rows: the summaries of the environments queryEnvironments returns, in the same order. */
+  queryEnvironmentSummaries(runId: string, query?: EnvironmentQuery): Promise<EnvironmentSummary[]>;
   getEnvironment(runId: string, envId: string): Promise<EnvironmentRecord | null>;
   episodesOf(runId: string, envId: string): Promise<Episode[]>;
   metricsOf(runId: string): Promise<EpochMetrics[]>;
   timingsOf(runId: string): Promise<EpochTimings[]>;
+  /** Every committed epoch's chart row, in epoch order (the environment summaries were taken when the epoch was committed). */
+  chartRowsOf(runId: string): Promise<EpochChartRow[]>;
   rolloutsOf(runId: string): Promise<RolloutRow[]>;
   /** Adds an on-demand evaluation of the run's agent (scheduled ones come with their epoch's commit). */
   addEvaluation(runId: string, record: EvalRecord): Promise<void>;

@@ -13,7 +13,7 @@ export interface V1Dump {
   indexes: Record<string, string[]>;
   stores: {
     runs: RunMeta[];
-    epochs: EpochRow[];
+    epochs: Array<Omit<EpochRow, 'envSummary'>>;
     environments: Array<Omit<EnvironmentRow, 'scored'>>;
     episodes: EpisodeRow[];
     rollouts: RolloutRowRecord[];

@@ -18,6 +18,7 @@ import { sha256Hex } from '../../../src/adapters/store/sha256.ts';
 import { decodeUtf8, unzipFiles, zipTextFiles, type ByteFile } from '../../../src/adapters/store/zip.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 import type { TextFile } from '../../../src/formats/export/files.ts';
+import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
 import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';
@@ -143,6 +144,9 @@ describe('other imports', () => {
     expect({ ...after, meta: { ...after.meta, updatedAt: 0, status: 'running' } }).toEqual({ ...before, meta: { ...before.meta, updatedAt: 0 } });
     const again = unzipText((await exportRun(target, 'r', 'archive')).bytes);
     for (const f of unzipText(archive.bytes).filter((x) => !['run.json', 'manifest.json'].includes(x.path))) expect(text(again, f.path), f.path).toBe(f.text);
+    // The import's commits write the summaries again: the explorer and the charts read what the source gives.
+    expect(await target.chartRowsOf('r')).toEqual(await source.chartRowsOf('r'));
+    expect(await target.queryEnvironmentSummaries('r', { sortBy: 'regret' })).toEqual((await source.queryEnvironments('r', { sortBy: 'regret' })).map(summarizeEnvironment));
   });
 
   it('released pool rows: verifies the sha256 column, maps skill slugs, reports rows without code', async () => {

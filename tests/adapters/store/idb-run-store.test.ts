@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isQuotaError, openIndexedDbRunStore, toStoreError, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { upgradeToV1 } from '../../../src/adapters/store/idb-schema.ts';
+import { DB_VERSION, upgradeToV1 } from '../../../src/adapters/store/idb-schema.ts';
 import { estimateStorage, requestPersistentStorage } from '../../../src/adapters/store/storage-quota.ts';
 import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import { StoreError, StoreQuotaError } from '../../../src/core/ports/store-errors.ts';
@@ -84,8 +84,8 @@ describe('other tabs', () => {
     const onClosed = vi.fn();
     const store = await openIndexedDbRunStore({ name, onClosed });
     await store.createRun(testMeta('r'));
-    const newer = await openDB(name, 4);
-    expect(newer.version).toBe(4);
+    const newer = await openDB(name, DB_VERSION + 1);
+    expect(newer.version).toBe(DB_VERSION + 1);
     expect(onClosed).toHaveBeenCalledExactlyOnceWith('versionchange');
     await expect(store.listRuns()).rejects.toMatchObject({ code: 'closed' });
     expect(() => store.queryEnvironments('r')).toThrow(/reload the page/);
@@ -104,7 +104,7 @@ describe('other tabs', () => {
     expect(settled).toBe(false);
     old.close();
     const store = await opening;
-    expect(store.db.version).toBe(3);
+    expect(store.db.version).toBe(DB_VERSION);
     store.close();
   });
 });

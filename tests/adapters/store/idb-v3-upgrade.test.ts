@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { upgradeToV2, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { DB_VERSION, upgradeToV2, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
 import { summarizeEvaluation, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
 import { readV1Dump, restoreV1Database } from './dump-fixture.ts';
 
@@ -38,7 +38,7 @@ describe('schema v2 -> v3', () => {
     before.close();
 
     const store = await openIndexedDbRunStore({ name });
-    expect(store.db.version).toBe(3);
+    expect(store.db.version).toBe(DB_VERSION);
     expect([...store.db.objectStoreNames]).toContain('evals');
     expect(await store.db.count('evals')).toBe(0);
     expect(await store.db.getAll('runs')).toEqual(rows.runs);

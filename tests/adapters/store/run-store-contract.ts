@@ -1,6 +1,8 @@
 // The behaviour every RunStore shares (memory, IndexedDB, file): one suite, run against each.
 import { describe, expect, it } from 'vitest';
 import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
+import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
+import { summarizeEnvironments } from '../../../src/core/ports/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { EnvironmentQuery, RunStore } from '../../../src/core/ports/store-port.ts';
 import { StoreError } from '../../../src/core/ports/store-errors.ts';
@@ -65,6 +67,19 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       expect(await store.metricsOf('r1')).toEqual(epochs.map((r) => r.metrics));
       expect(await store.timingsOf('r1')).toEqual(epochs.map((r) => r.timings));
       expect(await store.rolloutsOf('r1')).toEqual(epochs.flatMap((r) => r.rollouts));
+      expect(await store.chartRowsOf('r1')).toEqual(epochs.map((r) => ({ metrics: r.metrics, timings: r.timings, environments: summarizeEnvironments(r.epoch, r.environments) })));
+    });
+
+    it("each epoch's chart summary counts only its own valid environments", async () => {
+      const store = await setup.makeStore();
+      const epochs = setup.syntheticEpochs();
+      await store.createRun(testMeta('c'));
+      for (const result of epochs) await store.commitEpoch('c', result);
+      const rows = await store.chartRowsOf('c');
+      expect(rows.map((r) => r.environments.epoch)).toEqual(epochs.map((r) => r.epoch));
+      expect(rows.map((r) => r.environments.environments)).toEqual(epochs.map((r) => r.environments.filter((e) => e.status === 'valid').length));
+      expect(rows.some((r) => r.environments.environments < epochs[0]!.environments.length)).toBe(true);
+      expect(rows.map((r) => r.environments)).toEqual(epochs.map((r) => summarizeEnvironments(r.epoch, r.environments)));
     });
 
     it('an epoch that does not follow the last committed one is refused and writes nothing', async () => {
@@ -88,11 +103,13 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       for (const result of epochs) await store.commitEpoch('q', result);
       const all = epochs.flatMap((r) => r.environments);
       for (const query of ALL_QUERIES) {
-        const expected = selectEnvironments(all, query).map((e) => e.id);
+        const selected = selectEnvironments(all, query);
+        const expected = selected.map((e) => e.id);
         expect(
           (await store.queryEnvironments('q', query)).map((e) => e.id),
           JSON.stringify(query),
         ).toEqual(expected);
+        expect(await store.queryEnvironmentSummaries('q', query), JSON.stringify(query)).toEqual(selected.map(summarizeEnvironment));
         expect(await store.countEnvironments('q', query), JSON.stringify(query)).toBe(selectEnvironments(all, { ...query, offset: 0, limit: undefined }).length);
       }
     });
@@ -118,6 +135,8 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       expect(await store.queryEnvironments('r1')).toEqual([]);
       expect(await store.episodesOf('r1', epochs[0]!.environments[0]!.id)).toEqual([]);
       expect(await store.metricsOf('r1')).toEqual([]);
+      expect(await store.chartRowsOf('r1')).toEqual([]);
+      expect(await store.queryEnvironmentSummaries('r1', { limit: 5 })).toEqual([]);
       expect(await store.rolloutsOf('r1')).toEqual([]);
     });
 

@@ -2,8 +2,12 @@
 // own IndexedDB database (same origin, same name), so the app opened afterwards at '/' shows it.
 // The run has `epochs` epochs of `slots` synthetic environments (every eighth rejected with a real
 // verdict's shape, scores spread over [0, 1] and [-1, 1]); the featured environments built in
-// Node (real code, real episodes) fill the first slots of the last epoch.
-import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
+// Node (real code, real episodes) fill the first slots of the last epoch. The rows are the ones
+// commitEpoch writes (idb-rows' epochRows: records, explorer and chart summaries), written 50
+// epochs to a transaction so seeding stays cheap; the store's own commit is tested elsewhere.
+import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
+import { epochRows } from '../../../src/adapters/store/idb-rows.ts';
+import { hashText } from '../../../src/adapters/store/sha256.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../../src/core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../../../src/core/records.ts';
@@ -109,6 +113,21 @@ function metrics(epoch: number, envs: EnvironmentRecord[]): EpochMetrics {
   };
 }
 
+/** Writes the rows of consecutive epochs as commitEpoch would, in one transaction, and moves the run's epochsCompleted past them. */
+async function writeEpochs(store: IndexedDbRunStore, meta: RunMeta, results: EpochResult[]): Promise<void> {
+  const rows = await Promise.all(results.map(async (r) => epochRows(meta.id, r, await Promise.all(r.environments.map((env) => hashText(env.code))))));
+  const tx = store.db.transaction(['runs', 'epochs', 'environments', 'envSummaries', 'episodes', 'state'], 'readwrite');
+  for (const r of rows) {
+    void tx.objectStore('epochs').put(r.epoch);
+    for (const row of r.environments) void tx.objectStore('environments').put(row);
+    for (const row of r.summaries) void tx.objectStore('envSummaries').put(row);
+    for (const row of r.episodes) void tx.objectStore('episodes').put(row);
+  }
+  void tx.objectStore('state').put(rows[rows.length - 1]!.state);
+  void tx.objectStore('runs').put({ ...meta, epochsCompleted: results[results.length - 1]!.epoch + 1 });
+  await tx.done;
+}
+
 async function seed(request: SeedRequest): Promise<SeedSummary> {
   const started = performance.now();
   const store = await openIndexedDbRunStore();
@@ -118,6 +137,7 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
   let rejected = 0;
   const rejectedPerSkill: Record<string, number> = {};
   let memory: MemoryRecord[] = [];
+  const batch: EpochResult[] = [];
   for (let epoch = 0; epoch < epochs; epoch++) {
     const last = epoch === epochs - 1;
     const environments = Array.from({ length: slots }, (_, slot) => (last && featured.environments[slot]) || syntheticEnv(meta, epoch, slot));
@@ -140,7 +160,8 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
       timings: { epoch, totalMs: 1000, modelMs: 800, sandboxMs: 200 },
       nextState: { epoch: epoch + 1, memory: [...memory], skillAverages: {} },
     };
-    await store.commitEpoch(meta.id, result);
+    batch.push(result);
+    if (batch.length === 50 || last) await writeEpochs(store, meta, batch.splice(0));
   }
   store.close();
   return { environments: epochs * slots, perSkill, rejected, rejectedPerSkill, memory: memory.map((m) => m.envId), ms: performance.now() - started };

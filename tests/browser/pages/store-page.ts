@@ -9,6 +9,10 @@ import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adap
 import { importIntoStore } from '../../../src/adapters/store/import-run.ts';
 import { estimateStorage, requestPersistentStorage } from '../../../src/adapters/store/storage-quota.ts';
 import { decodeUtf8, unzipFiles } from '../../../src/adapters/store/zip.ts';
+import { openDB } from 'idb';
+import { environmentRow } from '../../../src/adapters/store/idb-rows.ts';
+import { upgradeToV1, upgradeToV2, upgradeToV3, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { hashText } from '../../../src/adapters/store/sha256.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { TextFile } from '../../../src/formats/export/files.ts';
@@ -46,6 +50,27 @@ const api = {
     return opened.db.version;
   },
   closedReasons: () => [...closed],
+  /** Creates database `name` at schema version 3 holding `epochs` of run `meta.id`, written as v3 wrote them. */
+  async makeV3(name: string, meta: RunMeta, epochs: EpochResult[]): Promise<void> {
+    const db = await openDB<SpadeDbSchema>(name, 3, {
+      upgrade: (database, _old, _new, tx) => {
+        upgradeToV1(database);
+        void upgradeToV2(tx);
+        upgradeToV3(database);
+      },
+    });
+    const rows = await Promise.all(epochs.flatMap((r) => r.environments.map(async (env) => environmentRow(meta.id, env, await hashText(env.code)))));
+    const tx = db.transaction(['runs', 'epochs', 'environments', 'episodes', 'state'], 'readwrite');
+    void tx.objectStore('runs').put({ ...meta, epochsCompleted: epochs.length });
+    for (const r of epochs) {
+      void tx.objectStore('epochs').put({ runId: meta.id, epoch: r.epoch, metrics: r.metrics, timings: r.timings } as never);
+      r.episodes.forEach((episode, seq) => void tx.objectStore('episodes').put({ runId: meta.id, epoch: r.epoch, seq, envId: episode.envId, episode }));
+    }
+    for (const row of rows) void tx.objectStore('environments').put(row);
+    void tx.objectStore('state').put({ runId: meta.id, state: epochs[epochs.length - 1]!.nextState });
+    await tx.done;
+    db.close();
+  },
   createRun: (name: string, meta: RunMeta) => attempt(() => store(name).createRun(meta)),
   commitEpoch: (name: string, runId: string, result: EpochResult) => attempt(() => store(name).commitEpoch(runId, result)),
   /** Commits `result` with environment 0's code padded by `megabytes` MB of random hex (incompressible), to run into a small quota. */
@@ -63,6 +88,8 @@ const api = {
     store(name)
       .queryEnvironments(runId, query)
       .then((envs) => envs.map((e) => e.id)),
+  summaries: (name: string, runId: string, query: EnvironmentQuery) => store(name).queryEnvironmentSummaries(runId, query),
+  chartRows: (name: string, runId: string) => store(name).chartRowsOf(runId),
   /** Exports a run; zips come back unzipped. */
   async exportFiles(name: string, runId: string, format: ExportFormat): Promise<{ fileName: string; files: TextFile[] }> {
     const file = await exportRun(store(name), runId, format);

@@ -1,0 +1,46 @@
+import type { EnvironmentRecord } from '../records.ts';
+import { isScored } from './env-query.ts';
+
+/** What the explorer lists of one environment: its keys, scores and rejection reason, without code, attempts or transcripts. */
+export interface EnvironmentSummary {
+  id: string;
+  epoch: number;
+  slot: number;
+  skill: string;
+  status: EnvironmentRecord['status'];
+  /** True when all three scores are finite (see isScored): only then does it sort by a score. */
+  scored: boolean;
+  /** Each score, null when absent or not finite. */
+  winRate: number | null;
+  regret: number | null;
+  designerReward: number | null;
+  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
+  reason: string | null;
+}
+
+/** The rejection reason of an environment's last attempt, or null when it is valid. */
+export function rejectionReason(env: EnvironmentRecord): string | null {
+  if (env.status === 'valid') return null;
+  const last = env.attempts[env.attempts.length - 1];
+  if (!last) return 'no design attempt was recorded';
+  const v = last.validation;
+  return `${v.stage ?? 'unknown'}/${v.code ?? 'unknown'}: ${v.message ?? 'no message'}`;
+}
+
+const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
+
+/** The explorer's summary of a stored environment. */
+export function summarizeEnvironment(env: EnvironmentRecord): EnvironmentSummary {
+  return {
+    id: env.id,
+    epoch: env.epoch,
+    slot: env.slot,
+    skill: env.skill,
+    status: env.status,
+    scored: isScored(env),
+    winRate: finite(env.stats?.winRate),
+    regret: finite(env.stats?.regret),
+    designerReward: finite(env.stats?.designerReward),
+    reason: rejectionReason(env),
+  };
+}

@@ -1,0 +1,58 @@
+import type { EnvironmentRecord, EpochMetrics, EpochTimings } from '../records.ts';
+
+/** What the charts need from one epoch's valid environments, kept with the epoch when it is committed. */
+export interface EpochEnvSummary {
+  epoch: number;
+  /** Valid environments of the epoch. */
+  environments: number;
+  /** Valid environments with at least one won unhinted play (stats.turnsToWin set). */
+  wonEnvironments: number;
+  /** Mean of the won environments' turns to win (each the mean over its won unhinted plays); null when none was won. */
+  meanTurnsToWin: number | null;
+  /** Mean code length in characters (Unicode code points) of the valid environments; null when there are none. */
+  meanCodeChars: number | null;
+  /** Mean designer reward per skill over the scored valid environments; skills without any are absent. */
+  designerRewardBySkill: Record<string, number>;
+}
+
+const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
+
+/** Summarises one epoch's valid environments (other epochs' records, rejected ones and unfinite scores are ignored). */
+export function summarizeEnvironments(epoch: number, records: readonly EnvironmentRecord[]): EpochEnvSummary {
+  const valid = records.filter((r) => r.status === 'valid' && r.epoch === epoch);
+  const turns = valid.map((r) => r.stats?.turnsToWin).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+  const rewards = new Map<string, number[]>();
+  for (const r of valid) {
+    const reward = r.stats?.designerReward;
+    if (typeof reward !== 'number' || !Number.isFinite(reward)) continue;
+    rewards.set(r.skill, [...(rewards.get(r.skill) ?? []), reward]);
+  }
+  const designerRewardBySkill: Record<string, number> = {};
+  for (const [skill, values] of rewards) designerRewardBySkill[skill] = mean(values)!;
+  return {
+    epoch,
+    environments: valid.length,
+    wonEnvironments: turns.length,
+    meanTurnsToWin: mean(turns),
+    meanCodeChars: mean(valid.map((r) => Array.from(r.code).length)),
+    designerRewardBySkill,
+  };
+}
+
+/** One committed epoch as the charts read it: its metrics, timings and the summary of its valid environments. */
+export interface EpochChartRow {
+  metrics: EpochMetrics;
+  timings: EpochTimings;
+  environments: EpochEnvSummary;
+}
+
+/** The chart rows of a run's epochs (metrics and timings in epoch order, one each), summarising its environments epoch by epoch. */
+export function chartRowsOf(metrics: readonly EpochMetrics[], timings: readonly EpochTimings[], environments: readonly EnvironmentRecord[]): EpochChartRow[] {
+  const byEpoch = new Map<number, EnvironmentRecord[]>();
+  for (const env of environments) {
+    const list = byEpoch.get(env.epoch);
+    if (list) list.push(env);
+    else byEpoch.set(env.epoch, [env]);
+  }
+  return metrics.map((m, i) => ({ metrics: m, timings: timings[i]!, environments: summarizeEnvironments(m.epoch, byEpoch.get(m.epoch) ?? []) }));
+}
