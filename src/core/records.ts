@@ -10,6 +10,8 @@ export interface ValidationVerdict {
   message: string | null;
   className: string | null;
   repairedLines: number[];
+  /** Present (true) when the environment is a `ToolUseBaseEnv` subclass; absent for a game. */
+  toolUse?: true;
 }
 
 /** One designer attempt for a slot. */

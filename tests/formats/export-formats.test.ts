@@ -40,6 +40,10 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
     expect(skillSlug('Mathematical Reasoning')).toBe('mathematical_reasoning');
     expect(skillFromSlug('causal_inference')).toBe('Causal Inference');
     expect(skillFromSlug('state_modification')).toBe('State Modification');
+    // The tool-use skills whose names title case would get wrong.
+    expect(skillFromSlug('api_orchestration')).toBe('API Orchestration');
+    expect(skillFromSlug('multi-step_workflows')).toBe('Multi-Step Workflows');
+    expect(skillFromSlug(skillSlug('Tool Selection'))).toBe('Tool Selection');
     expect(stripPoolHeader(POOL_HEADER + 'x = 1\n')).toBe('x = 1\n');
     expect(stripPoolHeader('x = 1\n')).toBe('x = 1\n');
   });
@@ -70,6 +74,8 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
       win_rate: 0.25,
       regret: 1,
       designer_reward: 0.7,
+      setting: 'games',
+      domain: null,
     });
   });
 

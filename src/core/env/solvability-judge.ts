@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { stripThink } from './extract-code.ts';
 import { envError, type EnvError } from './env-error.ts';
@@ -12,6 +12,8 @@ export interface JudgeRecord {
   messages: ChatMessage[];
   reply: string;
   verdict: JudgeVerdict;
+  /** Tokens the judge call spent (a designer-side call: counted in the epoch's tokens); absent in records written before it was kept. */
+  usage?: ChatUsage;
 }
 
 /** The judge's messages: the run's judge template with the environment's code. */
@@ -34,7 +36,7 @@ export function parseJudgeVerdict(reply: string): JudgeVerdict {
 export async function judgeSolvability(model: ChatModel, code: string, config: Config, seed: number): Promise<JudgeRecord> {
   const messages = buildJudgePrompt(code, config.prompts);
   const reply = await model.complete({ messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: config.designer.maxTokens, seed, purpose: 'judge' });
-  return { messages, reply: reply.text, verdict: parseJudgeVerdict(reply.text) };
+  return { messages, reply: reply.text, verdict: parseJudgeVerdict(reply.text), usage: reply.usage };
 }
 
 /** The rejection of an environment the judge called impossible, with the judge's own reasoning in what was seen. */

@@ -50,6 +50,8 @@ export interface ValidationReport {
   className: string | null;
   /** First observation of `reset(seed=42)`, when probing got that far. */
   firstObservation: string | null;
+  /** True when the environment is a `ToolUseBaseEnv` subclass (it reported tool facts at the probe); false or absent otherwise. */
+  toolUse?: boolean;
   stages: StageOutcome[];
 }
 
@@ -115,10 +117,11 @@ class Budget {
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[], requireToolUse: boolean): Promise<string> {
+async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
   const timeout = () => budget.callTimeout('probe');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: timeout() });
   const facts = await handle.toolFacts({ stage: 'probe', timeoutMs: timeout() });
+  report.toolUse = facts !== null;
   if (!facts && requireToolUse) {
     throw envError('not_tool_use', 'probe', {
       expected: `a tool-use environment: a class that subclasses ToolUseBaseEnv`,
@@ -174,6 +177,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     repairedLines: [],
     className: null,
     firstObservation: null,
+    toolUse: false,
     stages,
   };
   let stage: ValidationStage = 'extract';
@@ -203,7 +207,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     handle = await runtime.load(repaired.code, { maxTurns: options.maxTurns, timeoutMs: budget.callTimeout('load'), stage: 'load' });
     report.className = handle.className;
     enter('probe');
-    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true);
+    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
     if (options.challenge) await challengeProbe(handle, budget, options.challenge);
     enter('determinism');
     await checkDeterminism(handle, budget, report.firstObservation);

@@ -62,7 +62,7 @@ function judgedReport(report: ValidationReport, rejection: EnvError): Validation
 
 function verdictOf(report: ValidationReport): ValidationVerdict {
   const { ok, stage, code, message, className, repairedLines } = report;
-  return { ok, stage, code, message, className, repairedLines };
+  return { ok, stage, code, message, className, repairedLines, ...(report.toolUse ? { toolUse: true as const } : {}) };
 }
 
 /**

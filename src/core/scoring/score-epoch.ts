@@ -66,7 +66,8 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
       return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
     }),
   );
-  const usage = [...attempts.map((a) => a.usage), ...episodes.map((e) => e.usage)];
+  // Every model call of the epoch's designer side (designs, repairs, judge calls) and agent side.
+  const usage = [...attempts.flatMap((a) => (a.judge?.usage ? [a.usage, a.judge.usage] : [a.usage])), ...episodes.map((e) => e.usage)];
   return {
     epoch,
     slots: environments.length,

@@ -1,6 +1,7 @@
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { utf8Length, toJsonLines, type HashText, type TextFile } from './files.ts';
-import { checksumLine, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug } from './pool-format.ts';
+import type { RunSetting } from '../../core/skills.ts';
+import { checksumLine, environmentSetting, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug } from './pool-format.ts';
 
 /** One row of a pool's manifest.jsonl (the released pools' columns first, then this app's). */
 export interface PoolManifestRow {
@@ -20,6 +21,10 @@ export interface PoolManifestRow {
   win_rate: number | null;
   regret: number | null;
   designer_reward: number | null;
+  /** What the environment trains: a cognitive game or a tool-use task. */
+  setting: RunSetting;
+  /** The everyday domain of a tool-use task; null for a game or when none was recorded. */
+  domain: string | null;
 }
 
 /** The environments a pool holds: the valid ones, in the order given. */
@@ -59,6 +64,8 @@ export async function buildPoolFiles(envs: readonly EnvironmentRecord[], hashTex
       win_rate: env.stats?.winRate ?? null,
       regret: env.stats?.regret ?? null,
       designer_reward: env.stats?.designerReward ?? null,
+      setting: environmentSetting(env),
+      domain: env.domain ?? null,
     });
   }
   return [...games, { path: POOL_CHECKSUMS, text: checksums }, { path: POOL_MANIFEST, text: toJsonLines(rows) }];

@@ -1,4 +1,5 @@
-import { GAME_SKILLS } from '../../core/skills.ts';
+import { GAME_SKILLS, TOOL_USE_SKILLS, type RunSetting } from '../../core/skills.ts';
+import type { EnvironmentRecord } from '../../core/records.ts';
 import { baseName, dirName } from './files.ts';
 
 /**
@@ -23,15 +24,20 @@ export function skillSlug(skill: string): string {
   return skill.toLowerCase().replaceAll(' ', '_');
 }
 
-/** The skill name for a slug: one of the game skills when it matches, else the slug in title case. */
+/** The skill name for a slug: one of the game or tool-use skills when it matches, else the slug in title case. */
 export function skillFromSlug(slug: string): string {
-  const known = Object.keys(GAME_SKILLS).find((skill) => skillSlug(skill) === slug.toLowerCase());
+  const known = [...Object.keys(GAME_SKILLS), ...Object.keys(TOOL_USE_SKILLS)].find((skill) => skillSlug(skill) === slug.toLowerCase());
   if (known) return known;
   return slug
     .split(/[_\s]+/)
     .filter(Boolean)
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join(' ');
+}
+
+/** The setting an environment belongs to: tool use when it has a domain or its validation found a `ToolUseBaseEnv`, else games. */
+export function environmentSetting(env: Pick<EnvironmentRecord, 'domain' | 'attempts'>): RunSetting {
+  return env.domain !== undefined || env.attempts.some((a) => a.validation.ok && a.validation.toolUse === true) ? 'tool_use' : 'games';
 }
 
 /** The name SPADE's trainer gives a game it generated: `game_{epoch:05d}_{slot:03d}_{skill_slug}.py`. */

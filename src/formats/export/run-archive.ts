@@ -5,6 +5,7 @@ import { baseName, dirName, isObject, parseJsonLines, toJsonLines, type HashText
 import { CONFIG_FILE, configFileText, environmentsJsonl, RUN_FILES, RUN_META_FILE, STATE_FILE, type StateFile } from './run-files.ts';
 import type { RunSnapshot } from './run-snapshot.ts';
 import { isEvalRecordShape, withRecomputedSummary } from './eval-rows.ts';
+import { MAX_DOMAIN_CHARS } from '../import/import-limits.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** The `format` field of an archive manifest. */
@@ -61,8 +62,6 @@ export function isRunArchive(files: readonly TextFile[]): boolean {
   return files.some((f) => baseName(f.path) === ARCHIVE_MANIFEST && f.text.includes(`"${ARCHIVE_FORMAT}"`));
 }
 
-// Longest domain an environment record may name (the built-in ones are under 80 characters).
-const MAX_DOMAIN_CHARS = 200;
 const CHAT_ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
 
 // Messages as the app writes them: a list of {role, content} with a known role and text content (a row's weight 0 or 1).

@@ -1,5 +1,6 @@
-import { DEFAULT_CONFIG, type Config } from '../../core/config.ts';
-import { GAME_SKILLS } from '../../core/skills.ts';
+import { DEFAULT_CONFIG, withSetting, type Config } from '../../core/config.ts';
+import { skillsOf, type RunSetting } from '../../core/skills.ts';
+import { environmentSetting } from '../export/pool-format.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
@@ -19,7 +20,7 @@ export interface ValidatePorts {
 /** A validation report as stored with a design attempt. */
 export function verdictOf(report: ValidationReport): ValidationVerdict {
   const { ok, stage, code, message, className, repairedLines } = report;
-  return { ok, stage, code, message, className, repairedLines };
+  return { ok, stage, code, message, className, repairedLines, ...(report.toolUse ? { toolUse: true as const } : {}) };
 }
 
 /** Why a validation failed, in one line: stage, code and message. */
@@ -33,6 +34,7 @@ export function importedEnvironmentId(index: number): string {
 }
 
 function importedRecord(index: number, candidate: ImportCandidate, report: ValidationReport): EnvironmentRecord {
+  const domain = report.toolUse === true ? candidate.domain : undefined;
   return {
     id: importedEnvironmentId(index),
     epoch: 0,
@@ -40,6 +42,7 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
     skill: candidate.skill,
     difficulty: 'imported',
     docId: null,
+    ...(domain !== undefined ? { domain } : {}),
     status: 'valid',
     code: report.source,
     attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
@@ -63,11 +66,26 @@ export async function validateCandidates(candidates: readonly ImportCandidate[],
   const problems: ImportProblem[] = [];
   for (const [i, candidate] of candidates.entries()) {
     const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? DEFAULT_VALIDATION), source: 'code' });
-    if (report.ok) records.push(importedRecord(records.length, candidate, report));
-    else problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
+    if (report.ok) {
+      records.push(importedRecord(records.length, candidate, report));
+      problems.push(...declarationProblems(candidate, report.toolUse === true));
+    } else problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
     ports.onProgress?.(i + 1, candidates.length);
   }
   return { records, problems };
+}
+
+// Where a candidate's declared setting or domain disagrees with what validation found the code to be.
+function declarationProblems(candidate: ImportCandidate, toolUse: boolean): ImportProblem[] {
+  const actual: RunSetting = toolUse ? 'tool_use' : 'games';
+  const problems: ImportProblem[] = [];
+  if (candidate.setting !== undefined && candidate.setting !== actual) {
+    const what = toolUse ? 'a tool-use environment (a ToolUseBaseEnv subclass)' : 'a game (not a ToolUseBaseEnv subclass)';
+    problems.push({ source: candidate.source, reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`, kept: true });
+  }
+  if (candidate.domain !== undefined && !toolUse)
+    problems.push({ source: candidate.source, reason: `the code is a game, which has no domain; the domain ${JSON.stringify(candidate.domain)} was dropped`, kept: true });
+  return problems;
 }
 
 /** Settings of the run an imported pool becomes. */
@@ -80,13 +98,21 @@ export interface PoolRunOptions {
   candidates: number;
 }
 
+/** The setting of a run made of these environments: tool use when every one is a tool-use environment, else games. */
+export function poolSetting(records: readonly EnvironmentRecord[]): RunSetting {
+  return records.length > 0 && records.every((r) => environmentSetting(r) === 'tool_use') ? 'tool_use' : 'games';
+}
+
 /**
  * A run holding an imported pool: one committed epoch 0 with the valid environments and no
- * plays (all statistics unset), memory empty, status completed.
+ * plays (all statistics unset), memory empty, status completed. Its setting is the pool's
+ * (poolSetting), and its skills are the pool's skills of that setting (all of them when none is).
  */
 export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: PoolRunOptions): RunSnapshot {
-  const skills = [...new Set(records.map((r) => r.skill).filter((s) => Object.hasOwn(GAME_SKILLS, s)))];
-  const config: Config = { ...DEFAULT_CONFIG, skills: skills.length > 0 ? skills : DEFAULT_CONFIG.skills };
+  const setting = poolSetting(records);
+  const base = withSetting(DEFAULT_CONFIG, setting);
+  const skills = [...new Set(records.map((r) => r.skill).filter((s) => Object.hasOwn(skillsOf(setting), s)))];
+  const config: Config = { ...base, skills: skills.length > 0 ? skills : base.skills };
   const counts = new Map<string, number>();
   for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
   const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));

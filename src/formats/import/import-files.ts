@@ -9,7 +9,8 @@ import type { EnvironmentRecord } from '../../core/records.ts';
 import { readCorpusFiles } from './corpus-import.ts';
 import { importedConfig } from './import-config.ts';
 import { importedEvalSuite, importedFixedPool, importedPlaybookState } from './import-experiments.ts';
-import { failureReason, poolRunSnapshot, validateCandidates, type ValidatePorts } from './import-envs.ts';
+import { failureReason, poolRunSnapshot, poolSetting, validateCandidates, type ValidatePorts } from './import-envs.ts';
+import { environmentSetting } from '../export/pool-format.ts';
 import { isObjectPropertyName, MAX_LINE_CHARS } from './import-limits.ts';
 import { codeProblem, isChecksumFile, parsePoolFiles, parsePoolRows, UNLABELLED_SKILL } from './pool-import.ts';
 
@@ -170,6 +171,14 @@ async function importKind(kind: ImportKind, files: readonly ImportFile[], ports:
           ports.hashText,
         );
   const { records, problems } = await validateCandidates(parsed.candidates, ports);
+  const toolUse = records.filter((r) => environmentSetting(r) === 'tool_use').length;
+  if (toolUse > 0 && poolSetting(records) === 'games') {
+    problems.push({
+      source: '(pool)',
+      reason: `${toolUse} of the ${records.length} environments are tool-use ones and the rest games; the run's setting is "games" (each environment still plays as what it is)`,
+      kept: true,
+    });
+  }
   const snapshot =
     records.length > 0
       ? poolRunSnapshot(records, {

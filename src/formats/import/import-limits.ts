@@ -12,6 +12,8 @@ export const MAX_IMPORT_TOTAL_BYTES = 128 * 1024 * 1024;
 export const MAX_CODE_BYTES = 256 * 1024;
 /** Longest JSON Lines line read, in characters (an archive's environment line holds its prompts and replies). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+/** Longest domain an imported environment may name, in characters (the built-in ones are under 80). */
+export const MAX_DOMAIN_CHARS = 200;
 /** Most documents a corpus import keeps. */
 export const MAX_CORPUS_DOCS = 20_000;
 /** Most text a corpus import keeps, in characters over all documents. */

@@ -1,6 +1,7 @@
 import { baseName, isObject, parseJsonLines, utf8Length, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { parseChecksums, POOL_MANIFEST, skillFromSlug, skillSlugOfFileName, stripPoolHeader } from '../export/pool-format.ts';
-import { formatBytes, hasLoneSurrogate, isObjectPropertyName, MAX_CODE_BYTES } from './import-limits.ts';
+import { formatBytes, hasLoneSurrogate, isObjectPropertyName, MAX_CODE_BYTES, MAX_DOMAIN_CHARS } from './import-limits.ts';
+import { RUN_SETTINGS, type RunSetting } from '../../core/skills.ts';
 
 /** An environment found in an import, before validation. */
 export interface ImportCandidate {
@@ -9,6 +10,10 @@ export interface ImportCandidate {
   code: string;
   skill: string;
   hint: string | null;
+  /** The setting the pool's row declares (checked against the code once validated); absent when none. */
+  setting?: RunSetting;
+  /** The everyday domain the row declares for a tool-use task; absent when none. */
+  domain?: string;
 }
 
 /** Skill given to environments an import cannot place. */
@@ -36,6 +41,26 @@ function candidateOf(candidate: ImportCandidate, problems: ImportProblem[]): Imp
   if (!isObjectPropertyName(candidate.skill)) return candidate;
   problems.push({ source: candidate.source, reason: `expected a skill name, saw ${JSON.stringify(candidate.skill)} (a built-in object property); imported as ${UNLABELLED_SKILL}`, kept: true });
   return { ...candidate, skill: UNLABELLED_SKILL };
+}
+
+const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 80);
+
+/** The setting and domain a pool row declares, each checked as untrusted text; a bad one is dropped with a problem saying why. */
+function declaredFacts(row: Record<string, unknown> | undefined, source: string, problems: ImportProblem[]): Pick<ImportCandidate, 'setting' | 'domain'> {
+  const facts: Pick<ImportCandidate, 'setting' | 'domain'> = {};
+  const { setting, domain } = row ?? {};
+  if (setting !== undefined && setting !== null) {
+    if (RUN_SETTINGS.includes(setting as RunSetting)) facts.setting = setting as RunSetting;
+    else problems.push({ source, reason: `expected setting "games" or "tool_use", saw ${shown(setting)}; ignored, the code decides`, kept: true });
+  }
+  if (domain === undefined || domain === null) return facts;
+  const text = typeof domain === 'string' ? domain.trim() : '';
+  if (text === '' || text.length > MAX_DOMAIN_CHARS || hasLoneSurrogate(text) || /\p{Cc}/u.test(text)) {
+    problems.push({ source, reason: `expected a domain: one line of 1 to ${MAX_DOMAIN_CHARS} characters, saw ${shown(domain)}; dropped`, kept: true });
+  } else if (facts.setting === 'games') {
+    problems.push({ source, reason: `a game has no domain, saw ${shown(domain)} on a row whose setting is "games"; dropped`, kept: true });
+  } else facts.domain = text;
+  return facts;
 }
 
 function skillOf(row: Record<string, unknown> | undefined, fileName: string): string {
@@ -84,7 +109,8 @@ export function parsePoolFiles(files: readonly ImportFile[]): { candidates: Impo
     }
     if (expected === undefined && sums.size > 0) problems.push({ source: file.path, reason: 'not listed in the checksum file; imported unverified', kept: true });
     const row = manifest.get(baseName(file.path));
-    const taken = candidateOf({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null }, problems);
+    const declared = declaredFacts(row, file.path, problems);
+    const taken = candidateOf({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null, ...declared }, problems);
     if (taken) candidates.push(taken);
   }
   for (const path of sums.keys()) if (!present.has(path)) problems.push({ source: path, reason: 'listed in the checksum file but missing', kept: false });
@@ -135,7 +161,8 @@ export async function parsePoolRows(files: readonly ImportFile[], hashText: Hash
         }
       }
       const name = typeof value.original_file_name === 'string' ? value.original_file_name : typeof value.file_name === 'string' ? value.file_name : '';
-      const taken = candidateOf({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null }, problems);
+      const declared = declaredFacts(value, label, problems);
+      const taken = candidateOf({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null, ...declared }, problems);
       if (taken) candidates.push(taken);
     }
   }

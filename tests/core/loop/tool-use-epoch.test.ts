@@ -1,9 +1,13 @@
-// A whole tool-use epoch against the real Node sandbox, with the scripted tool-use demo model
-// (public/demo/tool-use-script.json), whose agent wins only with the hint: in-process and
-// through the OpenAI-compatible backend against a local stand-in server.
+// A whole tool-use epoch with the scripted tool-use demo model (public/demo/tool-use-script.json),
+// whose agent wins only with the hint. The first epoch runs in-process against the real Node
+// sandbox: it proves the known regret end to end. The second runs the same epoch through the
+// OpenAI-compatible backend against a local stand-in server, with the sandbox answered from the
+// first epoch's recording: the real-sandbox path is already proven, and the replay demands the very
+// same sandbox calls in the same order, so it proves the backend path acts exactly as in-process.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
+import { recordingSandbox, replayingSandbox, type RecordedCall } from '../../fixtures/recorded-sandbox.ts';
 import { FakeOpenAIServer, scriptedResponder } from '../../adapters/llm/openai/fake-openai-server.ts';
 import { OpenAIChatModel } from '../../../src/adapters/llm/openai/openai-chat-model.ts';
 import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
@@ -11,48 +15,53 @@ import { DEFAULT_CONFIG, withSetting, type Config } from '../../../src/core/conf
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import { slotDomain } from '../../../src/core/loop/design-slot.ts';
 import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
+import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../../public/demo/tool-use-script.json', import.meta.url), 'utf8')));
 const runtime = fileSandbox();
 
-// Two slots, two unhinted and two hinted plays each, the judge on; roomy limits for a shared machine.
+// The least that proves it: one slot, one unhinted and one hinted play, and a turn cap of 4, the
+// length of the hinted winning line (three tool calls and the answer), so the unhinted play runs
+// out of turns. The judge is on. Roomy limits for a shared machine.
 const CONFIG: Config = {
   ...withSetting(DEFAULT_CONFIG, 'tool_use'),
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 5,
+  slotsPerEpoch: 1,
+  playsPerArm: 1,
+  hintPlays: 1,
+  maxTurns: 4,
   useCorpus: false,
   solvabilityJudge: true,
   validateTimeoutMs: 30_000,
   stepTimeoutMs: 10_000,
 };
 
-const epoch = (model: ChatModel) => runEpoch({ model, sandbox: runtime(), corpus: [] }, INITIAL_RUN_STATE, CONFIG);
+const epoch = (model: ChatModel, sandbox: SandboxRuntime) => runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, CONFIG);
 
 // What the method defines for an agent that wins every hinted play and no unhinted one.
 function expectKnownRegret(result: EpochResult): void {
-  expect(result.environments.map((e) => [e.status, e.skill, e.domain])).toEqual([
-    ['valid', 'API Orchestration', slotDomain(CONFIG.seed, 'e0000-s00')],
-    ['valid', 'Data Retrieval', slotDomain(CONFIG.seed, 'e0000-s01')],
-  ]);
+  expect(result.environments.map((e) => [e.status, e.skill, e.domain])).toEqual([['valid', 'API Orchestration', slotDomain(CONFIG.seed, 'e0000-s00')]]);
   for (const env of result.environments) {
     expect(env.attempts[0]!.judge?.verdict).toBe('yes');
     // r_hint 1, r_nohint 0: regret 1; win rate 0; blend = 0.4 * clip(1 / 0.15, 0, 1) + 0.6 * plateau(0) = 0.4.
     expect(env.stats).toMatchObject({ rHint: 1, rNoHint: 0, regret: 1, winRate: 0, designerReward: 0.4 });
   }
   const hinted = result.episodes.filter((e) => e.arm === 'hint');
-  expect(hinted.map((e) => [e.return, e.turns.length])).toEqual(Array(4).fill([1, 4]));
+  expect(hinted.map((e) => [e.return, e.turns.length])).toEqual([[1, 4]]);
   const unhinted = result.episodes.filter((e) => e.arm === 'nohint');
-  expect(unhinted.map((e) => [e.return, e.turns.length, e.error])).toEqual(Array(4).fill([0, 5, null]));
+  expect(unhinted.map((e) => [e.return, e.turns.length, e.error])).toEqual([[0, 4, null]]);
 }
 
 describe('a tool-use epoch with the real sandbox', () => {
   let inProcess: EpochResult;
+  let calls: RecordedCall[];
+  beforeAll(async () => {
+    const recording = recordingSandbox(runtime());
+    inProcess = await epoch(new ScriptedChatModel(SCRIPT), recording.runtime);
+    calls = recording.calls;
+  });
 
-  it('gives the known regret: the agent wins only with the hint', async () => {
-    inProcess = await epoch(new ScriptedChatModel(SCRIPT));
+  it('gives the known regret: the agent wins only with the hint', () => {
     expectKnownRegret(inProcess);
   });
 
@@ -69,7 +78,6 @@ describe('a tool-use epoch with the real sandbox', () => {
       '<answer>done</answer>',
       '<tool_call>{"name":"list_scenes","arguments":{}}</tool_call>',
       '<answer>done</answer>',
-      '<tool_call>{"name":"list_scenes","arguments":{}}</tool_call>',
     ]);
     expect(unhinted.messages[4]).toEqual({
       role: 'user',
@@ -85,9 +93,13 @@ describe('a tool-use epoch with the real sandbox', () => {
       ['assistant', 1],
       ['tool', 0],
       ['assistant', 1],
-      ['user', 0],
-      ['assistant', 1],
     ]);
+  });
+
+  it('the recording answers only the recorded calls: a different action diverges loudly', async () => {
+    const replay = replayingSandbox(calls.slice(calls.findIndex((c) => c.method === 'load')));
+    const handle = await replay.load(inProcess.environments[0]!.code, { maxTurns: CONFIG.maxTurns, timeoutMs: 1000 });
+    await expect(handle.step('<answer>done</answer>')).rejects.toThrow('replay diverged at call 1: asked step("<answer>done</answer>") on handle 0, the recording has reset(42) on handle 0');
   });
 
   describe('through the OpenAI-compatible backend', () => {
@@ -99,7 +111,9 @@ describe('a tool-use epoch with the real sandbox', () => {
     afterAll(() => server.close());
 
     it('gives the same environments, returns and regret, the tools sent natively and the calls paired with their results', async () => {
-      const result = await epoch(new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in' }));
+      const replay = replayingSandbox(calls);
+      const result = await epoch(new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in' }), replay);
+      expect(replay.remaining()).toBe(0);
       expectKnownRegret(result);
       expect(result.episodes.map((e) => e.turns.map((t) => t.action))).toEqual(inProcess.episodes.map((e) => e.turns.map((t) => t.action)));
       const agentBodies = server.requests.map((r) => r.body as { tools?: Array<{ function: { name: string } }>; messages: Array<Record<string, unknown>> }).filter((b) => b.tools);
