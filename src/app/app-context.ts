@@ -6,7 +6,7 @@ import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { RunMeta } from '../core/ports/store-port.ts';
 import { ModelSetupController } from './model-setup.svelte.ts';
 import { CpuModelController } from './cpu-model.svelte.ts';
-import { formatModelId, parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
+import { parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
 import { RunController, type RunLock } from './run-controller.svelte.ts';
 import { RunLibrary } from './run-library.svelte.ts';
 import { Comparison } from './comparison.svelte.ts';
@@ -28,10 +28,10 @@ import { PythonStatus } from './python-status.svelte.ts';
 import { RUN_LOCK_PREFIX } from './offline.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
-export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
+import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from './demo-models.ts';
 
-/** Model id of the bundled demo session. */
-export const DEMO_MODEL_ID = formatModelId({ kind: 'scripted', name: 'spade-lab-demo' });
+export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../adapters/llm/model-id.ts';
+export { DEMO_MODEL_ID, TOOL_USE_DEMO_MODEL_ID, isDemoModel, startingConfig } from './demo-models.ts';
 
 /** Streamed text reaches the screen at most this often, in milliseconds (keeps layout work small). */
 export const UI_FLUSH_MS = 100;
@@ -108,9 +108,11 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const apiKeys = new Map<string, string>();
 
   const model = async (meta: RunMeta): Promise<ChatModel> => {
-    if (meta.modelId === DEMO_MODEL_ID) {
-      const script = parseChatScript(JSON.parse(await fetchText('demo/demo-script.json', 'demo session')));
-      return scriptedModel(script, 'spade-lab-demo', () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
+    const demoScript = demoScriptPath(meta.modelId);
+    if (demoScript) {
+      const script = parseChatScript(JSON.parse(await fetchText(demoScript, 'demo session')));
+      const id = parseModelId(meta.modelId);
+      return scriptedModel(script, id?.kind === 'scripted' ? id.name : undefined, () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
     }
     const id = parseModelId(meta.modelId);
     if (id?.kind === 'openai') {
@@ -159,7 +161,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const library = new RunLibrary({ store, run: runs, lock: webLocksLock });
   const modelReady = (modelId: string): boolean => {
     const id = parseModelId(modelId);
-    if (modelId === DEMO_MODEL_ID || id?.kind === 'openai') return true;
+    if (isDemoModel(modelId) || id?.kind === 'openai') return true;
     if (id?.kind === 'wllama') return cpu.chatModel()?.id === modelId;
     return id?.kind === 'webllm' && webllmModelId(modelSetup.state.loadedId ?? '') === modelId;
   };

@@ -65,7 +65,39 @@ function perSkillChart(input: ChartInput, skills: string[], key: 'meanRegret' | 
   return [mean, ...own];
 }
 
-/** Builds every chart of a run, in display order. */
+/** Every domain of the run's tool-use environments, sorted; empty for cognitive games. */
+export function domainsOf(input: ChartInput): string[] {
+  return [...new Set(input.environments.flatMap((e) => Object.keys(e.byDomain ?? {})))].sort();
+}
+
+// Tool use: the win rate and regret of each everyday domain, as the per-skill charts give them per skill.
+function domainCharts(input: ChartInput, epochs: number[]): ChartSpec[] {
+  const domains = domainsOf(input);
+  if (domains.length === 0) return [];
+  const series = (key: 'winRate' | 'regret') => domains.map((domain, i) => ({ label: domain, colorIndex: i, values: input.environments.map((e) => finite(e.byDomain?.[domain]?.[key])) }));
+  const base = { epochs, digits: 2, softRange: [0, 1] as [number, number] };
+  return [
+    {
+      ...base,
+      id: 'win-rate-domain',
+      title: 'Win rate per domain (tool use)',
+      yLabel: 'Win rate',
+      band: PLATEAU_BAND,
+      description: "Mean win rate of the epoch's valid tool-use environments set in each everyday domain (each environment's win rate is the mean return of its unhinted plays).",
+      series: series('winRate'),
+    },
+    {
+      ...base,
+      id: 'regret-domain',
+      title: 'Regret per domain (tool use)',
+      yLabel: 'Regret',
+      description: "Mean hint-based regret of the epoch's valid tool-use environments set in each everyday domain.",
+      series: series('regret'),
+    },
+  ];
+}
+
+/** Builds every chart of a run, in display order (a tool-use run adds the per-domain charts after the per-skill ones). */
 export function buildCharts(input: ChartInput): ChartSpec[] {
   const epochs = input.metrics.map((m) => m.epoch + 1);
   const skills = skillsOf(input);
@@ -98,6 +130,7 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       description: 'Mean hint-based regret (mean hinted return minus mean matched unhinted return), per skill and over all skills.',
       series: perSkillChart(input, skills, 'meanRegret'),
     },
+    ...domainCharts(input, epochs),
     {
       id: 'validity',
       title: 'Validity rate',

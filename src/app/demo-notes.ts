@@ -14,3 +14,7 @@ export const DEMO_LEARNER_NOTE =
 
 /** The settings of the learning demo: the playbook on and a held-out evaluation before the first epoch and after every epoch. */
 export const LEARNING_DEMO_SETTINGS = { usePlaybook: true, evalEvery: 1 } as const;
+
+/** What the tool-use demo's scripted agent does: it follows the instructions only when the hint is in its first message. */
+export const TOOL_USE_DEMO_NOTE =
+  'Its designer writes one smart-home task with three instructions revealed one by one. Its agent calls the right tools in order only when the hint is in its first message; without it, it lists the scenes and answers too early, so each environment shows regret 1 and win rate 0. It has no playbook learner.';

@@ -1,6 +1,8 @@
 import { isEnvError } from '../core/env/env-error.ts';
 import { parseAction, withHint } from '../core/prompts/agent-prompt.ts';
-import type { Episode } from '../core/records.ts';
+import { parseToolReply, toolReplyAction } from '../core/prompts/tool-call-parse.ts';
+import { instructionsOf, progressOf } from '../core/loop/play-tool-episode.ts';
+import type { Episode, ToolProgress } from '../core/records.ts';
 import type { EnvHandle, SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { episodeReturn } from '../core/scoring/episode-return.ts';
 
@@ -20,12 +22,21 @@ export interface PlayOptions {
 export interface PlayTurn {
   /** What you typed. */
   input: string;
-  /** What was sent: your text parsed like an agent reply (first \boxed{...} re-wrapped, else the text). */
+  /** What was sent: your text parsed like an agent reply (a game's first \boxed{...} re-wrapped; a tool-use task's answer or first call; else the text). */
   action: string;
   observation: string;
   reward: number;
   terminated: boolean;
   truncated: boolean;
+  /** A multi-turn tool-use task's progress after the step. */
+  progress?: ToolProgress;
+}
+
+/** What a tool-use environment offers a human player: its tools (`get_tools()`) and a multi-turn task's instructions. */
+export interface ToolPlay {
+  tools: unknown;
+  /** The instructions, revealed one by one (empty for a single task). */
+  instructions: string[];
 }
 
 /** Where a human play stands. */
@@ -39,6 +50,8 @@ export interface PlayView {
   /** SPADE's episode return once finished (-1 when the environment failed), else null. */
   result: number | null;
   error: string | null;
+  /** Set for a tool-use environment. */
+  tool: ToolPlay | null;
 }
 
 /** Wraps text in \boxed{...} (text already boxed is left alone; surrounding blanks are trimmed). */
@@ -60,7 +73,8 @@ export function describePlayFailure(error: unknown, stepTimeoutMs: number): stri
 
 /**
  * One human play of an environment in the sandbox: reset with the seed (hint appended once to
- * the first observation, as for the agent), then one step per typed action until the episode
+ * the first observation, as for the agent), then one step per typed action (read as an agent's
+ * reply is: boxed for a game, answer or first tool call for tool use) until the episode
  * terminates, truncates or reaches the turn cap. An environment error or timeout ends the play
  * with return -1, as it ends an agent's.
  */
@@ -73,6 +87,7 @@ export class PlaySession {
     private handle: EnvHandle | null,
     private readonly options: PlayOptions,
     private readonly firstObservation: string,
+    private readonly tool: ToolPlay | null,
   ) {}
 
   /** Loads the environment and resets it; a failure gives a finished session with the error. */
@@ -82,10 +97,12 @@ export class PlaySession {
       await sandbox.warm();
       handle = await sandbox.load(options.code, { maxTurns: options.maxTurns, timeoutMs: options.stepTimeoutMs, stage: 'play' });
       const reset = await handle.reset(options.seed, { timeoutMs: options.stepTimeoutMs });
-      return new PlaySession(handle, options, options.hint ? withHint(reset.observation, options.hint) : reset.observation);
+      const facts = await handle.toolFacts({ timeoutMs: options.stepTimeoutMs });
+      const tool = facts ? { tools: facts.tools, instructions: instructionsOf(facts) ?? [] } : null;
+      return new PlaySession(handle, options, options.hint ? withHint(reset.observation, options.hint) : reset.observation, tool);
     } catch (error) {
       await handle?.dispose().catch(() => undefined);
-      const failed = new PlaySession(null, options, '');
+      const failed = new PlaySession(null, options, '', null);
       failed.fail(error);
       return failed;
     }
@@ -100,16 +117,18 @@ export class PlaySession {
       status: this.status,
       result: finished ? episodeReturn(this.turns) : null,
       error: this.error,
+      tool: this.tool,
     };
   }
 
   /** Sends one typed action; ignored once the play is over. */
   async act(input: string): Promise<PlayView> {
     if (this.status !== 'playing' || !this.handle) return this.view();
-    const action = parseAction(input);
+    const action = this.tool ? toolReplyAction(parseToolReply(input)) : parseAction(input);
     try {
       const step = await this.handle.step(action, { timeoutMs: this.options.stepTimeoutMs });
-      this.turns.push({ input, action, observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated });
+      const progress = this.tool && this.tool.instructions.length > 0 ? progressOf(await this.handle.toolFacts({ timeoutMs: this.options.stepTimeoutMs })) : null;
+      this.turns.push({ input, action, observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated, ...(progress ? { progress } : {}) });
       if (step.terminated || step.truncated || this.turns.length >= this.options.maxTurns) await this.finish('finished');
     } catch (error) {
       this.fail(error);

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatUsage } from './ports/chat-port.ts';
 import type { EnvErrorCode, ValidationStage } from './env/env-error.ts';
 import type { JudgeRecord } from './env/solvability-judge.ts';
+import type { CriterionOutcome } from './env/tool-use-facts.ts';
 
 /** A validation verdict as stored (timings live in EpochTimings so stored records stay reproducible). */
 export interface ValidationVerdict {
@@ -88,6 +89,16 @@ export interface Turn {
   reward: number;
   terminated: boolean;
   truncated: boolean;
+  /** Where a multi-turn tool-use task stands after this step (absent for other environments and in runs recorded before it). */
+  progress?: ToolProgress;
+}
+
+/** A multi-turn tool-use task after a step, as the sandbox reports it: instructions done and each criterion on the state. */
+export interface ToolProgress {
+  /** `_current_msg` after the step: how many instructions are done (the next one, if any, has been revealed). */
+  done: number;
+  /** Each instruction's criterion called on `_state` after the step: its truth, or the text of what it raised. */
+  criteria: CriterionOutcome[];
 }
 
 /** Which arm an episode belongs to. */
@@ -103,6 +114,8 @@ export interface Episode {
   index: number;
   seed: number;
   firstObservation: string;
+  /** A multi-turn tool-use task's instructions (`_user_messages` after reset), revealed one by one; absent otherwise. */
+  instructions?: string[];
   messages: ChatMessage[];
   turns: Turn[];
   return: number;

@@ -72,6 +72,19 @@ describe('summarizeEnvironments', () => {
     });
   });
 
+  it('tool use: averages win rate and regret per domain over the scored valid environments', () => {
+    const summary = summarizeEnvironments(1, [
+      env('a', { epoch: 1, domain: 'retail', stats: stats({ winRate: 0.2, regret: 0.6 }) }),
+      env('b', { epoch: 1, domain: 'retail', stats: stats({ winRate: 0.6, regret: 0.2 }) }),
+      env('c', { epoch: 1, domain: 'banking', stats: stats({ winRate: 1, regret: 0 }) }),
+      env('d', { epoch: 1, domain: 'telecom', stats: null }),
+      env('e', { epoch: 1, domain: 'travel booking', status: 'rejected', stats: null }),
+      env('f', { epoch: 1, domain: 'banking', stats: stats({ winRate: Number.NaN }) }),
+    ]);
+    expect(summary.byDomain).toEqual({ retail: { winRate: 0.4, regret: 0.4 }, banking: { winRate: 1, regret: 0 } });
+    expect('byDomain' in summarizeEnvironments(1, [env('g', { epoch: 1, domain: 'retail', stats: null })])).toBe(false);
+  });
+
   it('an epoch without valid environments has no means', () => {
     expect(summarizeEnvironments(0, [])).toEqual({ epoch: 0, environments: 0, wonEnvironments: 0, meanTurnsToWin: null, meanCodeChars: null, designerRewardBySkill: {} });
   });

@@ -15,6 +15,21 @@ describe('chart series builders', () => {
     for (const c of charts) for (const s of c.series) expect(s.values).toHaveLength(2);
   });
 
+  it('a tool-use run adds win rate and regret per domain after the per-skill charts; games have none', () => {
+    const tool = buildCharts({
+      ...TWO_EPOCHS,
+      environments: [
+        envSummary(0, { byDomain: { retail: { winRate: 0.25, regret: 0.5 }, banking: { winRate: 1, regret: 0 } } }),
+        envSummary(1, { byDomain: { retail: { winRate: 0.5, regret: 0.25 } } }),
+      ],
+    });
+    expect(tool.map((c) => c.id).slice(0, 4)).toEqual(['win-rate', 'regret', 'win-rate-domain', 'regret-domain']);
+    expect(lines(byId(tool, 'win-rate-domain'))).toEqual({ banking: [1, null], retail: [0.25, 0.5] });
+    expect(lines(byId(tool, 'regret-domain'))).toEqual({ banking: [0, null], retail: [0.5, 0.25] });
+    expect(byId(tool, 'win-rate-domain').band).toBe(PLATEAU_BAND);
+    expect(charts.some((c) => c.id.endsWith('-domain'))).toBe(false);
+  });
+
   it('win rate and regret: a mean line plus one per skill (sorted), null where a skill has no environment', () => {
     expect(skillsOf(TWO_EPOCHS)).toEqual(['Logic', 'Spatial']);
     const win = byId(charts, 'win-rate');

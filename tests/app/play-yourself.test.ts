@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { agentReturnsForSeed, describePlayFailure, PlaySession, wrapBoxed, type PlayOptions } from '../../src/app/play-yourself.ts';
 import { EnvError } from '../../src/core/env/env-error.ts';
 import type { Episode } from '../../src/core/records.ts';
+import { answerText, toolCallText, toolFormSpecs } from '../../src/app/tool-form.ts';
+import { toolSteps } from '../../src/app/tool-steps.ts';
 import { GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
 
 let sandbox: PyodideSandboxRuntime;
@@ -77,6 +80,52 @@ describe('PlaySession in the real Node sandbox', () => {
     expect(view).toMatchObject({ status: 'failed', result: null, firstObservation: '' });
     expect(view.error).toMatch(/^The environment failed \(play\/syntax_error\): Expected valid Python 3 source\. Saw SyntaxError/);
     expect((await session.act('\\boxed{1}')).turns).toEqual([]);
+  });
+});
+
+describe('PlaySession on a multi-turn tool-use task in the real Node sandbox', () => {
+  const homeRoutine = () => readFileSync(new URL('../fixtures/envs/tool-use/good/home_routine.py', import.meta.url), 'utf8');
+
+  it('offers the tools and instructions, sends the form text an agent would, and records each step met criteria', async () => {
+    const session = await PlaySession.start(sandbox, options({ code: homeRoutine(), seed: 3 }));
+    const start = session.view();
+    const room = /heading to the (\w+);/.exec(start.firstObservation)![1]!;
+    expect(start.tool!.instructions).toEqual([`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.']);
+    const forms = toolFormSpecs(start.tool!.tools);
+    expect(forms.map((t) => t.name)).toEqual(['set_light', 'set_heating', 'status', 'list_scenes']);
+    const call = (name: string, values: Record<string, string>) => {
+      const built = toolCallText(
+        forms.find((t) => t.name === name)!,
+        values,
+      );
+      if ('error' in built) throw new Error(built.error);
+      return session.act(built.text);
+    };
+    await call('list_scenes', {});
+    await call('set_light', { room, power: 'on' });
+    // A typed reply is read as an agent's: thinking removed, only the first call runs.
+    await session.act(
+      `<think>now heat</think><tool_call>{"name": "set_heating", "arguments": {"room": "${room}", "mode": "comfort"}}</tool_call><tool_call>{"name": "status", "arguments": {"room": "${room}"}}</tool_call>`,
+    );
+    await call('status', { room });
+    const done = await session.act(answerText(' done '));
+    expect(done).toMatchObject({ status: 'finished', result: 1 });
+    expect(done.turns.map((t) => [t.action, t.progress?.done])).toEqual([
+      ['<tool_call>{"name":"list_scenes","arguments":{}}</tool_call>', 0],
+      [`<tool_call>{"name":"set_light","arguments":{"room":"${room}","power":"on"}}</tool_call>`, 1],
+      [`<tool_call>{"name":"set_heating","arguments":{"room":"${room}","mode":"comfort"}}</tool_call>`, 2],
+      [`<tool_call>{"name":"status","arguments":{"room":"${room}"}}</tool_call>`, 3],
+      ['<answer>done</answer>', 3],
+    ]);
+    const steps = toolSteps({ instructions: done.tool!.instructions, turns: done.turns });
+    expect(steps.map((s) => [s.tool, s.met.map((m) => m.number), s.revealed?.number ?? null, s.allDone])).toEqual([
+      ['list_scenes', [], null, false],
+      ['set_light', [1], 2, false],
+      ['set_heating', [2], 3, false],
+      ['status', [3], null, true],
+      [null, [], null, false],
+    ]);
+    expect(steps[1]!.criteria.map((c) => c.state)).toEqual(['met', 'open', 'open']);
   });
 });
 

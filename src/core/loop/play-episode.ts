@@ -28,7 +28,7 @@ export interface EpisodeSpec {
 }
 
 /** A finished episode, before it is given ids and advantages. */
-export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'messages' | 'turns' | 'return' | 'error' | 'usage'>;
+export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage'>;
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
@@ -41,19 +41,22 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   const messages: ChatMessage[] = [];
   const turns: Turn[] = [];
+  const log: ToolEpisodeLog = { messages, turns, usage };
   let firstObservation = '';
   try {
     const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
     const facts = await env.toolFacts({ timeoutMs: spec.stepTimeoutMs });
-    if (facts) await playToolTurns(model, env, spec, facts, firstObservation, { messages, turns, usage });
-    else await playGameTurns(model, env, spec, firstObservation, { messages, turns, usage });
+    if (facts) await playToolTurns(model, env, spec, facts, firstObservation, log);
+    else await playGameTurns(model, env, spec, firstObservation, log);
   } catch (error) {
     if (!isEnvError(error)) throw error;
-    return { firstObservation, messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
+    return { firstObservation, ...instructionsField(log), messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
   }
-  return { firstObservation, messages, turns, return: episodeReturn(turns), error: null, usage };
+  return { firstObservation, ...instructionsField(log), messages, turns, return: episodeReturn(turns), error: null, usage };
 }
+
+const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instructions: log.instructions } : {});
 
 // The turns of a cognitive game: the agent template's first message, then one boxed action per reply.
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {

@@ -6,16 +6,28 @@ import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
 import type { EpisodeSpec } from './play-episode.ts';
-import type { Turn } from '../records.ts';
+import type { ToolProgress, Turn } from '../records.ts';
 
 /** Told to the agent after a reply with several calls: only its first one ran. */
 export const ONE_CALL_NOTE = '\n\n(Only the first tool call of a reply runs; make the next call in your next reply.)';
 
-/** Where a tool-use episode writes as it goes: the conversation, the turns and the token counts. */
+/** Where a tool-use episode writes as it goes: the conversation, the turns and the token counts (and a multi-turn task's instructions). */
 export interface ToolEpisodeLog {
   messages: ChatMessage[];
   turns: Turn[];
   usage: ChatUsage;
+  instructions?: string[];
+}
+
+/** The instructions of a multi-turn task as the facts give them (each as text), or null when the task has none. */
+export function instructionsOf(facts: ToolFacts): string[] | null {
+  return facts.messages && facts.messages.length > 0 ? facts.messages.map((m) => (typeof m === 'string' ? m : (JSON.stringify(m) ?? String(m)))) : null;
+}
+
+/** A step's progress from the facts read after it; null when `_current_msg` is not a non-negative integer. */
+export function progressOf(facts: ToolFacts | null): ToolProgress | null {
+  const done = facts?.current;
+  return facts && typeof done === 'number' && Number.isInteger(done) && done >= 0 ? { done, criteria: facts.criteria ?? [] } : null;
 }
 
 /**
@@ -23,11 +35,15 @@ export interface ToolEpisodeLog {
  * the tool schemas (also passed as `tools` to backends with native tool calling) and the first
  * instruction; each reply's answer, first tool call, or plain text is one step of the
  * environment; a tool result comes back as a `tool` message, anything else as a user message;
- * the episode ends on a terminal step or the turn cap. A contract failure rejects with its EnvError.
+ * the episode ends on a terminal step or the turn cap. A multi-turn task's instructions are kept,
+ * and after each step its progress (instructions done, each criterion's truth) is read from the
+ * sandbox into the turn. A contract failure rejects with its EnvError.
  */
 export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, facts: ToolFacts, firstObservation: string, log: ToolEpisodeLog): Promise<void> {
   checkToolSchemas(facts, 'play');
   const tools = facts.tools as ToolSchema[];
+  const instructions = instructionsOf(facts);
+  if (instructions) log.instructions = instructions;
   log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
     const reply = await model.complete({
@@ -44,7 +60,8 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     const parsed = parseToolReply(reply.text);
     const action = toolReplyAction(parsed);
     const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
-    const turn: Turn = { reply: reply.text, action, ...step };
+    const progress = instructions ? progressOf(await env.toolFacts({ timeoutMs: spec.stepTimeoutMs })) : null;
+    const turn: Turn = { reply: reply.text, action, ...step, ...(progress ? { progress } : {}) };
     log.turns.push(turn);
     spec.onTurn?.(turnIndex, turn);
     if (step.terminated || step.truncated) break;

@@ -13,6 +13,8 @@ export interface EpochEnvSummary {
   meanCodeChars: number | null;
   /** Mean designer reward per skill over the scored valid environments; skills without any are absent. */
   designerRewardBySkill: Record<string, number>;
+  /** Tool use: mean win rate and regret per domain over the scored valid environments; absent when no environment has a domain (games, and rows stored before it). */
+  byDomain?: Record<string, { winRate: number; regret: number }>;
 }
 
 const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
@@ -29,6 +31,11 @@ export function summarizeEnvironments(epoch: number, records: readonly Environme
   }
   const designerRewardBySkill: Record<string, number> = {};
   for (const [skill, values] of rewards) designerRewardBySkill[skill] = mean(values)!;
+  const byDomain: Record<string, { winRate: number; regret: number }> = {};
+  for (const domain of new Set(valid.map((r) => r.domain).filter((d): d is string => typeof d === 'string'))) {
+    const stats = valid.filter((r) => r.domain === domain && r.stats && Number.isFinite(r.stats.winRate) && Number.isFinite(r.stats.regret)).map((r) => r.stats!);
+    if (stats.length > 0) byDomain[domain] = { winRate: mean(stats.map((s) => s.winRate))!, regret: mean(stats.map((s) => s.regret))! };
+  }
   return {
     epoch,
     environments: valid.length,
@@ -36,6 +43,7 @@ export function summarizeEnvironments(epoch: number, records: readonly Environme
     meanTurnsToWin: mean(turns),
     meanCodeChars: mean(valid.map((r) => Array.from(r.code).length)),
     designerRewardBySkill,
+    ...(Object.keys(byDomain).length > 0 ? { byDomain } : {}),
   };
 }
 

@@ -102,6 +102,21 @@ describe('a tool-use epoch with the real sandbox', () => {
     await expect(handle.step('<answer>done</answer>')).rejects.toThrow('replay diverged at call 1: asked step("<answer>done</answer>") on handle 0, the recording has reset(42) on handle 0');
   });
 
+  it("records a multi-turn task's instructions and, after each step, the instructions done and each criterion's truth", () => {
+    const play = inProcess.episodes.find((e) => e.arm === 'hint')!;
+    const room = /heading to the (\w+);/.exec(play.firstObservation)![1]!;
+    expect(play.instructions).toEqual([`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.']);
+    expect(play.turns.map((t) => t.progress)).toEqual([
+      { done: 1, criteria: [true, false, false] },
+      { done: 2, criteria: [true, true, false] },
+      { done: 3, criteria: [true, true, true] },
+      { done: 3, criteria: [true, true, true] },
+    ]);
+    const unhinted = inProcess.episodes.find((e) => e.arm === 'nohint')!;
+    expect(unhinted.turns).toHaveLength(CONFIG.maxTurns);
+    expect(unhinted.turns.map((t) => t.progress?.done)).toEqual(unhinted.turns.map(() => 0));
+  });
+
   describe('through the OpenAI-compatible backend', () => {
     let server: FakeOpenAIServer;
     beforeAll(async () => {
