@@ -23,7 +23,8 @@ const runtime = fileSandbox();
 
 // The least that proves it: one slot, one unhinted and one hinted play, and a turn cap of 4, the
 // length of the hinted winning line (three tool calls and the answer), so the unhinted play runs
-// out of turns. The judge is on. Roomy limits for a shared machine.
+// out of turns. The judge is on. Roomy limits for a shared machine. One unit of work at a time, so
+// the sandbox calls come in one order that the OpenAI-backend epoch can replay.
 const CONFIG: Config = {
   ...withSetting(DEFAULT_CONFIG, 'tool_use'),
   slotsPerEpoch: 1,
@@ -34,6 +35,7 @@ const CONFIG: Config = {
   solvabilityJudge: true,
   validateTimeoutMs: 30_000,
   stepTimeoutMs: 10_000,
+  concurrency: 1,
 };
 
 const epoch = (model: ChatModel, sandbox: SandboxRuntime) => runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, CONFIG);
