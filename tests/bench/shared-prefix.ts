@@ -1,9 +1,10 @@
 // Pure helpers of the prefix measurement (npm run bench -- prefix) and of the prompt-order tests.
-import type { ChatMessage, ChatPurpose } from '../../src/core/ports/chat-port.ts';
+import type { ChatMessage } from '../../src/core/ports/chat-port.ts';
 
 /** The prefix figures of one role's requests in one epoch. */
 export interface RolePrefix {
-  role: ChatPurpose;
+  /** The role (the request's purpose), or a label for a built set of prompts. */
+  role: string;
   requests: number;
   meanChars: number;
   /** Longest prefix every request of the role shares. */
@@ -27,7 +28,7 @@ export function commonPrefixLength(a: string, b: string): number {
 }
 
 /** The figures of one role's prompts, in the order they were sent. */
-export function rolePrefix(role: ChatPurpose, prompts: readonly string[]): RolePrefix {
+export function rolePrefix(role: string, prompts: readonly string[]): RolePrefix {
   const totalChars = prompts.reduce((n, p) => n + p.length, 0);
   const commonChars = prompts.length < 2 ? 0 : prompts.slice(1).reduce((n, p) => Math.min(n, commonPrefixLength(prompts[0]!, p)), prompts[0]!.length);
   const reusableChars = prompts.reduce((n, p, i) => n + Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefixLength(p, q))), 0);
