@@ -123,3 +123,7 @@ if (!only || only === 'firstview') {
   const { formatFirstView, measureFirstView } = await import('./first-view.ts');
   process.stdout.write(formatFirstView(await measureFirstView()));
 }
+if (!only || only === 'prefix') {
+  const { formatPrefixFigures, measureDemoPrefixes } = await import('./prefix-bench.ts');
+  for (const figures of await measureDemoPrefixes()) process.stdout.write(formatPrefixFigures(figures));
+}

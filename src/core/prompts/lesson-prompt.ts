@@ -10,12 +10,17 @@ export interface LessonSource {
   hint: string;
 }
 
-/** The playbook's lesson request (SPADE.md section 8, a tab addition): one transferable habit, never the answer. */
-export function buildLessonPrompt(source: LessonSource): ChatMessage[] {
-  const content = `An agent played the text game below. Without help it lost; with the hint below it won.
-Write ONE lesson the agent can carry to other games of the skill "${source.skill}" (${source.skillDescription}): a general method or habit in one or two sentences, under 50 words.
+/** The lesson request's instructions: the same for every request, so they come first. */
+export const LESSON_INSTRUCTIONS = `An agent played the text game described below. Without help it lost; with the hint below it won.
+Write ONE lesson the agent can carry to other games of the same skill: a general method or habit in one or two sentences, under 50 words.
 Do not mention this game's names, numbers, hidden values or moves: the lesson must help on a game the agent has never seen.
-Reply with a single line that starts with "LESSON:".
+Reply with a single line that starts with "LESSON:".`;
+
+/** The playbook's lesson request (SPADE.md section 8, a tab addition): the fixed instructions, then the skill, the game's first observation and the hint. */
+export function buildLessonPrompt(source: LessonSource): ChatMessage[] {
+  const content = `${LESSON_INSTRUCTIONS}
+
+The game trains the skill "${source.skill}" (${source.skillDescription}).
 
 The game's first observation:
 ${source.observation}

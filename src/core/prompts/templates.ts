@@ -2,7 +2,7 @@ import { JUDGE, TOOL_AGENT, TOOL_DESIGNER, TOOL_HINT } from './tool-use-template
 
 /** The prompt templates of a run, as editable data; `{name}` marks a value filled in per call. */
 export interface PromptTemplates {
-  /** Designer prompt: fixed contract first (so a prefix cache can reuse it), the slot's inputs last. */
+  /** Designer prompt: the fixed contract first (a prefix cache reuses it across slots), then the slot's inputs, those most requests share first. */
   designer: string;
   /** Designer repair turn, sent after a failed design (`{error}` is the validator's message). */
   repair: string;
@@ -14,7 +14,7 @@ export interface PromptTemplates {
   toolDesigner: string;
   /** Tool-use hint prompt: a procedure without concrete values, the environment's code last. */
   toolHint: string;
-  /** First user message of a tool-use episode: the tool schemas and the first instruction. */
+  /** First user message of a tool-use episode: the protocol, the tool schemas, then the first instruction. */
   toolAgent: string;
   /** The optional same-model solvability judge of a tool-use environment (`\boxed{yes|no}`). */
   judge: string;
@@ -46,7 +46,7 @@ THE CONTRACT (an environment that breaks it is rejected before anyone plays it)
 
 WHAT MAKES A GOOD GAME
 - Interactive: every action changes the state, and the observation after it shows the change.
-- Hidden state that the agent uncovers by acting; reaching the goal takes at least {min_steps} actions.
+- Hidden state that the agent uncovers by acting; reaching the goal takes at least as many actions as THIS ENVIRONMENT below asks for.
 - Reward 1.0 with terminated=True when the goal is reached; partial progress in [0, 1] is allowed; 0.0 otherwise.
 - Every observation lists the actions available now and reminds the agent to answer as \boxed{<action>}.
 - Not a quiz: do not grade one boxed answer and stop, and do not loop "wrong, try again" on an unchanged task.
@@ -93,10 +93,10 @@ CHECK YOUR WORK BEFORE YOU ANSWER
 - Walk through reset(seed=0) followed by two different action sequences: the observations must differ, one sequence must be able to win, and every return must be the 5-tuple above.
 
 THIS ENVIRONMENT
-Target skill: {skill}: {skill_description}.
 Difficulty: {difficulty}; the goal should take at least {min_steps} actions.
-{document_block}
+Target skill: {skill}: {skill_description}.
 {memory_block}
+{document_block}
 Reply with the complete code in one fenced python block.`;
 
 const REPAIR = `The environment failed validation:

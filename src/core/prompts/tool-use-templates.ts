@@ -2,7 +2,7 @@
 
 const FENCE = '```';
 
-/** The multi-turn tool-use designer template: contract, solvability rules, tool rules, an example, then the slot's inputs. */
+/** The multi-turn tool-use designer template: contract, solvability rules, tool rules, an example, then the slot's inputs (those most requests share first). */
 export const TOOL_DESIGNER =
   String.raw`You design executable training environments for tool use, written in Python: a simulated service (a mocked backend behind a few tools) and a user who gives an agent one instruction at a time. The agent reaches the goal only by calling the tools.
 
@@ -121,11 +121,12 @@ class HomeRoutineEnv(ToolUseBaseEnv):
   String.raw`
 
 THIS ENVIRONMENT
-Target skill: {skill}: {skill_description}.
-Domain: {domain}. Build the service, its data, its tools and the user's goal for this domain: a realistic person getting something done (search, book, order, change, cancel, pay, schedule), not a quiz.
+Build the service, its data, its tools and the user's goal for the domain named below: a realistic person getting something done (search, book, order, change, cancel, pay, schedule), not a quiz.
 Difficulty: {difficulty}.
-{document_block}
+Target skill: {skill}: {skill_description}.
+Domain: {domain}.
 {memory_block}
+{document_block}
 Reply with the complete code in one fenced python block.`;
 
 /** The tool-use hint template: a procedure in terms of tool roles, never a concrete value. */
@@ -138,11 +139,11 @@ The task:
   'python\n{code}\n' +
   FENCE;
 
-/** The first user message of a tool-use episode: the tools, the protocol, then the first instruction. */
-export const TOOL_AGENT = `You are an assistant that completes a user's requests by calling tools. The available tools (JSON Schema):
-{tools}
+/** The first user message of a tool-use episode: the protocol (the same for every environment), then the tools, then the first instruction. */
+export const TOOL_AGENT = `You are an assistant that completes a user's requests by calling tools. Call one tool per reply as <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. Tool results come back to you; new instructions may arrive with them. When every instruction is done, reply with <answer>...</answer>.
 
-Call one tool per reply as <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. Tool results come back to you; new instructions may arrive with them. When every instruction is done, reply with <answer>...</answer>.
+The available tools (JSON Schema):
+{tools}
 
 User: {observation}`;
 
