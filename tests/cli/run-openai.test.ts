@@ -48,6 +48,9 @@ describe('spade run against an OpenAI-compatible server', () => {
       '--skills',
       'logical-deduction',
       '--no-corpus',
+      // The stand-in server answers from a script used in turn, so requests must come one at a time.
+      '--concurrency',
+      '1',
     ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
