@@ -1,4 +1,5 @@
 import type { EpochMetrics } from '../core/records.ts';
+import { epochFigures, isScoredEpoch } from '../core/scoring/epoch-figures.ts';
 import type { ChartInput } from './chart-data.ts';
 
 /** One line of a chart: a value per epoch (null where the epoch has none). */
@@ -44,9 +45,6 @@ export const MEAN_LABEL = 'Mean (all skills)';
 /** The value when it is a finite number, else null. */
 export const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
-/** True when the epoch has scores: at least one valid environment and played episodes (imported pools have none). */
-export const scored = (m: EpochMetrics): boolean => m.validEnvironments > 0 && m.episodes > 0;
-
 /** Every skill seen in the run's metrics or designer rewards, sorted (the palette follows this order). */
 export function skillsOf(input: ChartInput): string[] {
   const names = new Set<string>();
@@ -56,11 +54,11 @@ export function skillsOf(input: ChartInput): string[] {
 }
 
 function perSkillChart(input: ChartInput, skills: string[], key: 'meanRegret' | 'meanWinRate'): ChartSeries[] {
-  const mean: ChartSeries = { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => (scored(m) ? finite(m[key]) : null)) };
+  const mean: ChartSeries = { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => (isScoredEpoch(m) ? finite(m[key]) : null)) };
   const own = skills.map((skill, i) => ({
     label: skill,
     colorIndex: i,
-    values: input.metrics.map((m) => (scored(m) && m.perSkill[skill] ? finite(m.perSkill[skill][key]) : null)),
+    values: input.metrics.map((m) => (isScoredEpoch(m) && m.perSkill[skill] ? finite(m.perSkill[skill][key]) : null)),
   }));
   return [mean, ...own];
 }
@@ -138,8 +136,8 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       epochs,
       digits: 2,
       softRange: [0, 1],
-      description: 'Fraction of design attempts that passed the sandbox checks (load, probe, determinism).',
-      series: [{ label: 'Validity rate', colorIndex: 0, values: input.metrics.map((m) => finite(m.validityRate)) }],
+      description: 'Fraction of design attempts that passed the sandbox checks (load, probe, determinism); no data for an epoch without design attempts (a fixed pool).',
+      series: [{ label: 'Validity rate', colorIndex: 0, values: input.metrics.map((m) => finite(epochFigures(m).validity)) }],
     },
     {
       id: 'designer-reward',
@@ -150,7 +148,7 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       softRange: [0, 1],
       description: "Mean designer reward of the epoch's scored environments, over all skills and per skill.",
       series: [
-        { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => (scored(m) ? finite(m.meanDesignerReward) : null)) },
+        { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => finite(epochFigures(m).designerReward)) },
         ...skills.map((skill, i) => ({ label: skill, colorIndex: i, values: input.environments.map((e) => finite(e.designerRewardBySkill[skill])) })),
       ],
     },

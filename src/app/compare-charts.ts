@@ -2,7 +2,8 @@ import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { ComparedRun } from '../core/experiments/compare-runs.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import { chartedEvaluations, HELD_OUT_INTERVAL_LABEL } from './chart-heldout.ts';
-import { finite, formatValue, intervalText, PLATEAU_BAND, scored, xText, type ChartSeries, type ChartSpec } from './chart-series.ts';
+import { epochFigures } from '../core/scoring/epoch-figures.ts';
+import { finite, formatValue, intervalText, PLATEAU_BAND, xText, type ChartSeries, type ChartSpec } from './chart-series.ts';
 
 /** A chart with one line per compared run (its colour slot is the run's index), and the runs it has no point of. */
 export interface OverlayChart extends ChartSpec {
@@ -70,7 +71,7 @@ export function overlayCharts(runs: readonly ComparedRun[]): OverlayChart[] {
         digits: 2,
         description: 'Mean hint-based regret of the epoch over all skills (mean hinted return minus matched unhinted return).',
       },
-      (m) => (scored(m) ? m.meanRegret : null),
+      (m) => epochFigures(m).regret,
     ),
     epochChart(
       runs,
@@ -82,17 +83,17 @@ export function overlayCharts(runs: readonly ComparedRun[]): OverlayChart[] {
         band: PLATEAU_BAND,
         description: 'Mean return of the unhinted training plays over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
       },
-      (m) => (scored(m) ? m.meanWinRate : null),
+      (m) => epochFigures(m).winRate,
     ),
     epochChart(
       runs,
       { id: 'validity', title: 'Validity rate', yLabel: 'Valid attempts', digits: 2, description: 'Fraction of design attempts that passed the sandbox checks.' },
-      (m) => m.validityRate,
+      (m) => epochFigures(m).validity,
     ),
     epochChart(
       runs,
       { id: 'designer-reward', title: 'Designer reward', yLabel: 'Designer reward', digits: 3, description: "Mean designer reward of the epoch's scored environments, over all skills." },
-      (m) => (scored(m) ? m.meanDesignerReward : null),
+      (m) => epochFigures(m).designerReward,
     ),
   ];
 }

@@ -2,6 +2,7 @@ import { completeConfig } from '../core/config.ts';
 import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { EpochMetrics } from '../core/records.ts';
+import { epochFigures } from '../core/scoring/epoch-figures.ts';
 
 /** A run's key settings and headline numbers, as the Runs list shows them. */
 export interface RunSummary {
@@ -16,8 +17,8 @@ export interface RunSummary {
   fixedPool: string | null;
   /** The last stored held-out evaluation, or null when the run has none. */
   heldOut: { winRate: number; ci95: [number, number]; afterEpochs: number } | null;
-  /** The last committed epoch's mean win rate and regret (1-based epoch), or null before the first commit. */
-  lastEpoch: { epoch: number; winRate: number; regret: number } | null;
+  /** The last committed epoch's mean win rate and regret (1-based epoch; null figures when it scored no environment), or null before the first commit. */
+  lastEpoch: { epoch: number; winRate: number | null; regret: number | null } | null;
 }
 
 /** The part of the run store the summaries read. */
@@ -40,7 +41,7 @@ export function summarizeRun(meta: RunMeta, metrics: readonly EpochMetrics[], ev
     k: config.playsPerArm,
     fixedPool: meta.fixedPool?.name ?? null,
     heldOut: evaluation ? { winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs } : null,
-    lastEpoch: last ? { epoch: last.epoch + 1, winRate: last.meanWinRate, regret: last.meanRegret } : null,
+    lastEpoch: last ? { epoch: last.epoch + 1, winRate: epochFigures(last).winRate, regret: epochFigures(last).regret } : null,
   };
 }
 
@@ -81,8 +82,10 @@ export function heldOutLine(summary: RunSummary): string {
   return `held-out ${rate(held.winRate)} (95% ${rate(held.ci95[0])} to ${rate(held.ci95[1])}) ${after}`;
 }
 
-/** The last epoch's figures in words: `last epoch 3: win rate 0.50, regret 0.25`, or `no epoch yet`. */
+/** The last epoch's figures in words: `last epoch 3: win rate 0.50, regret 0.25`, `last epoch 3: no data (no environment scored)`, or `no epoch yet`. */
 export function lastEpochLine(summary: RunSummary): string {
   const last = summary.lastEpoch;
-  return last ? `last epoch ${last.epoch}: win rate ${rate(last.winRate)}, regret ${rate(last.regret)}` : 'no epoch yet';
+  if (!last) return 'no epoch yet';
+  if (last.winRate === null || last.regret === null) return `last epoch ${last.epoch}: no data (no environment scored)`;
+  return `last epoch ${last.epoch}: win rate ${rate(last.winRate)}, regret ${rate(last.regret)}`;
 }

@@ -12,7 +12,7 @@ export async function comparedRun(dir: string, label = dir): Promise<ComparedRun
   return { label, meta, metrics: await store.metricsOf(meta.id), evaluations: await store.evaluationsOf(meta.id) };
 }
 
-const figure = (value: number | null) => (value === null ? '-' : value.toFixed(2));
+const figure = (value: number | null) => (value === null ? 'no data' : value.toFixed(2));
 const setting = (value: SettingValue) => (value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
 
 /** Rows of words as lines whose columns line up. */
@@ -26,7 +26,7 @@ function aligned(rows: readonly string[][]): string[] {
   );
 }
 
-/** A comparison for the terminal: one row per run with the settings that differ, then its final figures (`none` for a run never evaluated on a held-out suite). */
+/** A comparison for the terminal: one row per run with the settings that differ, then its final figures (`no data` where the run has none, e.g. a fixed pool's validity; `none` for a run never evaluated on a held-out suite). */
 export function comparisonLines(comparison: RunComparison): string[] {
   const header = ['run', ...comparison.differences.map((d) => d.key), 'epochs', 'win rate', 'regret', 'validity', 'designer reward', 'held-out win rate (95% CI)'];
   const rows = comparison.runs.map((run, i) => {

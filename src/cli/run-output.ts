@@ -1,18 +1,21 @@
 import type { EvalRecord } from '../core/eval/eval-record.ts';
 import type { EpochResult } from '../core/loop/epoch.ts';
+import { epochFigures } from '../core/scoring/epoch-figures.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../formats/export/run-files.ts';
 
 /** Files of a run directory, one JSON object per line (written by FileRunStore). */
 export { RUN_FILES };
 
 const fixed = (n: number) => n.toFixed(2);
+const figure = (n: number | null) => (n === null ? 'no data' : fixed(n));
 
 /** One line per epoch for the terminal. */
 export function epochLine(result: EpochResult): string {
   const m = result.metrics;
+  const f = epochFigures(m);
   const seconds = (result.timings.totalMs / 1000).toFixed(2);
   const modelShare = result.timings.totalMs > 0 ? Math.round((100 * result.timings.modelMs) / result.timings.totalMs) : 0;
-  return `epoch ${m.epoch}: ${m.validEnvironments}/${m.slots} valid (validity ${fixed(m.validityRate)}), regret ${fixed(m.meanRegret)}, win rate ${fixed(m.meanWinRate)}, designer reward ${fixed(m.meanDesignerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
+  return `epoch ${m.epoch}: ${m.validEnvironments}/${m.slots} valid (validity ${figure(f.validity)}), regret ${figure(f.regret)}, win rate ${figure(f.winRate)}, designer reward ${figure(f.designerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
 }
 
 /** One line per held-out evaluation: when it ran, on what, and the win rate with its 95% interval. */

@@ -63,6 +63,11 @@ describe('chart series builders', () => {
     expect(pointCount(byId(pool, 'win-rate'))).toBe(0);
   });
 
+  it('a fixed pool epoch (no design attempt) has no validity, not 0', () => {
+    const pooled = buildCharts({ metrics: [metric(0, { attempts: 0, validityRate: 0 })], timings: [], environments: [envSummary(0)] });
+    expect(lines(byId(pooled, 'validity'))).toEqual({ 'Validity rate': [null] });
+  });
+
   it('non-finite stored values become gaps', () => {
     const odd = buildCharts({ metrics: [metric(0, { validityRate: Number.NaN, meanRegret: Number.POSITIVE_INFINITY })], timings: [], environments: [envSummary(0)] });
     expect(lines(byId(odd, 'validity'))).toEqual({ 'Validity rate': [null] });

@@ -21,6 +21,13 @@ describe('run summaries', () => {
     expect(heldOutLine(summarizeRun(meta(), [], [evaluation(1, 0.25)]))).toBe('held-out 0.25 (95% 0.10 to 0.90) after 1 epoch');
   });
 
+  it('says "no data" for a last epoch that scored no environment, not 0.00', () => {
+    const empty = { ...metrics(2, 0), validEnvironments: 0, episodes: 0, meanRegret: 0, meanWinRate: 0 };
+    const summary = summarizeRun(meta(), [metrics(1, 0.75), empty], []);
+    expect(summary.lastEpoch).toEqual({ epoch: 3, winRate: null, regret: null });
+    expect(lastEpochLine(summary)).toBe('last epoch 3: no data (no environment scored)');
+  });
+
   it('reads every listed run from the store, leaving out one that cannot be read', async () => {
     const store = new MemoryRunStore();
     await store.createRun(syntheticMeta('a', { seed: 9 }, 5));

@@ -3,6 +3,7 @@ import type { EvalRecord } from '../eval/eval-record.ts';
 import type { RunMeta } from '../ports/store-port.ts';
 import { DEFAULT_TEMPLATES, type PromptTemplates } from '../prompts/templates.ts';
 import type { EpochMetrics } from '../records.ts';
+import { epochFigures } from '../scoring/epoch-figures.ts';
 
 /** One setting's value as a comparison shows it: a number, a switch, a word, or null when the run has none. */
 export type SettingValue = string | number | boolean | null;
@@ -32,7 +33,7 @@ export interface HeldOutFigures {
   playbook: boolean;
 }
 
-/** Where one run ended: its last epoch's means and its last held-out evaluation (null: none). */
+/** Where one run ended: its last epoch's means (null: none, as for a fixed pool's validity or an epoch that scored no environment) and its last held-out evaluation (null: none). */
 export interface RunFinals {
   label: string;
   epochs: number;
@@ -84,13 +85,14 @@ function promptLabels(key: string, values: readonly SettingValue[]): SettingValu
 function finalsOf(run: ComparedRun): RunFinals {
   const last = run.metrics.reduce<EpochMetrics | null>((best, m) => (best === null || m.epoch > best.epoch ? m : best), null);
   const evaluation = run.evaluations.at(-1);
+  const figures = last ? epochFigures(last) : null;
   return {
     label: run.label,
     epochs: run.meta.epochsCompleted,
-    winRate: last?.meanWinRate ?? null,
-    regret: last?.meanRegret ?? null,
-    validity: last?.validityRate ?? null,
-    designerReward: last?.meanDesignerReward ?? null,
+    winRate: figures?.winRate ?? null,
+    regret: figures?.regret ?? null,
+    validity: figures?.validity ?? null,
+    designerReward: figures?.designerReward ?? null,
     heldOut: evaluation ? { suite: evaluation.suite, winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs, playbook: evaluation.playbook } : null,
   };
 }

@@ -1,4 +1,5 @@
 import type { EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
+import { epochFigures, isScoredEpoch } from '../../core/scoring/epoch-figures.ts';
 import { toJsonLines } from './files.ts';
 
 /**
@@ -37,10 +38,21 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** A metric column's value: the means are empty where the epoch has nothing to average (no attempt, no scored environment), never 0. */
+function metricCell(m: EpochMetrics, column: (typeof METRIC_COLUMNS)[number]): number | null {
+  const figures = epochFigures(m);
+  if (column === 'validityRate') return figures.validity;
+  if (column === 'meanRegret') return figures.regret;
+  if (column === 'meanWinRate') return figures.winRate;
+  if (column === 'meanDesignerReward') return figures.designerReward;
+  return m[column];
+}
+
 /**
  * Metrics as CSV (RFC 4180, `\n` line ends): one row per epoch with the scalar metrics, the
  * timings, then `meanRegret:<skill>`, `meanWinRate:<skill>` and `environments:<skill>` for every
- * skill seen in any epoch (empty when the epoch had none of that skill).
+ * skill seen in any epoch (empty when the epoch had none of that skill). A mean the epoch has no
+ * data for (validity without design attempts, scores without a scored environment) is empty.
  */
 export function metricsCsv(metrics: readonly EpochMetrics[], timings: readonly EpochTimings[]): string {
   const skills = [...new Set(metrics.flatMap((m) => Object.keys(m.perSkill)))].sort();
@@ -49,11 +61,11 @@ export function metricsCsv(metrics: readonly EpochMetrics[], timings: readonly E
   const rows = metrics.map((m) => {
     const t = timingOf.get(m.epoch);
     return [
-      ...METRIC_COLUMNS.map((c) => m[c]),
+      ...METRIC_COLUMNS.map((c) => metricCell(m, c)),
       ...TIMING_COLUMNS.map((c) => (t ? t[c] : null)),
       ...skills.flatMap((s) => {
         const p = m.perSkill[s];
-        return p ? [p.environments, p.meanRegret, p.meanWinRate] : [null, null, null];
+        return p && isScoredEpoch(m) ? [p.environments, p.meanRegret, p.meanWinRate] : [null, null, null];
       }),
     ];
   });

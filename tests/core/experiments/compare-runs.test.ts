@@ -48,6 +48,14 @@ describe('compareRuns', () => {
     expect(result.runs[1]).toEqual({ label: 'b', epochs: 0, winRate: null, regret: null, validity: null, designerReward: null, heldOut: null });
   });
 
+  it('gives no figure for an epoch with no valid environment, nor validity to a fixed pool that makes no design attempt', () => {
+    const empty = { ...metrics(1, 0), validEnvironments: 0, episodes: 0, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0 };
+    const pooled = { ...metrics(1, 0.5), attempts: 0, validityRate: 0 };
+    const [designed, fixed] = compareRuns([run('a', meta(), [metrics(0, 0.5), empty]), run('b', meta(), [pooled])]).runs;
+    expect(designed).toMatchObject({ winRate: null, regret: null, validity: 0, designerReward: null });
+    expect(fixed).toMatchObject({ winRate: 0.5, regret: 1.25, validity: null, designerReward: 0.125 });
+  });
+
   it('fills settings a stored config lacks as completeConfig does, so they do not differ', () => {
     const { usePlaybook: _p, evalEvery: _e, ...old } = DEFAULT_CONFIG;
     expect(compareRuns([run('a', meta()), run('b', { ...meta(), config: old as Config })]).differences).toEqual([]);
