@@ -28,8 +28,11 @@ export interface LivePlay {
   dropped: boolean;
 }
 
-/** Where a slot is in the epoch. */
-export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored';
+/** Where a slot is in the epoch; `halted`: the epoch ended (failed, aborted, stopped) before the slot was scored. */
+export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored' | 'halted';
+
+/** Why an epoch ended before it was committed (its work is discarded). */
+export type LiveHalt = 'failed' | 'aborted' | 'stopped';
 
 /** One environment slot of the live epoch. */
 export interface LiveSlot {
@@ -61,6 +64,8 @@ export interface LiveEpoch {
   pieces: number;
   /** The playbook's lesson requests of the epoch: each lesson learned, or why none was kept. */
   lessons: LessonOutcome[];
+  /** Why the epoch ended uncommitted, or null while it runs and once it is done. */
+  halted: LiveHalt | null;
 }
 
 function envIdOf(epoch: number, slot: number): string {
@@ -88,7 +93,24 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
     metrics: null,
     pieces: 0,
     lessons: [],
+    halted: null,
   };
+}
+
+const UNFINISHED: ReadonlySet<SlotPhase> = new Set(['waiting', 'designing', 'valid', 'hinting', 'playing']);
+
+/**
+ * Ends a live epoch that will never be committed, in place: nothing in it is in progress any more,
+ * so its unfinished slots are `halted` and nothing streams (an epoch already done is left as it is).
+ */
+export function haltLiveEpoch(live: LiveEpoch, why: LiveHalt): void {
+  if (live.stage === 'done') return;
+  live.halted = why;
+  for (const slot of live.slots) {
+    if (UNFINISHED.has(slot.phase)) slot.phase = 'halted';
+    slot.hintStreaming = '';
+    for (const play of slot.plays) play.streaming = '';
+  }
 }
 
 function playOf(slot: LiveSlot, arm: Arm, index: number, rollout: number): LivePlay {

@@ -9,7 +9,7 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { Suite } from '../core/eval/suite.ts';
-import { applyEvent, createLiveEpoch, type LiveEpoch } from './live-epoch.ts';
+import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
 import { BUILTIN_CHOICE, loadChosenSuite, recordedSuite, scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteChoice } from './suite-choice.ts';
@@ -120,6 +120,7 @@ export class RunController {
     this.meta = loaded.meta;
     this.history = await this.deps.store.metricsOf(runId);
     this.live = null;
+    this.piecesPerSecond = 0;
     this.evaluation = null;
     this.error = loaded.meta.lastError;
     this.notice =
@@ -143,6 +144,7 @@ export class RunController {
     this.paused = options.paused === true;
     this.stepBudget = 0;
     this.error = null;
+    this.piecesPerSecond = 0;
     this.abortController = new AbortController();
     this.status = this.paused ? 'paused' : 'running';
     void this.loop(meta).finally(() => {
@@ -325,6 +327,11 @@ export class RunController {
     this.status = status;
     this.error = message;
     this.stage = null;
+    if (status !== 'completed') {
+      // Nothing runs any more: no unit in progress, no rate of a run that is not running.
+      this.piecesPerSecond = 0;
+      if (this.live) haltLiveEpoch(this.live, status);
+    }
     if (this.evaluation?.phase === 'running') this.evaluation = { ...this.evaluation, phase: 'cancelled' };
     const stored = status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'paused';
     if (this.meta) {

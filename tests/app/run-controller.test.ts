@@ -100,6 +100,32 @@ describe('RunController', () => {
     expect(JSON.stringify(resumed)).toBe(JSON.stringify(await straight.queryEnvironments(other.id)));
   });
 
+  it('a failed run shows nothing in progress: no tokens/s, no slot designing or playing, nothing streaming', async () => {
+    const store = new MemoryRunStore();
+    let failing = false;
+    const crashing = {
+      ...deps(store),
+      model: async () => {
+        const model = new ScriptedChatModel(SCRIPT);
+        return { id: model.id, complete: (request: Parameters<typeof model.complete>[0]) => (failing ? Promise.reject(new Error('the model crashed')) : model.complete(request)) };
+      },
+    };
+    const controller = new RunController(crashing);
+    await controller.create({ name: 'f', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await controller.start();
+    await until(() => controller.history.length === 1 && controller.live?.epoch === 1, 'second epoch started');
+    expect(controller.piecesPerSecond).toBeGreaterThan(0);
+    failing = true;
+    await until(() => controller.status === 'failed', 'the failure');
+    expect(controller.error).toBe('the model crashed');
+    expect(controller.piecesPerSecond).toBe(0);
+    expect(controller.stage).toBeNull();
+    const live = controller.live!;
+    expect(live.halted).toBe('failed');
+    expect(live.slots.map((s) => s.phase).filter((p) => ['waiting', 'designing', 'valid', 'hinting', 'playing'].includes(p))).toEqual([]);
+    expect(live.slots.flatMap((s) => [s.hintStreaming, ...s.plays.map((p) => p.streaming)]).join('')).toBe('');
+  });
+
   it('refuses to run a run another tab holds', async () => {
     const store = new MemoryRunStore();
     const locks = new Set<string>();
