@@ -106,6 +106,8 @@ describe('environment page', () => {
     await screenshot(page, 'env-page-validation-error');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
     await page.getByRole('heading', { name: 'Code', exact: true }).waitFor();
+    // The verdict was about the edited code: it goes with it.
+    expect((await result.textContent())?.trim()).toBe('');
     await page.getByRole('button', { name: 'Validate' }).click();
     await result.getByText('Valid: class NumberLadderEnv', { exact: false }).waitFor({ timeout: 60_000 });
   });
