@@ -4,6 +4,7 @@ export type ValidationStage = 'extract' | 'load' | 'probe' | 'determinism' | 'ju
 /** Stable error codes; each names one way an environment can fail the contract. */
 export type EnvErrorCode =
   | 'no_code'
+  | 'no_code_block'
   | 'syntax_error'
   | 'import_error'
   | 'module_exception'

@@ -6,6 +6,15 @@ export function stripThink(reply: string): string {
 const PYTHON_FENCE = /```(?:python|py|python3)[ \t]*\r?\n([\s\S]*?)(?:\r?\n)?```/i;
 const ANY_FENCE = /```[^\n`]*\r?\n([\s\S]*?)(?:\r?\n)?```/;
 
+/** A line that starts a Python definition or import at the top level. */
+const PYTHON_LINE = /^(?:class|def|async\s+def|import|from)\s+[A-Za-z_]|^@[A-Za-z_]/m;
+
+/** True when the reply holds no code: no fenced block (after `<think>` is stripped) and no line that starts a class, function or import. */
+export function isProse(reply: string): boolean {
+  const text = stripThink(reply);
+  return !ANY_FENCE.test(text) && !PYTHON_LINE.test(text);
+}
+
 /**
  * Extracts environment code from a designer reply: `<think>` stripped, then the first fenced
  * python block, else the first fenced block of any language, else the whole reply.

@@ -1,6 +1,6 @@
 import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
-import { extractCode } from './extract-code.ts';
+import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
 
@@ -158,6 +158,22 @@ async function checkDeterminism(handle: EnvHandle, budget: Budget, firstObservat
 }
 
 /**
+ * A reply without a fenced block is taken whole, as SPADE does; when it has no line of code either
+ * (no class, function or import) and does not parse, it is prose, and the failure is the missing
+ * block, not a syntax error in the prose. Bare code with a syntax error still fails at load.
+ */
+async function requireParsingProse(code: string, runtime: SandboxRuntime): Promise<void> {
+  const check = await runtime.checkSyntax(code, 'exec');
+  if (check.ok) return;
+  const where = check.line === null ? '' : ` at line ${check.line}`;
+  throw envError('no_code_block', 'extract', {
+    expected: 'the complete environment in a ```python fenced block',
+    seen: `no python code block found: the reply has no fenced block and no class, function or import, and taken whole it is not Python (${check.message}${where})`,
+    fix: 'reply with the complete environment in one fenced python block, and nothing but prose outside it',
+  });
+}
+
+/**
  * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe,
  * determinism. The first failure is reported with its stage, stable code and message.
  */
@@ -201,6 +217,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
       );
     }
     const repaired = isCode ? { code: extracted, repairedLines: [] } : await repairFStringBraces(extracted, runtime.checkSyntax);
+    if (!isCode && isProse(reply)) await requireParsingProse(repaired.code, runtime);
     report.source = repaired.code;
     report.repairedLines = repaired.repairedLines;
     enter('load');

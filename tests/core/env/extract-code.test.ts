@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCode, stripThink } from '../../../src/core/env/extract-code.ts';
+import { extractCode, isProse, stripThink } from '../../../src/core/env/extract-code.ts';
 
 describe('stripThink', () => {
   it.each([
@@ -24,5 +24,15 @@ describe('extractCode', () => {
     ['empty reply', '   ', '\n'],
   ])('%s', (_name, reply, expected) => {
     expect(extractCode(reply)).toBe(expected);
+  });
+});
+
+describe('isProse', () => {
+  it('is true for a reply with neither a fenced block nor a line of code', () => {
+    expect(isProse('<think>class X:</think>I would build a maze with keys.\nEach door needs one.')).toBe(true);
+    expect(isProse('Here:\n```\nclass A: pass\n```')).toBe(false);
+    expect(isProse('import random\nclass KeyEnv:\n    pass')).toBe(false);
+    expect(isProse('@dataclass\nclass KeyEnv: pass')).toBe(false);
+    expect(isProse('The class of games I would design: mazes.')).toBe(true);
   });
 });

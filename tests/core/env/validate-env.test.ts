@@ -88,6 +88,19 @@ describe('broken and hostile environments', () => {
     }
   });
 
+  it('a prose reply with no code block says so, not that the prose is a syntax error', async () => {
+    const prose = '<think>Hmm.</think>I would design a maze where the agent collects keys. Each door needs a key, and the goal is the exit.';
+    const report = await validateEnvironment(prose, runtime(), OPTIONS);
+    expect(report).toMatchObject({ ok: false, stage: 'extract', code: 'no_code_block' });
+    expect(report.message).toMatch(
+      /^Expected the complete environment in a ```python fenced block\. Saw no python code block found: the reply has no fenced block and no class, function or import, and taken whole it is not Python \(.+ at line 1\)\. Fix: /,
+    );
+    const bare = await validateEnvironment(readEnv('good', GOOD_ENVS[0]!.file), runtime(), OPTIONS);
+    expect(bare).toMatchObject({ ok: true, className: GOOD_ENVS[0]!.className });
+    const broken = await validateEnvironment(fenced('class BrokenEnv:\n    def reset(self:\n'), runtime(), OPTIONS);
+    expect(broken).toMatchObject({ ok: false, stage: 'load', code: 'syntax_error' });
+  });
+
   it('a hang reports a timeout code naming the call that hung', () => {
     for (const fixture of BROKEN_ENVS.filter((f) => f.file.startsWith('hang_'))) expect(fixture.code).toContain('timeout');
   });
