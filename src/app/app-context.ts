@@ -65,6 +65,8 @@ export interface AppContext {
   sweep: SweepController;
   /** The Python sandbox, warmed as the page loads: starting (with an estimate), ready or failed. */
   python: PythonStatus;
+  /** True when a run with this model id can start now (a demo or a server, or the loaded WebGPU or CPU model). */
+  modelReady(modelId: string): boolean;
 }
 
 const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
@@ -188,5 +190,6 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     compare: new Comparison({ store, save: saveFile }),
     sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),
     python,
+    modelReady,
   };
 }

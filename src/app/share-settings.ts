@@ -1,3 +1,4 @@
+import { parseModelId } from '../adapters/llm/model-id.ts';
 import { configProblems, DEFAULT_CONFIG, withSetting, type Config } from '../core/config.ts';
 import { KNOBS } from '../core/config-table.ts';
 
@@ -19,33 +20,68 @@ function fromBase64Url(encoded: string): string {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-/** The settings file's contents (JSON). */
-export function settingsFile(config: Config): string {
-  return JSON.stringify({ spadeLabSettings: SHARE_VERSION, config }, null, 2) + '\n';
+/** The most epochs a new run may plan (the new-run form's limit). */
+export const MAX_EPOCHS = 1000;
+
+/** What a link or settings file carries: a run's settings, and the epochs it plans and the model it uses when they were shared. */
+export interface SharedSettings {
+  config: Config;
+  /** Epochs the new run plans (absent in links made before they carried it). */
+  epochs?: number;
+  /** The model id (`webllm:...`, `wllama:...`, `openai:URL#model`, `scripted:...`; never an API key). */
+  modelId?: string;
 }
 
-/** A link that opens the app with these settings prefilled in a new run. */
-export function settingsUrl(config: Config, base: string): string {
+const sharedObject = (shared: SharedSettings) => ({
+  config: shared.config,
+  ...(shared.epochs === undefined ? {} : { epochs: shared.epochs }),
+  ...(shared.modelId === undefined ? {} : { modelId: shared.modelId }),
+});
+
+/** The settings file's contents (JSON). */
+export function settingsFile(shared: SharedSettings): string {
+  return JSON.stringify({ spadeLabSettings: SHARE_VERSION, ...sharedObject(shared) }, null, 2) + '\n';
+}
+
+/** A link that opens the app with these settings (and epochs and model) prefilled in a new run. */
+export function settingsUrl(shared: SharedSettings, base: string): string {
   const url = new URL(base);
-  url.hash = `${SHARE_KEY}=${toBase64Url(JSON.stringify(config))}`;
+  url.hash = `${SHARE_KEY}=${toBase64Url(JSON.stringify(sharedObject(shared)))}`;
   return url.toString();
 }
 
+/** The epochs and model a shared object names, or the reason they are unusable. */
+function runChoices(given: Record<string, unknown>): Omit<SharedSettings, 'config'> | { error: string } {
+  const { epochs, modelId } = given;
+  if (epochs !== undefined && (typeof epochs !== 'number' || !Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS)) {
+    return { error: `The settings' "epochs" must be a whole number from 1 to ${MAX_EPOCHS}, got ${JSON.stringify(epochs)}.` };
+  }
+  if (modelId !== undefined && (typeof modelId !== 'string' || parseModelId(modelId) === null)) {
+    return { error: `The settings' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got ${JSON.stringify(modelId)}.` };
+  }
+  return { ...(epochs === undefined ? {} : { epochs }), ...(modelId === undefined ? {} : { modelId }) };
+}
+
 /**
- * Reads shared settings (a settings file's JSON, or a bare config object) into a full Config:
- * one value per row of the config table (unknown keys are ignored, missing ones take the defaults,
- * a value must have its row's type; a setting given without skills takes all of its skills), and
- * the result must pass the config checks.
+ * Reads shared settings (a settings file's JSON or a link's object, with the epochs and model when
+ * they were shared, or a bare config object) into a full Config: one value per row of the config
+ * table (unknown keys are ignored, missing ones take the defaults, a value must have its row's
+ * type; a setting given without skills takes all of its skills), and the result must pass the
+ * config checks.
  */
-export function parseSettings(json: string): { config: Config } | { error: string } {
+export function parseSettings(json: string): SharedSettings | { error: string } {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
     return { error: 'The settings are not valid JSON.' };
   }
-  const raw = (value as { config?: unknown } | null)?.config ?? value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'The settings must be a JSON object.' };
+  const wrapped = 'config' in value;
+  const raw = wrapped ? (value as { config: unknown }).config : value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'The settings must be a JSON object.' };
+  const choices = wrapped ? runChoices(value as Record<string, unknown>) : {};
+  if ('error' in choices) return choices;
   const config = { ...DEFAULT_CONFIG } as Record<string, unknown>;
   for (const { key, default: expected } of KNOBS) {
     const given = (raw as Record<string, unknown>)[key];
@@ -57,11 +93,11 @@ export function parseSettings(json: string): { config: Config } | { error: strin
   const given = raw as Record<string, unknown>;
   const settled = given.setting !== undefined && given.skills === undefined ? withSetting(config as unknown as Config, config.setting as Config['setting']) : (config as unknown as Config);
   const problems = configProblems(settled);
-  return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled };
+  return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled, ...choices };
 }
 
 /** Reads shared settings from a URL fragment (`#settings=...`); null when there are none. */
-export function settingsFromHash(hash: string): { config: Config } | { error: string } | null {
+export function settingsFromHash(hash: string): SharedSettings | { error: string } | null {
   const match = new RegExp(`${SHARE_KEY}=([A-Za-z0-9_-]+)`).exec(hash);
   if (!match) return null;
   try {

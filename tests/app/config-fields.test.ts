@@ -55,7 +55,7 @@ describe('shared settings cover every knob of the table', () => {
     for (const knob of KNOBS) {
       const config = knob.key === 'setting' ? withSetting(DEFAULT_CONFIG, 'tool_use') : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
       expect(config[knob.key], knob.key).not.toEqual(DEFAULT_CONFIG[knob.key]);
-      expect(settingsFromHash(new URL(settingsUrl(config, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({ config });
+      expect(settingsFromHash(new URL(settingsUrl({ config }, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({ config });
     }
   });
 

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
 import { settingsUrl } from '../../src/app/share-settings.ts';
+import { DEMO_MODEL_ID } from '../../src/app/demo-models.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 
 let rig: BrowserRig;
@@ -93,11 +94,16 @@ describe('a resumed run', () => {
 });
 
 describe('shareable settings', () => {
-  it('a settings link prefills a new run', async () => {
-    const link = settingsUrl({ ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, rig.baseUrl + '/?from=link');
+  it('a settings link prefills a new run, its epochs and its model', async () => {
+    const link = settingsUrl({ config: { ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, epochs: 5, modelId: DEMO_MODEL_ID }, rig.baseUrl + '/?from=link');
     await page.goto(link);
-    await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Start the demo' }).click();
+    await page.getByText('Settings loaded from a link (5 epochs)').waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('shared-model')
+      .getByRole('button', { name: `Use ${DEMO_MODEL_ID}` })
+      .click();
+    await expect(page.getByRole('spinbutton', { name: 'Epochs', exact: true }).inputValue()).resolves.toBe('5');
+    await expect(page.getByText(`Model: ${DEMO_MODEL_ID}`).count()).resolves.toBe(1);
     await expect(page.getByRole('spinbutton', { name: /^Seed(?!s)/ }).inputValue()).resolves.toBe('4242');
     await expect(page.getByRole('spinbutton', { name: /^Unhinted plays per rollout \(K\)/ }).inputValue()).resolves.toBe('3');
     await expect(page.getByRole('combobox', { name: /^Designer reward/ }).inputValue()).resolves.toBe('solve_rate');
