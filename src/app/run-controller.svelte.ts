@@ -9,6 +9,7 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { Suite } from '../core/eval/suite.ts';
+import { MAX_EPOCHS } from './share-settings.ts';
 import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
@@ -151,6 +152,25 @@ export class RunController {
       this.releaseLock?.();
       this.releaseLock = null;
     });
+  }
+
+  /**
+   * Gives a completed run `more` epochs and starts them. Nothing about an epoch depends on how many
+   * were planned (seeds, skill rotation, memory and evaluations follow the epoch number and the
+   * stored state), so the run continues exactly as one created with the larger count would have.
+   */
+  async extend(more: number): Promise<void> {
+    const meta = this.meta;
+    if (!meta || this.status !== 'completed' || this.evaluating) return;
+    if (!Number.isInteger(more) || more < 1 || more > MAX_EPOCHS) {
+      this.error = `Give a whole number from 1 to ${MAX_EPOCHS} of more epochs, got ${more}.`;
+      return;
+    }
+    const epochsPlanned = Math.max(meta.epochsPlanned, meta.epochsCompleted) + more;
+    await this.deps.store.updateRun(meta.id, { epochsPlanned, status: 'paused', updatedAt: (this.deps.now ?? Date.now)() });
+    this.meta = { ...meta, epochsPlanned, status: 'paused' };
+    this.status = 'idle';
+    await this.start();
   }
 
   /** Pauses before the next unit of work (a slot's design, a hint, an episode or the scoring). */

@@ -20,7 +20,7 @@ function fromBase64Url(encoded: string): string {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-/** The most epochs a new run may plan (the new-run form's limit). */
+/** The most epochs a new run may plan, and an extension may add (the new-run form's limit). */
 export const MAX_EPOCHS = 1000;
 
 /** What a link or settings file carries: a run's settings, and the epochs it plans and the model it uses when they were shared. */

@@ -9,7 +9,7 @@ import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { StoreQuotaError } from '../../src/core/ports/store-errors.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
-import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
+import { HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
@@ -124,6 +124,40 @@ describe('RunController', () => {
     expect(live.halted).toBe('failed');
     expect(live.slots.map((s) => s.phase).filter((p) => ['waiting', 'designing', 'valid', 'hinting', 'playing'].includes(p))).toEqual([]);
     expect(live.slots.flatMap((s) => [s.hintStreaming, ...s.plays.map((p) => p.streaming)]).join('')).toBe('');
+  });
+
+  it('a completed run given more epochs continues exactly as a run planned longer from the start', async () => {
+    // The playbook and scheduled evaluations too: their state and schedule must carry across the extension.
+    const config: Config = { ...CONFIG, usePlaybook: true, evalEvery: 2 };
+    const learning = (store: MemoryRunStore) => ({ ...deps(store), model: async () => new ScriptedChatModel(LESSON_SCRIPT) });
+    const store = new MemoryRunStore();
+    const controller = new RunController(learning(store));
+    const meta = await controller.create({ name: 'x', config, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
+    await controller.start();
+    await until(() => controller.status === 'completed' || controller.status === 'failed', 'the first epoch');
+    expect(controller.error).toBeNull();
+    await controller.extend(0);
+    expect(controller.error).toBe('Give a whole number from 1 to 1000 of more epochs, got 0.');
+    await controller.extend(2);
+    expect(controller.meta).toMatchObject({ epochsPlanned: 3 });
+    await until(() => controller.status === 'completed' || controller.status === 'failed', 'the extra epochs');
+    expect(controller.error).toBeNull();
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'completed', epochsCompleted: 3, epochsPlanned: 3 });
+
+    const straight = new MemoryRunStore();
+    const reference = new RunController(learning(straight));
+    const other = await reference.create({ name: 'y', config, modelId: 'scripted:hint-helps', epochsPlanned: 3 });
+    await reference.start();
+    await until(() => reference.status === 'completed', 'the reference run');
+    const recorded = async (s: MemoryRunStore, id: string) => {
+      const environments = await s.queryEnvironments(id);
+      const episodes = await Promise.all(environments.map((e) => s.episodesOf(id, e.id)));
+      return JSON.stringify({ environments, episodes, metrics: await s.metricsOf(id), rollouts: await s.rolloutsOf(id), evaluations: await s.evaluationsOf(id), state: (await s.loadRun(id))!.state });
+    };
+    expect((await store.metricsOf(meta.id)).map((m) => m.epoch)).toEqual([0, 1, 2]);
+    expect((await store.evaluationsOf(meta.id)).map((e) => e.afterEpochs)).toEqual([0, 2]);
+    expect((await store.loadRun(meta.id))!.state.playbook?.length).toBeGreaterThan(0);
+    expect(await recorded(store, meta.id)).toBe(await recorded(straight, other.id));
   });
 
   it('refuses to run a run another tab holds', async () => {
