@@ -10,6 +10,7 @@ import { StoreQuotaError } from '../core/ports/store-errors.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { Suite } from '../core/eval/suite.ts';
 import { MAX_EPOCHS } from './share-settings.ts';
+import { savedEpochs } from './wording.ts';
 import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './live-epoch.ts';
 import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
@@ -126,7 +127,7 @@ export class RunController {
     this.error = loaded.meta.lastError;
     this.notice =
       loaded.meta.status === 'running'
-        ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). Epochs 1 to ${loaded.meta.epochsCompleted} are saved; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
+        ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). ${savedEpochs(loaded.meta.epochsCompleted)}; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
         : null;
     this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
   }

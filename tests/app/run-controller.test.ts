@@ -243,8 +243,20 @@ describe('RunController after a crash', () => {
     const afterReload = new RunController(deps(store));
     await afterReload.open(meta.id);
     expect(afterReload.notice).toContain('interrupted during epoch 2');
+    expect(afterReload.notice).toContain('Epoch 1 is saved;');
     expect(afterReload.history).toHaveLength(1);
     controller.abort();
     await until(() => controller.status === 'aborted', 'abort');
+  });
+
+  it('says no epoch is saved when it was interrupted during its first (never "Epochs 1 to 0")', async () => {
+    const store = new MemoryRunStore();
+    const meta = await new RunController(deps(store)).create({ name: 'z', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    await store.updateRun(meta.id, { status: 'running' });
+    const afterReload = new RunController(deps(store));
+    await afterReload.open(meta.id);
+    expect(afterReload.notice).toBe(
+      'This run was interrupted during epoch 1 (the tab closed or crashed). No epoch is saved; the unfinished epoch was discarded. Continue runs it again with the same seeds.',
+    );
   });
 });

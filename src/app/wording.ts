@@ -1,0 +1,27 @@
+/** A count with its noun: `no slot`, `1 slot`, `2 slots` (the plural is the singular plus `s` unless given). */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  if (n === 0) return `no ${singular}`;
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** Which epochs of a run are saved: `No epoch is saved`, `Epoch 1 is saved`, `Epochs 1 to 3 are saved` (the app counts epochs from 1). */
+export function savedEpochs(completed: number): string {
+  if (completed <= 0) return 'No epoch is saved';
+  return completed === 1 ? 'Epoch 1 is saved' : `Epochs 1 to ${completed} are saved`;
+}
+
+/**
+ * What the designer made, for the Learn page: `wrote 5 environments as Python programs, of which 4
+ * passed the sandbox's checks (load, probe, determinism) and 1 slot was rejected after all attempts,
+ * with the exact reason`; zero and one read as words (`no slot was rejected`, `all 3 passed`).
+ */
+export function designerTally(valid: number, rejected: number): string {
+  const total = valid + rejected;
+  const checks = "the sandbox's checks (load, probe, determinism)";
+  if (total === 0) return 'wrote no environment';
+  const wrote = total === 1 ? 'wrote 1 environment as a Python program' : `wrote ${total} environments as Python programs`;
+  if (rejected === 0) return `${wrote}, ${total === 1 ? 'and it' : `and all ${total}`} passed ${checks}; no slot was rejected`;
+  const passed = valid === 0 ? 'none' : String(valid);
+  const slots = rejected === 1 ? '1 slot was rejected after all attempts, with the exact reason' : `${rejected} slots were rejected after all attempts, each with the exact reason`;
+  return `${wrote}, of which ${passed} passed ${checks} and ${slots}`;
+}

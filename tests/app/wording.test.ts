@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
+
+describe('wording of counts', () => {
+  it('counts with the noun, zero as "no"', () => {
+    expect([counted(0, 'slot'), counted(1, 'slot'), counted(2, 'slot'), counted(2, 'child', 'children')]).toEqual(['no slot', '1 slot', '2 slots', '2 children']);
+  });
+
+  it('never says "Epochs 1 to 0 are saved"', () => {
+    expect([savedEpochs(0), savedEpochs(1), savedEpochs(3)]).toEqual(['No epoch is saved', 'Epoch 1 is saved', 'Epochs 1 to 3 are saved']);
+  });
+
+  it('never says "0 slots were rejected"', () => {
+    expect(designerTally(0, 0)).toBe('wrote no environment');
+    const checks = "the sandbox's checks (load, probe, determinism)";
+    expect(designerTally(4, 0)).toBe(`wrote 4 environments as Python programs, and all 4 passed ${checks}; no slot was rejected`);
+    expect(designerTally(1, 0)).toBe(`wrote 1 environment as a Python program, and it passed ${checks}; no slot was rejected`);
+    expect(designerTally(3, 1)).toBe(`wrote 4 environments as Python programs, of which 3 passed ${checks} and 1 slot was rejected after all attempts, with the exact reason`);
+    expect(designerTally(0, 2)).toBe(`wrote 2 environments as Python programs, of which none passed ${checks} and 2 slots were rejected after all attempts, each with the exact reason`);
+  });
+});
