@@ -24,11 +24,20 @@ async function sharedBaseUrl(): Promise<string | null> {
   return inject('appBaseUrl') ?? null;
 }
 
-/** Opens Debian's Chromium on the app: the tier's shared server unless `options.ownServer` (or outside vitest), then a server of its own. */
-export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean } = {}): Promise<BrowserRig> {
+/**
+ * Opens Debian's Chromium on the app: the tier's shared server unless `options.ownServer` (or
+ * outside vitest), then a server of its own. `options.scrollbars` keeps the classic scrollbars a
+ * desktop browser draws (headless hides them), for tests about the page's width.
+ */
+export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
   const shared = options.ownServer ? null : await sharedBaseUrl();
   const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await startAppServer();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
+  });
   return {
     server,
     browser,
