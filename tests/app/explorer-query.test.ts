@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
+import { environmentClassName, summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
 import { ariaSort, DEFAULT_EXPLORER_SETTINGS, formatScore, rejectionReason, toExplorerRow, toggleSort, toQuery, type ExplorerSettings } from '../../src/app/explorer-query.ts';
 import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { explorerEnv } from './explorer-fixtures.ts';
@@ -35,6 +35,7 @@ describe('explorer rows', () => {
       epoch: 3,
       slot: 1,
       skill: env.skill,
+      className: 'XEnv',
       status: 'valid',
       scored: true,
       winRate: 0.5,
@@ -51,6 +52,14 @@ describe('explorer rows', () => {
     expect(rejectionReason(env)).toBe('probe/step_bad_return: Expected step() to return a 5-tuple. Saw a tuple of 3 items. Fix: return all five.');
     expect(toExplorerRow(summarizeEnvironment(env), new Set())).toMatchObject({ status: 'rejected', winRate: null, regret: null, designerReward: null });
     expect(rejectionReason({ ...env, attempts: [] })).toBe('no design attempt was recorded');
+  });
+
+  it("names each environment's class: the validated one, else the first *Env class of its code", () => {
+    const env = explorerEnv(0, 0, { regret: 0, winRate: 0, designerReward: 0 });
+    expect(summarizeEnvironment(env).className).toBe('XEnv');
+    const pooled = { ...env, attempts: [], code: 'class Env:\n    pass\n\n\nclass ToolUseBaseEnv(Env):\n    pass\n\n\nclass LanternRelayEnv(ToolUseBaseEnv):\n    pass\n' };
+    expect(environmentClassName(pooled)).toBe('LanternRelayEnv');
+    expect(environmentClassName({ ...pooled, code: 'print("no class here")' })).toBeNull();
   });
 
   it('non-finite or missing scores read as absent', () => {

@@ -48,6 +48,7 @@ describe('ExplorerWindow', () => {
       epoch: 0,
       slot: offset + i,
       skill: 's',
+      className: null,
       status: 'valid',
       scored: false,
       winRate: null,

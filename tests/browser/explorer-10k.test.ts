@@ -64,20 +64,22 @@ describe('explorer over 10,000 environments', () => {
   it('filters by skill and status, and sorts by regret, matching the seeded counts', async () => {
     let [wall, inApp] = await firstRows(() => page.getByLabel('Skill').selectOption('Optimization'), summary.perSkill['Optimization']!);
     console.log(`explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
-    expect(new Set(await column(1))).toEqual(new Set(['Optimization']));
+    expect(new Set(await column(2))).toEqual(new Set(['Optimization']));
+    // Each row names its environment's class beside the skill, in full.
+    expect((await column(1)).every((name) => /^Synthetic\d+Env$/.test(name))).toBe(true);
     const rejected = summary.rejectedPerSkill['Optimization']!;
     expect(rejected).toBeGreaterThan(0);
     [wall, inApp] = await firstRows(() => page.getByLabel('Status').selectOption('rejected'), rejected);
     console.log(`explorer, skill + status rejected (${rejected} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
-    expect(new Set(await column(3))).toEqual(new Set(['rejected']));
-    expect((await column(8)).every((reason) => reason.startsWith('probe/step_bad_return: Expected step()'))).toBe(true);
+    expect(new Set(await column(4))).toEqual(new Set(['rejected']));
+    expect((await column(9)).every((reason) => reason.startsWith('probe/step_bad_return: Expected step()'))).toBe(true);
     const validOptimization = summary.perSkill['Optimization']! - rejected;
     await firstRows(() => page.getByLabel('Status').selectOption('valid'), validOptimization);
-    expect(new Set(await column(3))).toEqual(new Set(['valid']));
+    expect(new Set(await column(4))).toEqual(new Set(['valid']));
     [wall, inApp] = await firstRows(() => page.getByRole('button', { name: 'Regret' }).click(), validOptimization);
     console.log(`explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
     await expect(page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort')).resolves.toBe('descending');
-    const regrets = (await column(5)).map(Number);
+    const regrets = (await column(6)).map(Number);
     expect(regrets.length).toBeGreaterThan(10);
     expect(regrets).toEqual([...regrets].sort((a, b) => b - a));
     await screenshot(page, 'explorer-filtered-sorted');
@@ -97,7 +99,7 @@ describe('explorer over 10,000 environments', () => {
     expect(await rows().count()).toBeLessThan(60);
     expect(await page.locator('tr').count()).toBeLessThan(70);
     // Sorted by regret, descending: the unscored (rejected) environments come last.
-    await expect(page.locator('tr[aria-rowindex="10001"] td').nth(2).textContent()).resolves.toBe('rejected');
+    await expect(page.locator('tr[aria-rowindex="10001"] td').nth(3).textContent()).resolves.toBe('rejected');
   });
 
   it('is keyboard operable: epoch filter, sort header, arrow keys between rows, Enter opens', async () => {
@@ -108,9 +110,9 @@ describe('explorer over 10,000 environments', () => {
     await page.locator('tr[aria-rowindex="2"] button').waitFor();
     expect((await column(0)).slice(0, 2)).toEqual([`e0${EPOCHS - 1}-s00`, `e0${EPOCHS - 1}-s01`]);
     const rejected = page.locator('tr[aria-rowindex="3"]');
-    await expect(rejected.locator('td').nth(2).textContent()).resolves.toBe('rejected');
+    await expect(rejected.locator('td').nth(3).textContent()).resolves.toBe('rejected');
     await expect(rejected.locator('td.reason').textContent()).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
-    await expect(page.locator('tr[aria-rowindex="2"] td').nth(6).textContent()).resolves.toBe('yes');
+    await expect(page.locator('tr[aria-rowindex="2"] td').nth(7).textContent()).resolves.toBe('yes');
     await page.locator('tr[aria-rowindex="2"] button').focus();
     await page.keyboard.press('ArrowDown');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(`e0${EPOCHS - 1}-s01`);

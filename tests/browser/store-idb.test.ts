@@ -4,6 +4,7 @@
 // (the store is the point; the stored code is the real Python, which the import re-validates).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_VERSION } from '../../src/adapters/store/idb-schema.ts';
 import { selectEnvironments } from '../../src/core/ports/env-query.ts';
 import { summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
 import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
@@ -32,7 +33,7 @@ afterAll(() => rig?.close());
 
 describe('IndexedDB store in Chromium', () => {
   it('commits epochs that are still there after a reload, and continues from the last one', async () => {
-    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(4);
+    expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(DB_VERSION);
     expect(await page.evaluate((meta) => window.spadeStore.createRun('reload', meta), testMeta('r'))).toEqual({ ok: true });
     expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!)).toEqual({ ok: true });
     const before = await page.evaluate(() => window.spadeStore.snapshot('reload', 'r'));
@@ -54,9 +55,9 @@ describe('IndexedDB store in Chromium', () => {
     }
   });
 
-  it('upgrades a v3 database with data to v4 in place: nothing is lost, the explorer and the charts read the run', async () => {
+  it('upgrades a v3 database with data to the current version in place: nothing is lost, the explorer and the charts read the run', async () => {
     await page.evaluate(([meta, e]) => window.spadeStore.makeV3('v3', meta, e), [testMeta('old'), epochs] as const);
-    expect(await page.evaluate(() => window.spadeStore.open('v3'))).toBe(4);
+    expect(await page.evaluate(() => window.spadeStore.open('v3'))).toBe(DB_VERSION);
     const all = epochs.flatMap((e) => e.environments);
     const kept = await page.evaluate(() => window.spadeStore.snapshot('v3', 'old'));
     expect(kept).toMatchObject({

@@ -11,7 +11,7 @@ import { rebuildSummaries } from './idb-summaries.ts';
 /** Default database name. */
 export const DB_NAME = 'spade-lab-runs';
 /** Current schema version. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** One environment with the explorer's sort and filter keys at the top level (absent when unscored, so unindexed). */
 export interface EnvironmentRow {
@@ -81,7 +81,7 @@ export interface StateRow {
   state: RunState;
 }
 
-/** The schema (version 4). */
+/** The schema (version 5). */
 export interface SpadeDbSchema extends DBSchema {
   runs: { key: string; value: RunMeta };
   epochs: { key: [string, number]; value: EpochRow };
@@ -169,6 +169,11 @@ export async function upgradeToV4(db: UpgradeDb, tx: UpgradeTx): Promise<void> {
   await rebuildSummaries(tx);
 }
 
+/** Version 5: every environment's summary carries its class name (rebuilt from the stored records; the stores are unchanged). */
+export async function upgradeToV5(tx: UpgradeTx): Promise<void> {
+  await rebuildSummaries(tx);
+}
+
 const abortOnFailure = (tx: UpgradeTx) => () => {
   try {
     tx.abort();
@@ -186,4 +191,6 @@ export function upgradeDatabase(db: UpgradeDb, oldVersion: number, tx: UpgradeTx
   if (oldVersion < 2) upgradeToV2(tx).catch(abortOnFailure(tx));
   if (oldVersion < 3) upgradeToV3(db);
   if (oldVersion < 4) upgradeToV4(db, tx).catch(abortOnFailure(tx));
+  // Version 4 built the summaries with class names already.
+  else if (oldVersion < 5) upgradeToV5(tx).catch(abortOnFailure(tx));
 }

@@ -7,6 +7,8 @@ export interface EnvironmentSummary {
   epoch: number;
   slot: number;
   skill: string;
+  /** The environment's class (`NumberLadderEnv`), or null when none could be read (see environmentClassName). */
+  className: string | null;
   status: EnvironmentRecord['status'];
   /** True when all three scores are finite (see isScored): only then does it sort by a score. */
   scored: boolean;
@@ -27,6 +29,20 @@ export function rejectionReason(env: EnvironmentRecord): string | null {
   return `${v.stage ?? 'unknown'}/${v.code ?? 'unknown'}: ${v.message ?? 'no message'}`;
 }
 
+/** The first module-level class whose name ends in `Env`, as the sandbox picks it (`Env` and `ToolUseBaseEnv` are not candidates). */
+const ENV_CLASS = /^class\s+(?!(?:Env|ToolUseBaseEnv)\b)([A-Za-z_]\w*Env)\b/m;
+
+/**
+ * An environment's class name: the one its validation found (the valid attempt's, else the last
+ * attempt's), else the first `*Env` class its code declares (a fixed pool's environments have no
+ * design attempt), else null.
+ */
+export function environmentClassName(env: EnvironmentRecord): string | null {
+  const valid = env.attempts.find((a) => a.validation.ok);
+  const found = valid?.validation.className ?? env.attempts[env.attempts.length - 1]?.validation.className;
+  return found ?? ENV_CLASS.exec(env.code)?.[1] ?? null;
+}
+
 const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
 
 /** The explorer's summary of a stored environment. */
@@ -36,6 +52,7 @@ export function summarizeEnvironment(env: EnvironmentRecord): EnvironmentSummary
     epoch: env.epoch,
     slot: env.slot,
     skill: env.skill,
+    className: environmentClassName(env),
     status: env.status,
     scored: isScored(env),
     winRate: finite(env.stats?.winRate),

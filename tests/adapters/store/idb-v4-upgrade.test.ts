@@ -1,11 +1,12 @@
 // Upgrading a schema-v3 database with data (the frozen v1 dump taken to v3, plus an evaluation)
 // to v4: nothing stored changes, every environment gets its explorer summary and every epoch its
 // chart summary, derived from the records; a failing upgrade leaves the v3 database as it was.
+// Then v4 to v5: summaries written before v5 get the environment's class name.
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { DB_VERSION, upgradeToV2, upgradeToV3, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { DB_VERSION, upgradeToV2, upgradeToV3, upgradeToV4, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
 import { orderKeys } from '../../../src/adapters/store/idb-summaries.ts';
 import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
 import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
@@ -123,5 +124,27 @@ describe('schema v3 -> v4', () => {
     expect([...after.objectStoreNames]).not.toContain('envSummaries');
     after.close();
     expect(await readAll(name, 3)).toEqual(before);
+  });
+});
+
+describe('schema v4 -> v5', () => {
+  it("rebuilds summaries written before v5 so each names its environment's class", async () => {
+    const name = 'v5-upgrade-class-names';
+    await restoreV3Database(name);
+    const v4 = await openDB<SpadeDbSchema>(name, 4, { upgrade: (database, _old, _new, tx) => void upgradeToV4(database, tx) });
+    // As a v4 app wrote them: no class name.
+    for (const row of await v4.getAll('envSummaries')) {
+      const { className: _dropped, ...summary } = row.summary;
+      await v4.put('envSummaries', { ...row, summary: summary as typeof row.summary });
+    }
+    expect((await v4.getAll('envSummaries')).some((r) => 'className' in r.summary)).toBe(false);
+    const records = new Map((await v4.getAll('environments')).map((r) => [`${r.runId}/${r.envId}`, r.record]));
+    v4.close();
+    const store = await openIndexedDbRunStore({ name });
+    expect(store.db.version).toBe(DB_VERSION);
+    const summaries = await store.db.getAll('envSummaries');
+    expect(summaries.map((r) => r.summary.className)).toEqual(summaries.map((r) => summarizeEnvironment(records.get(`${r.runId}/${r.envId}`)!).className));
+    expect(summaries.map((r) => r.summary.className)).toContain('GlowKeyEnv');
+    store.close();
   });
 });
