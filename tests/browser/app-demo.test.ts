@@ -83,6 +83,12 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'Runs' }).click();
+    // The Runs view loads its code when it opens: wait for the list, then count.
+    await page.getByRole('heading', { name: 'Runs', exact: true }).waitFor();
+    await page
+      .getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/)
+      .first()
+      .waitFor();
     await expect(page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/).count()).resolves.toBe(1);
     await screenshot(page, 'runs');
   });
