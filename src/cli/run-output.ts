@@ -9,13 +9,13 @@ export { RUN_FILES };
 const fixed = (n: number) => n.toFixed(2);
 const figure = (n: number | null) => (n === null ? 'no data' : fixed(n));
 
-/** One line per epoch for the terminal. */
+/** One line per epoch for the terminal, the epoch counted from 1 as the app shows it (the run files count from 0). */
 export function epochLine(result: EpochResult): string {
   const m = result.metrics;
   const f = epochFigures(m);
   const seconds = (result.timings.totalMs / 1000).toFixed(2);
   const modelShare = result.timings.totalMs > 0 ? Math.round((100 * result.timings.modelMs) / result.timings.totalMs) : 0;
-  return `epoch ${m.epoch}: ${m.validEnvironments}/${m.slots} valid (validity ${figure(f.validity)}), regret ${figure(f.regret)}, win rate ${figure(f.winRate)}, designer reward ${figure(f.designerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
+  return `epoch ${m.epoch + 1}: ${m.validEnvironments}/${m.slots} valid (validity ${figure(f.validity)}), regret ${figure(f.regret)}, win rate ${figure(f.winRate)}, designer reward ${figure(f.designerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
 }
 
 /** One line per held-out evaluation: when it ran, on what, and the win rate with its 95% interval. */

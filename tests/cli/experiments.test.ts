@@ -117,7 +117,7 @@ describe('spade run with held-out evaluations', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n').filter((l) => /^(epoch|held-out)/.test(l))).toEqual([
       expect.stringMatching(/^held-out evaluation after 0 epoch\(s\) on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/),
-      expect.stringMatching(/^epoch 0: /),
+      expect.stringMatching(/^epoch 1: /),
       expect.stringMatching(/^held-out evaluation after 1 epoch\(s\) on tiny: /),
     ]);
     expect(json(dir, 'config.json')).toMatchObject({ config: { evalEvery: 1 } });
@@ -200,13 +200,13 @@ describe('spade sweep', () => {
       expect(json(dir, 'run.json')).toMatchObject({ status: 'completed', epochsCompleted: 1 });
       expect(json(dir, 'config.json')).toMatchObject({ config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false } });
     }
-    expect(first.stdout.match(/^epoch 0: /gm)).toHaveLength(2);
+    expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
     expect(first.stdout).toContain('1 setting(s) differ: reward');
     const written = statSync(join(dirs[0]!, 'run.json')).mtimeMs;
     const again = await sweep(out);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout.match(/: skipped, .* already holds a completed run of 1 epoch\(s\)$/gm)).toHaveLength(2);
-    expect(again.stdout).not.toMatch(/^epoch 0: /m);
+    expect(again.stdout).not.toMatch(/^epoch 1: /m);
     expect(statSync(join(dirs[0]!, 'run.json')).mtimeMs).toBe(written);
   });
 

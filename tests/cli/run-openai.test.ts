@@ -54,7 +54,7 @@ describe('spade run against an OpenAI-compatible server', () => {
     ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^epoch 0: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
+    expect(result.stdout).toMatch(/^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
     const bodies = server.requests.map((r) => r.body as Record<string, unknown>);
     expect(server.requests.every((r) => r.path === '/v1/chat/completions')).toBe(true);
     expect(bodies[0]).toEqual(bodies[1]);

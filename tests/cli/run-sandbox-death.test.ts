@@ -47,7 +47,7 @@ beforeAll(async () => {
   cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   cli.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    if (killed.length === 0 && stdout.includes('epoch 0:')) {
+    if (killed.length === 0 && stdout.includes('epoch 1:')) {
       killed = sandboxChildren(cli.pid!);
       for (const pid of killed) process.kill(pid, 'SIGKILL');
     }
@@ -61,7 +61,7 @@ describe('spade run when sandbox children die', () => {
     expect(killed.length, result.stderr).toBeGreaterThan(0);
     expect(result.stderr).not.toMatch(/ERR_IPC_CHANNEL_CLOSED|Unhandled/);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^epoch 1: /m);
+    expect(result.stdout).toMatch(/^epoch 2: /m);
     expect(runJson(out)).toMatchObject({ status: 'completed', epochsCompleted: 2, lastError: null });
     expect(jsonl(out, 'epochs.jsonl').map((m) => m.epoch)).toEqual([0, 1]);
     expect(killed.every((pid) => !isRunning(pid))).toBe(true);

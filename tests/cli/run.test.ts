@@ -32,8 +32,8 @@ beforeAll(() => {
 describe('spade run', () => {
   it('prints one line per epoch and a summary', () => {
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^epoch 0: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
-    expect(result.stdout).toMatch(/^epoch 1: /m);
+    expect(result.stdout).toMatch(/^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
+    expect(result.stdout).toMatch(/^epoch 2: /m);
     expect(result.stdout).toContain('top environments by designer reward:');
     expect(result.stdout).toContain(`written to ${out}`);
   });

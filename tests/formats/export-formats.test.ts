@@ -137,8 +137,8 @@ describe('rollouts JSONL and metrics CSV', () => {
     expect(lines[0]).toBe(
       'epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,droppedEpisodes,quarantined,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"',
     );
-    expect(lines[1]).toBe(`0,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,5,2,3,2,0.5,0.5`);
-    expect(lines[2]).toBe(`1,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,,,,,,`);
+    expect(lines[1]).toBe(`1,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,5,2,3,2,0.5,0.5`);
+    expect(lines[2]).toBe(`2,2,2,3,${2 / 3},0.5,0.5,0.2,8,0,0,4,10,20,,,,,,`);
     expect(lines[3]).toBe('');
     const unscored = {
       ...m(2, { 'A, b': { environments: 0, meanRegret: 0, meanWinRate: 0 } }),
@@ -150,7 +150,7 @@ describe('rollouts JSONL and metrics CSV', () => {
       meanWinRate: 0,
       meanDesignerReward: 0,
     };
-    expect(metricsCsv([unscored], []).split('\n')[1]).toBe('2,2,0,0,,,,,0,0,0,4,10,20,,,,,,');
+    expect(metricsCsv([unscored], []).split('\n')[1]).toBe('3,2,0,0,,,,,0,0,0,4,10,20,,,,,,');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('a\nb')).toBe('"a\nb"');
   });

@@ -38,18 +38,20 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A metric column's value: the means are empty where the epoch has nothing to average (no attempt, no scored environment), never 0. */
+/** A metric column's value: the epoch counted from 1; the means empty where the epoch has nothing to average (no attempt, no scored environment), never 0. */
 function metricCell(m: EpochMetrics, column: (typeof METRIC_COLUMNS)[number]): number | null {
   const figures = epochFigures(m);
   if (column === 'validityRate') return figures.validity;
   if (column === 'meanRegret') return figures.regret;
   if (column === 'meanWinRate') return figures.winRate;
   if (column === 'meanDesignerReward') return figures.designerReward;
+  // A table for people: epochs counted from 1, as the app and the chart tables show them.
+  if (column === 'epoch') return m.epoch + 1;
   return m[column];
 }
 
 /**
- * Metrics as CSV (RFC 4180, `\n` line ends): one row per epoch with the scalar metrics, the
+ * Metrics as CSV (RFC 4180, `\n` line ends): one row per epoch (counted from 1) with the scalar metrics, the
  * timings, then `meanRegret:<skill>`, `meanWinRate:<skill>` and `environments:<skill>` for every
  * skill seen in any epoch (empty when the epoch had none of that skill). A mean the epoch has no
  * data for (validity without design attempts, scores without a scored environment) is empty.
