@@ -39,6 +39,9 @@ export interface ChartSpec {
 /** The plateau band of SPADE.md section 5: the designer earns the full plateau term for win rates in it. */
 export const PLATEAU_BAND = { from: 0.4, to: 0.6, label: 'Plateau band 0.4 to 0.6' } as const;
 
+/** An epoch's means, null where it has nothing to average (for the views' tables). */
+export { epochFigures };
+
 /** Label of the across-skills mean line. */
 export const MEAN_LABEL = 'Mean (all skills)';
 
