@@ -1,4 +1,4 @@
-import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from '../ports/chat-port.ts';
+import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import type { CorpusDoc } from './corpus.ts';
 import { designSlot, type SlotDesign } from './design-slot.ts';
@@ -16,7 +16,7 @@ import { creditEpoch, learnLesson, lessonSources } from '../playbook/learn-lesso
 import { poolRecord, poolSlots } from './pool-slot.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
-import { scoreEpoch } from '../scoring/score-epoch.ts';
+import { scoreEpoch, withLessonTokens } from '../scoring/score-epoch.ts';
 
 /** What carries over from one epoch to the next: plain data. */
 export interface RunState {
@@ -198,6 +198,7 @@ async function designHintAndPlay(work: EpochWork, scheduler: Scheduler): Promise
         env.hintReply = hinted.reply;
         env.hint = hinted.hint;
         env.note = hinted.note;
+        env.hintUsage = hinted.usage;
         emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
         runner.setHint(env.hint !== null);
         if (env.hint !== null) for (const unit of runner.units('hint', [PLAY_ORDER, env.slot])) scheduler.add(unit);
@@ -308,15 +309,16 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
   for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
-  const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : {};
+  const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
+  const metrics = withLessonTokens(scores.metrics, learning?.usage ?? []);
   const nextState: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
     skillAverages: scores.skillAverages,
     ...(ports.model.snapshot ? { modelSnapshot: ports.model.snapshot() } : {}),
-    ...learning,
+    ...learning?.learned,
   };
-  emit({ type: 'epoch_completed', epoch, metrics: scores.metrics });
+  emit({ type: 'epoch_completed', epoch, metrics });
   evaluations.push(...(await scheduledEvaluation(ports, config, model, nextState.playbook ?? playbook, epoch + 1, epoch, emit, gate)));
   const totalMs = clock() - started;
   return {
@@ -324,7 +326,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     environments: scores.environments,
     episodes: scores.episodes,
     rollouts: scores.rollouts,
-    metrics: scores.metrics,
+    metrics,
     timings: { epoch, totalMs, modelMs: modelTime.ms, sandboxMs: Math.max(0, totalMs - modelTime.ms) },
     evaluations,
     nextState,
@@ -341,14 +343,16 @@ async function learnFromEpoch(
   model: ChatModel,
   emit: (event: SpadeEvent) => void,
   gate: (stage: EpochStage) => Promise<void>,
-): Promise<Pick<RunState, 'playbook' | 'skillTallies'>> {
+): Promise<{ learned: Pick<RunState, 'playbook' | 'skillTallies'>; usage: ChatUsage[] }> {
   const credited = creditEpoch(state.playbook ?? [], new Set(shown.map((l) => l.id)), environments, episodes, state.skillTallies ?? {});
   const playbook = [...credited.playbook];
+  const usage: ChatUsage[] = [];
   for (const env of lessonSources(environments, episodes)) {
     await gate('lesson');
     const outcome = await learnLesson(model, env, episodes, config);
     if (outcome.lesson) playbook.push(outcome.lesson);
+    usage.push(outcome.usage);
     emit({ type: 'lesson', epoch: env.epoch, outcome });
   }
-  return { playbook, skillTallies: credited.skillTallies };
+  return { learned: { playbook, skillTallies: credited.skillTallies }, usage };
 }

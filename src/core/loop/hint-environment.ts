@@ -1,4 +1,4 @@
-import type { ChatModel } from '../ports/chat-port.ts';
+import type { ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import type { SpadeEvent } from './events.ts';
 import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
@@ -14,6 +14,8 @@ export interface HintOutcome {
   attempts: number;
   /** Why there is no hint arm; null when a hint came. */
   note: string | null;
+  /** Tokens of every request made. */
+  usage: ChatUsage;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface HintOutcome {
 export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
   const messages = buildHintPrompt(env.code, config.prompts, config.setting);
   let reply = '';
+  const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
     const result = await model.complete({
       messages,
@@ -32,9 +35,11 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
       onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
     });
     reply = result.text;
+    usage.promptTokens += result.usage.promptTokens;
+    usage.completionTokens += result.usage.completionTokens;
     const hint = parseHint(reply);
-    if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null };
+    if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null, usage };
   }
   const note = `No usable hint after ${HINT_ATTEMPTS} requests (each reply was empty or only a <think> block), so the hint arm was not played and regret is 0.`;
-  return { hint: null, messages, reply, attempts: HINT_ATTEMPTS, note };
+  return { hint: null, messages, reply, attempts: HINT_ATTEMPTS, note, usage };
 }
