@@ -25,6 +25,7 @@ import { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
 import { PythonStatus } from './python-status.svelte.ts';
+import { LectureMode } from './lecture-mode.svelte.ts';
 import { RUN_LOCK_PREFIX } from './offline.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
@@ -65,6 +66,8 @@ export interface AppContext {
   sweep: SweepController;
   /** The Python sandbox, warmed as the page loads: starting (with an estimate), ready or failed. */
   python: PythonStatus;
+  /** Lecture mode (large type, the live view following the work, keyboard shortcuts), kept across visits. */
+  lecture: LectureMode;
 }
 
 const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
@@ -188,5 +191,6 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     compare: new Comparison({ store, save: saveFile }),
     sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),
     python,
+    lecture: new LectureMode(),
   };
 }

@@ -4,6 +4,7 @@ import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts
 import { EpochAbortedError } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
 import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
+import type { Gate } from '../core/loop/scheduler.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
@@ -59,6 +60,8 @@ export class RunController {
   notice: string | null = $state(null);
   /** The unit of work the run is at or waiting before. */
   stage: EpochStage | null = $state(null);
+  /** True from a Step until the unit it lets through has finished; a Step meanwhile is refused, not queued. */
+  stepping = $state(false);
   /** Streamed pieces per second over the last epoch (a token-rate proxy). */
   piecesPerSecond = $state(0);
   /** The latest held-out evaluation of the open run in this tab (scheduled or on demand), or null. */
@@ -67,7 +70,8 @@ export class RunController {
   evaluationsStored = $state(0);
 
   private paused = false;
-  private stepBudget = 0;
+  /** A step asked for whose unit has not passed the gate yet (at most one). */
+  private stepPending = false;
   private wake: (() => void) | null = null;
   private abortController: AbortController | null = null;
   private buffered: SpadeEvent[] = [];
@@ -141,7 +145,8 @@ export class RunController {
     this.releaseLock = releaseLock;
     this.notice = null;
     this.paused = options.paused === true;
-    this.stepBudget = 0;
+    this.stepPending = false;
+    this.stepping = false;
     this.error = null;
     this.abortController = new AbortController();
     this.status = this.paused ? 'paused' : 'running';
@@ -158,11 +163,16 @@ export class RunController {
     this.status = 'paused';
   }
 
-  /** While paused, runs exactly one more unit of work. */
-  step(): void {
-    if (this.status !== 'paused') return;
-    this.stepBudget += 1;
+  /**
+   * While paused, runs exactly one more unit of work; false (and nothing happens) when the run is
+   * not paused or a step's unit is still running: steps are refused, never queued.
+   */
+  step(): boolean {
+    if (this.status !== 'paused' || this.stepping) return false;
+    this.stepping = true;
+    this.stepPending = true;
     this.wake?.();
+    return true;
   }
 
   /** Continues after a pause. */
@@ -234,13 +244,15 @@ export class RunController {
     return suite;
   }
 
-  private gate = async (stage: EpochStage): Promise<void> => {
+  private gate: Gate = async (stage) => {
     this.stage = stage;
-    while (this.paused && this.stepBudget === 0 && !this.abortController?.signal.aborted) {
+    while (this.paused && !this.stepPending && !this.abortController?.signal.aborted) {
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = null;
     }
-    if (this.stepBudget > 0) this.stepBudget -= 1;
+    if (!this.stepPending) return;
+    this.stepPending = false;
+    return () => (this.stepping = false);
   };
 
   private onEvent = (event: SpadeEvent): void => {
@@ -325,6 +337,8 @@ export class RunController {
     this.status = status;
     this.error = message;
     this.stage = null;
+    this.stepPending = false;
+    this.stepping = false;
     if (this.evaluation?.phase === 'running') this.evaluation = { ...this.evaluation, phase: 'cancelled' };
     const stored = status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'paused';
     if (this.meta) {
