@@ -30,7 +30,7 @@ function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDe
     lock: async (id) => {
       if (locks.has(id)) return null;
       locks.add(id);
-      return () => locks.delete(id);
+      return () => void locks.delete(id);
     },
     schedule: (flush) => setTimeout(flush, 0),
   };
@@ -166,7 +166,7 @@ class FullStore extends MemoryRunStore {
 }
 
 describe('RunController when storage is full', () => {
-  it('stops with the quota message, keeps the run paused at its last committed epoch, and continues once there is space', async () => {
+  it('stops with the quota message, keeps the run stopped at its last committed epoch, and continues once there is space', async () => {
     const store = new FullStore();
     store.full = false;
     const controller = new RunController(deps(store));
@@ -175,8 +175,8 @@ describe('RunController when storage is full', () => {
     await until(() => controller.history.length === 1, 'first epoch committed');
     store.full = true;
     await until(() => controller.status === 'stopped', 'the quota stop');
-    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run is paused at its last committed epoch\. Free space/);
-    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'paused', epochsCompleted: 1, lastError: controller.error });
+    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run stopped at its last committed epoch\. Free space/);
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'stopped', epochsCompleted: 1, lastError: controller.error });
     expect(await store.metricsOf(meta.id)).toHaveLength(1);
 
     store.full = false;
