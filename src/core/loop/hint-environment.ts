@@ -4,6 +4,7 @@ import type { SpadeEvent } from './events.ts';
 import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
 import { deriveSeed } from './random.ts';
 import type { EnvironmentRecord } from '../records.ts';
+import { environmentSetting } from '../skills.ts';
 
 /** What hinting one environment produced: the hint (null when none was usable) and why not. */
 export interface HintOutcome {
@@ -23,7 +24,7 @@ export interface HintOutcome {
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
 export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
-  const messages = buildHintPrompt(env.code, config.prompts, config.setting);
+  const messages = buildHintPrompt(env.code, config.prompts, environmentSetting(env, config.setting));
   let reply = '';
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
