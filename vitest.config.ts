@@ -11,12 +11,17 @@ export default defineConfig({
   test: {
     // A test that checks nothing fails.
     expect: { requireAssertions: true },
+    // Vitest's default on 2 cores is one worker, and the node tiers then leave a core idle while a
+    // test waits on its Python child; the browser tier stays one file at a time (fileParallelism).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: tiers.unit,
+          // Pure tests share nothing between files, so a worker reuses its loaded modules across them.
+          isolate: false,
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -27,8 +32,9 @@ export default defineConfig({
           name: 'integration',
           include: tiers.integration,
           environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Hang guards, not speed checks: two files share the cores, and CI machines run up to 2.5x slower.
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {

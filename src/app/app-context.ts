@@ -7,7 +7,7 @@ import type { RunMeta } from '../core/ports/store-port.ts';
 import { ModelSetupController } from './model-setup.svelte.ts';
 import { CpuModelController } from './cpu-model.svelte.ts';
 import { parseModelId, webllmModelId } from '../adapters/llm/model-id.ts';
-import { RunController, type RunLock } from './run-controller.svelte.ts';
+import { RunController } from './run-controller.svelte.ts';
 import { RunLibrary } from './run-library.svelte.ts';
 import { Comparison } from './comparison.svelte.ts';
 import { SweepController } from './sweep.svelte.ts';
@@ -25,7 +25,9 @@ import { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { HeldOutChoice } from './held-out-choice.svelte.ts';
 import { PlaybookController } from './playbook.svelte.ts';
 import { PythonStatus } from './python-status.svelte.ts';
-import { RUN_LOCK_PREFIX } from './offline.ts';
+import { LectureMode } from './lecture-mode.svelte.ts';
+import { browserTabLink } from './tab-link.ts';
+import { RunPresence } from './run-presence.svelte.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from './suite-source.ts';
 
 import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from './demo-models.ts';
@@ -67,6 +69,8 @@ export interface AppContext {
   python: PythonStatus;
   /** True when a run with this model id can start now (a demo or a server, or the loaded WebGPU or CPU model). */
   modelReady(modelId: string): boolean;
+  /** Lecture mode (large type, the live view following the work, keyboard shortcuts), kept across visits. */
+  lecture: LectureMode;
 }
 
 const assetUrl = (path: string) => `${import.meta.env.BASE_URL}${path}`;
@@ -83,21 +87,6 @@ async function readPickedPool(picked: File[]): Promise<PoolFiles> {
   const converted = await toImportFiles(read.files);
   return { files: converted.files, problems: [...read.problems, ...converted.problems] };
 }
-
-const webLocksLock: RunLock = (runId) =>
-  new Promise((resolve) => {
-    if (!navigator.locks) {
-      resolve(() => undefined);
-      return;
-    }
-    void navigator.locks.request(`${RUN_LOCK_PREFIX}${runId}`, { ifAvailable: true }, (lock) => {
-      if (!lock) {
-        resolve(null);
-        return undefined;
-      }
-      return new Promise<void>((release) => resolve(() => release()));
-    });
-  });
 
 /** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
@@ -144,13 +133,16 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     });
     return builtinSuite;
   };
+  const link = browserTabLink();
+  const presence = new RunPresence(link);
   const runs = new RunController({
     store,
     sandbox: appSandbox,
     corpus: activeGroundingCorpus,
     model,
     suite: heldOut,
-    lock: webLocksLock,
+    lock: link.lock,
+    presence,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),
   });
   modelSetup.onModelEvent((event) => {
@@ -160,7 +152,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   cpu.onModelEvent((event) => {
     if (event.type === 'unloaded') runs.pause();
   });
-  const library = new RunLibrary({ store, run: runs, lock: webLocksLock });
+  const library = new RunLibrary({ store, run: runs, lock: link.lock, presence });
   const modelReady = (modelId: string): boolean => {
     const id = parseModelId(modelId);
     if (isDemoModel(modelId) || id?.kind === 'openai') return true;
@@ -188,8 +180,9 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     },
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     compare: new Comparison({ store, save: saveFile }),
-    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: webLocksLock }),
+    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
     python,
     modelReady,
+    lecture: new LectureMode(),
   };
 }

@@ -4,6 +4,9 @@ import { withSetting, type Config } from '../core/config.ts';
 /** Model id of the bundled demo session (cognitive games). */
 export const DEMO_MODEL_ID = formatModelId({ kind: 'scripted', name: 'spade-lab-demo' });
 
+/** The model choice "Start the demo" makes: the bundled demo session and its label. */
+export const DEMO_CHOICE = { modelId: DEMO_MODEL_ID, label: 'Scripted demo session (no model)' } as const;
+
 /** Model id of the bundled tool-use demo session (multi-turn tool use). */
 export const TOOL_USE_DEMO_MODEL_ID = formatModelId({ kind: 'scripted', name: 'spade-lab-tool-use-demo' });
 

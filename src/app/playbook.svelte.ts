@@ -7,7 +7,7 @@ import { addUserLesson, editLessonText, restoreLesson, retireLesson, type Playbo
 export interface PlaybookDeps {
   store: Pick<RunStore, 'loadRun' | 'updatePlaybook'>;
   /** The open run's controller: the playbook is edited only when its run is not running. */
-  run: Pick<RunController, 'status'>;
+  run: Pick<RunController, 'status' | 'readOnly'>;
 }
 
 /** The open run's playbook (a tab addition): its lessons, and a person's edits, saved between epochs with `updatePlaybook`. */
@@ -21,8 +21,9 @@ export class PlaybookController {
 
   constructor(private readonly deps: PlaybookDeps) {}
 
-  /** Why the playbook cannot be edited now (its run is running or paused mid-epoch), or null when it can. */
+  /** Why the playbook cannot be edited now (its run is running or paused mid-epoch, here or in another tab), or null when it can. */
   get lockedReason(): string | null {
+    if (this.deps.run.readOnly) return 'Another tab is running this run, and its next epoch would overwrite the edits. Edit the playbook when the run has stopped.';
     const status = this.deps.run.status;
     if (status === 'running' || status === 'paused' || status === 'stopping')
       return 'The run is running (or paused inside an epoch), and that epoch would overwrite the edits when it is saved. Edit the playbook when the run has stopped: after its last epoch, or abort it.';

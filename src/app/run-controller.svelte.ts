@@ -4,6 +4,7 @@ import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts
 import { EpochAbortedError } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
 import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
+import type { UnitDone } from '../core/loop/scheduler.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
@@ -15,12 +16,17 @@ import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './li
 import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
 import { BUILTIN_CHOICE, loadChosenSuite, recordedSuite, scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteChoice } from './suite-choice.ts';
+import type { AnnouncedState, FinishedStatus, RunAnnouncement } from './run-announcement.ts';
+import type { RunPresence } from './run-presence.svelte.ts';
+import { RunSession, type ReleaseLock } from './run-session.ts';
+import { runStatus, type HeldHere, type RunStatusView } from './run-status.ts';
+import { RunFollow, type FollowedView } from './run-follow.ts';
 
-/** What the controller is doing; `stopped`: storage filled up, the run is paused at its last committed epoch and continues once space is freed. */
+/** What the controller is doing; `stopped`: storage filled up, the run stopped at its last committed epoch and continues once space is freed. */
 export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
 
 /** Holds a run exclusively; returns a release function, or null when another tab holds it. */
-export type RunLock = (runId: string) => Promise<(() => void) | null>;
+export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
 
 /** What the controller needs from the composition root. */
 export interface RunControllerDeps {
@@ -33,6 +39,10 @@ export interface RunControllerDeps {
   /** The built-in held-out suite (other suites are read from the store or chosen whole). */
   suite: () => Promise<Suite>;
   lock?: RunLock;
+  /** The runs other tabs hold, and the link to them (announcements); absent: this tab is alone. */
+  presence?: RunPresence;
+  /** How often a run another tab holds is read from the store again, in milliseconds (default FOLLOW_POLL_MS, run-follow.ts). */
+  pollMs?: number;
   /** Schedules a UI flush (requestAnimationFrame in the browser). */
   schedule?: (flush: () => void) => void;
   now?: () => number;
@@ -50,7 +60,7 @@ export interface NewRun {
   evalSuite?: SuiteChoice;
 }
 
-/** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. */
+/** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. Shows a run another tab runs read-only, following it live. */
 export class RunController {
   status: ControllerStatus = $state('idle');
   meta: RunMeta | null = $state(null);
@@ -61,23 +71,53 @@ export class RunController {
   notice: string | null = $state(null);
   /** The unit of work the run is at or waiting before. */
   stage: EpochStage | null = $state(null);
+  /** True from a Step until the unit it lets through has finished; a Step meanwhile is refused, not queued. */
+  stepping = $state(false);
   /** Streamed pieces per second over the last epoch (a token-rate proxy). */
   piecesPerSecond = $state(0);
   /** The latest held-out evaluation of the open run in this tab (scheduled or on demand), or null. */
   evaluation: EvalProgress | null = $state.raw(null);
   /** On-demand evaluations stored since the app started (views that show evaluations read again when it grows). */
   evaluationsStored = $state(0);
+  /** The run this tab holds and works on (running, paused, or stopping after an abort), or null; it may differ from the open run while it stops. */
+  heldHere: HeldHere | null = $state.raw(null);
 
-  private paused = false;
-  private stepBudget = 0;
-  private wake: (() => void) | null = null;
-  private abortController: AbortController | null = null;
-  private buffered: SpadeEvent[] = [];
-  private flushScheduled = false;
-  private releaseLock: (() => void) | null = null;
+  /** The start that holds a run in this tab, or null. */
+  private session: RunSession | null = null;
+  /** The end of the last start (its lock released). */
+  private ended: Promise<void> = Promise.resolve();
+  /** Changes whenever another run is opened: work begun for an earlier view leaves the view alone. */
+  private view = 0;
+  /** The run another tab holds that this view follows, or null. */
+  private follow: RunFollow | null = null;
+  /** Counts store reads of the open run, so an older read never overwrites a newer one. */
+  private reads = 0;
   private evalAbort: AbortController | null = null;
+  /** True while a start waits for the previous start's end and the lock (a second click does nothing). */
+  private starting = false;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, not state the UI reads
+  private readonly storedListeners = new Set<(runId: string) => void>();
 
-  constructor(private readonly deps: RunControllerDeps) {}
+  constructor(private readonly deps: RunControllerDeps) {
+    deps.presence?.link.listen((message) => this.hear(message));
+    deps.presence?.onChange(() => this.followIfHeldElsewhere());
+  }
+
+  /** The open run's status, as every view shows it (see runStatus), or null when no run is open. */
+  get shown(): RunStatusView | null {
+    return this.meta ? runStatus(this.meta, this.heldHere, this.deps.presence?.held ?? {}) : null;
+  }
+
+  /** True when another tab runs the open run: this tab shows it and follows it, and offers no control over it. */
+  get readOnly(): boolean {
+    return this.shown?.where === 'another tab';
+  }
+
+  /** Calls `listener` with a run's id each time this tab has stored a change of it (an epoch committed, or the run ended); returns the function that stops it. */
+  onStored(listener: (runId: string) => void): () => void {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
+  }
 
   /** The model a run uses, as its epochs get it (for re-scoring an environment outside an epoch). */
   modelFor(meta: RunMeta): Promise<ChatModel> {
@@ -113,46 +153,58 @@ export class RunController {
     return meta;
   }
 
-  /** Selects a stored run and shows its committed history. */
+  /** Selects a stored run and shows its committed history; a run another tab runs is shown read-only and followed live. */
   async open(runId: string): Promise<void> {
-    if (this.status === 'running' || this.status === 'paused') throw new Error('Stop the current run before opening another.');
+    if (this.heldHere && this.heldHere.status !== 'stopping') throw new Error('Stop the current run before opening another.');
     if (this.evaluating) throw new Error('Cancel the held-out evaluation under way before opening another run.');
-    const loaded = await this.deps.store.loadRun(runId);
+    const view = ++this.view;
+    this.stopFollowing();
+    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId), this.deps.presence?.refresh().catch(() => undefined)]);
     if (!loaded) throw new Error(`No run with id ${runId}.`);
+    if (view !== this.view) return;
     this.meta = loaded.meta;
-    this.history = await this.deps.store.metricsOf(runId);
+    this.history = history;
     this.live = null;
     this.piecesPerSecond = 0;
     this.evaluation = null;
+    this.stage = null;
+    this.stepping = false;
     this.error = loaded.meta.lastError;
-    this.notice =
-      loaded.meta.status === 'running'
-        ? `This run was interrupted during epoch ${loaded.meta.epochsCompleted + 1} (the tab closed or crashed). ${savedEpochs(loaded.meta.epochsCompleted)}; the unfinished epoch was discarded. Continue runs it again with the same seeds.`
-        : null;
+    this.notice = this.storedNotice();
     this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
+    this.followIfHeldElsewhere();
   }
 
   /** Starts (or continues) the selected run from its last committed epoch. */
   async start(options: { paused?: boolean } = {}): Promise<void> {
     const meta = this.meta;
-    if (!meta || this.status === 'running' || this.status === 'paused' || this.evaluating) return;
-    const releaseLock = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
-    if (!releaseLock) {
-      this.error = 'Another tab is running this run. Close it there, or open the run read-only here.';
+    const view = this.view;
+    if (!meta || (this.heldHere && this.heldHere.status !== 'stopping') || this.evaluating || this.starting) return;
+    if (this.readOnly) {
+      this.error = 'Another tab is running this run: this view follows it read-only. Control it in that tab.';
       return;
     }
-    this.releaseLock = releaseLock;
+    this.starting = true;
+    const release = await this.ended.then(() => (this.deps.lock ? this.deps.lock(meta.id) : () => undefined)).finally(() => (this.starting = false));
+    if (!release) {
+      this.error = 'Another tab is running this run: this view follows it read-only. Control it in that tab.';
+      await this.deps.presence?.refresh().catch(() => undefined);
+      this.followIfHeldElsewhere();
+      return;
+    }
+    if (view !== this.view || this.heldHere) {
+      await release();
+      return;
+    }
+    const session = new RunSession(meta.id, view, options.paused === true ? 'paused' : 'running', release, meta.epochsCompleted);
+    this.session = session;
+    this.stopFollowing();
     this.notice = null;
-    this.paused = options.paused === true;
-    this.stepBudget = 0;
+    this.stepping = false;
     this.error = null;
     this.piecesPerSecond = 0;
-    this.abortController = new AbortController();
-    this.status = this.paused ? 'paused' : 'running';
-    void this.loop(meta).finally(() => {
-      this.releaseLock?.();
-      this.releaseLock = null;
-    });
+    this.changed(session);
+    this.ended = this.loop(session).then((outcome) => this.end(session, outcome));
   }
 
   /**
@@ -176,32 +228,30 @@ export class RunController {
 
   /** Pauses before the next unit of work (a slot's design, a hint, an episode or the scoring). */
   pause(): void {
-    if (this.status !== 'running') return;
-    this.paused = true;
-    this.status = 'paused';
+    const session = this.ownSession();
+    if (session?.pause()) this.changed(session);
   }
 
-  /** While paused, runs exactly one more unit of work. */
-  step(): void {
-    if (this.status !== 'paused') return;
-    this.stepBudget += 1;
-    this.wake?.();
+  /**
+   * While paused, runs exactly one more unit of work; false (and nothing happens) when the run is
+   * not paused or a step's unit is still running: steps are refused, never queued.
+   */
+  step(): boolean {
+    if (!this.ownSession()?.step()) return false;
+    this.stepping = true;
+    return true;
   }
 
   /** Continues after a pause. */
   resume(): void {
-    if (this.status !== 'paused') return;
-    this.paused = false;
-    this.status = 'running';
-    this.wake?.();
+    const session = this.ownSession();
+    if (session?.resume()) this.changed(session);
   }
 
   /** Stops at once; the epoch in progress is discarded, committed epochs stay. */
   abort(): void {
-    if (this.status !== 'running' && this.status !== 'paused') return;
-    this.status = 'stopping';
-    this.abortController?.abort();
-    this.wake?.();
+    const session = this.ownSession();
+    if (session?.stop()) this.changed(session);
   }
 
   /**
@@ -212,7 +262,7 @@ export class RunController {
    */
   async evaluateNow(choice: SuiteChoice = BUILTIN_CHOICE): Promise<void> {
     const meta = this.meta;
-    if (!meta || this.evaluating || this.status === 'running' || this.status === 'paused' || this.status === 'stopping') return;
+    if (!meta || this.evaluating || this.heldHere || this.readOnly) return;
     const abort = new AbortController();
     this.evalAbort = abort;
     this.evaluation = startedEvaluation('demand', meta.epochsCompleted, 0);
@@ -231,7 +281,7 @@ export class RunController {
       const cancelled = error instanceof EvaluationCancelled;
       this.evaluation = { ...this.evaluation!, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : error instanceof Error ? error.message : String(error) };
     } finally {
-      release?.();
+      await release?.();
       if (this.evalAbort === abort) this.evalAbort = null;
     }
   }
@@ -246,70 +296,186 @@ export class RunController {
     return { builtin: this.deps.suite, store: this.deps.store };
   }
 
+  /** True while `session` is the start of the open run in this view (it may update the view). */
+  private inView(session: RunSession): boolean {
+    return session.view === this.view;
+  }
+
+  /** The start of the open run, or null (a start of an earlier view only finishes stopping). */
+  private ownSession(): RunSession | null {
+    const session = this.session;
+    return session && this.inView(session) ? session : null;
+  }
+
+  /** After a start's status or stage changed: the view (while it is the start's), `heldHere`, and the other tabs are told. */
+  private changed(session: RunSession): void {
+    if (this.inView(session)) this.status = session.status;
+    this.heldHere = { runId: session.runId, status: session.status };
+    this.post({ type: 'state', ...this.stateOf(session) });
+  }
+
+  private stateOf(session: RunSession): AnnouncedState {
+    return { runId: session.runId, status: session.status, stage: session.stage, epochsCompleted: session.epochsCompleted };
+  }
+
+  private post(message: RunAnnouncement): void {
+    this.deps.presence?.link.post(message);
+  }
+
+  /** The notice about the open run's stored state: an interrupted run says what was kept. */
+  private storedNotice(): string | null {
+    const meta = this.meta;
+    if (!meta || this.shown?.word !== 'interrupted') return null;
+    return `This run was interrupted during epoch ${meta.epochsCompleted + 1} (the tab closed or crashed). ${savedEpochs(meta.epochsCompleted)}; the unfinished epoch was discarded. Continue runs it again with the same seeds.`;
+  }
+
   /** The held-out suite of a run's scheduled evaluations, recorded in its meta when it has none or recorded another (then with a notice). */
-  private async scheduledSuite(meta: RunMeta): Promise<Suite> {
+  private async scheduledSuite(session: RunSession, meta: RunMeta): Promise<Suite> {
     const { suite, record, notice } = await scheduledSuite(meta, this.sources);
-    if (notice) this.notice = [this.notice, notice].filter(Boolean).join(' ');
+    if (notice && this.inView(session)) this.notice = [this.notice, notice].filter(Boolean).join(' ');
     if (record) {
-      await this.deps.store.updateRun(meta.id, { evalSuite: record });
-      this.meta = { ...this.meta!, evalSuite: record };
+      await this.deps.store.updateRun(session.runId, { evalSuite: record });
+      if (this.inView(session)) this.meta = { ...this.meta!, evalSuite: record };
     }
     return suite;
   }
 
-  private gate = async (stage: EpochStage): Promise<void> => {
-    this.stage = stage;
-    while (this.paused && this.stepBudget === 0 && !this.abortController?.signal.aborted) {
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = null;
-    }
-    if (this.stepBudget > 0) this.stepBudget -= 1;
-  };
-
-  private onEvent = (event: SpadeEvent): void => {
-    if (isEvalEvent(event)) {
-      this.evaluation = applyEvalEvent(this.evaluation, event);
-      return;
-    }
-    if (event.type === 'epoch_started') {
-      this.flush();
-      this.live = createLiveEpoch(event.epoch, event.slots);
-      return;
-    }
-    this.buffered.push(event);
-    if (event.type !== 'token') return this.flush();
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    (this.deps.schedule ?? ((f) => setTimeout(f, 16)))(() => this.flush());
-  };
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const events = this.buffered;
-    this.buffered = [];
-    if (!this.live) return;
-    for (const event of events) applyEvent(this.live, event);
+  /** Before each unit: the stage shown and announced, then the start's gate; a unit let through by a step clears `stepping` when it is done. */
+  private async gate(session: RunSession, stage: EpochStage): Promise<UnitDone | void> {
+    session.stage = stage;
+    if (this.inView(session)) this.stage = stage;
+    this.post({ type: 'state', ...this.stateOf(session) });
+    const stepDone = await session.gate();
+    if (!stepDone) return;
+    return () => {
+      stepDone();
+      if (this.inView(session)) this.stepping = false;
+    };
   }
 
-  private async loop(meta: RunMeta): Promise<void> {
+  private onEvent(session: RunSession, event: SpadeEvent): void {
+    session.buffered.push(event);
+    if (event.type !== 'token') return this.flush(session);
+    if (session.flushScheduled) return;
+    session.flushScheduled = true;
+    (this.deps.schedule ?? ((f) => setTimeout(f, 16)))(() => this.flush(session));
+  }
+
+  /** Applies a start's buffered events to the view (while it is the start's) and sends them to the other tabs. */
+  private flush(session: RunSession): void {
+    session.flushScheduled = false;
+    const events = session.buffered;
+    session.buffered = [];
+    if (events.length === 0) return;
+    this.post({ type: 'events', runId: session.runId, events });
+    if (this.inView(session)) this.applyEvents(events);
+  }
+
+  /** Builds the live view from events, here or as another tab sent them. */
+  private applyEvents(events: readonly SpadeEvent[]): void {
+    for (const event of events) {
+      if (isEvalEvent(event)) this.evaluation = applyEvalEvent(this.evaluation, event);
+      else if (event.type === 'epoch_started') this.live = createLiveEpoch(event.epoch, event.slots);
+      else if (this.live) applyEvent(this.live, event);
+    }
+  }
+
+  /** Heard from another tab: a question about the run this tab holds, or news of the run this tab follows. */
+  private hear(message: RunAnnouncement): void {
+    if (message.type === 'ask') {
+      const session = this.session;
+      if (session?.runId !== message.runId) return;
+      if (!message.live) return this.post({ type: 'state', ...this.stateOf(session) });
+      const live = this.inView(session) && this.live ? ($state.snapshot(this.live) as LiveEpoch) : null;
+      this.post({ type: 'snapshot', ...this.stateOf(session), live, evaluation: this.inView(session) ? this.evaluation : null });
+      return;
+    }
+    this.follow?.hear(message);
+  }
+
+  /** Follows the open run while another tab holds it; when that tab lets go (finished, closed or crashed), reads the run's outcome from the store. */
+  private followIfHeldElsewhere(): void {
+    const meta = this.meta;
+    const link = this.deps.presence?.link;
+    if (meta && link && this.readOnly && !this.follow) {
+      const view = this.view;
+      const shown = (show: () => void) => {
+        if (view === this.view) show();
+      };
+      this.notice = null;
+      const followed: FollowedView = {
+        snapshot: (live, evaluation) =>
+          shown(() => {
+            this.live = live;
+            this.evaluation = evaluation;
+          }),
+        events: (events) => shown(() => this.applyEvents(events)),
+        state: (stage, epochsCompleted) =>
+          shown(() => {
+            this.stage = stage;
+            if (epochsCompleted !== this.meta?.epochsCompleted) void this.reread(view, false);
+          }),
+        poll: () => void this.pollStore(view),
+      };
+      this.follow = new RunFollow(meta.id, followed, link, this.deps.pollMs);
+    } else if (!this.readOnly && this.follow) {
+      this.stopFollowing();
+      void this.reread(this.view, true);
+    }
+  }
+
+  private stopFollowing(): void {
+    this.follow?.stop();
+    this.follow = null;
+  }
+
+  /** The store, read while following: an epoch the other tab committed shows even if its announcement was missed. */
+  private async pollStore(view: number): Promise<void> {
+    const runId = this.follow?.runId;
+    if (!runId) return;
+    const metrics = await this.deps.store.metricsOf(runId).catch(() => null);
+    if (metrics && view === this.view && this.follow && metrics.length !== this.history.length) await this.reread(view, false);
+  }
+
+  /** Reads the open run's meta and history again; `released`: the tab that held it let go, so its status, notice and live epoch are settled from the store. */
+  private async reread(view: number, released: boolean): Promise<void> {
+    const runId = this.meta?.id;
+    if (!runId) return;
+    const read = ++this.reads;
+    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId)]).catch(() => [null, []] as const);
+    if (view !== this.view || read !== this.reads || !loaded) return;
+    this.meta = loaded.meta;
+    this.history = [...history];
+    if (!released) return;
+    this.error = loaded.meta.lastError;
+    this.stage = null;
+    this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
+    this.notice = this.storedNotice();
+    if (this.shown?.word === 'interrupted') this.live = null;
+  }
+
+  private async loop(session: RunSession): Promise<FinishedStatus> {
     const clock = this.deps.now ?? Date.now;
+    const runId = session.runId;
     try {
-      const loaded = await this.deps.store.loadRun(meta.id);
-      if (!loaded) throw new Error(`The run ${meta.id} is no longer stored.`);
+      const loaded = await this.deps.store.loadRun(runId);
+      if (!loaded) throw new Error(`The run ${runId} is no longer stored.`);
       const state = loaded.state;
+      session.epochsCompleted = state.epoch;
       const model = await this.deps.model(loaded.meta);
       const grounding = loaded.meta.config.useCorpus ? await this.deps.corpus() : null;
       const corpus = grounding?.docs ?? [];
       if (grounding) {
-        this.notice = state.epoch > 0 ? corpusChangeNotice(loaded.meta.corpus, grounding.identity) : null;
+        if (this.inView(session)) this.notice = state.epoch > 0 ? corpusChangeNotice(loaded.meta.corpus, grounding.identity) : null;
         if (state.epoch === 0 || !loaded.meta.corpus) {
-          await this.deps.store.updateRun(meta.id, { corpus: grounding.identity });
-          this.meta = { ...this.meta!, corpus: grounding.identity };
+          await this.deps.store.updateRun(runId, { corpus: grounding.identity });
+          if (this.inView(session)) this.meta = { ...this.meta!, corpus: grounding.identity };
         }
       }
-      const evalSuite = loaded.meta.config.evalEvery > 0 ? await this.scheduledSuite(loaded.meta) : null;
+      const evalSuite = loaded.meta.config.evalEvery > 0 ? await this.scheduledSuite(session, loaded.meta) : null;
       const training = evalSuite ? await storedTrainingCodes(this.deps.store, loaded.meta) : null;
-      await this.deps.store.updateRun(meta.id, { status: 'running', lastError: null, updatedAt: clock() });
+      await this.deps.store.updateRun(runId, { status: 'running', lastError: null, updatedAt: clock() });
+      if (this.inView(session)) this.meta = { ...this.meta!, status: 'running', lastError: null };
       await runEpochs(
         {
           model,
@@ -317,47 +483,64 @@ export class RunController {
           ...(evalSuite ? { evalSuite } : {}),
           ...(loaded.meta.fixedPool ? { fixedPool: loaded.meta.fixedPool.environments } : {}),
           corpus,
-          emit: this.onEvent,
-          gate: this.gate,
-          signal: this.abortController!.signal,
+          emit: (event) => this.onEvent(session, event),
+          gate: (stage) => this.gate(session, stage),
+          signal: session.abort.signal,
           now: clock,
-          commit: (result) => this.deps.store.commitEpoch(meta.id, result),
+          commit: (result) => this.deps.store.commitEpoch(runId, result),
           committed: (result) => {
+            session.epochsCompleted = result.nextState.epoch;
+            this.post({ type: 'state', ...this.stateOf(session) });
+            this.stored(runId);
+            if (evalSuite && training) for (const code of trainingCodes({}, result.environments)) training.add(code);
+            if (!this.inView(session)) return;
             this.history = [...this.history, result.metrics];
             this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
             this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
-            if (!evalSuite || !training) return;
-            for (const code of trainingCodes({}, result.environments)) training.add(code);
-            if (result.evaluations.length > 0 && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: suiteOverlap(evalSuite, training) };
+            if (evalSuite && training && result.evaluations.length > 0 && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: suiteOverlap(evalSuite, training) };
           },
         },
         state,
         loaded.meta.config,
         loaded.meta.epochsPlanned - state.epoch,
       );
-      await this.finish('completed', null);
+      return await this.finish(session, 'completed', null);
     } catch (error) {
-      this.flush();
-      if (error instanceof EpochAbortedError) await this.finish('aborted', null);
-      else if (error instanceof StoreQuotaError) await this.finish('stopped', error.message);
-      else await this.finish('failed', error instanceof Error ? error.message : String(error));
+      this.flush(session);
+      if (error instanceof EpochAbortedError) return this.finish(session, 'aborted', null);
+      if (error instanceof StoreQuotaError) return this.finish(session, 'stopped', error.message);
+      return this.finish(session, 'failed', error instanceof Error ? error.message : String(error));
     }
   }
 
-  private async finish(status: 'completed' | 'aborted' | 'failed' | 'stopped', message: string | null): Promise<void> {
+  /** Stores how a start ended (in its own run), then shows it when the start's run is still the open one. */
+  private async finish(session: RunSession, status: FinishedStatus, message: string | null): Promise<FinishedStatus> {
+    await this.deps.store.updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
+    if (this.session === session) this.session = null;
+    if (this.heldHere?.runId === session.runId) this.heldHere = null;
+    if (!this.inView(session)) return status;
     this.status = status;
     this.error = message;
     this.stage = null;
+    this.stepping = false;
     if (status !== 'completed') {
       // Nothing runs any more: no unit in progress, no rate of a run that is not running.
       this.piecesPerSecond = 0;
       if (this.live) haltLiveEpoch(this.live, status);
     }
     if (this.evaluation?.phase === 'running') this.evaluation = { ...this.evaluation, phase: 'cancelled' };
-    const stored = status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'paused';
-    if (this.meta) {
-      this.meta = { ...this.meta, status: stored, lastError: message };
-      await this.deps.store.updateRun(this.meta.id, { status: stored, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
-    }
+    if (this.meta) this.meta = { ...this.meta, status, lastError: message };
+    return status;
+  }
+
+  /** Lets the run go (its lock released), then tells the other tabs how it ended. */
+  private async end(session: RunSession, outcome: FinishedStatus): Promise<void> {
+    await session.release();
+    this.post({ type: 'finished', runId: session.runId, status: outcome });
+    this.stored(session.runId);
+  }
+
+  private stored(runId: string): void {
+    for (const listener of this.storedListeners) listener(runId);
   }
 }

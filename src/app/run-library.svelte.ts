@@ -1,6 +1,8 @@
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { NewRun, RunController, RunLock } from './run-controller.svelte.ts';
 import { summarizeRuns, type RunSummary } from './run-summary.ts';
+import type { RunPresence } from './run-presence.svelte.ts';
+import { runStatus, type RunStatusView } from './run-status.ts';
 
 /** What the library needs from the composition root. */
 export interface RunLibraryDeps {
@@ -9,11 +11,13 @@ export interface RunLibraryDeps {
   run: RunController;
   /** The lock the run controller takes to run a run: a run another tab holds is not deleted. */
   lock?: RunLock;
+  /** The runs other tabs hold: the list reads itself again when one is taken, let go, or commits an epoch. */
+  presence?: RunPresence;
 }
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Every stored run: the list, and opening, creating and deleting runs (never one that is running, here or in another tab). */
+/** Every stored run: the list (read again when this tab or another stores a change of a run), and opening, creating and deleting runs (never one that is running, here or in another tab). */
 export class RunLibrary {
   /** The stored runs, as last read. */
   runs: RunMeta[] = $state.raw([]);
@@ -22,19 +26,34 @@ export class RunLibrary {
   /** Each listed run's key settings and headline numbers, by run id, as last read. */
   summaries: Record<string, RunSummary> = $state.raw({});
 
-  constructor(private readonly deps: RunLibraryDeps) {}
+  private reads = 0;
+
+  constructor(private readonly deps: RunLibraryDeps) {
+    const reread = () => void this.refresh().catch(() => undefined);
+    deps.presence?.onChange(reread);
+    deps.run.onStored(reread);
+  }
 
   /** The run that is running, paused, stopping or being evaluated in this tab (it cannot be deleted), or null. */
   get activeId(): string | null {
-    const { status, meta, evaluating } = this.deps.run;
-    return status === 'running' || status === 'paused' || status === 'stopping' || evaluating ? (meta?.id ?? null) : null;
+    const { heldHere, meta, evaluating } = this.deps.run;
+    return heldHere?.runId ?? (evaluating ? (meta?.id ?? null) : null);
   }
 
-  /** Reads the list of stored runs again. */
+  /** A listed run's status, as every view shows it (the live view's comes from the same function). */
+  statusOf(meta: RunMeta): RunStatusView {
+    return runStatus(meta, this.deps.run.heldHere, this.deps.presence?.held ?? {});
+  }
+
+  /** Reads the list of stored runs again (and which of them other tabs hold). */
   async refresh(): Promise<RunMeta[]> {
-    this.runs = await this.deps.store.listRuns();
-    this.summaries = await summarizeRuns(this.deps.store, this.runs);
-    return this.runs;
+    const read = ++this.reads;
+    const [runs] = await Promise.all([this.deps.store.listRuns(), this.deps.presence?.refresh().catch(() => undefined)]);
+    const summaries = await summarizeRuns(this.deps.store, runs);
+    if (read !== this.reads) return runs;
+    this.runs = runs;
+    this.summaries = summaries;
+    return runs;
   }
 
   /** Creates a run and opens it (not started), then reads the list again. */
@@ -74,7 +93,7 @@ export class RunLibrary {
     } catch (error) {
       return `The run could not be deleted: ${reason(error)}. It is unchanged.`;
     } finally {
-      release();
+      await release();
     }
   }
 }

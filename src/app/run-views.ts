@@ -5,11 +5,14 @@ import type { ChartSpec } from './chart-series.ts';
 import { loadEnvPage, type EnvPageData } from './env-page.ts';
 import { openExplorerSource, type ExplorerSource } from './explorer-window.ts';
 import { buildLesson, type Lesson } from './learn.ts';
+import { loadNextMemory, type NextMemory } from './next-memory.ts';
 
 /** What the views read from stored runs (Learn, Charts, Explorer, an environment's page), bound to the app's store. */
 export interface RunViews {
   /** What the Learn page explains about a run; null before its first committed epoch. */
   lesson(runId: string): Promise<Lesson | null>;
+  /** What the designer will see from memory in a run's next epoch; null when the run is not stored. */
+  nextMemory(runId: string): Promise<NextMemory | null>;
   /** A new loader of a run's chart input (it reads each committed epoch once). */
   chartLoader(): ChartDataLoader;
   /** The held-out charts of a run's evaluations (none before its first evaluation). */
@@ -24,6 +27,7 @@ export interface RunViews {
 export function runViews(store: RunStore): RunViews {
   return {
     lesson: (runId) => buildLesson(store, runId),
+    nextMemory: (runId) => loadNextMemory(store, runId),
     chartLoader: () => new ChartDataLoader(store),
     heldOutCharts: async (runId) => heldOutCharts(await store.evaluationsOf(runId)),
     explorer: (runId) => openExplorerSource(store, runId),

@@ -74,6 +74,8 @@ export interface EnvironmentRecord {
   hintMessages: ChatMessage[] | null;
   /** The last hint reply (of up to HINT_ATTEMPTS requests). */
   hintReply: string | null;
+  /** Tokens of all the hint requests (counted in the epoch's tokens); absent when none was made and in records written before it was kept. */
+  hintUsage?: ChatUsage;
   /** Why the environment has no hint arm (no usable hint came), or why it was quarantined; null otherwise. */
   note: string | null;
   stats: EnvStats | null;

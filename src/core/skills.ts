@@ -54,3 +54,14 @@ export function skillDescription(skill: string): string {
 export function isKnownSkill(skill: string): boolean {
   return Object.hasOwn(GAME_SKILLS, skill) || Object.hasOwn(TOOL_USE_SKILLS, skill);
 }
+
+/**
+ * The setting one environment belongs to: a tool-use skill or a domain makes it tool use, a game
+ * skill a game; any other skill (an imported pool's own) takes the run's setting. A fixed pool may
+ * mix both, and each environment's hint is asked in its own setting.
+ */
+export function environmentSetting(env: { skill: string; domain?: string }, runSetting: RunSetting): RunSetting {
+  if (env.domain !== undefined || Object.hasOwn(TOOL_USE_SKILLS, env.skill)) return 'tool_use';
+  if (Object.hasOwn(GAME_SKILLS, env.skill)) return 'games';
+  return runSetting;
+}

@@ -26,7 +26,7 @@ function deps(store: MemoryRunStore, suite: Suite = HELD_OUT_SUITE): RunControll
     lock: async (id) => {
       if (locks.has(id)) return null;
       locks.add(id);
-      return () => locks.delete(id);
+      return () => void locks.delete(id);
     },
     schedule: (flush) => setTimeout(flush, 0),
   };

@@ -113,7 +113,7 @@ describe('PlaybookController', () => {
       lastError: null,
     });
     await store.updatePlaybook('r', [MEASURED]);
-    const run = { status };
+    const run = { status, readOnly: false };
     const controller = new PlaybookController({ store, run });
     await controller.load('r');
     return { store, run, controller };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
+import type { ChatModel } from '../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { GroundingCorpus } from '../../src/core/loop/corpus.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
@@ -29,7 +30,7 @@ function deps(store: MemoryRunStore, locks = new Set<string>()): RunControllerDe
     lock: async (id) => {
       if (locks.has(id)) return null;
       locks.add(id);
-      return () => locks.delete(id);
+      return () => void locks.delete(id);
     },
     schedule: (flush) => setTimeout(flush, 0),
   };
@@ -66,13 +67,56 @@ describe('RunController', () => {
     await until(() => controller.stage === 'design', 'first gate');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(controller.live!.slots[0]!.attempts).toHaveLength(0);
-    controller.step();
-    await until(() => controller.live!.slots[0]!.phase === 'valid' && controller.stage === 'design' && controller.live!.slots[1]!.attempts.length === 0, 'one slot designed');
+    expect(controller.stepping).toBe(false);
+    expect(controller.step()).toBe(true);
+    expect(controller.stepping).toBe(true);
+    // A second step while the first one's unit runs is refused, not queued.
+    expect(controller.step()).toBe(false);
+    await until(() => !controller.stepping, 'the step done');
+    expect(controller.live!.slots[0]!.phase).toBe('valid');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(controller.live!.slots[1]!.attempts).toHaveLength(0);
+    expect(controller.stage).toBe('design');
     controller.resume();
     await until(() => controller.status === 'completed', 'completion');
     expect(controller.history).toHaveLength(1);
+  });
+
+  it('shows a step running until its unit is done, for every kind of unit (design, hint, play, scoring), one unit per step at any concurrency', async () => {
+    const store = new MemoryRunStore();
+    // The script as a model that takes eight calls at once (steps run one unit at a time, so its replies come in the same order).
+    const concurrent = async (): Promise<ChatModel> => {
+      const model = new ScriptedChatModel(SCRIPT);
+      return { id: model.id, maxConcurrency: 8, complete: (request) => model.complete(request), snapshot: () => model.snapshot(), restore: (saved) => model.restore(saved) };
+    };
+    const controller = new RunController({ ...deps(store), model: concurrent });
+    await controller.create({ name: 's', config: { ...CONFIG, concurrency: 8 }, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
+    expect(controller.step()).toBe(false);
+    await controller.start({ paused: true });
+    await until(() => controller.stage === 'design', 'first gate');
+    const finished = () => controller.live!.slots.reduce((n, s) => n + s.plays.filter((p) => p.return !== null).length, 0);
+    const stages: string[] = [];
+    let steps = 0;
+    while (controller.status === 'paused') {
+      const before = { plays: finished(), stage: controller.stage! };
+      expect(controller.step()).toBe(true);
+      steps += 1;
+      expect(controller.stepping).toBe(true);
+      expect(controller.step()).toBe(false);
+      await until(() => !controller.stepping || controller.status !== 'paused', `step ${steps} done`);
+      stages.push(before.stage);
+      // A play step finishes exactly one play; nothing else started meanwhile.
+      if (before.stage === 'play') expect(finished()).toBe(before.plays + 1);
+      else expect(finished()).toBe(before.plays);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(controller.status).toBe('completed');
+    expect(controller.stepping).toBe(false);
+    const plays = CONFIG.slotsPerEpoch * (CONFIG.playsPerArm + CONFIG.hintPlays);
+    expect(stages.filter((s) => s === 'play')).toHaveLength(plays);
+    expect(stages.filter((s) => s === 'hint')).toHaveLength(CONFIG.slotsPerEpoch);
+    expect(stages.filter((s) => s === 'score')).toHaveLength(1);
+    expect(new Set(stages)).toEqual(new Set(['design', 'hint', 'play', 'score']));
   });
 
   it('abort discards the epoch in progress and keeps committed ones; the run resumes identically', async () => {
@@ -182,7 +226,7 @@ class FullStore extends MemoryRunStore {
 }
 
 describe('RunController when storage is full', () => {
-  it('stops with the quota message, keeps the run paused at its last committed epoch, and continues once there is space', async () => {
+  it('stops with the quota message, keeps the run stopped at its last committed epoch, and continues once there is space', async () => {
     const store = new FullStore();
     store.full = false;
     const controller = new RunController(deps(store));
@@ -191,8 +235,8 @@ describe('RunController when storage is full', () => {
     await until(() => controller.history.length === 1, 'first epoch committed');
     store.full = true;
     await until(() => controller.status === 'stopped', 'the quota stop');
-    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run is paused at its last committed epoch\. Free space/);
-    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'paused', epochsCompleted: 1, lastError: controller.error });
+    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run stopped at its last committed epoch\. Free space/);
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'stopped', epochsCompleted: 1, lastError: controller.error });
     expect(await store.metricsOf(meta.id)).toHaveLength(1);
 
     store.full = false;

@@ -21,7 +21,7 @@ function setup() {
   const lock: RunLock = async (id) => {
     if (held.has(id)) return null;
     held.add(id);
-    return () => held.delete(id);
+    return () => void held.delete(id);
   };
   const run = new RunController({
     store,

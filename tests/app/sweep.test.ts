@@ -101,7 +101,7 @@ function setup(behaviour?: (name: string) => Behaviour, ready = true) {
     lock: async (id) => {
       if (held.has(id)) return null;
       held.add(id);
-      return () => held.delete(id);
+      return () => void held.delete(id);
     },
     pollMs: 1,
     now: () => 42,

@@ -81,15 +81,12 @@ describe('first run: the demo runs two epochs end to end', () => {
   it('keeps the run after a reload', async () => {
     await page.reload();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('epoch-row').nth(1).waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'Runs' }).click();
-    // The Runs view loads its code when it opens: wait for the list, then count.
-    await page.getByRole('heading', { name: 'Runs', exact: true }).waitFor();
-    await page
-      .getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/)
-      .first()
-      .waitFor();
-    await expect(page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/).count()).resolves.toBe(1);
+    const listed = page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/);
+    await listed.waitFor({ timeout: 30_000 });
+    await expect(listed.count()).resolves.toBe(1);
     await screenshot(page, 'runs');
   });
 

@@ -8,6 +8,16 @@ export const SCREENSHOT_DIR = 'test-results/screenshots';
 /** Time allowed a test that watches whole demo epochs (the demo is paced to be watched: about 33 s an epoch here). */
 export const DEMO_TEST_TIMEOUT_MS = 300_000;
 
+/** Creates and starts a demo run of `epochs` epochs and two slots per epoch from the Model view (the view the app opens on when no run is stored). */
+export async function createDemoRun(page: Page, name: string, epochs: number): Promise<void> {
+  await page.getByRole('button', { name: 'Model', exact: true }).click();
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
+  await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+  await page.getByRole('button', { name: 'Create run' }).click();
+}
+
 /** Saves a full-page screenshot under SCREENSHOT_DIR and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

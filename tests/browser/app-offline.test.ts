@@ -128,7 +128,9 @@ describe('the built app on a static host under a sub-path, without isolation hea
   it('validates in the sandbox offline', async () => {
     await page.getByRole('button', { name: 'Sandbox' }).click();
     await page.getByRole('button', { name: 'Validate' }).click();
-    await page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
+    const verdict = page.getByTestId('validation-result').getByText('Valid: CodeBreakerEnv');
+    await verdict.waitFor({ timeout: 90_000 });
+    await expect(verdict.count()).resolves.toBe(1);
   });
 
   it('takes the release on reload once no run is in progress, offline, and reopens the stored run in the Runs list and the explorer', async () => {

@@ -2,7 +2,7 @@ import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { envError, isEnvError } from '../env/env-error.ts';
 import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
-import { effectiveConcurrency, Scheduler, type WorkUnit } from '../loop/scheduler.ts';
+import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
@@ -16,8 +16,8 @@ export interface EvaluationPorts {
   sandbox: SandboxRuntime;
   /** Hears of each play as it ends (for a live view). */
   onPlay?: (play: EvalPlay, done: number, total: number) => void;
-  /** Awaited before each play starts (a run controller pauses here). */
-  gate?: () => Promise<void>;
+  /** Awaited before each play starts (a run controller pauses here); may resolve to a function called when that play is done. */
+  gate?: () => Promise<UnitDone | void>;
 }
 
 /** What to evaluate: the suite, and the agent as it is now (the run's config and playbook). */

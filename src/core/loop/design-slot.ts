@@ -5,9 +5,9 @@ import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
 import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
 import type { EnvError } from '../env/env-error.ts';
 import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
-import { selectMemory, type MemoryRecord } from './memory.ts';
+import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
 import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
-import { createRng, deriveSeed } from './random.ts';
+import { createRng, deriveSeed, type Rng } from './random.ts';
 import type { DesignAttempt, ValidationVerdict } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 
@@ -43,6 +43,16 @@ export function slotDomain(seed: number, envId: string): string {
   return TOOL_USE_DOMAINS[createRng(deriveSeed(seed, envId, 'domain')).int(TOOL_USE_DOMAINS.length)]!;
 }
 
+/** The random stream of a slot's design: its memory selection first, then each attempt's document. */
+export function designRng(seed: number, envId: string): Rng {
+  return createRng(deriveSeed(seed, envId, 'design'));
+}
+
+/** What a slot's designer prompts show from memory (the same for every attempt): drawn first from `rng`, the slot's design stream; null with memory off. */
+export function slotMemory(config: Config, memory: readonly MemoryRecord[], skill: string, rng: Rng): MemorySelection | null {
+  return config.useMemory ? selectMemory(memory, skill, rng) : null;
+}
+
 /** The difficulty word: fixed, or (adaptive) from the skill's remembered win rates. */
 export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[], skill: string): 'easy' | 'medium' | 'hard' {
   if (config.difficulty !== 'adaptive') return config.difficulty;
@@ -72,8 +82,8 @@ function verdictOf(report: ValidationReport): ValidationVerdict {
  */
 export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   const { config } = ctx;
-  const rng = createRng(deriveSeed(config.seed, ctx.envId, 'design'));
-  const memory = config.useMemory ? selectMemory(ctx.memory, ctx.skill, rng) : null;
+  const rng = designRng(config.seed, ctx.envId);
+  const memory = slotMemory(config, ctx.memory, ctx.skill, rng);
   const difficulty = chooseDifficulty(config, ctx.memory, ctx.skill);
   const pool = config.useCorpus ? docsForSkill(ctx.corpus, ctx.skill) : [];
   const domain = config.setting === 'tool_use' ? slotDomain(config.seed, ctx.envId) : undefined;
@@ -136,7 +146,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   return { attempts, valid: null, docId, ...slotFacts, memoryShown: shown(memory) };
 }
 
-function shown(memory: ReturnType<typeof selectMemory> | null): SlotDesign['memoryShown'] {
+function shown(memory: MemorySelection | null): SlotDesign['memoryShown'] {
   return {
     positives: memory?.positives.map((p) => p.envId) ?? [],
     negative: memory?.negative?.record.envId ?? null,

@@ -1,12 +1,12 @@
-import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult } from '../ports/chat-port.ts';
+import type { AbortSignalLike, ChatModel, ChatRequest, ChatResult, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import type { CorpusDoc } from './corpus.ts';
 import { designSlot, type SlotDesign } from './design-slot.ts';
-import type { EpochStage, SpadeEvent } from './events.ts';
+import type { SpadeEvent } from './events.ts';
 import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
 import { EnvironmentPlays } from './play-environment.ts';
-import { effectiveConcurrency, Scheduler } from './scheduler.ts';
+import { effectiveConcurrency, Scheduler, type Gate } from './scheduler.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 import type { EvalRecord } from '../eval/eval-record.ts';
 import { evaluateAgent } from '../eval/evaluate.ts';
@@ -16,7 +16,7 @@ import { creditEpoch, learnLesson, lessonSources } from '../playbook/learn-lesso
 import { poolRecord, poolSlots } from './pool-slot.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
-import { scoreEpoch } from '../scoring/score-epoch.ts';
+import { scoreEpoch, withLessonTokens } from '../scoring/score-epoch.ts';
 
 /** What carries over from one epoch to the next: plain data. */
 export interface RunState {
@@ -42,8 +42,8 @@ export interface EpochPorts {
   corpus: readonly CorpusDoc[];
   /** Receives progress events. */
   emit?: (event: SpadeEvent) => void;
-  /** Awaited before each unit of work (a slot's design, a hint, an episode, the scoring); a run controller blocks here to pause or step. */
-  gate?: (stage: EpochStage) => Promise<void>;
+  /** Awaited before each unit of work (a slot's design, a hint, an episode, the scoring, a lesson); a run controller blocks here to pause or step, and hears when the unit is done. */
+  gate?: Gate;
   /** Aborts the epoch: model calls are interrupted and the epoch rejects with EpochAbortedError. */
   signal?: AbortSignalLike;
   /** Wall clock in milliseconds, for timings only. */
@@ -198,6 +198,7 @@ async function designHintAndPlay(work: EpochWork, scheduler: Scheduler): Promise
         env.hintReply = hinted.reply;
         env.hint = hinted.hint;
         env.note = hinted.note;
+        env.hintUsage = hinted.usage;
         emit({ type: 'hinted', epoch, envId: env.id, hint: env.hint, note: env.note });
         runner.setHint(env.hint !== null);
         if (env.hint !== null) for (const unit of runner.units('hint', [PLAY_ORDER, env.slot])) scheduler.add(unit);
@@ -261,12 +262,13 @@ async function scheduledEvaluation(
   afterEpochs: number,
   epoch: number,
   emit: (event: SpadeEvent) => void,
-  gate: (stage: EpochStage) => Promise<void>,
+  gate: Gate,
 ): Promise<EvalRecord[]> {
   const suite = ports.evalSuite;
   if (!suite || config.evalEvery === 0 || afterEpochs % config.evalEvery !== 0) return [];
-  await gate('evaluate');
+  const started = await gate('evaluate');
   emit({ type: 'eval_started', epoch, afterEpochs, total: suite.environments.length * config.evalSeeds });
+  started?.();
   const record = await evaluateAgent(
     { model, sandbox: ports.sandbox, gate: () => gate('evaluate'), onPlay: (play, done, total) => emit({ type: 'eval_play', epoch, afterEpochs, play, done, total }) },
     { suite, config, playbook, afterEpochs, trigger: 'schedule' },
@@ -291,10 +293,12 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const modelTime = { ms: 0 };
   const model = timedModel(ports.model, clock, modelTime, ports.signal);
   const emit = ports.emit ?? (() => undefined);
-  const gate = async (stage: EpochStage) => {
+  const gate: Gate = async (stage) => {
     throwIfAborted(ports.signal);
-    await ports.gate?.(stage);
+    const done = await ports.gate?.(stage);
+    if (ports.signal?.aborted) done?.();
     throwIfAborted(ports.signal);
+    return done;
   };
   const epoch = state.epoch;
   const playbook = state.playbook ?? [];
@@ -305,18 +309,20 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const { environments, plays } = await designHintAndPlay({ ports, state, config, model, emit, lessonsOf }, scheduler);
   const episodes = plays.flatMap((runner) => runner.episodes);
 
-  await gate('score');
+  const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
   for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
-  const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : {};
+  scoring?.();
+  const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
+  const metrics = withLessonTokens(scores.metrics, learning?.usage ?? []);
   const nextState: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
     skillAverages: scores.skillAverages,
     ...(ports.model.snapshot ? { modelSnapshot: ports.model.snapshot() } : {}),
-    ...learning,
+    ...learning?.learned,
   };
-  emit({ type: 'epoch_completed', epoch, metrics: scores.metrics });
+  emit({ type: 'epoch_completed', epoch, metrics });
   evaluations.push(...(await scheduledEvaluation(ports, config, model, nextState.playbook ?? playbook, epoch + 1, epoch, emit, gate)));
   const totalMs = clock() - started;
   return {
@@ -324,7 +330,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
     environments: scores.environments,
     episodes: scores.episodes,
     rollouts: scores.rollouts,
-    metrics: scores.metrics,
+    metrics,
     timings: { epoch, totalMs, modelMs: modelTime.ms, sandboxMs: Math.max(0, totalMs - modelTime.ms) },
     evaluations,
     nextState,
@@ -340,15 +346,21 @@ async function learnFromEpoch(
   config: Config,
   model: ChatModel,
   emit: (event: SpadeEvent) => void,
-  gate: (stage: EpochStage) => Promise<void>,
-): Promise<Pick<RunState, 'playbook' | 'skillTallies'>> {
+  gate: Gate,
+): Promise<{ learned: Pick<RunState, 'playbook' | 'skillTallies'>; usage: ChatUsage[] }> {
   const credited = creditEpoch(state.playbook ?? [], new Set(shown.map((l) => l.id)), environments, episodes, state.skillTallies ?? {});
   const playbook = [...credited.playbook];
+  const usage: ChatUsage[] = [];
   for (const env of lessonSources(environments, episodes)) {
-    await gate('lesson');
-    const outcome = await learnLesson(model, env, episodes, config);
-    if (outcome.lesson) playbook.push(outcome.lesson);
-    emit({ type: 'lesson', epoch: env.epoch, outcome });
+    const done = await gate('lesson');
+    try {
+      const outcome = await learnLesson(model, env, episodes, config);
+      if (outcome.lesson) playbook.push(outcome.lesson);
+      usage.push(outcome.usage);
+      emit({ type: 'lesson', epoch: env.epoch, outcome });
+    } finally {
+      done?.();
+    }
   }
-  return { playbook, skillTallies: credited.skillTallies };
+  return { learned: { playbook, skillTallies: credited.skillTallies }, usage };
 }

@@ -1,9 +1,10 @@
-import type { ChatModel } from '../ports/chat-port.ts';
+import type { ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import type { SpadeEvent } from './events.ts';
 import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
 import { deriveSeed } from './random.ts';
 import type { EnvironmentRecord } from '../records.ts';
+import { environmentSetting } from '../skills.ts';
 
 /** What hinting one environment produced: the hint (null when none was usable) and why not. */
 export interface HintOutcome {
@@ -14,6 +15,8 @@ export interface HintOutcome {
   attempts: number;
   /** Why there is no hint arm; null when a hint came. */
   note: string | null;
+  /** Tokens of every request made. */
+  usage: ChatUsage;
 }
 
 /**
@@ -21,8 +24,9 @@ export interface HintOutcome {
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
 export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
-  const messages = buildHintPrompt(env.code, config.prompts, config.setting);
+  const messages = buildHintPrompt(env.code, config.prompts, environmentSetting(env, config.setting));
   let reply = '';
+  const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
     const result = await model.complete({
       messages,
@@ -32,9 +36,11 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
       onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
     });
     reply = result.text;
+    usage.promptTokens += result.usage.promptTokens;
+    usage.completionTokens += result.usage.completionTokens;
     const hint = parseHint(reply);
-    if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null };
+    if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null, usage };
   }
   const note = `No usable hint after ${HINT_ATTEMPTS} requests (each reply was empty or only a <think> block), so the hint arm was not played and regret is 0.`;
-  return { hint: null, messages, reply, attempts: HINT_ATTEMPTS, note };
+  return { hint: null, messages, reply, attempts: HINT_ATTEMPTS, note, usage };
 }

@@ -1,13 +1,13 @@
 import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
-import type { EpochStage, SpadeEvent } from './events.ts';
+import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
-import { effectiveConcurrency, Scheduler, type WorkUnit } from './scheduler.ts';
+import { effectiveConcurrency, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {
@@ -212,7 +212,7 @@ export async function playEnvironment(
   sandbox: SandboxRuntime,
   config: Config,
   emit: (event: SpadeEvent) => void,
-  gate: (stage: EpochStage) => Promise<void>,
+  gate: Gate,
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);

@@ -9,6 +9,12 @@ export interface WorkUnit {
   run: () => Promise<void>;
 }
 
+/** Called once the unit of work a gate let through has finished (a run controller's Step knows its unit is done). */
+export type UnitDone = () => void;
+
+/** Awaited before each unit of work starts (a run controller pauses here); may resolve to a UnitDone, called when that unit has finished. */
+export type Gate = (stage: EpochStage) => Promise<UnitDone | void>;
+
 /** How many units may run at once: the run's `concurrency`, bounded by what the model says it can take (1 when it says nothing). */
 export function effectiveConcurrency(concurrency: number, model: Pick<ChatModel, 'maxConcurrency'>): number {
   const bound = Math.min(concurrency, model.maxConcurrency ?? 1);
@@ -23,7 +29,8 @@ function before(a: readonly number[], b: readonly number[]): boolean {
 /**
  * Runs units of work, at most `limit` at once, always starting the ready unit first in `order`.
  * `gate` is awaited before each unit starts, one at a time (so a paused run starts nothing and a
- * step starts exactly one unit). Units may add further units while they run. At limit 1 the units
+ * step starts exactly one unit); what the gate resolves to, if anything, is called once that unit
+ * has finished. Units may add further units while they run. At limit 1 the units
  * run one after another in `order`, whatever their timing. The first failure stops new starts;
  * `drain` rejects with it once every started unit has settled.
  */
@@ -38,7 +45,7 @@ export class Scheduler {
 
   constructor(
     private readonly limit: number,
-    private readonly gate: (stage: EpochStage) => Promise<void>,
+    private readonly gate: Gate,
   ) {}
 
   /** Queues a unit; it starts when a place is free and no earlier unit is ready. */
@@ -68,15 +75,16 @@ export class Scheduler {
       while (!this.failure && this.ready.length > 0 && this.running < this.limit) {
         const unit = this.next();
         this.running += 1;
+        let done: UnitDone | void;
         try {
-          await this.gate(unit.stage);
+          done = await this.gate(unit.stage);
         } catch (error) {
           this.running -= 1;
           this.fail(error);
           break;
         }
         this.peak = Math.max(this.peak, this.running);
-        void this.start(unit);
+        void this.start(unit, done);
       }
     } finally {
       this.dispatching = false;
@@ -84,12 +92,13 @@ export class Scheduler {
     }
   }
 
-  private async start(unit: WorkUnit): Promise<void> {
+  private async start(unit: WorkUnit, done: UnitDone | void): Promise<void> {
     try {
       await unit.run();
     } catch (error) {
       this.fail(error);
     } finally {
+      done?.();
       this.running -= 1;
       void this.dispatch();
       this.settle();

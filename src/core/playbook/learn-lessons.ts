@@ -1,4 +1,4 @@
-import type { ChatModel } from '../ports/chat-port.ts';
+import type { ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { deriveSeed } from '../loop/random.ts';
 import { buildLessonPrompt, parseLesson } from '../prompts/lesson-prompt.ts';
@@ -14,6 +14,8 @@ export interface LessonOutcome {
   reply: string;
   /** Why no lesson was kept; null when one was. */
   problem: string | null;
+  /** Tokens of the lesson request (counted in the epoch's tokens). */
+  usage: ChatUsage;
 }
 
 const unhintedKept = (e: Episode) => e.arm === 'nohint' && !e.dropped;
@@ -57,9 +59,9 @@ function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[
 export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
   const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
-  const reply = (await model.complete({ messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' })).text;
+  const { text: reply, usage } = await model.complete({ messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' });
   const parsed = parseLesson(reply, observation);
-  if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem };
+  if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
   const lesson: Lesson = {
     id: `L-${env.id}`,
     skill: env.skill,
@@ -72,7 +74,7 @@ export async function learnLesson(model: ChatModel, env: EnvironmentRecord, epis
     status: 'active',
     retiredBecause: null,
   };
-  return { envId: env.id, skill: env.skill, lesson, reply, problem: null };
+  return { envId: env.id, skill: env.skill, lesson, reply, problem: null, usage };
 }
 
 /** The playbook and per-skill tallies an epoch leaves for the next. */

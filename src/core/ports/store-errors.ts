@@ -33,8 +33,8 @@ export class StoreQuotaError extends StoreError {
   constructor(what: string, options?: { cause?: unknown }) {
     super(
       'quota_exceeded',
-      `Storage is full: ${what} did not fit in the browser's storage quota, so nothing of it was written and the run is paused at its last committed epoch. ` +
-        'Free space (delete old runs or export and remove them), or allow persistent storage, then resume.',
+      `Storage is full: ${what} did not fit in the browser's storage quota, so nothing of it was written and the run stopped at its last committed epoch. ` +
+        'Free space (delete old runs or export and remove them), or allow persistent storage, then continue.',
       options,
     );
   }

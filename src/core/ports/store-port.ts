@@ -15,8 +15,12 @@ import type { EpochChartRow } from './epoch-summary.ts';
  */
 export type EvalSuiteSource = { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; environments: SuiteEnvironment[] };
 
-/** Where a run stands. */
-export type RunStatus = 'new' | 'running' | 'paused' | 'completed' | 'failed';
+/**
+ * Where a run stands, as stored: `running` while a tab (or the CLI) runs it, and left so when that
+ * process dies; `aborted` (a person stopped it) and `stopped` (storage filled up) continue from the
+ * last committed epoch; `paused`: stopped by an older version, or imported while it ran.
+ */
+export type RunStatus = 'new' | 'running' | 'paused' | 'aborted' | 'stopped' | 'completed' | 'failed';
 
 /** A run's identity and settings. */
 export interface RunMeta {

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { ChatUsage } from '../ports/chat-port.ts';
 import type { SkillAverages } from './designer-reward.ts';
 import { designerReward, updateSkillAverages } from './designer-reward.ts';
 import { designerAdvantages, designerScale, groupAdvantages } from './advantages.ts';
@@ -66,8 +67,13 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
       return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
     }),
   );
-  // Every model call of the epoch's designer side (designs, repairs, judge calls) and agent side.
-  const usage = [...attempts.flatMap((a) => (a.judge?.usage ? [a.usage, a.judge.usage] : [a.usage])), ...episodes.map((e) => e.usage)];
+  // Every model call of the epoch's designer side (designs, repairs, judge calls), hints and agent
+  // side; the playbook's lesson requests come after scoring and are added then (withLessonTokens).
+  const usage = [
+    ...attempts.flatMap((a) => (a.judge?.usage ? [a.usage, a.judge.usage] : [a.usage])),
+    ...environments.flatMap((e) => (e.hintUsage ? [e.hintUsage] : [])),
+    ...episodes.map((e) => e.usage),
+  ];
   return {
     epoch,
     slots: environments.length,
@@ -160,5 +166,15 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
     memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch })),
     skillAverages,
+  };
+}
+
+/** The epoch's metrics with the playbook's lesson requests added to its tokens (they are asked after scoring). */
+export function withLessonTokens(metrics: EpochMetrics, usage: readonly ChatUsage[]): EpochMetrics {
+  if (usage.length === 0) return metrics;
+  return {
+    ...metrics,
+    promptTokens: usage.reduce((n, u) => n + u.promptTokens, metrics.promptTokens),
+    completionTokens: usage.reduce((n, u) => n + u.completionTokens, metrics.completionTokens),
   };
 }

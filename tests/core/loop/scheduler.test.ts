@@ -66,6 +66,30 @@ describe('the scheduler', () => {
     expect(log).toEqual(['u0', 'u1', 'u2']);
   });
 
+  it('calls what the gate resolved to once that unit has finished, also when it failed', async () => {
+    const log: string[] = [];
+    const finish = new Map<string, () => void>();
+    const done: string[] = [];
+    let opened = 0;
+    const scheduler = new Scheduler(4, async () => {
+      const name = `u${opened++}`;
+      return () => done.push(name);
+    });
+    scheduler.add(unit('u0', [0], log, finish));
+    scheduler.add(unit('u1', [1], log, finish));
+    scheduler.add({ stage: 'play', order: [2], run: async () => Promise.reject(new Error('sandbox crashed')) });
+    const drained = scheduler.drain();
+    await tick();
+    expect(log).toEqual(['u0', 'u1']);
+    expect(done).toEqual(['u2']);
+    finish.get('u1')!();
+    await tick();
+    expect(done).toEqual(['u2', 'u1']);
+    finish.get('u0')!();
+    await expect(drained).rejects.toThrow('sandbox crashed');
+    expect(done).toEqual(['u2', 'u1', 'u0']);
+  });
+
   it('stops starting units after a failure and rejects once the running ones settle', async () => {
     const log: string[] = [];
     const finish = new Map<string, () => void>();
