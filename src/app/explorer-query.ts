@@ -1,6 +1,7 @@
 import type { EnvironmentRecord } from '../core/records.ts';
 import type { EnvironmentSummary } from '../core/ports/env-summary.ts';
-import type { EnvironmentQuery } from '../core/ports/store-port.ts';
+import type { EnvironmentQuery, RunMeta } from '../core/ports/store-port.ts';
+import { TOOL_USE_DOMAINS, type RunSetting } from '../core/skills.ts';
 
 /** Columns the explorer can sort by (the store's sort keys). */
 export type ExplorerSortKey = NonNullable<EnvironmentQuery['sortBy']>;
@@ -9,6 +10,10 @@ export type ExplorerSortKey = NonNullable<EnvironmentQuery['sortBy']>;
 export interface ExplorerSettings {
   skill: string | null;
   status: EnvironmentRecord['status'] | null;
+  /** Games or tool use only (a fixed pool may mix them). */
+  setting: RunSetting | null;
+  /** A tool-use domain (one of TOOL_USE_DOMAINS). */
+  domain: string | null;
   /** Epoch index (0-based), or null for every epoch. */
   epoch: number | null;
   sortBy: ExplorerSortKey;
@@ -16,7 +21,7 @@ export interface ExplorerSettings {
 }
 
 /** Every environment, in epoch order. */
-export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = { skill: null, status: null, epoch: null, sortBy: 'epoch', descending: false };
+export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = { skill: null, status: null, setting: null, domain: null, epoch: null, sortBy: 'epoch', descending: false };
 
 /** The sortable columns with their labels, in table order. */
 export const SORT_COLUMNS: ReadonlyArray<{ key: ExplorerSortKey; label: string }> = [
@@ -31,6 +36,8 @@ export function toQuery(settings: ExplorerSettings, window?: { offset: number; l
   return {
     ...(settings.skill !== null ? { skill: settings.skill } : {}),
     ...(settings.status !== null ? { status: settings.status } : {}),
+    ...(settings.setting !== null ? { setting: settings.setting } : {}),
+    ...(settings.domain !== null ? { domain: settings.domain } : {}),
     ...(settings.epoch !== null ? { epoch: settings.epoch } : {}),
     sortBy: settings.sortBy,
     descending: settings.descending,
@@ -65,4 +72,16 @@ export function toExplorerRow(summary: EnvironmentSummary, memory: ReadonlySet<s
 /** Formats a score for a table cell ("–" when absent). */
 export function formatScore(value: number | null, digits = 2): string {
   return value === null ? '–' : value.toFixed(digits);
+}
+
+/** A domain's short name for a menu: the part before its colon ("a smart home: lights, ..." -> "a smart home"). */
+export function domainLabel(domain: string): string {
+  const cut = domain.indexOf(':');
+  return cut > 0 ? domain.slice(0, cut) : domain;
+}
+
+/** Which extra filters a run's explorer offers: the setting where a fixed pool may mix games and tool use, the domains where tool use may appear. */
+export function filterChoices(meta: Pick<RunMeta, 'config' | 'fixedPool'>): { mixed: boolean; domains: readonly string[] } {
+  const mixed = meta.fixedPool !== undefined;
+  return { mixed, domains: mixed || meta.config.setting === 'tool_use' ? TOOL_USE_DOMAINS : [] };
 }

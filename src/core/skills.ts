@@ -60,8 +60,8 @@ export function isKnownSkill(skill: string): boolean {
  * skill a game; any other skill (an imported pool's own) takes the run's setting. A fixed pool may
  * mix both, and each environment's hint is asked in its own setting.
  */
-export function environmentSetting(env: { skill: string; domain?: string }, runSetting: RunSetting): RunSetting {
-  if (env.domain !== undefined || Object.hasOwn(TOOL_USE_SKILLS, env.skill)) return 'tool_use';
+export function environmentSetting(env: { skill: string; domain?: string | null }, runSetting: RunSetting): RunSetting {
+  if ((env.domain ?? null) !== null || Object.hasOwn(TOOL_USE_SKILLS, env.skill)) return 'tool_use';
   if (Object.hasOwn(GAME_SKILLS, env.skill)) return 'games';
   return runSetting;
 }

@@ -7,8 +7,10 @@ import { explorerEnv } from './explorer-fixtures.ts';
 describe('explorer settings', () => {
   it('turn into store queries: filters only when set, the window when given', () => {
     expect(toQuery(DEFAULT_EXPLORER_SETTINGS)).toEqual({ sortBy: 'epoch', descending: false });
-    const settings: ExplorerSettings = { skill: 'Optimization', status: 'rejected', epoch: 0, sortBy: 'regret', descending: true };
+    const settings: ExplorerSettings = { skill: 'Optimization', status: 'rejected', setting: null, domain: null, epoch: 0, sortBy: 'regret', descending: true };
     expect(toQuery(settings, { offset: 100, limit: 50 })).toEqual({ skill: 'Optimization', status: 'rejected', epoch: 0, sortBy: 'regret', descending: true, offset: 100, limit: 50 });
+    const tools: ExplorerSettings = { ...DEFAULT_EXPLORER_SETTINGS, setting: 'tool_use', domain: 'a smart home: lights, thermostat, locks and scenes' };
+    expect(toQuery(tools)).toEqual({ setting: 'tool_use', domain: 'a smart home: lights, thermostat, locks and scenes', sortBy: 'epoch', descending: false });
   });
 
   it('sort toggles: the same column flips, a new score column starts descending, epoch ascending', () => {
@@ -36,6 +38,8 @@ describe('explorer rows', () => {
       slot: 1,
       skill: env.skill,
       className: 'XEnv',
+      setting: 'games',
+      domain: null,
       status: 'valid',
       scored: true,
       winRate: 0.5,

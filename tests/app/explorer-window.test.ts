@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { DEFAULT_EXPLORER_SETTINGS, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer-query.ts';
+import { DEFAULT_EXPLORER_SETTINGS, toQuery, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer-query.ts';
 import { ExplorerWindow, nextRowIndex, openExplorerSource, pagesOf, scrollToShow, visibleRange } from '../../src/app/explorer-window.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import { selectEnvironments } from '../../src/core/ports/env-query.ts';
@@ -49,6 +49,8 @@ describe('ExplorerWindow', () => {
       slot: offset + i,
       skill: 's',
       className: null,
+      setting: 'games',
+      domain: null,
       status: 'valid',
       scored: false,
       winRate: null,
@@ -163,11 +165,11 @@ describe('openExplorerSource over a store', () => {
     const cases: ExplorerSettings[] = [
       DEFAULT_EXPLORER_SETTINGS,
       { ...DEFAULT_EXPLORER_SETTINGS, sortBy: 'regret', descending: true },
-      { skill: 'Optimization', status: 'valid', epoch: null, sortBy: 'winRate', descending: false },
-      { skill: null, status: 'rejected', epoch: null, sortBy: 'designerReward', descending: true },
+      { ...DEFAULT_EXPLORER_SETTINGS, skill: 'Optimization', status: 'valid', sortBy: 'winRate', descending: false },
+      { ...DEFAULT_EXPLORER_SETTINGS, status: 'rejected', sortBy: 'designerReward', descending: true },
     ];
     for (const settings of cases) {
-      const expected = selectEnvironments(envs, { ...settings, skill: settings.skill ?? undefined, status: settings.status ?? undefined, epoch: undefined }).map((e) => e.id);
+      const expected = selectEnvironments(envs, toQuery(settings)).map((e) => e.id);
       expect(await source.count(settings)).toBe(expected.length);
       const win = source.window(settings, () => undefined);
       await win.ensure({ start: 0, end: expected.length });

@@ -125,6 +125,24 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it("filters the explorer by domain: the task's own domain lists it, every other domain none", async () => {
+    await page.getByRole('button', { name: 'Explorer', exact: true }).click();
+    const status = page.getByTestId('explorer-status');
+    await status.filter({ hasText: /^\s*1 environment\b/ }).waitFor({ timeout: 30_000 });
+    const domain = page.getByLabel('Domain');
+    const options = (await domain.locator('option').evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value))).filter((value) => value !== '');
+    expect(options).toHaveLength(10);
+    const counts: number[] = [];
+    for (const option of options) {
+      await domain.selectOption(option);
+      await status.filter({ hasText: /^\s*\d+ environments?\b/ }).waitFor({ timeout: 30_000 });
+      counts.push(Number(/(\d+) environment/.exec(await text(status))![1]));
+    }
+    expect(counts.filter((n) => n === 1)).toHaveLength(1);
+    expect(counts.filter((n) => n === 0)).toHaveLength(9);
+    await domain.selectOption('');
+  });
+
   it('Learn explains the setting on the same play, and Charts add the per-domain charts', async () => {
     await page.getByRole('button', { name: 'Learn' }).click();
     const section = page.getByRole('region', { name: 'Tool use: calls, results and instructions revealed one by one' });

@@ -169,7 +169,7 @@ export async function upgradeToV4(db: UpgradeDb, tx: UpgradeTx): Promise<void> {
   await rebuildSummaries(tx);
 }
 
-/** Version 5: every environment's summary carries its class name (rebuilt from the stored records; the stores are unchanged). */
+/** Version 5: every environment's summary carries its class name, setting and domain, with order keys for the setting and domain filters (rebuilt from the stored records; the stores are unchanged). */
 export async function upgradeToV5(tx: UpgradeTx): Promise<void> {
   await rebuildSummaries(tx);
 }

@@ -11,7 +11,7 @@ import type { EnvSummaryRow, SpadeDbSchema } from './idb-schema.ts';
  * per sort, so a filtered, sorted page is one index range. A new filter (a field of the summary
  * and the query) is added here, and an upgrade re-puts the summary rows (rebuildSummaries).
  */
-export const ORDER_FILTERS = ['skill', 'status'] as const;
+export const ORDER_FILTERS = ['skill', 'status', 'setting', 'domain'] as const;
 
 /** The sort keys with an order key each. */
 const ORDER_SORTS = ['epoch', ...STAT_SORT_KEYS] as const;
@@ -32,14 +32,15 @@ export function queryFilters(query: EnvironmentQuery): OrderFilterValues {
  * The order keys of one summary: for each subset of the filters and each sort, `[runId, tag,
  * sort, epoch, slot]` (epoch sort), `[runId, tag, sort, 1, value]` (scored) or `[runId, tag,
  * sort, 0]` (unscored). Equal keys order by the row's key [runId, envId], as the explorer's ties do.
+ * Subsets with a filter the summary has no value for (a game's domain) get no keys.
  */
 export function orderKeys(runId: string, summary: EnvironmentSummary): IDBValidKey[][] {
   const keys: IDBValidKey[][] = [];
   for (let mask = 0; mask < 1 << ORDER_FILTERS.length; mask++) {
-    const values: OrderFilterValues = {};
-    ORDER_FILTERS.forEach((f, i) => {
-      if (mask & (1 << i)) values[f] = summary[f];
-    });
+    const chosen = ORDER_FILTERS.filter((_, i) => mask & (1 << i));
+    // A filter the summary has no value for (a game has no domain) matches no query: no keys for it.
+    if (chosen.some((f) => summary[f] === null)) continue;
+    const values: OrderFilterValues = Object.fromEntries(chosen.map((f) => [f, summary[f]]));
     const tag = filterTag(values);
     for (const sort of ORDER_SORTS) {
       if (sort === 'epoch') keys.push([runId, tag, sort, summary.epoch, summary.slot]);

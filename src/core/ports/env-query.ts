@@ -1,6 +1,7 @@
 import type { EnvironmentRecord } from '../records.ts';
 import type { EnvironmentSummary } from './env-summary.ts';
 import type { EnvironmentQuery } from './store-port.ts';
+import { environmentSetting } from '../skills.ts';
 
 /** Sort keys of the environment explorer. */
 export type EnvironmentSortKey = NonNullable<EnvironmentQuery['sortBy']>;
@@ -8,8 +9,8 @@ export type EnvironmentSortKey = NonNullable<EnvironmentQuery['sortBy']>;
 /** The statistics an explorer can sort by. */
 export const STAT_SORT_KEYS = ['regret', 'winRate', 'designerReward'] as const;
 
-/** The fields a query filters on (an environment record and its summary both have them). */
-type Filterable = Pick<EnvironmentRecord, 'skill' | 'status' | 'epoch'>;
+/** The fields a query filters on: an environment record's, or its summary's (which also holds its setting). */
+type Filterable = Pick<EnvironmentRecord, 'skill' | 'status' | 'epoch'> & { domain?: string | null };
 
 /** True when the environment has finite scores (it was played and scored). */
 export function isScored(env: EnvironmentRecord): boolean {
@@ -29,9 +30,15 @@ export function summarySortValue(env: EnvironmentSummary, sortBy: EnvironmentSor
   return env.scored ? env[sortBy] : null;
 }
 
-/** True when the environment passes the query's filters (skill, status, epoch). */
+/** True when the environment passes the query's filters (skill, status, epoch, setting, domain). */
 export function matchesEnvironmentQuery(env: Filterable, query: EnvironmentQuery): boolean {
-  return (query.skill === undefined || env.skill === query.skill) && (query.status === undefined || env.status === query.status) && (query.epoch === undefined || env.epoch === query.epoch);
+  return (
+    (query.skill === undefined || env.skill === query.skill) &&
+    (query.status === undefined || env.status === query.status) &&
+    (query.epoch === undefined || env.epoch === query.epoch) &&
+    (query.setting === undefined || environmentSetting(env, 'games') === query.setting) &&
+    (query.domain === undefined || env.domain === query.domain)
+  );
 }
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

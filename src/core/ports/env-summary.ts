@@ -1,4 +1,5 @@
 import type { EnvironmentRecord } from '../records.ts';
+import { environmentSetting, type RunSetting } from '../skills.ts';
 import { isScored } from './env-query.ts';
 
 /** What the explorer lists of one environment: its keys, scores and rejection reason, without code, attempts or transcripts. */
@@ -9,6 +10,10 @@ export interface EnvironmentSummary {
   skill: string;
   /** The environment's class (`NumberLadderEnv`), or null when none could be read (see environmentClassName). */
   className: string | null;
+  /** Cognitive game or tool use (environmentSetting; a skill of neither setting counts as a game). */
+  setting: RunSetting;
+  /** A tool-use task's everyday domain, null for games and tool-use environments without one. */
+  domain: string | null;
   status: EnvironmentRecord['status'];
   /** True when all three scores are finite (see isScored): only then does it sort by a score. */
   scored: boolean;
@@ -53,6 +58,8 @@ export function summarizeEnvironment(env: EnvironmentRecord): EnvironmentSummary
     slot: env.slot,
     skill: env.skill,
     className: environmentClassName(env),
+    setting: environmentSetting(env, 'games'),
+    domain: env.domain ?? null,
     status: env.status,
     scored: isScored(env),
     winRate: finite(env.stats?.winRate),

@@ -7,6 +7,7 @@ import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
 import type { EnvironmentSummary } from './env-summary.ts';
 import type { EpochChartRow } from './epoch-summary.ts';
+import type { RunSetting } from '../skills.ts';
 
 /**
  * Where a held-out suite other than the built-in one comes from, kept so a run loads it again after
@@ -51,6 +52,10 @@ export interface RunMeta {
 export interface EnvironmentQuery {
   skill?: string;
   status?: EnvironmentRecord['status'];
+  /** Only games or only tool use (see environmentSetting). */
+  setting?: RunSetting;
+  /** Only tool-use tasks set in this domain. */
+  domain?: string;
   epoch?: number;
   /** Sort key; default: epoch then slot. */
   sortBy?: 'epoch' | 'regret' | 'winRate' | 'designerReward';

@@ -16,7 +16,7 @@ async function hintPrompt(env: EnvironmentRecord, setting: 'games' | 'tool_use')
     id: 'test',
     complete: async (request: ChatRequest) => {
       sent = request.messages[0]!.content;
-      return { text: 'Check the state first.', usage: { promptTokens: 1, completionTokens: 1 } };
+      return { text: 'Check the state first.', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' as const };
     },
   };
   await hintEnvironment(env, model, { ...DEFAULT_CONFIG, setting }, () => undefined);
