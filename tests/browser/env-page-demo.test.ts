@@ -40,8 +40,9 @@ describe('explorer and environment page on the demo run', () => {
       .filter({ hasText: /first rows in/ })
       .waitFor();
     const ids = await cells(0);
-    const statuses = await cells(3);
-    const regrets = await cells(5);
+    // Columns: environment, class, skill, epoch, status, win rate, regret, ...
+    const statuses = await cells(4);
+    const regrets = await cells(6);
     console.log(`demo environments by regret: ${ids.map((id, i) => `${id} ${statuses[i]} regret ${regrets[i]}`).join('; ')}`);
     expect(ids).toHaveLength(2);
     expect(statuses[0]).toBe('valid');

@@ -61,7 +61,7 @@ describe('spade export', () => {
     expect((await spade('export', '--run', run, '--format', 'metrics', '--out', join(tmp, 'm.csv'))).status).toBe(0);
     const csv = read(tmp, 'm.csv').trim().split('\n');
     expect(csv).toHaveLength(3);
-    expect(csv[1]).toMatch(/^0,2,2,3,/);
+    expect(csv[1]).toMatch(/^1,2,2,3,/);
   });
 
   it('refuses bad usage with exit 2', async () => {

@@ -31,7 +31,7 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     expect(key!.attempts).toHaveLength(1);
     expect(door).toMatchObject({ id: 'e0000-s01', status: 'valid' });
     expect(door!.attempts.map((a) => [a.validation.ok, a.validation.stage, a.validation.code])).toEqual([
-      [false, 'load', 'syntax_error'],
+      [false, 'extract', 'no_code_block'],
       [true, null, null],
     ]);
     expect(key!.code).toContain('class GlowKeyEnv');
