@@ -23,6 +23,9 @@ export type EvalSuiteSource = { kind: 'run'; runId: string; epoch: number } | { 
  */
 export type RunStatus = 'new' | 'running' | 'paused' | 'aborted' | 'stopped' | 'completed' | 'failed';
 
+/** Every run status, for checking one read from a file. */
+export const RUN_STATUSES: readonly RunStatus[] = ['new', 'running', 'paused', 'aborted', 'stopped', 'completed', 'failed'];
+
 /** A run's identity and settings. */
 export interface RunMeta {
   id: string;

@@ -1,6 +1,6 @@
 import type { EpochResult, RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import { RUN_STATUSES, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** Everything a store holds about one run, as plain data (what an archive carries). */
@@ -80,12 +80,14 @@ export const IMPORT_IN_PROGRESS = 'The import of this run did not finish; delete
 
 /**
  * Writes a snapshot into a store as a new run, one committed epoch at a time (then its on-demand
- * evaluations), then restores its status. A run that was running when exported comes back paused.
+ * evaluations), then restores its status. A run that was running when exported, or whose file
+ * names no known status, comes back paused.
  */
 export async function restoreRun(store: RunStore, snapshot: RunSnapshot): Promise<void> {
   const { meta } = snapshot;
   await store.createRun({ ...meta, status: 'paused', epochsCompleted: 0, lastError: IMPORT_IN_PROGRESS });
   for (const result of epochResultsOf(snapshot)) await store.commitEpoch(meta.id, result);
   for (const record of snapshot.evaluations.filter((e) => e.trigger === 'demand')) await store.addEvaluation(meta.id, record);
-  await store.updateRun(meta.id, { status: meta.status === 'running' ? 'paused' : meta.status, lastError: meta.lastError });
+  const known = (RUN_STATUSES as readonly unknown[]).includes(meta.status) && meta.status !== 'running';
+  await store.updateRun(meta.id, { status: known ? meta.status : 'paused', lastError: meta.lastError });
 }

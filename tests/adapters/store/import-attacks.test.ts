@@ -47,13 +47,13 @@ describe('files are code', () => {
 });
 
 describe('hostile run archives', () => {
-  async function archiveWith(config: Record<string, unknown>): Promise<Uint8Array> {
+  async function archiveWith(config: Record<string, unknown>, metaFields: Record<string, unknown> = {}): Promise<Uint8Array> {
     const store = new MemoryRunStore();
     await importIntoStore(store, [{ path: 'g.py', bytes: bytes(GOOD) }], ports(), { runId: 'a', now: 1 });
     const files = unzipFiles((await exportRun(store, 'a', 'archive')).bytes).files.map((f) => ({ path: f.path, text: decodeUtf8(f.bytes) }));
     const run = files.find((f) => f.path === 'run.json')!;
     const meta = JSON.parse(run.text) as { config: Record<string, unknown> };
-    run.text = JSON.stringify({ ...meta, config: { ...meta.config, ...config } });
+    run.text = JSON.stringify({ ...meta, ...metaFields, config: { ...meta.config, ...config } });
     return zipTextFiles(files);
   }
 
@@ -64,6 +64,19 @@ describe('hostile run archives', () => {
       ['run.json', true, expect.stringMatching(/^checksum mismatch/)],
       ['run.json', true, `config validateTimeoutMs 3600000 is above this app's limit`],
     ]);
+  });
+
+  it('a status the app does not know, or "running", is stored as paused; a known one is kept', async () => {
+    for (const [status, stored] of [
+      ['pwned', 'paused'],
+      [{ not: 'a status' }, 'paused'],
+      ['running', 'paused'],
+      ['aborted', 'aborted'],
+    ] as const) {
+      const store = new MemoryRunStore();
+      const report = await importIntoStore(store, [{ path: 'a.zip', bytes: await archiveWith({}, { status }) }], ports(), { now: 2 });
+      expect((await store.listRuns()).find((run) => run.id === report.runId)?.status, JSON.stringify(status)).toBe(stored);
+    }
   });
 
   it('playsPerArm 1e6 is rejected by configProblems: nothing is stored', async () => {
