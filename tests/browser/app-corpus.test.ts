@@ -5,7 +5,7 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRig, type BrowserRig } from './harness.ts';
+import { openApp, type BrowserRig } from './harness.ts';
 
 const DOCS = 2500;
 const CORPUS = Array.from({ length: DOCS }, (_, i) =>
@@ -15,9 +15,7 @@ const CORPUS = Array.from({ length: DOCS }, (_, i) =>
 let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
-  rig = await startRig();
-  page = await rig.open('/', { demoSpeed: 'instant' });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  ({ rig, page } = await openApp());
 });
 afterAll(async () => {
   await rig?.close();

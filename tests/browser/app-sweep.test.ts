@@ -1,15 +1,13 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startRig, type BrowserRig } from './harness.ts';
+import { openApp, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
 
 let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
-  rig = await startRig();
-  page = await rig.open('/', { demoSpeed: 'instant' });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  ({ rig, page } = await openApp());
 });
 afterAll(async () => {
   await rig?.close();

@@ -5,14 +5,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, seriousViolations } from './app-helpers.ts';
-import { startRig, type BrowserRig } from './harness.ts';
+import { openApp, type BrowserRig } from './harness.ts';
 
 let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
-  rig = await startRig();
-  page = await rig.open('/', { demoSpeed: 'instant' });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  ({ rig, page } = await openApp());
   await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Start the demo' }).click();
   await page.getByLabel('Epochs', { exact: true }).fill('1');

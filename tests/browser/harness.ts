@@ -66,3 +66,11 @@ export async function serveWithoutIsolation(context: BrowserContext, path: strin
     await route.fulfill({ response, headers });
   });
 }
+
+/** The app on the tier's server in a fresh context at 1280x900, its demo streaming at once (tests not about pacing). */
+export async function openApp(): Promise<{ rig: BrowserRig; page: Page }> {
+  const rig = await startRig();
+  const page = await rig.open('/', { demoSpeed: 'instant' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return { rig, page };
+}

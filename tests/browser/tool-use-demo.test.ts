@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, seriousViolations } from './app-helpers.ts';
-import { startRig, type BrowserRig } from './harness.ts';
+import { openApp, type BrowserRig } from './harness.ts';
 
 const ENV_ID = 'e0000-s00';
 const INSTRUCTIONS = (room: string) => [`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.'];
@@ -13,9 +13,7 @@ const INSTRUCTIONS = (room: string) => [`I'm heading to the ${room}; please turn
 let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
-  rig = await startRig();
-  page = await rig.open('/', { demoSpeed: 'instant' });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  ({ rig, page } = await openApp());
 }, 60_000);
 afterAll(() => rig?.close());
 
