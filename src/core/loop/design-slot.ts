@@ -48,7 +48,7 @@ export function designRng(seed: number, envId: string): Rng {
   return createRng(deriveSeed(seed, envId, 'design'));
 }
 
-/** What a slot's designer prompts show from memory (the same for every attempt): drawn first from `rng`, the slot's design stream; null with memory off. */
+/** What a slot's designer prompts show from memory (the same for every attempt): drawn first from `rng`, the slot's design generator (designRng); null with memory off. */
 export function slotMemory(config: Config, memory: readonly MemoryRecord[], skill: string, rng: Rng): MemorySelection | null {
   return config.useMemory ? selectMemory(memory, skill, rng) : null;
 }
