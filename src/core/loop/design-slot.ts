@@ -43,7 +43,7 @@ export function slotDomain(seed: number, envId: string): string {
   return TOOL_USE_DOMAINS[createRng(deriveSeed(seed, envId, 'domain')).int(TOOL_USE_DOMAINS.length)]!;
 }
 
-/** The random number generator of a slot's design: its memory selection draws first, then each attempt's document. */
+/** The random number generator of a slot's design: its memory selection draws first, then the grounding text of each attempt. */
 export function designRng(seed: number, envId: string): Rng {
   return createRng(deriveSeed(seed, envId, 'design'));
 }
