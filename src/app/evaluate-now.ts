@@ -3,7 +3,10 @@ import type { EvalPlay, EvalRecord } from '../core/eval/eval-record.ts';
 import { evaluateAgent } from '../core/eval/evaluate.ts';
 import type { Suite } from '../core/eval/suite.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
-import type { RunStore } from '../core/ports/store-port.ts';
+import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
+import { countPlay, finishedEvaluation, startedEvaluation, type EvalProgress } from './eval-progress.ts';
+import type { RunLock } from './run-session.ts';
+import { loadChosenSuite, storedTrainingCodes, suiteOverlap, type SuiteChoice, type SuiteSources } from './suite-choice.ts';
 
 /** Thrown when the person cancels an on-demand evaluation (nothing is stored). */
 export class EvaluationCancelled extends Error {
@@ -58,4 +61,40 @@ export async function evaluateOnDemand(ports: OnDemandPorts, runId: string): Pro
   await gate();
   await ports.store.addEvaluation(runId, record);
   return record;
+}
+
+/** What evaluating the open run on demand needs from the composition root. */
+export interface OpenRunEvaluationDeps {
+  store: RunStore;
+  sandbox: () => SandboxRuntime;
+  model: (meta: RunMeta) => Promise<ChatModel>;
+  sources: SuiteSources;
+  lock?: RunLock;
+}
+
+/**
+ * Evaluates a run on demand on the chosen suite while holding its lock (another tab that runs it
+ * refuses), showing its progress through `show` from the start to done (with the suite
+ * environments the run also trains on), cancelled or failed; resolves true when it stored a record.
+ */
+export async function evaluateOpenRun(deps: OpenRunEvaluationDeps, meta: RunMeta, choice: SuiteChoice, signal: AbortSignal, show: (progress: EvalProgress) => void): Promise<boolean> {
+  let progress = startedEvaluation('demand', meta.epochsCompleted, 0);
+  const update = (next: EvalProgress) => show((progress = next));
+  show(progress);
+  const release = deps.lock ? await deps.lock(meta.id) : () => undefined;
+  try {
+    if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
+    const [suite, model, training] = await Promise.all([loadChosenSuite(choice, deps.sources), deps.model(meta), storedTrainingCodes(deps.store, meta)]);
+    update(startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds));
+    const onPlay = (play: EvalPlay, done: number, total: number) => update(countPlay(progress, play, done, total));
+    const record = await evaluateOnDemand({ store: deps.store, model, sandbox: deps.sandbox(), suite, signal, onPlay }, meta.id);
+    update({ ...finishedEvaluation(progress, record), overlap: suiteOverlap(suite, training) });
+    return true;
+  } catch (error) {
+    const cancelled = error instanceof EvaluationCancelled;
+    update({ ...progress, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : error instanceof Error ? error.message : String(error) });
+    return false;
+  } finally {
+    await release?.();
+  }
 }

@@ -1,43 +1,26 @@
 import type { ChatModel } from '../core/ports/chat-port.ts';
-import type { Config } from '../core/config.ts';
-import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts';
 import { EpochAbortedError } from '../core/loop/epoch.ts';
-import { runEpochs } from '../core/loop/run-epochs.ts';
 import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
 import type { UnitDone } from '../core/loop/scheduler.ts';
-import type { EpochMetrics } from '../core/records.ts';
-import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { StoreQuotaError } from '../core/ports/store-errors.ts';
-import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
-import type { Suite } from '../core/eval/suite.ts';
+import type { RunMeta } from '../core/ports/store-port.ts';
 import { MAX_EPOCHS } from './share-settings.ts';
-import { savedEpochs } from './wording.ts';
-import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './live-epoch.ts';
-import { applyEvalEvent, countPlay, finishedEvaluation, isEvalEvent, startedEvaluation, type EvalProgress } from './eval-progress.ts';
-import { evaluateOnDemand, EvaluationCancelled } from './evaluate-now.ts';
-import { BUILTIN_CHOICE, loadChosenSuite, recordedSuite, scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteChoice } from './suite-choice.ts';
+import { evaluateOpenRun } from './evaluate-now.ts';
+import type { LiveEpoch } from './live-epoch.ts';
+import { BUILTIN_CHOICE, loadChosenSuite, type SuiteChoice } from './suite-choice.ts';
+import { newRunMeta, type NewRun } from './new-run.ts';
 import type { AnnouncedState, FinishedStatus, RunAnnouncement } from './run-announcement.ts';
+import { playStoredRun, type StoredRunDeps } from './run-loop.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
-import { RunSession, type ReleaseLock } from './run-session.ts';
-import { runStatus, type HeldHere, type RunStatusView } from './run-status.ts';
+import { RunSession, type RunLock } from './run-session.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
+import { RunViewState } from './run-view-state.svelte.ts';
 
-/** What the controller is doing; `stopped`: storage filled up, the run stopped at its last committed epoch and continues once space is freed. */
-export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
-
-/** Holds a run exclusively; returns a release function, or null when another tab holds it. */
-export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
+export type { ControllerStatus } from './run-view-state.svelte.ts';
+export type { RunLock } from './run-session.ts';
 
 /** What the controller needs from the composition root. */
-export interface RunControllerDeps {
-  store: RunStore;
-  sandbox: () => SandboxRuntime;
-  /** The corpus new epochs are grounded in, with its identity (recorded by the first epoch, compared on resume). */
-  corpus: () => Promise<GroundingCorpus>;
-  /** The model a run uses (by its meta's modelId). */
-  model: (meta: RunMeta) => Promise<ChatModel>;
-  /** The built-in held-out suite (other suites are read from the store or chosen whole). */
-  suite: () => Promise<Suite>;
+export interface RunControllerDeps extends StoredRunDeps {
   lock?: RunLock;
   /** The runs other tabs hold, and the link to them (announcements); absent: this tab is alone. */
   presence?: RunPresence;
@@ -45,43 +28,10 @@ export interface RunControllerDeps {
   pollMs?: number;
   /** Schedules a UI flush (requestAnimationFrame in the browser). */
   schedule?: (flush: () => void) => void;
-  now?: () => number;
-}
-
-/** Settings of a new run. */
-export interface NewRun {
-  name: string;
-  config: Config;
-  modelId: string;
-  epochsPlanned: number;
-  /** The environments a fixed-pool run plays instead of designing (SPADE's `fixed_env` baseline); absent: the designer. */
-  fixedPool?: Suite;
-  /** The held-out suite of its scheduled evaluations (absent: the built-in suite). */
-  evalSuite?: SuiteChoice;
 }
 
 /** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. Shows a run another tab runs read-only, following it live. */
-export class RunController {
-  status: ControllerStatus = $state('idle');
-  meta: RunMeta | null = $state(null);
-  live: LiveEpoch | null = $state(null);
-  history: EpochMetrics[] = $state([]);
-  error: string | null = $state(null);
-  /** A status line about the run's history (e.g. it was interrupted), or null. */
-  notice: string | null = $state(null);
-  /** The unit of work the run is at or waiting before. */
-  stage: EpochStage | null = $state(null);
-  /** True from a Step until the unit it lets through has finished; a Step meanwhile is refused, not queued. */
-  stepping = $state(false);
-  /** Streamed pieces per second over the last epoch (a token-rate proxy). */
-  piecesPerSecond = $state(0);
-  /** The latest held-out evaluation of the open run in this tab (scheduled or on demand), or null. */
-  evaluation: EvalProgress | null = $state.raw(null);
-  /** On-demand evaluations stored since the app started (views that show evaluations read again when it grows). */
-  evaluationsStored = $state(0);
-  /** The run this tab holds and works on (running, paused, or stopping after an abort), or null; it may differ from the open run while it stops. */
-  heldHere: HeldHere | null = $state.raw(null);
-
+export class RunController extends RunViewState {
   /** The start that holds a run in this tab, or null. */
   private session: RunSession | null = null;
   /** The end of the last start (its lock released). */
@@ -99,18 +49,9 @@ export class RunController {
   private readonly storedListeners = new Set<(runId: string) => void>();
 
   constructor(private readonly deps: RunControllerDeps) {
+    super(deps.presence);
     deps.presence?.link.listen((message) => this.hear(message));
     deps.presence?.onChange(() => this.followIfHeldElsewhere());
-  }
-
-  /** The open run's status, as every view shows it (see runStatus), or null when no run is open. */
-  get shown(): RunStatusView | null {
-    return this.meta ? runStatus(this.meta, this.heldHere, this.deps.presence?.held ?? {}) : null;
-  }
-
-  /** True when another tab runs the open run: this tab shows it and follows it, and offers no control over it. */
-  get readOnly(): boolean {
-    return this.shown?.where === 'another tab';
   }
 
   /** Calls `listener` with a run's id each time this tab has stored a change of it (an epoch committed, or the run ended); returns the function that stops it. */
@@ -124,30 +65,11 @@ export class RunController {
     return this.deps.model(meta);
   }
 
-  /** True while an on-demand evaluation of the open run is under way. */
-  get evaluating(): boolean {
-    return this.evaluation?.trigger === 'demand' && this.evaluation.phase === 'running';
-  }
-
   /** Creates and selects a run (not started); a run that schedules evaluations records its held-out suite (and where it came from), a fixed-pool run its whole pool. */
   async create(input: NewRun): Promise<RunMeta> {
     const choice = input.evalSuite ?? BUILTIN_CHOICE;
     const suite = input.config.evalEvery > 0 ? await loadChosenSuite(choice, this.sources) : null;
-    const now = (this.deps.now ?? Date.now)();
-    const meta: RunMeta = {
-      id: `run-${now.toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`,
-      name: input.name,
-      createdAt: now,
-      updatedAt: now,
-      config: JSON.parse(JSON.stringify(input.config)) as Config,
-      modelId: input.modelId,
-      status: 'new',
-      epochsCompleted: 0,
-      epochsPlanned: input.epochsPlanned,
-      lastError: null,
-      ...(suite ? { evalSuite: recordedSuite(suite, choice) } : {}),
-      ...(input.fixedPool ? { fixedPool: { name: input.fixedPool.name, sha256: input.fixedPool.sha256, environments: input.fixedPool.environments } } : {}),
-    };
+    const meta = newRunMeta(input, suite, (this.deps.now ?? Date.now)());
     await this.deps.store.createRun(meta);
     await this.open(meta.id);
     return meta;
@@ -162,16 +84,7 @@ export class RunController {
     const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId), this.deps.presence?.refresh().catch(() => undefined)]);
     if (!loaded) throw new Error(`No run with id ${runId}.`);
     if (view !== this.view) return;
-    this.meta = loaded.meta;
-    this.history = history;
-    this.live = null;
-    this.piecesPerSecond = 0;
-    this.evaluation = null;
-    this.stage = null;
-    this.stepping = false;
-    this.error = loaded.meta.lastError;
-    this.notice = this.storedNotice();
-    this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
+    this.showOpened(loaded.meta, history);
     this.followIfHeldElsewhere();
   }
 
@@ -265,25 +178,9 @@ export class RunController {
     if (!meta || this.evaluating || this.heldHere || this.readOnly) return;
     const abort = new AbortController();
     this.evalAbort = abort;
-    this.evaluation = startedEvaluation('demand', meta.epochsCompleted, 0);
-    const release = this.deps.lock ? await this.deps.lock(meta.id) : () => undefined;
-    try {
-      if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
-      const [suite, model, training] = await Promise.all([loadChosenSuite(choice, this.sources), this.deps.model(meta), storedTrainingCodes(this.deps.store, meta)]);
-      this.evaluation = startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds);
-      const record = await evaluateOnDemand(
-        { store: this.deps.store, model, sandbox: this.deps.sandbox(), suite, signal: abort.signal, onPlay: (play, done, total) => (this.evaluation = countPlay(this.evaluation!, play, done, total)) },
-        meta.id,
-      );
-      this.evaluation = { ...finishedEvaluation(this.evaluation, record), overlap: suiteOverlap(suite, training) };
-      this.evaluationsStored += 1;
-    } catch (error) {
-      const cancelled = error instanceof EvaluationCancelled;
-      this.evaluation = { ...this.evaluation!, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : error instanceof Error ? error.message : String(error) };
-    } finally {
-      await release?.();
-      if (this.evalAbort === abort) this.evalAbort = null;
-    }
+    const deps = { ...this.deps, sources: this.sources };
+    if (await evaluateOpenRun(deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
+    if (this.evalAbort === abort) this.evalAbort = null;
   }
 
   /** Cancels the on-demand evaluation under way (before its next play or model call); nothing is stored. */
@@ -322,24 +219,6 @@ export class RunController {
     this.deps.presence?.link.post(message);
   }
 
-  /** The notice about the open run's stored state: an interrupted run says what was kept. */
-  private storedNotice(): string | null {
-    const meta = this.meta;
-    if (!meta || this.shown?.word !== 'interrupted') return null;
-    return `This run was interrupted during epoch ${meta.epochsCompleted + 1} (the tab closed or crashed). ${savedEpochs(meta.epochsCompleted)}; the unfinished epoch was discarded. Continue runs it again with the same seeds.`;
-  }
-
-  /** The held-out suite of a run's scheduled evaluations, recorded in its meta when it has none or recorded another (then with a notice). */
-  private async scheduledSuite(session: RunSession, meta: RunMeta): Promise<Suite> {
-    const { suite, record, notice } = await scheduledSuite(meta, this.sources);
-    if (notice && this.inView(session)) this.notice = [this.notice, notice].filter(Boolean).join(' ');
-    if (record) {
-      await this.deps.store.updateRun(session.runId, { evalSuite: record });
-      if (this.inView(session)) this.meta = { ...this.meta!, evalSuite: record };
-    }
-    return suite;
-  }
-
   /** Before each unit: the stage shown and announced, then the start's gate; a unit let through by a step clears `stepping` when it is done. */
   private async gate(session: RunSession, stage: EpochStage): Promise<UnitDone | void> {
     session.stage = stage;
@@ -369,15 +248,6 @@ export class RunController {
     if (events.length === 0) return;
     this.post({ type: 'events', runId: session.runId, events });
     if (this.inView(session)) this.applyEvents(events);
-  }
-
-  /** Builds the live view from events, here or as another tab sent them. */
-  private applyEvents(events: readonly SpadeEvent[]): void {
-    for (const event of events) {
-      if (isEvalEvent(event)) this.evaluation = applyEvalEvent(this.evaluation, event);
-      else if (event.type === 'epoch_started') this.live = createLiveEpoch(event.epoch, event.slots);
-      else if (this.live) applyEvent(this.live, event);
-    }
   }
 
   /** Heard from another tab: a question about the run this tab holds, or news of the run this tab follows. */
@@ -447,63 +317,34 @@ export class RunController {
     this.meta = loaded.meta;
     this.history = [...history];
     if (!released) return;
-    this.error = loaded.meta.lastError;
     this.stage = null;
-    this.status = loaded.meta.epochsCompleted >= loaded.meta.epochsPlanned ? 'completed' : 'idle';
-    this.notice = this.storedNotice();
+    this.showSettled(loaded.meta);
     if (this.shown?.word === 'interrupted') this.live = null;
   }
 
+  /** Plays a start's run to its end, the view and the other tabs told as it goes; resolves with how it ended (stored). */
   private async loop(session: RunSession): Promise<FinishedStatus> {
     const clock = this.deps.now ?? Date.now;
-    const runId = session.runId;
+    const shown = (show: () => void) => {
+      if (this.inView(session)) show();
+    };
     try {
-      const loaded = await this.deps.store.loadRun(runId);
-      if (!loaded) throw new Error(`The run ${runId} is no longer stored.`);
-      const state = loaded.state;
-      session.epochsCompleted = state.epoch;
-      const model = await this.deps.model(loaded.meta);
-      const grounding = loaded.meta.config.useCorpus ? await this.deps.corpus() : null;
-      const corpus = grounding?.docs ?? [];
-      if (grounding) {
-        if (this.inView(session)) this.notice = state.epoch > 0 ? corpusChangeNotice(loaded.meta.corpus, grounding.identity) : null;
-        if (state.epoch === 0 || !loaded.meta.corpus) {
-          await this.deps.store.updateRun(runId, { corpus: grounding.identity });
-          if (this.inView(session)) this.meta = { ...this.meta!, corpus: grounding.identity };
-        }
-      }
-      const evalSuite = loaded.meta.config.evalEvery > 0 ? await this.scheduledSuite(session, loaded.meta) : null;
-      const training = evalSuite ? await storedTrainingCodes(this.deps.store, loaded.meta) : null;
-      await this.deps.store.updateRun(runId, { status: 'running', lastError: null, updatedAt: clock() });
-      if (this.inView(session)) this.meta = { ...this.meta!, status: 'running', lastError: null };
-      await runEpochs(
-        {
-          model,
-          sandbox: this.deps.sandbox(),
-          ...(evalSuite ? { evalSuite } : {}),
-          ...(loaded.meta.fixedPool ? { fixedPool: loaded.meta.fixedPool.environments } : {}),
-          corpus,
-          emit: (event) => this.onEvent(session, event),
-          gate: (stage) => this.gate(session, stage),
-          signal: session.abort.signal,
-          now: clock,
-          commit: (result) => this.deps.store.commitEpoch(runId, result),
-          committed: (result) => {
-            session.epochsCompleted = result.nextState.epoch;
-            this.post({ type: 'state', ...this.stateOf(session) });
-            this.stored(runId);
-            if (evalSuite && training) for (const code of trainingCodes({}, result.environments)) training.add(code);
-            if (!this.inView(session)) return;
+      await playStoredRun(this.deps, session, {
+        notice: (text, append) => shown(() => (this.notice = append ? [this.notice, text].filter(Boolean).join(' ') : text)),
+        metaChanged: (patch) => shown(() => (this.meta = { ...this.meta!, ...patch })),
+        emit: (event) => this.onEvent(session, event),
+        gate: (stage) => this.gate(session, stage),
+        committed: (result, overlap) => {
+          this.post({ type: 'state', ...this.stateOf(session) });
+          this.stored(session.runId);
+          shown(() => {
             this.history = [...this.history, result.metrics];
             this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
             this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
-            if (evalSuite && training && result.evaluations.length > 0 && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: suiteOverlap(evalSuite, training) };
-          },
+            if (overlap && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: overlap() };
+          });
         },
-        state,
-        loaded.meta.config,
-        loaded.meta.epochsPlanned - state.epoch,
-      );
+      });
       return await this.finish(session, 'completed', null);
     } catch (error) {
       this.flush(session);
@@ -518,18 +359,7 @@ export class RunController {
     await this.deps.store.updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
     if (this.session === session) this.session = null;
     if (this.heldHere?.runId === session.runId) this.heldHere = null;
-    if (!this.inView(session)) return status;
-    this.status = status;
-    this.error = message;
-    this.stage = null;
-    this.stepping = false;
-    if (status !== 'completed') {
-      // Nothing runs any more: no unit in progress, no rate of a run that is not running.
-      this.piecesPerSecond = 0;
-      if (this.live) haltLiveEpoch(this.live, status);
-    }
-    if (this.evaluation?.phase === 'running') this.evaluation = { ...this.evaluation, phase: 'cancelled' };
-    if (this.meta) this.meta = { ...this.meta, status, lastError: message };
+    if (this.inView(session)) this.showFinished(status, message);
     return status;
   }
 

@@ -1,5 +1,6 @@
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
-import type { NewRun, RunController, RunLock } from './run-controller.svelte.ts';
+import type { RunController, RunLock } from './run-controller.svelte.ts';
+import type { NewRun } from './new-run.ts';
 import { summarizeRuns, type RunSummary } from './run-summary.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
 import { runStatus, type RunStatusView } from './run-status.ts';

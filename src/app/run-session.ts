@@ -5,6 +5,9 @@ import type { ActiveStatus } from './run-announcement.ts';
 /** Lets go of a run's lock; the promise (when there is one) settles once it is really released. */
 export type ReleaseLock = () => void | Promise<void>;
 
+/** Holds a run exclusively; returns a release function, or null when another tab holds it. */
+export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
+
 /**
  * One start of a run in this tab, from the lock taken to the lock released: its own abort signal,
  * pause gate, step and event buffer. Nothing here is shared with the next start, so a run

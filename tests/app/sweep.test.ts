@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import type { ControllerStatus, NewRun } from '../../src/app/run-controller.svelte.ts';
+import type { ControllerStatus } from '../../src/app/run-controller.svelte.ts';
+import type { NewRun } from '../../src/app/new-run.ts';
 import { SweepController, type SweepDeps } from '../../src/app/sweep.svelte.ts';
 import { commandModel, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/sweep-plan.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
