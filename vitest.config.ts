@@ -6,13 +6,19 @@ import { nodeTestTiers } from './tests/tiers.ts';
 // subprocesses) and browser (real Chromium). tests/tiers.ts decides from each file's imports.
 const tiers = nodeTestTiers(import.meta.dirname);
 
+// Browser files that assert how long something takes on the page (a main-thread stall, a cancel,
+// a chart's first draw): they run last, one at a time, with nothing else on the cores.
+const TIMED_BROWSER = ['charts-demo', 'sandbox-runtime', 'webllm-engine', 'webllm-files'].map((name) => `tests/browser/${name}.test.ts`);
+
 export default defineConfig({
   plugins: [svelte()],
   test: {
     // A test that checks nothing fails.
     expect: { requireAssertions: true },
-    // Vitest's default on 2 cores is one worker, and the node tiers then leave a core idle while a
-    // test waits on its Python child; the browser tier stays one file at a time (fileParallelism).
+    // Three phases (sequence.groupOrder), so that Chromium never shares the cores with the Node
+    // tiers' Python children: the browser files, three at a time (a file often waits on its page:
+    // pacing, polling, timers); then the Node tiers, two at a time (a file with Python children keeps
+    // about a core busy); then the timed browser files, one at a time.
     maxWorkers: 2,
     projects: [
       {
@@ -20,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: tiers.unit,
+          sequence: { groupOrder: 1 },
           // Pure tests share nothing between files, so a worker reuses its loaded modules across them.
           isolate: false,
           environment: 'node',
@@ -31,6 +38,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: tiers.integration,
+          sequence: { groupOrder: 1 },
           environment: 'node',
           // Hang guards, not speed checks: two files share the cores, and CI machines run up to 2.5x slower.
           testTimeout: 180_000,
@@ -42,11 +50,26 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
+          exclude: TIMED_BROWSER,
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
           globalSetup: ['tests/browser/vite-global-setup.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser-timed',
+          include: TIMED_BROWSER,
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
+          // Each file starts its own dev server.
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -68,6 +68,10 @@ if (!only || only === 'node') {
     ),
   );
 }
+if (!only || only === 'boots') {
+  const { formatBootTiering } = await import('./boot-tiering.ts');
+  process.stdout.write(await formatBootTiering());
+}
 if (!only || only === 'transport') {
   const { formatTransportSplit, measureTransportSplit } = await import('./transport-split.ts');
   process.stdout.write(formatTransportSplit(await measureTransportSplit()));

@@ -1,12 +1,18 @@
-// One production build for the browser tier: the first test file that needs it builds it into the
-// folder the tier's global setup chose, and the next files reuse it (files run one at a time).
-import { existsSync, mkdtempSync } from 'node:fs';
+// One production build for the browser tier: the first test file that needs it builds it in the
+// folder the tier's global setup chose, and the next files reuse it. Files run side by side, so
+// the build is claimed with a lock directory and written to a folder of its own first: the
+// finished build appears whole (one rename), and a file that finds the lock taken waits for it.
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'vite';
 
 /** The sub-path the shared build is made for, as a project page on a static host serves it. */
 export const BUILT_APP_BASE = '/spade-lab/';
+
+/** How long a file waits for another file's build before it gives up. */
+const BUILD_WAIT_MS = 240_000;
 
 /** The tier's build folder (see vite-global-setup.ts), or a fresh one outside vitest. */
 async function buildFolder(): Promise<string> {
@@ -20,9 +26,33 @@ async function buildFolder(): Promise<string> {
 
 /** Builds the app (`vite build --base /spade-lab/`) once per tier and returns its folder. */
 export async function builtApp(): Promise<string> {
-  const outDir = await buildFolder();
-  if (!existsSync(join(outDir, 'index.html'))) {
-    await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const folder = await buildFolder();
+  const outDir = join(folder, 'app');
+  const lock = join(folder, 'building');
+  const started = Date.now();
+  while (!existsSync(outDir)) {
+    if (claim(lock)) {
+      try {
+        const staging = join(folder, `staging-${process.pid}`);
+        await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir: staging, emptyOutDir: true } });
+        renameSync(staging, outDir);
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    } else {
+      if (Date.now() - started > BUILD_WAIT_MS) throw new Error(`another test file's build of the app did not finish within ${BUILD_WAIT_MS} ms`);
+      await sleep(250);
+    }
   }
   return outDir;
+}
+
+/** Takes the build lock; false when another file holds it. */
+function claim(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    return false;
+  }
 }
