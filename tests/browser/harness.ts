@@ -17,7 +17,7 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-/** The browser tier's shared server (see vite-global-setup.ts), or null outside that tier (benchmarks). */
+/** The browser tier's shared server (see vite-global-setup.ts), or null outside that project (the timed browser files, benchmarks). */
 async function sharedBaseUrl(): Promise<string | null> {
   if (!process.env.VITEST) return null;
   const { inject } = await import('vitest');
@@ -26,7 +26,7 @@ async function sharedBaseUrl(): Promise<string | null> {
 
 /**
  * Opens Debian's Chromium on the app: the tier's shared server unless `options.ownServer` (or
- * outside vitest), then a server of its own. `options.scrollbars` keeps the classic scrollbars a
+ * where there is none: the timed browser files, outside vitest), then a server of its own. `options.scrollbars` keeps the classic scrollbars a
  * desktop browser draws (headless hides them), for tests about the page's width.
  */
 export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
