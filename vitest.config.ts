@@ -16,9 +16,9 @@ export default defineConfig({
     // A test that checks nothing fails.
     expect: { requireAssertions: true },
     // Three phases (sequence.groupOrder), so that Chromium never shares the cores with the Node
-    // tiers' Python children: the browser files, three at a time (a file often waits on its page:
-    // pacing, polling, timers); then the Node tiers, two at a time (a file with Python children keeps
-    // about a core busy); then the timed browser files, one at a time.
+    // tiers' Python children: the browser files, three at a time (300 s here, against 500 s one at a
+    // time); then the Node tiers, two at a time (a file with Python children keeps about a core
+    // busy); then the timed browser files, one at a time.
     maxWorkers: 2,
     projects: [
       {

@@ -6,7 +6,8 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import { countPlay, finishedEvaluation, startedEvaluation, type EvalProgress } from './eval-progress.ts';
 import type { RunLock } from './run-session.ts';
-import { loadChosenSuite, storedTrainingCodes, suiteOverlap, type SuiteChoice, type SuiteSources } from './suite-choice.ts';
+import { suiteSources, type StoredRunDeps } from './run-loop.ts';
+import { loadChosenSuite, storedTrainingCodes, suiteOverlap, type SuiteChoice } from './suite-choice.ts';
 
 /** Thrown when the person cancels an on-demand evaluation (nothing is stored). */
 export class EvaluationCancelled extends Error {
@@ -63,14 +64,8 @@ export async function evaluateOnDemand(ports: OnDemandPorts, runId: string): Pro
   return record;
 }
 
-/** What evaluating the open run on demand needs from the composition root. */
-export interface OpenRunEvaluationDeps {
-  store: RunStore;
-  sandbox: () => SandboxRuntime;
-  model: (meta: RunMeta) => Promise<ChatModel>;
-  sources: SuiteSources;
-  lock?: RunLock;
-}
+/** What evaluating the open run on demand needs from the composition root: what playing it needs, and its lock. */
+export type OpenRunEvaluationDeps = Pick<StoredRunDeps, 'store' | 'sandbox' | 'model' | 'suite'> & { lock?: RunLock };
 
 /**
  * Evaluates a run on demand on the chosen suite while holding its lock (another tab that runs it
@@ -84,7 +79,7 @@ export async function evaluateOpenRun(deps: OpenRunEvaluationDeps, meta: RunMeta
   const release = deps.lock ? await deps.lock(meta.id) : () => undefined;
   try {
     if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
-    const [suite, model, training] = await Promise.all([loadChosenSuite(choice, deps.sources), deps.model(meta), storedTrainingCodes(deps.store, meta)]);
+    const [suite, model, training] = await Promise.all([loadChosenSuite(choice, suiteSources(deps)), deps.model(meta), storedTrainingCodes(deps.store, meta)]);
     update(startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds));
     const onPlay = (play: EvalPlay, done: number, total: number) => update(countPlay(progress, play, done, total));
     const record = await evaluateOnDemand({ store: deps.store, model, sandbox: deps.sandbox(), suite, signal, onPlay }, meta.id);

@@ -10,7 +10,7 @@ import type { LiveEpoch } from './live-epoch.ts';
 import { BUILTIN_CHOICE, loadChosenSuite, type SuiteChoice } from './suite-choice.ts';
 import { newRunMeta, type NewRun } from './new-run.ts';
 import type { AnnouncedState, FinishedStatus, RunAnnouncement } from './run-announcement.ts';
-import { playStoredRun, type StoredRunDeps } from './run-loop.ts';
+import { playStoredRun, suiteSources, type StoredRunDeps } from './run-loop.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
 import { RunSession, type RunLock } from './run-session.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
@@ -68,7 +68,7 @@ export class RunController extends RunViewState {
   /** Creates and selects a run (not started); a run that schedules evaluations records its held-out suite (and where it came from), a fixed-pool run its whole pool. */
   async create(input: NewRun): Promise<RunMeta> {
     const choice = input.evalSuite ?? BUILTIN_CHOICE;
-    const suite = input.config.evalEvery > 0 ? await loadChosenSuite(choice, this.sources) : null;
+    const suite = input.config.evalEvery > 0 ? await loadChosenSuite(choice, suiteSources(this.deps)) : null;
     const meta = newRunMeta(input, suite, (this.deps.now ?? Date.now)());
     await this.deps.store.createRun(meta);
     await this.open(meta.id);
@@ -178,19 +178,13 @@ export class RunController extends RunViewState {
     if (!meta || this.evaluating || this.heldHere || this.readOnly) return;
     const abort = new AbortController();
     this.evalAbort = abort;
-    const deps = { ...this.deps, sources: this.sources };
-    if (await evaluateOpenRun(deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
+    if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
     if (this.evalAbort === abort) this.evalAbort = null;
   }
 
   /** Cancels the on-demand evaluation under way (before its next play or model call); nothing is stored. */
   cancelEvaluation(): void {
     this.evalAbort?.abort();
-  }
-
-  /** Where chosen suites are read: the built-in suite and the stored runs. */
-  private get sources() {
-    return { builtin: this.deps.suite, store: this.deps.store };
   }
 
   /** True while `session` is the start of the open run in this view (it may update the view). */

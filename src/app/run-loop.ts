@@ -5,7 +5,7 @@ import { runEpochs } from '../core/loop/run-epochs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { Suite } from '../core/eval/suite.ts';
-import { scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes } from './suite-choice.ts';
+import { scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteSources } from './suite-choice.ts';
 import type { RunSession } from './run-session.ts';
 
 /** What playing a stored run needs from the composition root. */
@@ -31,9 +31,14 @@ export interface StoredRunView extends Pick<EpochPorts, 'emit' | 'gate'> {
   committed(result: EpochResult, overlap: (() => string[]) | null): void;
 }
 
+/** Where chosen suites are read: the built-in suite and the stored runs. */
+export function suiteSources(deps: Pick<StoredRunDeps, 'suite' | 'store'>): SuiteSources {
+  return { builtin: deps.suite, store: deps.store };
+}
+
 /** The held-out suite of a run's scheduled evaluations, recorded in its meta when it has none or recorded another (then with a notice). */
 async function recordedScheduledSuite(deps: StoredRunDeps, meta: RunMeta, view: StoredRunView): Promise<Suite> {
-  const { suite, record, notice } = await scheduledSuite(meta, { builtin: deps.suite, store: deps.store });
+  const { suite, record, notice } = await scheduledSuite(meta, suiteSources(deps));
   if (notice) view.notice(notice, true);
   if (record) {
     await deps.store.updateRun(meta.id, { evalSuite: record });

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { nodeWorkerBundle, pyodideDirectory, sandboxExecArgv, spawnNodeSandbox, WASM_TIERING_BUDGET } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
 
-/** Start and heavy-call figures of one tiering setting. */
+/** Start figures of one tiering setting. */
 export interface TieringFigures {
   /** Median wall time from spawn to ready, in milliseconds. */
   startMs: number;
