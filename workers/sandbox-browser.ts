@@ -15,7 +15,7 @@ interface Boot {
   files: Record<string, ArrayBuffer>;
   /** Pyodide's wasm, compiled once by the sandbox frame for all its workers. */
   wasmModule?: WebAssembly.Module;
-  /** A memory snapshot of a fresh interpreter (see pyodide-snapshot.ts) to start from instead of a cold start. */
+  /** A memory snapshot of a fresh interpreter (see pyodide-snapshot.ts) to start from instead of a cold start; one that does not restore means a cold start. */
   snapshot?: ArrayBuffer;
   /** Make that snapshot instead: boot cold, send the bytes to the frame and serve nothing (no environment runs here). */
   makeSnapshot?: true;
@@ -50,7 +50,7 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
     const restoring = snapshot instanceof ArrayBuffer && !makeSnapshot;
     globalThis.fetch = serveFiles(files, compiled);
     if (compiled) WebAssembly.instantiateStreaming = instantiateFrom(wasmModule);
-    const pyodide = await loadPyodide({
+    const settings = {
       indexURL: FILE_HOST,
       createPyodideModule,
       lockFileContents: new TextDecoder().decode(files['pyodide-lock.json']!),
@@ -58,8 +58,9 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
       stdout: () => undefined,
       stderr: () => undefined,
       stdin: () => null,
-      ...(makeSnapshot ? { _makeSnapshot: true } : restoring ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
-    });
+    };
+    const restored = restoring ? await loadPyodide({ ...settings, _loadSnapshot: new Uint8Array(snapshot) }).catch(() => null) : null;
+    const pyodide = restored ?? (await loadPyodide({ ...settings, ...(makeSnapshot ? { _makeSnapshot: true } : {}) }));
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;
     if (makeSnapshot) {
@@ -68,9 +69,9 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
       return;
     }
     if (!port) throw new Error('no host port');
-    if (restoring) freshenRestoredInterpreter(pyodide);
+    if (restored) freshenRestoredInterpreter(pyodide);
     expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), port);
-    port.postMessage({ spadeSandboxReady: true });
+    port.postMessage({ spadeSandboxReady: true, snapshotRefused: restoring && !restored });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (makeSnapshot) self.postMessage({ spadeSnapshotError: message });

@@ -1,4 +1,4 @@
-import { workerUrl, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../adapters/sandbox/browser-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../adapters/sandbox/pyodide-runtime.ts';
 
@@ -6,6 +6,6 @@ let runtime: PyodideSandboxRuntime | null = null;
 
 /** The app's one browser sandbox runtime, created on first use (the app context hands it out; views use `ctx.sandbox`). */
 export function appSandbox(): PyodideSandboxRuntime {
-  runtime ??= createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles });
+  runtime ??= createBrowserSandboxRuntime(sandboxAssets);
   return runtime;
 }

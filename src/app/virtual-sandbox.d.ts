@@ -1,6 +1,5 @@
-/** Where the bundled browser sandbox worker and Pyodide's files are served (see src/adapters/sandbox/vite-plugin.ts). */
+/** Where the bundled browser sandbox worker, Pyodide's files and the interpreter snapshot are served (see src/adapters/sandbox/vite-plugin.ts). */
 declare module 'virtual:spade-sandbox' {
-  export const workerUrl: string;
-  export const pyodideBase: string;
-  export const pyodideFiles: readonly string[];
+  import type { BrowserSandboxAssets } from '../adapters/sandbox/browser-sandbox.ts';
+  export const sandboxAssets: BrowserSandboxAssets;
 }

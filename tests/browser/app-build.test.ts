@@ -2,11 +2,17 @@
 // `npm run preview` serves it, in Debian's Chromium: what users get from a static host that sends
 // the isolation headers (app-offline.test.ts covers one that does not). The other browser tests
 // drive the dev server; this one proves the bundle carries what they rely on: the sandbox worker
-// and Pyodide's files, the web-llm worker, wllama's wasm, the demo script and corpus, and the
-// COOP/COEP headers that make the page cross-origin isolated (threads for the CPU backend).
+// and Pyodide's files with the interpreter snapshot, the web-llm worker, wllama's wasm, the demo
+// script and corpus, and the COOP/COEP headers that make the page cross-origin isolated (threads
+// for the CPU backend).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentSandboxSnapshot } from '../../src/adapters/sandbox/node-sandbox.ts';
+import { SNAPSHOT_FILE } from '../../src/adapters/sandbox/vite-plugin.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { FIRST_VIEW_BUDGET_BYTES, firstViewFiles, totalGzip } from '../bench/first-view.ts';
 import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
@@ -69,6 +75,15 @@ describe('the production build', () => {
     const result = page.getByTestId('validation-result');
     await result.getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
     expect(await result.textContent()).toContain('determinism: passed');
+  });
+
+  it("ships the Node sandbox's interpreter snapshot, gzipped, and the page's interpreters start from it", async () => {
+    const shipped = gunzipSync(readFileSync(join(outDir, 'pyodide', SNAPSHOT_FILE)));
+    const made = await currentSandboxSnapshot();
+    expect(made).not.toBeNull();
+    expect(shipped.equals(Buffer.from(made!))).toBe(true);
+    // The page's fetch (the service worker's precache asks for it too).
+    expect(requests.filter((url) => url.endsWith(`/pyodide/${SNAPSHOT_FILE}`)).length).toBeGreaterThan(0);
   });
 
   it('starts the web-llm worker engine and fails the offline model load with a next step', async () => {

@@ -72,7 +72,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
     const { files, bytes } = await precache();
     console.log(`precache: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
     const under = (path: string) => `${BUILT_APP_BASE}${path}`;
-    for (const path of ['index.html', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip', 'pyodide/pyodide-lock.json', 'manifest.webmanifest']) {
+    for (const path of ['index.html', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip', 'pyodide/pyodide-lock.json', 'pyodide/sandbox-snapshot.bin.gz', 'manifest.webmanifest']) {
       expect(files).toContain(under(path));
     }
     // Every file of public/: the demo scripts, the corpus, the suites, the pools, the icons.

@@ -34,7 +34,7 @@ export function spadeOfflinePlugin(): PluginOption {
     registerType: 'prompt',
     injectRegister: false,
     injectManifest: {
-      globPatterns: ['**/*.{html,js,css,wasm,zip,json,jsonl,py,svg,png,webmanifest}'],
+      globPatterns: ['**/*.{html,js,css,wasm,zip,gz,json,jsonl,py,svg,png,webmanifest}'],
       maximumFileSizeToCacheInBytes: MAX_PRECACHED_FILE_BYTES,
       manifestTransforms: [withoutCompatWasm],
     },

@@ -8,6 +8,8 @@ export interface BrowserSandboxAssets {
   workerUrl: string;
   pyodideBase: string;
   pyodideFiles: readonly string[];
+  /** A gzipped memory snapshot of a fresh interpreter under `pyodideBase`, made at build time; null (or unreachable) makes the frame take its own. */
+  snapshotFile: string | null;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -18,36 +20,50 @@ async function fetchOk(url: string, name: string): Promise<Response> {
   return response;
 }
 
-/** The worker's source and Pyodide's files, fetched once per spawner (the frame can fetch nothing itself). */
+/** The worker's source, Pyodide's files and the build's snapshot, fetched once per spawner (the frame can fetch nothing itself). */
 interface SandboxDownloads {
   workerSource: string;
   files: Record<string, ArrayBuffer>;
+  /** The gzipped snapshot, or null when the build has none or it could not be fetched. */
+  snapshot: ArrayBuffer | null;
 }
 
 async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
-  const [workerSource, files] = await Promise.all([
+  const { snapshotFile } = assets;
+  const [workerSource, files, snapshot] = await Promise.all([
     fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
     Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
+    // Only a speed-up: without it the frame takes a snapshot of its own, as before.
+    snapshotFile
+      ? fetchOk(assets.pyodideBase + snapshotFile, snapshotFile).then(
+          (response) => response.arrayBuffer(),
+          () => null,
+        )
+      : null,
   ]);
-  return { workerSource, files };
+  return { workerSource, files, snapshot };
 }
 
 function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
   return new Promise((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
 }
 
-function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<void> {
+// Resolves once the worker's interpreter is up, with whether it had to start cold because the
+// snapshot it was given would not restore.
+function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<{ snapshotRefused: boolean }> {
   return new Promise((resolve, reject) => {
+    let snapshotRefused = false;
     const settle = (error: Error | null) => {
       clearTimeout(timer);
       port.removeEventListener('message', onMessage);
       signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
-      else resolve();
+      else resolve({ snapshotRefused });
     };
     const onAbort = () => settle(new Error('the sandbox runtime closed while Python was starting'));
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown } | null;
+      const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown; snapshotRefused?: unknown } | null;
+      snapshotRefused = data?.snapshotRefused === true;
       if (data?.spadeSandboxReady === true) settle(null);
       else if (typeof data?.spadeSandboxError === 'string') settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
     };
@@ -67,6 +83,8 @@ interface SandboxFrame {
   readonly deaths: Map<number, (reason: string) => void>;
   /** Set once the frame takes no more starts; it is removed when its last worker is gone. */
   retired: boolean;
+  /** Whether its workers restore from the build's snapshot (else from one the frame took). */
+  prebuilt: boolean;
 }
 
 // Removes a retired frame once none of its workers is left (removing it kills them all).
@@ -74,7 +92,7 @@ function removeIfDone(host: SandboxFrame): void {
   if (host.retired && host.deaths.size === 0) host.element.remove();
 }
 
-async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource: string): Promise<SandboxFrame> {
+async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebuilt: ArrayBuffer | null): Promise<SandboxFrame> {
   const element = document.createElement('iframe');
   element.setAttribute('sandbox', 'allow-scripts');
   element.setAttribute('aria-hidden', 'true');
@@ -91,8 +109,9 @@ async function openSandboxFrame(files: Record<string, ArrayBuffer>, workerSource
     if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
-  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true }, '*', [channel.port2, ...Object.values(copies)]);
-  return { element, control: channel.port1, deaths, retired: false };
+  const given = prebuilt ? { prebuilt: prebuilt.slice(0) } : {};
+  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true, ...given }, '*', [channel.port2, ...Object.values(copies), ...Object.values(given)]);
+  return { element, control: channel.port1, deaths, retired: false, prebuilt: prebuilt !== null };
 }
 
 /** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running. */
@@ -102,15 +121,19 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * Spawns browser sandboxes: one hidden `<iframe sandbox="allow-scripts">` (opaque origin, no
  * network by CSP) compiles Pyodide's wasm once and owns one worker per interpreter, each started
  * from that compiled module (code only: every worker has its own memory and globals) and restored
- * from a memory snapshot of a fresh interpreter that a worker running no environment made. The host
- * talks to each worker over its own MessageChannel with comlink and exposes nothing; killing
- * terminates the worker. A frame that fails a start, or was removed, is replaced by a fresh one
- * for later starts, and removed once its own workers are gone.
+ * from a memory snapshot of a fresh interpreter: the build's (`assets.snapshotFile`), or, when there
+ * is none or a worker cannot restore from it, one that a worker of the frame running no environment
+ * made. The host talks to each worker over its own MessageChannel with comlink and exposes
+ * nothing; killing terminates the worker. A frame that fails a start, whose workers refused the
+ * build's snapshot, or that was removed, is replaced by a fresh one for later starts, and removed
+ * once its own workers are gone.
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
   let downloads: Promise<SandboxDownloads> | null = null;
   let frame: Promise<SandboxFrame> | null = null;
   let nextId = 0;
+  // Cleared for good once a worker could not restore from the build's snapshot: later frames take their own.
+  let usePrebuilt = true;
   const live = new Set<number>();
   // A frame that failed a start (or was removed) takes no more starts; its running workers finish.
   const dropFrame = (broken: Promise<SandboxFrame>) => {
@@ -129,8 +152,8 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
       downloads = null;
       throw error;
     });
-    const { files, workerSource } = await downloads;
-    const opened = (frame ??= openSandboxFrame(files, workerSource));
+    const fetched = await downloads;
+    const opened = (frame ??= openSandboxFrame(fetched, usePrebuilt ? fetched.snapshot : null));
     const host = await opened.catch((error: unknown) => {
       dropFrame(opened);
       throw error;
@@ -163,7 +186,11 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     };
     signal?.addEventListener('abort', kill, { once: true });
     try {
-      await waitForReady(channel.port1, exited, signal);
+      const { snapshotRefused } = await waitForReady(channel.port1, exited, signal);
+      if (snapshotRefused && host.prebuilt) {
+        usePrebuilt = false;
+        dropFrame(opened);
+      }
     } catch (error) {
       kill();
       if (!signal?.aborted) dropFrame(opened);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,13 +41,16 @@ export function privateCacheDirectory(base = tmpdir()): string {
 
 /** Path of the sandbox child's bundled entry (workers/sandbox-node.ts), built once per host process. */
 export function nodeWorkerBundle(): Promise<string> {
-  bundlePath ??= bundleWorker(ENTRY, 'node').then((code) => {
-    const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    const file = join(privateCacheDirectory(), `sandbox-node-${hash}.mjs`);
-    if (!existsSync(file)) writeAtomically(file, code);
-    return file;
-  });
+  bundlePath ??= bundleWorker(ENTRY, 'node').then(keepBundle);
   return bundlePath;
+}
+
+// Keeps a bundle in the cache directory under its content hash and returns its path.
+function keepBundle(code: string): string {
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const file = join(privateCacheDirectory(), `sandbox-node-${hash}.mjs`);
+  if (!existsSync(file)) writeAtomically(file, code);
+  return file;
 }
 
 // Writes through a temporary name, so a concurrent process never reads half a file.
@@ -170,17 +173,32 @@ let snapshotFile: Promise<string | null> | null = null;
  * Null (cold starts) when it cannot be made.
  */
 function nodeSandboxSnapshot(launcher: SandboxLauncher, bundle: string): Promise<string | null> {
-  snapshotFile ??= (async () => {
-    const file = bundle.replace(/\.mjs$/, '.snapshot');
-    if (existsSync(file)) return file;
-    try {
-      writeAtomically(file, await makeSnapshot(launcher, bundle));
-      return file;
-    } catch {
-      return null;
-    }
-  })();
+  snapshotFile ??= snapshotBeside(launcher, bundle);
   return snapshotFile;
+}
+
+// The snapshot file kept beside `bundle`, made by one of its children when there is none yet.
+async function snapshotBeside(launcher: SandboxLauncher, bundle: string): Promise<string | null> {
+  const file = bundle.replace(/\.mjs$/, '.snapshot');
+  if (existsSync(file)) return file;
+  try {
+    writeAtomically(file, await makeSnapshot(launcher, bundle));
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes of the memory snapshot for the sandbox's current sources (bundled anew on every call,
+ * so an edit to seal.py never gets an older snapshot), made by a fenced Node child that runs no
+ * environment, or null when it cannot be made. The browser build ships them: its interpreters
+ * restore from the same bytes as the CLI's instead of each page making its own.
+ */
+export async function currentSandboxSnapshot(): Promise<Uint8Array | null> {
+  const [launcher, code] = await Promise.all([sandboxLauncher(), bundleWorker(ENTRY, 'node')]);
+  const file = await snapshotBeside(launcher, keepBundle(code));
+  return file ? readFileSync(file) : null;
 }
 
 function forgetSnapshot(file: string): void {

@@ -5,9 +5,10 @@ export const SANDBOX_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline'
 export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
 
 // Runs inside the opaque-origin frame. The host's one window message brings the worker source,
-// the Pyodide files, a private control port and whether to make a memory snapshot. The frame
-// compiles Pyodide's wasm once; when asked, one worker that runs no environment boots cold and
-// sends back a snapshot of its fresh interpreter, and later starts restore from a copy of it.
+// the Pyodide files, a private control port, whether to start workers from a memory snapshot and
+// maybe the build's snapshot (gzipped). The frame compiles Pyodide's wasm once; when snapshots are
+// asked for, starts restore from a copy of the build's snapshot, or, when there is none or it does
+// not unzip, of one that a worker running no environment booted cold to send back.
 // Each { start: id, port } on the control port starts one worker (one interpreter, one
 // environment) with its own copies of the files and of the snapshot, the compiled module
 // and the host's port for it; { kill: id } terminates that worker. Worker deaths go back on the
@@ -15,7 +16,7 @@ export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
 const FRAME_SCRIPT = `
 addEventListener('message', (event) => {
   if (event.source !== parent) return;
-  const { workerSource, files, control, snapshot: wantSnapshot } = event.data || {};
+  const { workerSource, files, control, snapshot: wantSnapshot, prebuilt } = event.data || {};
   if (!(control instanceof MessagePort)) return;
   const url = URL.createObjectURL(new Blob([String(workerSource)], { type: 'text/javascript' }));
   const all = files && typeof files === 'object' ? files : {};
@@ -26,7 +27,7 @@ addEventListener('message', (event) => {
   const copiesOf = () => Object.fromEntries(others.map(([name, bytes]) => [name, bytes.slice(0)]));
   // Starts wait for the snapshot (a restore is several times cheaper than a cold start); without
   // one (not asked for, or the maker failed or took over 30 s) they start cold.
-  const snapshot = wantSnapshot !== true ? Promise.resolve(null) : compiled.then((module) => new Promise((resolve) => {
+  const make = () => compiled.then((module) => new Promise((resolve) => {
     if (typeof module !== 'object' || module === null) return resolve(null);
     const maker = new Worker(url);
     const done = (bytes) => {
@@ -40,6 +41,8 @@ addEventListener('message', (event) => {
     const copies = copiesOf();
     maker.postMessage({ files: copies, wasmModule: module, makeSnapshot: true }, Object.values(copies));
   }));
+  const unzip = (gzipped) => new Response(new Blob([gzipped]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer().catch(() => null);
+  const snapshot = wantSnapshot !== true ? Promise.resolve(null) : prebuilt instanceof ArrayBuffer ? unzip(prebuilt).then((bytes) => bytes || make()) : make();
   const died = (id, reason) => {
     const worker = workers.get(id);
     if (!worker) return;

@@ -1,12 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { pyodideDirectory } from './node-sandbox.ts';
+import { currentSandboxSnapshot, pyodideDirectory } from './node-sandbox.ts';
 import { bundleWorker } from './worker-bundler.ts';
 
 /** Pyodide files the browser sandbox needs, served by the app and handed into the sandbox. */
 export const PYODIDE_FILES = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'] as const;
+
+/** The gzipped memory snapshot of a fresh sandbox interpreter, served beside Pyodide's files (see `currentSandboxSnapshot`). */
+export const SNAPSHOT_FILE = 'sandbox-snapshot.bin.gz';
+
+// The snapshot, gzipped (31 MB of interpreter memory compress to about 6 MB), or null when it cannot be made.
+async function gzippedSnapshot(): Promise<Uint8Array | null> {
+  const bytes = await currentSandboxSnapshot().catch(() => null);
+  return bytes ? gzipSync(bytes) : null;
+}
 
 const VIRTUAL_ID = 'virtual:spade-sandbox';
 const RESOLVED_ID = '\0' + VIRTUAL_ID;
@@ -15,15 +25,17 @@ const WORKER_SOURCES = [fileURLToPath(new URL('.', import.meta.url)), fileURLToP
 const DEV_WORKER_PATH = '@spade/sandbox-worker.js';
 
 /**
- * Serves (dev) and emits (build) the Pyodide runtime files under `pyodide/` and the browser
- * sandbox worker, bundled and minified into one self-contained file of its own (fetched when
- * Python starts, never part of the first view), and provides `virtual:spade-sandbox`: where they are.
+ * Serves (dev) and emits (build) the Pyodide runtime files and the interpreter snapshot under
+ * `pyodide/` and the browser sandbox worker, bundled and minified into one self-contained file of
+ * its own (fetched when Python starts, never part of the first view), and provides
+ * `virtual:spade-sandbox`: `sandboxAssets`, where they are.
  */
 export function spadeSandboxPlugin(): Plugin {
   const dir = pyodideDirectory();
   let base = '/';
   let building = false;
   let devWorker: Promise<string> | null = null;
+  let devSnapshot: Promise<Uint8Array | null> | null = null;
   return {
     name: 'spade-sandbox',
     configResolved(config) {
@@ -36,22 +48,26 @@ export function spadeSandboxPlugin(): Plugin {
     async load(id) {
       if (id !== RESOLVED_ID) return null;
       let workerPath = DEV_WORKER_PATH;
+      let snapshotFile: string | null = SNAPSHOT_FILE;
       if (building) {
-        const source = await bundleWorker(WORKER_ENTRY, 'browser', true);
+        const [source, snapshot] = await Promise.all([bundleWorker(WORKER_ENTRY, 'browser', true), gzippedSnapshot()]);
         workerPath = `assets/sandbox-worker-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`;
         this.emitFile({ type: 'asset', fileName: workerPath, source });
+        if (snapshot) this.emitFile({ type: 'asset', fileName: `pyodide/${SNAPSHOT_FILE}`, source: snapshot });
+        else snapshotFile = null;
       }
-      return [
-        `export const workerUrl = ${JSON.stringify(base + workerPath)};`,
-        `export const pyodideBase = ${JSON.stringify(base + 'pyodide/')};`,
-        `export const pyodideFiles = ${JSON.stringify(PYODIDE_FILES)};`,
-      ].join('\n');
+      const assets = { workerUrl: base + workerPath, pyodideBase: base + 'pyodide/', pyodideFiles: PYODIDE_FILES, snapshotFile };
+      return `export const sandboxAssets = ${JSON.stringify(assets)};`;
     },
     configureServer(server) {
       // The worker is bundled once and again only after a change to the sandbox's own files.
       server.watcher.on('change', (file) => {
-        if (WORKER_SOURCES.some((folder) => file.startsWith(folder))) devWorker = null;
+        if (!WORKER_SOURCES.some((folder) => file.startsWith(folder))) return;
+        devWorker = null;
+        devSnapshot = null;
       });
+      // Made while the first page loads, not when it asks.
+      devSnapshot = gzippedSnapshot();
       server.middlewares.use((req, res, next) => {
         const path = req.url?.split('?')[0] ?? '';
         if (path === base + DEV_WORKER_PATH) {
@@ -66,6 +82,11 @@ export function spadeSandboxPlugin(): Plugin {
               next(error);
             },
           );
+          return;
+        }
+        if (path === base + 'pyodide/' + SNAPSHOT_FILE) {
+          devSnapshot ??= gzippedSnapshot();
+          void devSnapshot.then((bytes) => (bytes ? res.setHeader('Content-Type', 'application/gzip').end(bytes) : res.writeHead(404).end('no sandbox snapshot on this machine')));
           return;
         }
         const name = path.replace(base + 'pyodide/', '');

@@ -1,7 +1,7 @@
 // Test-only page module (tests/browser/pages/sandbox.html): puts the real browser sandbox runtime,
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
 // tests/browser/sandbox-isolation.test.ts and tests/browser/sandbox-runtime.test.ts.
-import { workerUrl, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { sandboxAssets } from 'virtual:spade-sandbox';
 import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_FRAME_CSP, SANDBOX_WASM_FILE, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
@@ -212,7 +212,7 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
     frame = await addFrame(sandboxFrameHtml());
     const control = new MessageChannel();
     control.port1.onmessage = (event) => frameMessages.push(event.data);
-    const wasm = await (await fetch(pyodideBase + SANDBOX_WASM_FILE)).arrayBuffer();
+    const wasm = await (await fetch(sandboxAssets.pyodideBase + SANDBOX_WASM_FILE)).arrayBuffer();
     frame.contentWindow?.postMessage({ workerSource: source, files: { [SANDBOX_WASM_FILE]: wasm }, control: control.port2 }, '*', [control.port2, wasm]);
     control.port1.postMessage({ start: 0, port: channel.port2 }, [channel.port2]);
     const sandboxFrame = frame;
@@ -287,20 +287,24 @@ async function asResult(run: () => Promise<Omit<Extract<RuntimeResult, { ok: tru
   }
 }
 
+let framesOpened = 0;
+new MutationObserver((changes) => {
+  for (const change of changes) framesOpened += [...change.addedNodes].filter((node) => node instanceof HTMLIFrameElement && node.title === 'Python sandbox').length;
+}).observe(document.body, { childList: true });
+
 const api = {
-  assets: { pyodideBase, pyodideFiles, workerUrl },
   frameCsp: SANDBOX_FRAME_CSP,
   sandboxFrameHtml,
   validateEnvironment,
-  createBrowserSandboxRuntime: () => createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles }),
+  createBrowserSandboxRuntime: () => createBrowserSandboxRuntime(sandboxAssets),
 
-  /** Creates the page's runtime (closing any previous one) and waits until its sandbox is up; resolves with the start time in ms. */
-  async startRuntime(options: Partial<PyodideRuntimeOptions> = {}): Promise<number> {
+  /** Creates the page's runtime (closing any previous one; `snapshotFile` replaces the build's snapshot) and waits until its sandbox is up; resolves with the start time in ms. */
+  async startRuntime(options: Partial<PyodideRuntimeOptions> = {}, snapshotFile: string | null = sandboxAssets.snapshotFile): Promise<number> {
     await runtime?.close();
     const started = performance.now();
     // Exactly createBrowserSandboxRuntime(assets, options), with the spawner counted so tests can
     // tell when the warm spare is up.
-    const spawn = browserSandboxSpawner({ workerUrl, pyodideBase, pyodideFiles });
+    const spawn = browserSandboxSpawner({ ...sandboxAssets, snapshotFile });
     spawner = spawn;
     runtime = new PyodideSandboxRuntime((signal) => {
       spawns.started += 1;
@@ -334,6 +338,8 @@ const api = {
   liveInterpreters: (): number => spawner?.live() ?? 0,
   /** Number of sandbox frames in the document (one per spawner, shared by all its interpreters). */
   sandboxFrames: (): number => document.querySelectorAll('iframe[title="Python sandbox"]').length,
+  /** Number of sandbox frames ever added to the document (a spawner opens another after a frame it gave up on). */
+  sandboxFramesOpened: (): number => framesOpened,
   /** validateEnvironment on the page's runtime with the tab defaults (or `options`). */
   validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> => validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
   /** Loads `code` and calls reset(seed); resolves with the observation or the EnvError's code. */

@@ -1,7 +1,7 @@
 // Test-only page module (tests/browser/pages/store.html): puts the real IndexedDB RunStore, the
 // export/import adapters and the browser sandbox on `window.spadeStore` for
 // tests/browser/store-idb.test.ts. Errors come back as plain data ({ error: { name, code, message } }).
-import { workerUrl, pyodideBase, pyodideFiles } from 'virtual:spade-sandbox';
+import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { exportRun, type ExportFormat } from '../../../src/adapters/store/export-run.ts';
@@ -97,7 +97,7 @@ const api = {
   },
   /** Exports a run from one database and imports it into another, re-validating in the browser sandbox. */
   async exportThenImport(from: string, runId: string, format: ExportFormat, to: string, newRunId?: string) {
-    sandbox ??= createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles });
+    sandbox ??= createBrowserSandboxRuntime(sandboxAssets);
     const file = await exportRun(store(from), runId, format);
     const report = await importIntoStore(
       store(to),

@@ -4,7 +4,7 @@
 // with the loaded engine in both roles, the real browser sandbox and the IndexedDB store, whose
 // slots are then shown with the app's own slot view.
 import { mount } from 'svelte';
-import { pyodideBase, pyodideFiles, workerUrl } from 'virtual:spade-sandbox';
+import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { CpuModelController } from '../../../src/app/cpu-model.svelte.ts';
@@ -104,7 +104,7 @@ async function corpus() {
 async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' = 'engine'): Promise<EpochSummary> {
   const model = loaded();
   const config: Config = { ...DEFAULT_CONFIG, ...overrides };
-  const sandbox = createBrowserSandboxRuntime({ workerUrl, pyodideBase, pyodideFiles });
+  const sandbox = createBrowserSandboxRuntime(sandboxAssets);
   const store = await openIndexedDbRunStore({ name: `spade-wllama-test-${Date.now()}` });
   const runId = 'cpu-epoch';
   const now = Date.now();
