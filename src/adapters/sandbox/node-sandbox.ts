@@ -111,15 +111,16 @@ function watchDeath(child: ChildProcess, stderr: () => string): { exited: Promis
 }
 
 /** V8's budget before it optimises a WebAssembly function (roughly bytes executed; its default is 1,800,000). */
-export const WASM_TIERING_BUDGET = 100_000_000;
+export const WASM_TIERING_BUDGET = 1_000_000_000;
 
 /**
  * Node flags of the sandbox process: the permission model (read only the bundle and the pyodide
  * package; no writes, subprocesses, workers or addons) and no code generation from strings, so a
  * JavaScript object reached from Python cannot be turned into arbitrary code. An environment's
  * interpreter lives briefly, so V8 optimises a WebAssembly function only after a far larger
- * execution budget than its default: a start then costs about a third less CPU (no optimising of
- * code the start barely runs), and a compute-heavy call runs as fast (`npm run bench -- boots`).
+ * execution budget than its default: a start then costs about 40% less CPU (no optimising of
+ * code the start barely runs), and a compute-heavy call of a
+ * tenth of a second runs about as fast (`npm run bench -- boots`).
  */
 export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: string | null = null): string[] {
   return [
