@@ -37,7 +37,8 @@ async function epochSummaries(tx: SummaryTx, runId: string, query: EnvironmentQu
 /**
  * One window of the explorer's order, from summaries alone. An epoch filter reads that epoch's
  * summaries; otherwise a cursor walks the order index's range for the query's filters and sort
- * (skipping `offset` entries by count and advance), so a page reads only its own rows.
+ * (skipping `offset` entries by count and advance), so a page reads only its own rows. A window
+ * with neither offset nor limit reads each range in one request instead of a cursor step per row.
  */
 async function summaryWindow(tx: SummaryTx, runId: string, query: EnvironmentQuery): Promise<EnvironmentSummary[]> {
   if (query.epoch !== undefined) return epochSummaries(tx, runId, { ...query, epoch: query.epoch });
@@ -49,6 +50,11 @@ async function summaryWindow(tx: SummaryTx, runId: string, query: EnvironmentQue
   let skip = query.offset ?? 0;
   for (const range of orderRanges(runId, query)) {
     if (out.length >= limit) break;
+    if (skip === 0 && limit === Infinity) {
+      const rows = await index.getAll(range);
+      for (const row of query.descending ? rows.reverse() : rows) out.push(row.summary);
+      continue;
+    }
     if (skip > 0) {
       const entries = await index.count(range);
       if (skip >= entries) {
