@@ -1,6 +1,7 @@
 // The explorer over a seeded store of 10,000 environments in real Chromium and real IndexedDB:
 // filters and sort (time to first rows printed, no timed assertion), virtualisation while
-// scrolling to the end, keyboard operation, opening an environment; axe and screenshots.
+// scrolling to the end, keyboard operation, opening an environment, the run's charts (time to the
+// first chart printed); axe and screenshots.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
@@ -130,5 +131,18 @@ describe('explorer over 10,000 environments', () => {
       .filter({ hasText: /^\s*20 environments · first rows in/ })
       .waitFor();
     await expect(page.getByLabel('Epoch').inputValue()).resolves.toBe(String(EPOCHS - 1));
+  });
+
+  it('charts the 500-epoch run: the first chart drawn, then every one, with data (times printed)', async () => {
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Charts', exact: true }).click();
+    await page.locator('[data-testid="chart"][data-render-ms] canvas').first().waitFor({ timeout: 30_000 });
+    const firstChart = Date.now() - started;
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"]')].every((card) => card.hasAttribute('data-render-ms')), undefined, { timeout: 30_000 });
+    const allCharts = Date.now() - started;
+    const points = await page.locator('[data-testid="chart"]').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-points'))));
+    console.log(`charts of the 500-epoch run: first chart drawn ${firstChart} ms after the click, all ${points.length} in ${allCharts} ms (${points.reduce((a, b) => a + b, 0)} points)`);
+    expect(points.length).toBeGreaterThan(3);
+    expect(Math.max(...points)).toBeGreaterThanOrEqual(EPOCHS);
   });
 });
