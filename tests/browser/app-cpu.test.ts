@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('a run on the CPU backend from the app', () => {
   it('offers the CPU backend first when WebGPU is missing, and loads a GGUF file picked from disk', async () => {
-    await page.goto(settingsUrl({ config: CONFIG }, `${rig.baseUrl}/`));
+    await page.goto(settingsUrl({ config: CONFIG }, rig.appUrl));
     await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
     await page.getByText('This browser has no usable WebGPU').waitFor({ timeout: 30_000 });
     await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 /** Opens a settings link for CONFIG, connects to the server and creates a one-epoch run. */
 async function createServerRun(name: string): Promise<void> {
-  await page.goto(settingsUrl({ config: CONFIG }, `${rig.baseUrl}/`));
+  await page.goto(settingsUrl({ config: CONFIG }, rig.appUrl));
   await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
   await page.getByLabel('Server address').fill(`${server.origin}/v1`);
   await page.getByLabel('Model name').fill(MODEL);

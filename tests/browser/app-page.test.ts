@@ -13,6 +13,14 @@ describe('app page', () => {
   it('says what the app is, starts Python at load with an estimate, and validates the example environment in the sandbox', async () => {
     const page = await rig.open('/');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
+    // The app's tests drive the production build (the tier's shared server serves it), not the dev app.
+    expect(page.url()).toBe(rig.appUrl);
+    const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src]')].map((s) => new URL((s as HTMLScriptElement).src).pathname));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(
+      scripts.every((path) => /^\/spade-lab\/assets\/[^/]+\.js$/.test(path)),
+      scripts.join(', '),
+    ).toBe(true);
     // No click yet: Python starts with the page and says so, then says it is ready and how long it took.
     const status = page.getByTestId('python-status');
     await status.getByText(/^Starting Python, about \d+ s$/).waitFor({ timeout: 30_000 });

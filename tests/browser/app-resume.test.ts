@@ -72,7 +72,7 @@ describe('a resumed run', () => {
 
 describe('shareable settings', () => {
   it('a settings link prefills a new run, its epochs and its model', async () => {
-    const link = settingsUrl({ config: { ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, epochs: 5, modelId: DEMO_MODEL_ID }, rig.baseUrl + '/?from=link');
+    const link = settingsUrl({ config: { ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, epochs: 5, modelId: DEMO_MODEL_ID }, rig.appUrl + '?from=link');
     await page.goto(link);
     await page.getByText('Settings loaded from a link (5 epochs)').waitFor({ timeout: 30_000 });
     await page

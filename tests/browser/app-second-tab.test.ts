@@ -22,7 +22,7 @@ afterAll(async () => {
 /** Opens another tab of tab A's browser at the app. */
 async function newTab(): Promise<Page> {
   const page = await tabA.context().newPage();
-  await page.goto(rig.baseUrl + '/');
+  await page.goto(rig.appUrl);
   return page;
 }
 

@@ -1,7 +1,7 @@
-// One production build for the browser tier: the first test file that needs it builds it in the
-// folder the tier's global setup chose, and the next files reuse it. Files run side by side, so
-// the build is claimed with a lock directory and written to a folder of its own first: the
-// finished build appears whole (one rename), and a file that finds the lock taken waits for it.
+// One production build for the browser tier: the tier's global setup builds it in its folder
+// before any file runs (the shared server serves it), and files reuse it. Whoever builds claims a
+// lock directory and writes to a folder of its own first: the finished build appears whole (one
+// rename), and a process that finds the lock taken waits for it.
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +24,9 @@ async function buildFolder(): Promise<string> {
   return mkdtempSync(join(tmpdir(), 'spade-built-'));
 }
 
-/** Builds the app (`vite build --base /spade-lab/`) once per tier and returns its folder. */
-export async function builtApp(): Promise<string> {
-  const folder = await buildFolder();
+/** Builds the app (`vite build --base /spade-lab/`) once per tier (in `folder`, by default the tier's) and returns its folder. */
+export async function builtApp(folder?: string): Promise<string> {
+  folder ??= await buildFolder();
   const outDir = join(folder, 'app');
   const lock = join(folder, 'building');
   const started = Date.now();

@@ -19,13 +19,13 @@ beforeAll(async () => {
   const sandbox = createNodeSandboxRuntime();
   const featured = await featuredEnvironments(sandbox, EPOCHS - 1).finally(() => sandbox.close());
   rig = await startRig();
-  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
   await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta('run-env-page', EPOCHS), epochs: EPOCHS, slots: 20, featured });
   await page.evaluate(() => localStorage.setItem('spade-lab-last-run', 'run-env-page'));
-  await page.goto(`${rig.baseUrl}/`);
+  await page.goto(rig.appUrl);
   await page.getByRole('button', { name: 'Explorer' }).click();
   await page.getByLabel('Epoch').selectOption({ label: `Epoch ${EPOCHS}` });
   await page

@@ -21,14 +21,14 @@ beforeAll(async () => {
   const sandbox = createNodeSandboxRuntime();
   const featured = await featuredEnvironments(sandbox, EPOCHS - 1).finally(() => sandbox.close());
   rig = await startRig();
-  context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
   summary = await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta(RUN_ID, EPOCHS), epochs: EPOCHS, slots: 20, featured });
   console.log(`seeded ${summary.environments} environments into IndexedDB in ${(summary.ms / 1000).toFixed(1)} s`);
   await page.evaluate((id) => localStorage.setItem('spade-lab-last-run', id), RUN_ID);
-  await page.goto(`${rig.baseUrl}/`);
+  await page.goto(rig.appUrl);
 }, 300_000);
 afterAll(() => rig?.close());
 

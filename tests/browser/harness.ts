@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/demo-speed.ts';
 import { startAppServer } from './app-server.ts';
+import { BUILT_APP_BASE } from './built-app.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -11,8 +12,11 @@ export interface BrowserRig {
   /** The rig's own server, or null when it uses the browser tier's shared one. */
   server: ViteDevServer | null;
   browser: Browser;
+  /** The dev server's root (test pages are under /tests/). */
   baseUrl: string;
-  /** Opens a fresh page (own context, so fresh storage) at `path`; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
+  /** The app's URL, ending in a slash: the production build on the tier's shared server, else the dev server's app. */
+  appUrl: string;
+  /** Opens a fresh page (own context, so fresh storage; service workers blocked) at `path`: a test page under /tests/, else a path of the app; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
   open(path: string, options?: { demoSpeed?: DemoSpeed }): Promise<Page>;
   close(): Promise<void>;
 }
@@ -25,13 +29,16 @@ async function sharedBaseUrl(): Promise<string | null> {
 }
 
 /**
- * Opens Debian's Chromium on the app: the tier's shared server unless `options.ownServer` (or
- * where there is none: the timed browser files, outside vitest), then a server of its own. `options.scrollbars` keeps the classic scrollbars a
- * desktop browser draws (headless hides them), for tests about the page's width.
+ * Opens Debian's Chromium on the app: the tier's shared server (the production build under
+ * /spade-lab/, the test pages from the dev server) unless `options.ownServer` (or where there is
+ * none: the timed browser files, outside vitest), then a dev server of its own (the dev app).
+ * `options.scrollbars` keeps the classic scrollbars a desktop browser draws (headless hides
+ * them), for tests about the page's width.
  */
 export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
   const shared = options.ownServer ? null : await sharedBaseUrl();
   const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await startAppServer();
+  const appUrl = shared ? `${shared}${BUILT_APP_BASE}` : `${baseUrl}/`;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -42,11 +49,13 @@ export async function startRig(extraArgs: string[] = [], options: { ownServer?: 
     server,
     browser,
     baseUrl,
+    appUrl,
     async open(path, options = {}) {
-      const context = await browser.newContext();
+      // The production build's service worker would precache the whole app in every context.
+      const context = await browser.newContext({ serviceWorkers: 'block' });
       if (options.demoSpeed) await context.addInitScript((speed) => localStorage.setItem('spade-lab-demo-speed', speed), options.demoSpeed);
       const page = await context.newPage();
-      await page.goto(baseUrl + path);
+      await page.goto(path.startsWith('/tests/') ? baseUrl + path : appUrl + path.replace(/^\//, ''));
       return page;
     },
     async close() {

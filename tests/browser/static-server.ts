@@ -2,7 +2,7 @@
 // none of the COOP/COEP headers (as many project-page hosts serve). Tests can replace one file's
 // bytes (a new release of the service worker) and close it (the network gone).
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -19,6 +19,25 @@ const CONTENT_TYPES: Record<string, string> = {
   '.zip': 'application/zip',
   '.py': 'text/x-python',
 };
+
+// The file a request path below the sub-path names (a folder's index.html), never outside it.
+function fileName(below: string): string {
+  const relative = normalize(below || 'index.html').replace(/^(\.\.(\/|$))+/, '');
+  return relative === '.' || relative.endsWith('/') ? join(relative, 'index.html') : relative;
+}
+
+const contentType = (name: string) => CONTENT_TYPES[extname(name)] ?? 'application/octet-stream';
+
+/** A connect-style handler serving `dir`'s files for request paths below its mount point (a Vite dev server's middleware); anything else is a 404. */
+export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const name = fileName(decodeURIComponent((req.url ?? '/').split('?')[0]!).replace(/^\//, ''));
+    readFile(join(dir, name)).then(
+      (bytes) => res.writeHead(200, { 'Content-Type': contentType(name) }).end(bytes),
+      () => res.writeHead(404).end('not found'),
+    );
+  };
+}
 
 /** A running static host and what a test can do to it. */
 export interface StaticHost {
@@ -43,11 +62,10 @@ export async function serveStatic(dir: string, subPath: string, port = 0): Promi
       res.writeHead(404).end('outside the app');
       return;
     }
-    const relative = normalize(path.slice(subPath.length) || 'index.html').replace(/^(\.\.(\/|$))+/, '');
-    const name = relative === '.' || relative.endsWith('/') ? join(relative, 'index.html') : relative;
+    const name = fileName(path.slice(subPath.length));
     const body = replaced.has(name) ? Promise.resolve(Buffer.from(replaced.get(name)!)) : readFile(join(dir, name));
     body.then(
-      (bytes) => res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(name)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' }).end(bytes),
+      (bytes) => res.writeHead(200, { 'Content-Type': contentType(name), 'Cache-Control': 'no-cache' }).end(bytes),
       () => res.writeHead(404).end('not found'),
     );
   });
