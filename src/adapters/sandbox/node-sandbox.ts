@@ -119,8 +119,8 @@ export const WASM_TIERING_BUDGET = 1_000_000_000;
  * JavaScript object reached from Python cannot be turned into arbitrary code. An environment's
  * interpreter lives briefly, so V8 optimises a WebAssembly function only after a far larger
  * execution budget than its default: a start then costs about 40% less CPU (no optimising of
- * code the start barely runs), and a compute-heavy call of a
- * tenth of a second runs about as fast (`npm run bench -- boots`).
+ * code the start barely runs), and a compute-heavy call of a tenth of a second runs about as
+ * fast (`npm run bench -- boots`).
  */
 export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: string | null = null): string[] {
   return [

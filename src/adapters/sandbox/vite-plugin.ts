@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { currentSandboxSnapshot, pyodideDirectory } from './node-sandbox.ts';
 import { bundleWorker } from './worker-bundler.ts';
@@ -15,7 +16,7 @@ export const SNAPSHOT_FILE = 'sandbox-snapshot.bin.gz';
 // The snapshot, gzipped (31 MB of interpreter memory compress to about 6 MB), or null when it cannot be made.
 async function gzippedSnapshot(): Promise<Uint8Array | null> {
   const bytes = await currentSandboxSnapshot().catch(() => null);
-  return bytes ? gzipSync(bytes) : null;
+  return bytes ? promisify(gzip)(bytes) : null;
 }
 
 const VIRTUAL_ID = 'virtual:spade-sandbox';
