@@ -52,8 +52,7 @@ function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
 // snapshot it was given would not restore.
 function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<{ snapshotRefused: boolean }> {
   return new Promise((resolve, reject) => {
-    let snapshotRefused = false;
-    const settle = (error: Error | null) => {
+    const settle = (error: Error | null, snapshotRefused = false) => {
       clearTimeout(timer);
       port.removeEventListener('message', onMessage);
       signal?.removeEventListener('abort', onAbort);
@@ -63,8 +62,7 @@ function waitForReady(port: MessagePort, exited: Promise<string>, signal?: Abort
     const onAbort = () => settle(new Error('the sandbox runtime closed while Python was starting'));
     const onMessage = (event: MessageEvent) => {
       const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown; snapshotRefused?: unknown } | null;
-      snapshotRefused = data?.snapshotRefused === true;
-      if (data?.spadeSandboxReady === true) settle(null);
+      if (data?.spadeSandboxReady === true) settle(null, data.snapshotRefused === true);
       else if (typeof data?.spadeSandboxError === 'string') settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
     };
     const timer = setTimeout(() => settle(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);

@@ -1,6 +1,6 @@
 // Test-only page module (tests/browser/pages/sandbox.html): puts the real browser sandbox runtime,
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
-// tests/browser/sandbox-isolation.test.ts and tests/browser/sandbox-runtime.test.ts.
+// tests/browser/sandbox-isolation.test.ts, sandbox-runtime.test.ts and sandbox-snapshot.test.ts.
 import { sandboxAssets } from 'virtual:spade-sandbox';
 import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
