@@ -34,7 +34,7 @@ export async function builtApp(folder?: string): Promise<string> {
     if (claim(lock)) {
       try {
         const staging = join(folder, `staging-${process.pid}`);
-        await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir: staging, emptyOutDir: true } });
+        await buildIsolated(staging, join(folder, 'vite-cache'));
         renameSync(staging, outDir);
       } finally {
         rmSync(lock, { recursive: true, force: true });
@@ -45,6 +45,22 @@ export async function builtApp(folder?: string): Promise<string> {
     }
   }
   return outDir;
+}
+
+/**
+ * Builds into `outDir` without touching the dev servers' state: Vite's build sets NODE_ENV to
+ * production for the whole process (it is put back), and the Svelte plugin writes its compile
+ * options to the cache folder, where a dev server reading the build's options re-optimizes its
+ * dependencies and deletes the ones pages are loading (so the build gets a cache folder of its own).
+ */
+async function buildIsolated(outDir: string, cacheDir: string): Promise<void> {
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, cacheDir, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Takes the build lock; false when another file holds it. */
