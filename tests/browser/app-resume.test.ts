@@ -86,3 +86,26 @@ describe('shareable settings', () => {
     await expect(page.getByRole('combobox', { name: /^Designer reward/ }).inputValue()).resolves.toBe('solve_rate');
   });
 });
+
+describe('a view chosen while the app still loads', () => {
+  it('is kept when the database answers late, not replaced by the last run', async () => {
+    // A slow disk: every IndexedDB open of this context's later pages succeeds 1.5 s late.
+    await page.context().addInitScript(() => {
+      const open = IDBFactory.prototype.open;
+      IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
+        const request = open.apply(this, args);
+        const listen = request.addEventListener.bind(request);
+        request.addEventListener = ((type: string, listener: (event: Event) => void, options?: AddEventListenerOptions) =>
+          listen(type, type === 'success' ? (event: Event) => void setTimeout(() => listener.call(request, event), 1500) : listener, options)) as typeof request.addEventListener;
+        return request;
+      };
+    });
+    await page.goto(rig.appUrl);
+    await expect(page.evaluate(() => localStorage.getItem('spade-lab-last-run'))).resolves.not.toBeNull();
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    await expect(page.getByTestId('python-status').count()).resolves.toBe(0);
+    await page.getByTestId('python-status').waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Runs', level: 2 }).waitFor({ timeout: 10_000 });
+    await expect(page.getByRole('button', { name: 'Runs', exact: true }).getAttribute('aria-current')).resolves.toBe('page');
+  });
+});
