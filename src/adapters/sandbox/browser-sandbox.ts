@@ -204,10 +204,10 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment, with as many booted spares as the machine has cores, booted side by side on all
- * cores but one (unless `options` say otherwise).
+ * environment, with as many booted spares as the machine has cores (up to 4; one until the first
+ * environment loads), booted side by side on all cores but one (unless `options` say otherwise).
  */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
-  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), ...options });
+  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
 }

@@ -8,8 +8,10 @@ interface Waiter {
 /**
  * Booted interpreters waiting for an environment: keeps `size` of them started or starting, hands
  * out one per environment and boots a replacement in the background, so start-up happens before
- * a load asks and is never charged to a call's time limit. At most `bootsAtOnce` boot side by side
- * (a boot is CPU-bound: more at once on fewer cores only delays the first one).
+ * a load asks and is never charged to a call's time limit. Until the first `grow()` it keeps only
+ * `idleSize` (an open page or a command that has not loaded an environment yet holds less memory
+ * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
+ * fewer cores only delays the first one).
  */
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
@@ -18,12 +20,22 @@ export class InterpreterPool {
   private booting = 0;
   private closed = false;
   private readonly stopBooting = new AbortController();
+  private target: number;
 
   constructor(
     private readonly spawn: SpawnSandbox,
     private readonly size: number,
     private readonly bootsAtOnce = 1,
-  ) {}
+    idleSize = size,
+  ) {
+    this.target = Math.max(1, Math.min(idleSize, size));
+  }
+
+  /** Keeps the full `size` booted from now on: environments are being loaded. */
+  grow(): void {
+    this.target = this.size;
+    this.fill();
+  }
 
   /** Resolves with a booted interpreter that nothing else has used; waits for one if none is ready. */
   take(): Promise<SandboxProcess> {
@@ -34,10 +46,11 @@ export class InterpreterPool {
     return taken;
   }
 
-  /** Resolves once `count` interpreters (at most the pool's size) are booted and waiting; rejects when a boot fails. */
+  /** Resolves once `count` interpreters (at most the pool's size, which it keeps from then on) are booted and waiting; rejects when a boot fails. */
   whenReady(count: number = this.size): Promise<void> {
-    this.fill();
     const wanted = Math.min(count, this.size);
+    this.target = Math.max(this.target, wanted);
+    this.fill();
     if (this.ready.length >= wanted || this.closed) return Promise.resolve();
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
@@ -57,7 +70,7 @@ export class InterpreterPool {
   }
 
   private fill(extra = 0): void {
-    while (!this.closed && this.ready.length + this.booting < this.size + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
+    while (!this.closed && this.ready.length + this.booting < this.target + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),

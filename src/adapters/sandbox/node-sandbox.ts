@@ -265,10 +265,10 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
 
 /**
  * A sandbox runtime whose interpreters are permission-restricted Node child processes, one per
- * environment, with as many booted spares as the machine has cores, booted side by side on all
- * cores but one (unless `options` say otherwise).
+ * environment, with as many booted spares as the machine has cores (up to 4; one until the first
+ * environment loads), booted side by side on all cores but one (unless `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
   const cores = availableParallelism();
-  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), ...options });
+  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
 }

@@ -18,6 +18,8 @@ export interface PyodideRuntimeOptions {
   spares: number;
   /** Interpreters booted side by side at most (the adapters use the core count less one, at least 1). */
   bootsAtOnce: number;
+  /** Spares kept booted until the first environment loads (default: `spares`; the adapters keep 1, so an idle page or command holds one besides the syntax checker's). */
+  idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
   /** Interpreters one environment's concurrent plays may use at once (default: `spares`, which the adapters take from the core count). */
@@ -56,7 +58,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   constructor(spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
-    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)));
+    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)), Math.floor(this.options.idleSpares ?? spares));
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
@@ -89,6 +91,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
+    this.pool.grow();
     const interpreter = await this.take(stage);
     try {
       const reply = asLoadReply(await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));

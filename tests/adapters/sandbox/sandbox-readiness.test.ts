@@ -33,6 +33,21 @@ describe('sandbox readiness', () => {
     await runtime.close();
   });
 
+  it('keeps idleSpares booted until the first environment loads, then all its spares', async () => {
+    const { spawn, log } = fakeSpawner(5);
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 3, bootsAtOnce: 3, idleSpares: 1 });
+    await runtime.warm();
+    await runtime.checkSyntax('x = 1', 'exec');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    // The syntax checker's interpreter and one spare, however long the page stays idle.
+    expect(log.started).toBe(2);
+    const handle = await runtime.load('count', LOAD);
+    // The load took the spare, and the pool grows to three spares at once.
+    expect(log.started).toBe(5);
+    await handle.dispose();
+    await runtime.close();
+  });
+
   it('close() resolves at once and abandons every boot in flight', async () => {
     const { spawn, log } = fakeSpawner(60_000);
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 2, bootsAtOnce: 2 });
