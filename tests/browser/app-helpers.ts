@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
-/** Where browser tests save screenshots (ignored by git). */
+/** Where browser tests save screenshots when asked (SPADE_SCREENSHOTS=1; ignored by git). */
 export const SCREENSHOT_DIR = 'test-results/screenshots';
 /** Time allowed a test that watches whole demo epochs (the demo is paced to be watched: about 33 s an epoch here). */
 export const DEMO_TEST_TIMEOUT_MS = 300_000;
@@ -18,11 +18,12 @@ export async function createDemoRun(page: Page, name: string, epochs: number): P
   await page.getByRole('button', { name: 'Create run' }).click();
 }
 
-/** Saves a full-page screenshot under SCREENSHOT_DIR and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot (the full page, or the viewport with `fullPage: false`) under SCREENSHOT_DIR when SPADE_SCREENSHOTS=1 (each costs the tier about 0.2 CPU-s, and nothing checks them), and returns its path, or null. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string | null> {
+  if (process.env.SPADE_SCREENSHOTS !== '1') return null;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = `${SCREENSHOT_DIR}/${name}.png`;
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 

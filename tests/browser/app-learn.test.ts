@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
-import { DEMO_TEST_TIMEOUT_MS, SCREENSHOT_DIR, screenshot, seriousViolations } from './app-helpers.ts';
+import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
 import { TOUR_STEPS } from '../../src/app/tour-steps.ts';
 
 let rig: BrowserRig;
@@ -56,7 +56,7 @@ describe('Learn without a run, then the guided tour over the demo', () => {
         await expect(highlighted()).resolves.toBe(step.target);
         await expect(tour.getByText(`step ${i + 1} of ${TOUR_STEPS.length}`).count()).resolves.toBe(1);
         // What the screen shows at this step: the highlighted part with the tour beside it.
-        if (['validation', 'arm-hint', 'score', 'memory'].includes(step.target)) await page.screenshot({ path: `${SCREENSHOT_DIR}/learn-tour-${step.target}.png` });
+        if (['validation', 'arm-hint', 'score', 'memory'].includes(step.target)) await screenshot(page, `learn-tour-${step.target}`, { fullPage: false });
         if (i === 1) {
           // Keyboard: back with the left arrow, forward with the right one.
           await page.keyboard.press('ArrowLeft');

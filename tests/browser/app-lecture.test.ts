@@ -2,14 +2,12 @@
 // score card stay on screen while the demo designs and plays, validated code folds, space pauses
 // and resumes, and the right arrow steps one unit with a visible "step running" state, a second
 // press meanwhile refused rather than queued.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
 
 const VIEWPORT = { width: 1920, height: 1080 };
-const SHOTS = '/work/shots';
 
 let rig: BrowserRig;
 let page: Page;
@@ -22,10 +20,9 @@ afterAll(async () => {
   await rig?.close();
 });
 
-/** Saves what the projector shows (the viewport) under /work/shots, and the full page with the other test screenshots. */
+/** Saves what the projector shows (the viewport) and the full page, with the other test screenshots. */
 async function shoot(name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/lecture-${name}.png` });
+  await screenshot(page, `lecture-${name}-viewport`, { fullPage: false });
   await screenshot(page, `lecture-${name}`);
 }
 

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
@@ -30,7 +30,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await page.getByTestId('sweep-error').filter({ hasText: 'reward=best: expected one of blend, regret' }).waitFor();
       await page.getByLabel('Grid').fill('reward=blend,regret');
       await page.getByText('The commands').click();
-      copyFileSync(await screenshot(page, 'sweep-form'), '/tmp/sweep-form.png');
+      await screenshot(page, 'sweep-form');
 
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
       await page.getByRole('button', { name: 'Copy as commands' }).click();
@@ -71,7 +71,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
         'blend',
         'regret',
       ]);
-      copyFileSync(await screenshot(page, 'compare-view'), '/tmp/compare-view.png');
+      await screenshot(page, 'compare-view');
       expect(await seriousViolations(page)).toEqual([]);
 
       // The Runs list shows each run's settings and numbers, and the same comparison from its checkboxes.
