@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'vite';
 
 /** The sub-path the shared build is made for, as a project page on a static host serves it. */
 export const BUILT_APP_BASE = '/spade-lab/';
@@ -54,6 +53,7 @@ export async function builtApp(folder?: string): Promise<string> {
  * dependencies and deletes the ones pages are loading (so the build gets a cache folder of its own).
  */
 async function buildIsolated(outDir: string, cacheDir: string): Promise<void> {
+  const { build } = await import('vite');
   const nodeEnv = process.env.NODE_ENV;
   try {
     await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, cacheDir, logLevel: 'error', build: { outDir, emptyOutDir: true } });

@@ -1,7 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/demo-speed.ts';
-import { startAppServer } from './app-server.ts';
 import { BUILT_APP_BASE } from './built-app.ts';
 
 /** Chromium flags this machine needs for headless runs. */
@@ -37,7 +36,8 @@ async function sharedBaseUrl(): Promise<string | null> {
  */
 export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
   const shared = options.ownServer ? null : await sharedBaseUrl();
-  const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await startAppServer();
+  // Vite is loaded only by a file that starts a server of its own (about 0.9 CPU-s a file).
+  const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await (await import('./app-server.ts')).startAppServer();
   const appUrl = shared ? `${shared}${BUILT_APP_BASE}` : `${baseUrl}/`;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
