@@ -89,14 +89,14 @@ describe('shareable settings', () => {
 
 describe('a view chosen while the app still loads', () => {
   it('is kept when the database answers late, not replaced by the last run', async () => {
-    // A slow disk: every IndexedDB open of this context's later pages succeeds 1.5 s late.
+    // A slow disk: every IndexedDB open of this context's later pages succeeds 3 s late.
     await page.context().addInitScript(() => {
       const open = IDBFactory.prototype.open;
       IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
         const request = open.apply(this, args);
         const listen = request.addEventListener.bind(request);
         request.addEventListener = ((type: string, listener: (event: Event) => void, options?: AddEventListenerOptions) =>
-          listen(type, type === 'success' ? (event: Event) => void setTimeout(() => listener.call(request, event), 1500) : listener, options)) as typeof request.addEventListener;
+          listen(type, type === 'success' ? (event: Event) => void setTimeout(() => listener.call(request, event), 3000) : listener, options)) as typeof request.addEventListener;
         return request;
       };
     });
