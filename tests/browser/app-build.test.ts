@@ -1,10 +1,10 @@
 // The production build (the tier's one build, made for the sub-path /spade-lab/), served the way
 // `npm run preview` serves it, in Debian's Chromium: what users get from a static host that sends
-// the isolation headers (app-offline.test.ts covers one that does not). The other browser tests
-// drive the dev server; this one proves the bundle carries what they rely on: the sandbox worker
-// and Pyodide's files with the interpreter snapshot, the web-llm worker, wllama's wasm, the demo
-// script and corpus, and the COOP/COEP headers that make the page cross-origin isolated (threads
-// for the CPU backend).
+// the isolation headers (app-offline.test.ts covers one that does not). The other app tests drive
+// the same build on the tier's dev server; this one proves the bundle carries, on a plain preview
+// server, what they rely on: the sandbox worker and Pyodide's files with the interpreter snapshot,
+// the web-llm worker, wllama's wasm, the demo script and corpus, and the COOP/COEP headers that
+// make the page cross-origin isolated (threads for the CPU backend).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startAppServer } from './app-server.ts';
-import { builtApp } from './built-app.ts';
+import { buildApp } from './built-app.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +23,7 @@ declare module 'vitest' {
 /** Starts the shared server before the tier and stops it after; removes the build folder after. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const builtAppDir = mkdtempSync(join(tmpdir(), 'spade-built-'));
-  const { server, baseUrl } = await startAppServer({ builtApp: await builtApp(builtAppDir) });
+  const { server, baseUrl } = await startAppServer({ builtApp: await buildApp(builtAppDir) });
   project.provide('appBaseUrl', baseUrl);
   project.provide('builtAppDir', builtAppDir);
   return async () => {
