@@ -13,10 +13,14 @@ export const PYODIDE_FILES = ['pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-
 /** The gzipped memory snapshot of a fresh sandbox interpreter, served beside Pyodide's files (see `currentSandboxSnapshot`). */
 export const SNAPSHOT_FILE = 'sandbox-snapshot.bin.gz';
 
-// The snapshot, gzipped (31 MB of interpreter memory compress to about 6 MB), or null when it cannot be made.
+// The snapshot, gzipped (31 MB of interpreter memory compress to about 6 MB), or null when it cannot be made; never rejects.
 async function gzippedSnapshot(): Promise<Uint8Array | null> {
-  const bytes = await currentSandboxSnapshot().catch(() => null);
-  return bytes ? promisify(gzip)(bytes) : null;
+  try {
+    const bytes = await currentSandboxSnapshot();
+    return bytes ? await promisify(gzip)(bytes) : null;
+  } catch {
+    return null;
+  }
 }
 
 const VIRTUAL_ID = 'virtual:spade-sandbox';
