@@ -1,7 +1,7 @@
-import { expose } from 'comlink';
 import { loadPyodide } from 'pyodide';
 import createPyodideModule from 'pyodide/pyodide.asm.mjs';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
+import { answerCalls, portLine } from '../src/adapters/sandbox/call-channel.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
 import sealSource from '../src/adapters/sandbox/seal.py';
 import encodingSource from '../src/adapters/sandbox/encoding.py';
@@ -70,7 +70,8 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
     }
     if (!port) throw new Error('no host port');
     if (restored) freshenRestoredInterpreter(pyodide);
-    expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), port);
+    const service = createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource });
+    answerCalls(portLine(port), (request) => service.call(request));
     port.postMessage({ spadeSandboxReady: true, snapshotRefused: restoring && !restored });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,6 @@
 import { constants as fsConstants, readFileSync } from 'node:fs';
-import { expose } from 'comlink';
 import { loadPyodide } from 'pyodide';
-import { ipcEndpoint } from '../src/adapters/sandbox/ipc-endpoint.ts';
+import { answerCalls, ipcLine } from '../src/adapters/sandbox/call-channel.ts';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
 import harnessSource from '../src/adapters/sandbox/harness.py';
@@ -48,6 +47,7 @@ function serve(): void {
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
     Reflect.deleteProperty(globalThis, name);
   }
-  expose(createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource }), ipcEndpoint(process as never));
+  const service = createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource });
+  answerCalls(ipcLine(process as never), (request) => service.call(request));
   process.send?.({ spadeSandboxReady: true });
 }

@@ -1,7 +1,6 @@
 import { constants as fsConstants } from 'node:fs';
-import { expose } from 'comlink';
 import { loadPyodide } from 'pyodide';
-import { ipcEndpoint } from '../../src/adapters/sandbox/ipc-endpoint.ts';
+import { answerCalls, ipcLine } from '../../src/adapters/sandbox/call-channel.ts';
 import { createSandboxService } from '../../src/adapters/sandbox/sandbox-service.ts';
 import harnessSource from '../../src/adapters/sandbox/harness.py';
 import sealSource from '../../src/adapters/sandbox/seal.py';
@@ -17,14 +16,9 @@ host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : d
 process.once('disconnect', () => process.exit(70));
 const pyodide = await loadPyodide({ indexURL: process.argv[2], jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined, stdin: () => null });
 const service = createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource });
-expose(
-  {
-    call(request: string): string {
-      const reached = process.hrtime.bigint();
-      const reply = service.call(request);
-      return JSON.stringify({ reached: String(reached), returned: String(process.hrtime.bigint()), reply });
-    },
-  },
-  ipcEndpoint(process as never),
-);
+answerCalls(ipcLine(process as never), (request) => {
+  const reached = process.hrtime.bigint();
+  const reply = service.call(request);
+  return JSON.stringify({ reached: String(reached), returned: String(process.hrtime.bigint()), reply });
+});
 process.send?.({ spadeSandboxReady: true });

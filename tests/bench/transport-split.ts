@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wrap } from 'comlink';
-import { ipcEndpoint } from '../../src/adapters/sandbox/ipc-endpoint.ts';
+import { callOver, ipcLine } from '../../src/adapters/sandbox/call-channel.ts';
 import { privateCacheDirectory, pyodideDirectory, sandboxExecArgv } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
 import { bundleWorker } from '../../src/adapters/sandbox/worker-bundler.ts';
@@ -43,15 +42,15 @@ async function startTimedChild(): Promise<{ call(request: string): Promise<strin
   const launcher = await sandboxLauncher();
   const pyodideDir = pyodideDirectory();
   const [command, ...args] = [...launcher.prefix, process.execPath, ...sandboxExecArgv(bundle, pyodideDir), bundle, pyodideDir];
-  const child = spawn(command!, args, { serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
+  const child = spawn(command!, args, { serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
   await new Promise<void>((resolve, reject) => {
     child.on('message', (message) => {
       if ((message as { spadeSandboxReady?: boolean } | null)?.spadeSandboxReady) resolve();
     });
     child.once('close', (code) => reject(new Error(`the timed sandbox child stopped during start (exit code ${code})`)));
   });
-  const api = wrap<{ call(request: string): string }>(ipcEndpoint(child));
-  return { call: (request) => api.call(request) as unknown as Promise<string>, kill: () => child.kill('SIGKILL') };
+  const call = callOver(ipcLine(child));
+  return { call: async (request) => String(await call(request)), kill: () => child.kill('SIGKILL') };
 }
 
 /**

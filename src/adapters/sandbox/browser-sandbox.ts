@@ -1,5 +1,4 @@
-import { wrap } from 'comlink';
-import type { SandboxService } from './sandbox-service.ts';
+import { callOver, portLine } from './call-channel.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 
@@ -121,7 +120,7 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * from that compiled module (code only: every worker has its own memory and globals) and restored
  * from a memory snapshot of a fresh interpreter: the build's (`assets.snapshotFile`), or, when there
  * is none or a worker cannot restore from it, one that a worker of the frame running no environment
- * made. The host talks to each worker over its own MessageChannel with comlink and exposes
+ * made. The host talks to each worker over its own MessageChannel (call-channel.ts) and exposes
  * nothing; killing terminates the worker. A frame that fails a start, whose workers refused the
  * build's snapshot, or that was removed, is replaced by a fresh one for later starts, and removed
  * once its own workers are gone.
@@ -196,8 +195,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     } finally {
       signal?.removeEventListener('abort', kill);
     }
-    const api = wrap<SandboxService>(channel.port1);
-    return { call: (request) => api.call(request), kill, exited };
+    return { call: callOver(portLine(channel.port1)), kill, exited };
   };
   return Object.assign(spawn, { live: () => live.size });
 }

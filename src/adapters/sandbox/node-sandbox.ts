@@ -5,9 +5,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wrap, type Remote } from 'comlink';
-import { ipcEndpoint } from './ipc-endpoint.ts';
-import type { SandboxService } from './sandbox-service.ts';
+import { callOver, ipcLine } from './call-channel.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
 import { sandboxLauncher, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
@@ -142,7 +140,7 @@ export type SnapshotChoice = 'shared' | 'cold' | { file: string };
  * own bundle and the pyodide package, may not write files, spawn processes or start workers, and
  * cannot generate code from strings; signals and network globals are removed after start-up.
  * Below that, the kernel fences it (see process-fence.ts): no network at all, capped memory, and
- * killed with its parent. Talks over IPC via comlink; `exited` also resolves when IPC breaks.
+ * killed with its parent. Talks over IPC with call-channel.ts's protocol (JSON messages); `exited` also resolves when IPC breaks.
  * The interpreter is restored from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
  */
 export async function spawnNodeSandbox(start: SnapshotChoice = 'shared', signal?: AbortSignal): Promise<SandboxProcess> {
@@ -209,7 +207,7 @@ function forgetSnapshot(file: string): void {
 }
 
 async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<Uint8Array> {
-  const { child, exited } = launchChild(launcher, bundle, ['--make-snapshot'], null);
+  const { child, exited } = launchChild(launcher, bundle, ['--make-snapshot'], null, 'advanced');
   try {
     return await new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no snapshot within ${SPAWN_TIMEOUT_MS} ms`)), SPAWN_TIMEOUT_MS);
@@ -227,12 +225,20 @@ async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<
   }
 }
 
-function launchChild(launcher: SandboxLauncher, bundle: string, extra: readonly string[], snapshot: string | null): { child: ChildProcess; exited: Promise<string>; lost: (why: string) => void } {
+// The snapshot maker sends its bytes with V8's serializer; a serving child's messages are short
+// JSON (cheaper to send and parse on every step).
+function launchChild(
+  launcher: SandboxLauncher,
+  bundle: string,
+  extra: readonly string[],
+  snapshot: string | null,
+  serialization: 'json' | 'advanced' = 'json',
+): { child: ChildProcess; exited: Promise<string>; lost: (why: string) => void } {
   const pyodideDir = pyodideDirectory();
   const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir, snapshot), bundle, pyodideDir, ...extra];
   const [command, ...args] = [...launcher.prefix, ...node];
   const child = spawn(command!, args, {
-    serialization: 'advanced',
+    serialization,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: {},
   });
@@ -253,9 +259,8 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
   } finally {
     signal?.removeEventListener('abort', stop);
   }
-  const api: Remote<SandboxService> = wrap<SandboxService>(ipcEndpoint(child, (error) => lost(`a send failed: ${error.message}`)));
   return {
-    call: (request) => api.call(request),
+    call: callOver(ipcLine(child, (error) => lost(`a send failed: ${error.message}`))),
     kill: () => {
       child.kill('SIGKILL');
     },

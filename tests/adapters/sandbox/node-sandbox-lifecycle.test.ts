@@ -57,7 +57,7 @@ describe('a sandbox child dies with its host', () => {
     const bundle = await nodeWorkerBundle();
     const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'advanced',
+      serialization: 'json',
     });
     const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     await new Promise<void>((done) => child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()));
