@@ -109,9 +109,9 @@ def _to_json(data):
     if type(data) is str:
         return _quote(data)
     if type(data) is list:
-        return "[" + ",".join(_to_json(item) for item in data) + "]"
+        return "[" + ",".join([_to_json(item) for item in data]) + "]"
     if type(data) is dict:
-        return "{" + ",".join(_quote(key) + ":" + _to_json(item) for key, item in dict.items(data)) + "}"
+        return "{" + ",".join([_quote(key) + ":" + _to_json(item) for key, item in dict.items(data)]) + "}"
     raise TypeError("harness encoder got a non-plain value")
 
 

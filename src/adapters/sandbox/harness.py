@@ -180,7 +180,7 @@ def spade_warm_up():
     replies = [_encode_result(env.reset(seed=3), ["observation", "info"], 1000)]
     replies += [_encode_result(env.step(f"\\boxed{{{n}}}"), ["observation", "reward", "terminated", "truncated", "info"], 1000) for n in range(10)]
     _check_syntax("x = 1", "exec")
-    _to_json(_plain({"ok": True, "value": replies}))
+    _to_json({"ok": True, "value": replies})
 
 
 def spade_harness_call(request_json):
@@ -192,7 +192,9 @@ def spade_harness_call(request_json):
         reply = _guarded(request) if isinstance(request, dict) else _failure("bad_request", msg="not an object")
     except BaseException as exc:
         reply = _failure("bad_request", exc)
+    # Replies are plain by construction (the encoders copy every value to its exact base type), so
+    # they are not walked again: _to_json refuses anything else, which becomes an exception reply.
     try:
-        return _to_json(_plain(reply))
+        return _to_json(reply)
     except BaseException as exc:
         return _to_json(_failure("exception", exc))
