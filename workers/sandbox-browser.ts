@@ -22,6 +22,7 @@ interface Boot {
 }
 
 const FILE_HOST = 'https://pyodide.sandbox.invalid/';
+const SOURCES = { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource };
 
 // Serves the Pyodide files the host handed in; this origin can fetch nothing else anyway. The
 // wasm is served empty when the frame handed in its compiled module (see instantiateFrom).
@@ -64,13 +65,13 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;
     if (makeSnapshot) {
-      const bytes = makeSandboxSnapshot(pyodide, sealSource);
+      const bytes = makeSandboxSnapshot(pyodide, SOURCES);
       self.postMessage({ spadeSnapshot: bytes }, [bytes.buffer]);
       return;
     }
     if (!port) throw new Error('no host port');
     if (restored) freshenRestoredInterpreter(pyodide);
-    const service = createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource });
+    const service = createSandboxService(pyodide, SOURCES);
     answerCalls(portLine(port), (request) => service.call(request));
     port.postMessage({ spadeSandboxReady: true, snapshotRefused: restoring && !restored });
   } catch (error) {

@@ -22,6 +22,7 @@ host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : d
 // --make-snapshot (send the host a snapshot of a fresh interpreter and leave; no environment runs).
 const [indexURL, snapshotArg] = process.argv.slice(2);
 const making = snapshotArg === '--make-snapshot';
+const sources = { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource };
 const pyodide = await loadPyodide({
   indexURL,
   jsglobals: Object.create(null),
@@ -31,7 +32,7 @@ const pyodide = await loadPyodide({
   ...(making ? { _makeSnapshot: true } : snapshotArg ? { _loadSnapshot: readFileSync(snapshotArg) } : {}),
 });
 if (making) {
-  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide, sealSource) }, () => leave(0));
+  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide, sources) }, () => leave(0));
 } else {
   if (snapshotArg) freshenRestoredInterpreter(pyodide);
   serve();
@@ -47,7 +48,7 @@ function serve(): void {
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
     Reflect.deleteProperty(globalThis, name);
   }
-  const service = createSandboxService(pyodide, { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource });
+  const service = createSandboxService(pyodide, sources);
   answerCalls(ipcLine(process as never), (request) => service.call(request));
   process.send?.({ spadeSandboxReady: true });
 }

@@ -1,5 +1,5 @@
 import type { PyodideAPI } from 'pyodide';
-import { privateFunctions, type PyCallable } from './sandbox-service.ts';
+import { precompileSources, privateFunctions, type PyCallable, type SandboxSources } from './sandbox-service.ts';
 
 // Imported before the snapshot is taken, so a restored interpreter starts with them loaded: the
 // harness's prelude and the seal's own imports. The seal's open builtin modules are imported too
@@ -12,12 +12,14 @@ import random, re, statistics, string, traceback, typing, _imp, _json
 
 /**
  * Takes a memory snapshot of a freshly loaded Pyodide (loaded with `_makeSnapshot: true`) after
- * importing what every sandbox needs (`sealSource` is seal.py). Call it before any environment code
- * ran in that interpreter: every later interpreter starts from these bytes.
+ * importing what every sandbox needs and compiling the sandbox's own sources (see
+ * precompileSources). Call it before any environment code ran in that interpreter: every later
+ * interpreter starts from these bytes.
  */
-export function makeSandboxSnapshot(pyodide: PyodideAPI, sealSource: string): Uint8Array {
+export function makeSandboxSnapshot(pyodide: PyodideAPI, sources: SandboxSources): Uint8Array {
   pyodide.runPython(PRELOAD);
-  const [importOpenBuiltins] = privateFunctions(pyodide, [sealSource], ['import_open_builtins']) as [PyCallable];
+  precompileSources(pyodide, [sources.encoding, sources.toolUse, sources.harness, sources.seal]);
+  const [importOpenBuiltins] = privateFunctions(pyodide, [sources.seal], ['import_open_builtins']) as [PyCallable];
   importOpenBuiltins();
   importOpenBuiltins.destroy();
   return pyodide.makeMemorySnapshot();

@@ -2,8 +2,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime, nodeWorkerBundle, privateCacheDirectory, spawnNodeSandbox, type SnapshotChoice } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import { loadPyodide } from 'pyodide';
+import { createNodeSandboxRuntime, nodeWorkerBundle, privateCacheDirectory, pyodideDirectory, spawnNodeSandbox, type SnapshotChoice } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { precompileSources, privateFunctions, type PyCallable } from '../../../src/adapters/sandbox/sandbox-service.ts';
 
 // Draws at load time, before the harness seeds \`random\` for a reset.
 const UNSEEDED = `
@@ -52,11 +54,42 @@ describe('interpreters restored from the shared memory snapshot', () => {
     expect(new Set(randoms).size).toBe(3);
   });
 
+  it('start with no trace of the precompiled sandbox code where an environment could look', async () => {
+    const probe = `
+import sys
+class TraceEnv:
+    def __init__(self, max_turns=3):
+        self.max_turns = max_turns
+    def reset(self, seed=None):
+        return repr(sorted(k for k in vars(sys.modules["__main__"]) if "spade" in k)), {}
+    def step(self, action):
+        return "done", 0.0, True, False, {}
+`;
+    const handle = await runtimeStarting('shared').load(probe, { maxTurns: 3, timeoutMs: 5000 });
+    expect((await handle.reset(1, { timeoutMs: 2000 })).observation).toBe('[]');
+    await handle.dispose();
+  });
+
   it('a damaged snapshot file costs a cold start, never a failed environment', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'spade-snapshot-')), 'damaged.snapshot');
     writeFileSync(file, Buffer.alloc(4096, 7));
     const runtime = runtimeStarting({ file });
     expect(await firstObservation(runtime)).toMatch(/^roll 0\.\d+/);
+  });
+});
+
+describe('sources compiled before a snapshot is taken', () => {
+  it('are run from their code objects, found by their text; other sources are compiled', async () => {
+    const pyodide = await loadPyodide({ indexURL: pyodideDirectory(), jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined });
+    const kept = 'def which():\n    return "compiled from the text"\n';
+    const other = 'def other():\n    return "compiled now"\n';
+    precompileSources(pyodide, [kept]);
+    // Swap the kept code object for another one: a lookup by text runs the swapped one.
+    pyodide.runPython('__spade_compiled__[KEPT] = compile("def which():\\n    return \'the kept code object\'\\n", "<swap>", "exec")', {
+      globals: pyodide.toPy({ KEPT: kept, __spade_compiled__: pyodide.globals.get('__spade_compiled__') }) as never,
+    });
+    const [which, other_] = privateFunctions(pyodide, [kept, other], ['which', 'other']) as [PyCallable, PyCallable];
+    expect([which(), other_()]).toEqual(['the kept code object', 'compiled now']);
   });
 });
 
