@@ -2,10 +2,7 @@ import { loadPyodide } from 'pyodide';
 import createPyodideModule from 'pyodide/pyodide.asm.mjs';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import { answerCalls, portLine } from '../src/adapters/sandbox/call-channel.ts';
-import harnessSource from '../src/adapters/sandbox/harness.py';
-import sealSource from '../src/adapters/sandbox/seal.py';
-import encodingSource from '../src/adapters/sandbox/encoding.py';
-import toolUseSource from '../src/adapters/sandbox/tool_use_env.py';
+import { SANDBOX_SOURCES } from '../src/adapters/sandbox/sandbox-sources.ts';
 import { SANDBOX_WASM_FILE } from '../src/adapters/sandbox/sandbox-frame.ts';
 import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
 
@@ -22,7 +19,6 @@ interface Boot {
 }
 
 const FILE_HOST = 'https://pyodide.sandbox.invalid/';
-const SOURCES = { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource };
 
 // Serves the Pyodide files the host handed in; this origin can fetch nothing else anyway. The
 // wasm is served empty when the frame handed in its compiled module (see instantiateFrom).
@@ -65,13 +61,13 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;
     if (makeSnapshot) {
-      const bytes = makeSandboxSnapshot(pyodide, SOURCES);
+      const bytes = makeSandboxSnapshot(pyodide, SANDBOX_SOURCES);
       self.postMessage({ spadeSnapshot: bytes }, [bytes.buffer]);
       return;
     }
     if (!port) throw new Error('no host port');
     if (restored) freshenRestoredInterpreter(pyodide);
-    const service = createSandboxService(pyodide, SOURCES);
+    const service = createSandboxService(pyodide, SANDBOX_SOURCES);
     answerCalls(portLine(port), (request) => service.call(request));
     port.postMessage({ spadeSandboxReady: true, snapshotRefused: restoring && !restored });
   } catch (error) {

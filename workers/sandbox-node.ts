@@ -3,10 +3,7 @@ import { loadPyodide } from 'pyodide';
 import { answerCalls, ipcLine } from '../src/adapters/sandbox/call-channel.ts';
 import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts';
 import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
-import harnessSource from '../src/adapters/sandbox/harness.py';
-import sealSource from '../src/adapters/sandbox/seal.py';
-import encodingSource from '../src/adapters/sandbox/encoding.py';
-import toolUseSource from '../src/adapters/sandbox/tool_use_env.py';
+import { SANDBOX_SOURCES } from '../src/adapters/sandbox/sandbox-sources.ts';
 
 // Watchdog: leave as soon as the host's IPC channel closes (the host died or gave up on us);
 // the kernel's parent-death signal covers the case where Python keeps the event loop busy.
@@ -22,7 +19,6 @@ host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : d
 // --make-snapshot (send the host a snapshot of a fresh interpreter and leave; no environment runs).
 const [indexURL, snapshotArg] = process.argv.slice(2);
 const making = snapshotArg === '--make-snapshot';
-const sources = { encoding: encodingSource, toolUse: toolUseSource, harness: harnessSource, seal: sealSource };
 const pyodide = await loadPyodide({
   indexURL,
   jsglobals: Object.create(null),
@@ -32,7 +28,7 @@ const pyodide = await loadPyodide({
   ...(making ? { _makeSnapshot: true } : snapshotArg ? { _loadSnapshot: readFileSync(snapshotArg) } : {}),
 });
 if (making) {
-  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide, sources) }, () => leave(0));
+  process.send?.({ spadeSnapshot: makeSandboxSnapshot(pyodide, SANDBOX_SOURCES) }, () => leave(0));
 } else {
   if (snapshotArg) freshenRestoredInterpreter(pyodide);
   serve();
@@ -48,7 +44,7 @@ function serve(): void {
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
     Reflect.deleteProperty(globalThis, name);
   }
-  const service = createSandboxService(pyodide, sources);
+  const service = createSandboxService(pyodide, SANDBOX_SOURCES);
   answerCalls(ipcLine(process as never), (request) => service.call(request));
   process.send?.({ spadeSandboxReady: true });
 }
