@@ -71,6 +71,8 @@ describe('a second tab on a run another tab runs', () => {
       await tabB.waitForFunction((before) => Number(document.querySelector('[aria-label="Run controls"] progress')?.getAttribute('value') ?? -1) > before, first, { timeout: 60_000, polling: 200 });
       await tabB.getByText('Design attempt 1').first().waitFor({ timeout: 30_000 });
       await screenshot(tabB, 'second-tab-read-only');
+      // Following live is shown: tab A finishes the rest at once (the rest of the test is about the commits).
+      await tabA.getByLabel('Demo speed').selectOption('instant');
 
       // The first commit shows in B while A goes on with epoch 2.
       await tabB.getByText(/epochs 1 \/ 2/).waitFor({ timeout: 180_000 });
@@ -85,6 +87,8 @@ describe('a second tab on a run another tab runs', () => {
       await showRuns(tabB);
       await expect(listedStatus(tabB, 'followed').getAttribute('data-status')).resolves.toBe('completed');
       await expect(listedStatus(tabB, 'followed').textContent()).resolves.toContain(' · completed · epochs 2/2');
+      // Later tabs of this browser stream at the normal pace again (the speed is kept in its storage).
+      await tabA.getByLabel('Demo speed').selectOption('normal');
     },
     DEMO_TEST_TIMEOUT_MS,
   );
