@@ -71,7 +71,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          // Each file starts its own dev server.
+          // One dev server for the four files (no build), not one each.
+          globalSetup: ['tests/browser/vite-global-setup.ts'],
           sequence: { groupOrder: 2 },
         },
       },

@@ -1,44 +1,43 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/demo-speed.ts';
-import { BUILT_APP_BASE } from './built-app.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A running app (Vite dev server) and a Chromium to drive it. */
 export interface BrowserRig {
-  /** The rig's own server, or null when it uses the browser tier's shared one. */
+  /** The rig's own server, or null when it uses its project's shared one. */
   server: ViteDevServer | null;
   browser: Browser;
   /** The dev server's root (test pages are under /tests/). */
   baseUrl: string;
-  /** The app's URL, ending in a slash: the production build on the tier's shared server, else the dev server's app. */
+  /** The app's URL, ending in a slash: the production build on the browser tier's shared server, else the dev server's app. */
   appUrl: string;
   /** Opens a fresh page (own context, so fresh storage; service workers blocked) at `path`: a test page under /tests/, else a path of the app; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
   open(path: string, options?: { demoSpeed?: DemoSpeed }): Promise<Page>;
   close(): Promise<void>;
 }
 
-/** The browser tier's shared server (see vite-global-setup.ts), or null outside that project (the timed browser files, benchmarks). */
-async function sharedBaseUrl(): Promise<string | null> {
+/** The browser project's shared server and the app's URL on it (see vite-global-setup.ts), or null outside vitest (benchmarks). */
+async function sharedServer(): Promise<{ baseUrl: string; appUrl: string } | null> {
   if (!process.env.VITEST) return null;
   const { inject } = await import('vitest');
-  return inject('appBaseUrl') ?? null;
+  const [baseUrl, appUrl] = [inject('appBaseUrl'), inject('appUrl')];
+  return baseUrl && appUrl ? { baseUrl, appUrl } : null;
 }
 
 /**
- * Opens Debian's Chromium on the app: the tier's shared server (the production build under
- * /spade-lab/, the test pages from the dev server) unless `options.ownServer` (or where there is
- * none: the timed browser files, outside vitest), then a dev server of its own (the dev app).
- * `options.scrollbars` keeps the classic scrollbars a desktop browser draws (headless hides
- * them), for tests about the page's width.
+ * Opens Debian's Chromium on the app: the project's shared server (for the browser tier the
+ * production build under /spade-lab/, for the timed files the dev app; the test pages from the
+ * dev server) unless `options.ownServer` (or where there is none: benchmarks), then a dev server
+ * of its own (the dev app). `options.scrollbars` keeps the classic scrollbars a desktop browser
+ * draws (headless hides them), for tests about the page's width.
  */
 export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
-  const shared = options.ownServer ? null : await sharedBaseUrl();
+  const shared = options.ownServer ? null : await sharedServer();
   // Vite is loaded only by a file that starts a server of its own (about 0.9 CPU-s a file).
-  const { server, baseUrl } = shared ? { server: null, baseUrl: shared } : await (await import('./app-server.ts')).startAppServer();
-  const appUrl = shared ? `${shared}${BUILT_APP_BASE}` : `${baseUrl}/`;
+  const { server, baseUrl, appUrl } = shared ? { server: null, ...shared } : await ownServer();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -63,6 +62,12 @@ export async function startRig(extraArgs: string[] = [], options: { ownServer?: 
       await server?.close();
     },
   };
+}
+
+// A dev server for one rig: the dev app at its root.
+async function ownServer(): Promise<{ server: ViteDevServer; baseUrl: string; appUrl: string }> {
+  const { server, baseUrl } = await (await import('./app-server.ts')).startAppServer();
+  return { server, baseUrl, appUrl: `${baseUrl}/` };
 }
 
 /** Serves `path` in `context` without the COOP and COEP headers, as a static host that drops them would: the page is then not cross-origin isolated. */
