@@ -7,7 +7,7 @@ import svelteConfig from './svelte.config.js';
 // npm run lint (part of npm test): the recommended JavaScript, TypeScript and Svelte rules, no
 // unused code anywhere.
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'public/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'public/', '.svelte-check/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
