@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { LongestFirstSequencer } from './tests/longest-first.ts';
 import { nodeTestTiers } from './tests/tiers.ts';
 
 // Three tiers by cost: unit (no Python, no processes), integration (real Pyodide, the CLI,
@@ -20,6 +21,8 @@ export default defineConfig({
     // time); then the Node tiers, two at a time (a file with Python children keeps about a core
     // busy); then the timed browser files, one at a time.
     maxWorkers: 2,
+    // The longest files of each project start first, also on a fresh clone (tests/longest-first.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
