@@ -2,9 +2,9 @@
 // they are; a fresh clone (CI) has no cache, so vitest starts the largest files first and can
 // leave a long browser file for the end of its phase, with the other workers idle. Measured on
 // a fresh clone: app-experiments, the longest, finished sixteenth of 24 browser files (126 s),
-// and two other long ones last. The files listed here
-// start first within their project, in this order, whatever the cache says; the others follow
-// in vitest's order. The list only orders files: a file missing from it still runs.
+// and two other long ones last. The files listed here start first within their project, in this
+// order, whatever the cache says; the others follow in vitest's order. The list only orders
+// files: a file missing from it still runs.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
