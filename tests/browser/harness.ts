@@ -19,7 +19,7 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-/** The browser project's shared server and the app's URL on it (see vite-global-setup.ts), or null outside vitest (benchmarks). */
+/** The test project's shared server and the app's URL on it (see vite-global-setup.ts), or null outside vitest (benchmarks). */
 async function sharedServer(): Promise<{ baseUrl: string; appUrl: string } | null> {
   if (!process.env.VITEST) return null;
   const { inject } = await import('vitest');
