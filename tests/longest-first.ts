@@ -46,7 +46,11 @@ export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const byProject = new Map<string, TestSpecification[]>();
-    for (const spec of sorted) byProject.set(spec.project.name, [...(byProject.get(spec.project.name) ?? []), spec]);
+    for (const spec of sorted) {
+      const specs = byProject.get(spec.project.name) ?? [];
+      specs.push(spec);
+      byProject.set(spec.project.name, specs);
+    }
     return [...byProject.values()].flatMap((specs) => {
       const byPath = new Map(specs.map((spec) => [relative(this.ctx.config.root, spec.moduleId), spec]));
       return longestFirst([...byPath.keys()]).map((path) => byPath.get(path)!);
