@@ -7,6 +7,9 @@ import { nodeTestTiers } from './tests/tiers.ts';
 // subprocesses) and browser (real Chromium). tests/tiers.ts decides from each file's imports.
 const tiers = nodeTestTiers(import.meta.dirname);
 
+// The Node tiers' test files remove the temporary folders they made with tests/fixtures/temp-dirs.ts.
+const REMOVE_TEMP_DIRS = 'tests/fixtures/temp-dirs-setup.ts';
+
 // Browser files that assert how long something takes on the page (a main-thread stall, a cancel,
 // a chart's first draw): they run last, one at a time, with nothing else on the cores.
 const TIMED_BROWSER = ['charts-demo', 'sandbox-runtime', 'webllm-engine', 'webllm-files'].map((name) => `tests/browser/${name}.test.ts`);
@@ -33,6 +36,7 @@ export default defineConfig({
           // Pure tests share nothing between files, so a worker reuses its loaded modules across them.
           isolate: false,
           environment: 'node',
+          setupFiles: [REMOVE_TEMP_DIRS],
           testTimeout: 20_000,
         },
       },
@@ -43,6 +47,7 @@ export default defineConfig({
           include: tiers.integration,
           sequence: { groupOrder: 1 },
           environment: 'node',
+          setupFiles: [REMOVE_TEMP_DIRS],
           // Hang guards, not speed checks: two files share the cores, and CI machines run up to 2.5x slower.
           testTimeout: 180_000,
           hookTimeout: 300_000,

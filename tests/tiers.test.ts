@@ -1,13 +1,13 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeTestTiers } from './tiers.ts';
+import { tempDir } from './fixtures/temp-dirs.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'spade-tiers-'));
+  const root = tempDir('spade-tiers-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -1,16 +1,15 @@
 // When the command line's sandbox starts and stops, over fake processes behind the spawn seam (no
 // Python, milliseconds): a command that runs Python starts booting as it begins, one that runs
 // none never makes a sandbox, and the exit never waits for a spare that is still booting.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
 import { runCliWithSandbox } from '../../src/cli/cli.ts';
 import { fakeSpawner } from '../fixtures/fake-sandbox-process.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'spade-cli-start-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('spade-cli-start-');
 
 function spade(bootMs: number) {
   const fake = fakeSpawner(bootMs);

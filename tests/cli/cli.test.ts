@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inProcessSpade, spadeSubprocess } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 // One subprocess per command (validate, play, and an unknown command's exit code); the rest in-process.
 const spade = inProcessSpade();
@@ -27,7 +27,7 @@ const COUNTER = `class CounterEnv:
 `;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'spade-cli-'));
+  dir = tempDir('spade-cli-');
   writeFileSync(join(dir, 'good.py'), COUNTER);
   writeFileSync(join(dir, 'hang.py'), COUNTER.replace('self.turn_count += 1', 'while True: pass'));
   writeFileSync(join(dir, 'noclass.py'), 'class Thing:\n    pass\n');

@@ -1,8 +1,7 @@
 // `spade eval`, `spade compare`, `spade sweep` and the `run` flags of issue 13 (--eval, --fixed-pool),
 // in-process over the fake sandbox with the doubles of the scripted games; one real subprocess each
 // for eval (real sandbox) and compare.
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';
@@ -10,6 +9,7 @@ import type { EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { spadeSubprocess, type SpadeResult } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const NO_DESIGNER = 'scripted:tests/fixtures/scripted/no-designer.json';
@@ -32,7 +32,7 @@ const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, fi
 
 let tmp: string;
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'spade-experiments-'));
+  tmp = tempDir('spade-experiments-');
 });
 
 async function runDir(name: string, ...flags: string[]): Promise<string> {

@@ -1,11 +1,11 @@
 // `spade export` and `spade import` over run directories (the file store), end to end.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeUtf8, unzipFiles } from '../../src/adapters/store/zip.ts';
 import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
 // In-process, except one subprocess each for export and import (what users run).
@@ -16,7 +16,7 @@ const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8'
 let tmp: string;
 let run: string;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'spade-cli-store-'));
+  tmp = tempDir('spade-cli-store-');
   run = join(tmp, 'run');
   const result = await spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', run, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
   expect(result.status, result.stderr).toBe(0);

@@ -1,13 +1,13 @@
 // `spade validate` and `spade import` on attack inputs written by the test: files
 // that are valid code but look like replies, a zip with unsafe and lying entries, a giant JSONL
 // line, and a corpus import over an existing one.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS } from '../../src/formats/import/import-limits.ts';
 import { inProcessSpade, ROOT } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const GOOD = readFileSync(join(ROOT, 'public/pools/starter/games/number_ladder.py'), 'utf8');
 const FENCED = GOOD.replace('    """Mathematical reasoning:', '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:');
@@ -17,7 +17,7 @@ const spade = inProcessSpade();
 let dir: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'spade-bounds-'));
+  dir = tempDir('spade-bounds-');
   writeFileSync(join(dir, 'fenced.py'), FENCED);
   writeFileSync(join(dir, 'think.py'), THINK);
 });

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/llm/openai/fake-openai-server.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/scripted/hint-helps.json'), 'utf8')));
@@ -30,7 +30,7 @@ afterAll(() => server.close());
 describe('spade run against an OpenAI-compatible server', () => {
   it('runs the same loop over HTTP streaming, surviving a server error, with the same numbers', async () => {
     server.enqueue(jsonReply({ error: { message: 'overloaded' } }, 503));
-    const out = mkdtempSync(join(tmpdir(), 'spade-openai-'));
+    const out = tempDir('spade-openai-');
     const result = await spade([
       'run',
       '--model',
@@ -68,7 +68,7 @@ describe('spade run against an OpenAI-compatible server', () => {
     const closed = await FakeOpenAIServer.start();
     const origin = closed.origin;
     await closed.close();
-    const result = await spade(['run', '--model', `openai:${origin}#m`, '--out', mkdtempSync(join(tmpdir(), 'spade-openai-')), '--slots', '1', '--no-corpus']);
+    const result = await spade(['run', '--model', `openai:${origin}#m`, '--out', tempDir('spade-openai-'), '--slots', '1', '--no-corpus']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(origin);
     expect(result.stderr.toLowerCase()).toContain('is the server running');

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isRunning, sandboxChildren, waitUntil } from '../fixtures/sandbox/sandbox-pids.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARGS = [
@@ -40,7 +40,7 @@ let out: string;
 let killed: number[] = [];
 let result: { status: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'spade-death-'));
+  out = tempDir('spade-death-');
   const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ARGS, '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -79,7 +79,7 @@ describe('spade run when sandbox children die', () => {
 
 describe('spade run when no sandbox can start', () => {
   it('fails cleanly: exit 1, the fence error printed, run.json marked failed with it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spade-unfenced-'));
+    const dir = tempDir('spade-unfenced-');
     const failed = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ARGS, '--out', dir], {
       cwd: ROOT,
       encoding: 'utf8',

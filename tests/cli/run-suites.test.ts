@@ -1,7 +1,6 @@
 // A run directory's own pool as a held-out suite (`--suite DIR` / `DIR@N` for spade eval, and
 // `--eval` for spade run), in-process over the fake sandbox with the doubles of the scripted games.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';
@@ -9,6 +8,7 @@ import type { EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import type { SpadeResult } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7'];
@@ -30,7 +30,7 @@ let tmp: string;
 let source: string;
 let target: string;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'spade-run-suites-'));
+  tmp = tempDir('spade-run-suites-');
   source = join(tmp, 'source');
   target = join(tmp, 'target');
   // Epoch 1 designs GlowKey and DoorWord, epoch 2 DoorWord twice (the same code: counted once).

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
@@ -8,6 +7,7 @@ import { runRun } from '../../src/cli/run-command.ts';
 import { runVerify } from '../../src/cli/verify-command.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import { spadeSubprocess, type SpadeResult } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
 
@@ -25,7 +25,7 @@ const noSandbox = (): SandboxRuntime => {
 let out: string;
 let result: SpadeResult;
 beforeAll(() => {
-  out = mkdtempSync(join(tmpdir(), 'spade-run-'));
+  out = tempDir('spade-run-');
   result = spadeSubprocess('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
 });
 

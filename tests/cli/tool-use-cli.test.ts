@@ -3,8 +3,7 @@
 // `spade verify` passes on it; then a pool of tool-use environments (the run's and one written for
 // this project in the reference's example shape) is exported and imported back through both
 // import paths (`spade import` and the app's importIntoStore) with setting and domain intact.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileSandbox } from '../fixtures/sandbox/file-sandbox.ts';
@@ -19,6 +18,7 @@ import type { EnvironmentRecord, EpochMetrics } from '../../src/core/records.ts'
 import { TOOL_USE_DOMAINS } from '../../src/core/skills.ts';
 import { buildPoolFiles } from '../../src/formats/export/pool-export.ts';
 import { ROOT } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const runtime = fileSandbox();
 const SEED = 7;
@@ -40,7 +40,7 @@ const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, fi
 let tmp: string;
 let run: string;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'spade-tool-use-'));
+  tmp = tempDir('spade-tool-use-');
   run = join(tmp, 'run');
   // The least that shows the regret: one slot, one play per arm, four turns (the hinted winning line's length).
   const flags = ['--slots', '1', '--plays', '1', '--hint-plays', '1', '--max-turns', '4', '--no-corpus', '--validate-timeout-ms', '30000', '--step-timeout-ms', '10000'];

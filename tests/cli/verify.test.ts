@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRun } from '../../src/cli/run-command.ts';
@@ -10,6 +9,7 @@ import type { Mismatch } from '../../src/verify/checker.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { VERIFY_MIXED_DOUBLES } from '../fixtures/verify-mixed-doubles.ts';
 import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
+import { tempDir } from '../fixtures/temp-dirs.ts';
 
 // Coin (hint helps, rewards 2.0 clipped to 1 and -0.5), a rejected reply, Lever (0.5, 1 or a
 // truncated 0.7 that scores 0), Crashy (crashes on some seeds: retried, dropped, quarantined) and,
@@ -24,7 +24,7 @@ const spade = inProcessSpade();
 
 /** Runs `spade run` in-process on the environment doubles. */
 async function makeRun(reward: string, epochs: number): Promise<string> {
-  const out = mkdtempSync(join(tmpdir(), `spade-verify-${reward}-`));
+  const out = tempDir(`spade-verify-${reward}-`);
   const argv = [
     '--model',
     `scripted:${join(ROOT, SCRIPT)}`,
@@ -82,7 +82,7 @@ const jsonl = (dir: string, file: string) =>
 
 /** Copies a run and rewrites the first line of `file` that `pick` selects. */
 function tampered(dir: string, file: string, pick: (row: Record<string, any>) => boolean, edit: (row: Record<string, any>) => void): { dir: string; row: Record<string, any> } {
-  const copy = mkdtempSync(join(tmpdir(), 'spade-verify-tampered-'));
+  const copy = tempDir('spade-verify-tampered-');
   cpSync(dir, copy, { recursive: true });
   const rows = jsonl(copy, file);
   const row = rows.find(pick)!;

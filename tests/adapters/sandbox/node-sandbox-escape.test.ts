@@ -1,17 +1,18 @@
 // The Node sandbox child's own flags, against JavaScript that already runs inside it. (Python
 // cannot reach JavaScript at all any more: node-sandbox-cutoff.test.ts.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pyodideDirectory, sandboxExecArgv } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 const tmpFile = join(tmpdir(), `spade-escape-${process.pid}-${Date.now()}.txt`);
 
 describe('the sandbox process flags themselves, against JavaScript that already runs inside', () => {
   it('deny host files, subprocesses, workers and code generation', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spade-flags-'));
+    const dir = tempDir('spade-flags-');
     const script = join(dir, 'attack.mjs');
     writeFileSync(
       script,
@@ -40,6 +41,5 @@ describe('the sandbox process flags themselves, against JavaScript that already 
       function: 'EvalError',
     });
     expect(existsSync(tmpFile)).toBe(false);
-    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,11 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPyodide } from 'pyodide';
 import { createNodeSandboxRuntime, nodeWorkerBundle, privateCacheDirectory, pyodideDirectory, spawnNodeSandbox, type SnapshotChoice } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { precompileSources, privateFunctions, type PyCallable } from '../../../src/adapters/sandbox/sandbox-service.ts';
+import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 // Draws at load time, before the harness seeds \`random\` for a reset.
 const UNSEEDED = `
@@ -71,7 +71,7 @@ class TraceEnv:
   });
 
   it('a damaged snapshot file costs a cold start, never a failed environment', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'spade-snapshot-')), 'damaged.snapshot');
+    const file = join(tempDir('spade-snapshot-'), 'damaged.snapshot');
     writeFileSync(file, Buffer.alloc(4096, 7));
     const runtime = runtimeStarting({ file });
     expect(await firstObservation(runtime)).toMatch(/^roll 0\.\d+/);
@@ -94,7 +94,7 @@ describe('sources compiled before a snapshot is taken', () => {
 });
 
 describe('where the bundle and the snapshot are kept', () => {
-  const base = () => mkdtempSync(join(tmpdir(), 'spade-cache-base-'));
+  const base = () => tempDir('spade-cache-base-');
 
   it('is spade-lab in the temp directory, created for this user only', () => {
     const root = base();

@@ -3,8 +3,7 @@
 // rows and a corpus. One sandbox for the file.
 import 'fake-indexeddb/auto';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnv } from '../../fixtures/env-fixtures.ts';
@@ -22,6 +21,7 @@ import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
 import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';
+import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 const FIXTURES = new URL('../../fixtures/envs/', import.meta.url);
 const VALIDATION = { ...DEFAULT_VALIDATION, totalTimeoutMs: 4000, callTimeoutMs: 1500 };
@@ -52,7 +52,7 @@ describe('SPADE pool export', () => {
     const files = unzipText(pool.bytes);
     expect(files.map((f) => f.path)).toEqual(['games/game_000000.py', 'games/game_000001.py', 'games/game_000002.py', 'games/game_000003.py', 'checksums.sha256', 'manifest.jsonl']);
     expect(text(files, 'games/game_000000.py')).toBe('"""SPADE self-play generated game"""\n\n' + epochs[0]!.environments[0]!.code);
-    const root = mkdtempSync(join(tmpdir(), 'spade-pool-'));
+    const root = tempDir('spade-pool-');
     for (const f of files) {
       mkdirSync(dirname(join(root, f.path)), { recursive: true });
       writeFileSync(join(root, f.path), f.text);

@@ -1,8 +1,7 @@
 // The file store: the `spade run` directory layout, whole epochs after an interrupted commit, and
 // older run directories without state.json. Epochs come from the frozen dump (real scripted epochs).
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRunStore } from '../../../src/adapters/store/file-run-store.ts';
@@ -10,9 +9,10 @@ import { configFileText, RUN_FILES, type StateFile } from '../../../src/formats/
 import { rememberEnvironments } from '../../../src/core/loop/memory.ts';
 import { epochsOfDump, readV1Dump } from './dump-fixture.ts';
 import { testMeta } from './store-fixtures.ts';
+import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 const EPOCHS = epochsOfDump(readV1Dump(), 'real');
-const newDir = () => join(mkdtempSync(join(tmpdir(), 'spade-file-store-')), 'run-dir');
+const newDir = () => join(tempDir('spade-file-store-'), 'run-dir');
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 async function cleanRun(epochs = EPOCHS): Promise<string> {

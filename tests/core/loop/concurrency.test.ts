@@ -1,8 +1,7 @@
 // The scheduler is the point, not Python: games are in-process doubles whose resets and steps
 // answer after a random delay, and the model streams after random pauses, so every run finishes
 // its work in a different order. The files a run writes must not notice.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
@@ -13,6 +12,7 @@ import { runEpochs } from '../../../src/core/loop/run-epochs.ts';
 import type { ChatModel, ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import type { Suite } from '../../../src/core/eval/suite.ts';
 import { boxedAnswer, fakeFailure, fakeSandbox, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
+import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 const jitter = () => Math.floor(Math.random() * 3);
 
@@ -102,7 +102,7 @@ function countingModel(): { model: ChatModel; peak: () => number } {
 }
 
 async function runToFiles(concurrency: number): Promise<{ files: Record<string, string>; peak: number }> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'spade-concurrency-')), 'run');
+  const dir = join(tempDir('spade-concurrency-'), 'run');
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const { model, peak } = countingModel();
