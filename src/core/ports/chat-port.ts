@@ -42,6 +42,18 @@ export interface ChatRequest {
   onToken?: (delta: string) => void;
   /** Tool-use episodes: the tools, for backends with native tool calling (they return calls as `<tool_call>` text); the prompt describes them too. */
   tools?: ToolSchema[];
+  /** Thinking for models that think by default (Qwen3's `enable_thinking`): true asks for it, false turns it off, absent leaves the backend's default. */
+  thinking?: boolean;
+  /** Constrained decoding: the reply must follow this grammar where the backend supports grammars (`ChatModel.grammars`); others ignore it. */
+  grammar?: ReplyGrammar;
+}
+
+/** A grammar a reply must follow, in llama.cpp's GBNF (web-llm, wllama, llama.cpp and vLLM's xgrammar all read it). */
+export interface ReplyGrammar {
+  /** What it constrains, e.g. `boxed-action` or `tool-call`, for logs and records. */
+  name: string;
+  /** The grammar in GBNF, with a `root` rule. */
+  gbnf: string;
 }
 
 /** Token counts of one completion. */
@@ -67,6 +79,12 @@ export interface ChatModel {
   /** How many calls it serves at once (absent: one); the run's `concurrency` is bounded by it. */
   readonly maxConcurrency?: number;
   complete(request: ChatRequest): Promise<ChatResult>;
+  /** The context window in tokens (prompt plus reply) as the backend reports it (null: it does not say). */
+  contextWindow?(signal?: AbortSignalLike): Promise<number | null>;
+  /** Prompt tokens of a request as this model's tokenizer and chat template count them (absent: the core estimates). */
+  countPromptTokens?(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>, signal?: AbortSignalLike): Promise<number>;
+  /** Whether `complete` honours `ChatRequest.grammar`. */
+  readonly grammars?: boolean;
   /** Plain data describing any internal position (scripted models), saved with each epoch so a resumed run continues identically. */
   snapshot?(): unknown;
   /** Restores what `snapshot` returned. */
