@@ -103,3 +103,14 @@ export function filesBaseUrl(modelUrl: string): string {
 export function appConfigFor(records: readonly ModelRecord[]): AppConfig {
   return { model_list: [...records], cacheBackend: CACHE_BACKEND };
 }
+
+/** The window web-llm's list loads a model with (`overrides.context_window_size`), or null when only its `mlc-chat-config.json` says. */
+export function listWindowOf(model: CatalogModel): number | null {
+  const tokens = model.record.overrides?.context_window_size;
+  return typeof tokens === 'number' && tokens > 0 ? tokens : null;
+}
+
+/** The same model loading with a `tokens` window (web-llm reads the record's overrides over its `mlc-chat-config.json`). */
+export function withContextWindow(model: CatalogModel, tokens: number): CatalogModel {
+  return { spec: model.spec, record: { ...model.record, overrides: { ...model.record.overrides, context_window_size: tokens } } };
+}
