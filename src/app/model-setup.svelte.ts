@@ -1,5 +1,6 @@
 import { detectGpuCapabilities } from '../adapters/gpu/gpu-capabilities.ts';
-import { customModel, filesBaseUrl, prebuiltModels, type CatalogModel, type CustomModelInput } from '../adapters/llm/webllm/model-catalog.ts';
+import { customModel, filesBaseUrl, listWindowOf, prebuiltModels, withContextWindow, type CatalogModel, type CustomModelInput } from '../adapters/llm/webllm/model-catalog.ts';
+import { chooseContextWindow, type WindowChoice } from '../adapters/llm/webllm/context-window.ts';
 import * as cacheOps from '../adapters/llm/webllm/webllm-cache.ts';
 import type { CachedModel, RememberedModel, StorageFacts } from '../adapters/llm/webllm/webllm-cache.ts';
 import { WebLlmChatModel, type WebLlmChatModelOptions } from '../adapters/llm/webllm/webllm-chat-model.ts';
@@ -19,7 +20,7 @@ import {
   type ModelSpec,
 } from '../adapters/llm/webllm/model-choice.ts';
 
-export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WorkerProbe };
+export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WindowChoice, WorkerProbe };
 
 /** One choosable model, as the picker shows it. */
 export interface ModelOption {
@@ -28,6 +29,8 @@ export interface ModelOption {
   /** Its cached files, or null when nothing is cached. */
   cached: CachedModel | null;
   recommended: boolean;
+  /** The context window it would load with, and why. */
+  window: WindowChoice;
 }
 
 /** Where the setup is. */
@@ -41,6 +44,10 @@ export interface ModelSetupState {
   options: ModelOption[];
   selectedId: string | null;
   loadedId: string | null;
+  /** The window the loaded model was loaded with, in tokens (null: none loaded, or only its own config knows). */
+  loadedWindow: number | null;
+  /** The user's context window in tokens, or null for the automatic choice. */
+  windowOverride: number | null;
   progress: LoadProgress | null;
   error: LoadFailure | null;
   /** Why the custom model form was rejected, or null. */
@@ -74,6 +81,9 @@ export interface ModelSetupDeps {
   chatOptions: WebLlmChatModelOptions;
 }
 
+/** A usable context window in tokens: a whole number from 256 to the largest window any listed model was trained for. */
+const validWindow = (tokens: unknown): tokens is number => typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 256 && tokens <= 131_072;
+
 /** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
 export class ModelSetupController {
   /** Everything the screen shows: read it (reactively); only the controller replaces it. */
@@ -84,6 +94,8 @@ export class ModelSetupController {
     options: [],
     selectedId: null,
     loadedId: null,
+    loadedWindow: null,
+    windowOverride: null,
     progress: null,
     error: null,
     customError: null,
@@ -149,6 +161,7 @@ export class ModelSetupController {
       recommendation,
       phase: ok ? 'choosing' : 'unsupported',
       selectedId: this.find(remembered?.id)?.spec.id ?? recommendation.recommendedId,
+      windowOverride: validWindow(remembered?.windowTokens) ? remembered!.windowTokens! : null,
       worker: ok ? { status: 'starting', probe: null, error: null } : null,
     });
     await this.refreshStorage();
@@ -158,6 +171,11 @@ export class ModelSetupController {
   /** Selects a model to load. */
   select(id: string): void {
     if (this.find(id)) this.update({ selectedId: id, error: null });
+  }
+
+  /** Sets the context window the next load uses, in tokens; null returns to the automatic choice. */
+  setWindow(tokens: number | null): void {
+    if (tokens === null || validWindow(tokens)) this.update({ windowOverride: tokens });
   }
 
   /** Adds and selects a self-hosted model; returns its id, or null (with `customError` set) when the input is unusable. */
@@ -190,11 +208,17 @@ export class ModelSetupController {
     const worker = this.state.worker?.status === 'starting' ? null : this.state.worker;
     this.update({ phase: 'loading', selectedId: model.spec.id, loadedId: null, error: null, notice: null, progress: null, worker });
     try {
-      await this.deps.session.load(model, this.contextOf(model));
+      const window = this.windowOf(model, this.state).tokens;
+      await this.deps.session.load(window === null ? model : withContextWindow(model, window), this.contextOf(model));
       this.model = new WebLlmChatModel(this.deps.session, this.deps.chatOptions);
-      const remembered: RememberedModel = { id: model.spec.id, ...(this.custom.has(model.spec.id) ? { custom: this.custom.get(model.spec.id)! } : {}) };
+      const override = this.state.windowOverride;
+      const remembered: RememberedModel = {
+        id: model.spec.id,
+        ...(this.custom.has(model.spec.id) ? { custom: this.custom.get(model.spec.id)! } : {}),
+        ...(override !== null ? { windowTokens: override } : {}),
+      };
       this.deps.cache.rememberModel(remembered);
-      this.update({ phase: 'ready', loadedId: model.spec.id });
+      this.update({ phase: 'ready', loadedId: model.spec.id, loadedWindow: this.deps.session.contextWindowSize });
       this.emit({ type: 'loaded', modelId: model.spec.id });
       return true;
     } catch (error) {
@@ -221,7 +245,7 @@ export class ModelSetupController {
   async unload(): Promise<void> {
     await this.deps.session.unload();
     this.model = null;
-    this.update({ phase: this.state.capabilities && judgeGpu(this.state.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, progress: null });
+    this.update({ phase: this.state.capabilities && judgeGpu(this.state.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, loadedWindow: null, progress: null });
     this.emit({ type: 'unloaded' });
   }
 
@@ -294,7 +318,7 @@ export class ModelSetupController {
     } else if (event.type === 'recovered') this.update({ phase: 'ready', notice: `Recovered: ${event.modelId} reloaded in ${(event.ms / 1000).toFixed(1)} s.` });
     else if (event.type === 'recovery-failed') {
       this.model = null;
-      this.update({ phase: 'failed', loadedId: null, error: failureOf(event.error), notice: null });
+      this.update({ phase: 'failed', loadedId: null, loadedWindow: null, error: failureOf(event.error), notice: null });
     }
     if (event.type === 'recovered' || (event.type === 'device-lost' && this.state.phase === 'recovering')) this.emit(event);
     if (event.type === 'recovery-failed') this.emit({ type: 'recovery-failed', error: failureOf(event.error) });
@@ -310,7 +334,7 @@ export class ModelSetupController {
 
   private update(patch: Partial<ModelSetupState>): void {
     const next = { ...this.state, ...patch };
-    this.state = 'recommendation' in patch || 'cached' in patch ? { ...next, options: this.optionsOf(next) } : next;
+    this.state = 'recommendation' in patch || 'cached' in patch || 'windowOverride' in patch ? { ...next, options: this.optionsOf(next) } : next;
   }
 
   private optionsOf(state: ModelSetupState): ModelOption[] {
@@ -321,6 +345,13 @@ export class ModelSetupController {
       fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] },
       cached: state.cached.find((c) => c.id === model.spec.id) ?? null,
       recommended: rec.recommendedId === model.spec.id,
+      window: this.windowOf(model, state),
     }));
+  }
+
+  private windowOf(model: CatalogModel, state: ModelSetupState): WindowChoice {
+    const fallback: WindowChoice = { tokens: listWindowOf(model), automatic: true, explanation: '', warning: null };
+    if (!state.capabilities) return fallback;
+    return chooseContextWindow({ caps: state.capabilities, model: model.spec, listWindow: listWindowOf(model), budgetMB: state.recommendation?.budgetMB ?? null, override: state.windowOverride });
   }
 }

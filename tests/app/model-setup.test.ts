@@ -115,6 +115,39 @@ describe('ModelSetupController: loading', () => {
     expect(reply.text).toBe('hello');
   });
 
+  it('loads with the automatic window, says why, and reports it through the ChatModel', async () => {
+    const { controller, configs } = setup({ caps: NVIDIA });
+    await controller.start();
+    const option = controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!;
+    expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
+    expect(option.window).toMatchObject({ tokens: 8192, automatic: true, warning: null });
+    expect(option.window.explanation).toMatch(/^Loads with an 8,192-token window: .*not 16,384: .*assumed \(the browser does not report memory\)\.$/);
+    await expect(controller.load()).resolves.toBe(true);
+    expect(configs.at(-1)!.appConfig!.model_list[0]!.overrides).toMatchObject({ context_window_size: 8192 });
+    expect(controller.state.loadedWindow).toBe(8192);
+    await expect(controller.chatModel()!.contextWindow!()).resolves.toBe(8192);
+  });
+
+  it("loads with the user's window, remembers it with the model, and brings it back", async () => {
+    const first = setup({ caps: NVIDIA });
+    await first.controller.start();
+    first.controller.setWindow(16_384);
+    const option = first.controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!;
+    expect(option.window).toMatchObject({ tokens: 16_384, automatic: false });
+    expect(option.window.warning).toMatch(/^May not load: it would need about 5\.0 GB/);
+    await first.controller.load();
+    expect(first.configs.at(-1)!.appConfig!.model_list[0]!.overrides).toMatchObject({ context_window_size: 16_384 });
+    expect(first.remembered()).toEqual({ id: 'Qwen3-4B-q4f16_1-MLC', windowTokens: 16_384 });
+    const again = setup({ caps: NVIDIA, remembered: first.remembered() });
+    await again.controller.start();
+    expect(again.controller.state.windowOverride).toBe(16_384);
+    again.controller.setWindow(null);
+    expect(again.controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!.window.tokens).toBe(8192);
+    const tampered = setup({ caps: NVIDIA, remembered: { id: 'Qwen3-4B-q4f16_1-MLC', windowTokens: 1e9 } });
+    await tampered.controller.start();
+    expect(tampered.controller.state.windowOverride).toBeNull();
+  });
+
   it('shows a failed load with its next step, naming a smaller model of the family for memory trouble', async () => {
     const { controller } = setup({ caps: NVIDIA, engine: () => Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }) });
     await controller.start();

@@ -104,7 +104,8 @@ function needOf(shape: KvShape, float: 16 | 32, vramMB: number, listWindow: numb
   const limit = adapter ? Math.min(adapter.maxBufferSize, adapter.maxStorageBufferBindingSize) : FULL_STORAGE_BUFFER_BYTES;
   let problem: string | null = null;
   if (layerBytes > limit) problem = `one layer's KV cache would be a ${mib(layerBytes)} buffer, over this GPU's ${mib(limit)} buffer limit`;
-  else if (totalMB > budget.mb) problem = `it would need about ${gb(totalMB)} of GPU memory; about ${gb(budget.mb)} is ${budget.assumed ? 'assumed (the browser does not report memory)' : 'available'}`;
+  else if (totalMB > budget.mb)
+    problem = `it would need about ${gb(totalMB)} of GPU memory; about ${gb(budget.mb)} is ${budget.assumed ? 'assumed (the browser does not report memory)' : 'available'}`;
   return { totalMB, layerBytes, problem };
 }
 
@@ -135,7 +136,8 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
     const fit = need(tokens)!;
     if (fit.problem) continue;
     const larger = candidates[index - 1];
-    const notLarger = larger === undefined ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})` : `not ${count(larger)}: ${need(larger)!.problem}`;
+    const notLarger =
+      larger === undefined ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})` : `not ${count(larger)}: ${need(larger)!.problem}`;
     return {
       tokens,
       automatic: true,

@@ -102,6 +102,8 @@ export interface RememberedModel {
   id: string;
   /** Set for a custom model: how to rebuild its record. */
   custom?: CustomModelInput;
+  /** The context window the user chose, in tokens (absent: the automatic choice). */
+  windowTokens?: number;
 }
 
 const REMEMBER_KEY = 'spade-lab.model';

@@ -73,6 +73,11 @@ export class WebLlmChatModel implements ChatModel {
     return this.queue.run(() => this.completeNow(request));
   }
 
+  /** The window the model was loaded with (docs/method.md, "How each backend learns its window"); null when only its own config knows. web-llm 0.2.86 offers no tokenizer outside its engine, so `countPromptTokens` is left to the core's estimate. */
+  contextWindow(): Promise<number | null> {
+    return Promise.resolve(this.source.contextWindowSize ?? null);
+  }
+
   private async completeNow(request: ChatRequest): Promise<ChatResult> {
     const maxRecoveries = this.options.maxRecoveries ?? 2;
     for (let attempt = 0; ; attempt++) {
@@ -157,9 +162,11 @@ export class WebLlmChatModel implements ChatModel {
   private failure(error: unknown): ChatModelError {
     const text = errorText(error);
     if (/ContextWindowSizeExceeded|exceed context window/i.test(text)) {
+      const window = this.source.contextWindowSize;
+      const size = window ? `${window}-token ` : '';
       return new ChatModelError(
         'context_length',
-        `the prompt is longer than ${this.id}'s context window (${text.slice(0, 300)}). Shorten the messages or lower maxTokens; web-llm's Qwen3 builds hold 4096 tokens.`,
+        `the prompt is longer than ${this.id}'s ${size}context window (${text.slice(0, 300)}). Shorten the messages or lower maxTokens, or load the model with a larger window under "Context window" in the Model view.`,
       );
     }
     return new ChatModelError('bad_response', `web-llm failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (one system message first, the last from the user) and try again.`);

@@ -30,6 +30,8 @@ export interface EngineLease {
 export interface WebLlmEngineSource {
   /** The loaded model's id, or null when none is loaded. */
   readonly modelId: string | null;
+  /** The context window the loaded model was loaded with, in tokens; null when none is loaded or only its own config knows. */
+  readonly contextWindowSize?: number | null;
   /** The loaded engine; waits while the engine is being recovered; rejects (with a `ModelLoadError`) when no model is loaded. */
   lease(): Promise<EngineLease>;
   /** Tells the source that a call on `lease` failed because the engine is gone; it recovers if that lease is still current. */

@@ -1,5 +1,5 @@
 import type { AppConfig, MLCEngineConfig } from '@mlc-ai/web-llm';
-import { appConfigFor, filesBaseUrl, type CatalogModel } from './model-catalog.ts';
+import { appConfigFor, filesBaseUrl, listWindowOf, type CatalogModel } from './model-catalog.ts';
 import type { EngineLease, WebLlmEngine, WebLlmEngineSource } from './webllm-engine.ts';
 import { classifyLoadError, ModelLoadError, type LoadContext } from './webllm-errors.ts';
 import { ProgressTracker, type LoadProgress } from './webllm-progress.ts';
@@ -95,6 +95,11 @@ export class WebLlmSession implements WebLlmEngineSource {
   /** The loaded model's id (also while recovering it), or null. */
   get modelId(): string | null {
     return this.loaded?.spec.id ?? null;
+  }
+
+  /** The window the loaded model was loaded with (its record's `context_window_size`), or null. */
+  get contextWindowSize(): number | null {
+    return this.loaded ? listWindowOf(this.loaded) : null;
   }
 
   /** Subscribes to session events; returns the unsubscribe function. */

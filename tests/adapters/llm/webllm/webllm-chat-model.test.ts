@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WebLlmChatModel, toWebLlmRequest } from '../../../../src/adapters/llm/webllm/webllm-chat-model.ts';
 import type { EngineLease, WebLlmEngineSource } from '../../../../src/adapters/llm/webllm/webllm-engine.ts';
 import { ModelLoadError } from '../../../../src/adapters/llm/webllm/webllm-errors.ts';
-import { ChatModelError, type ChatRequest } from '../../../../src/core/ports/chat-port.ts';
+import { ChatModelError, type ChatModel, type ChatRequest } from '../../../../src/core/ports/chat-port.ts';
 import type { EnvHandle } from '../../../../src/core/ports/sandbox-port.ts';
 import { playEpisode } from '../../../../src/core/loop/play-episode.ts';
 import { deferred, FakeEngine, type FakeReply } from './webllm-fakes.ts';
@@ -13,6 +13,7 @@ const MODEL = 'Qwen3-0.6B-q4f32_1-MLC';
 /** A source handing out one lease per engine; `reportLost` moves to the next engine (a recovery). */
 class FakeSource implements WebLlmEngineSource {
   readonly modelId = MODEL;
+  contextWindowSize: number | null = 8192;
   readonly reported: Error[] = [];
   private index = 0;
   private readonly leases: Array<EngineLease & { lose(reason: Error): void }>;
@@ -254,7 +255,11 @@ describe('WebLlmChatModel: a lost engine', () => {
 
 describe('WebLlmChatModel: failures', () => {
   it.each([
-    ['Error: Prompt tokens exceed context window size: number of prompt tokens: 5000; context window size: 4096', 'context_length', /longer than webllm:Qwen3-0\.6B-q4f32_1-MLC's context window/],
+    [
+      'Error: Prompt tokens exceed context window size: number of prompt tokens: 5000; context window size: 4096',
+      'context_length',
+      /longer than webllm:Qwen3-0\.6B-q4f32_1-MLC's 8192-token context window .*load the model with a larger window under "Context window"/,
+    ],
     ['MessageOrderError: The last message should be from the `user` or `tool`.', 'bad_response', /^web-llm failed on webllm:Qwen3-0\.6B-q4f32_1-MLC: MessageOrderError/],
   ])('%s -> %s', async (text, code, message) => {
     const { model } = setup([{ deltas: [], createError: text }]);
@@ -269,6 +274,14 @@ describe('WebLlmChatModel: failures', () => {
     const error = (await model.complete(request()).catch((e: unknown) => e)) as ChatModelError;
     expect(error.code).toBe('unreachable');
     expect(error.message).toBe('the local model webllm:Qwen3-0.6B-q4f32_1-MLC is not available: Could not download Qwen3-0.6B-q4f32_1-MLC.. Check the connection.');
+  });
+
+  it('reports the window the model was loaded with, or null when only its own config knows', async () => {
+    const { source, model } = setup([]);
+    await expect(model.contextWindow()).resolves.toBe(8192);
+    source.contextWindowSize = null;
+    await expect(model.contextWindow()).resolves.toBeNull();
+    expect((model as ChatModel).countPromptTokens).toBeUndefined();
   });
 
   it('refuses to be created before a model is loaded', () => {

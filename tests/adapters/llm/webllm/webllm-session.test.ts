@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customModel } from '../../../../src/adapters/llm/webllm/model-catalog.ts';
+import { customModel, withContextWindow } from '../../../../src/adapters/llm/webllm/model-catalog.ts';
 import { ModelLoadError } from '../../../../src/adapters/llm/webllm/webllm-errors.ts';
 import { WebLlmSession, type SessionEvent } from '../../../../src/adapters/llm/webllm/webllm-session.ts';
 import { deferred, fakeSessionDeps, FakeEngine } from './webllm-fakes.ts';
@@ -47,6 +47,17 @@ describe('WebLlmSession: loading', () => {
     expect(s.status).toBe('ready');
     expect(s.modelId).toBe(ID);
     expect((await s.lease()).engine).toBe(engines[0]);
+  });
+
+  it('loads with the window of the record it is given and reports it (null for a custom model that sets none, and after unloading)', async () => {
+    const { s, configs } = session();
+    await s.load(MODEL);
+    expect(s.contextWindowSize).toBeNull();
+    await s.load(withContextWindow(MODEL, 16_384));
+    expect(configs[1]!.appConfig!.model_list[0]!.overrides).toEqual({ context_window_size: 16_384 });
+    expect(s.contextWindowSize).toBe(16_384);
+    await s.unload();
+    expect(s.contextWindowSize).toBeNull();
   });
 
   it('routes web-llm messages to the engine and keeps its own notices', async () => {
