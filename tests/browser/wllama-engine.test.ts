@@ -110,6 +110,33 @@ describe('the generated model through the real engine', () => {
     await expect(page.getByTestId('cpu-measured').textContent()).resolves.toMatch(/Measured on the last call: [\d.]+ tokens\/s generating \(24 tokens\)/);
   });
 
+  it('reports the loaded n_ctx as its window and counts prompt tokens as the engine reads the rendered chat template', async () => {
+    const view = await state();
+    await expect(page.evaluate(() => window.wllamaTest.contextWindow())).resolves.toBe(view.loaded!.info.contextTokens);
+    const messages = (extra: string) => [
+      { role: 'system' as const, content: 'You count.' },
+      { role: 'user' as const, content: `Tell me the words${extra}` },
+    ];
+    const counts = await page.evaluate((m) => Promise.all([window.wllamaTest.count(m[0]), window.wllamaTest.count(m[1])]), [messages(''), messages('abcdefghij')]);
+    console.log(`[wllama] prompt counts ${counts.map((c) => `${c.tokens} in ${c.ms} ms`).join(', ')}`);
+    expect(counts.map((c) => c.error)).toEqual([null, null]);
+    // The generated model's vocabulary has one token per printable character, so ten more letters are ten more tokens.
+    expect(counts[1]!.tokens! - counts[0]!.tokens!).toBe(10);
+    const read = await chat({ messages: messages('abcdefghij'), maxTokens: 4 });
+    expect(read.result!.usage.promptTokens).toBe(counts[1]!.tokens);
+    const again = await page.evaluate((m) => window.wllamaTest.count(m), messages('abcdefghij'));
+    expect(again.tokens).toBe(counts[1]!.tokens);
+    const fresh = await chat({ messages: messages(' and more'), maxTokens: 4 });
+    expect(fresh.result!.usage.promptTokens).toBe((await page.evaluate((m) => window.wllamaTest.count(m), messages(' and more'))).tokens);
+  });
+
+  it('counts a prompt longer than the loaded window as more than the window, and stays usable', async () => {
+    const over = await page.evaluate(() => window.wllamaTest.count([{ role: 'user', content: 'ab '.repeat(6000) }]));
+    expect(over.error).toBeNull();
+    expect(over.tokens!).toBeGreaterThan(8192);
+    expect((await chat({ maxTokens: 4 })).result!.finishReason).toBe('length');
+  });
+
   it('gives the same reply for the same seed', async () => {
     const a = await chat({ maxTokens: 32, seed: 11, temperature: 1 });
     const b = await chat({ maxTokens: 32, seed: 11, temperature: 1 });

@@ -55,6 +55,22 @@ function loaded(): ChatModel {
   return model;
 }
 
+const DEFAULT_MESSAGES: ChatMessage[] = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Say something.' },
+];
+
+/** The loaded model's prompt token count of `messages` (the default chat when absent), or its error. */
+async function count(messages: ChatMessage[] = DEFAULT_MESSAGES): Promise<{ tokens: number | null; error: string | null; ms: number }> {
+  const started = performance.now();
+  try {
+    const tokens = await loaded().countPromptTokens!({ messages });
+    return { tokens, error: null, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { tokens: null, error: String(error), ms: Math.round(performance.now() - started) };
+  }
+}
+
 async function chat(options: { messages?: ChatMessage[]; maxTokens?: number; seed?: number; temperature?: number; abortAfterPieces?: number; abortBeforeStart?: boolean }): Promise<TimedChat> {
   const abort = new AbortController();
   const pieces: string[] = [];
@@ -72,10 +88,7 @@ async function chat(options: { messages?: ChatMessage[]; maxTokens?: number; see
   };
   try {
     const result = await loaded().complete({
-      messages: options.messages ?? [
-        { role: 'system', content: 'You are terse.' },
-        { role: 'user', content: 'Say something.' },
-      ],
+      messages: options.messages ?? DEFAULT_MESSAGES,
       temperature: options.temperature ?? 0.6,
       topP: 0.95,
       maxTokens: options.maxTokens ?? 24,
@@ -158,6 +171,8 @@ const api = {
   loadUrl: (url: string) => controller.loadUrl(url),
   unload: () => controller.unload(),
   chat,
+  count,
+  contextWindow: () => loaded().contextWindow!(),
   epoch,
 };
 

@@ -1,8 +1,10 @@
 import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
-import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import { ChatModelError, type AbortSignalLike, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
 import { StreamAccumulator } from '../stream-accumulator.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { wllamaModelId } from '../model-id.ts';
+import { estimatePromptTokens } from '../token-estimate.ts';
+import { countWithEngine, type TemplateParams } from './wllama-token-count.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
 export interface WllamaChatEngine {
@@ -68,6 +70,25 @@ export class WllamaChatModel implements ChatModel {
     return this.queue.run(() => this.completeNow(request));
   }
 
+  /** The context the model was loaded with (the engine's `n_ctx`), or null when not given. */
+  contextWindow(): Promise<number | null> {
+    return Promise.resolve(this.options.contextTokens ?? null);
+  }
+
+  /** Prompt tokens of `request` as the engine renders it with the model's chat template and tokenizes it (docs/method.md, "How each backend learns its window"). */
+  countPromptTokens(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>, signal?: AbortSignalLike): Promise<number> {
+    const context = { window: this.options.contextTokens ?? null, estimate: estimatePromptTokens(request.messages), signal, failure: (error: unknown) => this.failure(error) };
+    return this.queue.run(() => countWithEngine(this.engine, this.templateParams(request), context));
+  }
+
+  /** What the chat template renders: the messages and the template switches, the same for `complete` and `countPromptTokens`. */
+  private templateParams(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>): TemplateParams {
+    return {
+      messages: request.messages.map(toWllamaMessage),
+      ...(this.options.enableThinking !== undefined ? { chat_template_kwargs: { enable_thinking: this.options.enableThinking } } : {}),
+    };
+  }
+
   private async completeNow(request: ChatRequest): Promise<ChatResult> {
     const progress: Progress = { stream: new StreamAccumulator(request), last: null };
     if (request.signal?.aborted) return this.result(progress, 'abort');
@@ -76,13 +97,12 @@ export class WllamaChatModel implements ChatModel {
     request.signal?.addEventListener('abort', onAbort);
     try {
       await this.engine.createChatCompletion({
-        messages: request.messages.map(toWllamaMessage),
+        ...this.templateParams(request),
         temperature: request.temperature,
         top_p: request.topP,
         max_tokens: request.maxTokens,
         seed: request.seed,
         abortSignal: controller.signal,
-        ...(this.options.enableThinking !== undefined ? { chat_template_kwargs: { enable_thinking: this.options.enableThinking } } : {}),
         stream: true,
         onData: (chunk) => this.take(chunk, request, progress),
       });
@@ -129,6 +149,7 @@ export class WllamaChatModel implements ChatModel {
     );
   }
 
+  /** The failure `error` means, as a `ChatModelError`. */
   private failure(error: unknown): ChatModelError {
     const text = error instanceof Error ? error.message : String(error);
     const type = (error as { type?: unknown } | null)?.type;

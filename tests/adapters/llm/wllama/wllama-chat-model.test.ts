@@ -147,3 +147,58 @@ describe('WllamaChatModel: failures', () => {
     expect(failed.message).toMatch(/^the CPU engine failed on wllama:Qwen3-0\.6B-Q4_K_M\.gguf: Model failed to start inference\./);
   });
 });
+
+describe('WllamaChatModel: window and prompt tokens', () => {
+  it('reports the context it was loaded with', async () => {
+    await expect(setup([]).model.contextWindow()).resolves.toBe(8192);
+    await expect(new WllamaChatModel(new FakeWllama(), { modelName: 'x.gguf' }).contextWindow()).resolves.toBeNull();
+  });
+
+  it("counts from the engine's first prompt progress report and stops the call there", async () => {
+    const { engine, model } = setup([{ deltas: ['a', 'b', 'c'], progressTotal: 42 }], { enableThinking: false });
+    await expect(model.countPromptTokens(request())).resolves.toBe(42);
+    expect(engine.requests).toEqual([
+      {
+        messages: request().messages,
+        chat_template_kwargs: { enable_thinking: false },
+        max_tokens: 1,
+        temperature: 0,
+        return_progress: true,
+        stream: true,
+        aborted: true,
+      },
+    ]);
+  });
+
+  it('renders the chat exactly as complete does (same messages and template switches)', async () => {
+    const { engine, model } = setup([{ deltas: [], progressTotal: 5 }, { deltas: ['a'] }], { enableThinking: true });
+    await model.countPromptTokens(request());
+    await model.complete(request());
+    const [counted, completed] = engine.requests;
+    expect(counted!.messages).toEqual(completed!.messages);
+    expect(counted!.chat_template_kwargs).toEqual(completed!.chat_template_kwargs);
+  });
+
+  it('counts a prompt the engine reports no progress for (all of it cached) from the finished call', async () => {
+    const { model } = setup([{ deltas: ['a'] }]);
+    await expect(model.countPromptTokens(request())).resolves.toBe(12);
+  });
+
+  it('counts a prompt longer than the window as more than the window, and fails clearly otherwise', async () => {
+    const long = request({ messages: [{ role: 'user', content: 'x'.repeat(40_000) }] });
+    const refused = () => ({ deltas: [], error: wllamaError('the request exceeds the available context size, try increasing it', 'inference_error') });
+    const { model } = setup([refused(), refused()]);
+    await expect(model.countPromptTokens(request())).resolves.toBe(8193);
+    await expect(model.countPromptTokens(long)).resolves.toBe(10_004);
+    const broken = setup([{ deltas: [], error: wllamaError('Model failed to start inference', 'inference_error') }]);
+    expect((await failureOf(broken.model.countPromptTokens(request()))).code).toBe('bad_response');
+  });
+
+  it('stops counting when the caller aborts', async () => {
+    const controller = new AbortController();
+    const { model } = setup([{ deltas: ['a', 'b'], beforePiece: () => controller.abort() }]);
+    expect((await failureOf(model.countPromptTokens(request(), controller.signal))).code).toBe('aborted');
+    controller.abort();
+    expect((await failureOf(model.countPromptTokens(request(), controller.signal))).code).toBe('aborted');
+  });
+});

@@ -11,6 +11,8 @@ export interface FakeWllamaReply {
   error?: Error;
   /** Awaited before each piece (lets a test act mid-stream). */
   beforePiece?: (index: number) => Promise<void> | void;
+  /** Prompt tokens reported in a progress chunk before the pieces, when the call asks for progress (llama.cpp's `return_progress`). */
+  progressTotal?: number;
 }
 
 /** An error shaped like wllama's `WllamaError`. */
@@ -76,6 +78,10 @@ export class FakeWllama implements WllamaLike {
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
     try {
+      if (reply.progressTotal !== undefined && options.return_progress) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        onData({ ...chunk(null, null), choices: [], prompt_progress: { total: reply.progressTotal, cache: 0, processed: 8, time_ms: 3 } });
+      }
       for (const [index, delta] of reply.deltas.entries()) {
         await reply.beforePiece?.(index);
         await new Promise((resolve) => setTimeout(resolve, 1));
