@@ -113,6 +113,7 @@ describe('the generated model through the real engine', () => {
   it('reports the loaded n_ctx as its window and counts prompt tokens as the engine reads the rendered chat template', async () => {
     const view = await state();
     await expect(page.evaluate(() => window.wllamaTest.contextWindow())).resolves.toBe(view.loaded!.info.contextTokens);
+    await expect(page.getByTestId('cpu-window').textContent()).resolves.toMatch(/is loaded with a context window of 8,192 tokens \(trained for [\d,]+\)/);
     const messages = (extra: string) => [
       { role: 'system' as const, content: 'You count.' },
       { role: 'user' as const, content: `Tell me the words${extra}` },

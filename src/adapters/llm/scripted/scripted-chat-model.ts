@@ -22,6 +22,12 @@ export interface ChatScript {
   learner?: boolean;
 }
 
+/** Options of {@link ScriptedChatModel}. */
+export interface ScriptedModelOptions {
+  /** A context window in tokens, reported by `contextWindow()` and enforced as a server does (prompt tokens as `usage` counts them, plus `maxTokens`); none by default. */
+  contextWindow?: number;
+}
+
 /** A script as a function: returns the reply, or undefined when it has none. */
 export type ScriptFunction = (request: ChatRequest) => string | undefined;
 
@@ -47,6 +53,11 @@ export function parseChatScript(value: unknown): ChatScript {
   return value as ChatScript;
 }
 
+/** Prompt tokens as scripted models count them: the shared estimate, message by message. */
+function promptTokensOf(request: ChatRequest): number {
+  return request.messages.reduce((n, m) => n + estimateTokens(m.content), 0);
+}
+
 function searchedText(request: ChatRequest, where: 'last' | 'all'): string {
   if (where === 'all') return request.messages.map((m) => m.content).join('\n');
   const users = request.messages.filter((m) => m.role === 'user' || m.role === 'tool');
@@ -66,8 +77,15 @@ export class ScriptedChatModel implements ChatModel {
     name = typeof script === 'function' ? 'function' : (script.name ?? 'script'),
     /** Pause between streamed pieces, in milliseconds, or a function read before each piece (the demo's speed control). */
     private readonly pieceDelayMs: number | (() => number) = 0,
+    /** The window option (read by the scripted learner, which answers held-out games itself). */
+    readonly options: ScriptedModelOptions = {},
   ) {
     this.id = formatModelId({ kind: 'scripted', name });
+  }
+
+  /** The window given in the options, or null (none: requests of any length are answered). */
+  contextWindow(): Promise<number | null> {
+    return Promise.resolve(this.options.contextWindow ?? null);
   }
 
   /**
@@ -92,6 +110,7 @@ export class ScriptedChatModel implements ChatModel {
   }
 
   async complete(request: ChatRequest): Promise<ChatResult> {
+    this.checkWindow(request);
     const text = this.reply(request);
     let streamed = '';
     for (const piece of text.match(/\s*\S+|\s+$/g) ?? []) {
@@ -104,10 +123,21 @@ export class ScriptedChatModel implements ChatModel {
     return this.result(request, text, 'stop');
   }
 
+  /** Refuses a request longer than the window, as vLLM or llama.cpp refuse one over their context length. */
+  private checkWindow(request: ChatRequest): void {
+    const window = this.options.contextWindow;
+    if (window === undefined) return;
+    const promptTokens = promptTokensOf(request);
+    if (promptTokens + request.maxTokens > window)
+      throw new ChatModelError(
+        'context_length',
+        `${this.id} holds ${window} tokens; this ${request.purpose} request asks for ${promptTokens} prompt tokens plus maxTokens ${request.maxTokens}. Shorten the prompt or lower maxTokens.`,
+      );
+  }
+
   /** Usage as the shared estimate, but the prompt counted message by message (no framing tokens): runs recorded with scripted models keep these numbers. */
   private result(request: ChatRequest, text: string, finishReason: ChatResult['finishReason']): ChatResult {
-    const promptTokens = request.messages.reduce((n, m) => n + estimateTokens(m.content), 0);
-    return { text, usage: { promptTokens, completionTokens: estimateTokens(text) }, finishReason };
+    return { text, usage: { promptTokens: promptTokensOf(request), completionTokens: estimateTokens(text) }, finishReason };
   }
 
   private reply(request: ChatRequest): string {

@@ -1,6 +1,6 @@
 import type { ChatModel, ChatRequest, ChatResult } from '../../../core/ports/chat-port.ts';
 import { PLAYBOOK_HEADING } from '../../../core/prompts/agent-prompt.ts';
-import { ScriptedChatModel, type ChatScript } from './scripted-chat-model.ts';
+import { ScriptedChatModel, type ChatScript, type ScriptedModelOptions } from './scripted-chat-model.ts';
 import { policyForObservation, type SuitePolicy } from './suite-policies.ts';
 
 /** Where the default agent template's instructions start after the observation. */
@@ -57,6 +57,11 @@ export class ScriptedLearnerModel implements ChatModel {
     return this.script.maxConcurrency;
   }
 
+  /** The wrapped script's window. */
+  contextWindow(): Promise<number | null> {
+    return this.script.contextWindow();
+  }
+
   snapshot(): Record<string, number> {
     return this.script.snapshot();
   }
@@ -68,12 +73,12 @@ export class ScriptedLearnerModel implements ChatModel {
   /** A held-out game's reply streams at the script's pace; anything else is the script's. */
   complete(request: ChatRequest): Promise<ChatResult> {
     const reply = learnerReply(request);
-    return reply === undefined ? this.script.complete(request) : new ScriptedChatModel(() => reply, 'learner', this.pieceDelayMs).complete(request);
+    return reply === undefined ? this.script.complete(request) : new ScriptedChatModel(() => reply, 'learner', this.pieceDelayMs, this.script.options).complete(request);
   }
 }
 
 /** The model a chat script asks for: a ScriptedLearnerModel when the script says `"learner": true`, else a plain ScriptedChatModel. */
-export function scriptedModel(script: ChatScript, name?: string, pieceDelayMs: number | (() => number) = 0): ChatModel {
-  const model = new ScriptedChatModel(script, name ?? script.name ?? 'script', pieceDelayMs);
+export function scriptedModel(script: ChatScript, name?: string, pieceDelayMs: number | (() => number) = 0, options: ScriptedModelOptions = {}): ChatModel {
+  const model = new ScriptedChatModel(script, name ?? script.name ?? 'script', pieceDelayMs, options);
   return script.learner ? new ScriptedLearnerModel(model, pieceDelayMs) : model;
 }

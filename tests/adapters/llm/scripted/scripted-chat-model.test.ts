@@ -76,3 +76,25 @@ describe('ScriptedChatModel', () => {
     expect(() => parseChatScript({ rules: [{ replies: ['x'], match: '(' }] })).toThrow('invalid "match"');
   });
 });
+
+describe('ScriptedChatModel: an optional context window', () => {
+  const script = parseChatScript({ rules: [{ replies: ['ok'] }] });
+
+  it('has none by default: any request is answered and the window is null', async () => {
+    const model = new ScriptedChatModel(script);
+    await expect(model.contextWindow()).resolves.toBeNull();
+    expect((await model.complete({ ...request('designer', 'x'.repeat(40_000)), maxTokens: 100_000 })).text).toBe('ok');
+  });
+
+  it('reports the window given and refuses a request whose prompt plus maxTokens exceeds it, as a server does', async () => {
+    const model = new ScriptedChatModel(script, 'windowed', 0, { contextWindow: 200 });
+    await expect(model.contextWindow()).resolves.toBe(200);
+    // 400 characters are 100 prompt tokens by the shared estimate (what usage reports).
+    const fits = await model.complete(request('agent', 'x'.repeat(400)));
+    expect(fits.usage.promptTokens).toBe(100);
+    const refused = await model.complete({ ...request('agent', 'x'.repeat(404)) }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ChatModelError);
+    expect(refused).toMatchObject({ code: 'context_length' });
+    expect((refused as Error).message).toBe('scripted:windowed holds 200 tokens; this agent request asks for 101 prompt tokens plus maxTokens 100. Shorten the prompt or lower maxTokens.');
+  });
+});

@@ -31,6 +31,14 @@ describe('the scripted learner', () => {
     expect(learner.snapshot()).toEqual({ 0: 1 });
   });
 
+  it("keeps the script's window, also for the held-out games it answers itself", async () => {
+    const learner = scriptedModel(SCRIPT, undefined, 0, { contextWindow: 64 });
+    await expect(learner.contextWindow!()).resolves.toBe(64);
+    await expect(learner.complete(agentRequest(['A lesson.']))).rejects.toMatchObject({ code: 'context_length' });
+    const roomy = scriptedModel(SCRIPT, undefined, 0, { contextWindow: 4096 });
+    expect((await roomy.complete(agentRequest(['Compute before you answer.']))).text).toMatch(/\\boxed\{127\}/);
+  });
+
   it('is what a script asking for it gets, and only then', () => {
     expect(scriptedModel(SCRIPT)).toBeInstanceOf(ScriptedLearnerModel);
     expect(scriptedModel({ ...SCRIPT, learner: false })).toBeInstanceOf(ScriptedChatModel);
