@@ -209,7 +209,9 @@ export class ModelSetupController {
     this.update({ phase: 'loading', selectedId: model.spec.id, loadedId: null, error: null, notice: null, progress: null, worker });
     try {
       const window = this.windowOf(model, this.state).tokens;
-      await this.deps.session.load(window === null ? model : withContextWindow(model, window), this.contextOf(model));
+      const listed = listWindowOf(model);
+      const enlargedWindow = window !== null && (listed === null || window > listed) ? window : null;
+      await this.deps.session.load(window === null ? model : withContextWindow(model, window), { ...this.contextOf(model), enlargedWindow });
       this.model = new WebLlmChatModel(this.deps.session, this.deps.chatOptions);
       const override = this.state.windowOverride;
       const remembered: RememberedModel = {

@@ -148,7 +148,7 @@ describe('ModelSetupController: loading', () => {
     expect(tampered.controller.state.windowOverride).toBeNull();
   });
 
-  it('shows a failed load with its next step, naming a smaller model of the family for memory trouble', async () => {
+  it('shows a failed load with its next step, naming a smaller window and a smaller model of the family for memory trouble', async () => {
     const { controller } = setup({ caps: NVIDIA, engine: () => Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }) });
     await controller.start();
     expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
@@ -157,7 +157,8 @@ describe('ModelSetupController: loading', () => {
     expect(controller.state.error).toEqual({
       code: 'out_of_memory',
       message: 'The GPU ran out of memory loading Qwen3-4B-q4f16_1-MLC (web-llm said: GPUOutOfMemoryError: Out of memory).',
-      nextStep: 'Close other tabs or apps using the GPU and load again, or choose a smaller model such as Qwen3-1.7B-q4f16_1-MLC.',
+      nextStep:
+        'Close other tabs or apps using the GPU and load again, or choose a smaller window under "Context window" (it loaded with 8,192 tokens) or a smaller model such as Qwen3-1.7B-q4f16_1-MLC.',
     });
   });
 

@@ -36,6 +36,8 @@ export interface LoadContext {
   f32Alternative: string | null;
   /** A smaller model to suggest after memory trouble, when there is one. */
   smallerAlternative: string | null;
+  /** The window it loaded with when larger than web-llm's list gives it (memory trouble then suggests a smaller window first). */
+  enlargedWindow?: number | null;
 }
 
 /** The text of whatever web-llm threw: its worker sends errors as strings (`err.toString()`). */
@@ -78,7 +80,9 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
   const text = errorText(error);
   const { modelId, filesUrl, modelLibUrl } = context;
   const seen = `(web-llm said: ${text.slice(0, 300)})`;
-  const smaller = context.smallerAlternative ? `choose a smaller model such as ${context.smallerAlternative}` : 'choose a smaller model';
+  const model = context.smallerAlternative ? `a smaller model such as ${context.smallerAlternative}` : 'a smaller model';
+  const window = context.enlargedWindow ? `a smaller window under "Context window" (it loaded with ${context.enlargedWindow.toLocaleString('en-US')} tokens) or ` : '';
+  const smaller = `choose ${window}${model}`;
   switch (codeOf(text)) {
     case 'no_webgpu':
       return new ModelLoadError(

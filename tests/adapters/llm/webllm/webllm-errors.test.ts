@@ -45,6 +45,13 @@ describe('classifyLoadError: texts web-llm 0.2.86 and Chromium produce', () => {
     );
   });
 
+  it('suggests a smaller window first when the model loaded with a window larger than the list gives it', () => {
+    const enlarged = { ...CONTEXT, enlargedWindow: 16_384 };
+    expect(classifyLoadError('DeviceLostError: The WebGPU device was lost while loading the model.', enlarged).nextStep).toBe(
+      'Load again; if the device is lost again, choose a smaller window under "Context window" (it loaded with 16,384 tokens) or a smaller model such as Qwen3-1.7B-q4f16_1-MLC.',
+    );
+  });
+
   it('reads Error objects as well as the strings the worker sends', () => {
     expect(classifyLoadError(new TypeError('Failed to fetch'), CONTEXT).code).toBe('network');
   });
