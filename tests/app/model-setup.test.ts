@@ -134,7 +134,7 @@ describe('ModelSetupController: loading', () => {
     first.controller.setWindow(16_384);
     const option = first.controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!;
     expect(option.window).toMatchObject({ tokens: 16_384, automatic: false });
-    expect(option.window.warning).toMatch(/^May not load: it would need about 5\.0 GB/);
+    expect(option.window.warning).toMatch(/^May not load: it would need about 5\.1 GB/);
     await first.controller.load();
     expect(first.configs.at(-1)!.appConfig!.model_list[0]!.overrides).toMatchObject({ context_window_size: 16_384 });
     expect(first.remembered()).toEqual({ id: 'Qwen3-4B-q4f16_1-MLC', windowTokens: 16_384 });

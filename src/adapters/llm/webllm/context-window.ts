@@ -41,6 +41,9 @@ export const WINDOW_CHOICES = [16_384, 8_192, 4_096] as const;
 /** The GPU memory assumed when the browser does not say (no `navigator.deviceMemory`, or 8 GB or more, which Chrome reports as 8). */
 export const UNKNOWN_BUDGET_MB = 4096;
 
+/** web-llm's `vram_required_MB` counts 10^6 bytes: its Llama 3.1 8B entries for 1,024 and 4,096 tokens differ by exactly 3,072 tokens of KV cache in those units. */
+const BYTES_PER_MB = 1e6;
+
 /** web-llm's KV-cache page size in tokens (hard-coded in its pipeline). */
 const PAGE_TOKENS = 16;
 
@@ -98,7 +101,7 @@ interface Need {
 }
 
 function needOf(shape: KvShape, float: 16 | 32, vramMB: number, listWindow: number, tokens: number, caps: GpuCapabilities, budget: { mb: number; assumed: boolean }): Need {
-  const totalMB = vramMB + ((tokens - listWindow) * kvBytesPerToken(shape, float)) / 2 ** 20;
+  const totalMB = vramMB + ((tokens - listWindow) * kvBytesPerToken(shape, float)) / BYTES_PER_MB;
   const layerBytes = kvLayerBufferBytes(shape, float, tokens);
   const adapter = caps.adapter;
   const limit = adapter ? Math.min(adapter.maxBufferSize, adapter.maxStorageBufferBindingSize) : FULL_STORAGE_BUFFER_BYTES;

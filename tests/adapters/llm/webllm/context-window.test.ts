@@ -35,6 +35,15 @@ describe('the KV-cache estimate', () => {
     expect(kvLayerBufferBytes(large, 32, 16_384)).toBe((1024 + 1) * 16 * 2 * 8 * 128 * 4);
   });
 
+  it("agrees with web-llm's own estimates: Llama 3.1 8B's 4,096-token entries need 3,072 tokens of KV cache more than its 1,024-token ones", () => {
+    for (const build of ['q4f32_1', 'q4f16_1']) {
+      const [wide, narrow] = [model(`Llama-3.1-8B-Instruct-${build}-MLC`), model(`Llama-3.1-8B-Instruct-${build}-MLC-1k`)];
+      expect([listWindowOf(wide), listWindowOf(narrow)]).toEqual([4096, 1024]);
+      const extraMB = (3072 * kvBytesPerToken(kvShapeOf(wide.spec)!, wide.spec.float!)) / 1e6;
+      expect(Math.abs(wide.spec.vramMB! - narrow.spec.vramMB! - extraMB)).toBeLessThan(1);
+    }
+  });
+
   it('knows no shape for models outside its table', () => {
     expect(kvShapeOf(model('SmolLM2-360M-Instruct-q4f16_1-MLC').spec)).toBeNull();
     expect(kvShapeOf({ family: 'Qwen3', paramsB: 14 })).toBeNull();
@@ -43,17 +52,17 @@ describe('the KV-cache estimate', () => {
 
 describe("the automatic window for web-llm's prebuilt Qwen3 builds (listed at 4,096 tokens)", () => {
   // web-llm's estimate (vram_required_MB) is made for the list's 4,096 tokens; a larger window adds
-  // (window - 4096) x KV bytes per token: 112 KiB (0.6B, 1.7B) or 144 KiB (4B, 8B) in f16, twice that in f32.
+  // (window - 4096) x KV bytes per token (in MB of 10^6 bytes, web-llm's unit): 112 KiB (0.6B, 1.7B) or 144 KiB (4B, 8B) in f16, twice that in f32.
   const cases: Array<[string, number, number, number]> = [
     // id, window with 2 GB, 4 GB, 8 GB of GPU memory
-    ['Qwen3-0.6B-q4f16_1-MLC', 8192, 16_384, 16_384], // 1403 MB; +448 MB at 8k, +1344 MB at 16k
-    ['Qwen3-0.6B-q4f32_1-MLC', 4096, 8192, 16_384], // 1925 MB; +896 / +2688
-    ['Qwen3-1.7B-q4f16_1-MLC', 4096, 16_384, 16_384], // 2037 MB; +448 / +1344
-    ['Qwen3-1.7B-q4f32_1-MLC', 4096, 8192, 16_384], // 2635 MB; +896 / +2688
-    ['Qwen3-4B-q4f16_1-MLC', 4096, 8192, 16_384], // 3432 MB; +576 / +1728
-    ['Qwen3-4B-q4f32_1-MLC', 4096, 4096, 16_384], // 4328 MB; +1152 / +3456
-    ['Qwen3-8B-q4f16_1-MLC', 4096, 4096, 16_384], // 5696 MB; +576 / +1728
-    ['Qwen3-8B-q4f32_1-MLC', 4096, 4096, 8192], // 6853 MB; +1152 / +3456
+    ['Qwen3-0.6B-q4f16_1-MLC', 8192, 16_384, 16_384], // 1403 MB; +470 MB at 8k, +1409 MB at 16k
+    ['Qwen3-0.6B-q4f32_1-MLC', 4096, 8192, 16_384], // 1925 MB; +940 / +2819
+    ['Qwen3-1.7B-q4f16_1-MLC', 4096, 16_384, 16_384], // 2037 MB; +470 / +1409
+    ['Qwen3-1.7B-q4f32_1-MLC', 4096, 8192, 16_384], // 2635 MB; +940 / +2819
+    ['Qwen3-4B-q4f16_1-MLC', 4096, 8192, 16_384], // 3432 MB; +604 / +1812
+    ['Qwen3-4B-q4f32_1-MLC', 4096, 4096, 16_384], // 4328 MB; +1208 / +3624
+    ['Qwen3-8B-q4f16_1-MLC', 4096, 4096, 16_384], // 5696 MB; +604 / +1812
+    ['Qwen3-8B-q4f32_1-MLC', 4096, 4096, 8192], // 6853 MB; +1208 / +3624
   ];
   it.each(cases)('%s: %i tokens with 2 GB, %i with 4 GB, %i with 8 GB', (id, two, four, eight) => {
     expect(listWindowOf(model(id))).toBe(4096);
@@ -62,7 +71,7 @@ describe("the automatic window for web-llm's prebuilt Qwen3 builds (listed at 4,
 
   it('says the window, the memory it takes, and why not larger', () => {
     expect(windowOf('Qwen3-1.7B-q4f32_1-MLC', 4096).explanation).toBe(
-      'Loads with an 8,192-token window: its KV cache takes 224 KiB per token, about 3.4 GB of GPU memory in all; not 16,384: it would need about 5.2 GB of GPU memory; about 4.0 GB is available.',
+      'Loads with an 8,192-token window: its KV cache takes 224 KiB per token, about 3.5 GB of GPU memory in all; not 16,384: it would need about 5.3 GB of GPU memory; about 4.0 GB is available.',
     );
     expect(windowOf('Qwen3-0.6B-q4f16_1-MLC', 8192).explanation).toMatch(/^Loads with a 16,384-token window: .*; 16,384 is the largest window offered \(the model was trained for 32,768\)\.$/);
     expect(windowOf('Qwen3-4B-q4f32_1-MLC', 2048).explanation).toBe(
@@ -103,7 +112,7 @@ describe('other models and the user choice', () => {
     const m = model('Qwen3-8B-q4f32_1-MLC');
     const chosen = chooseContextWindow({ caps: caps(), model: m.spec, listWindow: 4096, budgetMB: 8192, override: 16_384 });
     expect(chosen).toMatchObject({ tokens: 16_384, automatic: false });
-    expect(chosen.warning).toMatch(/^May not load: it would need about 10\.1 GB of GPU memory; about 8\.0 GB is available\.$/);
+    expect(chosen.warning).toMatch(/^May not load: it would need about 10\.2 GB of GPU memory; about 8\.0 GB is available\.$/);
     expect(chooseContextWindow({ caps: caps(), model: m.spec, listWindow: 4096, budgetMB: 8192, override: 4096 }).warning).toBeNull();
   });
 
