@@ -19,6 +19,8 @@ function another(key: keyof Config): unknown {
     designer: { ...DEFAULT_CONFIG.designer, temperature: 0.9 },
     hint: { ...DEFAULT_CONFIG.hint, maxTokens: 300 },
     agent: { ...DEFAULT_CONFIG.agent, topP: 0.5 },
+    thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' },
+    thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, hint: 0 },
     difficulty: 'hard',
     prompts: { ...DEFAULT_CONFIG.prompts, hint: `${DEFAULT_CONFIG.prompts.hint}\nBe brief.` },
   };
