@@ -253,7 +253,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   thinkingBudget: {
     kind: 'value',
     group: 'models',
-    doc: "Thinking budget per role, in tokens: a role that may think (on or default) gets its reply budget plus this much, and a reply cut by that limit inside an unclosed <think> is asked once more with thinking off; 0: thinking spends the reply budget and a cut reply stays as it is, as in the reference.",
+    doc: 'Thinking budget per role, in tokens: a role that may think (on or default) gets its reply budget plus this much, and a reply cut by that limit inside an unclosed <think> is asked once more with thinking off; 0: thinking spends the reply budget and a cut reply stays as it is, as in the reference.',
     default: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 },
     reference: { ...UNSET_THINKING_BUDGET },
     flag: 'thinking-budget',

@@ -41,7 +41,8 @@ export function thinkingProblems(config: Pick<Config, 'thinking' | 'thinkingBudg
   for (const role of THINKING_ROLES) {
     if (!THINKING_MODES.includes(thinking[role])) problems.push(`thinking.${role} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(thinking[role]) ?? 'nothing'}`);
     const budget = thinkingBudget[role];
-    if (!(Number.isInteger(budget) && budget >= 0 && budget <= MAX_THINKING_BUDGET)) problems.push(`thinkingBudget.${role} must be an integer from 0 to ${MAX_THINKING_BUDGET}, got ${JSON.stringify(budget) ?? 'nothing'}`);
+    if (!(Number.isInteger(budget) && budget >= 0 && budget <= MAX_THINKING_BUDGET))
+      problems.push(`thinkingBudget.${role} must be an integer from 0 to ${MAX_THINKING_BUDGET}, got ${JSON.stringify(budget) ?? 'nothing'}`);
   }
   return problems;
 }

@@ -158,7 +158,7 @@ describe('configProblems, from the table', () => {
     expect(configProblems(completed)).toEqual([]);
   });
 
-  it("completes a config stored before the thinking settings as it ran: every role left to the model, no thinking budget", () => {
+  it('completes a config stored before the thinking settings as it ran: every role left to the model, no thinking budget', () => {
     const { thinking: _thinking, thinkingBudget: _budget, ...old } = DEFAULT_CONFIG;
     const completed = completeConfig(old as unknown as Config);
     expect(completed.thinking).toEqual({ designer: 'default', hint: 'default', agent: 'default', lesson: 'default' });

@@ -27,7 +27,15 @@ function recording(replies: Array<{ text: string; finish?: FinishReason }>): Cha
   };
 }
 
-const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({ messages: [{ role: 'user', content: 'Hint?' }], temperature: 0.3, topP: 0.95, maxTokens: 256, seed: 77, purpose: 'hint', ...overrides });
+const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages: [{ role: 'user', content: 'Hint?' }],
+  temperature: 0.3,
+  topP: 0.95,
+  maxTokens: 256,
+  seed: 77,
+  purpose: 'hint',
+  ...overrides,
+});
 
 describe('thinkingRequest: the switch and the budget on a request', () => {
   it('off sends thinking false with the reply budget alone', () => {
@@ -77,7 +85,11 @@ describe('completeThinking: a thought cut at its budget is asked again without t
 
   it('asks once only: with thinking off, with a budget of 0 (the reference), or when the thought was closed', async () => {
     const cut = { text: '<think>still going', finish: 'length' as const };
-    for (const thinking of [{ mode: 'off', budget: 500 }, { mode: 'on', budget: 0 }, { mode: 'default', budget: 0 }] as RoleThinking[]) {
+    for (const thinking of [
+      { mode: 'off', budget: 500 },
+      { mode: 'on', budget: 0 },
+      { mode: 'default', budget: 0 },
+    ] as RoleThinking[]) {
       const model = recording([cut, { text: 'second' }]);
       expect((await completeThinking(model, request(), thinking)).text, thinking.mode).toBe(cut.text);
       expect(model.requests, `${thinking.mode} ${thinking.budget}`).toHaveLength(1);
@@ -98,7 +110,14 @@ describe('historyWithoutThoughts', () => {
       { role: 'tool' as const, content: '<think>x</think>' },
       { role: 'assistant' as const, content: 'I pick \\boxed{1}. <think>but maybe' },
     ];
-    expect(historyWithoutThoughts(messages)).toEqual([messages[0], { role: 'assistant', content: '\\boxed{3}' }, messages[2], messages[3], messages[4], { role: 'assistant', content: 'I pick \\boxed{1}. ' }]);
+    expect(historyWithoutThoughts(messages)).toEqual([
+      messages[0],
+      { role: 'assistant', content: '\\boxed{3}' },
+      messages[2],
+      messages[3],
+      messages[4],
+      { role: 'assistant', content: 'I pick \\boxed{1}. ' },
+    ]);
     expect(messages[1]!.content).toContain('Try 3 first.');
   });
 });
@@ -164,7 +183,11 @@ describe('an episode drops earlier thoughts from what it sends and keeps them in
       criteria: null,
       current: 0,
     };
-    const replies = ['<think>call it</think><tool_call>{"name": "guess", "arguments": {}}</tool_call>', '<think>again</think><tool_call>{"name": "guess", "arguments": {}}</tool_call>', '<answer>1</answer>'];
+    const replies = [
+      '<think>call it</think><tool_call>{"name": "guess", "arguments": {}}</tool_call>',
+      '<think>again</think><tool_call>{"name": "guess", "arguments": {}}</tool_call>',
+      '<answer>1</answer>',
+    ];
     const model = recording(replies.map((text) => ({ text })));
     const episode = await playEpisode(model, guessGame(facts), SPEC);
     expect(model.requests).toHaveLength(3);
