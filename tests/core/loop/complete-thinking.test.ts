@@ -9,6 +9,10 @@ import type { ChatModel, ChatRequest, ChatResult, FinishReason } from '../../../
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 import type { ToolFacts } from '../../../src/core/env/tool-use-facts.ts';
 import type { RoleThinking } from '../../../src/core/thinking.ts';
+import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
+import { DEFAULT_CONFIG, withPreset, type Config } from '../../../src/core/config.ts';
+import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
+import { fakeSandbox, oneStepGame } from '../../fixtures/fake-sandbox.ts';
 
 const ON: RoleThinking = { mode: 'on', budget: 500 };
 
@@ -193,5 +197,39 @@ describe('an episode drops earlier thoughts from what it sends and keeps them in
     expect(model.requests).toHaveLength(3);
     expect(model.requests[2]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(replies.slice(0, 2).map((r) => r.replace(/<think>.*<\/think>/, '')));
     expect(episode.turns.map((t) => t.reply)).toEqual(replies);
+  });
+});
+
+describe("an epoch's requests follow each role's setting", () => {
+  /** One slot, one unhinted and one hinted play of a one-step game; every request recorded. */
+  async function requestsOf(config: Config): Promise<ChatRequest[]> {
+    const requests: ChatRequest[] = [];
+    const model = new ScriptedChatModel((r) => {
+      requests.push(r);
+      return r.purpose === 'designer' ? '```python\nW\n```' : r.purpose === 'hint' ? 'Say win.' : '\\boxed{win}';
+    });
+    const small: Config = { ...config, skills: ['Optimization'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 1, hintPlays: 1, rolloutsPerEpoch: 1, useCorpus: false, useMemory: false };
+    await runEpoch({ model, sandbox: fakeSandbox({ W: oneStepGame }), corpus: [] }, INITIAL_RUN_STATE, small);
+    return requests;
+  }
+  const byPurpose = (requests: ChatRequest[]) => Object.fromEntries(requests.map((r) => [r.purpose, { thinking: r.thinking, maxTokens: r.maxTokens }]));
+
+  it('the tab turns thinking off for the designer, the hint and the agent, with their reply budgets', async () => {
+    expect(byPurpose(await requestsOf(DEFAULT_CONFIG))).toEqual({
+      designer: { thinking: false, maxTokens: DEFAULT_CONFIG.designer.maxTokens },
+      hint: { thinking: false, maxTokens: DEFAULT_CONFIG.hint.maxTokens },
+      agent: { thinking: false, maxTokens: DEFAULT_CONFIG.agent.maxTokens },
+    });
+  });
+
+  it('the reference preset sends no switch and adds nothing; a role switched on asks for its reply and thinking budgets', async () => {
+    const reference = withPreset(DEFAULT_CONFIG, 'reference');
+    expect(byPurpose(await requestsOf(reference))).toEqual({
+      designer: { thinking: undefined, maxTokens: reference.designer.maxTokens },
+      hint: { thinking: undefined, maxTokens: reference.hint.maxTokens },
+      agent: { thinking: undefined, maxTokens: reference.agent.maxTokens },
+    });
+    const agentOn = { ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' as const } };
+    expect(byPurpose(await requestsOf(agentOn)).agent).toEqual({ thinking: true, maxTokens: DEFAULT_CONFIG.agent.maxTokens + DEFAULT_CONFIG.thinkingBudget.agent });
   });
 });
