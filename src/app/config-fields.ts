@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.ts';
 import { KNOB_GROUPS, KNOBS, type KnobGroup, type NumberKnob, type ToggleKnob } from '../core/config-table.ts';
+import { MAX_THINKING_BUDGET, type ThinkingMode, type ThinkingRole } from '../core/thinking.ts';
 
 /** A numeric setting of a new run as the form shows it: its row's label, help, limits and SPADE's value. */
 export interface NumberField {
@@ -48,9 +49,27 @@ export function withNumber(config: Config, field: NumberField, value: number): C
   return { ...config, [field.key]: Math.min(field.max, Math.max(field.min, field.step === 1 ? Math.round(given) : given)) };
 }
 
+/** Each thinking role as the form names it. */
+export const THINKING_ROLE_LABELS: Readonly<Record<ThinkingRole, string>> = { designer: 'Designer (its repairs and the judge too)', hint: 'Hint', agent: 'Agent', lesson: 'Lesson (playbook)' };
+
+/** Each thinking switch as the form names it. */
+export const THINKING_MODE_LABELS: Readonly<Record<ThinkingMode, string>> = { on: 'On', off: 'Off', default: "Model's default" };
+
+/** Copies a config with one role's thinking switch set. */
+export function withThinkingMode(config: Config, role: ThinkingRole, mode: ThinkingMode): Config {
+  return { ...config, thinking: { ...config.thinking, [role]: mode } };
+}
+
+/** Copies a config with one role's thinking budget set, a whole number from 0 to MAX_THINKING_BUDGET. */
+export function withThinkingBudget(config: Config, role: ThinkingRole, value: number): Config {
+  const budget = Number.isFinite(value) ? Math.min(MAX_THINKING_BUDGET, Math.max(0, Math.round(value))) : 0;
+  return { ...config, thinkingBudget: { ...config.thinkingBudget, [role]: budget } };
+}
+
 /** Core settings the form needs, re-exported so the UI imports only the app layer. */
 export { DEFAULT_CONFIG, configProblems, withPreset, withSetting, type PresetName } from '../core/config.ts';
 export { CONFIG_TABLE } from '../core/config-table.ts';
 export { GAME_SKILLS, RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
 export { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type PromptTemplates } from '../core/prompts/templates.ts';
 export { REWARD_VARIANTS } from '../core/scoring/designer-reward.ts';
+export { MAX_THINKING_BUDGET, THINKING_MODES, THINKING_ROLES, type ThinkingMode, type ThinkingRole } from '../core/thinking.ts';

@@ -3,6 +3,7 @@ import type { Config, DifficultyMode } from '../core/config.ts';
 import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
 import { RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
+import { THINKING_MODES, THINKING_ROLES, type ThinkingMode, type ThinkingRole } from '../core/thinking.ts';
 import { integerOption, numberOption, UsageError } from './args.ts';
 
 /** What parseArgs read: a string per value flag, true per switch given. */
@@ -58,6 +59,32 @@ function difficultyOption(value: FlagValues[string], fallback: DifficultyMode): 
 }
 
 /**
+ * A per-role flag (`--thinking`, `--thinking-budget`): one value for every role (`off`), or
+ * `role=value` pairs separated by commas (`agent=on,hint=off`); roles it does not name keep the base's.
+ */
+function perRoleOption<T>(value: FlagValues[string], flag: string, base: Record<ThinkingRole, T>, read: (text: string) => T): Record<ThinkingRole, T> {
+  if (value === undefined) return base;
+  const text = String(value).trim();
+  if (!text.includes('=')) return Object.fromEntries(THINKING_ROLES.map((role) => [role, read(text)])) as Record<ThinkingRole, T>;
+  const result = { ...base };
+  for (const pair of text.split(',')) {
+    const [role, given, extra] = pair.split('=').map((part) => part.trim());
+    if (!THINKING_ROLES.includes(role as ThinkingRole) || given === undefined || extra !== undefined) {
+      throw new UsageError(`--${flag} takes one value or ROLE=VALUE pairs with ROLE one of ${THINKING_ROLES.join(', ')}, got ${JSON.stringify(pair)}`);
+    }
+    result[role as ThinkingRole] = read(given);
+  }
+  return result;
+}
+
+function thinkingMode(text: string): ThinkingMode {
+  if (!THINKING_MODES.includes(text as ThinkingMode)) throw new UsageError(`--${CONFIG_TABLE.thinking.flag} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(text)}`);
+  return text as ThinkingMode;
+}
+
+const thinkingBudget = (text: string): number => integerOption(text, CONFIG_TABLE.thinkingBudget.flag!, 0);
+
+/**
  * The config the flags ask for over `base` (a preset): each table knob's flag sets it, a switch's
  * flag turns it on and its negated flag off. Three defaults follow other flags: without `--skills`
  * they are every skill of the setting (the base's when `--setting` keeps the base's setting);
@@ -73,6 +100,8 @@ export function configFromFlags(values: FlagValues, base: Config): Config {
     reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward),
     skills: skillsOption(values[CONFIG_TABLE.skills.flag!], skills, setting),
     difficulty: difficultyOption(values[CONFIG_TABLE.difficulty.flag!], base.difficulty),
+    thinking: perRoleOption(values[CONFIG_TABLE.thinking.flag!], CONFIG_TABLE.thinking.flag!, base.thinking, thinkingMode),
+    thinkingBudget: perRoleOption(values[CONFIG_TABLE.thinkingBudget.flag!], CONFIG_TABLE.thinkingBudget.flag!, base.thinkingBudget, thinkingBudget),
   };
   for (const knob of NUMBER_KNOBS) config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);
   for (const knob of TOGGLE_KNOBS) config[knob.key] = knob.flag && values[knob.flag] === true ? true : knob.negatedFlag && values[knob.negatedFlag] === true ? false : base[knob.key];

@@ -2,6 +2,7 @@ import { DEFAULT_TEMPLATES, templateProblems, type PromptTemplates } from './pro
 import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
 import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
 import { RUN_SETTINGS, skillsOf, type RunSetting } from './skills.ts';
+import { thinkingProblems, UNSET_THINKING, UNSET_THINKING_BUDGET, type ThinkingMode, type ThinkingRole } from './thinking.ts';
 
 /** Sampling settings of one model role. */
 export interface SamplingConfig {
@@ -34,6 +35,8 @@ export interface Config {
   designer: SamplingConfig;
   hint: SamplingConfig;
   agent: SamplingConfig;
+  thinking: Record<ThinkingRole, ThinkingMode>;
+  thinkingBudget: Record<ThinkingRole, number>;
   concurrency: number;
   usePlaybook: boolean;
   playbookSize: number;
@@ -83,8 +86,9 @@ export function withSetting(config: Config, setting: RunSetting): Config {
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
  * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
- * no playbook, evaluation only on demand, cognitive games without the solvability judge; the
- * default concurrency, which changes no result); a template it lacks is the default one.
+ * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
+ * role's thinking left to the model with no thinking budget; the default concurrency, which
+ * changes no result); a template it lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -100,6 +104,8 @@ export function completeConfig(stored: Config): Config {
     evalEvery: partial.evalEvery ?? 0,
     evalSeeds: partial.evalSeeds ?? CONFIG_TABLE.evalSeeds.default,
     concurrency: partial.concurrency ?? CONFIG_TABLE.concurrency.default,
+    thinking: { ...UNSET_THINKING, ...partial.thinking },
+    thinkingBudget: { ...UNSET_THINKING_BUDGET, ...partial.thinkingBudget },
   };
 }
 
@@ -127,6 +133,7 @@ export function configProblems(config: Config): string[] {
     if (!(s.topP > 0 && s.topP <= 1)) problems.push(`${role}.topP must be in (0, 1]`);
     problems.push(...outOfRange(`${role}.maxTokens`, s.maxTokens, { min: 1, max: 131_072, integer: true }));
   }
+  problems.push(...thinkingProblems(config));
   if (typeof config.prompts !== 'object' || config.prompts === null) problems.push('prompts must hold the designer, repair, hint and agent templates');
   else problems.push(...templateProblems(config.prompts));
   return problems;

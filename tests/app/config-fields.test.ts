@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, FIELD_GROUPS, withNumber, withSetting, type NumberField } from '../../src/app/config-fields.ts';
+import { DEFAULT_CONFIG, FIELD_GROUPS, THINKING_ROLE_LABELS, THINKING_ROLES, withNumber, withSetting, withThinkingBudget, withThinkingMode, type NumberField } from '../../src/app/config-fields.ts';
 import { parseSettings, settingsFromHash, settingsUrl } from '../../src/app/share-settings.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 import type { Config } from '../../src/core/config.ts';
@@ -19,6 +19,8 @@ function another(key: keyof Config): unknown {
     designer: { ...DEFAULT_CONFIG.designer, temperature: 0.9 },
     hint: { ...DEFAULT_CONFIG.hint, maxTokens: 300 },
     agent: { ...DEFAULT_CONFIG.agent, topP: 0.5 },
+    thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' },
+    thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, hint: 0 },
     difficulty: 'hard',
     prompts: { ...DEFAULT_CONFIG.prompts, hint: `${DEFAULT_CONFIG.prompts.hint}\nBe brief.` },
   };
@@ -47,6 +49,22 @@ describe('the new-run form fields, from the config table', () => {
     expect(withNumber(DEFAULT_CONFIG, field('corpusWordBudget'), Number.NaN).corpusWordBudget).toBe(1);
     expect(withNumber(DEFAULT_CONFIG, field('stepTimeoutMs'), 1500.5).stepTimeoutMs).toBe(1500.5);
     expect(withNumber(DEFAULT_CONFIG, field('stepTimeoutMs'), 10).stepTimeoutMs).toBe(50);
+  });
+});
+
+describe('the thinking controls', () => {
+  it('name every role and set one role at a time', () => {
+    expect(Object.keys(THINKING_ROLE_LABELS)).toEqual([...THINKING_ROLES]);
+    const on = withThinkingMode(DEFAULT_CONFIG, 'agent', 'on');
+    expect(on.thinking).toEqual({ ...DEFAULT_CONFIG.thinking, agent: 'on' });
+    expect(DEFAULT_CONFIG.thinking.agent).toBe('off');
+  });
+
+  it('keep a budget a whole number from 0 to 32768', () => {
+    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', 300.4).thinkingBudget).toEqual({ ...DEFAULT_CONFIG.thinkingBudget, hint: 300 });
+    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', -5).thinkingBudget.hint).toBe(0);
+    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', 1e9).thinkingBudget.hint).toBe(32_768);
+    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', Number.NaN).thinkingBudget.hint).toBe(0);
   });
 });
 

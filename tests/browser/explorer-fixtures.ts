@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { validateEnvironment, DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
 import { environmentId } from '../../src/core/loop/epoch.ts';
 import { playEpisode } from '../../src/core/loop/play-episode.ts';
+import { roleThinking } from '../../src/core/thinking.ts';
 import type { DesignAttempt, EnvironmentRecord, Episode } from '../../src/core/records.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import { scoreEpoch } from '../../src/core/scoring/score-epoch.ts';
@@ -89,6 +90,7 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
           maxTurns: SEED_CONFIG.maxTurns,
           stepTimeoutMs: 5000,
           sampling: SEED_CONFIG.agent,
+          thinking: roleThinking(SEED_CONFIG, 'agent'),
           modelSeedKey: `${ladder.id}-${arm}-${index}`,
           template: SEED_CONFIG.prompts.agent,
         });

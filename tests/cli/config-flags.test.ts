@@ -30,6 +30,22 @@ describe('the command line flags, from the config table', () => {
     expect(() => fromArgs('--skills', 'juggling')).toThrow(UsageError);
   });
 
+  it('parse the thinking flags: one value for every role, or ROLE=VALUE pairs over the base', () => {
+    expect(fromArgs('--thinking', 'on').thinking).toEqual({ designer: 'on', hint: 'on', agent: 'on', lesson: 'on' });
+    expect(fromArgs('--thinking', 'agent=on, designer=default').thinking).toEqual({ designer: 'default', hint: 'off', agent: 'on', lesson: 'off' });
+    expect(fromArgs('--thinking-budget', '300').thinkingBudget).toEqual({ designer: 300, hint: 300, agent: 300, lesson: 300 });
+    expect(fromArgs('--thinking-budget', 'hint=0,lesson=2000').thinkingBudget).toEqual({ ...DEFAULT_CONFIG.thinkingBudget, hint: 0, lesson: 2000 });
+    expect(configFromFlags(parseCommandArgs(['--thinking', 'hint=off'], CONFIG_FLAG_OPTIONS).values, withPreset(DEFAULT_CONFIG, 'reference')).thinking).toEqual({
+      designer: 'default',
+      hint: 'off',
+      agent: 'default',
+      lesson: 'default',
+    });
+    expect(() => fromArgs('--thinking', 'maybe')).toThrow('--thinking must be one of on, off, default, got "maybe"');
+    expect(() => fromArgs('--thinking', 'judge=on')).toThrow('--thinking takes one value or ROLE=VALUE pairs with ROLE one of designer, hint, agent, lesson, got "judge=on"');
+    expect(() => fromArgs('--thinking-budget', 'agent=lots')).toThrow('--thinking-budget needs a non-negative integer, got "lots"');
+  });
+
   it('parse the difficulty flag', () => {
     expect(fromArgs('--difficulty', 'hard').difficulty).toBe('hard');
     expect(() => fromArgs('--difficulty', 'brutal')).toThrow('--difficulty must be one of adaptive, easy, medium, hard');

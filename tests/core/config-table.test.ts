@@ -23,6 +23,8 @@ describe('the config table', () => {
       'designer',
       'hint',
       'agent',
+      'thinking',
+      'thinkingBudget',
       'concurrency',
       'usePlaybook',
       'playbookSize',
@@ -64,6 +66,8 @@ describe('the config table', () => {
       useMemory: true,
       reward: 'blend',
       difficulty: 'adaptive',
+      thinking: { designer: 'off', hint: 'off', agent: 'off', lesson: 'off' },
+      thinkingBudget: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 },
     });
     expect(REFERENCE_PRESET).toEqual({
       skills: DEFAULT_CONFIG.skills,
@@ -78,6 +82,8 @@ describe('the config table', () => {
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
       stepTimeoutMs: 30_000,
+      thinking: { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' },
+      thinkingBudget: { designer: 0, hint: 0, agent: 0, lesson: 0 },
     });
     expect([MAX_VALIDATE_TIMEOUT_MS, MAX_STEP_TIMEOUT_MS]).toEqual([60_000, 30_000]);
     expect(configProblems(DEFAULT_CONFIG)).toEqual([]);
@@ -150,6 +156,24 @@ describe('configProblems, from the table', () => {
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, prompts: DEFAULT_CONFIG.prompts });
     expect(configProblems(completed)).toEqual([]);
+  });
+
+  it('completes a config stored before the thinking settings as it ran: every role left to the model, no thinking budget', () => {
+    const { thinking: _thinking, thinkingBudget: _budget, ...old } = DEFAULT_CONFIG;
+    const completed = completeConfig(old as unknown as Config);
+    expect(completed.thinking).toEqual({ designer: 'default', hint: 'default', agent: 'default', lesson: 'default' });
+    expect(completed.thinkingBudget).toEqual({ designer: 0, hint: 0, agent: 0, lesson: 0 });
+    expect(configProblems(completed)).toEqual([]);
+    expect(completeConfig({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' } }).thinking.agent).toBe('on');
+  });
+
+  it('rejects a thinking switch that is not one and a budget outside 0 to 32768, naming the role', () => {
+    expect(configProblems({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, hint: 'maybe' as 'on' } })).toEqual(['thinking.hint must be one of on, off, default, got "maybe"']);
+    expect(configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, agent: -1, lesson: 1.5 } })).toEqual([
+      'thinkingBudget.agent must be an integer from 0 to 32768, got -1',
+      'thinkingBudget.lesson must be an integer from 0 to 32768, got 1.5',
+    ]);
+    expect(configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, designer: 32_768 } })).toEqual([]);
   });
 
   it('keeps the setting and its skills through both presets', () => {

@@ -1,6 +1,8 @@
 import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { stripThink } from './extract-code.ts';
+import { completeThinking } from '../loop/complete-thinking.ts';
+import { roleThinking } from '../thinking.ts';
 import { envError, type EnvError } from './env-error.ts';
 import { fillTemplate, type PromptTemplates } from '../prompts/templates.ts';
 
@@ -32,10 +34,11 @@ export function parseJudgeVerdict(reply: string): JudgeVerdict {
   return ['yes', 'y', 'true'].includes(last.trim().toLowerCase()) ? 'yes' : 'no';
 }
 
-/** Asks the run's model whether a tool-use environment can be solved (low temperature, the hint's sampling with the designer's reply length). */
+/** Asks the run's model whether a tool-use environment can be solved (low temperature, the hint's sampling with the designer's reply length and thinking). */
 export async function judgeSolvability(model: ChatModel, code: string, config: Config, seed: number): Promise<JudgeRecord> {
   const messages = buildJudgePrompt(code, config.prompts);
-  const reply = await model.complete({ messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: config.designer.maxTokens, seed, purpose: 'judge' });
+  const request = { messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: config.designer.maxTokens, seed, purpose: 'judge' as const };
+  const reply = await completeThinking(model, request, roleThinking(config, 'designer'));
   return { messages, reply: reply.text, verdict: parseJudgeVerdict(reply.text), usage: reply.usage };
 }
 

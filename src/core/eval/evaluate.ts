@@ -5,6 +5,7 @@ import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
 import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
+import { roleThinking } from '../thinking.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { shownLessons, type Lesson } from '../playbook/lesson.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord, type EvalTrigger } from './eval-record.ts';
@@ -85,6 +86,7 @@ function environmentUnits(
         maxTurns: config.maxTurns,
         stepTimeoutMs: config.stepTimeoutMs,
         sampling: config.agent,
+        thinking: roleThinking(config, 'agent'),
         template: config.prompts.agent,
         toolTemplate: config.prompts.toolAgent,
         modelSeedKey: `eval:${env.id}:${index}`,

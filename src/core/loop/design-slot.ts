@@ -8,6 +8,8 @@ import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
 import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
 import { createRng, deriveSeed, type Rng } from './random.ts';
+import { completeThinking } from './complete-thinking.ts';
+import { roleThinking } from '../thinking.ts';
 import type { DesignAttempt, ValidationVerdict } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 
@@ -116,13 +118,11 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       );
     }
     ctx.onAttemptStart(attempt, docId, repair);
-    const result = await ctx.model.complete({
-      messages,
-      ...config.designer,
-      seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt),
-      purpose: repair ? 'repair' : 'designer',
-      onToken: ctx.onToken,
-    });
+    const result = await completeThinking(
+      ctx.model,
+      { messages, ...config.designer, seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt), purpose: repair ? 'repair' : 'designer', onToken: ctx.onToken },
+      roleThinking(config, 'designer'),
+    );
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,

@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { SpadeEvent } from './events.ts';
 import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
 import { deriveSeed } from './random.ts';
+import { completeThinking } from './complete-thinking.ts';
+import { roleThinking } from '../thinking.ts';
 import type { EnvironmentRecord } from '../records.ts';
 import { environmentSetting } from '../skills.ts';
 
@@ -28,13 +30,17 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
   let reply = '';
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
-    const result = await model.complete({
-      messages,
-      ...config.hint,
-      seed: attempt === 0 ? deriveSeed(config.seed, env.id, 'hint') : deriveSeed(config.seed, env.id, 'hint', attempt),
-      purpose: 'hint',
-      onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
-    });
+    const result = await completeThinking(
+      model,
+      {
+        messages,
+        ...config.hint,
+        seed: attempt === 0 ? deriveSeed(config.seed, env.id, 'hint') : deriveSeed(config.seed, env.id, 'hint', attempt),
+        purpose: 'hint',
+        onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
+      },
+      roleThinking(config, 'hint'),
+    );
     reply = result.text;
     usage.promptTokens += result.usage.promptTokens;
     usage.completionTokens += result.usage.completionTokens;

@@ -4,6 +4,7 @@ import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
+import { roleThinking } from '../thinking.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
@@ -148,6 +149,7 @@ export class EnvironmentPlays {
         maxTurns: config.maxTurns,
         stepTimeoutMs: config.stepTimeoutMs,
         sampling: config.agent,
+        thinking: roleThinking(config, 'agent'),
         template: config.prompts.agent,
         toolTemplate: config.prompts.toolAgent,
         modelSeedKey: seedKey,

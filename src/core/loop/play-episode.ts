@@ -4,6 +4,8 @@ import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
 import { deriveSeed } from './random.ts';
+import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
+import type { RoleThinking } from '../thinking.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
 import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
@@ -15,6 +17,8 @@ export interface EpisodeSpec {
   maxTurns: number;
   stepTimeoutMs: number;
   sampling: SamplingConfig;
+  /** The agent's thinking switch and budget. */
+  thinking: RoleThinking;
   /** The run's agent template (`{observation}` is the first observation). */
   template: string;
   /** The run's tool-use agent template, for a tool-use environment (default: the default one). */
@@ -32,7 +36,8 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
- * alternate agent replies (full history kept, so prompts stay prefix-stable) and environment steps
+ * alternate agent replies (each request carries the history with earlier thoughts dropped, the
+ * episode keeps the replies whole) and environment steps
  * until the episode ends or the turn cap; a tool-use environment plays its turns with tools
  * (play-tool-episode.ts). A crash or hang ends it with its error (and return 0):
  * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
@@ -62,13 +67,11 @@ const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instruc
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
   messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await model.complete({
-      messages: [...messages],
-      ...spec.sampling,
-      seed: deriveSeed(spec.modelSeedKey, turnIndex),
-      purpose: 'agent',
-      ...(spec.onToken ? { onToken: spec.onToken } : {}),
-    });
+    const reply = await completeThinking(
+      model,
+      { messages: historyWithoutThoughts(messages), ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      spec.thinking,
+    );
     usage.promptTokens += reply.usage.promptTokens;
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });

@@ -5,6 +5,7 @@ import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
 import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
+import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 import type { ToolProgress, Turn } from '../records.ts';
 
@@ -46,14 +47,11 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
   if (instructions) log.instructions = instructions;
   log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await model.complete({
-      messages: [...log.messages],
-      ...spec.sampling,
-      seed: deriveSeed(spec.modelSeedKey, turnIndex),
-      purpose: 'agent',
-      tools,
-      ...(spec.onToken ? { onToken: spec.onToken } : {}),
-    });
+    const reply = await completeThinking(
+      model,
+      { messages: historyWithoutThoughts(log.messages), ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', tools, ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      spec.thinking,
+    );
     log.usage.promptTokens += reply.usage.promptTokens;
     log.usage.completionTokens += reply.usage.completionTokens;
     log.messages.push({ role: 'assistant', content: reply.text });

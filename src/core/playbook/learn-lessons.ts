@@ -1,6 +1,8 @@
 import type { ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { deriveSeed } from '../loop/random.ts';
+import { completeThinking } from '../loop/complete-thinking.ts';
+import { roleThinking } from '../thinking.ts';
 import { buildLessonPrompt, parseLesson } from '../prompts/lesson-prompt.ts';
 import type { EnvironmentRecord, Episode } from '../records.ts';
 import { skillDescription } from '../skills.ts';
@@ -59,7 +61,7 @@ function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[
 export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
   const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
-  const { text: reply, usage } = await model.complete({ messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' });
+  const { text: reply, usage } = await completeThinking(model, { messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' }, roleThinking(config, 'lesson'));
   const parsed = parseLesson(reply, observation);
   if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
   const lesson: Lesson = {

@@ -77,6 +77,13 @@ describe('the solvability judge in a designed slot', () => {
     expect(repaired!.messages).toEqual(buildRepairPrompt(rejected!.messages, DESIGN, rejected!.validation.message!, CONFIG.prompts));
     expect(slot.valid).toBe(repaired);
     expect(asked.map((r) => r.purpose)).toEqual(['designer', 'judge', 'repair', 'judge']);
+    const designerOn: Config = { ...CONFIG, thinking: { ...CONFIG.thinking, designer: 'on' } };
+    const { asked: thinking } = await design(designerOn, [YES]);
+    const withBudget = CONFIG.designer.maxTokens + CONFIG.thinkingBudget.designer;
+    expect(thinking.map((r) => [r.purpose, r.thinking, r.maxTokens])).toEqual([
+      ['designer', true, withBudget],
+      ['judge', true, withBudget],
+    ]);
   });
 
   it('without repair mode the next attempt is a fresh design; a judge that always says no leaves the slot without a valid design', async () => {

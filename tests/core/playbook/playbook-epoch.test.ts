@@ -76,6 +76,7 @@ describe('fixed pool, playbook and held-out evaluation over two epochs (fake san
     ]);
     expect(results[0]!.rollouts.some((r) => r.role === 'designer')).toBe(false);
     expect(requests.filter((r) => r.purpose === 'lesson')).toHaveLength(1);
+    expect(requests.filter((r) => r.purpose === 'lesson').map((r) => [r.thinking, r.maxTokens])).toEqual([[false, CONFIG.hint.maxTokens]]);
     expect(state.playbook!.map((l) => [l.id, l.text, l.sourceEnvId, l.epoch, l.origin])).toEqual([['L-e0000-s00', 'Act on the one detail the scene points out.', 'e0000-s00', 0, 'learned']]);
     const epoch1Agent = requests.filter((r) => r.purpose === 'agent' && !r.messages[0]!.content.includes('HINT:'));
     expect(epoch1Agent.some((r) => r.messages[0]!.content.startsWith(`${PLAYBOOK_HEADING}\n- Act on the one detail`))).toBe(true);

@@ -49,7 +49,7 @@ function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   });
 }
 
-/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
+/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, sends the thinking switch as `chat_template_kwargs.enable_thinking` (vLLM, SGLang and llama.cpp pass it to the chat template; a server or template that ignores it answers as before), estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly maxConcurrency: number;
@@ -149,6 +149,7 @@ export class OpenAIChatModel implements ChatModel {
       top_p: request.topP,
       max_tokens: request.maxTokens,
       seed: request.seed,
+      ...(request.thinking !== undefined ? { chat_template_kwargs: { enable_thinking: request.thinking } } : {}),
     };
   }
 

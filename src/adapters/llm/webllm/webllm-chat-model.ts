@@ -8,7 +8,7 @@ import { webllmModelId } from '../model-id.ts';
 
 /** Options of {@link WebLlmChatModel}. */
 export interface WebLlmChatModelOptions {
-  /** Qwen3 only: false prefills an empty `<think></think>` (web-llm's `extra_body.enable_thinking`); unset leaves the model's default. */
+  /** Qwen3 family only: the thinking switch of calls whose request leaves `thinking` unset (unset here too: the model's default). */
   enableThinking?: boolean;
   /** Retries of one call after the engine was lost and recovered; default 2. */
   maxRecoveries?: number;
@@ -20,8 +20,19 @@ export function toWebLlmMessage(message: ChatMessage): ChatCompletionMessagePara
   return { role: message.role, content: message.content };
 }
 
-/** The streaming request one `complete` call sends; messages pass through unchanged so web-llm can reuse its KV cache across turns. */
-export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOptions = {}): ChatCompletionRequestStreaming {
+/** Whether a web-llm model takes the thinking switch: the Qwen3 family (`Qwen3-`, `Qwen3.5-`); any other model would get an empty `<think>` block prefilled into its reply. */
+export function takesThinkingSwitch(modelId: string): boolean {
+  return /^qwen3/i.test(modelId);
+}
+
+/**
+ * The streaming request one `complete` call sends; messages pass through unchanged so web-llm can
+ * reuse its KV cache across turns. The thinking switch (the request's, else the option's) goes
+ * to a Qwen3-family model as `extra_body.enable_thinking`: false prefills an empty thought, true
+ * leaves the model to think as it does by default.
+ */
+export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOptions, modelId: string): ChatCompletionRequestStreaming {
+  const thinking = request.thinking ?? options.enableThinking;
   return {
     messages: request.messages.map(toWebLlmMessage),
     stream: true,
@@ -30,7 +41,7 @@ export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOp
     top_p: request.topP,
     max_tokens: request.maxTokens,
     seed: request.seed,
-    ...(options.enableThinking !== undefined ? { extra_body: { enable_thinking: options.enableThinking } } : {}),
+    ...(thinking !== undefined && takesThinkingSwitch(modelId) ? { extra_body: { enable_thinking: thinking } } : {}),
   };
 }
 
@@ -114,7 +125,7 @@ export class WebLlmChatModel implements ChatModel {
     });
     const progress: Progress = { stream: new StreamAccumulator(request), usage: null };
     try {
-      const chunks = await Promise.race([engine.chat.completions.create(toWebLlmRequest(request, this.options)), lost, abort]);
+      const chunks = await Promise.race([engine.chat.completions.create(toWebLlmRequest(request, this.options, this.source.modelId ?? '')), lost, abort]);
       if (chunks === 'abort' || request.signal?.aborted) return this.result(progress, 'abort');
       const iterator = chunks[Symbol.asyncIterator]();
       for (;;) {

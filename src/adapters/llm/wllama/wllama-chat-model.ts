@@ -27,7 +27,7 @@ export interface WllamaChatModelOptions {
   modelName: string;
   /** Context the model was loaded with, in tokens (for error messages). */
   contextTokens?: number;
-  /** Qwen3 only: false asks the chat template for no thinking (`enable_thinking`); unset leaves the model's default. */
+  /** The thinking switch of calls whose request leaves `thinking` unset (unset here too: the model's default). */
   enableThinking?: boolean;
   /** Receives the engine's timings after every call that produced any. */
   onSpeed?: (speed: GenerationSpeed) => void;
@@ -49,7 +49,8 @@ interface Progress {
 /**
  * A `ChatModel` over a loaded wllama engine (llama.cpp compiled to wasm, on the CPU). Formats
  * chats with the model's own chat template, streams tokens to `onToken`, passes seed and sampling
- * per call and reports the engine's token counts. An abort resolves with the text so far and
+ * per call, the thinking switch as the template's `enable_thinking` (a Qwen3 GGUF's template reads
+ * it, others ignore it) and reports the engine's token counts. An abort resolves with the text so far and
  * finishReason 'abort'; the engine stays usable. A prompt longer than the loaded context fails
  * with `context_length`. Calls run one at a time.
  */
@@ -83,9 +84,10 @@ export class WllamaChatModel implements ChatModel {
 
   /** What the chat template renders: the messages and the template switches, the same for `complete` and `countPromptTokens`. */
   private templateParams(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>): TemplateParams {
+    const thinking = request.thinking ?? this.options.enableThinking;
     return {
       messages: request.messages.map(toWllamaMessage),
-      ...(this.options.enableThinking !== undefined ? { chat_template_kwargs: { enable_thinking: this.options.enableThinking } } : {}),
+      ...(thinking !== undefined ? { chat_template_kwargs: { enable_thinking: thinking } } : {}),
     };
   }
 

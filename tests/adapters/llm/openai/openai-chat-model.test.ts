@@ -94,6 +94,18 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
     expect(sent!.body).toEqual({ model: 'qwen3-4b', messages: request().messages, stream: true, stream_options: { include_usage: true }, ...fields });
   });
 
+  it('sends the thinking switch as chat_template_kwargs.enable_thinking, only when the request sets it', async () => {
+    server.enqueue(streamReply(['a']), streamReply(['b']));
+    await model().complete(request({ thinking: false }));
+    await model().complete(request({ thinking: true }));
+    const fields = { temperature: 0.7, top_p: 0.9, max_tokens: 64, seed: 42 };
+    const base = { model: 'qwen3-4b', messages: request().messages, stream: true, stream_options: { include_usage: true }, ...fields };
+    expect(server.requests.map((r) => r.body)).toEqual([
+      { ...base, chat_template_kwargs: { enable_thinking: false } },
+      { ...base, chat_template_kwargs: { enable_thinking: true } },
+    ]);
+  });
+
   it('handles many events per chunk and reports finish reason length', async () => {
     server.enqueue(streamReply(DELTAS, { finish: 'length', usage: USAGE, pieces: 'whole' }));
     const result = await model().complete(request());

@@ -91,7 +91,7 @@ describe('WebLlmChatModel: requests and streaming', () => {
         { role: 'tool', content: '42' },
       ],
     });
-    expect(toWebLlmRequest(tool, { enableThinking: false })).toMatchObject({
+    expect(toWebLlmRequest(tool, { enableThinking: false }, MODEL)).toMatchObject({
       extra_body: { enable_thinking: false },
       messages: [
         { role: 'user', content: 'q' },
@@ -99,7 +99,18 @@ describe('WebLlmChatModel: requests and streaming', () => {
         { role: 'tool', content: '42', tool_call_id: '' },
       ],
     });
-    expect('extra_body' in toWebLlmRequest(tool)).toBe(false);
+    expect('extra_body' in toWebLlmRequest(tool, {}, MODEL)).toBe(false);
+  });
+
+  it("sends the request's thinking switch as extra_body.enable_thinking to Qwen3-family models only, over the option", async () => {
+    const { engine, model } = setup([{ deltas: ['a'] }, { deltas: ['b'] }]);
+    await model.complete(request({ thinking: false }));
+    await model.complete(request({ thinking: true }));
+    expect(engine.requests.map((r) => r.extra_body)).toEqual([{ enable_thinking: false }, { enable_thinking: true }]);
+    expect(toWebLlmRequest(request({ thinking: true }), { enableThinking: false }, 'Qwen3.5-2B-q4f16_1-MLC').extra_body).toEqual({ enable_thinking: true });
+    for (const other of ['Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC']) {
+      expect(toWebLlmRequest(request({ thinking: false }), {}, other), other).not.toHaveProperty('extra_body');
+    }
   });
 
   it('streams every delta to onToken and reports web-llm usage', async () => {
@@ -125,8 +136,10 @@ describe('WebLlmChatModel: requests and streaming', () => {
 });
 
 describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => {
-  it('sends each turn as the previous messages, the raw reply, and the new observation', async () => {
-    const replies = ['<think>try 3</think>\\boxed{3}', 'Lower.\\boxed{2}', '\\boxed{1}'];
+  it('sends each turn as the previous messages, the reply without its thought, and the new observation', async () => {
+    const replies = ['<think>try 3</think>\\boxed{3}', '<think>\n\n</think>\n\nLower.\\boxed{2}', '\\boxed{1}'];
+    // What the history carries: a thought dropped, the empty block of a reply with thinking off kept as web-llm produced it (its KV cache matches).
+    const carried = ['\\boxed{3}', replies[1], replies[2]];
     const { engine, model } = setup(replies.map((reply) => ({ deltas: [reply.slice(0, 5), reply.slice(5)] })));
     const observations = ['Guess a number from 1 to 3.', 'Too high.', 'Too high.'];
     let step = 0;
@@ -149,14 +162,16 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
       maxTurns: 5,
       stepTimeoutMs: 1000,
       sampling: { temperature: 0.6, topP: 1, maxTokens: 64 },
+      thinking: { mode: 'default', budget: 0 },
       modelSeedKey: 'k',
       template: DEFAULT_TEMPLATES.agent,
     });
     expect(episode.turns).toHaveLength(3);
+    expect(episode.turns.map((t) => t.reply)).toEqual(replies);
     const sent = engine.requests.map((r) => r.messages);
     expect(sent).toHaveLength(3);
     for (let turn = 1; turn < sent.length; turn++) {
-      expect(sent[turn]).toEqual([...sent[turn - 1]!, { role: 'assistant', content: replies[turn - 1] }, { role: 'user', content: observations[turn] }]);
+      expect(sent[turn]).toEqual([...sent[turn - 1]!, { role: 'assistant', content: carried[turn - 1] }, { role: 'user', content: observations[turn] }]);
     }
     expect(sent[0]).toEqual([{ role: 'user', content: expect.stringContaining('Observation: Guess a number from 1 to 3.') }]);
     expect(new Set(engine.requests.map((r) => r.seed)).size).toBe(3);

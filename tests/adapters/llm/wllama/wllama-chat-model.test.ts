@@ -75,6 +75,13 @@ describe('WllamaChatModel: requests and streaming', () => {
     expect(unset.engine.requests[0]).not.toHaveProperty('chat_template_kwargs');
   });
 
+  it("sends the request's thinking switch as the template's enable_thinking, over the model's option", async () => {
+    const { engine, model } = setup([{ deltas: ['a'] }, { deltas: ['b'] }], { enableThinking: false });
+    await model.complete(request({ thinking: true }));
+    await model.complete(request({ thinking: false }));
+    expect(engine.requests.map((r) => r.chat_template_kwargs)).toEqual([{ enable_thinking: true }, { enable_thinking: false }]);
+  });
+
   it('streams every piece to onToken and returns their concatenation with the engine token counts', async () => {
     const { model, speeds } = setup([{ deltas: ['```py', 'thon\n', 'class A:'], finish: 'length' }]);
     const pieces: string[] = [];

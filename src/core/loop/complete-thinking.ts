@@ -1,0 +1,53 @@
+import type { ChatMessage, ChatModel, ChatRequest, ChatResult } from '../ports/chat-port.ts';
+import type { RoleThinking } from '../thinking.ts';
+import { deriveSeed } from './random.ts';
+
+/** Streamed to the live view between a reply cut inside its thought and the request asked again without thinking. */
+export const THOUGHT_CUT_NOTE = '\n[the thought reached its budget unfinished; asked again with thinking off]\n';
+
+/** A request under a role's thinking: off sends `thinking: false`; on sends `thinking: true`; on and default add the thinking budget to the reply budget. */
+export function thinkingRequest(request: ChatRequest, thinking: RoleThinking): ChatRequest {
+  if (thinking.mode === 'off') return { ...request, thinking: false };
+  return { ...request, maxTokens: request.maxTokens + thinking.budget, ...(thinking.mode === 'on' ? { thinking: true } : {}) };
+}
+
+/** True when a reply cut at its token limit was still thinking: its last `<think>` is never closed, or it shows nothing (a server that streams the thought apart from the reply). */
+export function cutInThought(result: ChatResult): boolean {
+  if (result.finishReason !== 'length') return false;
+  const open = result.text.lastIndexOf('<think>');
+  return (open >= 0 && !result.text.includes('</think>', open)) || result.text.trim() === '';
+}
+
+/**
+ * One model call under its role's thinking setting (docs/method.md section 5): the switch and the
+ * thinking budget go on the request; when the role may think with a budget above 0 and the reply
+ * was cut at its token limit inside its thought (cutInThought), the same request is asked
+ * once more with thinking off and only the reply budget, on a seed derived from the first
+ * (`thought-cut`), so a hint, lesson, design or action is not lost to an unfinished thought. The
+ * second reply is the result; the usage counts both requests.
+ */
+export async function completeThinking(model: ChatModel, request: ChatRequest, thinking: RoleThinking): Promise<ChatResult> {
+  const first = await model.complete(thinkingRequest(request, thinking));
+  if (thinking.mode === 'off' || thinking.budget === 0 || !cutInThought(first)) return first;
+  request.onToken?.(THOUGHT_CUT_NOTE);
+  const second = await model.complete({ ...request, thinking: false, seed: deriveSeed(request.seed, 'thought-cut') });
+  return {
+    ...second,
+    usage: { promptTokens: first.usage.promptTokens + second.usage.promptTokens, completionTokens: first.usage.completionTokens + second.usage.completionTokens },
+  };
+}
+
+// A closed thought with something in it (an empty `<think></think>`, which a Qwen3 reply with thinking off starts with, stays), and what follows it up to the answer.
+const FILLED_THOUGHT = /<think>(?!\s*<\/think>)[\s\S]*?<\/think>\s*/g;
+// A thought that is never closed, to the end of the reply.
+const OPEN_THOUGHT = /<think>(?![\s\S]*<\/think>)[\s\S]*$/;
+
+/**
+ * The conversation as the next agent request carries it: earlier assistant replies without their
+ * thoughts, as a hybrid Qwen3 chat template renders them (docs/method.md section 5). Empty
+ * `<think></think>` blocks stay so a backend that reuses its cache across turns (web-llm) still
+ * sees its own previous reply; the episode keeps every reply whole.
+ */
+export function historyWithoutThoughts(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.map((m) => (m.role === 'assistant' && m.content.includes('<think>') ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') } : { ...m }));
+}
