@@ -55,11 +55,12 @@ export function measurePlainData(root: unknown, maxDepth: number, maxChars: numb
       const proto = Object.getPrototypeOf(value) as unknown;
       if (Array.isArray(value)) {
         size += 2 + Math.max(0, value.length - 1);
-        for (const item of value) todo.push([item, depth + 1]);
+        if (size <= maxChars) for (const item of value) todo.push([item, depth + 1]);
       } else if (proto === Object.prototype || proto === null) {
         const keys = Object.keys(value);
         size += 2 + Math.max(0, keys.length - 1);
         for (const key of keys) {
+          if (size > maxChars) break;
           size += harnessStringLength(key) + 1;
           todo.push([(value as Record<string, unknown>)[key], depth + 1]);
         }

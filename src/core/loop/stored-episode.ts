@@ -92,9 +92,15 @@ function texts(e: Episode): Texts {
   return { sizes: [...all.map(writtenLength), booleans * 5], rebuild };
 }
 
+// Text sizes already measured (an epoch measures each stored episode once more before it commits).
+const measured = new WeakMap<Episode, number>();
+const total = (sizes: readonly number[]) => sizes.reduce((sum, size) => sum + size, 0);
+
 /** The written characters of an episode's text, as the storage limits count them. */
 export function episodeTextSize(e: Episode): number {
-  return texts(e).sizes.reduce((sum, size) => sum + size, 0);
+  let size = measured.get(e);
+  if (size === undefined) measured.set(e, (size = total(texts(e).sizes)));
+  return size;
 }
 
 /**
@@ -103,6 +109,7 @@ export function episodeTextSize(e: Episode): number {
  */
 export function clipEpisode(e: Episode, budget = EPISODE_TEXT_CHARS): Episode {
   const { sizes, rebuild } = texts(e);
+  measured.set(e, total(sizes));
   const fixed = sizes.pop()!;
   const cap = Math.min(STORED_STRING_CHARS, fairCap(sizes, Math.max(0, budget - fixed)));
   if (sizes.every((size) => size <= cap)) return e;
