@@ -67,6 +67,9 @@ export function fairCap(sizes: readonly number[], budget: number): number {
   return Number.POSITIVE_INFINITY;
 }
 
+// The characters a string takes around its text in a JSON array or object: two quotes and a comma.
+const STRING_FRAME = 3;
+
 type Texts = { sizes: number[]; rebuild: (cut: (text: string) => string) => Episode };
 
 // Every string of an episode an environment or a model chose, and the episode rebuilt with each one cut.
@@ -88,8 +91,9 @@ function texts(e: Episode): Texts {
     })),
     error: e.error ? { ...e.error, message: cut(e.error.message) } : null,
   });
-  // A criterion's truth costs its five characters of the budget, so a task with many criteria cannot take the room it frees.
-  return { sizes: [...all.map(writtenLength), booleans * 5], rebuild };
+  // Each string costs its quotes and comma too, and a criterion's truth its six characters, so a
+  // task with many criteria or instructions cannot take room the budget does not count.
+  return { sizes: [...all.map((text) => writtenLength(text) + STRING_FRAME), booleans * 6], rebuild };
 }
 
 // Text sizes already measured (an epoch measures each stored episode once more before it commits).
@@ -111,9 +115,9 @@ export function clipEpisode(e: Episode, budget = EPISODE_TEXT_CHARS): Episode {
   const { sizes, rebuild } = texts(e);
   measured.set(e, total(sizes));
   const fixed = sizes.pop()!;
-  const cap = Math.min(STORED_STRING_CHARS, fairCap(sizes, Math.max(0, budget - fixed)));
+  const cap = Math.min(STORED_STRING_CHARS + STRING_FRAME, fairCap(sizes, Math.max(0, budget - fixed)));
   if (sizes.every((size) => size <= cap)) return e;
-  return { ...rebuild((text) => clipText(text, Math.max(cap, MARKER_CHARS))), clipped: true };
+  return { ...rebuild((text) => clipText(text, Math.max(cap - STRING_FRAME, MARKER_CHARS))), clipped: true };
 }
 
 /** An epoch's episodes as they are stored: each one within the episode limits, and all of them within EPOCH_TEXT_CHARS (the largest cut to the same size first). */
@@ -121,4 +125,25 @@ export function clipEpochEpisodes(episodes: readonly Episode[]): Episode[] {
   const clipped = episodes.map((e) => clipEpisode(e));
   const cap = fairCap(clipped.map(episodeTextSize), EPOCH_TEXT_CHARS);
   return Number.isFinite(cap) ? clipped.map((e) => (episodeTextSize(e) > cap ? clipEpisode(e, cap) : e)) : clipped;
+}
+
+// Wider than any number JSON.stringify writes ("-0.0000012345678901234567": 25 characters).
+const WIDEST_NUMBER = -0.0000012345678901234567;
+
+/**
+ * The longest line a stored episode of at most `maxTurns` turns can take in episodes.jsonl (or
+ * its agent row in rollouts.jsonl): its text at EPISODE_TEXT_CHARS (strings, their quotes and
+ * commas, criteria), plus the rest of the record with every number at its widest.
+ */
+export function longestEpisodeLine(maxTurns: number): number {
+  const id = 'x'.repeat(64);
+  const n = WIDEST_NUMBER;
+  const skeleton = {
+    ...{ id, envId: id, epoch: n, rollout: n, arm: 'nohint', index: n, seed: n, firstObservation: '', instructions: [] },
+    messages: Array.from({ length: 2 * maxTurns + 1 }, () => ({ role: 'assistant', content: '', weight: 1 })),
+    turns: Array.from({ length: maxTurns }, () => ({ reply: '', action: '', observation: '', reward: n, terminated: false, truncated: false, progress: { done: n, criteria: [] } })),
+    ...{ return: n, error: { code: id, message: '' }, dropped: false, retried: false, usage: { promptTokens: n, completionTokens: n }, advantage: n, clipped: true },
+    ...{ role: 'designer', reward: n, group: `${id}:rollout${n}` },
+  };
+  return EPISODE_TEXT_CHARS + JSON.stringify(skeleton).length;
 }
