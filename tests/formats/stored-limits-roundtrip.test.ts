@@ -54,7 +54,12 @@ describe('the importer reads every line the writer can write', () => {
       ...{ return: 0, error: { code: 'validation_timeout', message: FLOOD }, dropped: true, retried: true },
       ...{ usage: { promptTokens: 2 ** 53 - 1, completionTokens: 2 ** 53 - 1 }, advantage: WIDEST },
     };
-    worst.messages.push(...worst.turns.flatMap((t) => [{ role: 'assistant' as const, content: t.reply }, { role: 'tool' as const, content: t.observation }]));
+    worst.messages.push(
+      ...worst.turns.flatMap((t) => [
+        { role: 'assistant' as const, content: t.reply },
+        { role: 'tool' as const, content: t.observation },
+      ]),
+    );
     const stored = clipEpisode(worst);
     expect(stored.clipped).toBe(true);
     const line = toJsonLines([stored]).length - 1;

@@ -104,11 +104,7 @@ export class Interpreter {
 /** The environment's own failure for a sandbox reply that broke the protocol (its interpreter is killed): `bad_harness_reply`. */
 export function protocolError(stage: ValidationStage, error: unknown): EnvError {
   const seen = error instanceof Error ? error.message : String(error);
-  return new EnvError(
-    'bad_harness_reply',
-    stage,
-    `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`,
-  );
+  return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
 }
 
 async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {

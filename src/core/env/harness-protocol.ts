@@ -178,8 +178,7 @@ export function parseHarnessReply(text: unknown, maxChars: number): Record<strin
 function asFailure(reply: Record<string, unknown>): HarnessFailure {
   const cut = (value: unknown, chars: number) => (typeof value === 'string' ? value.slice(0, chars) : undefined);
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-  const names = (value: unknown, most: number, chars: number) =>
-    Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined;
+  const names = (value: unknown, most: number, chars: number) => (Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined);
   return {
     ok: false,
     error: reply.error as HarnessFailureKind,

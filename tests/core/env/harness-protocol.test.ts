@@ -89,8 +89,38 @@ describe('the private value encoding', () => {
 describe('info dicts', () => {
   it('re-measures an info dict as the harness writes it: one over the limit is too_large, whatever the sandbox checked', () => {
     const info = { text: 'x'.repeat(95) };
-    expect(asValueReply({ ok: true, value: ['t', [['s', 'obs'], ['d', info]]] }, ['observation', 'info'], 200).ok).toBe(true);
-    expect(asValueReply({ ok: true, value: ['t', [['s', 'obs'], ['d', info]]] }, ['observation', 'info'], 100)).toEqual({
+    expect(
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', info],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        200,
+      ).ok,
+    ).toBe(true);
+    expect(
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', info],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        100,
+      ),
+    ).toEqual({
       ok: false,
       error: 'too_large',
       what: 'info',
@@ -101,7 +131,22 @@ describe('info dicts', () => {
 
   it.each([21, 12_000])('refuses a dict nested %i levels deep, which the harness never sends: a protocol error', (levels) => {
     const value = JSON.parse(`${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`) as unknown;
-    expect(() => asValueReply({ ok: true, value: ['t', [['s', 'obs'], ['d', value]]] }, ['observation', 'info'], 100_000)).toThrow(HarnessProtocolError);
+    expect(() =>
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', value],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        100_000,
+      ),
+    ).toThrow(HarnessProtocolError);
   });
 
   it('keeps a dict of 20 levels, the deepest the harness sends', () => {

@@ -56,10 +56,7 @@ describe('a play that throws gives its lane back', () => {
 
   it('in a held-out evaluation: the same', async () => {
     const sandbox = oneLane();
-    const evaluation = evaluateAgent(
-      { model: failingOnce(), sandbox },
-      { suite: { name: 'one', sha256: 'x', environments: POOL }, config: CONFIG, playbook: [], afterEpochs: 0, trigger: 'demand' },
-    );
+    const evaluation = evaluateAgent({ model: failingOnce(), sandbox }, { suite: { name: 'one', sha256: 'x', environments: POOL }, config: CONFIG, playbook: [], afterEpochs: 0, trigger: 'demand' });
     await expect(withinSeconds(evaluation, 10)).rejects.toThrow('the server went away');
     expect(sandbox.held()).toBe(0);
   });
