@@ -120,10 +120,10 @@ export function clipEpisode(e: Episode, budget = EPISODE_TEXT_CHARS): Episode {
   return { ...rebuild((text) => clipText(text, Math.max(cap - STRING_FRAME, MARKER_CHARS))), clipped: true };
 }
 
-/** An epoch's episodes as they are stored: each one within the episode limits, and all of them within EPOCH_TEXT_CHARS (the largest cut to the same size first). */
-export function clipEpochEpisodes(episodes: readonly Episode[]): Episode[] {
+/** An epoch's episodes as they are stored: each one within the episode limits, and all of them within `budget` (the largest cut to the same size first). */
+export function clipEpochEpisodes(episodes: readonly Episode[], budget = EPOCH_TEXT_CHARS): Episode[] {
   const clipped = episodes.map((e) => clipEpisode(e));
-  const cap = fairCap(clipped.map(episodeTextSize), EPOCH_TEXT_CHARS);
+  const cap = fairCap(clipped.map(episodeTextSize), budget);
   return Number.isFinite(cap) ? clipped.map((e) => (episodeTextSize(e) > cap ? clipEpisode(e, cap) : e)) : clipped;
 }
 
