@@ -129,6 +129,8 @@ export interface Episode {
   retried: boolean;
   usage: ChatUsage;
   advantage: number;
+  /** Present (true) when some of its text was cut to the storage limits (docs/method.md section 2); scores never read text, so every number stays exact. */
+  clipped?: true;
 }
 
 /** A message of a training row; `weight` 1 marks an assistant message the trainer learns from (0: context only). */
@@ -147,6 +149,8 @@ export interface RolloutRow {
   group: string;
   envId: string;
   epoch: number;
+  /** Present (true) on an agent row whose episode's text was cut to the storage limits: its messages are not all the model saw. */
+  clipped?: true;
 }
 
 /** Per-epoch metrics. */

@@ -13,6 +13,7 @@ import math
 _NAME_CHARS = 100
 _MSG_CHARS = 2000
 _REPR_CHARS = 200
+_INFO_DEPTH = 20  # levels of lists and dicts an info dict keeps, itself the first (sandbox-limits.ts)
 _quote = _json.encode_basestring_ascii
 _str_of, _len_of = str.__str__, str.__len__
 
@@ -79,10 +80,10 @@ def _plain(value, depth=0):
         return _number("f", value)[1]
     if _is(value, str):
         return _str_of(value)
-    if depth < 20 and _is(value, (list, tuple)):
+    if depth < _INFO_DEPTH and _is(value, (list, tuple)):
         items = list.__iter__(value) if _is(value, list) else tuple.__iter__(value)
         return [_plain(item, depth + 1) for item in items]
-    if depth < 20 and _is(value, dict):
+    if depth < _INFO_DEPTH and _is(value, dict):
         out = {}
         for key, item in dict.items(value):
             if _is(key, str):

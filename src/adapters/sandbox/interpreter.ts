@@ -1,5 +1,5 @@
 import { EnvError, envError, type EnvErrorCode, type ValidationStage } from '../../core/env/env-error.ts';
-import { HarnessProtocolError, parseHarnessReply } from '../../core/env/harness-protocol.ts';
+import { parseHarnessReply } from '../../core/env/harness-protocol.ts';
 import type { EnvCall } from '../../core/env/contract.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { replyLimitFor } from './sandbox-service.ts';
@@ -50,7 +50,8 @@ export class Interpreter {
     return this.queue.run(() => this.exchange(body, call, stage, timeoutMs));
   }
 
-  private kill(): void {
+  /** Kills it after a hang, a crash or a reply that broke the protocol (counted as a restart); it answers nothing again. */
+  kill(): void {
     if (this.gone) return;
     this.gone = 'killed';
     this.proc.kill();
@@ -95,12 +96,15 @@ export class Interpreter {
       return parseHarnessReply(outcome.value, replyLimitFor(this.maxChars));
     } catch (error) {
       this.kill();
-      if (error instanceof HarnessProtocolError) {
-        throw new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${error.message}. Fix: the sandbox was restarted; load the environment again.`);
-      }
-      throw error;
+      throw protocolError(stage, error);
     }
   }
+}
+
+/** The environment's own failure for a sandbox reply that broke the protocol (its interpreter is killed): `bad_harness_reply`. */
+export function protocolError(stage: ValidationStage, error: unknown): EnvError {
+  const seen = error instanceof Error ? error.message : String(error);
+  return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
 }
 
 async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {

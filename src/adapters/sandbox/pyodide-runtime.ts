@@ -1,10 +1,11 @@
 import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
-import { EnvError, type ValidationStage } from '../../core/env/env-error.ts';
+import { EnvError, isEnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
 import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
 import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
-import { Interpreter } from './interpreter.ts';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
+import { Interpreter, protocolError } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
 import type { SpawnSandbox } from './sandbox-process.ts';
 
@@ -28,7 +29,7 @@ export interface PyodideRuntimeOptions {
 
 /** Defaults: 100 000-character outputs, one warm spare booted one at a time, 2 s per call. */
 export const DEFAULT_RUNTIME_OPTIONS: PyodideRuntimeOptions = {
-  maxObservationChars: 100_000,
+  maxObservationChars: DEFAULT_MAX_OUTPUT_CHARS,
   spares: 1,
   bootsAtOnce: 1,
   defaultCallTimeoutMs: 2000,
@@ -85,7 +86,8 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   readonly checkSyntax = async (source: string, mode: 'exec' | 'eval'): Promise<SyntaxCheck> => {
     const interpreter = await this.syntaxInterpreter();
-    const reply = asSyntaxReply(await interpreter.request({ op: 'syntax', source, mode }, 'load', 'load', this.options.defaultCallTimeoutMs * 5));
+    const raw = await interpreter.request({ op: 'syntax', source, mode }, 'load', 'load', this.options.defaultCallTimeoutMs * 5);
+    const reply = decoded(interpreter, 'load', () => asSyntaxReply(raw));
     return reply.ok ? reply : { ok: false, line: reply.line, message: reply.msg };
   };
 
@@ -94,7 +96,8 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.pool.grow();
     const interpreter = await this.take(stage);
     try {
-      const reply = asLoadReply(await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));
+      const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs);
+      const reply = decoded(interpreter, stage, () => asLoadReply(raw));
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
     } catch (error) {
@@ -146,37 +149,55 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const call = async (op: Exclude<EnvCall, 'load'>, extra: Record<string, unknown>, options: CallOptions = {}) => {
       const stage = options.stage ?? 'play';
       const raw = await interpreter.request({ op, ...extra }, op, stage, options.timeoutMs ?? this.options.defaultCallTimeoutMs);
-      const reply = asValueReply(raw, NAMES[op], max);
+      const reply = decoded(interpreter, stage, () => asValueReply(raw, NAMES[op], max));
       if (!reply.ok) throw failureToEnvError(reply, op, stage);
       return { value: reply.value, stage };
     };
+    // A contract failure is the environment's; anything else a check throws means the reply broke the protocol.
+    const checked = <T>(stage: ValidationStage, check: () => T): T => decoded(interpreter, stage, check);
     return {
       className,
       hasSolution,
       reset: async (seed, options) => {
         const { value, stage } = await call('reset', { seed }, options);
-        return checkResetValue(value, stage);
+        return checked(stage, () => checkResetValue(value, stage));
       },
       step: async (action, options) => {
         const { value, stage } = await call('step', { action }, options);
-        return checkStepValue(value, stage);
+        return checked(stage, () => checkStepValue(value, stage));
       },
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);
-        return checkSolutionValue(value, stage);
+        return checked(stage, () => checkSolutionValue(value, stage));
       },
       toolFacts: async (options) => {
         const { value, stage } = await call('inspect', {}, options);
-        return checkToolFactsValue(value, stage);
+        return checked(stage, () => checkToolFactsValue(value, stage));
       },
       renew: async (options = {}) => {
         const stage = options.stage ?? 'play';
-        const reply = asLoadReply(await interpreter.request({ op: 'renew' }, 'load', stage, options.timeoutMs ?? loadTimeoutMs));
+        const raw = await interpreter.request({ op: 'renew' }, 'load', stage, options.timeoutMs ?? loadTimeoutMs);
+        const reply = decoded(interpreter, stage, () => asLoadReply(raw));
         if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       },
       dispose: async () => {
         this.retire(interpreter);
       },
     };
+  }
+}
+
+/**
+ * Runs a decoding or a check of one reply: an EnvError is the environment's contract failure;
+ * anything else (a malformed value, a value no check expects) broke the protocol, so the
+ * interpreter is killed and the environment fails with `bad_harness_reply`.
+ */
+function decoded<T>(interpreter: Interpreter, stage: ValidationStage, decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (isEnvError(error)) throw error;
+    interpreter.kill();
+    throw protocolError(stage, error);
   }
 }

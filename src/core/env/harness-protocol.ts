@@ -1,3 +1,6 @@
+import { measurePlainData } from './plain-data.ts';
+import { INFO_MAX_DEPTH, MESSAGE_CHARS, NAME_CHARS, REPR_CHARS } from './sandbox-limits.ts';
+
 /** Kind of a Python value, decided by the host from the harness's exact-type tag (never from a type name). */
 export type ValueKind = 'str' | 'bool' | 'int' | 'float' | 'dict' | 'tuple' | 'NoneType' | 'other';
 
@@ -66,8 +69,6 @@ function optional(value: unknown, type: 'string' | 'number'): boolean {
   return value === undefined || value === null || typeof value === type;
 }
 
-const NAME_CHARS = 100;
-const MESSAGE_CHARS = 2000;
 const NONFINITE = new Set(['nan', 'inf', '-inf']);
 
 /** Length of a JS string in Python characters (code points), as the sandbox's limits count. */
@@ -120,13 +121,18 @@ function decodeOne(raw: unknown, what: string, maxChars: number): DescribedValue
       return decodeNumber('int', raw);
     case 'f':
       return decodeNumber('float', raw);
-    case 'd':
+    case 'd': {
       if (!isRecord(raw[1])) throw new HarnessProtocolError('sandbox sent a malformed dict');
+      const measured = measurePlainData(raw[1], INFO_MAX_DEPTH, maxChars);
+      if (!measured.ok) throw new HarnessProtocolError(`sandbox sent a dict the harness cannot send: ${measured.problem}`);
+      if (measured.size > maxChars) throw new Oversize(what, measured.size);
       return { t: 'dict', v: raw[1] };
+    }
     case 'n':
       return { t: 'NoneType' };
     case 'o':
-      return { t: 'other', name: String(raw[1]).slice(0, NAME_CHARS), repr: String(raw[2] ?? '').slice(0, 200) };
+      if (typeof raw[1] !== 'string' || (raw[2] !== undefined && typeof raw[2] !== 'string')) throw new HarnessProtocolError('sandbox sent a malformed other value');
+      return { t: 'other', name: raw[1].slice(0, NAME_CHARS), repr: (raw[2] ?? '').slice(0, REPR_CHARS) };
     default:
       throw new HarnessProtocolError(`sandbox sent an unknown value tag ${JSON.stringify(String(raw[0]).slice(0, 20))}`);
   }
@@ -168,17 +174,23 @@ export function parseHarnessReply(text: unknown, maxChars: number): Record<strin
   return parsed;
 }
 
-// Never trusts the lengths of names and messages the sandbox sends: cuts them to size.
+// Never trusts the sandbox's failure fields: keeps only the known ones, of their types, cut to size.
 function asFailure(reply: Record<string, unknown>): HarnessFailure {
   const cut = (value: unknown, chars: number) => (typeof value === 'string' ? value.slice(0, chars) : undefined);
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+  const names = (value: unknown, most: number, chars: number) => (Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined);
   return {
-    ...(reply as unknown as HarnessFailure),
+    ok: false,
+    error: reply.error as HarnessFailureKind,
     type: cut(reply.type, NAME_CHARS),
     msg: cut(reply.msg, MESSAGE_CHARS),
+    line: count(reply.line) ?? null,
     cls: cut(reply.cls, NAME_CHARS),
     what: cut(reply.what, NAME_CHARS),
-    classes: Array.isArray(reply.classes) ? reply.classes.slice(0, 20).map((c) => String(c).slice(0, NAME_CHARS)) : undefined,
-    missing: Array.isArray(reply.missing) ? reply.missing.slice(0, 2).map((m) => String(m).slice(0, 20)) : undefined,
+    size: count(reply.size),
+    limit: count(reply.limit),
+    classes: names(reply.classes, 20, NAME_CHARS),
+    missing: names(reply.missing, 2, 20),
   };
 }
 

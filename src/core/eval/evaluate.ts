@@ -78,21 +78,20 @@ function environmentUnits(
   };
   const play = async (index: number): Promise<{ play: EvalPlay; hung: boolean }> => {
     try {
-      const handle = await instances.take();
-      const played = await playEpisode(ports.model, handle, {
-        seed: evalSeed(env.id, index),
-        hint: null,
-        lessons,
-        maxTurns: config.maxTurns,
-        stepTimeoutMs: config.stepTimeoutMs,
-        sampling: config.agent,
-        thinking: roleThinking(config, 'agent'),
-        template: config.prompts.agent,
-        toolTemplate: config.prompts.toolAgent,
-        modelSeedKey: `eval:${env.id}:${index}`,
-      });
-      if (played.error) await instances.discard(handle);
-      else instances.release(handle);
+      const played = await instances.play((handle) =>
+        playEpisode(ports.model, handle, {
+          seed: evalSeed(env.id, index),
+          hint: null,
+          lessons,
+          maxTurns: config.maxTurns,
+          stepTimeoutMs: config.stepTimeoutMs,
+          sampling: config.agent,
+          thinking: roleThinking(config, 'agent'),
+          template: config.prompts.agent,
+          toolTemplate: config.prompts.toolAgent,
+          modelSeedKey: `eval:${env.id}:${index}`,
+        }),
+      );
       const record = { ...base(index), return: played.return, won: played.error === null && played.return > 0, turns: played.turns.length, error: played.error?.code ?? null };
       return { play: record, hung: played.error !== null && HANG_CODES.has(played.error.code) };
     } catch (error) {

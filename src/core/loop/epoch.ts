@@ -17,6 +17,7 @@ import { poolRecord, poolSlots } from './pool-slot.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
 import { scoreEpoch, withLessonTokens } from '../scoring/score-epoch.ts';
+import { clipEpochEpisodes } from './stored-episode.ts';
 
 /** What carries over from one epoch to the next: plain data. */
 export interface RunState {
@@ -307,7 +308,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const lessonsOf = (skill: string) => (config.usePlaybook ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!) : []);
   const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, ports.model), gate);
   const { environments, plays } = await designHintAndPlay({ ports, state, config, model, emit, lessonsOf }, scheduler);
-  const episodes = plays.flatMap((runner) => runner.episodes);
+  const episodes = clipEpochEpisodes(plays.flatMap((runner) => runner.episodes));
 
   const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);

@@ -48,6 +48,24 @@ export class FreshInstances {
     }
   }
 
+  /**
+   * Runs one play on a fresh instance and always gives its lane back, whatever happens: the
+   * handle is released after a clean play and discarded (its interpreter killed) after an error
+   * or when the play throws, so no play can leave a lane held for the environment's other plays.
+   */
+  async play<T extends { error: unknown }>(run: (handle: EnvHandle) => Promise<T>): Promise<T> {
+    const handle = await this.take();
+    let clean = false;
+    try {
+      const outcome = await run(handle);
+      clean = outcome.error === null;
+      return outcome;
+    } finally {
+      if (clean) this.release(handle);
+      else await this.discard(handle).catch(() => undefined);
+    }
+  }
+
   /** Returns a handle whose play ended cleanly; the next play renews it. */
   release(handle: EnvHandle): void {
     if (this.loaded.has(handle)) this.idle.push(handle);

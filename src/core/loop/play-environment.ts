@@ -8,6 +8,7 @@ import { roleThinking } from '../thinking.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
+import { clipEpisode } from './stored-episode.ts';
 import { effectiveConcurrency, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
 
 /** One play of an environment's schedule. */
@@ -141,25 +142,23 @@ export class EnvironmentPlays {
   private async attempt(play: PlannedPlay, seedKey: string): Promise<PlayedEpisode> {
     const { env, config } = this;
     try {
-      const handle = await this.instances.take();
-      const played = await playEpisode(this.model, handle, {
-        seed: play.seed,
-        hint: play.arm === 'hint' ? env.hint : null,
-        lessons: this.lessons,
-        maxTurns: config.maxTurns,
-        stepTimeoutMs: config.stepTimeoutMs,
-        sampling: config.agent,
-        thinking: roleThinking(config, 'agent'),
-        template: config.prompts.agent,
-        toolTemplate: config.prompts.toolAgent,
-        modelSeedKey: seedKey,
-        onToken: (delta) =>
-          this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
-        onTurn: (turnIndex, turn) => this.emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
-      });
-      if (played.error) await this.instances.discard(handle);
-      else this.instances.release(handle);
-      return played;
+      return await this.instances.play((handle) =>
+        playEpisode(this.model, handle, {
+          seed: play.seed,
+          hint: play.arm === 'hint' ? env.hint : null,
+          lessons: this.lessons,
+          maxTurns: config.maxTurns,
+          stepTimeoutMs: config.stepTimeoutMs,
+          sampling: config.agent,
+          thinking: roleThinking(config, 'agent'),
+          template: config.prompts.agent,
+          toolTemplate: config.prompts.toolAgent,
+          modelSeedKey: seedKey,
+          onToken: (delta) =>
+            this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
+          onTurn: (turnIndex, turn) => this.emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
+        }),
+      );
     } catch (error) {
       if (!isEnvError(error)) throw error;
       return failedPlay(error.code, error.message);
@@ -192,7 +191,7 @@ export class EnvironmentPlays {
   }
 
   private record(play: PlannedPlay, id: string, played: PlayedEpisode, dropped: boolean, retried: boolean): void {
-    const episode: Episode = { id, envId: this.env.id, epoch: this.env.epoch, ...play, ...played, dropped, retried, advantage: 0 };
+    const episode = clipEpisode({ id, envId: this.env.id, epoch: this.env.epoch, ...play, ...played, dropped, retried, advantage: 0 });
     this.episodes.push(episode);
     this.emit({ type: 'episode', epoch: this.env.epoch, episode });
   }

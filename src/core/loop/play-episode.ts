@@ -2,6 +2,7 @@ import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
+import { storedStep } from './stored-episode.ts';
 import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
 import { deriveSeed } from './random.ts';
 import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
@@ -77,7 +78,7 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
     messages.push({ role: 'assistant', content: reply.text });
     const action = parseAction(reply.text);
     const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
-    const turn: Turn = { reply: reply.text, action, ...step };
+    const turn: Turn = { reply: reply.text, action, ...storedStep(step) };
     turns.push(turn);
     spec.onTurn?.(turnIndex, turn);
     if (step.terminated || step.truncated) break;

@@ -7,6 +7,7 @@ import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
 import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
 import type { EpisodeSpec } from './play-episode.ts';
+import { storedStep } from './stored-episode.ts';
 import type { ToolProgress, Turn } from '../records.ts';
 
 /** Told to the agent after a reply with several calls: only its first one ran. */
@@ -59,7 +60,7 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     const action = toolReplyAction(parsed);
     const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
     const progress = instructions ? progressOf(await env.toolFacts({ timeoutMs: spec.stepTimeoutMs })) : null;
-    const turn: Turn = { reply: reply.text, action, ...step, ...(progress ? { progress } : {}) };
+    const turn: Turn = { reply: reply.text, action, ...storedStep(step), ...(progress ? { progress } : {}) };
     log.turns.push(turn);
     spec.onTurn?.(turnIndex, turn);
     if (step.terminated || step.truncated) break;

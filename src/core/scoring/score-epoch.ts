@@ -40,7 +40,7 @@ function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
 
 function agentRow(e: Episode): RolloutRow {
   const messages: RowMessage[] = e.messages.map((m) => (m.role === 'assistant' ? { ...m, weight: 1 as const } : { ...m }));
-  return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch };
+  return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch, ...(e.clipped ? { clipped: true } : {}) };
 }
 
 /** The design sample SPADE trains: the valid attempt, or for a repaired design the first turn it repaired. */

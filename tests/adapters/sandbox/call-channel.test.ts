@@ -127,4 +127,13 @@ describe('the call protocol', () => {
     const error = await call.catch((e: unknown) => e as Error);
     expect((error as Error).message.length).toBe(2000);
   });
+
+  it('never prints an error value that is not a string (a list or object could be built to be costly to print)', async () => {
+    const [host, sandbox] = linePair();
+    const call = callOver(host);
+    const calls = [call('x'), call('y')];
+    sandbox.post([0, null, [[['deep']]]]);
+    sandbox.post([1, null, { toString: 'not a function' }]);
+    for (const call of calls) await expect(call).rejects.toThrow('the sandbox reported an error without a message');
+  });
 });

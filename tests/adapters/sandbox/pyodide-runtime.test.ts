@@ -55,6 +55,18 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await runtime.close();
   });
 
+  it.each(['badtag', 'deepinfo'])('a %s reply that parses as JSON but breaks the value encoding kills the interpreter with bad_harness_reply', async (behaviour) => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const handle = await runtime.load(behaviour, LOAD);
+    await handle.reset(1);
+    await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
+    expect(runtime.restarts).toBe(1);
+    expect(log.killed).toBe(1);
+    await expect(handle.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
+    await runtime.close();
+  });
+
   it('reports a process that dies mid-call as sandbox_crashed', async () => {
     const { spawn } = fakeSpawner();
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });

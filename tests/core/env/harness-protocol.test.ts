@@ -79,8 +79,79 @@ describe('the private value encoding', () => {
     ['a number tag holding garbage', ['f', 'lots']],
     ['a dict tag holding a list', ['d', []]],
     ['a tuple nested in a tuple', ['t', [['t', []]]]],
+    ['an other value whose name is a list', ['o', JSON.parse(`${'['.repeat(12_000)}${']'.repeat(12_000)}`), 'x']],
+    ['an other value whose repr is not a string', ['o', 'C', 5]],
   ])('rejects %s', (_name, value) => {
     expect(() => asValueReply({ ok: true, value }, STEP, 100)).toThrow(HarnessProtocolError);
+  });
+});
+
+describe('info dicts', () => {
+  it('re-measures an info dict as the harness writes it: one over the limit is too_large, whatever the sandbox checked', () => {
+    const info = { text: 'x'.repeat(95) };
+    expect(
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', info],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        200,
+      ).ok,
+    ).toBe(true);
+    expect(
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', info],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        100,
+      ),
+    ).toEqual({
+      ok: false,
+      error: 'too_large',
+      what: 'info',
+      size: 106,
+      limit: 100,
+    });
+  });
+
+  it.each([21, 12_000])('refuses a dict nested %i levels deep, which the harness never sends: a protocol error', (levels) => {
+    const value = JSON.parse(`${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`) as unknown;
+    expect(() =>
+      asValueReply(
+        {
+          ok: true,
+          value: [
+            't',
+            [
+              ['s', 'obs'],
+              ['d', value],
+            ],
+          ],
+        },
+        ['observation', 'info'],
+        100_000,
+      ),
+    ).toThrow(HarnessProtocolError);
+  });
+
+  it('keeps a dict of 20 levels, the deepest the harness sends', () => {
+    const value = JSON.parse(`${'{"a":'.repeat(20)}0${'}'.repeat(20)}`) as Record<string, unknown>;
+    expect(asValueReply({ ok: true, value: ['d', value] }, ['tool facts'], 1000)).toEqual({ ok: true, value: { t: 'dict', v: value } });
   });
 });
 
@@ -98,5 +169,23 @@ describe('reply narrowing', () => {
     expect((cut as { msg: string }).msg).toHaveLength(2000);
     expect((asLoadReply(failure) as { cls: string }).cls).toHaveLength(100);
     expect(asLoadReply({ ok: true, cls: 'X'.repeat(300), solution: false })).toEqual({ ok: true, cls: 'X'.repeat(100), solution: false });
+  });
+
+  it('keeps only the known failure fields, of their own types: a deep list in any of them is dropped unread', () => {
+    const deep = JSON.parse(`${'['.repeat(12_000)}${']'.repeat(12_000)}`) as unknown;
+    const failure = { ok: false, error: 'too_large', what: deep, size: deep, limit: deep, classes: [deep, 'AEnv'], missing: deep, extra: deep };
+    expect(asValueReply(failure, STEP, 100)).toEqual({
+      ok: false,
+      error: 'too_large',
+      type: undefined,
+      msg: undefined,
+      line: null,
+      cls: undefined,
+      what: undefined,
+      size: undefined,
+      limit: undefined,
+      classes: ['AEnv'],
+      missing: [],
+    });
   });
 });
