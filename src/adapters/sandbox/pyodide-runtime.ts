@@ -93,6 +93,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const stage = options.stage ?? 'load';
     this.pool.grow();
     const interpreter = await this.take(stage);
+    options.onRunning?.();
     try {
       const reply = asLoadReply(await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs));
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
