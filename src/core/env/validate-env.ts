@@ -4,6 +4,7 @@ import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
 import { ValidationBudget } from './validation-budget.ts';
+import { baseClassError, cutOffError, firstDifference, splitBlocksError } from './repair-hints.ts';
 
 /** Knobs of one validation run. */
 export interface ValidationOptions {
@@ -21,6 +22,8 @@ export interface ValidationOptions {
   now?: () => number;
   /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
   requireToolUse?: boolean;
+  /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
+  stoppedAtLimit?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
   source?: 'reply' | 'code';
 }
@@ -141,9 +144,10 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
 async function checkDeterminism(handle: EnvHandle, firstObservation: string): Promise<void> {
   const again = await handle.reset(PROBE_SEED, { stage: 'determinism' });
   if (again.observation !== firstObservation) {
+    const diff = firstDifference(firstObservation, again.observation);
     throw envError('nondeterministic_reset', 'determinism', {
       expected: `reset(seed=${PROBE_SEED}) to give the same first observation every time`,
-      seen: `two different observations (${JSON.stringify(firstObservation.slice(0, 80))} then ${JSON.stringify(again.observation.slice(0, 80))})`,
+      seen: `two different observations; they first differ at character ${diff.at + 1} (line ${diff.line}): ${JSON.stringify(diff.first)} the first time, ${JSON.stringify(diff.second)} the second`,
       fix: 'draw all randomness from random.Random(seed) or the seeded global random inside reset, never from time or id()',
     });
   }
@@ -163,6 +167,17 @@ async function requireParsingProse(code: string, runtime: SandboxRuntime): Promi
     seen: `no python code block found: the reply has no fenced block and no class, function or import, and taken whole it is not Python (${check.message}${where})`,
     fix: 'reply with the complete environment in one fenced python block, and nothing but prose outside it',
   });
+}
+
+// A failure whose usual message points the wrong way, told as what happened (the verdict is the same).
+function explainFailure(failure: EnvError, reply: string, source: string, options: ValidationOptions): EnvError {
+  const fromReply = options.source !== 'code';
+  return (
+    (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ??
+    (fromReply ? splitBlocksError(reply, failure) : null) ??
+    baseClassError(source, failure) ??
+    failure
+  );
 }
 
 /**
@@ -227,7 +242,8 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.ok = true;
   } catch (error) {
     stages.push({ stage, ok: false, ms: now() - stageStart });
-    const failure = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const raw = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const failure = explainFailure(raw, reply, report.source, options);
     report.stage = failure.stage;
     report.code = failure.code;
     report.message = failure.message;
