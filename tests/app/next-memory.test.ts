@@ -82,8 +82,7 @@ describe("the designer's next-epoch memory", () => {
           // The designer never saw the id: the negative is told by its skill, class name and docstring line.
           expect(prompt).toContain(`Do not make another environment like ${describeEnvironment(negative.code, negative.skill)}: it was ${shown.negative.reason}`);
           expect(prompt).not.toContain(`like ${shown.negative.envId}:`);
-        }
-        else expect(prompt).not.toContain('Do not make another environment like');
+        } else expect(prompt).not.toContain('Do not make another environment like');
         const named = new Set([...shown.positives.map((p) => p.envId), shown.negative?.envId]);
         for (const other of memory.filter((r) => !named.has(r.envId))) expect(prompt).not.toContain(other.code.slice(0, 40));
       }

@@ -5,6 +5,7 @@ import { stripThink } from './extract-code.ts';
 const CLASS_LINE = /^class\s+([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:/gm;
 const FENCE_LINE = /^[ \t]*```/m;
 const BLOCK = /```[^\n`]*\r?\n([\s\S]*?)(?:\r?\n)?```/g;
+const BLOCK_TEST = new RegExp(BLOCK.source);
 // Names the sandbox never takes for the environment (it injects them itself).
 const INJECTED = new Set(['Env', 'ToolUseBaseEnv']);
 
@@ -37,7 +38,9 @@ export function cutOffError(reply: string, stoppedAtLimit: boolean, failure: Env
   const text = stripThink(reply);
   const fences = text.match(/^[ \t]*```/gm)?.length ?? 0;
   const inFence = fences % 2 === 1 && FENCE_LINE.test(text);
-  if (!inThink && !inFence && !stoppedAtLimit) return null;
+  // A reply stopped at the limit after a closed block has its code whole: its syntax error is real.
+  const atLimit = stoppedAtLimit && !BLOCK_TEST.test(text);
+  if (!inThink && !inFence && !atLimit) return null;
   const where = inThink ? 'inside its <think> block, before any code' : inFence ? 'inside its ```python block, with no closing ```' : 'before the code was complete';
   return envError('reply_cut_off', 'extract', {
     expected: 'a complete reply: the whole environment in one fenced python block, closed with ```',
@@ -65,7 +68,17 @@ export function splitBlocksError(reply: string, failure: EnvError): EnvError | n
 }
 
 // Failures that happen before a class is taken, or that say nothing about the class.
-const BEFORE_CLASS: ReadonlySet<EnvErrorCode> = new Set([...UNREAD, 'reply_cut_off', 'import_error', 'module_exception', 'no_env_class', 'sandbox_crashed', 'env_lost', 'bad_harness_reply', 'validation_timeout']);
+const BEFORE_CLASS: ReadonlySet<EnvErrorCode> = new Set([
+  ...UNREAD,
+  'reply_cut_off',
+  'import_error',
+  'module_exception',
+  'no_env_class',
+  'sandbox_crashed',
+  'env_lost',
+  'bad_harness_reply',
+  'validation_timeout',
+]);
 
 /**
  * When validation failed on a class that another class ending in `Env` subclasses, the sandbox took

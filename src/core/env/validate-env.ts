@@ -172,12 +172,7 @@ async function requireParsingProse(code: string, runtime: SandboxRuntime): Promi
 // A failure whose usual message points the wrong way, told as what happened (the verdict is the same).
 function explainFailure(failure: EnvError, reply: string, source: string, options: ValidationOptions): EnvError {
   const fromReply = options.source !== 'code';
-  return (
-    (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ??
-    (fromReply ? splitBlocksError(reply, failure) : null) ??
-    baseClassError(source, failure) ??
-    failure
-  );
+  return (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ?? (fromReply ? splitBlocksError(reply, failure) : null) ?? baseClassError(source, failure) ?? failure;
 }
 
 /**

@@ -35,7 +35,9 @@ describe('validation on a loaded machine', () => {
       expect(verdicts, reports.map((r) => r.message ?? '').join('\n')).toEqual(GOOD_ENVS.map((f) => ({ ok: true, code: null, className: f.className })));
       // Only the environments' own code is charged: far below the budget, whatever the queue for interpreters took.
       for (const report of reports) expect(report.envMs).toBeLessThan(DEFAULT_VALIDATION.totalTimeoutMs);
-      console.info(`six designs on a loaded machine: ${wallMs} ms wall; environment time ${reports.map((r) => Math.round(r.envMs)).join(', ')} ms; wall per design ${reports.map((r) => r.ms).join(', ')} ms`);
+      console.info(
+        `six designs on a loaded machine: ${wallMs} ms wall; environment time ${reports.map((r) => Math.round(r.envMs)).join(', ')} ms; wall per design ${reports.map((r) => r.ms).join(', ')} ms`,
+      );
     } finally {
       await stop();
     }

@@ -8,18 +8,20 @@ import type { EnvHandle, LoadOptions, SandboxRuntime } from '../../../src/core/p
 /**
  * A runtime that answers as the real harness does for the replies below: a module with no class
  * ending in Env fails to load with the harness's `no_class` failure, a line `# missing reset` makes
- * the first Env class lack reset, text that is not Python (a fence line) is a syntax error at line 1,
+ * the first Env class lack reset, text that is not Python (a fence line, or `(((`) is a syntax error at line 1,
  * and resets return `observations` in turn.
  */
+const notPython = (code: string) => code.includes('```') || code.includes('(((');
+
 function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRuntime {
   let resets = 0;
   return {
     warm: async () => undefined,
-    checkSyntax: async (source) => (source.includes('```') ? { ok: false, line: 1, message: 'invalid syntax' } : { ok: true }),
+    checkSyntax: async (source) => (notPython(source) ? { ok: false, line: 1, message: 'invalid syntax' } : { ok: true }),
     close: async () => undefined,
     async load(code: string, options: LoadOptions): Promise<EnvHandle> {
       const stage = options.stage ?? 'load';
-      if (code.includes('```')) throw failureToEnvError({ ok: false, error: 'syntax', msg: 'invalid syntax', line: 1 }, 'load', stage);
+      if (notPython(code)) throw failureToEnvError({ ok: false, error: 'syntax', msg: 'invalid syntax', line: 1 }, 'load', stage);
       const names = [...code.matchAll(/^class (\w+)/gm)].map((m) => m[1]!);
       const cls = names.find((n) => n.endsWith('Env'));
       if (!cls) throw failureToEnvError({ ok: false, error: 'no_class', classes: names }, 'load', stage);
@@ -96,7 +98,8 @@ describe('repair messages point at the real cause', () => {
   });
 
   it('a reply cut before its closing fence says it was cut off, not "syntax error at line 1"', async () => {
-    const reply = '<think>Short plan.</think>\n```python\nimport random\n\nclass TideEnv:\n    def reset(self, seed=None):\n        self.rng = random.Random(seed)\n        self.level = self.rng.randint(';
+    const reply =
+      '<think>Short plan.</think>\n```python\nimport random\n\nclass TideEnv:\n    def reset(self, seed=None):\n        self.rng = random.Random(seed)\n        self.level = self.rng.randint(';
     for (const stopped of [false, true]) {
       const report = await validate(reply, harnessLike(), stopped);
       expect(report).toMatchObject({ ok: false, stage: 'extract', code: 'reply_cut_off' });
@@ -112,9 +115,11 @@ describe('repair messages point at the real cause', () => {
     expect(report.message).toContain('cut off inside its <think> block, before any code (it reached the token limit)');
   });
 
-  it('a complete reply with a real syntax error keeps the syntax message', async () => {
-    const report = await validate('```python\nclass BadEnv:\n    x = ```\n```');
-    expect(report.code).not.toBe('reply_cut_off');
+  it('a closed block with a real syntax error keeps the syntax message, even when the prose after it hit the limit', async () => {
+    for (const stopped of [false, true]) {
+      const report = await validate('```python\nclass BadEnv:\n    x = (((\n```\nThis game works by', harnessLike(), stopped);
+      expect(report).toMatchObject({ ok: false, code: 'syntax_error' });
+    }
   });
 
   it('the nondeterminism message quotes where the two observations first differ', async () => {

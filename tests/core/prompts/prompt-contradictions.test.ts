@@ -19,7 +19,12 @@ describe('prompts that match how environments are run and scored', () => {
     expect(text).toContain("Only the last step's reward counts");
     expect(text).toContain('An episode that runs out of turns (truncated) scores 0');
     // What the prompt says is what scoring does: earlier rewards are ignored, a truncated episode scores 0.
-    expect(episodeReturn([{ reward: 0.5, terminated: false }, { reward: 0, terminated: true }])).toBe(0);
+    expect(
+      episodeReturn([
+        { reward: 0.5, terminated: false },
+        { reward: 0, terminated: true },
+      ]),
+    ).toBe(0);
     expect(episodeReturn([{ reward: 0.5, terminated: false }])).toBe(0);
   });
 
