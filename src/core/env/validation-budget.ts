@@ -5,9 +5,9 @@ const TIMEOUT_CODES: ReadonlySet<string> = new Set(['load_timeout', 'reset_timeo
 
 /**
  * The validation budget, charged only with the time the environment's own code runs in its
- * interpreter (docs/method.md section 1, "Validate"): each call from when it is sent to its interpreter until
- * it answers. Waiting for an interpreter (its boot, a snapshot restore, a queue for a free one) and
- * the syntax checks of the f-string repair are never charged.
+ * interpreter (docs/method.md section 1, "Validate"): each call from when it is sent to its
+ * interpreter until it answers. Waiting for an interpreter (its boot, a snapshot restore, a queue
+ * for a free one) and the syntax checks of the f-string repair are never charged.
  */
 export class ValidationBudget {
   private readonly spent = new Map<ValidationStage, number>();
