@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { oversizeReason, tooManyFilesProblem, type ReadFiles } from '../adapters/store/import-read.ts';
 import { importIntoStore } from '../adapters/store/import-run.ts';
-import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
+import { DEFAULT_VALIDATION, validationForBudget } from '../core/env/validate-env.ts';
 import { toJsonLines } from '../formats/export/files.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/import-limits.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
@@ -61,7 +61,7 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
   const totalMs = integerOption(values['timeout-ms'], 'timeout-ms', DEFAULT_VALIDATION.totalTimeoutMs);
   if (totalMs === 0) throw new UsageError('--timeout-ms must be positive');
   const read = await readInputs(source, info.isDirectory());
-  const validation = { ...DEFAULT_VALIDATION, totalTimeoutMs: totalMs, callTimeoutMs: Math.min(DEFAULT_VALIDATION.callTimeoutMs, totalMs) };
+  const validation = validationForBudget(totalMs);
   const out = String(values.out);
   const store = new FileRunStore(out);
   const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}) }, read.problems);

@@ -6,6 +6,7 @@ import { loadNextMemory, type NextMemory } from '../../src/app/next-memory.ts';
 import type { Config } from '../../src/core/config.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';
+import { describeEnvironment } from '../../src/core/prompts/designer-prompt.ts';
 import type { ChatRequest } from '../../src/core/ports/chat-port.ts';
 import { testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
@@ -76,8 +77,12 @@ describe("the designer's next-epoch memory", () => {
           expect(prompt).toContain(`Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)}):\n\`\`\`python\n${code}\n\`\`\``);
         });
         expect(prompt.match(/Reference \d \(/g) ?? []).toHaveLength(shown.positives.length);
-        if (shown.negative) expect(prompt).toContain(`Do not make another environment like ${shown.negative.envId}: it was ${shown.negative.reason}`);
-        else expect(prompt).not.toContain('Do not make another environment like');
+        if (shown.negative) {
+          const negative = memory.find((r) => r.envId === shown.negative!.envId)!;
+          // The designer never saw the id: the negative is told by its skill, class name and docstring line.
+          expect(prompt).toContain(`Do not make another environment like ${describeEnvironment(negative.code, negative.skill)}: it was ${shown.negative.reason}`);
+          expect(prompt).not.toContain(`like ${shown.negative.envId}:`);
+        } else expect(prompt).not.toContain('Do not make another environment like');
         const named = new Set([...shown.positives.map((p) => p.envId), shown.negative?.envId]);
         for (const other of memory.filter((r) => !named.has(r.envId))) expect(prompt).not.toContain(other.code.slice(0, 40));
       }

@@ -95,6 +95,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const stage = options.stage ?? 'load';
     this.pool.grow();
     const interpreter = await this.take(stage);
+    options.onRunning?.();
     try {
       const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs);
       const reply = decoded(interpreter, stage, () => asLoadReply(raw));

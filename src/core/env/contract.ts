@@ -152,7 +152,7 @@ function checkReward(value: DescribedValue, stage: ValidationStage): number {
     throw envError('reward_out_of_range', stage, {
       expected: `a reward within [-${MAX_ABS_REWARD}, ${MAX_ABS_REWARD}]`,
       seen: `reward ${reward}`,
-      fix: 'use 1.0 for a win, partial progress in [0, 1], 0 otherwise',
+      fix: "use 1.0 for a win and 0.0 otherwise (only the last step's reward counts)",
     });
   }
   return reward;

@@ -9,6 +9,8 @@ export type EnvErrorCode =
   | 'import_error'
   | 'module_exception'
   | 'no_env_class'
+  | 'env_class_is_base'
+  | 'reply_cut_off'
   | 'init_exception'
   | 'missing_method'
   | 'reset_exception'

@@ -3,6 +3,8 @@ import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage
 import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
+import { ValidationBudget } from './validation-budget.ts';
+import { baseClassError, cutOffError, firstDifference, splitBlocksError } from './repair-hints.ts';
 
 /** Knobs of one validation run. */
 export interface ValidationOptions {
@@ -20,6 +22,8 @@ export interface ValidationOptions {
   now?: () => number;
   /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
   requireToolUse?: boolean;
+  /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
+  stoppedAtLimit?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
   source?: 'reply' | 'code';
 }
@@ -42,6 +46,8 @@ export interface ValidationReport {
   message: string | null;
   /** Wall time of the whole validation. */
   ms: number;
+  /** Time the environment's own code ran (what the budget is charged with), in milliseconds. */
+  envMs: number;
   /** The code that was validated (extracted and brace-repaired). */
   source: string;
   /** Lines the f-string repair rewrote (1-based). */
@@ -84,10 +90,10 @@ export function drawChallenge(seed: number): ValidationChallenge {
   };
 }
 
-async function challengeProbe(handle: EnvHandle, budget: Budget, challenge: ValidationChallenge): Promise<void> {
-  await handle.reset(challenge.seed, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+async function challengeProbe(handle: EnvHandle, challenge: ValidationChallenge): Promise<void> {
+  await handle.reset(challenge.seed, { stage: 'probe' });
   for (const action of challenge.actions) {
-    const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+    const step = await handle.step(action, { stage: 'probe' });
     if (step.terminated || step.truncated) break;
   }
 }
@@ -95,32 +101,21 @@ async function challengeProbe(handle: EnvHandle, budget: Budget, challenge: Vali
 /** Tab defaults for validation (SPADE.md section 4, item 5). */
 export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000 };
 
-class Budget {
-  private readonly deadline: number;
-  constructor(
-    private readonly options: ValidationOptions,
-    private readonly now: () => number,
-  ) {
-    this.deadline = now() + options.totalTimeoutMs;
-  }
-  callTimeout(stage: ValidationStage): number {
-    const remaining = this.deadline - this.now();
-    if (remaining <= 0) {
-      throw envError('validation_timeout', stage, {
-        expected: `validation to finish within ${this.options.totalTimeoutMs} ms`,
-        seen: 'the budget used up before this stage',
-        fix: 'make reset and step cheap: no long loops or heavy precomputation',
-      });
-    }
-    return Math.min(this.options.callTimeoutMs, remaining);
-  }
+/**
+ * Validation options for a budget given alone (the CLI's --timeout-ms): the per-call cap keeps the
+ * tab's ratio (2 000 ms of 5 000), never below the tab's 2 000 ms nor above the budget, so a larger
+ * budget also allows longer single calls.
+ */
+export function validationForBudget(totalTimeoutMs: number): ValidationOptions {
+  const { callTimeoutMs: call, totalTimeoutMs: total } = DEFAULT_VALIDATION;
+  return { ...DEFAULT_VALIDATION, totalTimeoutMs, callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))) };
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: Budget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
-  const timeout = () => budget.callTimeout('probe');
-  const first = await handle.reset(PROBE_SEED, { stage: 'probe', timeoutMs: timeout() });
-  const facts = await handle.toolFacts({ stage: 'probe', timeoutMs: timeout() });
+async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
+  const timeout = () => budget.limit('probe', 'the tool checks');
+  const first = await handle.reset(PROBE_SEED, { stage: 'probe' });
+  const facts = await handle.toolFacts({ stage: 'probe' });
   report.toolUse = facts !== null;
   if (!facts && requireToolUse) {
     throw envError('not_tool_use', 'probe', {
@@ -131,11 +126,11 @@ async function probe(handle: EnvHandle, budget: Budget, actions: readonly string
   }
   if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
   for (const action of actions) {
-    const step = await handle.step(action, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+    const step = await handle.step(action, { stage: 'probe' });
     if (step.terminated || step.truncated) break;
   }
   try {
-    await handle.reset(REPLAY_SEED, { stage: 'probe', timeoutMs: budget.callTimeout('probe') });
+    await handle.reset(REPLAY_SEED, { stage: 'probe' });
   } catch (error) {
     if (isEnvError(error) && error.code === 'reset_exception') {
       throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'));
@@ -146,12 +141,13 @@ async function probe(handle: EnvHandle, budget: Budget, actions: readonly string
   return first.observation;
 }
 
-async function checkDeterminism(handle: EnvHandle, budget: Budget, firstObservation: string): Promise<void> {
-  const again = await handle.reset(PROBE_SEED, { stage: 'determinism', timeoutMs: budget.callTimeout('determinism') });
+async function checkDeterminism(handle: EnvHandle, firstObservation: string): Promise<void> {
+  const again = await handle.reset(PROBE_SEED, { stage: 'determinism' });
   if (again.observation !== firstObservation) {
+    const diff = firstDifference(firstObservation, again.observation);
     throw envError('nondeterministic_reset', 'determinism', {
       expected: `reset(seed=${PROBE_SEED}) to give the same first observation every time`,
-      seen: `two different observations (${JSON.stringify(firstObservation.slice(0, 80))} then ${JSON.stringify(again.observation.slice(0, 80))})`,
+      seen: `two different observations; they first differ at character ${diff.at + 1} (line ${diff.line}): ${JSON.stringify(diff.first)} the first time, ${JSON.stringify(diff.second)} the second`,
       fix: 'draw all randomness from random.Random(seed) or the seeded global random inside reset, never from time or id()',
     });
   }
@@ -173,6 +169,12 @@ async function requireParsingProse(code: string, runtime: SandboxRuntime): Promi
   });
 }
 
+// A failure whose usual message points the wrong way, told as what happened (the verdict is the same).
+function explainFailure(failure: EnvError, reply: string, source: string, options: ValidationOptions): EnvError {
+  const fromReply = options.source !== 'code';
+  return (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ?? (fromReply ? splitBlocksError(reply, failure) : null) ?? baseClassError(source, failure) ?? failure;
+}
+
 /**
  * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe,
  * determinism. The first failure is reported with its stage, stable code and message.
@@ -181,7 +183,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
   const now = options.now ?? Date.now;
   await runtime.warm();
   const started = now();
-  const budget = new Budget(options, now);
+  const budget = new ValidationBudget(options.totalTimeoutMs, options.callTimeoutMs, now);
   const stages: StageOutcome[] = [];
   const report: ValidationReport = {
     ok: false,
@@ -189,6 +191,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     code: null,
     message: null,
     ms: 0,
+    envMs: 0,
     source: '',
     repairedLines: [],
     className: null,
@@ -221,18 +224,21 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.source = repaired.code;
     report.repairedLines = repaired.repairedLines;
     enter('load');
-    handle = await runtime.load(repaired.code, { maxTurns: options.maxTurns, timeoutMs: budget.callTimeout('load'), stage: 'load' });
+    const code = repaired.code;
+    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) => runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning }));
     report.className = handle.className;
+    const env = budget.track(handle);
     enter('probe');
-    report.firstObservation = await probe(handle, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
-    if (options.challenge) await challengeProbe(handle, budget, options.challenge);
+    report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
+    if (options.challenge) await challengeProbe(env, options.challenge);
     enter('determinism');
-    await checkDeterminism(handle, budget, report.firstObservation);
+    await checkDeterminism(env, report.firstObservation);
     stages.push({ stage, ok: true, ms: now() - stageStart });
     report.ok = true;
   } catch (error) {
     stages.push({ stage, ok: false, ms: now() - stageStart });
-    const failure = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const raw = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const failure = explainFailure(raw, reply, report.source, options);
     report.stage = failure.stage;
     report.code = failure.code;
     report.message = failure.message;
@@ -240,5 +246,6 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     await handle?.dispose().catch(() => undefined);
   }
   report.ms = now() - started;
+  report.envMs = budget.usedMs;
   return report;
 }

@@ -129,6 +129,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       callTimeoutMs: config.stepTimeoutMs,
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
       requireToolUse: config.setting === 'tool_use',
+      stoppedAtLimit: result.finishReason === 'length',
     });
     const judged =
       validated.ok && config.setting === 'tool_use' && config.solvabilityJudge

@@ -15,6 +15,8 @@ export interface LoadOptions {
   timeoutMs: number;
   /** Stage named in errors (default `load`). */
   stage?: ValidationStage;
+  /** Called when the code is handed to its interpreter: waiting for one (its boot, a queue) is over and the environment's own time starts. */
+  onRunning?: () => void;
 }
 
 /** Options for one call on a loaded environment. */

@@ -26,7 +26,22 @@ function documentBlock(document: string | null): string {
   return `Build the game around one concept from the text below; the game text must stand on its own, without mentioning its source.\n<document>\n${document}\n</document>`;
 }
 
-/** The reference-environments block: positives with skill, win rate and regret; the negative by name only. */
+// An environment class line, and what follows it.
+const ENV_CLASS = /^class\s+([A-Za-z_]\w*Env)\b[^\n]*\n?([\s\S]{0,400})/m;
+// A docstring opening the class body: its first line.
+const DOC_LINE = /^[ \t]*[rRuU]?(?:"""|''')[ \t]*([^\n]*)/;
+
+/** A past environment as the designer can recognise it (it never saw its id): its skill, its class name and the first line of the class's docstring. */
+export function describeEnvironment(code: string, skill: string): string {
+  const match = ENV_CLASS.exec(code);
+  const line = DOC_LINE.exec(match?.[2] ?? '')?.[1]
+    ?.replace(/("""|''').*$/, '')
+    .trim()
+    .slice(0, 120);
+  return `the ${skill} game${match ? ` ${match[1]}` : ''}${line ? ` ("${line}")` : ''}`;
+}
+
+/** The reference-environments block: positives with skill, win rate and regret; the negative by its skill, class name and one line of what it was. */
 export function memoryBlock(memory: MemorySelection | null): string {
   if (!memory || (memory.positives.length === 0 && !memory.negative)) return '';
   const parts: string[] = [];
@@ -39,10 +54,25 @@ export function memoryBlock(memory: MemorySelection | null): string {
   }
   if (memory.negative) {
     const n = memory.negative;
-    parts.push(`Do not make another environment like ${n.record.envId}: it was ${n.reason} (win rate ${n.record.winRate.toFixed(2)}).`);
+    parts.push(`Do not make another environment like ${describeEnvironment(n.record.code, n.record.skill)}: it was ${n.reason} (win rate ${n.record.winRate.toFixed(2)}).`);
   }
   return parts.join('\n\n');
 }
+
+/** `max_turns` of ToolUseBaseEnv's constructor (tool_use_env.py): a tool-use class built with its own defaults stops there. */
+export const TOOL_USE_DEFAULT_TURNS = 10;
+
+/** Agent turns a tool-use episode really has: the class's own cap (ToolUseBaseEnv's default), lowered to the run's cap. */
+export function toolUseTurns(runCap: number): number {
+  return Math.min(TOOL_USE_DEFAULT_TURNS, runCap);
+}
+
+// What each difficulty asks of a tool-use task; the prompt shows only the slot's.
+const TOOL_DIFFICULTY: Record<DesignerPromptInput['difficulty'], string> = {
+  easy: '3 instructions, about 4 tools (1 distractor), each instruction done with one or two calls',
+  medium: '3 or 4 instructions, 4 to 6 tools (1 or 2 distractors), results carried from one call into the next',
+  hard: '4 or 5 instructions, 5 to 8 tools (2 or 3 distractors), ordering matters and one lookup returns only part of the data at a time',
+};
 
 function flavourBlock(document: string | null): string {
   if (document === null) return '';
@@ -55,8 +85,8 @@ function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }
     skill: input.skill,
     skill_description: input.skillDescription,
     domain: input.domain,
-    difficulty: input.difficulty,
-    max_turns: String(input.maxTurns),
+    difficulty: `${input.difficulty}: ${TOOL_DIFFICULTY[input.difficulty]}`,
+    max_turns: String(toolUseTurns(input.maxTurns)),
     document_block: flavourBlock(input.document),
     memory_block: memoryBlock(input.memory),
   });

@@ -47,7 +47,7 @@ THE CONTRACT (an environment that breaks it is rejected before anyone plays it)
 WHAT MAKES A GOOD GAME
 - Interactive: every action changes the state, and the observation after it shows the change.
 - Hidden state that the agent uncovers by acting; reaching the goal takes at least as many actions as THIS ENVIRONMENT below asks for.
-- Reward 1.0 with terminated=True when the goal is reached; partial progress in [0, 1] is allowed; 0.0 otherwise.
+- Only the last step's reward counts: the episode scores the reward of the step that ends it with terminated=True, so give 1.0 there when the goal is reached and 0.0 when it is lost. An episode that runs out of turns (truncated) scores 0, and rewards of earlier steps are ignored: give them 0.0.
 - Every observation lists the actions available now and reminds the agent to answer as \boxed{<action>}.
 - Not a quiz: do not grade one boxed answer and stop, and do not loop "wrong, try again" on an unchanged task.
 - The game lasts at most {max_turns} turns; pace it so a careful player can win in time.

@@ -38,12 +38,7 @@ THE TOOLS
 - At least one parameter is constrained: give it an "enum" of allowed values, and list the tool's needed parameters in "required".
 - Add one or two distractor tools that fit the domain but are not needed for this task; their descriptions must not say they are unneeded.
 - Generate realistic data in reset() (a dozen records or more, varied by the seed); compute what the criteria need from that data, never hard-code it.
-- The whole task must fit in {max_turns} agent turns with room to spare; never require visiting every record one by one.
-
-DIFFICULTY
-- easy: 3 instructions, about 4 tools (1 distractor), each instruction done with one or two calls.
-- medium: 3 or 4 instructions, 4 to 6 tools (1 or 2 distractors), results carried from one call into the next.
-- hard: 4 or 5 instructions, 5 to 8 tools (2 or 3 distractors), ordering matters and one lookup returns only part of the data at a time.
+- An episode stops after {max_turns} agent turns: the whole task must fit in them with room to spare; never require visiting every record one by one.
 
 SHAPE OF THE CODE (a smaller task in another domain; write your own for this one)
 ` +
@@ -131,7 +126,7 @@ Reply with the complete code in one fenced python block.`;
 
 /** The tool-use hint template: a procedure in terms of tool roles, never a concrete value. */
 export const TOOL_HINT =
-  `An agent will work through the tool-use task below: it sees one instruction at a time, calls tools with <tool_call>{"name": ..., "arguments": {...}}</tool_call>, and replies <answer>done</answer> once every instruction is done. It cannot read the code; you can. Write a hint of two or three sentences, under 100 words, that describes the procedure: which kinds of tools to use in which order (look up, then change, then confirm), that the exact arguments must be found with the lookup tools and read from each instruction, which tools are beside the point, and to answer done only at the end. Never write a concrete value from the code: no ids, names, file names, amounts, dates or status words; say "the order the user means" or <order_id> instead. Do not give a call-by-call walkthrough with filled-in arguments, and do not mention variable names or criteria. Reply with the hint only.
+  `An agent will work through the tool-use task below: it sees one instruction at a time, calls tools with <tool_call>{"name": ..., "arguments": {...}}</tool_call>, and replies <answer>done</answer> once every instruction is done. It cannot read the code; you can. Write a hint of two or three sentences, under 100 words, that describes the procedure: which kinds of tools to use in which order (look up, then change, then confirm), that the exact arguments must be found with the lookup tools and read from each instruction, which tools to skip because they are beside the point, and to answer done only at the end. Name tools by their tool name or by what they do, as you like. Never write a concrete value from the data: no ids, names of people, places or items, file names, amounts, dates or status words; say "the order the user means" or <order_id> instead. Do not give a call-by-call walkthrough with filled-in arguments, and do not mention variable names or criteria. Reply with the hint only.
 
 The task:
 ` +

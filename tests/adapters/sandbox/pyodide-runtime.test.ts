@@ -106,4 +106,17 @@ describe('validateEnvironment over fake processes', () => {
     expect(runtime.restarts).toBe(1);
     await runtime.close();
   });
+
+  it('six designs validated at once, waiting for interpreters booted one at a time, are all valid within a budget shorter than the wait', async () => {
+    // Each boot takes 150 ms, one at a time: the sixth design waits about a second for its interpreter.
+    const runtime = new PyodideSandboxRuntime(fakeSpawner(150).spawn, { spares: 1, bootsAtOnce: 1 });
+    await runtime.warm();
+    const started = Date.now();
+    const reports = await Promise.all(Array.from({ length: 6 }, () => validateEnvironment(reply('count'), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 400, callTimeoutMs: 200 })));
+    expect(Date.now() - started).toBeGreaterThan(600);
+    expect(reports.map((r) => r.code)).toEqual(Array(6).fill(null));
+    for (const report of reports) expect(report.envMs).toBeLessThan(400);
+    expect(Math.max(...reports.map((r) => r.ms))).toBeGreaterThan(600);
+    await runtime.close();
+  });
 });

@@ -247,12 +247,14 @@ describe('designer rows, memory and actions', () => {
     expect(row.messages).toEqual([...env.attempts[0]!.messages, { role: 'assistant', content: env.attempts[0]!.reply, weight: 1 }]);
     expect(row.messages.at(-1)!.content).toContain('NOPE');
   });
-  it('the negative memory example is named, its code not shown', () => {
-    const record = { envId: 'e0003-s01', skill: L, code: 'class SecretEnv: pass', winRate: 0.95, regret: 0, epoch: 3 };
+  it('the negative memory example is named by its class (with its skill), its code not shown', () => {
+    const record = { envId: 'e0003-s01', skill: L, code: 'class SecretEnv:\n    def reset(self, seed=None):\n        return "hidden body", {}\n', winRate: 0.95, regret: 0, epoch: 3 };
     const text = memoryBlock({ positives: [], negative: { record, reason: 'too easy' } });
-    expect(text).toContain('e0003-s01');
+    // The designer never saw the run's ids: the class name is what it can recognise.
+    expect(text).toContain(`the ${L} game SecretEnv`);
     expect(text).toContain('too easy');
-    expect(text).not.toContain('SecretEnv');
+    expect(text).not.toContain('e0003-s01');
+    expect(text).not.toContain('hidden body');
   });
   it('an unclosed <think> before a \\boxed{} still yields the boxed action', () => {
     expect(parseAction('<think>cut off, but \\boxed{3}')).toBe('\\boxed{3}');

@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { parseCorpus } from '../../../src/core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
+import { describeEnvironment } from '../../../src/core/prompts/designer-prompt.ts';
 import { fakeSandbox, withDelays } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
@@ -58,7 +59,9 @@ describe('whole-run reproducibility', () => {
     expect(first).toContain('<document>\nKeys and locks: a lock opens for exactly one key.\n</document>');
     const later = results[1]!.environments.find((e) => e.skill === 'Logical Deduction')!;
     expect(later.memoryShown.negative).toBe('e0000-s00');
-    expect(later.attempts[0]!.messages[0]!.content).toContain('Do not make another environment like e0000-s00: it was too hard (win rate 0.00).');
+    const negative = results[0]!.environments.find((e) => e.id === 'e0000-s00')!;
+    expect(later.attempts[0]!.messages[0]!.content).toContain(`Do not make another environment like ${describeEnvironment(negative.code, negative.skill)}: it was too hard (win rate 0.00).`);
+    expect(later.attempts[0]!.messages[0]!.content).not.toContain('e0000-s00');
     expect(later.attempts[0]!.messages[0]!.content).not.toContain(results[0]!.environments[0]!.code.slice(0, 40));
     expect(later.difficulty).toBe('easy');
   });

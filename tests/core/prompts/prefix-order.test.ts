@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { completeConfig, DEFAULT_CONFIG, withSetting, type Config } from '../../../src/core/config.ts';
 import { planSlots } from '../../../src/core/loop/epoch.ts';
 import type { MemoryRecord, MemorySelection } from '../../../src/core/loop/memory.ts';
-import { buildDesignerPrompt, type DesignerPromptInput } from '../../../src/core/prompts/designer-prompt.ts';
+import { buildDesignerPrompt, toolUseTurns, type DesignerPromptInput } from '../../../src/core/prompts/designer-prompt.ts';
 import { buildHintPrompt } from '../../../src/core/prompts/hint-prompt.ts';
 import { buildLessonPrompt, LESSON_INSTRUCTIONS } from '../../../src/core/prompts/lesson-prompt.ts';
 import { toolAgentFirstMessage } from '../../../src/core/prompts/agent-prompt.ts';
@@ -43,15 +43,17 @@ const SETTINGS: Array<{ setting: RunSetting; designer: keyof PromptTemplates; hi
     setting: 'tool_use',
     designer: 'toolDesigner',
     hint: 'toolHint',
-    contract: ['WHAT THE AGENT DOES', 'WHAT YOU WRITE', 'THE INSTRUCTIONS', 'SOLVABILITY', 'THE TOOLS', 'DIFFICULTY', 'SHAPE OF THE CODE', 'THIS ENVIRONMENT', 'Build the service'],
+    contract: ['WHAT THE AGENT DOES', 'WHAT YOU WRITE', 'THE INSTRUCTIONS', 'SOLVABILITY', 'THE TOOLS', 'SHAPE OF THE CODE', 'THIS ENVIRONMENT', 'Build the service'],
   },
 ];
 
 describe.each(SETTINGS)('prefix order, $setting setting', ({ setting, designer, hint, contract }) => {
   const config = { ...withSetting(DEFAULT_CONFIG, setting), skillsPerEpoch: 2 };
+  // The turns the designer is told of: a tool-use class stops at its own cap (ToolUseBaseEnv's default) when that is lower.
+  const turns = setting === 'tool_use' ? toolUseTurns(config.maxTurns) : config.maxTurns;
 
   it('the designer prompts of two slots of one epoch share the whole fixed contract as their prefix', () => {
-    const head = fixedHead(DEFAULT_TEMPLATES[designer], config.maxTurns);
+    const head = fixedHead(DEFAULT_TEMPLATES[designer], turns);
     for (const section of contract) expect(head, section).toContain(section);
     const [a, b] = twoSlots(config).map((input) => buildDesignerPrompt(input, DEFAULT_TEMPLATES)) as [ReturnType<typeof buildDesignerPrompt>, ReturnType<typeof buildDesignerPrompt>];
     expect(a).toHaveLength(1);
@@ -82,7 +84,7 @@ describe.each(SETTINGS)('prefix order, $setting setting', ({ setting, designer, 
     const positions = order.map(at);
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
     // The first thing after the fixed head is the difficulty word.
-    expect(text.slice(fixedHead(DEFAULT_TEMPLATES[designer], config.maxTurns).length)).toMatch(/^easy\b/);
+    expect(text.slice(fixedHead(DEFAULT_TEMPLATES[designer], turns).length)).toMatch(/^easy\b/);
   });
 
   it('the hint prompts of two environments share every instruction; only the code comes after', () => {
@@ -138,7 +140,7 @@ describe('prefix order, the other roles', () => {
 });
 
 describe('the games designer prompt still carries every part', () => {
-  it('the interface skeleton, the self-check, the reference environments with skill, win rate and regret, the negative by name, the difficulty line', () => {
+  it('the interface skeleton, the self-check, the reference environments with skill, win rate and regret, the negative by skill and class name, the difficulty line', () => {
     const [input] = twoSlots({ ...DEFAULT_CONFIG, skillsPerEpoch: 2 });
     const text = buildDesignerPrompt(input, DEFAULT_TEMPLATES)[0]!.content;
     for (const part of [
@@ -149,7 +151,7 @@ describe('the games designer prompt still carries every part', () => {
       'CHECK YOUR WORK BEFORE YOU ANSWER',
       '<reference_environments>',
       `(skill: ${input.skill}, win rate 0.50, regret 0.30)`,
-      'Do not make another environment like e0000-s01',
+      `Do not make another environment like the ${input.skill} game Paste0000s01Env: it was too easy (win rate 0.95).`,
       'Difficulty: easy; the goal should take at least 2 actions.',
       'Tides rise twice a day.',
     ]) {

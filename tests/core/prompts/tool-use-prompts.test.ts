@@ -46,7 +46,9 @@ describe('the tool-use designer side', () => {
     const [message] = buildDesignerPrompt({ ...INPUT, domain: TOOL_USE_DOMAINS[3]!, document: 'Tides rise twice a day.' }, DEFAULT_TEMPLATES);
     expect(message!.content).toContain('Target skill: Error Recovery: noticing a failed or refused call');
     expect(message!.content).toContain(`Domain: ${TOOL_USE_DOMAINS[3]}.`);
-    expect(message!.content).toContain('Difficulty: hard.');
+    // Only the slot's difficulty is described, not all three.
+    expect(message!.content).toContain('Difficulty: hard: 4 or 5 instructions, 5 to 8 tools (2 or 3 distractors)');
+    expect(message!.content).not.toMatch(/\beasy\b|\bmedium\b|3 or 4 instructions/);
     expect(message!.content).toContain('Optional flavour');
     expect(message!.content).toContain('Tides rise twice a day.');
     expect(message!.content).not.toMatch(/\{(skill|domain|difficulty|document_block|memory_block|max_turns)\}/);
@@ -62,7 +64,10 @@ describe('the tool-use designer side', () => {
 
   it('asks tool-use hints for a procedure without concrete values, and game hints as before', () => {
     const tool = buildHintPrompt('class XEnv(ToolUseBaseEnv): pass', DEFAULT_TEMPLATES, 'tool_use')[0]!.content;
-    expect(tool).toContain('Never write a concrete value from the code: no ids, names, file names, amounts, dates');
+    expect(tool).toContain('Never write a concrete value from the data: no ids, names of people, places or items, file names, amounts, dates');
+    // It asks which tools to skip, so naming a tool is allowed.
+    expect(tool).toContain('which tools to skip');
+    expect(tool).toContain('Name tools by their tool name or by what they do');
     expect(tool).toContain('class XEnv(ToolUseBaseEnv): pass');
     expect(buildHintPrompt('x', DEFAULT_TEMPLATES)[0]!.content).toBe(DEFAULT_TEMPLATES.hint.replace('{code}', 'x'));
   });
