@@ -1,5 +1,8 @@
-// `time.sleep` in the real Node sandbox: a short sleep works, in validation and in play; a long one
-// ends as the call's timeout with the stable timeout code, never an internal error.
+// What the standard library shows an environment in the real Node sandbox. `time.sleep`: a short
+// sleep works, in validation and in play; a long one ends as the call's timeout with the stable
+// timeout code, never an internal error. `os.environ`: nothing of the host (its temp folder, the
+// sandbox bundle's name and hash).
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { validateEnvironment } from '../../../src/core/env/validate-env.ts';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
@@ -72,5 +75,45 @@ describe('time.sleep in the sandbox', () => {
     const report = await validateEnvironment(napper('3600'), runtime(), { maxTurns: 6, totalTimeoutMs: 4000, callTimeoutMs: 1000 });
     expect(report).toMatchObject({ ok: false, code: 'reset_timeout' });
     expect(report.message).not.toMatch(/can_run_sync|NameError/);
+  }, 60_000);
+});
+
+// Reports os.environ, the working folder and sys.path as its first observation.
+const SURROUNDINGS = `import json
+import os
+import sys
+
+
+class SurroundingsEnv:
+    def __init__(self, max_turns=3):
+        self.max_turns = max_turns
+        self.turn_count = 0
+
+    def reset(self, seed=None):
+        return json.dumps({"environ": dict(os.environ), "cwd": os.getcwd(), "path": sys.path}), {}
+
+    def step(self, action):
+        return "Over.", 0.0, True, False, {}
+`;
+
+describe('os.environ in the sandbox', () => {
+  it('holds only neutral values: no host folder, bundle name or hash', async () => {
+    const handle = await runtime().load(SURROUNDINGS, { maxTurns: 3, timeoutMs: 5000 });
+    const seen = JSON.parse((await handle.reset(1, { timeoutMs: 5000 })).observation) as { environ: Record<string, string>; cwd: string; path: string[] };
+    await handle.dispose();
+    expect(seen.environ).toEqual({
+      USER: 'web_user',
+      LOGNAME: 'web_user',
+      PATH: '/',
+      PWD: '/',
+      HOME: '/home/pyodide',
+      LANG: 'C.UTF-8',
+      _: 'python',
+      PYTHONINSPECT: '1',
+      LD_LIBRARY_PATH: expect.any(String),
+    });
+    const text = JSON.stringify(seen);
+    for (const hostThing of [tmpdir(), 'spade', '.mjs', process.cwd()]) expect(text).not.toContain(hostThing);
+    expect(text).not.toMatch(/[0-9a-f]{16}/);
   }, 60_000);
 });
