@@ -3,8 +3,8 @@
 // act on (ESC sequences, BEL, a carriage return that overwrites a printed line). Every line the
 // command line prints passes through `terminalSafe` once, in `runCli`.
 
-// C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F, CSI among them).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Control characters (C0, DEL and C1: U+0000-U+001F, U+007F-U+009F, CSI among them) but tab and newline.
+const CONTROL = /[^\P{Cc}\t\n]/gu;
 
 /**
  * The text with every control character but tab and newline written as a visible `\uXXXX`

