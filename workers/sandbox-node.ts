@@ -25,6 +25,8 @@ const pyodide = await loadPyodide({
   stdout: () => undefined,
   stderr: () => undefined,
   stdin: () => null,
+  // os.environ: Pyodide's defaults, but Emscripten's `_` (this bundle's path in the host's temp folder, with its build hash) given a neutral name, and LANG fixed (else the host's locale where Node has navigator.language).
+  env: { HOME: '/home/pyodide', LANG: 'C.UTF-8', _: 'python' },
   ...(making ? { _makeSnapshot: true } : snapshotArg ? { _loadSnapshot: readFileSync(snapshotArg) } : {}),
 });
 if (making) {

@@ -18,13 +18,21 @@ export interface ComparisonData {
   missing: string[];
 }
 
-/** Labels for runs by name, numbered `name (2)`, `name (3)` where names repeat, so every line and row is told apart. */
+/**
+ * Labels for runs by name, numbered `name (2)`, `name (3)` where names repeat, so every line and
+ * row is told apart; a number is skipped when another run is already called that (runs named
+ * "Twin", "Twin (2)" and "Twin" give "Twin", "Twin (2)" and "Twin (3)").
+ */
 export function runLabels(names: readonly string[]): string[] {
-  const seen = new Map<string, number>();
+  const taken = new Set<string>();
+  const counts = new Map<string, number>();
+  const numbered = (name: string, repeats: number) => (repeats === 0 ? name : `${name} (${repeats + 1})`);
   return names.map((name) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name} (${count})`;
+    let repeats = counts.get(name) ?? 0;
+    while (taken.has(numbered(name, repeats))) repeats++;
+    counts.set(name, repeats + 1);
+    taken.add(numbered(name, repeats));
+    return numbered(name, repeats);
   });
 }
 

@@ -45,10 +45,20 @@ export function toolFormSpecs(tools: unknown): ToolFormSpec[] {
   });
 }
 
+/**
+ * The text the form shows and sends for each of a parameter's choices: a string as it is, another
+ * value as JSON; every one as JSON when that would show two alike (an enum `[1, "1"]`).
+ */
+export function choiceTexts(choices: readonly unknown[]): string[] {
+  const json = (c: unknown) => JSON.stringify(c) ?? String(c);
+  const plain = choices.map((c) => (typeof c === 'string' ? c : json(c)));
+  return new Set(plain).size === plain.length ? plain : choices.map(json);
+}
+
 function fieldValue(field: ToolParameterField, text: string): { value: unknown } | { error: string } {
   if (field.choices) {
-    const choice = field.choices.find((c) => (typeof c === 'string' ? c : JSON.stringify(c)) === text);
-    return choice === undefined ? { error: `choose one of the values of ${field.name}` } : { value: choice };
+    const index = choiceTexts(field.choices).indexOf(text);
+    return index < 0 ? { error: `choose one of the values of ${field.name}` } : { value: field.choices[index] };
   }
   if (field.type === 'string') return { value: text };
   if (field.type === 'number' || field.type === 'integer') {

@@ -1,5 +1,6 @@
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { UsageError } from './args.ts';
+import { terminalSafe } from './terminal-text.ts';
 import { runCompare } from './compare-command.ts';
 import { configFlagUsage } from './config-flags.ts';
 import { runEval } from './eval-command.ts';
@@ -79,19 +80,21 @@ export interface CliIo {
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
+  const out = (line: string) => io.out(terminalSafe(line));
+  const err = (text: string) => io.err(terminalSafe(text));
   if (!command) {
-    io.err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
+    err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
     return name === '--help' || name === 'help' ? 0 : 2;
   }
   if (PYTHON_COMMANDS.has(name!)) io.startSandbox?.();
   try {
-    return await command(rest, io.runtime, io.out, (line) => io.err(line + '\n'));
+    return await command(rest, io.runtime, out, (line) => err(line + '\n'));
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\n${USAGE}\n`);
+      err(`${error.message}\n${USAGE}\n`);
       return 2;
     }
-    io.err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
+    err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }

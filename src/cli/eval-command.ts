@@ -11,11 +11,24 @@ import { modelFromSpec } from './model-spec.ts';
 import { evalLine } from './run-output.ts';
 import { loadSuite } from './suite-spec.ts';
 
-/** The model `--model` names, or else the run's own when its id says how to build it (an OpenAI-compatible server, or a chat script found at that path). */
+/** `text` as one single-quoted shell word (a recorded id may hold `$(...)`, and users copy the suggestion). */
+const shellQuoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The model `--model` names, or else the run's own when its id names a chat script found at that
+ * path. A recorded `openai:URL#MODEL` is never called on its own: the API key goes only to a server
+ * this command line names, so the user must pass `--model` with that URL (a run folder or an
+ * imported archive may record any server).
+ */
 async function evaluatedModel(spec: string | undefined, recorded: string): Promise<ChatModel> {
   if (spec !== undefined) return modelFromSpec(spec);
   const id = parseModelId(recorded);
-  if (id?.kind === 'openai' || (id?.kind === 'scripted' && existsSync(id.name))) return modelFromSpec(recorded);
+  if (id?.kind === 'openai') {
+    throw new UsageError(
+      `the run recorded the model server ${id.baseUrl} (model ${id.model}); spade sends your API key only to a server you name, so to evaluate with it pass --model ${shellQuoted(recorded)}, or name another model with --model`,
+    );
+  }
+  if (id?.kind === 'scripted' && existsSync(id.name)) return modelFromSpec(recorded);
   throw new UsageError(`the run's model ${recorded} cannot be rebuilt from its id; pass --model scripted:FILE or openai:URL#MODEL`);
 }
 

@@ -103,4 +103,11 @@ describe('loadComparison and Comparison', () => {
   it('numbers only the repeats of a name', () => {
     expect(runLabels(['a', 'b', 'a', 'a'])).toEqual(['a', 'b', 'a (2)', 'a (3)']);
   });
+
+  it('never gives two runs one label, whatever the names', () => {
+    expect(runLabels(['Twin', 'Twin (2)', 'Twin'])).toEqual(['Twin', 'Twin (2)', 'Twin (3)']);
+    expect(runLabels(['a (2)', 'a', 'a', 'a (2)'])).toEqual(['a (2)', 'a', 'a (3)', 'a (2) (2)']);
+    const hostile = ['x', 'x (2)', 'x (3)', 'x', 'x', 'x (2)', 'x (2) (2)', 'x (2)'];
+    expect(new Set(runLabels(hostile)).size).toBe(hostile.length);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { episodeInstructions, instructionTimeline, isToolUse, toolSteps, type StepRecord } from '../../src/app/tool-steps.ts';
-import { answerText, toolCallText, toolFormSpecs } from '../../src/app/tool-form.ts';
+import { answerText, choiceTexts, toolCallText, toolFormSpecs } from '../../src/app/tool-form.ts';
 import { DEFAULT_CONFIG, withSetting } from '../../src/core/config.ts';
 import type { Episode } from '../../src/core/records.ts';
 
@@ -134,6 +134,14 @@ describe('the play-it-yourself tool form', () => {
     });
     expect(toolCallText(tools[1]!, {})).toEqual({ text: '<tool_call>{"name":"ping","arguments":{}}</tool_call>' });
     expect(answerText('  42 ')).toBe('<answer>42</answer>');
+  });
+
+  it('tells apart choices that would show alike (enum [1, "1"]) and sends the one picked', () => {
+    expect(choiceTexts(['economy', 2, true])).toEqual(['economy', '2', 'true']);
+    expect(choiceTexts([1, '1', 'x'])).toEqual(['1', '"1"', '"x"']);
+    const [dial] = toolFormSpecs([{ type: 'function', function: { name: 'dial', parameters: { type: 'object', properties: { level: { enum: [1, '1'] } } } } }]);
+    expect(toolCallText(dial!, { level: '"1"' })).toEqual({ text: '<tool_call>{"name":"dial","arguments":{"level":"1"}}</tool_call>' });
+    expect(toolCallText(dial!, { level: '1' })).toEqual({ text: '<tool_call>{"name":"dial","arguments":{"level":1}}</tool_call>' });
   });
 
   it('names the first problem instead of sending a call the schema rules out', () => {

@@ -12,6 +12,7 @@ import _imp
 import asyncio.events
 import gc
 import sys
+import time
 
 # Builtin modules that reach JS or write interpreter memory; seal-inittab.ts removes the same names.
 BLOCKED_BUILTINS = frozenset({
@@ -76,6 +77,14 @@ def _disarm_js_classes():
                 pass
 
 
+def _unpatch_sleep():
+    # Pyodide wraps time.sleep in a function of its webloop module that asks JS whether it can
+    # suspend; that module's names are cleared below, so the wrapper would raise NameError. The
+    # original (kept as __wrapped__) waits in place: a short sleep works, a long one runs into the
+    # call's timeout like any other hang.
+    time.sleep = getattr(time.sleep, "__wrapped__", time.sleep)
+
+
 def _drop_js_modules():
     for finder in list(sys.meta_path):
         if _reaches_js(type(finder).__module__):
@@ -125,6 +134,7 @@ def seal():
     if still:
         raise RuntimeError(f"the builtin module table still lists {still}; refusing to run unsealed")
     _preimport_builtins()
+    _unpatch_sleep()
     _drop_js_modules()
     _scrub_module_globals()
     _disarm_js_classes()

@@ -7,6 +7,7 @@ import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/
 import { chartRowsOf, type EpochChartRow } from '../../core/ports/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
+import { toJsonLines } from '../../formats/export/files.ts';
 import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
@@ -254,7 +255,7 @@ export class FileRunStore implements RunStore {
   /** Appends one line to evals.jsonl, committed by rewriting state.json with the file's new size. */
   async addEvaluation(runId: string, record: EvalRecord): Promise<void> {
     const found = await this.continuable(runId);
-    const size = await this.appendCommitted('evals.jsonl', found.state, JSON.stringify(record) + '\n');
+    const size = await this.appendCommitted('evals.jsonl', found.state, toJsonLines([record]));
     const sizes = { ...(found.state.sizes ?? {}), 'evals.jsonl': size };
     await writeAtomically(this.path(STATE_FILE), JSON.stringify({ ...found.state, sizes } satisfies StateFile) + '\n');
   }

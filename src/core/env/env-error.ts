@@ -30,6 +30,7 @@ export type EnvErrorCode =
   | 'nondeterministic_reset'
   | 'tool_schema_invalid'
   | 'tool_method_missing'
+  | 'tool_name_duplicate'
   | 'tool_first_instruction'
   | 'tool_probe_malformed_action'
   | 'tool_probe_unknown_tool'

@@ -62,7 +62,7 @@ function schemaProblem(tool: unknown, index: number): string | null {
   return null;
 }
 
-/** Checks `get_tools()` is in the function-calling form with a `tool_<name>` method behind every tool; returns the tool names in order. */
+/** Checks `get_tools()` is in the function-calling form, each name once, with a `tool_<name>` method behind every tool; returns the tool names in order. */
 export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): string[] {
   const tools = facts.tools;
   const problem =
@@ -75,6 +75,14 @@ export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): stri
     throw envError('tool_schema_invalid', stage, { expected: 'get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}', seen: problem, fix: SCHEMA_FIX });
   }
   const names = (tools as { function: { name: string } }[]).map((t) => t.function.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) {
+    throw envError('tool_name_duplicate', stage, {
+      expected: 'every tool in get_tools() to have its own name',
+      seen: `the tool ${twice} listed ${names.filter((n) => n === twice).length} times`,
+      fix: 'list each tool once in self._tools (a model cannot tell two functions of one name apart)',
+    });
+  }
   const missing = names.find((name) => !facts.methods.includes(name));
   if (missing !== undefined) {
     throw envError('tool_method_missing', stage, {

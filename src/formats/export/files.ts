@@ -51,7 +51,15 @@ export function dirName(path: string): string {
 
 /** Rows as JSON Lines: one JSON object per line, each line ending in a newline. */
 export function toJsonLines(rows: readonly unknown[]): string {
-  return rows.map((row) => JSON.stringify(row) + '\n').join('');
+  return rows.map((row) => jsonLine(row) + '\n').join('');
+}
+
+// Line separators JSON allows raw in strings but other line readers (Python's `splitlines()`, some editors) split on.
+const LINE_BREAKING = /[\u0085\u2028\u2029]/g;
+
+/** One value as one JSONL line (no `\n`): JSON with U+0085, U+2028 and U+2029 written as `\uXXXX` escapes, so every line reader sees one line; `JSON.parse` reads the same value back. */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -19,9 +19,12 @@ export function poolFileName(index: number): string {
   return `game_${String(index).padStart(6, '0')}.py`;
 }
 
-/** A skill as the reference writes it in file names and pool rows: lower case, spaces to underscores. */
+/** A skill as the reference writes it in file names and pool rows: lower case, spaces to underscores; any other character but a-z, 0-9 and `-` becomes `_` too, so an imported skill like `x/../../y` never makes a path. */
 export function skillSlug(skill: string): string {
-  return skill.toLowerCase().replaceAll(' ', '_');
+  return skill
+    .toLowerCase()
+    .replaceAll(' ', '_')
+    .replace(/[^a-z0-9_-]/g, '_');
 }
 
 /** The skill name for a slug: one of the game or tool-use skills when it matches, else the slug in title case. */

@@ -5,7 +5,7 @@ import { baseName, dirName, isObject, parseJsonLines, toJsonLines, type HashText
 import { CONFIG_FILE, configFileText, environmentsJsonl, RUN_FILES, RUN_META_FILE, STATE_FILE, type StateFile } from './run-files.ts';
 import type { RunSnapshot } from './run-snapshot.ts';
 import { isEvalRecordShape, withRecomputedSummary } from './eval-rows.ts';
-import { MAX_DOMAIN_CHARS } from '../import/import-limits.ts';
+import { MAX_DOMAIN_CHARS, MAX_EPOCHS_PLANNED } from '../import/import-limits.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 
 /** The `format` field of an archive manifest. */
@@ -95,6 +95,14 @@ function parseJson(file: ImportFile | undefined, problems: ImportProblem[]): Rec
   return null;
 }
 
+// An archive's planned epochs: a whole number up to MAX_EPOCHS_PLANNED (at least its committed epochs), else its committed epochs (reported).
+function plannedEpochs(planned: unknown, committed: number, problems: ImportProblem[]): number {
+  if (typeof planned === 'number' && Number.isInteger(planned) && planned >= 0 && planned <= MAX_EPOCHS_PLANNED) return Math.max(planned, committed);
+  const seen = typeof planned === 'number' ? String(planned) : `a ${typeof planned}`;
+  problems.push({ source: RUN_META_FILE, reason: `epochsPlanned ${seen} is not a whole number from 0 to ${MAX_EPOCHS_PLANNED}: the run plans its ${committed} committed epoch(s)`, kept: true });
+  return committed;
+}
+
 /**
  * Reads a run archive back into a snapshot. Hash mismatches against the manifest are reported
  * (the contents are still read line by line); bad lines are reported and skipped; epochs after
@@ -159,7 +167,7 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
   const metrics = dropped(rows['epochs.jsonl'], 'epochs.jsonl');
   const timings = new Map(rows['timings.jsonl'].map((t) => [t.epoch, t]));
   const snapshot: RunSnapshot = {
-    meta: { ...meta, epochsCompleted: epochs },
+    meta: { ...meta, epochsCompleted: epochs, epochsPlanned: plannedEpochs(meta.epochsPlanned, epochs, problems) },
     state,
     epochs: Array.from({ length: epochs }, (_, epoch) => ({
       metrics: metrics.find((m) => m.epoch === epoch) as never,

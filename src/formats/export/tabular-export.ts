@@ -32,9 +32,17 @@ export const METRIC_COLUMNS = [
 /** Timing columns appended after the metrics. */
 export const TIMING_COLUMNS = ['totalMs', 'modelMs', 'sandboxMs'] as const;
 
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+// A text cell a spreadsheet would read as a formula (or as one after trimming a tab or CR).
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). A text value that
+ * starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a run name or
+ * model id from an imported file opens as text, never as a live formula; numbers are written as
+ * they are.
+ */
 export function csvField(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
+  const text = value === null ? '' : typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -14,6 +14,8 @@ export const MAX_CODE_BYTES = 256 * 1024;
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 /** Longest domain an imported environment may name, in characters (the built-in ones are under 80). */
 export const MAX_DOMAIN_CHARS = 200;
+/** Most epochs an imported run may plan (a run extended a hundred times by the app's largest step of 1,000); a larger or unreadable plan is cut to its committed epochs. */
+export const MAX_EPOCHS_PLANNED = 100_000;
 /** Most documents a corpus import keeps. */
 export const MAX_CORPUS_DOCS = 20_000;
 /** Most text a corpus import keeps, in characters over all documents. */

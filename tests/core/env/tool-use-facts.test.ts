@@ -55,6 +55,13 @@ describe('checkToolSchemas', () => {
     expect(failure(() => checkToolSchemas(facts(over as Partial<ToolFacts>), 'probe'))).toEqual({ code: 'tool_schema_invalid', seen });
   });
 
+  it('a tool listed twice: tool_name_duplicate, naming it', () => {
+    expect(failure(() => checkToolSchemas(facts({ methods: ['find', 'set'], tools: [tool('find'), tool('set'), tool('find'), tool('find')] }), 'probe'))).toEqual({
+      code: 'tool_name_duplicate',
+      seen: 'the tool find listed 3 times',
+    });
+  });
+
   it('a declared tool without its tool_<name> method: tool_method_missing', () => {
     expect(failure(() => checkToolSchemas(facts({ tools: [tool('find'), tool('fetch')] }), 'probe'))).toEqual({ code: 'tool_method_missing', seen: 'the methods tool_find' });
     expect(failure(() => checkToolSchemas(facts({ methods: [] }), 'probe'))).toEqual({ code: 'tool_method_missing', seen: 'the methods (none)' });

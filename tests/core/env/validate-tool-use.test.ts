@@ -26,6 +26,10 @@ const MESSAGES = new Map<string, string>([
     'schema_malformed.py',
     'Expected get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}. Saw tool quote has parameters that are not {"type": "object", "properties": {...}}. Fix: give every tool in self._tools a description and a JSON-schema parameters object: {"type": "object", "properties": {...}, "required": [...]}.',
   ],
+  [
+    'tool_listed_twice.py',
+    'Expected every tool in get_tools() to have its own name. Saw the tool set_level listed 2 times. Fix: list each tool once in self._tools (a model cannot tell two functions of one name apart).',
+  ],
   ['method_missing.py', 'Expected a method tool_lookup for the declared tool lookup. Saw the methods tool_find. Fix: name each tool method tool_<name> with the exact name used in self._tools.'],
   [
     'criteria_count.py',
