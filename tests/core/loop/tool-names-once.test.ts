@@ -7,6 +7,7 @@ import { playToolTurns, type ToolEpisodeLog } from '../../../src/core/loop/play-
 import type { ChatModel, ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 import { DEFAULT_CONFIG } from '../../../src/core/config.ts';
+import { roleThinking } from '../../../src/core/thinking.ts';
 
 const tool = (name: string, values: unknown[]) => ({ type: 'function', function: { name, description: 'Set it.', parameters: { type: 'object', properties: { level: { enum: values } } } } });
 
@@ -16,7 +17,16 @@ describe('a tool listed twice at play', () => {
     const model = { id: 'recording', complete: (request: ChatRequest) => (sent.push(request), Promise.reject(new Error('no reply'))) } as unknown as ChatModel;
     const facts: ToolFacts = { methods: ['set_level'], tools: [tool('set_level', [1, '1']), tool('set_level', [1, '1'])], toolsError: null, messages: null, criteria: null, current: null };
     const log: ToolEpisodeLog = { messages: [], turns: [], usage: { promptTokens: 0, completionTokens: 0 } };
-    const spec = { seed: 1, hint: null, maxTurns: 3, stepTimeoutMs: 1000, sampling: DEFAULT_CONFIG.agent, template: '{observation}', modelSeedKey: 'k' };
+    const spec = {
+      seed: 1,
+      hint: null,
+      maxTurns: 3,
+      stepTimeoutMs: 1000,
+      sampling: DEFAULT_CONFIG.agent,
+      thinking: roleThinking(DEFAULT_CONFIG, 'agent'),
+      template: '{observation}',
+      modelSeedKey: 'k',
+    };
     const error = await playToolTurns(model, {} as EnvHandle, spec, facts, 'Set the dial.', log).then(
       () => null,
       (e: unknown) => e,
