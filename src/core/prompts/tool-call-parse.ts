@@ -1,3 +1,7 @@
+import { allBoxes, cleanBoxContent } from './boxed-action.ts';
+import { parseLooseJson } from './loose-json.ts';
+import { splitThinking } from './visible-text.ts';
+
 /** One tool call read from an agent's reply. */
 export interface ToolCall {
   name: string;
@@ -12,6 +16,8 @@ const MAX_CALLS = 8;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
 const ANSWER = /<answer>([\s\S]*?)<\/answer>/i;
 const CALL_BLOCK = /<tool_call>([\s\S]*?)<\/tool_call>/gi;
+const UNCLOSED_CALL = /<tool_call>((?:(?!<tool_call>)[\s\S])*)$/i;
+const FENCED = /```(?:json)?\s*([\s\S]*?)```/i;
 const FUNCTION = /<function=([^>\s]+)>([\s\S]*?)<\/function>/gi;
 const PARAMETER = /<parameter=([^>\s]+)>([\s\S]*?)<\/parameter>/gi;
 const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
@@ -51,23 +57,55 @@ function jsonCall(body: string): ToolCall | null {
   return isRecord(args) ? { name: value.name, arguments: args } : null;
 }
 
-/**
- * Reads a tool-use reply (closed `<think>` blocks removed): an `<answer>...</answer>` wins (as in
- * SPADE); else every `<tool_call>` block in the JSON form or Qwen's `<function=...>` form (a
- * `<function=...>` block without the wrapper counts too); else nothing usable, and the text is
- * passed on as it is.
- */
-export function parseToolReply(reply: string): ToolReply {
-  const text = reply.replace(/<think>[\s\S]*?<\/think>/g, '');
-  const answer = ANSWER.exec(text);
-  if (answer) return { kind: 'answer', text: answer[1]!.trim() };
+// A body with reply aids: a fenced block inside the tags, single quotes, trailing commas, Python's
+// True/False/None, `function` for `name` and the `{"function": {"name", "arguments"}}` form.
+function looseCall(body: string): ToolCall | null {
+  const fenced = FENCED.exec(body);
+  const value = parseLooseJson((fenced ? fenced[1]! : body).trim());
+  if (!isRecord(value)) return null;
+  const call = isRecord(value.function) ? value.function : value;
+  const name = typeof call.name === 'string' ? call.name : typeof call.function === 'string' ? call.function : undefined;
+  if (name === undefined || !NAME.test(name)) return null;
+  let args: unknown = call.arguments ?? call.parameters ?? {};
+  if (typeof args === 'string') args = parseLooseJson(args);
+  return isRecord(args) ? { name, arguments: args } : null;
+}
+
+// The `<tool_call>` bodies of a text; with reply aids, an unclosed `<tool_call>` at the end counts too.
+function callBodies(text: string, aids: boolean): string[] {
   const blocks = [...text.matchAll(CALL_BLOCK)].map((m) => m[1]!);
-  const bodies = blocks.length > 0 ? blocks : [...text.matchAll(FUNCTION)].map((m) => m[0]);
-  const calls = bodies
+  const tail = aids ? UNCLOSED_CALL.exec(text.replace(CALL_BLOCK, '')) : null;
+  if (tail) blocks.push(tail[1]!);
+  return blocks.length > 0 ? blocks : [...text.matchAll(FUNCTION)].map((m) => m[0]);
+}
+
+/** An answer as the environment's `_check_answer` should see it: no markdown, quotes, `\boxed{}` or final period around it. */
+export function cleanAnswer(raw: string): string {
+  const text = raw.trim().replace(/^(\*\*|__|`|"|')([\s\S]+)\1$/, '$2').trim();
+  const boxes = allBoxes(text);
+  if (boxes.length === 1 && /^\\boxed\s*\{[\s\S]*\}$/.test(text)) return cleanBoxContent(boxes[0]!);
+  return text.replace(/[.。!！]$/, '').trim();
+}
+
+/**
+ * Reads a tool-use reply. By the reference's rules (closed `<think>` blocks removed): an
+ * `<answer>...</answer>` wins; else every `<tool_call>` block in the JSON form or Qwen's
+ * `<function=...>` form (a `<function=...>` block without the wrapper counts too); else nothing
+ * usable, and the text is passed on as it is. With reply aids on (method.md section 5): only the
+ * visible text counts (`splitThinking`), calls are also read leniently (`looseCall`, an unclosed
+ * `<tool_call>` at the end included), a call runs before any answer in the same reply (the answer
+ * is not final while a call is pending), and an answer is cleaned by `cleanAnswer`.
+ */
+export function parseToolReply(reply: string, aids = false): ToolReply {
+  const text = aids ? splitThinking(reply).visible : reply.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const answer = ANSWER.exec(text);
+  if (answer && !aids) return { kind: 'answer', text: answer[1]!.trim() };
+  const calls = callBodies(text, aids)
     .slice(0, MAX_CALLS)
-    .map((body) => xmlCall(body) ?? jsonCall(body))
+    .map((body) => xmlCall(body) ?? jsonCall(body) ?? (aids ? looseCall(body) : null))
     .filter((call): call is ToolCall => call !== null);
-  return calls.length > 0 ? { kind: 'calls', calls } : { kind: 'none', text: text.trim() };
+  if (calls.length > 0) return { kind: 'calls', calls };
+  return answer ? { kind: 'answer', text: cleanAnswer(answer[1]!) } : { kind: 'none', text: text.trim() };
 }
 
 /** A call as the action a `ToolUseBaseEnv` step takes: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`. */
