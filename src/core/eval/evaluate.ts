@@ -87,6 +87,7 @@ function environmentUnits(
         sampling: config.agent,
         template: config.prompts.agent,
         toolTemplate: config.prompts.toolAgent,
+        replyAids: config.replyAids,
         modelSeedKey: `eval:${env.id}:${index}`,
       });
       if (played.error) await instances.discard(handle);
