@@ -79,7 +79,9 @@ function answerLine(visible: string): string | null {
 export function aidedAction(reply: string): string {
   const { visible, thinking } = splitThinking(reply);
   for (const part of [visible, thinking]) {
-    const boxes = allBoxes(part).map(cleanBoxContent).filter((box) => box !== '');
+    const boxes = allBoxes(part)
+      .map(cleanBoxContent)
+      .filter((box) => box !== '');
     if (boxes.length > 0) return `\\boxed{${boxes.at(-1)!}}`;
   }
   const line = answerLine(visible);

@@ -3,11 +3,14 @@ const ABBREVIATIONS = new Set(['e.g', 'i.e', 'vs', 'cf', 'approx', 'esp', 'incl'
 const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
 const ENDS_SENTENCE = /[.!?。！？:;]["'”’)]*$/;
 // A sentence end: terminal punctuation (and closing quotes or brackets), a space, then what can start a sentence.
-const BOUNDARY = /([.!?。！？]["'”’)\]]*)\s+(?=["'“‘(\[]?[A-Z0-9])|([。！？])/g;
+const BOUNDARY = /([.!?。！？]["'”’)\]]*)\s+(?=["'“‘([]?[A-Z0-9])|([。！？])/g;
 
 // True when the period ending `before` belongs to an abbreviation.
 function abbreviationBefore(before: string): boolean {
-  const word = /(\S+)\.$/.exec(before)?.[1]?.toLowerCase().replace(/^["'“‘(]+/, '');
+  const word = /(\S+)\.$/
+    .exec(before)?.[1]
+    ?.toLowerCase()
+    .replace(/^["'“‘(]+/, '');
   return word !== undefined && ABBREVIATIONS.has(word);
 }
 

@@ -81,7 +81,10 @@ function callBodies(text: string, aids: boolean): string[] {
 
 /** An answer as the environment's `_check_answer` should see it: no markdown, quotes, `\boxed{}` or final period around it. */
 export function cleanAnswer(raw: string): string {
-  const text = raw.trim().replace(/^(\*\*|__|`|"|')([\s\S]+)\1$/, '$2').trim();
+  const text = raw
+    .trim()
+    .replace(/^(\*\*|__|`|"|')([\s\S]+)\1$/, '$2')
+    .trim();
   const boxes = allBoxes(text);
   if (boxes.length === 1 && /^\\boxed\s*\{[\s\S]*\}$/.test(text)) return cleanBoxContent(boxes[0]!);
   return text.replace(/[.。!！]$/, '').trim();

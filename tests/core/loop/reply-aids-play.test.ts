@@ -29,7 +29,16 @@ function scripted(replies: readonly string[]): ChatModel {
 
 async function playPantry(replyAids: boolean) {
   const handle = await runtime().load(readToolUseEnv('good', PANTRY.file), { maxTurns: 10, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = { seed: PANTRY.seed, hint: null, maxTurns: NATURAL_REPLIES.length, stepTimeoutMs: 10_000, sampling: DEFAULT_CONFIG.agent, template: DEFAULT_CONFIG.prompts.agent, modelSeedKey: 'aids', replyAids };
+  const spec: EpisodeSpec = {
+    seed: PANTRY.seed,
+    hint: null,
+    maxTurns: NATURAL_REPLIES.length,
+    stepTimeoutMs: 10_000,
+    sampling: DEFAULT_CONFIG.agent,
+    template: DEFAULT_CONFIG.prompts.agent,
+    modelSeedKey: 'aids',
+    replyAids,
+  };
   const played = await playEpisode(scripted(NATURAL_REPLIES), handle, spec);
   await handle.dispose();
   return played;

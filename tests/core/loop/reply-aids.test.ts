@@ -26,7 +26,16 @@ function recordingGame(actions: string[]): EnvHandle {
     actions.push(action);
     return { observation: 'over', reward: 1, terminated: true, truncated: false, info: {} };
   };
-  return { className: 'G', hasSolution: false, reset: async () => ({ observation: 'Pick a card.', info: {} }), step, renew: async () => undefined, toolFacts: async () => null, solution: async () => null, dispose: async () => undefined };
+  return {
+    className: 'G',
+    hasSolution: false,
+    reset: async () => ({ observation: 'Pick a card.', info: {} }),
+    step,
+    renew: async () => undefined,
+    toolFacts: async () => null,
+    solution: async () => null,
+    dispose: async () => undefined,
+  };
 }
 
 async function playOnce(replyAids: boolean) {
