@@ -4,7 +4,8 @@ import { DEFAULT_CONFIG, REFERENCE_PRESET } from '../../../src/core/config.ts';
 import { hintEnvironment } from '../../../src/core/loop/hint-environment.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
 import type { ChatMessage, ChatModel } from '../../../src/core/ports/chat-port.ts';
-import type { EnvHandle, StepResult } from '../../../src/core/ports/sandbox-port.ts';
+import type { StepResult } from '../../../src/core/env/contract.ts';
+import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 import { ONE_BOX_NOTE } from '../../../src/core/prompts/agent-prompt.ts';
 import type { EnvironmentRecord } from '../../../src/core/records.ts';
 
