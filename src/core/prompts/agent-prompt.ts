@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolSchema } from '../ports/chat-port.ts';
 import { aidedAction } from './boxed-action.ts';
 import { fillTemplate } from './templates.ts';
+import { withoutThinkBlocks } from './visible-text.ts';
 
 /** Heading of the playbook block that opens an agent's first message when lessons are shown. */
 export const PLAYBOOK_HEADING = 'PLAYBOOK (lessons you wrote after earlier games of this kind):';
@@ -64,7 +65,7 @@ export function extractBoxed(text: string): string | null {
  */
 export function parseAction(reply: string, aids = false): string {
   if (aids) return aidedAction(reply);
-  const text = reply.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const text = withoutThinkBlocks(reply);
   const boxed = extractBoxed(text);
   return boxed ? `\\boxed{${boxed}}` : text.trim();
 }

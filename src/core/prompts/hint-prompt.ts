@@ -18,6 +18,8 @@ export function buildHintPrompt(code: string, templates: PromptTemplates, settin
 
 // A label opening the hint ("Hint:", "**Hint 1:**", "Here is a hint:", a "### Hint" heading line).
 const LABEL = /^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:here(?:'s| is) (?:a |the |my )?)?hint(?:\s*\d+)?\s*(?:(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?\s*\n)\s*(?:\*\*|__)?\s*/i;
+// Characters of a reply the aided cleaner reads: far more than 100 words, so a huge reply costs little.
+const MAX_AIDED_CHARS = 20_000;
 const QUOTED = /^["'“‘](.*)["'”’]$/;
 const JSON_FENCE = /```json\s*\n?([\s\S]*?)\n?```/;
 
@@ -44,7 +46,7 @@ export function parseHint(reply: string, aids = false): string | null {
   const visible = stripThink(reply).trim();
   let text = (fencedHint(visible) ?? visible).trim();
   if (aids) {
-    text = joinLines(text.replace(LABEL, '')).replace(/\s+/g, ' ').trim();
+    text = joinLines(text.slice(0, MAX_AIDED_CHARS).replace(LABEL, '')).replace(/\s+/g, ' ').trim();
     text = text.replace(QUOTED, '$1').trim();
     text = wholeSentences(text, HINT_MAX_SENTENCES, HINT_MAX_WORDS);
   }

@@ -5,13 +5,16 @@ const ENDS_SENTENCE = /[.!?。！？:;]["'”’)]*$/;
 // A sentence end: terminal punctuation (and closing quotes or brackets), a space, then what can start a sentence.
 const BOUNDARY = /([.!?。！？]["'”’)\]]*)\s+(?=["'“‘([]?[A-Z0-9])|([。！？])/g;
 
-// True when the period ending `before` belongs to an abbreviation.
-function abbreviationBefore(before: string): boolean {
-  const word = /(\S+)\.$/
-    .exec(before)?.[1]
-    ?.toLowerCase()
+// True when the period at `period` ends an abbreviation: the word before it, read back to a space
+// or the sentence's `start` (each word is read once, so splitting stays linear in the text).
+function abbreviationAt(text: string, start: number, period: number): boolean {
+  let from = period;
+  while (from > start && !/\s/.test(text[from - 1]!)) from--;
+  const word = text
+    .slice(from, period)
+    .toLowerCase()
     .replace(/^["'“‘(]+/, '');
-  return word !== undefined && ABBREVIATIONS.has(word);
+  return ABBREVIATIONS.has(word);
 }
 
 // A bullet or numbered item as a sentence: no marker, and a period when it has no closing punctuation.
@@ -43,9 +46,8 @@ export function splitSentences(text: string): string[] {
   let start = 0;
   for (const match of text.matchAll(BOUNDARY)) {
     const end = match.index + (match[1] ?? match[2]!).length;
-    const before = text.slice(start, end);
-    if (match[1]?.startsWith('.') && abbreviationBefore(before.slice(0, before.length - match[1].length + 1))) continue;
-    sentences.push(before.trim());
+    if (match[1]?.startsWith('.') && abbreviationAt(text, start, match.index)) continue;
+    sentences.push(text.slice(start, end).trim());
     start = end;
   }
   const rest = text.slice(start).trim();

@@ -1,3 +1,5 @@
+import { tagBlocks, withoutBlocks } from './tag-blocks.ts';
+
 /** A reply split into what the model shows and what it thought. */
 export interface ReplyParts {
   /** The reply without its thinking. */
@@ -6,7 +8,6 @@ export interface ReplyParts {
   thinking: string;
 }
 
-const THINK_BLOCK = /<think>([\s\S]*?)<\/think>/gi;
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
@@ -17,11 +18,9 @@ const CLOSE = '</think>';
  * mid-thought) makes everything after it thinking.
  */
 export function splitThinking(reply: string): ReplyParts {
-  const thoughts: string[] = [];
-  let visible = reply.replace(THINK_BLOCK, (_block, inner: string) => {
-    thoughts.push(inner);
-    return '';
-  });
+  const blocks = tagBlocks(reply, /<think>/i, /<\/think>/i);
+  const thoughts = blocks.map((block) => block.inner);
+  let visible = withoutBlocks(reply, blocks);
   const close = visible.toLowerCase().lastIndexOf(CLOSE);
   if (close >= 0) {
     thoughts.unshift(visible.slice(0, close));
@@ -33,4 +32,9 @@ export function splitThinking(reply: string): ReplyParts {
     visible = visible.slice(0, open);
   }
   return { visible, thinking: thoughts.join('\n') };
+}
+
+/** The reply without its closed `<think>...</think>` blocks (lower-case tags, as the reference strips them). */
+export function withoutThinkBlocks(reply: string): string {
+  return withoutBlocks(reply, tagBlocks(reply, /<think>/, /<\/think>/));
 }

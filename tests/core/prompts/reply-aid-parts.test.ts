@@ -1,7 +1,7 @@
 // The pieces the reply aids are made of: the lenient JSON reader (safe on hostile text), the
 // sentence splitter, the visible-text split and the box cleaner.
 import { describe, expect, it } from 'vitest';
-import { allBoxes, cleanBoxContent } from '../../../src/core/prompts/boxed-action.ts';
+import { aidedAction, boxSpans, cleanBoxContent } from '../../../src/core/prompts/boxed-action.ts';
 import { joinLines, splitSentences, wholeSentences } from '../../../src/core/prompts/hint-sentences.ts';
 import { parseLooseJson } from '../../../src/core/prompts/loose-json.ts';
 import { splitThinking } from '../../../src/core/prompts/visible-text.ts';
@@ -52,7 +52,13 @@ describe('the visible text of a reply', () => {
 
 describe('boxes', () => {
   it('are found with balanced braces, in order, and cleaned of wrappers and LaTeX spacing', () => {
-    expect(allBoxes('\\boxed{a} x \\boxed{\\frac{1}{2}} \\boxed{open')).toEqual(['a', '\\frac{1}{2}']);
+    const text = '\\boxed{a} x \\boxed{\\frac{1}{2}} \\boxed{open';
+    expect(boxSpans(text).map(([open, close]) => text.slice(open + 1, close))).toEqual(['a', '\\frac{1}{2}']);
+    expect(boxSpans('\\boxed{\\boxed{x}}')).toEqual([
+      [13, 15],
+      [6, 16],
+    ]);
+    expect(aidedAction('\\boxed{\\boxed{x}}')).toBe('\\boxed{\\boxed{x}}');
     expect(cleanBoxContent('{ $\\text{read}\\;7$ }')).toBe('read 7');
     expect(cleanBoxContent('\\mathbf{x}\\!+\\quad y')).toBe('x+ y');
     expect(cleanBoxContent('`go north`')).toBe('go north');
