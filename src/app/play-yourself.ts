@@ -16,13 +16,15 @@ export interface PlayOptions {
   maxTurns: number;
   /** Limit of one load, reset or step, in milliseconds (the run's stepTimeoutMs). */
   stepTimeoutMs: number;
+  /** Read typed replies with the run's reply aids, as the agent's are (absent: the reference's rules). */
+  replyAids?: boolean;
 }
 
 /** One turn you played. */
 export interface PlayTurn {
   /** What you typed. */
   input: string;
-  /** What was sent: your text parsed like an agent reply (a game's first \boxed{...} re-wrapped; a tool-use task's answer or first call; else the text). */
+  /** What was sent: your text parsed like an agent reply, with the run's reply aids or without (a game's box re-wrapped; a tool-use task's answer or call; else the text). */
   action: string;
   observation: string;
   reward: number;
@@ -124,7 +126,8 @@ export class PlaySession {
   /** Sends one typed action; ignored once the play is over. */
   async act(input: string): Promise<PlayView> {
     if (this.status !== 'playing' || !this.handle) return this.view();
-    const action = this.tool ? toolReplyAction(parseToolReply(input)) : parseAction(input);
+    const aids = this.options.replyAids ?? false;
+    const action = this.tool ? toolReplyAction(parseToolReply(input, aids)) : parseAction(input, aids);
     try {
       const step = await this.handle.step(action, { timeoutMs: this.options.stepTimeoutMs });
       const progress = this.tool && this.tool.instructions.length > 0 ? progressOf(await this.handle.toolFacts({ timeoutMs: this.options.stepTimeoutMs })) : null;

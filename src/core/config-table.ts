@@ -228,6 +228,17 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Turn cap',
     help: 'Most agent turns per episode',
   },
+  replyAids: {
+    kind: 'toggle',
+    group: 'play',
+    doc: "Small-model reply aids: the last box of a reply's visible text with LaTeX wrappers unwrapped, lenient tool-call JSON, a pending tool call before an answer, and hints cut only at sentence ends (off: the reference's rules, method.md section 5).",
+    default: true,
+    reference: false,
+    flag: 'reply-aids',
+    negatedFlag: 'no-reply-aids',
+    label: 'Reply aids for small models',
+    help: "Read the agent's last box, lenient tool calls and whole-sentence hints (off = the reference's parsing rules)",
+  },
   reward: {
     kind: 'value',
     group: 'design',

@@ -31,6 +31,7 @@ export interface Config {
   hintPlays: number;
   rolloutsPerEpoch: number;
   maxTurns: number;
+  replyAids: boolean;
   reward: RewardVariant;
   designer: SamplingConfig;
   hint: SamplingConfig;
@@ -87,8 +88,8 @@ export function withSetting(config: Config, setting: RunSetting): Config {
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
  * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
- * role's thinking left to the model with no thinking budget; the default concurrency, which
- * changes no result); a template it lacks is the default one.
+ * role's thinking left to the model with no thinking budget, replies read by the reference's
+ * rules; the default concurrency, which changes no result); a template it lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -98,6 +99,7 @@ export function completeConfig(stored: Config): Config {
     hintPlays: partial.hintPlays ?? stored.playsPerArm,
     setting: partial.setting ?? 'games',
     solvabilityJudge: partial.solvabilityJudge ?? false,
+    replyAids: partial.replyAids ?? false,
     prompts: { ...DEFAULT_TEMPLATES, ...partial.prompts },
     usePlaybook: partial.usePlaybook ?? false,
     playbookSize: partial.playbookSize ?? CONFIG_TABLE.playbookSize.default,

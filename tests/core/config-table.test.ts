@@ -19,6 +19,7 @@ describe('the config table', () => {
       'hintPlays',
       'rolloutsPerEpoch',
       'maxTurns',
+      'replyAids',
       'reward',
       'designer',
       'hint',
@@ -62,6 +63,7 @@ describe('the config table', () => {
       validateTimeoutMs: 5000,
       stepTimeoutMs: 2000,
       repairMode: false,
+      replyAids: true,
       useCorpus: true,
       useMemory: true,
       reward: 'blend',
@@ -78,6 +80,7 @@ describe('the config table', () => {
       hintPlays: 16,
       rolloutsPerEpoch: 4,
       maxTurns: 25,
+      replyAids: false,
       corpusWordBudget: 6000,
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
@@ -91,7 +94,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(20);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(21);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -151,10 +154,11 @@ describe('configProblems, from the table', () => {
   });
 
   it('completes a config stored before the setting existed as the cognitive-games run it was, with every default template', () => {
-    const { setting: _setting, solvabilityJudge: _judge, ...old } = DEFAULT_CONFIG;
+    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, ...old } = DEFAULT_CONFIG;
     const { toolDesigner: _t, toolHint: _h, toolAgent: _a, judge: _j, ...oldPrompts } = DEFAULT_CONFIG.prompts;
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
-    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, prompts: DEFAULT_CONFIG.prompts });
+    // A run stored before the reply aids read its replies by the reference's rules.
+    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, prompts: DEFAULT_CONFIG.prompts });
     expect(configProblems(completed)).toEqual([]);
   });
 

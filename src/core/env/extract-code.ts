@@ -1,6 +1,8 @@
+import { withoutThinkBlocks } from '../prompts/visible-text.ts';
+
 /** Removes every `<think>...</think>` block (and an unclosed trailing one) from a model reply. */
 export function stripThink(reply: string): string {
-  return reply.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/<think>[\s\S]*$/, '');
+  return withoutThinkBlocks(reply).replace(/<think>[\s\S]*$/, '');
 }
 
 const PYTHON_FENCE = /```(?:python|py|python3)[ \t]*\r?\n([\s\S]*?)(?:\r?\n)?```/i;

@@ -89,6 +89,7 @@ function environmentUnits(
           thinking: roleThinking(config, 'agent'),
           template: config.prompts.agent,
           toolTemplate: config.prompts.toolAgent,
+          replyAids: config.replyAids,
           modelSeedKey: `eval:${env.id}:${index}`,
         }),
       );

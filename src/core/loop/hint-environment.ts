@@ -44,7 +44,7 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
     reply = result.text;
     usage.promptTokens += result.usage.promptTokens;
     usage.completionTokens += result.usage.completionTokens;
-    const hint = parseHint(reply);
+    const hint = parseHint(reply, config.replyAids);
     if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null, usage };
   }
   const note = `No usable hint after ${HINT_ATTEMPTS} requests (each reply was empty or only a <think> block), so the hint arm was not played and regret is 0.`;

@@ -153,6 +153,7 @@ export class EnvironmentPlays {
           thinking: roleThinking(config, 'agent'),
           template: config.prompts.agent,
           toolTemplate: config.prompts.toolAgent,
+          replyAids: config.replyAids,
           modelSeedKey: seedKey,
           onToken: (delta) =>
             this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),

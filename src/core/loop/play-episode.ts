@@ -24,6 +24,8 @@ export interface EpisodeSpec {
   template: string;
   /** The run's tool-use agent template, for a tool-use environment (default: the default one). */
   toolTemplate?: string;
+  /** Read replies with the small-model aids (method.md section 5); absent: the reference's rules. */
+  replyAids?: boolean;
   /** Playbook lessons shown before the template (none when absent). */
   lessons?: readonly string[];
   /** Seed material for the model's per-turn seeds. */
@@ -64,9 +66,9 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
 
 const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instructions: log.instructions } : {});
 
-// The turns of a cognitive game: the agent template's first message, then one boxed action per reply.
+// The turns of a cognitive game: the agent template's first message, then one boxed action per reply (read with the aids when on).
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
-  messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
+  messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons, spec.replyAids));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
     const reply = await completeThinking(
       model,
@@ -76,7 +78,7 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
     usage.promptTokens += reply.usage.promptTokens;
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });
-    const action = parseAction(reply.text);
+    const action = parseAction(reply.text, spec.replyAids);
     const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
     const turn: Turn = { reply: reply.text, action, ...storedStep(step) };
     turns.push(turn);

@@ -36,7 +36,7 @@ export function progressOf(facts: ToolFacts | null): ToolProgress | null {
  * The turns of a tool-use episode (SPADE.md section 8), after its reset: the first message gives
  * the tool schemas (also passed as `tools` to backends with native tool calling) and the first
  * instruction; each reply's answer, first tool call, or plain text is one step of the
- * environment; a tool result comes back as a `tool` message, anything else as a user message;
+ * environment (read by `parseToolReply`, with the reply aids when the spec turns them on); a tool result comes back as a `tool` message, anything else as a user message;
  * the episode ends on a terminal step or the turn cap. A multi-turn task's instructions are kept,
  * and after each step its progress (instructions done, each criterion's truth) is read from the
  * sandbox into the turn. A contract failure rejects with its EnvError.
@@ -56,7 +56,7 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     log.usage.promptTokens += reply.usage.promptTokens;
     log.usage.completionTokens += reply.usage.completionTokens;
     log.messages.push({ role: 'assistant', content: reply.text });
-    const parsed = parseToolReply(reply.text);
+    const parsed = parseToolReply(reply.text, spec.replyAids);
     const action = toolReplyAction(parsed);
     const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
     const progress = instructions ? progressOf(await env.toolFacts({ timeoutMs: spec.stepTimeoutMs })) : null;

@@ -1,5 +1,7 @@
 import type { ChatMessage, ToolSchema } from '../ports/chat-port.ts';
+import { aidedAction } from './boxed-action.ts';
 import { fillTemplate } from './templates.ts';
+import { withoutThinkBlocks } from './visible-text.ts';
 
 /** Heading of the playbook block that opens an agent's first message when lessons are shown. */
 export const PLAYBOOK_HEADING = 'PLAYBOOK (lessons you wrote after earlier games of this kind):';
@@ -9,13 +11,16 @@ export function playbookBlock(lessons: readonly string[]): string {
   return lessons.length === 0 ? '' : `${PLAYBOOK_HEADING}\n${lessons.map((l) => `- ${l}`).join('\n')}\n\n`;
 }
 
+/** Ends the first message of a cognitive-game episode when reply aids are on: one box, at the end. */
+export const ONE_BOX_NOTE = '\nGive exactly one \\boxed{} in your reply, at its very end, holding only the action you take.';
+
 /**
  * The first user message of a cognitive-game episode, from the run's agent template (SPADE.md
  * section 8), after the playbook block when lessons are shown (first, so every play of a skill in
- * an epoch shares the prefix).
+ * an epoch shares the prefix), and ending with ONE_BOX_NOTE when reply aids are on.
  */
-export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = []): ChatMessage {
-  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { observation }) };
+export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = [], aids = false): ChatMessage {
+  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { observation }) + (aids ? ONE_BOX_NOTE : '') };
 }
 
 /** The first user message of a tool-use episode: the playbook block, then the run's tool-use agent template with one JSON line per tool. */
@@ -52,12 +57,15 @@ export function extractBoxed(text: string): string | null {
 }
 
 /**
- * The action sent to the environment: closed `<think>` blocks removed, then the boxed answer
- * re-wrapped as `\boxed{X}`, else the remaining text. An unclosed `<think>` (a reply cut off mid
- * thought) is kept, so a `\boxed{}` after it still counts, as in SPADE, which strips nothing.
+ * The action sent to the environment. With reply aids on, `aidedAction` reads it (the last box of
+ * the visible text, unwrapped). Otherwise the reference's rule: closed `<think>` blocks removed,
+ * then the boxed answer re-wrapped as `\boxed{X}`, else the remaining text. An unclosed `<think>`
+ * (a reply cut off mid thought) is kept, so a `\boxed{}` after it still counts, as in SPADE, which
+ * strips nothing.
  */
-export function parseAction(reply: string): string {
-  const text = reply.replace(/<think>[\s\S]*?<\/think>/g, '');
+export function parseAction(reply: string, aids = false): string {
+  if (aids) return aidedAction(reply);
+  const text = withoutThinkBlocks(reply);
   const boxed = extractBoxed(text);
   return boxed ? `\\boxed{${boxed}}` : text.trim();
 }

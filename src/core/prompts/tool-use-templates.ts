@@ -135,7 +135,7 @@ The task:
   FENCE;
 
 /** The first user message of a tool-use episode: the protocol (the same for every environment), then the tools, then the first instruction. */
-export const TOOL_AGENT = `You are an assistant that completes a user's requests by calling tools. Call one tool per reply as <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. Tool results come back to you; new instructions may arrive with them. When every instruction is done, reply with <answer>...</answer>.
+export const TOOL_AGENT = `You are an assistant that completes a user's requests by calling tools. Call one tool per reply as <tool_call>{"name": "<tool name>", "arguments": {<arguments>}}</tool_call>. Tool results come back to you; new instructions may arrive with them. When every instruction is done, reply with <answer>done</answer>; when the task asks for a value, put only that value inside the tags, for example <answer>42</answer>. Never put an answer in the same reply as a tool call.
 
 The available tools (JSON Schema):
 {tools}

@@ -26,16 +26,28 @@ describe('parseAction', () => {
 });
 
 describe('parseHint', () => {
+  // With reply aids on, the tab default (method.md section 5, "Hint replies").
   it.each([
     ['label and quotes stripped', 'Hint: "Count the corners first."', 'Count the corners first.'],
     ['think stripped', '<think>long</think>\nTry the middle cell.', 'Try the middle cell.'],
     ['at most three sentences', 'One. Two. Three. Four.', 'One. Two. Three.'],
     ['whitespace collapsed', 'Use\n\n  the   parity.', 'Use the parity.'],
-  ])('%s', (_name, reply, expected) => {
-    expect(parseHint(reply)).toBe(expected);
+    ['no cut before a decimal', 'Use a step such as 2.5 if needed. Hold M first.', 'Use a step such as 2.5 if needed. Hold M first.'],
+    ['whole sentences under the word cap', `${'word '.repeat(60).trim()}. More ${'more '.repeat(49).trim()}.`, `${'word '.repeat(60).trim()}.`],
+  ])('with reply aids: %s', (_name, reply, expected) => {
+    expect(parseHint(reply, true)).toBe(expected);
   });
-  it('caps at 100 words and gives null for an empty reply', () => {
-    expect(parseHint(Array.from({ length: 150 }, (_, i) => `w${i}`).join(' '))!.split(' ')).toHaveLength(100);
+
+  it('with reply aids, cuts only a first sentence over 100 words, at the 100th word, and gives null for an empty reply', () => {
+    expect(parseHint(Array.from({ length: 150 }, (_, i) => `w${i}`).join(' '), true)!.split(' ')).toHaveLength(100);
+    expect(parseHint('<think>only thoughts</think>   ', true)).toBeNull();
+  });
+
+  it("by the reference's rules, keeps the whole text (think blocks removed) or the hint of a fenced json block", () => {
+    expect(parseHint('Hint: "One." Two. Three. Four.')).toBe('Hint: "One." Two. Three. Four.');
+    expect(parseHint('<think>x</think>\n  Try the middle.\n')).toBe('Try the middle.');
+    expect(parseHint('Here:\n```json\n{"hint": "Go left."}\n```')).toBe('Go left.');
+    expect(parseHint('```json\n{"tip": "Go left."}\n```')).toBe('```json\n{"tip": "Go left."}\n```');
     expect(parseHint('<think>only thoughts</think>   ')).toBeNull();
   });
 });

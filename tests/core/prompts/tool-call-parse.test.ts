@@ -48,4 +48,13 @@ describe('tool-use replies', () => {
     expect(toolReplyAction(parseToolReply('hello'))).toBe('hello');
     expect(toolCallAction({ name: 'x', arguments: { q: 'a"b' } })).toBe('<tool_call>{"name":"x","arguments":{"q":"a\\"b"}}</tool_call>');
   });
+  it('with reply aids: a pending call runs before an answer, a call that cannot be read leaves the answer, and calls stay capped', () => {
+    expect(parseToolReply('<answer>done</answer> first <tool_call>{"name": "a"}</tool_call>', true)).toEqual({ kind: 'calls', calls: [{ name: 'a', arguments: {} }] });
+    expect(parseToolReply('<tool_call>{name: a}</tool_call> <answer> "Done." </answer>', true)).toEqual({ kind: 'answer', text: 'Done' });
+    expect(parseToolReply('<think>x</think>plain words', true)).toEqual({ kind: 'none', text: 'plain words' });
+    const many = Array.from({ length: 20 }, (_, i) => `<tool_call>{'name': 't${i}'}</tool_call>`).join('');
+    const parsed = parseToolReply(many, true);
+    expect(parsed.kind === 'calls' && parsed.calls.length).toBe(8);
+    expect(parseToolReply("<tool_call>{'name': 'rm -rf /'}</tool_call>", true).kind).toBe('none');
+  });
 });

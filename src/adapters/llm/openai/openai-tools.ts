@@ -1,10 +1,16 @@
 import type { ChatMessage } from '../../../core/ports/chat-port.ts';
-import { parseToolReply, toolCallAction, type ToolCall } from '../../../core/prompts/tool-call-parse.ts';
+import { parseToolReply, toolCallAction, type ToolCall, type ToolReply } from '../../../core/prompts/tool-call-parse.ts';
 import { isObject, type Json } from './openai-errors.ts';
 
 // Most calls and argument characters kept from one reply (a server's reply is untrusted).
 const MAX_CALLS = 8;
 const MAX_ARGUMENT_CHARS = 100_000;
+
+// A reply the play ran a call from: read by the reference's rules, else with the reply aids (which the play may have used).
+function calledReply(content: string): ToolReply {
+  const strict = parseToolReply(content);
+  return strict.kind === 'calls' ? strict : parseToolReply(content, true);
+}
 
 /**
  * The messages as an OpenAI-compatible server takes them. With tools, an assistant message whose
@@ -22,11 +28,11 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
       return id === null ? { role: 'user', content } : { role: 'tool', tool_call_id: id, content };
     }
     pending = null;
-    const reply = role === 'assistant' && messages[index + 1]?.role === 'tool' ? parseToolReply(content) : null;
+    const reply = role === 'assistant' && messages[index + 1]?.role === 'tool' ? calledReply(content) : null;
     if (reply?.kind !== 'calls') return { role, content };
     const call = reply.calls[0]!;
     pending = `call_${index}`;
-    const text = content.replace(/<tool_call>[\s\S]*?<\/tool_call>/gi, '').trim();
+    const text = content.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/gi, '').trim();
     return { role, content: text === '' ? null : text, tool_calls: [{ id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
   });
 }
