@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { stripThink } from './extract-code.ts';
 import { envError, type EnvError } from './env-error.ts';
 import { fillTemplate, type PromptTemplates } from '../prompts/templates.ts';
+import { fitRequest, fixedLadder } from '../budget/fit-request.ts';
 
 /** The judge's verdict: solvable, impossible, or no `\boxed{...}` verdict in the reply (which accepts, as in SPADE). */
 export type JudgeVerdict = 'yes' | 'no' | null;
@@ -35,7 +36,8 @@ export function parseJudgeVerdict(reply: string): JudgeVerdict {
 /** Asks the run's model whether a tool-use environment can be solved (low temperature, the hint's sampling with the designer's reply length). */
 export async function judgeSolvability(model: ChatModel, code: string, config: Config, seed: number): Promise<JudgeRecord> {
   const messages = buildJudgePrompt(code, config.prompts);
-  const reply = await model.complete({ messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: config.designer.maxTokens, seed, purpose: 'judge' });
+  const fitted = await fitRequest(model, { purpose: 'judge', maxTokens: config.designer.maxTokens, ladder: fixedLadder(messages) });
+  const reply = await model.complete({ messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: fitted.maxTokens, seed, purpose: 'judge' });
   return { messages, reply: reply.text, verdict: parseJudgeVerdict(reply.text), usage: reply.usage };
 }
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
+import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { skillDescription, TOOL_USE_DOMAINS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
@@ -6,7 +6,8 @@ import { drawChallenge, validateEnvironment, type ValidationReport } from '../en
 import type { EnvError } from '../env/env-error.ts';
 import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
-import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
+import { designerLadder, repairLadder } from '../prompts/designer-ladder.ts';
+import { fitRequest, type PromptLadder } from '../budget/fit-request.ts';
 import { createRng, deriveSeed, type Rng } from './random.ts';
 import type { DesignAttempt, ValidationVerdict } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
@@ -91,18 +92,20 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   const attempts: DesignAttempt[] = [];
   let docId: string | null = null;
   let repairUsed = false;
-  let previous: { messages: ChatMessage[]; reply: string; message: string } | null = null;
+  let previous: { ladder: PromptLadder; reply: string; message: string } | null = null;
   while (attempts.length < config.attemptsPerSlot) {
     const attempt = attempts.length;
     const repair = config.repairMode && !repairUsed && previous !== null;
-    let messages: ChatMessage[];
+    let designer: PromptLadder;
+    let ladder: PromptLadder;
     if (repair && previous) {
       repairUsed = true;
-      messages = buildRepairPrompt(previous.messages, previous.reply, previous.message, config.prompts);
+      designer = previous.ladder;
+      ladder = repairLadder(previous.ladder, previous.reply, previous.message, config.prompts);
     } else {
       const doc = pool.length > 0 ? pool[rng.int(pool.length)]! : null;
       docId = doc?.id ?? null;
-      messages = buildDesignerPrompt(
+      designer = designerLadder(
         {
           skill: ctx.skill,
           skillDescription: skillDescription(ctx.skill),
@@ -114,13 +117,17 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
         },
         config.prompts,
       );
+      ladder = designer;
     }
+    const purpose = repair ? 'repair' : 'designer';
+    const { messages, maxTokens } = await fitRequest(ctx.model, { purpose, maxTokens: config.designer.maxTokens, ladder });
     ctx.onAttemptStart(attempt, docId, repair);
     const result = await ctx.model.complete({
-      messages,
       ...config.designer,
+      messages,
+      maxTokens,
       seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt),
-      purpose: repair ? 'repair' : 'designer',
+      purpose,
       onToken: ctx.onToken,
     });
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
@@ -141,7 +148,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     if (report.ok) {
       return { attempts, valid: record, docId, ...slotFacts, memoryShown: shown(memory) };
     }
-    previous = { messages, reply: result.text, message: report.message ?? 'unknown failure' };
+    previous = { ladder: designer, reply: result.text, message: report.message ?? 'unknown failure' };
   }
   return { attempts, valid: null, docId, ...slotFacts, memoryShown: shown(memory) };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { SpadeEvent } from './events.ts';
 import { buildHintPrompt, HINT_ATTEMPTS, parseHint } from '../prompts/hint-prompt.ts';
 import { deriveSeed } from './random.ts';
+import { fitRequest, fixedLadder } from '../budget/fit-request.ts';
 import type { EnvironmentRecord } from '../records.ts';
 import { environmentSetting } from '../skills.ts';
 
@@ -28,9 +29,11 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
   let reply = '';
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
   for (let attempt = 0; attempt < HINT_ATTEMPTS; attempt++) {
+    const fitted = await fitRequest(model, { purpose: 'hint', maxTokens: config.hint.maxTokens, ladder: fixedLadder(messages) });
     const result = await model.complete({
-      messages,
       ...config.hint,
+      messages,
+      maxTokens: fitted.maxTokens,
       seed: attempt === 0 ? deriveSeed(config.seed, env.id, 'hint') : deriveSeed(config.seed, env.id, 'hint', attempt),
       purpose: 'hint',
       onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),

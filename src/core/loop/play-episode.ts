@@ -3,6 +3,8 @@ import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
+import { fitRequest } from '../budget/fit-request.ts';
+import { historyLadder } from '../prompts/history-ladder.ts';
 import { deriveSeed } from './random.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
@@ -32,7 +34,8 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
- * alternate agent replies (full history kept, so prompts stay prefix-stable) and environment steps
+ * alternate agent replies (full history kept, so prompts stay prefix-stable, unless the model's
+ * context makes the budget leave earlier turns out of a request) and environment steps
  * until the episode ends or the turn cap; a tool-use environment plays its turns with tools
  * (play-tool-episode.ts). A crash or hang ends it with its error (and return 0):
  * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
@@ -60,11 +63,15 @@ const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instruc
 
 // The turns of a cognitive game: the agent template's first message, then one boxed action per reply.
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
-  messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
+  const first = (withPlaybook: boolean) => agentFirstMessage(firstObservation, spec.template, withPlaybook ? spec.lessons : []);
+  messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
+    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: messages.slice(1), toolUse: false };
+    const fitted = await fitRequest(model, { purpose: 'agent', maxTokens: spec.sampling.maxTokens, ladder: historyLadder(history) });
     const reply = await model.complete({
-      messages: [...messages],
       ...spec.sampling,
+      messages: fitted.messages,
+      maxTokens: fitted.maxTokens,
       seed: deriveSeed(spec.modelSeedKey, turnIndex),
       purpose: 'agent',
       ...(spec.onToken ? { onToken: spec.onToken } : {}),

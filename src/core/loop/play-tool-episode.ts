@@ -2,6 +2,8 @@ import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/cha
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
+import { fitRequest } from '../budget/fit-request.ts';
+import { historyLadder } from '../prompts/history-ladder.ts';
 import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
@@ -44,11 +46,16 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
   const tools = facts.tools as ToolSchema[];
   const instructions = instructionsOf(facts);
   if (instructions) log.instructions = instructions;
-  log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
+  const template = spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent;
+  const first = (withPlaybook: boolean) => toolAgentFirstMessage(firstObservation, tools, template, withPlaybook ? spec.lessons : []);
+  log.messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
+    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: log.messages.slice(1), toolUse: true };
+    const fitted = await fitRequest(model, { purpose: 'agent', maxTokens: spec.sampling.maxTokens, ladder: historyLadder(history), tools });
     const reply = await model.complete({
-      messages: [...log.messages],
       ...spec.sampling,
+      messages: fitted.messages,
+      maxTokens: fitted.maxTokens,
       seed: deriveSeed(spec.modelSeedKey, turnIndex),
       purpose: 'agent',
       tools,

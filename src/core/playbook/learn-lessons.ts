@@ -1,6 +1,7 @@
 import type { ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { deriveSeed } from '../loop/random.ts';
+import { fitRequest, fixedLadder } from '../budget/fit-request.ts';
 import { buildLessonPrompt, parseLesson } from '../prompts/lesson-prompt.ts';
 import type { EnvironmentRecord, Episode } from '../records.ts';
 import { skillDescription } from '../skills.ts';
@@ -59,7 +60,8 @@ function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[
 export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
   const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
-  const { text: reply, usage } = await model.complete({ messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' });
+  const fitted = await fitRequest(model, { purpose: 'lesson', maxTokens: config.hint.maxTokens, ladder: fixedLadder(messages) });
+  const { text: reply, usage } = await model.complete({ ...config.hint, messages, maxTokens: fitted.maxTokens, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' });
   const parsed = parseLesson(reply, observation);
   if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
   const lesson: Lesson = {

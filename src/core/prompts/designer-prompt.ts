@@ -26,14 +26,15 @@ function documentBlock(document: string | null): string {
   return `Build the game around one concept from the text below; the game text must stand on its own, without mentioning its source.\n<document>\n${document}\n</document>`;
 }
 
-/** The reference-environments block: positives with skill, win rate and regret; the negative by name only. */
+/** The reference-environments block: positives with skill, win rate, regret and code (a note instead when the budget left the code out); the negative by name only. */
 export function memoryBlock(memory: MemorySelection | null): string {
   if (!memory || (memory.positives.length === 0 && !memory.negative)) return '';
   const parts: string[] = [];
   if (memory.positives.length > 0) {
     parts.push('<reference_environments>\nThese past environments were well calibrated: the agent won some plays, and the hint helped. Borrow their structure and depth, but write a DIFFERENT game.');
     memory.positives.forEach((p, i) => {
-      parts.push(`Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)}):\n\`\`\`python\n${p.code}\n\`\`\``);
+      const heading = `Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)})`;
+      parts.push(p.code === '' ? `${heading}; its code is left out to fit the model's context.` : `${heading}:\n\`\`\`python\n${p.code}\n\`\`\``);
     });
     parts.push('</reference_environments>');
   }
