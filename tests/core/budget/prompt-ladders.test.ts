@@ -13,7 +13,10 @@ const INPUT: DesignerPromptInput = {
   skill: 'Optimization',
   skillDescription: 'finding the best choice under constraints',
   document: DOCUMENT,
-  memory: { positives: [record('e0000-s01', `class KnapEnv:\n${'    x = 1\n'.repeat(200)}`), record('e0000-s02', 'class TinyEnv:\n    pass')], negative: { record: record('e0000-s03', 'class EasyEnv: pass'), reason: 'too easy' } },
+  memory: {
+    positives: [record('e0000-s01', `class KnapEnv:\n${'    x = 1\n'.repeat(200)}`), record('e0000-s02', 'class TinyEnv:\n    pass')],
+    negative: { record: record('e0000-s03', 'class EasyEnv: pass'), reason: 'too easy' },
+  },
   difficulty: 'medium',
   maxTurns: 12,
 };
@@ -77,9 +80,17 @@ describe('an agent request at each trim level', () => {
   it('leaves out the earliest turns one at a time, keeping the first message with a note and the latest turn, then drops the playbook', () => {
     const ladder = historyLadder(gameHistory(4, ['Count before you move.']));
     expect(ladder(0)!.map((m) => m.content.split('\n')[0])).toEqual([PLAYBOOK_HEADING, 'reply 1', 'observation 1', 'reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
-    expect(ladder(1)!.slice(1).map((m) => m.content)).toEqual(['reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
+    expect(
+      ladder(1)!
+        .slice(1)
+        .map((m) => m.content),
+    ).toEqual(['reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
     expect(ladder(1)![0]!.content).toMatch(/the start[\s\S]*\[Turn 1 is left out here to fit the model's context; the latest turns follow\.\]$/);
-    expect(ladder(3)!.slice(1).map((m) => m.content)).toEqual(['reply 4', 'observation 4']);
+    expect(
+      ladder(3)!
+        .slice(1)
+        .map((m) => m.content),
+    ).toEqual(['reply 4', 'observation 4']);
     expect(ladder(3)![0]!.content).toContain('[Turns 1-3 are left out');
     expect(ladder(3)![0]!.content.startsWith(PLAYBOOK_HEADING)).toBe(true);
     expect(ladder(4)![0]!.content.startsWith(PLAYBOOK_HEADING)).toBe(false);
@@ -104,7 +115,11 @@ describe('an agent request at each trim level', () => {
     const ladder = historyLadder({ first: () => ({ role: 'user', content: 'task' }), hasPlaybook: false, turns, toolUse: true });
     expect(ladder(1)!.map((m) => m.content.length)).toEqual([4, 6, TOOL_RESULT_CUTS[0] + ' …[cut]'.length, 6, 1000]);
     expect(ladder(2)![2]!.content).toHaveLength(TOOL_RESULT_CUTS[1] + ' …[cut]'.length);
-    expect(ladder(3)!.slice(1).map((m) => m.content.length)).toEqual([6, 1000]);
+    expect(
+      ladder(3)!
+        .slice(1)
+        .map((m) => m.content.length),
+    ).toEqual([6, 1000]);
     expect(ladder(4)).toBeNull();
   });
 });

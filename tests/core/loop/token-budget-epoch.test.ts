@@ -39,7 +39,13 @@ describe('an epoch against a model that reports its context window', () => {
     const budget = result.metrics.promptBudget!;
     expect(Object.keys(budget)).toEqual(['designer', 'hint', 'agent']);
     const designs = tight.sent.filter((r) => r.purpose === 'designer');
-    expect(budget.designer).toEqual({ requests: designs.length, trimmed: 0, maxPromptTokens: Math.max(...designs.map((r) => count(r.messages))), minMaxTokens: Math.min(...designs.map((r) => r.maxTokens)), window: 3000 });
+    expect(budget.designer).toEqual({
+      requests: designs.length,
+      trimmed: 0,
+      maxPromptTokens: Math.max(...designs.map((r) => count(r.messages))),
+      minMaxTokens: Math.min(...designs.map((r) => r.maxTokens)),
+      window: 3000,
+    });
     expect(events.filter((e) => e.type === 'prompt_fitted')).toHaveLength(tight.sent.length);
 
     const open = windowed(null);

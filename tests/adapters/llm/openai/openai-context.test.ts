@@ -16,7 +16,15 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   beforeEach(() => server.reset());
 
   it("reads vLLM's max_model_len of the model from /v1/models", async () => {
-    server.enqueue(jsonReply({ object: 'list', data: [{ id: 'other', max_model_len: 32768 }, { id: 'qwen3-4b', max_model_len: 4096 }] }));
+    server.enqueue(
+      jsonReply({
+        object: 'list',
+        data: [
+          { id: 'other', max_model_len: 32768 },
+          { id: 'qwen3-4b', max_model_len: 4096 },
+        ],
+      }),
+    );
     expect(await model().contextWindow()).toBe(4096);
     expect(paths()).toEqual(['GET /v1/models']);
   });
