@@ -216,10 +216,13 @@ export function coreMessages(messages: Array<{ role: ChatMessage['role']; conten
 
 /**
  * A responder (for respondWith) that answers each chat request with the scripted model's reply,
- * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`.
+ * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`;
+ * any other path gets 404.
  */
-export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown) => Promise<Reply> {
-  return async (body) => {
+export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown, path?: string) => Promise<Reply> {
+  return async (body, path = '/v1/chat/completions') => {
+    // Like a server without the optional context endpoints (/v1/models without max_model_len, /props, /tokenize).
+    if (!path.endsWith('/chat/completions')) return jsonReply({ error: { message: `fake server: no ${path}` } }, 404);
     const request = body as { messages: Parameters<typeof coreMessages>[0]; temperature: number; top_p: number; max_tokens: number; seed: number; tools?: unknown[] };
     const messages = coreMessages(request.messages);
     const reply = await scripted.complete({
