@@ -61,6 +61,8 @@ export interface AppContext {
   suites: { scheduled: HeldOutChoice; onDemand: HeldOutChoice };
   /** Remembers an API key for an OpenAI-compatible server for this tab only (never stored). */
   setApiKey(baseUrl: string, key: string): void;
+  /** Remembers the context window a person gave for an OpenAI-compatible server, for this tab only (without one the server is asked). */
+  setContextWindow(baseUrl: string, tokens: number): void;
   /** Runs side by side: the selection, the comparison and its CSV export. */
   compare: Comparison;
   /** A sweep over settings and seeds, its runs run one after another (kept across reloads). */
@@ -97,6 +99,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const modelSetup = new ModelSetupController();
   const cpu = new CpuModelController();
   const apiKeys = new Map<string, string>();
+  const contextWindows = new Map<string, number>();
 
   const model = async (meta: RunMeta): Promise<ChatModel> => {
     const demoScript = demoScriptPath(meta.modelId);
@@ -108,7 +111,8 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     const id = parseModelId(meta.modelId);
     if (id?.kind === 'openai') {
       const apiKey = apiKeys.get(id.baseUrl);
-      return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(apiKey ? { apiKey } : {}) });
+      const contextWindow = contextWindows.get(id.baseUrl);
+      return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(apiKey ? { apiKey } : {}), ...(contextWindow ? { contextWindow } : {}) });
     }
     if (id?.kind === 'wllama') {
       const cpuModel = cpu.chatModel();
@@ -179,6 +183,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       onDemand: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox: appSandbox, readPicked: readPickedPool }) }),
     },
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
+    setContextWindow: (baseUrl, tokens) => contextWindows.set(baseUrl, tokens),
     compare: new Comparison({ store, save: saveFile }),
     sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
     python,

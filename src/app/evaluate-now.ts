@@ -1,3 +1,4 @@
+import { wrapModel } from '../core/budget/wrapped-model.ts';
 import type { ChatModel, ChatRequest, ChatResult } from '../core/ports/chat-port.ts';
 import type { EvalPlay, EvalRecord } from '../core/eval/eval-record.ts';
 import { evaluateAgent } from '../core/eval/evaluate.ts';
@@ -32,16 +33,16 @@ function cancellable(model: ChatModel, signal: AbortSignal): ChatModel {
   const check = () => {
     if (signal.aborted) throw new EvaluationCancelled();
   };
-  return {
-    id: model.id,
-    ...(model.maxConcurrency !== undefined ? { maxConcurrency: model.maxConcurrency } : {}),
-    async complete(request: ChatRequest): Promise<ChatResult> {
+  return wrapModel(
+    model,
+    async (request: ChatRequest): Promise<ChatResult> => {
       check();
       const result = await model.complete({ ...request, signal });
       check();
       return result;
     },
-  };
+    signal,
+  );
 }
 
 /**

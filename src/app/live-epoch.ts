@@ -1,6 +1,7 @@
 import type { ValidationReport } from '../core/env/validate-env.ts';
 import type { SpadeEvent } from '../core/loop/events.ts';
 import type { LessonOutcome } from '../core/playbook/learn-lessons.ts';
+import { addToRoleBudget, type PromptBudgetSummary } from '../core/budget/budget-tally.ts';
 import type { Arm, EnvStats, EpochMetrics, Turn } from '../core/records.ts';
 
 /** One design attempt as it streams in and is judged. */
@@ -66,6 +67,8 @@ export interface LiveEpoch {
   lessons: LessonOutcome[];
   /** Why the epoch ended uncommitted, or null while it runs and once it is done. */
   halted: LiveHalt | null;
+  /** Per role, the epoch's prompts so far against the model's context window (largest prompt); empty when the model does not report its window. */
+  budget: PromptBudgetSummary;
 }
 
 function envIdOf(epoch: number, slot: number): string {
@@ -94,6 +97,7 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
     pieces: 0,
     lessons: [],
     halted: null,
+    budget: {},
   };
 }
 
@@ -215,6 +219,9 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
     }
     case 'lesson':
       live.lessons.push(event.outcome);
+      return;
+    case 'prompt_fitted':
+      live.budget = { ...live.budget, [event.purpose]: addToRoleBudget(live.budget?.[event.purpose], event.budget) };
       return;
     case 'epoch_completed':
       live.metrics = event.metrics;

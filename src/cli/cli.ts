@@ -31,9 +31,10 @@ commands:
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
   run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
-${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--fixed-pool FILE|DIR|DIR@N]', ...configFlagUsage()], '      ', 92).join('\n')}
+${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--context-window N]', '[--fixed-pool FILE|DIR|DIR@N]', ...configFlagUsage()], '      ', 92).join('\n')}
                                                     run SPADE epochs and write the run files
-  eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--json]
+  eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC]
+      [--context-window N] [--json]
                                                     evaluate a run's agent on a held-out suite
                                                     (a pool zip or folder, or a run directory's
                                                     pool, at epoch N or its last)

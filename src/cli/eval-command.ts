@@ -7,7 +7,7 @@ import { evaluateAgent } from '../core/eval/evaluate.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
-import { modelFromSpec } from './model-spec.ts';
+import { contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { evalLine } from './run-output.ts';
 import { loadSuite } from './suite-spec.ts';
 
@@ -20,20 +20,20 @@ const shellQuoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
  * this command line names, so the user must pass `--model` with that URL (a run folder or an
  * imported archive may record any server).
  */
-async function evaluatedModel(spec: string | undefined, recorded: string): Promise<ChatModel> {
-  if (spec !== undefined) return modelFromSpec(spec);
+async function evaluatedModel(spec: string | undefined, recorded: string, window: unknown): Promise<ChatModel> {
+  if (spec !== undefined) return modelFromSpec(spec, contextWindowOption(window, spec));
   const id = parseModelId(recorded);
   if (id?.kind === 'openai') {
     throw new UsageError(
       `the run recorded the model server ${id.baseUrl} (model ${id.model}); spade sends your API key only to a server you name, so to evaluate with it pass --model ${shellQuoted(recorded)}, or name another model with --model`,
     );
   }
-  if (id?.kind === 'scripted' && existsSync(id.name)) return modelFromSpec(recorded);
+  if (id?.kind === 'scripted' && existsSync(id.name)) return modelFromSpec(recorded, contextWindowOption(window, recorded));
   throw new UsageError(`the run's model ${recorded} cannot be rebuilt from its id; pass --model scripted:FILE or openai:URL#MODEL`);
 }
 
 /**
- * `eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--json]`:
+ * `eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--context-window N] [--json]`:
  * evaluates a run's agent as it is now (its config and its latest playbook) on a held-out suite,
  * appends the evaluation to DIR/evals.jsonl and prints its win rate with the 95% interval (with
  * `--json`, one JSON object; the suite's left-out environments then go to `warn`).
@@ -45,6 +45,7 @@ export async function runEval(argv: string[], runtime: () => SandboxRuntime, pri
     seeds: { type: 'string' },
     'no-playbook': { type: 'boolean' },
     model: { type: 'string' },
+    'context-window': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`eval takes no positional arguments, got ${positionals.join(' ')}`);
@@ -58,7 +59,7 @@ export async function runEval(argv: string[], runtime: () => SandboxRuntime, pri
   if (values['no-playbook']) config.usePlaybook = false;
   const problems = configProblems(config);
   if (problems.length > 0) throw new UsageError(problems.join('; '));
-  const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId);
+  const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId, values['context-window']);
   if (model.id === meta.modelId && loaded.state.modelSnapshot !== undefined) model.restore?.(loaded.state.modelSnapshot);
   const suite = await loadSuite(values.suite === undefined ? 'builtin' : String(values.suite), config, runtime, values.json ? warn : print);
   const record = await evaluateAgent({ model, sandbox: runtime() }, { suite, config, playbook: loaded.state.playbook ?? [], afterEpochs: meta.epochsCompleted, trigger: 'demand' });

@@ -5,10 +5,19 @@ import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
 import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
-import { UsageError } from './args.ts';
+import { integerOption, UsageError } from './args.ts';
 
-/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`. */
-export async function modelFromSpec(spec: string): Promise<ChatModel> {
+/** The window `--context-window` gives an OpenAI-compatible server (undefined: ask the server); refused below 256 tokens and for other models. */
+export function contextWindowOption(value: unknown, spec: string): number | undefined {
+  if (value === undefined) return undefined;
+  const window = integerOption(value, 'context-window', 0);
+  if (window < 256) throw new UsageError(`--context-window needs the server's context in tokens (at least 256), got ${JSON.stringify(value)}`);
+  if (!spec.startsWith('openai:')) throw new UsageError('--context-window applies to an openai:URL#MODEL server (scripted models have no context)');
+  return window;
+}
+
+/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`; `contextWindow` is an OpenAI-compatible server's window as the user gives it. */
+export async function modelFromSpec(spec: string, contextWindow?: number): Promise<ChatModel> {
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
     let parsed: unknown;
@@ -26,7 +35,12 @@ export async function modelFromSpec(spec: string): Promise<ChatModel> {
   if (spec.startsWith('openai:')) {
     const id = parseModelId(spec);
     if (id?.kind !== 'openai') throw new UsageError(`--model openai:URL#MODEL needs an http(s) URL and a model name after #, got ${JSON.stringify(spec)}`);
-    return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}) });
+    return new OpenAIChatModel({
+      baseUrl: id.baseUrl,
+      model: id.model,
+      ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+    });
   }
   throw new UsageError(`--model must be scripted:FILE or openai:URL#MODEL, got ${JSON.stringify(spec)}`);
 }

@@ -10,7 +10,7 @@ import { INITIAL_RUN_STATE, type EpochResult } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 import { CONFIG_FLAG_OPTIONS, configFromFlags } from './config-flags.ts';
-import { modelFromSpec } from './model-spec.ts';
+import { contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { epochLine, evalLine, runSummary } from './run-output.ts';
 import { loadSuite } from './suite-spec.ts';
 
@@ -32,6 +32,7 @@ export const RUN_OPTIONS = {
   corpus: { type: 'string' },
   preset: { type: 'string' },
   eval: { type: 'string' },
+  'context-window': { type: 'string' },
   'fixed-pool': { type: 'string' },
 } as const;
 
@@ -59,7 +60,7 @@ export async function runRun(argv: string[], runtime: () => SandboxRuntime, prin
   if (problems.length > 0) throw new UsageError(problems.join('; '));
   const epochs = integerOption(values.epochs, 'epochs', 1);
   if (epochs < 1) throw new UsageError('--epochs must be at least 1');
-  const model = await modelFromSpec(String(values.model));
+  const model = await modelFromSpec(String(values.model), contextWindowOption(values['context-window'], String(values.model)));
   const evalSuite = scheduled ? await loadSuite(scheduled.spec, config, runtime, print) : undefined;
   const pool = values['fixed-pool'] === undefined ? undefined : await loadSuite(String(values['fixed-pool']), config, runtime, print);
   const corpus = config.useCorpus && !pool ? await loadCorpus(values.corpus ? String(values.corpus) : SHIPPED_CORPUS, print) : [];

@@ -2,6 +2,7 @@ import type { ChatMessage, ChatUsage } from './ports/chat-port.ts';
 import type { EnvErrorCode, ValidationStage } from './env/env-error.ts';
 import type { JudgeRecord } from './env/solvability-judge.ts';
 import type { CriterionOutcome } from './env/tool-use-facts.ts';
+import type { PromptBudgetSummary } from './budget/budget-tally.ts';
 
 /** A validation verdict as stored (timings live in EpochTimings so stored records stay reproducible). */
 export interface ValidationVerdict {
@@ -172,6 +173,8 @@ export interface EpochMetrics {
   promptTokens: number;
   completionTokens: number;
   perSkill: Record<string, { environments: number; meanRegret: number; meanWinRate: number }>;
+  /** Per role, the epoch's prompts against the model's context window (largest prompt, smallest max_tokens, requests trimmed); absent when the model does not report its window, and in runs recorded before it was kept. */
+  promptBudget?: PromptBudgetSummary;
 }
 
 /** Wall-clock figures of one epoch (kept apart from the reproducible records). */

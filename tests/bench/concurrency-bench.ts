@@ -59,7 +59,8 @@ async function timedEpoch(config: Config, latencyMs: number): Promise<{ run: Con
   let inFlight = 0;
   let maxInFlight = 0;
   let requests = 0;
-  server.respondWith(async (body): Promise<Reply> => {
+  server.respondWith(async (body, path): Promise<Reply> => {
+    if (!path.endsWith('/chat/completions')) return respond(body, path);
     requests += 1;
     maxInFlight = Math.max(maxInFlight, ++inFlight);
     const [reply] = await Promise.all([respond(body), new Promise((resolve) => setTimeout(resolve, latencyMs))]);

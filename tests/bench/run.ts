@@ -131,3 +131,7 @@ if (!only || only === 'prefix') {
   const { formatPrefixFigures, measureDemoPrefixes } = await import('./prefix-bench.ts');
   for (const figures of await measureDemoPrefixes()) process.stdout.write(formatPrefixFigures(figures));
 }
+if (!only || only === 'prompts') {
+  const { formatPromptBudgets, measurePromptBudgets } = await import('./prompt-budget-bench.ts');
+  process.stdout.write(formatPromptBudgets(await measurePromptBudgets()));
+}

@@ -93,7 +93,8 @@ describe('a run against an OpenAI-compatible server', () => {
   it("fails the run with the server's reason and the next step, and Start runs the epoch again in full", async () => {
     server.reset();
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
-    server.enqueue(jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404));
+    // The first two requests ask for the context window (/v1/models, /props); the first chat request meets the error.
+    server.enqueue(jsonReply({ data: [] }), jsonReply({ error: { message: 'Not Found' } }, 404), jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404));
     await createServerRun('after an error');
     await page.getByTestId('run-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
     const alert = page.getByRole('region', { name: 'Run controls' }).getByRole('alert');

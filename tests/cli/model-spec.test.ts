@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
-import { modelFromSpec } from '../../src/cli/model-spec.ts';
+import { contextWindowOption, modelFromSpec } from '../../src/cli/model-spec.ts';
 
 describe('--model', () => {
   it('builds an OpenAI-compatible model from openai:URL#MODEL', async () => {
@@ -14,5 +14,24 @@ describe('--model', () => {
     );
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/^--model /);
+  });
+});
+
+describe('--context-window', () => {
+  const SERVER = 'openai:http://127.0.0.1:8080/v1#qwen3:4b';
+
+  it("gives an OpenAI-compatible server's model the window, used without asking the server", async () => {
+    expect(contextWindowOption(undefined, SERVER)).toBeUndefined();
+    expect(contextWindowOption('4096', SERVER)).toBe(4096);
+    expect(await (await modelFromSpec(SERVER, 4096)).contextWindow!()).toBe(4096);
+  });
+
+  it.each([
+    ['4k', SERVER, /--context-window needs a non-negative integer/],
+    ['100', SERVER, /at least 256/],
+    ['4096', 'scripted:demo.json', /applies to an openai:URL#MODEL server/],
+  ])('refuses %j for %s with a usage error', (value, spec, message) => {
+    expect(() => contextWindowOption(value, spec)).toThrow(UsageError);
+    expect(() => contextWindowOption(value, spec)).toThrow(message);
   });
 });

@@ -1,3 +1,4 @@
+import { wrapModel } from '../budget/wrapped-model.ts';
 import type { AbortSignalLike, ChatModel, ChatRequest } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { EpochAbortedError } from '../loop/epoch.ts';
@@ -47,11 +48,7 @@ export interface RescoreResult {
 export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInput): Promise<RescoreResult> {
   const { signal } = ports;
   const config: Config = { ...input.config, rolloutsPerEpoch: 1 };
-  const model: ChatModel = {
-    id: ports.model.id,
-    ...(ports.model.maxConcurrency !== undefined ? { maxConcurrency: ports.model.maxConcurrency } : {}),
-    complete: (request: ChatRequest) => ports.model.complete(signal ? { ...request, signal } : request),
-  };
+  const model = wrapModel(ports.model, (request: ChatRequest) => ports.model.complete(signal ? { ...request, signal } : request), signal);
   const gate = async () => {
     if (signal?.aborted) throw new EpochAbortedError();
   };

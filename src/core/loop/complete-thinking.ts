@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatModel, ChatRequest, ChatResult } from '../ports/chat-port.ts';
 import type { RoleThinking } from '../thinking.ts';
 import { deriveSeed } from './random.ts';
+import { fitRequest, fixedLadder, type PromptLadder } from '../budget/fit-request.ts';
 
 /** Streamed to the live view between a reply cut inside its thought and the request asked again without thinking. */
 export const THOUGHT_CUT_NOTE = '\n[the thought reached its budget unfinished; asked again with thinking off]\n';
@@ -19,22 +20,18 @@ export function cutInThought(result: ChatResult): boolean {
 }
 
 /**
- * One model call under its role's thinking setting (docs/method.md section 5): the switch and the
- * thinking budget go on the request; when the role may think with a budget above 0 and the reply
- * was cut at its token limit inside its thought (cutInThought), the same request is asked
- * once more with thinking off and only the reply budget, on a seed derived from the first
- * (`thought-cut`), so a hint, lesson, design or action is not lost to an unfinished thought. The
- * second reply is the result; the usage counts both requests.
+ * One model call with a fixed prompt under its role's thinking setting (docs/method.md section 5):
+ * the switch and the thinking budget go on the request; when the role may think with a budget
+ * above 0 and the reply was cut at its token limit inside its thought (cutInThought), the same
+ * request is asked once more with thinking off and only the reply budget, on a seed derived from
+ * the first (`thought-cut`), so a hint, lesson, design or action is not lost to an unfinished
+ * thought. The second reply is the result; the usage counts both requests. Each request is fitted
+ * to the model's window (completeFitted).
  */
 export async function completeThinking(model: ChatModel, request: ChatRequest, thinking: RoleThinking): Promise<ChatResult> {
-  const first = await model.complete(thinkingRequest(request, thinking));
-  if (thinking.mode === 'off' || thinking.budget === 0 || !cutInThought(first)) return first;
-  request.onToken?.(THOUGHT_CUT_NOTE);
-  const second = await model.complete({ ...request, thinking: false, seed: deriveSeed(request.seed, 'thought-cut') });
-  return {
-    ...second,
-    usage: { promptTokens: first.usage.promptTokens + second.usage.promptTokens, completionTokens: first.usage.completionTokens + second.usage.completionTokens },
-  };
+  const { messages, ...rest } = request;
+  const { text, usage, finishReason } = await completeFitted(model, rest, fixedLadder(messages), thinking);
+  return { text, usage, finishReason };
 }
 
 // A closed thought with something in it (an empty `<think></think>`, which a Qwen3 reply with thinking off starts with, stays), and what follows it up to the answer.
@@ -50,4 +47,40 @@ const OPEN_THOUGHT = /<think>(?![\s\S]*<\/think>)[\s\S]*$/;
  */
 export function historyWithoutThoughts(messages: readonly ChatMessage[]): ChatMessage[] {
   return messages.map((m) => (m.role === 'assistant' && m.content.includes('<think>') ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') } : { ...m }));
+}
+
+/** A request whose prompt is a ladder of trim levels rather than fixed messages. */
+export type LadderRequest = Omit<ChatRequest, 'messages'>;
+
+/** A reply and the messages of the request that produced it (the prompt as fitted). */
+export type FittedResult = ChatResult & { messages: ChatMessage[] };
+
+/**
+ * One model call fitted to the model's context window (docs/method.md, "Token budget") under its
+ * role's thinking (completeThinking's rule): the prompt is taken from the ladder at the first
+ * level that leaves the role's reply room, `maxTokens` is what the window leaves when that is less
+ * than asked, and the thought-cut retry, which asks for fewer tokens, is fitted again.
+ */
+export async function completeFitted(model: ChatModel, request: LadderRequest, ladder: PromptLadder, thinking: RoleThinking): Promise<FittedResult> {
+  const send = async (asked: ChatRequest): Promise<FittedResult> => {
+    const fitted = await fitRequest(model, {
+      purpose: asked.purpose,
+      maxTokens: asked.maxTokens,
+      ladder,
+      ...(asked.tools ? { tools: asked.tools } : {}),
+      ...(asked.thinking !== undefined ? { thinking: asked.thinking } : {}),
+      ...(asked.signal ? { signal: asked.signal } : {}),
+    });
+    const result = await model.complete({ ...asked, messages: fitted.messages, maxTokens: fitted.maxTokens });
+    return { ...result, messages: fitted.messages };
+  };
+  const base: ChatRequest = { ...request, messages: [] };
+  const first = await send(thinkingRequest(base, thinking));
+  if (thinking.mode === 'off' || thinking.budget === 0 || !cutInThought(first)) return first;
+  request.onToken?.(THOUGHT_CUT_NOTE);
+  const second = await send({ ...base, thinking: false, seed: deriveSeed(request.seed, 'thought-cut') });
+  return {
+    ...second,
+    usage: { promptTokens: first.usage.promptTokens + second.usage.promptTokens, completionTokens: first.usage.completionTokens + second.usage.completionTokens },
+  };
 }

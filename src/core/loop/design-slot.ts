@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel } from '../ports/chat-port.ts';
+import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { skillDescription, TOOL_USE_DOMAINS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
@@ -6,9 +6,10 @@ import { drawChallenge, validateEnvironment, type ValidationReport } from '../en
 import type { EnvError } from '../env/env-error.ts';
 import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
-import { buildDesignerPrompt, buildRepairPrompt } from '../prompts/designer-prompt.ts';
+import { designerLadder, repairLadder } from '../prompts/designer-ladder.ts';
+import type { PromptLadder } from '../budget/fit-request.ts';
 import { createRng, deriveSeed, type Rng } from './random.ts';
-import { completeThinking } from './complete-thinking.ts';
+import { completeFitted } from './complete-thinking.ts';
 import { roleThinking } from '../thinking.ts';
 import type { DesignAttempt, ValidationVerdict } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
@@ -93,18 +94,20 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   const attempts: DesignAttempt[] = [];
   let docId: string | null = null;
   let repairUsed = false;
-  let previous: { messages: ChatMessage[]; reply: string; message: string } | null = null;
+  let previous: { ladder: PromptLadder; reply: string; message: string } | null = null;
   while (attempts.length < config.attemptsPerSlot) {
     const attempt = attempts.length;
     const repair = config.repairMode && !repairUsed && previous !== null;
-    let messages: ChatMessage[];
+    let designer: PromptLadder;
+    let ladder: PromptLadder;
     if (repair && previous) {
       repairUsed = true;
-      messages = buildRepairPrompt(previous.messages, previous.reply, previous.message, config.prompts);
+      designer = previous.ladder;
+      ladder = repairLadder(previous.ladder, previous.reply, previous.message, config.prompts);
     } else {
       const doc = pool.length > 0 ? pool[rng.int(pool.length)]! : null;
       docId = doc?.id ?? null;
-      messages = buildDesignerPrompt(
+      designer = designerLadder(
         {
           skill: ctx.skill,
           skillDescription: skillDescription(ctx.skill),
@@ -116,11 +119,14 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
         },
         config.prompts,
       );
+      ladder = designer;
     }
+    const purpose = repair ? 'repair' : 'designer';
     ctx.onAttemptStart(attempt, docId, repair);
-    const result = await completeThinking(
+    const result = await completeFitted(
       ctx.model,
-      { messages, ...config.designer, seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt), purpose: repair ? 'repair' : 'designer', onToken: ctx.onToken },
+      { ...config.designer, seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt), purpose, onToken: ctx.onToken },
+      ladder,
       roleThinking(config, 'designer'),
     );
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
@@ -137,12 +143,21 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
         : null;
     const report = judged?.verdict === 'no' ? judgedReport(validated, judgeRejection(judged)) : validated;
     ctx.onValidated(attempt, report);
-    const record: DesignAttempt = { attempt, repair, messages, reply: result.text, code: report.source, validation: verdictOf(report), usage: result.usage, ...(judged ? { judge: judged } : {}) };
+    const record: DesignAttempt = {
+      attempt,
+      repair,
+      messages: result.messages,
+      reply: result.text,
+      code: report.source,
+      validation: verdictOf(report),
+      usage: result.usage,
+      ...(judged ? { judge: judged } : {}),
+    };
     attempts.push(record);
     if (report.ok) {
       return { attempts, valid: record, docId, ...slotFacts, memoryShown: shown(memory) };
     }
-    previous = { messages, reply: result.text, message: report.message ?? 'unknown failure' };
+    previous = { ladder: designer, reply: result.text, message: report.message ?? 'unknown failure' };
   }
   return { attempts, valid: null, docId, ...slotFacts, memoryShown: shown(memory) };
 }

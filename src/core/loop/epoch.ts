@@ -18,6 +18,9 @@ import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
 import { scoreEpoch, withLessonTokens } from '../scoring/score-epoch.ts';
 import { clipEpochEpisodes } from './stored-episode.ts';
+import type { FitListener } from '../budget/fit-request.ts';
+import { wrapModel } from '../budget/wrapped-model.ts';
+import { BudgetTally } from '../budget/budget-tally.ts';
 
 /** What carries over from one epoch to the next: plain data. */
 export interface RunState {
@@ -112,13 +115,13 @@ function throwIfAborted(signal: AbortSignalLike | undefined): void {
 }
 
 // The model's time is the wall time with at least one call in flight, so concurrent calls are counted once.
-function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }, signal: AbortSignalLike | undefined): ChatModel {
+// Its context window is the run's model's (asked once per model), and each request fitted to it is told to `fitted`.
+function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }, signal: AbortSignalLike | undefined, fitted: FitListener['onFitted']): ChatModel & FitListener {
   let inFlight = 0;
   let since = 0;
-  return {
-    id: model.id,
-    ...(model.maxConcurrency !== undefined ? { maxConcurrency: model.maxConcurrency } : {}),
-    async complete(request: ChatRequest): Promise<ChatResult> {
+  const timed = wrapModel(
+    model,
+    async (request: ChatRequest): Promise<ChatResult> => {
       throwIfAborted(signal);
       if (inFlight++ === 0) since = clock();
       try {
@@ -128,7 +131,9 @@ function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }
         throwIfAborted(signal);
       }
     },
-  };
+    signal,
+  );
+  return fitted ? { ...timed, onFitted: fitted } : timed;
 }
 
 // The fixed order of an epoch's units (a sequential run's order): every design, then every hint, then the plays slot by slot.
@@ -292,8 +297,12 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const clock = ports.now ?? Date.now;
   const started = clock();
   const modelTime = { ms: 0 };
-  const model = timedModel(ports.model, clock, modelTime, ports.signal);
   const emit = ports.emit ?? (() => undefined);
+  const tally = new BudgetTally();
+  const model = timedModel(ports.model, clock, modelTime, ports.signal, (purpose, budget) => {
+    tally.add(purpose, budget);
+    emit({ type: 'prompt_fitted', epoch: state.epoch, purpose, budget });
+  });
   const gate: Gate = async (stage) => {
     throwIfAborted(ports.signal);
     const done = await ports.gate?.(stage);
@@ -315,7 +324,8 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
   scoring?.();
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
-  const metrics = withLessonTokens(scores.metrics, learning?.usage ?? []);
+  const promptBudget = tally.summary();
+  const metrics = { ...withLessonTokens(scores.metrics, learning?.usage ?? []), ...(promptBudget ? { promptBudget } : {}) };
   const nextState: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),

@@ -3,6 +3,7 @@ import type { ValidationReport } from '../env/validate-env.ts';
 import type { Arm, Episode, EnvStats, EpochMetrics, Turn } from '../records.ts';
 import type { EvalPlay, EvalRecord } from '../eval/eval-record.ts';
 import type { LessonOutcome } from '../playbook/learn-lessons.ts';
+import type { RequestBudget } from '../budget/fit-request.ts';
 
 /** Where a streamed token belongs. */
 export interface TokenSource {
@@ -28,6 +29,7 @@ export type SpadeEvent =
   | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics }
   | { type: 'pool_environment'; epoch: number; slot: number; envId: string; poolId: string; skill: string }
   | { type: 'lesson'; epoch: number; outcome: LessonOutcome }
+  | { type: 'prompt_fitted'; epoch: number; purpose: ChatPurpose; budget: RequestBudget }
   | { type: 'eval_started'; epoch: number; afterEpochs: number; total: number }
   | { type: 'eval_play'; epoch: number; afterEpochs: number; play: EvalPlay; done: number; total: number }
   | { type: 'eval_completed'; epoch: number; record: EvalRecord };

@@ -4,8 +4,9 @@ import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { storedStep } from './stored-episode.ts';
 import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-prompt.ts';
+import { historyLadder } from '../prompts/history-ladder.ts';
 import { deriveSeed } from './random.ts';
-import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
+import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
 import type { RoleThinking } from '../thinking.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
@@ -39,8 +40,9 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
- * alternate agent replies (each request carries the history with earlier thoughts dropped, the
- * episode keeps the replies whole) and environment steps
+ * alternate agent replies (each request carries the history with earlier thoughts dropped, and
+ * leaves earlier turns out only when the model's context makes the budget do so; the episode
+ * keeps the replies whole) and environment steps
  * until the episode ends or the turn cap; a tool-use environment plays its turns with tools
  * (play-tool-episode.ts). A crash or hang ends it with its error (and return 0):
  * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
@@ -68,11 +70,14 @@ const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instruc
 
 // The turns of a cognitive game: the agent template's first message, then one boxed action per reply (read with the aids when on).
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
-  messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons, spec.replyAids));
+  const first = (withPlaybook: boolean) => agentFirstMessage(firstObservation, spec.template, withPlaybook ? spec.lessons : [], spec.replyAids);
+  messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await completeThinking(
+    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: historyWithoutThoughts(messages).slice(1), toolUse: false };
+    const reply = await completeFitted(
       model,
-      { messages: historyWithoutThoughts(messages), ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      historyLadder(history),
       spec.thinking,
     );
     usage.promptTokens += reply.usage.promptTokens;

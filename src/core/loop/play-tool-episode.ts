@@ -2,10 +2,11 @@ import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/cha
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
+import { historyLadder } from '../prompts/history-ladder.ts';
 import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
-import { completeThinking, historyWithoutThoughts } from './complete-thinking.ts';
+import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 import { storedStep } from './stored-episode.ts';
 import type { ToolProgress, Turn } from '../records.ts';
@@ -46,11 +47,15 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
   const tools = facts.tools as ToolSchema[];
   const instructions = instructionsOf(facts);
   if (instructions) log.instructions = instructions;
-  log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
+  const template = spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent;
+  const first = (withPlaybook: boolean) => toolAgentFirstMessage(firstObservation, tools, template, withPlaybook ? spec.lessons : []);
+  log.messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await completeThinking(
+    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: historyWithoutThoughts(log.messages).slice(1), toolUse: true };
+    const reply = await completeFitted(
       model,
-      { messages: historyWithoutThoughts(log.messages), ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', tools, ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', tools, ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      historyLadder(history),
       spec.thinking,
     );
     log.usage.promptTokens += reply.usage.promptTokens;

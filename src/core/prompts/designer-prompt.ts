@@ -41,14 +41,15 @@ export function describeEnvironment(code: string, skill: string): string {
   return `the ${skill} game${match ? ` ${match[1]}` : ''}${line ? ` ("${line}")` : ''}`;
 }
 
-/** The reference-environments block: positives with skill, win rate and regret; the negative by its skill, class name and one line of what it was. */
+/** The reference-environments block: positives with skill, win rate, regret and code (a note instead when the budget left the code out); the negative by its skill, class name and one line of what it was. */
 export function memoryBlock(memory: MemorySelection | null): string {
   if (!memory || (memory.positives.length === 0 && !memory.negative)) return '';
   const parts: string[] = [];
   if (memory.positives.length > 0) {
     parts.push('<reference_environments>\nThese past environments were well calibrated: the agent won some plays, and the hint helped. Borrow their structure and depth, but write a DIFFERENT game.');
     memory.positives.forEach((p, i) => {
-      parts.push(`Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)}):\n\`\`\`python\n${p.code}\n\`\`\``);
+      const heading = `Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)})`;
+      parts.push(p.code === '' ? `${heading}; its code is left out to fit the model's context.` : `${heading}:\n\`\`\`python\n${p.code}\n\`\`\``);
     });
     parts.push('</reference_environments>');
   }

@@ -1,4 +1,5 @@
 import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
+import { OpenAIContext } from './openai-context.ts';
 import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
@@ -27,6 +28,10 @@ export interface OpenAIChatModelOptions {
   maxConcurrency?: number;
   /** Defaults to `globalThis.fetch`. */
   fetch?: FetchLike;
+  /** The server's context window in tokens, as the user knows it; when set it is used as is, else the server is asked (vLLM `/v1/models`, llama.cpp `/props`). */
+  contextWindow?: number;
+  /** How long each probe of the optional context endpoints may take before it counts as absent; default 5000. */
+  probeTimeoutMs?: number;
 }
 
 type Stop = 'abort' | 'silence' | 'total';
@@ -49,7 +54,7 @@ function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   });
 }
 
-/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, sends the thinking switch as `chat_template_kwargs.enable_thinking` (vLLM, SGLang and llama.cpp pass it to the chat template; a server or template that ignores it answers as before), estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
+/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); reports its context window and counts prompts where the server says how (openai-context.ts); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, sends the thinking switch as `chat_template_kwargs.enable_thinking` (vLLM, SGLang and llama.cpp pass it to the chat template; a server or template that ignores it answers as before), estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly maxConcurrency: number;
@@ -61,6 +66,7 @@ export class OpenAIChatModel implements ChatModel {
   private readonly retryDelayMs: number;
   private readonly fetchFn: FetchLike;
   private readonly headers: Record<string, string>;
+  private readonly context: OpenAIContext;
 
   constructor(private readonly options: OpenAIChatModelOptions) {
     const base = options.baseUrl.replace(/\/+$/, '');
@@ -74,6 +80,17 @@ export class OpenAIChatModel implements ChatModel {
     this.retryDelayMs = options.retryDelayMs ?? 500;
     this.fetchFn = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.headers = { 'Content-Type': 'application/json', ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) };
+    this.context = new OpenAIContext(base.replace(/\/v1$/, ''), options.model, this.headers, this.fetchFn, options.probeTimeoutMs);
+  }
+
+  /** The window the user set, else the one the server reports (null when it says nothing). */
+  contextWindow(signal?: AbortSignalLike): Promise<number | null> {
+    return this.options.contextWindow !== undefined ? Promise.resolve(this.options.contextWindow) : this.context.window(signal);
+  }
+
+  /** The prompt tokens the server's own tokenizer counts (vLLM `/tokenize`, llama.cpp `/apply-template` + `/tokenize`); rejects when it offers neither. */
+  countPromptTokens(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number> {
+    return this.context.count(request, signal);
   }
 
   async complete(request: ChatRequest): Promise<ChatResult> {

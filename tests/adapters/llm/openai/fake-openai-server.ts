@@ -1,4 +1,5 @@
 import { DEFAULT_TEMPLATES } from '../../../../src/core/prompts/templates.ts';
+import { LESSON_INSTRUCTIONS } from '../../../../src/core/prompts/lesson-prompt.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScriptedChatModel } from '../../../../src/adapters/llm/scripted/scripted-chat-model.ts';
@@ -111,7 +112,7 @@ export class FakeOpenAIServer {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: Reply[] = [];
   private readonly server: Server;
-  private fallback: ((body: unknown) => Reply | Promise<Reply>) | null = null;
+  private fallback: ((body: unknown, path: string) => Reply | Promise<Reply>) | null = null;
 
   private constructor(private readonly cors: boolean) {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -134,8 +135,8 @@ export class FakeOpenAIServer {
     this.queue.push(...replies);
   }
 
-  /** Answers requests that find the queue empty by calling `respond` with the request body. */
-  respondWith(respond: (body: unknown) => Reply | Promise<Reply>): void {
+  /** Answers requests that find the queue empty by calling `respond` with the request body and path. */
+  respondWith(respond: (body: unknown, path: string) => Reply | Promise<Reply>): void {
     this.fallback = respond;
   }
 
@@ -170,19 +171,20 @@ export class FakeOpenAIServer {
         return;
       }
     }
-    const reply = this.queue.shift() ?? (this.fallback ? await this.fallback(body) : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
+    const reply = this.queue.shift() ?? (this.fallback ? await this.fallback(body, req.url ?? '') : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
     await reply(res);
   }
 }
 
 /** What a real model would be asked to do, read from the prompt (the protocol carries no purpose). */
-function purposeOf(messages: ChatMessage[]): ChatPurpose {
+export function purposeOf(messages: ChatMessage[]): ChatPurpose {
   const first = messages[0]?.content ?? '';
   if (first.startsWith(DEFAULT_TEMPLATES.designer.slice(0, 40))) return 'designer';
   if (first.startsWith(DEFAULT_TEMPLATES.hint.slice(0, 40))) return 'hint';
   if (first.startsWith(DEFAULT_TEMPLATES.toolDesigner.slice(0, 40))) return 'designer';
   if (first.startsWith(DEFAULT_TEMPLATES.toolHint.slice(0, 40))) return 'hint';
   if (first.startsWith(DEFAULT_TEMPLATES.judge.slice(0, 40))) return 'judge';
+  if (first.startsWith(LESSON_INSTRUCTIONS.slice(0, 40))) return 'lesson';
   return 'agent';
 }
 
@@ -204,8 +206,8 @@ export function toolCallsReply(text: string, calls: Array<{ name: string; argume
   };
 }
 
-// A request's messages as the core writes them: a call the client sent as `tool_calls` back in its `<tool_call>` text.
-function coreMessages(messages: Array<{ role: ChatMessage['role']; content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }>): ChatMessage[] {
+/** A request's messages as the core writes them: a call the client sent as `tool_calls` back in its `<tool_call>` text. */
+export function coreMessages(messages: Array<{ role: ChatMessage['role']; content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }>): ChatMessage[] {
   return messages.map(({ role, content, tool_calls }) => {
     const calls = (tool_calls ?? []).map((c) => toolCallAction({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as Record<string, unknown> }));
     return { role, content: [content ?? '', ...calls].filter(Boolean).join('\n') };
@@ -214,10 +216,13 @@ function coreMessages(messages: Array<{ role: ChatMessage['role']; content: stri
 
 /**
  * A responder (for respondWith) that answers each chat request with the scripted model's reply,
- * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`.
+ * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`;
+ * any other path gets 404.
  */
-export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown) => Promise<Reply> {
-  return async (body) => {
+export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown, path?: string) => Promise<Reply> {
+  return async (body, path = '/v1/chat/completions') => {
+    // Like a server without the optional context endpoints (/v1/models without max_model_len, /props, /tokenize).
+    if (!path.endsWith('/chat/completions')) return jsonReply({ error: { message: `fake server: no ${path}` } }, 404);
     const request = body as { messages: Parameters<typeof coreMessages>[0]; temperature: number; top_p: number; max_tokens: number; seed: number; tools?: unknown[] };
     const messages = coreMessages(request.messages);
     const reply = await scripted.complete({
