@@ -4,6 +4,7 @@ import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/sc
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
+import { roleThinking } from '../../../src/core/thinking.ts';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import type { SpadeEvent } from '../../../src/core/loop/events.ts';
 import { fakeSandbox, type FakeClass } from '../../fixtures/fake-sandbox.ts';
@@ -82,6 +83,7 @@ describe('a long episode against a small window', () => {
       maxTurns: 12,
       stepTimeoutMs: 1000,
       sampling: { temperature: 0, topP: 1, maxTokens: 512 },
+      thinking: roleThinking(DEFAULT_CONFIG, 'agent'),
       template: DEFAULT_CONFIG.prompts.agent,
       modelSeedKey: 'k',
     });
