@@ -3,6 +3,7 @@
 // closes the task; under the reference preset the same replies are format errors and the task is
 // never won. Also the base class's closing answer, judged by the environment's own _check_answer.
 import { describe, expect, it } from 'vitest';
+import { roleThinking } from '../../../src/core/thinking.ts';
 import { DEFAULT_CONFIG } from '../../../src/core/config.ts';
 import { playEpisode, type EpisodeSpec } from '../../../src/core/loop/play-episode.ts';
 import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
@@ -35,6 +36,7 @@ async function playPantry(replyAids: boolean) {
     maxTurns: NATURAL_REPLIES.length,
     stepTimeoutMs: 10_000,
     sampling: DEFAULT_CONFIG.agent,
+    thinking: roleThinking(DEFAULT_CONFIG, 'agent'),
     template: DEFAULT_CONFIG.prompts.agent,
     modelSeedKey: 'aids',
     replyAids,

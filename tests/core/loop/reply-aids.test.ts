@@ -1,5 +1,6 @@
 // The replyAids knob reaches every reader: a game's actions and first message, and the hint.
 import { describe, expect, it } from 'vitest';
+import { roleThinking } from '../../../src/core/thinking.ts';
 import { DEFAULT_CONFIG, REFERENCE_PRESET } from '../../../src/core/config.ts';
 import { hintEnvironment } from '../../../src/core/loop/hint-environment.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
@@ -42,7 +43,17 @@ function recordingGame(actions: string[]): EnvHandle {
 async function playOnce(replyAids: boolean) {
   const actions: string[] = [];
   const seen: ChatMessage[][] = [];
-  const spec = { seed: 1, hint: null, maxTurns: 1, stepTimeoutMs: 1000, sampling: DEFAULT_CONFIG.agent, template: DEFAULT_CONFIG.prompts.agent, modelSeedKey: 'k', replyAids };
+  const spec = {
+    seed: 1,
+    hint: null,
+    maxTurns: 1,
+    stepTimeoutMs: 1000,
+    sampling: DEFAULT_CONFIG.agent,
+    thinking: roleThinking(DEFAULT_CONFIG, 'agent'),
+    template: DEFAULT_CONFIG.prompts.agent,
+    modelSeedKey: 'k',
+    replyAids,
+  };
   await playEpisode(model(REPLY, seen), recordingGame(actions), spec);
   return { action: actions[0], first: seen[0]![0]!.content };
 }
