@@ -2,12 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
+import { GRAMMAR_SERVERS, isGrammarServer, type GrammarServer } from '../adapters/llm/openai/openai-grammar.ts';
 import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 import { UsageError } from './args.ts';
 
-/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`. */
+/** The server family `OPENAI_GRAMMAR` names (unset or empty: none); anything else is a usage error. */
+export function grammarServerOf(value: string | undefined): { grammarServer?: GrammarServer } {
+  if (value === undefined || value === '') return {};
+  if (!isGrammarServer(value)) throw new UsageError(`OPENAI_GRAMMAR must be one of ${GRAMMAR_SERVERS.join(', ')} (how the server takes a grammar), got ${JSON.stringify(value)}`);
+  return { grammarServer: value };
+}
+
+/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL` (an OpenAI-compatible server takes grammars when `OPENAI_GRAMMAR` names its family). */
 export async function modelFromSpec(spec: string): Promise<ChatModel> {
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
@@ -26,7 +34,7 @@ export async function modelFromSpec(spec: string): Promise<ChatModel> {
   if (spec.startsWith('openai:')) {
     const id = parseModelId(spec);
     if (id?.kind !== 'openai') throw new UsageError(`--model openai:URL#MODEL needs an http(s) URL and a model name after #, got ${JSON.stringify(spec)}`);
-    return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}) });
+    return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}), ...grammarServerOf(process.env.OPENAI_GRAMMAR) });
   }
   throw new UsageError(`--model must be scripted:FILE or openai:URL#MODEL, got ${JSON.stringify(spec)}`);
 }

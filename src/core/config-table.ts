@@ -238,6 +238,16 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   designer: { kind: 'value', group: 'models', doc: 'Designer sampling: temperature, top-p and most tokens per reply (SPADE: 0.6 / 0.95).', default: { temperature: 0.6, topP: 0.95, maxTokens: 4096 } },
   hint: { kind: 'value', group: 'models', doc: 'Hint sampling: temperature, top-p and most tokens per reply (SPADE: 0.3).', default: { temperature: 0.3, topP: 0.95, maxTokens: 256 } },
   agent: { kind: 'value', group: 'models', doc: 'Agent sampling: temperature, top-p and most tokens per reply (SPADE: 0.6).', default: { temperature: 0.6, topP: 0.95, maxTokens: 1024 } },
+  constrainAgent: {
+    kind: 'toggle',
+    group: 'models',
+    doc: "Constrain the agent's replies with a grammar (a tab addition): a game reply is short reasoning then exactly one \\boxed{...}, a tool-use reply one call to a listed tool or one <answer>; only with a model that honours grammars (others play unconstrained and the run says so).",
+    default: false,
+    reference: false,
+    flag: 'constrain-agent',
+    label: 'Constrained agent replies',
+    help: 'Grammar-constrained decoding of the agent: one boxed action, or one well-formed tool call or answer, per reply (wllama, web-llm, OpenAI-compatible servers named by OPENAI_GRAMMAR)',
+  },
   concurrency: {
     kind: 'number',
     group: 'models',

@@ -34,6 +34,7 @@ export interface Config {
   designer: SamplingConfig;
   hint: SamplingConfig;
   agent: SamplingConfig;
+  constrainAgent: boolean;
   concurrency: number;
   usePlaybook: boolean;
   playbookSize: number;
@@ -83,8 +84,8 @@ export function withSetting(config: Config, setting: RunSetting): Config {
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
  * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
- * no playbook, evaluation only on demand, cognitive games without the solvability judge; the
- * default concurrency, which changes no result); a template it lacks is the default one.
+ * no playbook, evaluation only on demand, cognitive games without the solvability judge, an
+ * unconstrained agent; the default concurrency, which changes no result); a template it lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -100,6 +101,7 @@ export function completeConfig(stored: Config): Config {
     evalEvery: partial.evalEvery ?? 0,
     evalSeeds: partial.evalSeeds ?? CONFIG_TABLE.evalSeeds.default,
     concurrency: partial.concurrency ?? CONFIG_TABLE.concurrency.default,
+    constrainAgent: partial.constrainAgent ?? false,
   };
 }
 

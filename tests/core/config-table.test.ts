@@ -23,6 +23,7 @@ describe('the config table', () => {
       'designer',
       'hint',
       'agent',
+      'constrainAgent',
       'concurrency',
       'usePlaybook',
       'playbookSize',
@@ -64,6 +65,7 @@ describe('the config table', () => {
       useMemory: true,
       reward: 'blend',
       difficulty: 'adaptive',
+      constrainAgent: false,
     });
     expect(REFERENCE_PRESET).toEqual({
       skills: DEFAULT_CONFIG.skills,
@@ -78,6 +80,7 @@ describe('the config table', () => {
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
       stepTimeoutMs: 30_000,
+      constrainAgent: false,
     });
     expect([MAX_VALIDATE_TIMEOUT_MS, MAX_STEP_TIMEOUT_MS]).toEqual([60_000, 30_000]);
     expect(configProblems(DEFAULT_CONFIG)).toEqual([]);
@@ -85,7 +88,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(20);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(21);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -150,6 +153,11 @@ describe('configProblems, from the table', () => {
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, prompts: DEFAULT_CONFIG.prompts });
     expect(configProblems(completed)).toEqual([]);
+  });
+
+  it('completes a config stored before constrained decoding as a run with an unconstrained agent', () => {
+    const { constrainAgent: _c, ...old } = DEFAULT_CONFIG;
+    expect(completeConfig(old as Config).constrainAgent).toBe(false);
   });
 
   it('keeps the setting and its skills through both presets', () => {

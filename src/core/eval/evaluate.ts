@@ -5,6 +5,7 @@ import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
 import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
+import { constrainsAgent } from '../loop/agent-grammar.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { shownLessons, type Lesson } from '../playbook/lesson.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord, type EvalTrigger } from './eval-record.ts';
@@ -87,6 +88,7 @@ function environmentUnits(
         sampling: config.agent,
         template: config.prompts.agent,
         toolTemplate: config.prompts.toolAgent,
+        constrain: constrainsAgent(config, ports.model),
         modelSeedKey: `eval:${env.id}:${index}`,
       });
       if (played.error) await instances.discard(handle);

@@ -4,6 +4,7 @@ import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
+import { constrainsAgent } from './agent-grammar.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
@@ -150,6 +151,7 @@ export class EnvironmentPlays {
         sampling: config.agent,
         template: config.prompts.agent,
         toolTemplate: config.prompts.toolAgent,
+        constrain: constrainsAgent(config, this.model),
         modelSeedKey: seedKey,
         onToken: (delta) =>
           this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../ports/chat-port.ts';
 import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
@@ -7,6 +7,7 @@ import { deriveSeed } from './random.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
 import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
+import { withActionGrammar } from './agent-grammar.ts';
 
 /** What one episode needs. */
 export interface EpisodeSpec {
@@ -23,6 +24,8 @@ export interface EpisodeSpec {
   lessons?: readonly string[];
   /** Seed material for the model's per-turn seeds. */
   modelSeedKey: string;
+  /** Constrain each reply to the action format with a grammar (the run's `constrainAgent`, when the model honours grammars). */
+  constrain?: boolean;
   onToken?: (delta: string) => void;
   onTurn?: (turnIndex: number, turn: Turn) => void;
 }
@@ -62,13 +65,14 @@ const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instruc
 async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
   messages.push(agentFirstMessage(firstObservation, spec.template, spec.lessons));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await model.complete({
+    const request: ChatRequest = {
       messages: [...messages],
       ...spec.sampling,
       seed: deriveSeed(spec.modelSeedKey, turnIndex),
       purpose: 'agent',
       ...(spec.onToken ? { onToken: spec.onToken } : {}),
-    });
+    };
+    const reply = await model.complete(spec.constrain ? withActionGrammar(request) : request);
     usage.promptTokens += reply.usage.promptTokens;
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });

@@ -1,10 +1,11 @@
-import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatRequest, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
 import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
+import { withToolGrammar } from './agent-grammar.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 import type { ToolProgress, Turn } from '../records.ts';
 
@@ -46,14 +47,15 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
   if (instructions) log.instructions = instructions;
   log.messages.push(toolAgentFirstMessage(firstObservation, tools, spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent, spec.lessons));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const reply = await model.complete({
+    const request: ChatRequest = {
       messages: [...log.messages],
       ...spec.sampling,
       seed: deriveSeed(spec.modelSeedKey, turnIndex),
       purpose: 'agent',
       tools,
       ...(spec.onToken ? { onToken: spec.onToken } : {}),
-    });
+    };
+    const reply = await model.complete(spec.constrain ? withToolGrammar(request, tools) : request);
     log.usage.promptTokens += reply.usage.promptTokens;
     log.usage.completionTokens += reply.usage.completionTokens;
     log.messages.push({ role: 'assistant', content: reply.text });
