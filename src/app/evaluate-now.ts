@@ -35,6 +35,7 @@ function cancellable(model: ChatModel, signal: AbortSignal): ChatModel {
   return {
     id: model.id,
     ...(model.maxConcurrency !== undefined ? { maxConcurrency: model.maxConcurrency } : {}),
+    ...(model.grammars !== undefined ? { grammars: model.grammars } : {}),
     async complete(request: ChatRequest): Promise<ChatResult> {
       check();
       const result = await model.complete({ ...request, signal });

@@ -117,6 +117,7 @@ function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }
   return {
     id: model.id,
     ...(model.maxConcurrency !== undefined ? { maxConcurrency: model.maxConcurrency } : {}),
+    ...(model.grammars !== undefined ? { grammars: model.grammars } : {}),
     async complete(request: ChatRequest): Promise<ChatResult> {
       throwIfAborted(signal);
       if (inFlight++ === 0) since = clock();

@@ -4,8 +4,6 @@ import { GbnfBuilder, gbnfLiteral, jsonLiteral, repeat } from './gbnf.ts';
 // constrained reply always ends. A schema is untrusted input: anything unexpected falls back to
 // a generic value, and only so much of it is shaped.
 
-/** Longest string value, in characters. */
-export const STRING_CHARS = 200;
 /** Most items of a generic array or members of a generic object. */
 const GENERIC_ITEMS = 8;
 /** Deepest nesting of a generic value below the arguments object. */
@@ -21,17 +19,21 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Builds the JSON parts of a grammar, sharing its rules. */
 export class JsonGrammar {
-  constructor(private readonly builder: GbnfBuilder) {}
+  /** `stringChars`: the longest string value, in characters. */
+  constructor(
+    private readonly builder: GbnfBuilder,
+    private readonly stringChars: number,
+  ) {}
 
   /** Optional single space between JSON tokens. */
   ws(): string {
     return this.builder.rule('" "?', 'ws');
   }
 
-  /** A JSON string of at most STRING_CHARS characters, `<` only as `\u003c` (so no tag appears inside a call). */
+  /** A JSON string of at most `stringChars` characters, `<` only as `\u003c` (so no tag appears inside a call). */
   string(): string {
     const char = this.builder.rule('[^\\x22\\x5C\\x00-\\x1F\\x3C] | "\\\\" [\\x22\\x5C/bfnrt] | "\\\\u" [0-9a-fA-F]{4,4}', 'sc');
-    return this.builder.rule(`"\\"" ${repeat(char, 0, STRING_CHARS)} "\\""`, 'str');
+    return this.builder.rule(`"\\"" ${repeat(char, 0, this.stringChars)} "\\""`, 'str');
   }
 
   /** A JSON integer of at most 16 digits. */
