@@ -42,6 +42,8 @@ export function boxedActionGrammar(bounds: ReplyBounds): ReplyGrammar {
   const builder = new GbnfBuilder();
   const first = builder.define('boxfirst', '[^\\x00-\\x20\\x5C\\x7B\\x7D]');
   const rest = builder.define('boxrest', '[^\\x00-\\x1F\\x5C\\x7B\\x7D]');
-  const root = [preamble(builder, bounds, '[^\\x5C\\x7B\\x7D\\x3C]'), gbnfLiteral('\\boxed{'), first, repeat(rest, 0, Math.max(0, (bounds.boxChars ?? DEFAULT_BOUNDS.boxChars) - 1)), gbnfLiteral('}')].filter((p) => p !== '').join(' ');
+  const root = [preamble(builder, bounds, '[^\\x5C\\x7B\\x7D\\x3C]'), gbnfLiteral('\\boxed{'), first, repeat(rest, 0, Math.max(0, (bounds.boxChars ?? DEFAULT_BOUNDS.boxChars) - 1)), gbnfLiteral('}')]
+    .filter((p) => p !== '')
+    .join(' ');
   return { name: 'boxed-action', gbnf: builder.text(root) };
 }

@@ -95,12 +95,7 @@ export class JsonGrammar {
       tails[j] = this.builder.rule(`("," ${ws} ${item})?${tail ? ` ${tail}` : ''}`, 'tail');
       firsts[j] = this.builder.rule(firsts[j + 1] ? `${item}${tail ? ` ${tail}` : ''} | ${firsts[j + 1]}` : item, 'first');
     }
-    const body =
-      required.length > 0
-        ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ')
-        : firsts[0]
-          ? `${firsts[0]}?`
-          : '';
+    const body = required.length > 0 ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ') : firsts[0] ? `${firsts[0]}?` : '';
     return this.builder.rule(`"{" ${ws} ${body === '' ? '' : `${body} ${ws} `}"}"`, 'obj');
   }
 

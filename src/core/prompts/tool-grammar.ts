@@ -32,7 +32,10 @@ export function toolReplyGrammar(tools: readonly ToolSchema[], bounds: ReplyBoun
     calls.push(builder.rule(`${jsonLiteral(name)!} ${ws} "," ${ws} ${gbnfLiteral('"arguments"')} ${ws} ":" ${ws} ${args}`, 'call'));
   }
   const answerFirst = builder.rule('[^\\x3C\\x00-\\x20]', 'c');
-  const answer = builder.define('answer', `${gbnfLiteral('<answer>')} ${answerFirst} ${builder.rule('[^\\x3C]', 'c')}{0,${Math.max(0, (bounds.answerChars ?? DEFAULT_BOUNDS.answerChars) - 1)}} ${gbnfLiteral('</answer>')}`);
+  const answer = builder.define(
+    'answer',
+    `${gbnfLiteral('<answer>')} ${answerFirst} ${builder.rule('[^\\x3C]', 'c')}{0,${Math.max(0, (bounds.answerChars ?? DEFAULT_BOUNDS.answerChars) - 1)}} ${gbnfLiteral('</answer>')}`,
+  );
   const choices = [answer];
   if (calls.length > 0) {
     const call = builder.define('toolcall', `${gbnfLiteral('<tool_call>{')} ${ws} ${gbnfLiteral('"name"')} ${ws} ":" ${ws} (${calls.join(' | ')}) ${ws} ${gbnfLiteral('}</tool_call>')}`);

@@ -19,7 +19,9 @@ const named =
     step: (action) => ({ observation: 'over', reward: boxedAnswer(action) === name.toLowerCase() ? 1 : 0, terminated: true, truncated: false, info: {} }),
   });
 
-const TOOLS: ToolSchema[] = [{ type: 'function', function: { name: 'lookup', description: 'Look up a code.', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } } }];
+const TOOLS: ToolSchema[] = [
+  { type: 'function', function: { name: 'lookup', description: 'Look up a code.', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } } },
+];
 
 /** A tool-use double: any reply ends the episode. */
 const desk: FakeClass = () => ({
@@ -47,7 +49,18 @@ function recording(grammars: boolean | undefined): { model: ChatModel; requests:
 }
 
 const SUITE: Suite = { name: 'doubles', sha256: 'doubles', environments: [{ id: 'held-0', skill: 'Logical Deduction', code: 'Amber', title: null }] };
-const CONFIG: Config = { ...DEFAULT_CONFIG, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 2, hintPlays: 1, maxTurns: 2, useCorpus: false, evalEvery: 1, evalSeeds: 2 };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 1,
+  playsPerArm: 2,
+  hintPlays: 1,
+  maxTurns: 2,
+  useCorpus: false,
+  evalEvery: 1,
+  evalSeeds: 2,
+};
 
 async function epochRequests(config: Config, grammars: boolean | undefined): Promise<ChatRequest[]> {
   const { model, requests } = recording(grammars);
@@ -101,7 +114,9 @@ describe('the decision and the note', () => {
   });
 
   it('says once, by the model, that replies stay unconstrained; nothing otherwise', () => {
-    expect(grammarNote({ constrainAgent: true }, { id: 'scripted:demo', grammars: false })).toMatch(/^Constrained agent replies are on, but scripted:demo does not support grammars: the agent plays unconstrained\./);
+    expect(grammarNote({ constrainAgent: true }, { id: 'scripted:demo', grammars: false })).toMatch(
+      /^Constrained agent replies are on, but scripted:demo does not support grammars: the agent plays unconstrained\./,
+    );
     expect(grammarNote({ constrainAgent: true }, { id: 'wllama:x.gguf', grammars: true })).toBeNull();
     expect(grammarNote({ constrainAgent: false }, { id: 'scripted:demo' })).toBeNull();
   });

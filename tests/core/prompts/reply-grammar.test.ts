@@ -38,12 +38,7 @@ describe('the boxed-action grammar', () => {
   const grammar = parseGbnf(boxedActionGrammar({ think: true }).gbnf);
   const noThink = parseGbnf(boxedActionGrammar({ think: false }).gbnf);
 
-  it.each([
-    ['\\boxed{read 7}'],
-    ['I should open the door first.\n\\boxed{open door}'],
-    ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'],
-    ['\\boxed{UP, UP, LEFT}'],
-  ])('allows %j', (reply) => {
+  it.each([['\\boxed{read 7}'], ['I should open the door first.\n\\boxed{open door}'], ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'], ['\\boxed{UP, UP, LEFT}']])('allows %j', (reply) => {
     expect(matches(grammar, reply)).toBe(true);
   });
 
