@@ -246,7 +246,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     reference: false,
     flag: 'constrain-agent',
     label: 'Constrained agent replies',
-    help: 'Grammar-constrained decoding of the agent: one boxed action, or one well-formed tool call or answer, per reply (wllama, web-llm, OpenAI-compatible servers named by OPENAI_GRAMMAR)',
+    help: 'Grammar-constrained decoding of the agent: one boxed action, or one well-formed tool call or answer, per reply; the CPU and WebGPU models honour it, other models play unconstrained (a tab addition)',
   },
   concurrency: {
     kind: 'number',

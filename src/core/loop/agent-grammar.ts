@@ -11,7 +11,7 @@ export function constrainsAgent(config: Pick<Config, 'constrainAgent'>, model: P
 /** What a run says once when it asks for constrained agent replies from a model that cannot give them (null otherwise). */
 export function grammarNote(config: Pick<Config, 'constrainAgent'>, model: Pick<ChatModel, 'grammars' | 'id'>): string | null {
   if (!config.constrainAgent || model.grammars === true) return null;
-  return `Constrained agent replies are on, but ${model.id} does not support grammars: the agent plays unconstrained. Choose a backend that does (wllama, web-llm, or an OpenAI-compatible server named by OPENAI_GRAMMAR) or turn the setting off.`;
+  return `Constrained agent replies are on, but ${model.id} does not support grammars: the agent plays unconstrained. Use the CPU (wllama) or WebGPU (web-llm) model, or on the command line an OpenAI-compatible server whose family OPENAI_GRAMMAR names, or turn the setting off.`;
 }
 
 // A request may think unless it turns thinking off; the thinking is bounded so the action still fits in the reply budget.
