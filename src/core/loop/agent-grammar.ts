@@ -5,12 +5,12 @@ import { toolReplyGrammar } from '../prompts/tool-grammar.ts';
 
 /** Whether a run constrains its agent's replies: the `constrainAgent` knob is on and the model honours grammars. */
 export function constrainsAgent(config: Pick<Config, 'constrainAgent'>, model: Pick<ChatModel, 'grammars'>): boolean {
-  return config.constrainAgent && model.grammars === true;
+  return config.constrainAgent === true && model.grammars === true;
 }
 
 /** What a run says once when it asks for constrained agent replies from a model that cannot give them (null otherwise). */
 export function grammarNote(config: Pick<Config, 'constrainAgent'>, model: Pick<ChatModel, 'grammars' | 'id'>): string | null {
-  if (!config.constrainAgent || model.grammars === true) return null;
+  if (config.constrainAgent !== true || model.grammars === true) return null;
   return `Constrained agent replies are on, but ${model.id} does not support grammars: the agent plays unconstrained. Use the CPU (wllama) or WebGPU (web-llm) model, or on the command line an OpenAI-compatible server whose family OPENAI_GRAMMAR names, or turn the setting off.`;
 }
 
