@@ -2,6 +2,7 @@ import type { ChatModel } from '../core/ports/chat-port.ts';
 import { corpusChangeNotice, type GroundingCorpus } from '../core/loop/corpus.ts';
 import type { EpochPorts, EpochResult } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
+import { grammarNote } from '../core/loop/agent-grammar.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
 import type { Suite } from '../core/eval/suite.ts';
@@ -68,6 +69,8 @@ export async function playStoredRun(deps: StoredRunDeps, session: RunSession, vi
       view.metaChanged({ corpus: grounding.identity });
     }
   }
+  const unconstrained = grammarNote(meta.config, model);
+  if (unconstrained) view.notice(unconstrained, true);
   const evalSuite = meta.config.evalEvery > 0 ? await recordedScheduledSuite(deps, meta, view) : null;
   const training = evalSuite ? await storedTrainingCodes(deps.store, meta) : null;
   await deps.store.updateRun(runId, { status: 'running', lastError: null, updatedAt: clock() });

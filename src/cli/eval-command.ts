@@ -8,6 +8,7 @@ import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 import { contextWindowOption, modelFromSpec } from './model-spec.ts';
+import { grammarNote } from '../core/loop/agent-grammar.ts';
 import { evalLine } from './run-output.ts';
 import { loadSuite } from './suite-spec.ts';
 
@@ -61,6 +62,8 @@ export async function runEval(argv: string[], runtime: () => SandboxRuntime, pri
   if (problems.length > 0) throw new UsageError(problems.join('; '));
   const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId, values['context-window']);
   if (model.id === meta.modelId && loaded.state.modelSnapshot !== undefined) model.restore?.(loaded.state.modelSnapshot);
+  const unconstrained = grammarNote(config, model);
+  if (unconstrained) warn(unconstrained);
   const suite = await loadSuite(values.suite === undefined ? 'builtin' : String(values.suite), config, runtime, values.json ? warn : print);
   const record = await evaluateAgent({ model, sandbox: runtime() }, { suite, config, playbook: loaded.state.playbook ?? [], afterEpochs: meta.epochsCompleted, trigger: 'demand' });
   await store.addEvaluation(meta.id, record);

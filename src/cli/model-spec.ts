@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
+import { GRAMMAR_SERVERS, isGrammarServer, type GrammarServer } from '../adapters/llm/openai/openai-grammar.ts';
 import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
@@ -16,7 +17,14 @@ export function contextWindowOption(value: unknown, spec: string): number | unde
   return window;
 }
 
-/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`; `contextWindow` is an OpenAI-compatible server's window as the user gives it. */
+/** The server family `OPENAI_GRAMMAR` names (unset or empty: none); anything else is a usage error. */
+export function grammarServerOf(value: string | undefined): { grammarServer?: GrammarServer } {
+  if (value === undefined || value === '') return {};
+  if (!isGrammarServer(value)) throw new UsageError(`OPENAI_GRAMMAR must be one of ${GRAMMAR_SERVERS.join(', ')} (how the server takes a grammar), got ${JSON.stringify(value)}`);
+  return { grammarServer: value };
+}
+
+/** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`; `contextWindow` is an OpenAI-compatible server's window as the user gives it; the server takes grammars when `OPENAI_GRAMMAR` names its family. */
 export async function modelFromSpec(spec: string, contextWindow?: number): Promise<ChatModel> {
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
@@ -40,6 +48,7 @@ export async function modelFromSpec(spec: string, contextWindow?: number): Promi
       model: id.model,
       ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}),
       ...(contextWindow !== undefined ? { contextWindow } : {}),
+      ...grammarServerOf(process.env.OPENAI_GRAMMAR),
     });
   }
   throw new UsageError(`--model must be scripted:FILE or openai:URL#MODEL, got ${JSON.stringify(spec)}`);

@@ -8,6 +8,7 @@ import { CONFIG_TABLE } from '../core/config-table.ts';
 import { parseCorpus, type CorpusDoc } from '../core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, type EpochResult } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
+import { grammarNote } from '../core/loop/agent-grammar.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 import { CONFIG_FLAG_OPTIONS, configFromFlags } from './config-flags.ts';
 import { contextWindowOption, modelFromSpec } from './model-spec.ts';
@@ -61,6 +62,8 @@ export async function runRun(argv: string[], runtime: () => SandboxRuntime, prin
   const epochs = integerOption(values.epochs, 'epochs', 1);
   if (epochs < 1) throw new UsageError('--epochs must be at least 1');
   const model = await modelFromSpec(String(values.model), contextWindowOption(values['context-window'], String(values.model)));
+  const unconstrained = grammarNote(config, model);
+  if (unconstrained) print(unconstrained);
   const evalSuite = scheduled ? await loadSuite(scheduled.spec, config, runtime, print) : undefined;
   const pool = values['fixed-pool'] === undefined ? undefined : await loadSuite(String(values['fixed-pool']), config, runtime, print);
   const corpus = config.useCorpus && !pool ? await loadCorpus(values.corpus ? String(values.corpus) : SHIPPED_CORPUS, print) : [];

@@ -272,6 +272,16 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Thinking budget (tokens)',
     help: "Per role: tokens a thought may use on top of the reply's; a thought cut at this limit is asked again without thinking; 0 = thinking shares the reply's tokens",
   },
+  constrainAgent: {
+    kind: 'toggle',
+    group: 'models',
+    doc: "Constrain the agent's replies with a grammar (a tab addition): a game reply is short reasoning then exactly one \\boxed{...}, a tool-use reply one call to a listed tool or one <answer>; only with a model that honours grammars (others play unconstrained and the run says so).",
+    default: false,
+    reference: false,
+    flag: 'constrain-agent',
+    label: 'Constrained agent replies',
+    help: 'Grammar-constrained decoding of the agent: one boxed action, or one well-formed tool call or answer, per reply; the CPU and WebGPU models honour it, other models play unconstrained (a tab addition)',
+  },
   concurrency: {
     kind: 'number',
     group: 'models',

@@ -38,6 +38,7 @@ export interface Config {
   agent: SamplingConfig;
   thinking: Record<ThinkingRole, ThinkingMode>;
   thinkingBudget: Record<ThinkingRole, number>;
+  constrainAgent: boolean;
   concurrency: number;
   usePlaybook: boolean;
   playbookSize: number;
@@ -89,7 +90,8 @@ export function withSetting(config: Config, setting: RunSetting): Config {
  * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget, replies read by the reference's
- * rules; the default concurrency, which changes no result); a template it lacks is the default one.
+ * rules, an unconstrained agent; the default concurrency, which changes no result); a template it
+ * lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
   const partial = stored as Partial<Config> & Config;
@@ -108,6 +110,7 @@ export function completeConfig(stored: Config): Config {
     concurrency: partial.concurrency ?? CONFIG_TABLE.concurrency.default,
     thinking: { ...UNSET_THINKING, ...partial.thinking },
     thinkingBudget: { ...UNSET_THINKING_BUDGET, ...partial.thinkingBudget },
+    constrainAgent: partial.constrainAgent ?? false,
   };
 }
 

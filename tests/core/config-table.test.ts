@@ -26,6 +26,7 @@ describe('the config table', () => {
       'agent',
       'thinking',
       'thinkingBudget',
+      'constrainAgent',
       'concurrency',
       'usePlaybook',
       'playbookSize',
@@ -70,6 +71,7 @@ describe('the config table', () => {
       difficulty: 'adaptive',
       thinking: { designer: 'off', hint: 'off', agent: 'off', lesson: 'off' },
       thinkingBudget: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 },
+      constrainAgent: false,
     });
     expect(REFERENCE_PRESET).toEqual({
       skills: DEFAULT_CONFIG.skills,
@@ -87,6 +89,7 @@ describe('the config table', () => {
       stepTimeoutMs: 30_000,
       thinking: { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' },
       thinkingBudget: { designer: 0, hint: 0, agent: 0, lesson: 0 },
+      constrainAgent: false,
     });
     expect([MAX_VALIDATE_TIMEOUT_MS, MAX_STEP_TIMEOUT_MS]).toEqual([60_000, 30_000]);
     expect(configProblems(DEFAULT_CONFIG)).toEqual([]);
@@ -178,6 +181,11 @@ describe('configProblems, from the table', () => {
       'thinkingBudget.lesson must be an integer from 0 to 32768, got 1.5',
     ]);
     expect(configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, designer: 32_768 } })).toEqual([]);
+  });
+
+  it('completes a config stored before constrained decoding as a run with an unconstrained agent', () => {
+    const { constrainAgent: _c, ...old } = DEFAULT_CONFIG;
+    expect(completeConfig(old as Config).constrainAgent).toBe(false);
   });
 
   it('keeps the setting and its skills through both presets', () => {

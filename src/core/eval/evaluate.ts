@@ -6,6 +6,7 @@ import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '.
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
 import { roleThinking } from '../thinking.ts';
+import { constrainsAgent } from '../loop/agent-grammar.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { shownLessons, type Lesson } from '../playbook/lesson.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord, type EvalTrigger } from './eval-record.ts';
@@ -90,6 +91,7 @@ function environmentUnits(
           template: config.prompts.agent,
           toolTemplate: config.prompts.toolAgent,
           replyAids: config.replyAids,
+          constrain: constrainsAgent(config, ports.model),
           modelSeedKey: `eval:${env.id}:${index}`,
         }),
       );

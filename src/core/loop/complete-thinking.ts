@@ -59,9 +59,16 @@ export type FittedResult = ChatResult & { messages: ChatMessage[] };
  * One model call fitted to the model's context window (docs/method.md, "Token budget") under its
  * role's thinking (completeThinking's rule): the prompt is taken from the ladder at the first
  * level that leaves the role's reply room, `maxTokens` is what the window leaves when that is less
- * than asked, and the thought-cut retry, which asks for fewer tokens, is fitted again.
+ * than asked, and the thought-cut retry, which asks for fewer tokens, is fitted again. `shape`
+ * finishes each request as sent (the agent's grammar, which reads its thinking and length).
  */
-export async function completeFitted(model: ChatModel, request: LadderRequest, ladder: PromptLadder, thinking: RoleThinking): Promise<FittedResult> {
+export async function completeFitted(
+  model: ChatModel,
+  request: LadderRequest,
+  ladder: PromptLadder,
+  thinking: RoleThinking,
+  shape: (sent: ChatRequest) => ChatRequest = (sent) => sent,
+): Promise<FittedResult> {
   const send = async (asked: ChatRequest): Promise<FittedResult> => {
     const fitted = await fitRequest(model, {
       purpose: asked.purpose,
@@ -71,7 +78,7 @@ export async function completeFitted(model: ChatModel, request: LadderRequest, l
       ...(asked.thinking !== undefined ? { thinking: asked.thinking } : {}),
       ...(asked.signal ? { signal: asked.signal } : {}),
     });
-    const result = await model.complete({ ...asked, messages: fitted.messages, maxTokens: fitted.maxTokens });
+    const result = await model.complete(shape({ ...asked, messages: fitted.messages, maxTokens: fitted.maxTokens }));
     return { ...result, messages: fitted.messages };
   };
   const base: ChatRequest = { ...request, messages: [] };

@@ -5,6 +5,7 @@ import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
 import { roleThinking } from '../thinking.ts';
+import { constrainsAgent } from './agent-grammar.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
@@ -154,6 +155,7 @@ export class EnvironmentPlays {
           template: config.prompts.agent,
           toolTemplate: config.prompts.toolAgent,
           replyAids: config.replyAids,
+          constrain: constrainsAgent(config, this.model),
           modelSeedKey: seedKey,
           onToken: (delta) =>
             this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../ports/chat-port.ts';
 import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
@@ -11,6 +11,7 @@ import type { RoleThinking } from '../thinking.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
 import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
+import { withActionGrammar } from './agent-grammar.ts';
 
 /** What one episode needs. */
 export interface EpisodeSpec {
@@ -31,6 +32,8 @@ export interface EpisodeSpec {
   lessons?: readonly string[];
   /** Seed material for the model's per-turn seeds. */
   modelSeedKey: string;
+  /** Constrain each reply to the action format with a grammar (the run's `constrainAgent`, when the model honours grammars). */
+  constrain?: boolean;
   onToken?: (delta: string) => void;
   onTurn?: (turnIndex: number, turn: Turn) => void;
 }
@@ -79,6 +82,7 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
       { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', ...(spec.onToken ? { onToken: spec.onToken } : {}) },
       historyLadder(history),
       spec.thinking,
+      spec.constrain ? withActionGrammar : undefined,
     );
     usage.promptTokens += reply.usage.promptTokens;
     usage.completionTokens += reply.usage.completionTokens;

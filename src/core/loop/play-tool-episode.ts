@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatRequest, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
@@ -7,6 +7,7 @@ import { parseToolReply, toolReplyAction } from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
 import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
+import { withToolGrammar } from './agent-grammar.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 import { storedStep } from './stored-episode.ts';
 import type { ToolProgress, Turn } from '../records.ts';
@@ -57,6 +58,7 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
       { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', tools, ...(spec.onToken ? { onToken: spec.onToken } : {}) },
       historyLadder(history),
       spec.thinking,
+      spec.constrain ? (sent) => withToolGrammar(sent, tools) : undefined,
     );
     log.usage.promptTokens += reply.usage.promptTokens;
     log.usage.completionTokens += reply.usage.completionTokens;

@@ -1,6 +1,6 @@
 // Test-only page module (tests/browser/pages/wllama.html): mounts the real CPU model setup screen
 // over the real controller and wllama engine, and puts timed helpers on `window.wllamaTest` for
-// tests/browser/wllama-*.test.ts: chat calls with streaming and abort, and one whole SPADE epoch
+// tests/browser/wllama-*.test.ts: chat calls with streaming, abort and a grammar, and one whole SPADE epoch
 // with the loaded engine in both roles, the real browser sandbox and the IndexedDB store, whose
 // slots are then shown with the app's own slot view.
 import { mount } from 'svelte';
@@ -10,7 +10,7 @@ import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store
 import { CpuModelController } from '../../../src/app/cpu-model.svelte.ts';
 import { EXAMPLE_ENV } from '../../../src/app/example-env.ts';
 import { applyEvent, createLiveEpoch } from '../../../src/app/live-epoch.ts';
-import type { ChatMessage, ChatModel, ChatResult } from '../../../src/core/ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatResult, ReplyGrammar } from '../../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { parseCorpus } from '../../../src/core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
@@ -71,7 +71,15 @@ async function count(messages: ChatMessage[] = DEFAULT_MESSAGES): Promise<{ toke
   }
 }
 
-async function chat(options: { messages?: ChatMessage[]; maxTokens?: number; seed?: number; temperature?: number; abortAfterPieces?: number; abortBeforeStart?: boolean }): Promise<TimedChat> {
+async function chat(options: {
+  messages?: ChatMessage[];
+  maxTokens?: number;
+  seed?: number;
+  temperature?: number;
+  abortAfterPieces?: number;
+  abortBeforeStart?: boolean;
+  grammar?: ReplyGrammar;
+}): Promise<TimedChat> {
   const abort = new AbortController();
   const pieces: string[] = [];
   const started = performance.now();
@@ -95,6 +103,7 @@ async function chat(options: { messages?: ChatMessage[]; maxTokens?: number; see
       seed: options.seed ?? 1,
       purpose: 'agent',
       signal: abort.signal,
+      ...(options.grammar ? { grammar: options.grammar } : {}),
       onToken: (piece) => {
         firstPieceMs ??= Math.round(performance.now() - started);
         pieces.push(piece);

@@ -4,6 +4,7 @@ import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts'
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
 import { openAiMessages, ToolCallCollector } from './openai-tools.ts';
+import { grammarFields, type GrammarServer } from './openai-grammar.ts';
 
 /** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -32,6 +33,8 @@ export interface OpenAIChatModelOptions {
   contextWindow?: number;
   /** How long each probe of the optional context endpoints may take before it counts as absent; default 5000. */
   probeTimeoutMs?: number;
+  /** The server family, which says how it takes a request's grammar; unset: the model does not constrain replies (`grammars` false). */
+  grammarServer?: GrammarServer;
 }
 
 type Stop = 'abort' | 'silence' | 'total';
@@ -54,10 +57,12 @@ function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   });
 }
 
-/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); reports its context window and counts prompts where the server says how (openai-context.ts); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, sends the thinking switch as `chat_template_kwargs.enable_thinking` (vLLM, SGLang and llama.cpp pass it to the chat template; a server or template that ignores it answers as before), estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
+/** A `ChatModel` over any OpenAI-compatible `/v1/chat/completions` server (llama.cpp, Ollama, vLLM, SGLang, LM Studio); reports its context window and counts prompts where the server says how (openai-context.ts); streams by SSE, accepts a plain JSON answer too, sends a tool-use request's `tools` and returns the calls it makes as `<tool_call>` text, sends a request's grammar the way its `grammarServer` family takes it (openai-grammar.ts), sends the thinking switch as `chat_template_kwargs.enable_thinking` (vLLM, SGLang and llama.cpp pass it to the chat template; a server or template that ignores it answers as before), estimates missing usage as ⌈characters / 4⌉ (+4 per prompt message); an abort never rejects: it resolves with the text streamed so far and finishReason 'abort'. */
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly maxConcurrency: number;
+  /** True when a server family is named (`grammarServer`): requests then carry their grammar in that family's field. */
+  readonly grammars: boolean;
   /** The endpoint every request is posted to. */
   readonly url: string;
   private readonly silenceMs: number;
@@ -74,6 +79,7 @@ export class OpenAIChatModel implements ChatModel {
     this.id = `openai:${base}#${options.model}`;
     this.url = `${base.endsWith('/v1') ? base : `${base}/v1`}/chat/completions`;
     this.maxConcurrency = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
+    this.grammars = options.grammarServer !== undefined;
     this.silenceMs = options.requestTimeoutMs ?? 120_000;
     this.totalMs = options.totalTimeoutMs ?? this.silenceMs * 5;
     this.maxRetries = options.maxRetries ?? 2;
@@ -156,10 +162,12 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   private body(request: ChatRequest): Json {
+    const constrained = this.constraint(request);
     return {
       model: this.options.model,
       messages: openAiMessages(request.messages, request.tools !== undefined),
-      ...(request.tools ? { tools: request.tools as unknown as Json[] } : {}),
+      ...(request.tools && !constrained ? { tools: request.tools as unknown as Json[] } : {}),
+      ...constrained,
       stream: true,
       stream_options: { include_usage: true },
       temperature: request.temperature,
@@ -168,6 +176,12 @@ export class OpenAIChatModel implements ChatModel {
       seed: request.seed,
       ...(request.thinking !== undefined ? { chat_template_kwargs: { enable_thinking: request.thinking } } : {}),
     };
+  }
+
+  /** The grammar's fields for the named server family, or null; a constrained request leaves out `tools` (the prompt lists them; llama.cpp's server refuses a grammar beside tools). */
+  private constraint(request: ChatRequest): Json | null {
+    const server = this.options.grammarServer;
+    return request.grammar && server ? grammarFields(request.grammar, server) : null;
   }
 
   private async read(response: Response, progress: Progress, guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>): Promise<void> {

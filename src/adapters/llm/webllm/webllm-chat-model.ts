@@ -42,7 +42,13 @@ export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOp
     max_tokens: request.maxTokens,
     seed: request.seed,
     ...(thinking !== undefined && takesThinkingSwitch(modelId) ? { extra_body: { enable_thinking: thinking } } : {}),
+    ...webLlmGrammar(request),
   };
+}
+
+/** The response format that constrains a reply to the request's grammar (web-llm's xgrammar reads GBNF), when it has one. */
+export function webLlmGrammar(request: Pick<ChatRequest, 'grammar'>): Pick<ChatCompletionRequestStreaming, 'response_format'> {
+  return request.grammar ? { response_format: { type: 'grammar', grammar: request.grammar.gbnf } } : {};
 }
 
 class EngineLost extends Error {
@@ -69,6 +75,8 @@ export class WebLlmChatModel implements ChatModel {
   readonly id: string;
   /** One call at a time: the engine keeps the previous conversation's KV cache for the next turn. */
   readonly maxConcurrency = 1;
+  /** web-llm samples under a request's grammar (`response_format` of type `grammar`). */
+  readonly grammars = true;
   private readonly queue = new SerialQueue();
   private draining: Promise<void> = Promise.resolve();
 

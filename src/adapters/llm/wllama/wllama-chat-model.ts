@@ -41,6 +41,11 @@ export function toWllamaMessage(message: ChatMessage): ChatCompletionMessage {
   return { role: message.role, content: message.content };
 }
 
+/** The sampling field that constrains a reply to the request's GBNF grammar (llama.cpp's `grammar`), when it has one. */
+export function wllamaGrammar(request: Pick<ChatRequest, 'grammar'>): { grammar?: string } {
+  return request.grammar ? { grammar: request.grammar.gbnf } : {};
+}
+
 interface Progress {
   stream: StreamAccumulator;
   last: ChatCompletionChunk | null;
@@ -50,7 +55,7 @@ interface Progress {
  * A `ChatModel` over a loaded wllama engine (llama.cpp compiled to wasm, on the CPU). Formats
  * chats with the model's own chat template, streams tokens to `onToken`, passes seed and sampling
  * per call, the thinking switch as the template's `enable_thinking` (a Qwen3 GGUF's template reads
- * it, others ignore it) and reports the engine's token counts. An abort resolves with the text so far and
+ * it, others ignore it), a request's grammar, and reports the engine's token counts. An abort resolves with the text so far and
  * finishReason 'abort'; the engine stays usable. A prompt longer than the loaded context fails
  * with `context_length`. Calls run one at a time.
  */
@@ -58,6 +63,8 @@ export class WllamaChatModel implements ChatModel {
   readonly id: string;
   /** One call at a time: the engine keeps the previous conversation's KV cache for the next turn. */
   readonly maxConcurrency = 1;
+  /** llama.cpp samples under a request's GBNF grammar. */
+  readonly grammars = true;
   private readonly queue = new SerialQueue();
 
   constructor(
@@ -105,6 +112,7 @@ export class WllamaChatModel implements ChatModel {
         max_tokens: request.maxTokens,
         seed: request.seed,
         abortSignal: controller.signal,
+        ...wllamaGrammar(request),
         stream: true,
         onData: (chunk) => this.take(chunk, request, progress),
       });
