@@ -97,7 +97,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(21);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(22);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);

@@ -32,8 +32,8 @@ describe('wllama', () => {
 
 describe('web-llm', () => {
   it('honours grammars: the GBNF goes in a `grammar` response format, only when the request has one', () => {
-    expect(toWebLlmRequest(request({ grammar: GRAMMAR }))).toMatchObject({ response_format: { type: 'grammar', grammar: GRAMMAR.gbnf }, seed: 3 });
-    expect(toWebLlmRequest(request())).not.toHaveProperty('response_format');
+    expect(toWebLlmRequest(request({ grammar: GRAMMAR }), {}, 'Qwen3-0.6B-q4f32_1-MLC')).toMatchObject({ response_format: { type: 'grammar', grammar: GRAMMAR.gbnf }, seed: 3 });
+    expect(toWebLlmRequest(request(), {}, 'Qwen3-0.6B-q4f32_1-MLC')).not.toHaveProperty('response_format');
     const source = { modelId: 'Qwen3-0.6B-q4f32_1-MLC', lease: () => Promise.reject(new Error('unused')), reportLost: () => undefined };
     expect(new WebLlmChatModel(source).grammars).toBe(true);
   });

@@ -5,6 +5,7 @@ import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-c
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { constrainsAgent, grammarNote, withActionGrammar, withToolGrammar } from '../../../src/core/loop/agent-grammar.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
+import { roleThinking } from '../../../src/core/thinking.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
 import type { ChatModel, ChatRequest, ToolSchema } from '../../../src/core/ports/chat-port.ts';
 import type { Suite } from '../../../src/core/eval/suite.ts';
@@ -96,7 +97,17 @@ describe('which requests are constrained', () => {
   it('a tool-use play: a call to its own tools or an answer, with the tools still on the request', async () => {
     const { model, requests } = recording(true);
     const handle = await fakeSandbox({ Desk: desk }).load('Desk', { maxTurns: 3, timeoutMs: 1000 });
-    await playEpisode(model, handle, { seed: 1, hint: null, maxTurns: 3, stepTimeoutMs: 1000, sampling: CONFIG.agent, template: CONFIG.prompts.agent, modelSeedKey: 'k', constrain: true });
+    await playEpisode(model, handle, {
+      seed: 1,
+      hint: null,
+      maxTurns: 3,
+      stepTimeoutMs: 1000,
+      sampling: CONFIG.agent,
+      thinking: roleThinking(CONFIG, 'agent'),
+      template: CONFIG.prompts.agent,
+      modelSeedKey: 'k',
+      constrain: true,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.tools).toEqual(TOOLS);
     const rules = parseGbnf(requests[0]!.grammar!.gbnf);
