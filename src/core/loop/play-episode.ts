@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
 import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, ChatRequest, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
+import type { ChatMessage, ChatModel, ChatUsage, ToolSchema } from '../ports/chat-port.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
