@@ -29,7 +29,7 @@ commands:
   validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
-  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
+  run --model scripted:FILE|openai:URL#MODEL --out DIR [--resume | --replace] [--epochs N] [--preset tab|reference]
 ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--fixed-pool FILE|DIR|DIR@N]', ...configFlagUsage()], '      ', 92).join('\n')}
                                                     run SPADE epochs and write the run files
   eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--json]
