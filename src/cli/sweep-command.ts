@@ -42,7 +42,7 @@ function sharedWords(tokens: NonNullable<ReturnType<typeof parseSweepArgs>['toke
   }
   return tokens.flatMap((token) => {
     if (token.kind !== 'option' || SWEEP_ONLY.has(token.name)) return [];
-    if (token.name === 'resume' || token.name === 'replace') throw new UsageError(`--${token.name} is not a sweep flag: a sweep skips its finished cells and continues unfinished ones by itself`);
+    if (['resume', 'replace'].includes(token.name)) throw new UsageError(`--${token.name} is not a sweep flag: a sweep skips its finished cells and continues unfinished ones by itself`);
     const clash = swept.get(token.name);
     if (clash) throw new UsageError(`--${token.name} is set by ${clash}; leave it out of the sweep's flags`);
     return token.value === undefined ? [`--${token.name}`] : [`--${token.name}`, token.value];
