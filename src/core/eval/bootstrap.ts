@@ -65,8 +65,10 @@ export interface PairedDifference {
 /**
  * Paired percentile bootstrap of `a`'s pooled win rate minus `b`'s, where `a[i]` and `b[i]` are the
  * same environment: each resample draws environments with replacement and takes the difference of
- * the two pooled rates over the same draw, so what the environments share cancels. Seeded; null when
- * the lists differ in length or are empty.
+ * the two pooled rates over the same draw, so what the environments share cancels. Never narrower
+ * than the difference plus or minus the Jeffreys upper end for 0 of n environments (the smallest
+ * share n environments can rule out), so runs that agree everywhere do not get a point. Seeded;
+ * null when the lists differ in length or are empty.
  */
 export function pairedDifference(a: readonly WinCount[], b: readonly WinCount[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): PairedDifference | null {
   if (a.length !== b.length || a.length === 0) return null;
@@ -83,9 +85,11 @@ export function pairedDifference(a: readonly WinCount[], b: readonly WinCount[],
     differences.push(pooledRate(drawnA) - pooledRate(drawnB));
   }
   differences.sort((x, y) => x - y);
+  const difference = pooledRate(a) - pooledRate(b);
+  const floor = jeffreysInterval(0, a.length)[1];
   return {
-    difference: pooledRate(a) - pooledRate(b),
-    ci95: [differences[Math.floor(0.025 * resamples)]!, differences[Math.ceil(0.975 * resamples) - 1]!],
+    difference,
+    ci95: [Math.max(-1, Math.min(differences[Math.floor(0.025 * resamples)]!, difference - floor)), Math.min(1, Math.max(differences[Math.ceil(0.975 * resamples) - 1]!, difference + floor))],
     environments: a.length,
   };
 }

@@ -58,10 +58,15 @@ describe('the win-rate interval', () => {
 });
 
 describe('the paired difference', () => {
-  it('is 1 with no doubt when one run wins every environment the other loses, and refuses unmatched lists', () => {
+  it('is never a point: runs that agree everywhere, or differ everywhere, keep the Jeffreys width of 0 of n environments; unmatched lists are refused', () => {
     const won = counts(Array(6).fill(4));
     const lost = counts(Array(6).fill(0));
-    expect(pairedDifference(won, lost)).toEqual({ difference: 1, ci95: [1, 1], environments: 6 });
+    const floor = jeffreysInterval(0, 6)[1];
+    expect(pairedDifference(won, lost)).toEqual({ difference: 1, ci95: [1 - floor, 1], environments: 6 });
+    const same = counts(Array(24).fill(2));
+    const agreeing = pairedDifference(same, same)!;
+    expect(agreeing.ci95).toEqual([-jeffreysInterval(0, 24)[1], jeffreysInterval(0, 24)[1]]);
+    expect(agreeing.ci95[1].toFixed(2)).toBe('0.10');
     expect(pairedDifference(won, lost.slice(1))).toBeNull();
     expect(pairedDifference([], [])).toBeNull();
   });
