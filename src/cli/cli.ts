@@ -45,6 +45,9 @@ ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--fixed
                                                     import a pool, pool rows, run archive or corpus
   verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
 
+/** What follows a specific usage error instead of the whole usage text. */
+export const USAGE_HINT = 'see `npm run --silent spade -- help` for every command and its flags';
+
 /** One command: its arguments, the sandbox it may start, where its lines go, and where warnings go when its output is machine-read. */
 type Command = (argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn?: (line: string) => void) => Promise<number>;
 
@@ -88,7 +91,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await command(rest, io.runtime, io.out, (line) => io.err(line + '\n'));
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\n${USAGE}\n`);
+      io.err(`${error.message}\n${USAGE_HINT}\n`);
       return 2;
     }
     io.err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);

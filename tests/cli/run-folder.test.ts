@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, USAGE } from '../../src/cli/cli.ts';
+import { runCli, USAGE, USAGE_HINT } from '../../src/cli/cli.ts';
 import { RUN_OPTIONS } from '../../src/cli/run-command.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
@@ -54,6 +54,8 @@ describe('spade run on an existing folder', () => {
     expect(again.status).toBe(2);
     expect(again.stderr.split('\n')[0]).toBe(`--out ${full} already holds a run (2 of 2 epoch(s), completed); add --resume to continue it, --replace to discard it and start again, or choose another directory`);
     expect(again.stdout).toBe('');
+    // The specific error and a pointer to the usage, not the whole usage text after it.
+    expect(again.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('already holds a run'), USAGE_HINT]);
     expect(snapshot(full)).toEqual(before);
   });
 
