@@ -6,6 +6,7 @@ import { pairedDifference, winRateInterval } from '../../../src/core/eval/bootst
 import { EVAL_BOOTSTRAP_SEED, summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
 import { compareRuns, type ComparedRun } from '../../../src/core/experiments/compare-runs.ts';
 import { heldOutDifference } from '../../../src/core/experiments/held-out-pairs.ts';
+import { comparisonCsv } from '../../../src/formats/export/comparison-csv.ts';
 
 /** An evaluation on `envs` environments (two seeds each) where environment i is won on `wins(i)` of its plays. */
 function evaluation(envs: number, wins: (i: number) => number, suiteSha256 = 'suite'): EvalRecord {
@@ -69,6 +70,10 @@ describe('compareRuns', () => {
     // Summed per environment over the two seeds: 4/4 on env0-1, 2/4 on env2-3, 0/4 after for the fixed pool.
     const fixedSums = [4, 4, 2, 2, 0, 0, 0, 0].map((wins) => ({ wins, plays: 4 }));
     expect(comparison.seedGroups[0]!.ci95).toEqual(winRateInterval(fixedSums, EVAL_BOOTSTRAP_SEED));
+    // The CSV export carries the same difference and ends.
+    const csvRow = comparisonCsv(comparison).split('\n')[3]!.split(',');
+    const paired = comparison.versusFirst[2] as { difference: number; ci95: [number, number] };
+    expect(csvRow.slice(11, 14).map(Number)).toEqual([paired.difference, ...paired.ci95]);
   });
 
   it('gives no group interval when a run of the group was not evaluated or played another suite', () => {
