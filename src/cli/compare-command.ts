@@ -51,7 +51,17 @@ function seedGroupLines(groups: readonly SeedGroup[]): string[] {
 /** A comparison for the terminal: one row per run with the settings that differ, then its final figures (`no data` where the run has none, e.g. a fixed pool's validity; `none` for a run never evaluated on a held-out suite), its held-out difference from the first run, and the runs grouped over seeds. */
 export function comparisonLines(comparison: RunComparison): string[] {
   const first = comparison.runs[0]?.label ?? '';
-  const header = ['run', ...comparison.differences.map((d) => d.key), 'epochs', 'win rate', 'regret', 'validity', 'designer reward', 'held-out win rate (95% CI)', `held-out minus ${first} (paired 95% CI)`];
+  const header = [
+    'run',
+    ...comparison.differences.map((d) => d.key),
+    'epochs',
+    'win rate',
+    'regret',
+    'validity',
+    'designer reward',
+    'held-out win rate (95% CI)',
+    `held-out minus ${first} (paired 95% CI)`,
+  ];
   const rows = comparison.runs.map((run, i) => {
     const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${run.heldOut.afterEpochs} epoch(s)` : 'none';
     return [

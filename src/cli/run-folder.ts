@@ -63,5 +63,7 @@ export function checkResumedConfig(recorded: Config, requested: Config): void {
   const changed = (Object.keys(recorded) as Array<keyof Config>).filter((key) => JSON.stringify(recorded[key]) !== JSON.stringify(requested[key]));
   if (changed.length === 0) return;
   const listed = changed.map((key) => `${flagOf(key)} (recorded ${JSON.stringify(recorded[key])}, asked ${JSON.stringify(requested[key])})`);
-  throw new UsageError(`--resume continues the run with its recorded settings; these flags would change them: ${listed.join(', ')}. Only --epochs may change (to extend the run), or use --replace to start again`);
+  throw new UsageError(
+    `--resume continues the run with its recorded settings; these flags would change them: ${listed.join(', ')}. Only --epochs may change (to extend the run), or use --replace to start again`,
+  );
 }

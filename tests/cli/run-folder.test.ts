@@ -52,7 +52,9 @@ describe('spade run on an existing folder', () => {
     expect(lines(full, 'evals.jsonl')).toHaveLength(3);
     const again = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', full, ...SMALL);
     expect(again.status).toBe(2);
-    expect(again.stderr.split('\n')[0]).toBe(`--out ${full} already holds a run (2 of 2 epoch(s), completed); add --resume to continue it, --replace to discard it and start again, or choose another directory`);
+    expect(again.stderr.split('\n')[0]).toBe(
+      `--out ${full} already holds a run (2 of 2 epoch(s), completed); add --resume to continue it, --replace to discard it and start again, or choose another directory`,
+    );
     expect(again.stdout).toBe('');
     // The specific error and a pointer to the usage, not the whole usage text after it.
     expect(again.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('already holds a run'), USAGE_HINT]);

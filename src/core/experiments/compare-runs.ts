@@ -118,7 +118,12 @@ export function compareRuns(runs: readonly ComparedRun[]): RunComparison {
     if (values.every((v) => v === values[0])) continue;
     differences.push({ key, values: key.startsWith(PROMPT_PREFIX) ? promptLabels(key, values) : values });
   }
-  return { differences, runs: runs.map(finalsOf), versusFirst: runs.map((run, i) => (i === 0 ? null : heldOutDifference(run.evaluations.at(-1), runs[0]!.evaluations.at(-1)))), seedGroups: seedGroupsOf(runs, differences) };
+  return {
+    differences,
+    runs: runs.map(finalsOf),
+    versusFirst: runs.map((run, i) => (i === 0 ? null : heldOutDifference(run.evaluations.at(-1), runs[0]!.evaluations.at(-1)))),
+    seedGroups: seedGroupsOf(runs, differences),
+  };
 }
 
 /** Groups runs by every setting but the seed; each group is labelled by its values of the settings that differ (seed apart). */

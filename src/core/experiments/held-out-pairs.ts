@@ -72,4 +72,3 @@ export function seedGroup(label: string, runs: ReadonlyArray<{ label: string; se
     ci95: sameSuite && records.length > 0 ? winRateInterval(counts, EVAL_BOOTSTRAP_SEED) : null,
   };
 }
-

@@ -2,7 +2,21 @@ import type { RunComparison, SettingValue } from '../../core/experiments/compare
 import { csvField } from './tabular-export.ts';
 
 /** The figure columns of the comparison CSV, after `run` and before the differing settings. */
-export const COMPARISON_COLUMNS = ['epochs', 'winRate', 'regret', 'validity', 'designerReward', 'heldOutSuite', 'heldOutWinRate', 'heldOutCi95Low', 'heldOutCi95High', 'heldOutAfterEpochs', 'heldOutMinusFirst', 'heldOutMinusFirstLow', 'heldOutMinusFirstHigh'] as const;
+export const COMPARISON_COLUMNS = [
+  'epochs',
+  'winRate',
+  'regret',
+  'validity',
+  'designerReward',
+  'heldOutSuite',
+  'heldOutWinRate',
+  'heldOutCi95Low',
+  'heldOutCi95High',
+  'heldOutAfterEpochs',
+  'heldOutMinusFirst',
+  'heldOutMinusFirstLow',
+  'heldOutMinusFirstHigh',
+] as const;
 
 const cell = (value: SettingValue): string | number | null => (typeof value === 'boolean' ? (value ? 'on' : 'off') : value);
 

@@ -19,7 +19,18 @@ function evaluation(envs: number, wins: (i: number) => number, suiteSha256 = 'su
 function run(label: string, config: Partial<Config>, evaluations: EvalRecord[]): ComparedRun {
   return {
     label,
-    meta: { id: label, name: label, createdAt: 0, updatedAt: 0, config: { ...DEFAULT_CONFIG, ...config }, modelId: 'scripted:x', status: 'completed', epochsCompleted: 1, epochsPlanned: 1, lastError: null },
+    meta: {
+      id: label,
+      name: label,
+      createdAt: 0,
+      updatedAt: 0,
+      config: { ...DEFAULT_CONFIG, ...config },
+      modelId: 'scripted:x',
+      status: 'completed',
+      epochsCompleted: 1,
+      epochsPlanned: 1,
+      lastError: null,
+    },
     metrics: [],
     evaluations,
   };
@@ -41,9 +52,19 @@ describe('the held-out difference from the first run', () => {
     const b = evaluation(6, () => 1);
     const reversed = { ...b, plays: [...b.plays].reverse() };
     expect(heldOutDifference(a, reversed)).toEqual(heldOutDifference(a, b));
-    expect(heldOutDifference(a, evaluation(6, () => 1, 'other'))).toEqual({ kind: 'unpaired', reason: 'another suite' });
+    expect(
+      heldOutDifference(
+        a,
+        evaluation(6, () => 1, 'other'),
+      ),
+    ).toEqual({ kind: 'unpaired', reason: 'another suite' });
     expect(heldOutDifference(a, { ...b, seedsPerEnvironment: 3 })).toEqual({ kind: 'unpaired', reason: 'other seeds' });
-    expect(heldOutDifference(a, evaluation(5, () => 1))).toEqual({ kind: 'unpaired', reason: 'other environments' });
+    expect(
+      heldOutDifference(
+        a,
+        evaluation(5, () => 1),
+      ),
+    ).toEqual({ kind: 'unpaired', reason: 'other environments' });
     expect(heldOutDifference(a, undefined)).toEqual({ kind: 'unpaired', reason: 'not evaluated' });
   });
 });
