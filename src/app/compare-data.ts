@@ -1,4 +1,5 @@
 import { compareRuns, type ComparedRun, type RunComparison } from '../core/experiments/compare-runs.ts';
+import type { HeldOutDifference, SeedGroup } from '../core/experiments/held-out-pairs.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { overlayCharts, type OverlayChart } from './compare-charts.ts';
 
@@ -57,4 +58,34 @@ export async function loadComparison(store: ComparisonStore, ids: readonly strin
     unevaluated: runs.filter((r) => r.evaluations.length === 0).map((r) => r.label),
     missing: read.filter((r) => !r.run).map((r) => r.id),
   };
+}
+
+const two = (n: number) => n.toFixed(2);
+const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${two(Math.abs(n))}`;
+
+/** A run's held-out difference from the first run as the compare view words it: `+0.25 (−0.08 to +0.58)`, `baseline` for the first run, or why it is not paired. */
+export function differenceText(difference: HeldOutDifference | null): string {
+  if (difference === null) return 'baseline';
+  if (difference.kind === 'unpaired') return `no paired difference (${difference.reason})`;
+  return `${signed(difference.difference)} (${signed(difference.ci95[0])} to ${signed(difference.ci95[1])}) over ${difference.environments} environments`;
+}
+
+/** One row of the compare view's "over seeds" table. */
+export interface SeedGroupRow {
+  label: string;
+  seeds: string;
+  heldOut: string;
+}
+
+/** The rows of the "over seeds" table, or null when no two runs differ only in their seed (the table is then not shown). */
+export function seedGroupRows(groups: readonly SeedGroup[]): SeedGroupRow[] | null {
+  if (!groups.some((g) => g.runs.length > 1)) return null;
+  return groups.map((g) => ({
+    label: g.label,
+    seeds: g.seeds.join(', '),
+    heldOut:
+      g.meanWinRate === null
+        ? 'not evaluated'
+        : `${two(g.meanWinRate)}${g.ci95 ? ` (${two(g.ci95[0])} to ${two(g.ci95[1])})` : ' (no interval: the runs played different suites or were not all evaluated)'}${g.evaluated < g.runs.length ? `, ${g.evaluated} of ${g.runs.length} runs evaluated` : ''}`,
+  }));
 }

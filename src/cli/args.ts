@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** A command-line mistake: printed with the usage text, exit code 2. */
+/** A command-line mistake: printed with a pointer to the usage text, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }

@@ -30,7 +30,7 @@ commands:
   validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
   play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
                                                     play actions and print the transcript
-  run --model scripted:FILE|openai:URL#MODEL --out DIR [--epochs N] [--preset tab|reference]
+  run --model scripted:FILE|openai:URL#MODEL --out DIR [--resume | --replace] [--epochs N] [--preset tab|reference]
 ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--context-window N]', '[--fixed-pool FILE|DIR|DIR@N]', ...configFlagUsage()], '      ', 92).join('\n')}
                                                     run SPADE epochs and write the run files
   eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC]
@@ -46,6 +46,9 @@ ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--conte
   import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
                                                     import a pool, pool rows, run archive or corpus
   verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
+
+/** What follows a specific usage error instead of the whole usage text. */
+export const USAGE_HINT = 'see `npm run --silent spade -- help` for every command and its flags';
 
 /** One command: its arguments, the sandbox it may start, where its lines go, and where warnings go when its output is machine-read. */
 type Command = (argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn?: (line: string) => void) => Promise<number>;
@@ -92,7 +95,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await command(rest, io.runtime, out, (line) => err(line + '\n'));
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`${error.message}\n${USAGE}\n`);
+      err(`${error.message}\n${USAGE_HINT}\n`);
       return 2;
     }
     err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,6 @@
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { compareRuns, type ComparedRun, type RunComparison, type SettingValue } from '../core/experiments/compare-runs.ts';
+import type { HeldOutDifference, SeedGroup } from '../core/experiments/held-out-pairs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { comparisonCsv } from '../formats/export/comparison-csv.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
@@ -26,11 +27,43 @@ function aligned(rows: readonly string[][]): string[] {
   );
 }
 
-/** A comparison for the terminal: one row per run with the settings that differ, then its final figures (`no data` where the run has none, e.g. a fixed pool's validity; `none` for a run never evaluated on a held-out suite). */
+const interval = ([lo, hi]: [number, number]) => `${figure(lo)} to ${figure(hi)}`;
+const signed = (n: number) => `${n > 0 ? '+' : ''}${figure(n)}`;
+
+/** A run's held-out difference from the first run as a cell: `+0.25 (-0.08 to +0.58)`, `-` for the first run, or why it is not paired. */
+function differenceCell(difference: HeldOutDifference | null): string {
+  if (difference === null) return '-';
+  if (difference.kind === 'unpaired') return `none (${difference.reason})`;
+  return `${signed(difference.difference)} (${signed(difference.ci95[0])} to ${signed(difference.ci95[1])})`;
+}
+
+/** Lines of the runs grouped over seeds (only when some group holds two runs or more): seeds, mean held-out win rate and its interval. */
+function seedGroupLines(groups: readonly SeedGroup[]): string[] {
+  if (!groups.some((g) => g.runs.length > 1)) return [];
+  const rows = groups.map((g) => [
+    g.label,
+    g.seeds.join(','),
+    g.meanWinRate === null ? 'none' : `${figure(g.meanWinRate)}${g.ci95 ? ` (${interval(g.ci95)})` : ''}${g.evaluated < g.runs.length ? ` over ${g.evaluated} of ${g.runs.length} runs` : ''}`,
+  ]);
+  return ['', 'over seeds:', ...aligned([['runs', 'seeds', 'mean held-out win rate (95% CI)'], ...rows])];
+}
+
+/** A comparison for the terminal: one row per run with the settings that differ, then its final figures (`no data` where the run has none, e.g. a fixed pool's validity; `none` for a run never evaluated on a held-out suite), its held-out difference from the first run, and the runs grouped over seeds. */
 export function comparisonLines(comparison: RunComparison): string[] {
-  const header = ['run', ...comparison.differences.map((d) => d.key), 'epochs', 'win rate', 'regret', 'validity', 'designer reward', 'held-out win rate (95% CI)'];
+  const first = comparison.runs[0]?.label ?? '';
+  const header = [
+    'run',
+    ...comparison.differences.map((d) => d.key),
+    'epochs',
+    'win rate',
+    'regret',
+    'validity',
+    'designer reward',
+    'held-out win rate (95% CI)',
+    `held-out minus ${first} (paired 95% CI)`,
+  ];
   const rows = comparison.runs.map((run, i) => {
-    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${figure(run.heldOut.ci95[0])}-${figure(run.heldOut.ci95[1])}) after ${run.heldOut.afterEpochs} epoch(s)` : 'none';
+    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${run.heldOut.afterEpochs} epoch(s)` : 'none';
     return [
       run.label,
       ...comparison.differences.map((d) => setting(d.values[i] ?? null)),
@@ -40,11 +73,12 @@ export function comparisonLines(comparison: RunComparison): string[] {
       figure(run.validity),
       figure(run.designerReward),
       held,
+      differenceCell(comparison.versusFirst[i] ?? null),
     ];
   });
   const note =
     comparison.differences.length === 0 ? ['every setting is the same in all runs'] : [`${comparison.differences.length} setting(s) differ: ${comparison.differences.map((d) => d.key).join(', ')}`];
-  return [...note, ...aligned([header, ...rows])];
+  return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 
 /** `compare DIR... [--json | --csv]`: the settings that differ between runs and each run's final figures, as a table, JSON or CSV. */

@@ -5,6 +5,7 @@ import { compareRuns, type ComparedRun } from '../core/experiments/compare-runs.
 import { cellDirectory, sweepRunArgs } from '../core/experiments/sweep-commands.ts';
 import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell, type SweepGrid } from '../core/experiments/sweep-grid.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import type { RunMeta } from '../core/ports/store-port.ts';
 import { integerOption, UsageError } from './args.ts';
 import { comparedRun, comparisonLines } from './compare-command.ts';
 import { CONFIG_FLAG_OPTIONS } from './config-flags.ts';
@@ -41,22 +42,24 @@ function sharedWords(tokens: NonNullable<ReturnType<typeof parseSweepArgs>['toke
   }
   return tokens.flatMap((token) => {
     if (token.kind !== 'option' || SWEEP_ONLY.has(token.name)) return [];
+    if (['resume', 'replace'].includes(token.name)) throw new UsageError(`--${token.name} is not a sweep flag: a sweep skips its finished cells and continues unfinished ones by itself`);
     const clash = swept.get(token.name);
     if (clash) throw new UsageError(`--${token.name} is set by ${clash}; leave it out of the sweep's flags`);
     return token.value === undefined ? [`--${token.name}`] : [`--${token.name}`, token.value];
   });
 }
 
-async function completedEpochs(dir: string): Promise<number | null> {
+/** The run a cell's directory holds already, if any. */
+async function storedRun(dir: string): Promise<RunMeta | null> {
   const [meta] = await new FileRunStore(dir).listRuns();
-  return meta?.status === 'completed' ? meta.epochsCompleted : null;
+  return meta ?? null;
 }
 
 /**
  * `sweep --model SPEC --grid 'k=a,b;k2=c,d' [--seeds 1,2,3] --epochs N --out DIR [run flags]`: one
  * `spade run` per grid cell and seed, each in DIR/<cell name>, skipping cells whose directory already
- * holds a completed run of N epochs (so a sweep that stopped resumes), then the comparison of all
- * cells. Exit 1 when a cell failed (the others still run).
+ * holds a completed run of N epochs and continuing (`--resume`) one that holds fewer (so a sweep
+ * that stopped resumes), then the comparison of all cells. Exit 1 when a cell failed (the others still run).
  */
 export async function runSweep(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const { values, positionals, tokens } = parseSweepArgs(argv);
@@ -69,11 +72,12 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
   let failed = 0;
   for (const [i, cell] of cells.entries()) {
     const dir = cellDirectory(cell, values.out);
-    const done = await completedEpochs(dir);
-    print(`cell ${i + 1}/${cells.length} ${cell.name}${done !== null && done >= epochs ? `: skipped, ${dir} already holds a completed run of ${done} epoch(s)` : ''}`);
-    if (done !== null && done >= epochs) continue;
+    const stored = await storedRun(dir);
+    const done = stored?.status === 'completed' && stored.epochsCompleted >= epochs;
+    print(`cell ${i + 1}/${cells.length} ${cell.name}${done ? `: skipped, ${dir} already holds a completed run of ${stored.epochsCompleted} epoch(s)` : ''}`);
+    if (done) continue;
     try {
-      await runRun(sweepRunArgs(cell, options).slice(1), runtime, print);
+      await runRun([...sweepRunArgs(cell, options).slice(1), ...(stored ? ['--resume'] : [])], runtime, print);
     } catch (error) {
       if (error instanceof UsageError) throw error;
       failed++;

@@ -6,6 +6,7 @@ import { chartedEvaluations, HELD_OUT_ALL_LABEL, HELD_OUT_INTERVAL_LABEL, heldOu
 import { chartSummary, pointCount } from '../../src/app/chart-series.ts';
 import { applyEvalEvent, evalProgressText, startedEvaluation } from '../../src/app/eval-progress.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../src/core/eval/eval-record.ts';
+import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 
 const ENVS = [
   ['glow', 'Logical Deduction'],
@@ -75,7 +76,8 @@ describe('heldOutCharts', () => {
     const [header, first, second] = chartCsv(overall!).split('\n');
     expect(header).toBe(`epochs trained,${HELD_OUT_ALL_LABEL},${HELD_OUT_ALL_LABEL} 95% low,${HELD_OUT_ALL_LABEL} 95% high`);
     expect(first!.split(',').map(Number)).toEqual([0, 1 / 6, ...overall!.series[0]!.interval!.lower.slice(0, 1), ...overall!.series[0]!.interval!.upper.slice(0, 1)]);
-    expect(second).toBe('3,1,1,1');
+    // Three environments all won: the Jeffreys floor over three environments keeps the low end below 1 (docs/method.md section 7).
+    expect(second).toBe(`3,1,${jeffreysInterval(3, 3)[0]},1`);
   });
 });
 

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';
+import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 import type { EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
@@ -59,8 +60,9 @@ describe('spade eval', () => {
     // The agent always answers "door": Door Word is won on both seeds, Glow Key never.
     expect(printed).toMatchObject({ suite: 'tiny', environments: 2, episodes: 4, winRate: 0.5, ci95: [0, 1] });
     expect(printed.perSkill).toEqual({
-      Planning: { environments: 1, episodes: 2, wins: 2, winRate: 1, ci95: [1, 1] },
-      'Logical Deduction': { environments: 1, episodes: 2, wins: 0, winRate: 0, ci95: [0, 0] },
+      // One environment per skill: the interval is the Jeffreys floor over one environment, never a point (docs/method.md section 7).
+      Planning: { environments: 1, episodes: 2, wins: 2, winRate: 1, ci95: jeffreysInterval(1, 1) },
+      'Logical Deduction': { environments: 1, episodes: 2, wins: 0, winRate: 0, ci95: jeffreysInterval(0, 1) },
     });
     const [stored] = rows<EvalRecord>(run, 'evals.jsonl');
     expect(stored).toMatchObject({ trigger: 'demand', afterEpochs: 1, epoch: 0, suite: 'tiny', winRate: 0.5, seedsPerEnvironment: 2, playbook: false });
@@ -152,7 +154,7 @@ describe('spade run --fixed-pool', () => {
     const verified = await spade('verify', '--run', dir);
     expect([verified.status, verified.stdout.trim().split('\n').at(-1)]).toEqual([0, expect.stringMatching(/ 0 mismatch\(es\)$/)]);
     const compared = await spade('compare', dir);
-    expect(compared.stdout.split('\n')[2]).toMatch(/ +2 +\d\.\d\d +-?\d\.\d\d +no data +-?\d\.\d{2} +none$/);
+    expect(compared.stdout.split('\n')[2]).toMatch(/ +2 +\d\.\d\d +-?\d\.\d\d +no data +-?\d\.\d{2} +none +-$/);
   });
 });
 
@@ -175,8 +177,9 @@ describe('spade compare', () => {
     ]);
     const table = (await spade('compare', blend, regret)).stdout.split('\n');
     expect(table[0]).toBe('1 setting(s) differ: reward');
-    expect(table[1]).toMatch(/^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\)$/);
-    expect(table[2]).toMatch(/blend +1 +0\.50 +0\.50 +0\.67 +0\.20 +none$/);
+    expect(table[1]).toMatch(/^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/);
+    expect(table[2]).toMatch(/blend +1 +0\.50 +0\.50 +0\.67 +0\.20 +none +-$/);
+    expect(table[3]).toMatch(/regret +1 +0\.50 +0\.50 +0\.67 +0\.50 +none +none \(not evaluated\)$/);
     const csv = (await spade('compare', blend, regret, '--csv')).stdout.trim().split('\n');
     expect(csv.map((line) => line.split(',').at(-1))).toEqual(['reward', 'blend', 'regret']);
   });

@@ -9,6 +9,7 @@ import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import type { SpadeResult } from './spade-cli.ts';
 import { tempDir } from '../fixtures/temp-dirs.ts';
+import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7'];
@@ -77,7 +78,8 @@ describe('a run directory as a held-out suite', () => {
     expect(result.status, result.stderr).toBe(0);
     // The suite is named after the run it holds (run.json), wherever its directory is.
     expect(result.stdout).toMatch(/^skipped {2}suite run source at epoch 1: e0000-s00: invalid at load \(no_env_class\)/m);
-    expect(result.stdout).toContain('on run source at epoch 1: win rate 1.00 (95% CI 1.00-1.00), 1 environments, 2 episodes');
+    // One environment left: its interval is the Jeffreys floor over one environment (docs/method.md section 7).
+    expect(result.stdout).toContain(`on run source at epoch 1: win rate 1.00 (95% CI ${jeffreysInterval(1, 1)[0].toFixed(2)}-1.00), 1 environments, 2 episodes`);
   });
 
   it('spade run --eval DIR@N schedules evaluations on it and records the suite', async () => {

@@ -1,5 +1,5 @@
 import type { EnvErrorCode } from '../env/env-error.ts';
-import { bootstrapInterval, pooledRate, type WinCount } from './bootstrap.ts';
+import { pooledRate, winRateInterval, type WinCount } from './bootstrap.ts';
 
 /** Why an evaluation ran: on the run's schedule (every N epochs, and before the first) or on demand. */
 export type EvalTrigger = 'schedule' | 'demand';
@@ -17,7 +17,7 @@ export interface EvalPlay {
   error: EnvErrorCode | null;
 }
 
-/** A win rate with its 95% interval (percentile bootstrap over environments). */
+/** A win rate with its 95% interval (bootstrap over environments with a Jeffreys floor: winRateInterval). */
 export interface WinRateSummary {
   environments: number;
   episodes: number;
@@ -48,7 +48,7 @@ export interface EvalRecord extends WinRateSummary {
 export const EVAL_BOOTSTRAP_SEED = 20240601;
 
 /** Wins and plays per environment, in first-seen order. */
-function countsByEnvironment(plays: readonly EvalPlay[]): WinCount[] {
+export function countsByEnvironment(plays: readonly EvalPlay[]): WinCount[] {
   const counts = new Map<string, WinCount>();
   for (const play of plays) {
     const count = counts.get(play.envId) ?? { wins: 0, plays: 0 };
@@ -59,7 +59,7 @@ function countsByEnvironment(plays: readonly EvalPlay[]): WinCount[] {
   return [...counts.values()];
 }
 
-/** Win rate, counts and 95% bootstrap interval of some plays. */
+/** Win rate, counts and 95% interval of some plays. */
 export function summarizePlays(plays: readonly EvalPlay[]): WinRateSummary {
   const counts = countsByEnvironment(plays);
   return {
@@ -67,7 +67,7 @@ export function summarizePlays(plays: readonly EvalPlay[]): WinRateSummary {
     episodes: plays.length,
     wins: plays.filter((p) => p.won).length,
     winRate: pooledRate(counts),
-    ci95: bootstrapInterval(counts, EVAL_BOOTSTRAP_SEED),
+    ci95: winRateInterval(counts, EVAL_BOOTSTRAP_SEED),
   };
 }
 

@@ -4,6 +4,7 @@ import type { RunMeta } from '../ports/store-port.ts';
 import { DEFAULT_TEMPLATES, type PromptTemplates } from '../prompts/templates.ts';
 import type { EpochMetrics } from '../records.ts';
 import { epochFigures } from '../scoring/epoch-figures.ts';
+import { heldOutDifference, seedGroup, type HeldOutDifference, type SeedGroup } from './held-out-pairs.ts';
 
 /** One setting's value as a comparison shows it: a number, a switch, a word, or null when the run has none. */
 export type SettingValue = string | number | boolean | null;
@@ -44,10 +45,14 @@ export interface RunFinals {
   heldOut: HeldOutFigures | null;
 }
 
-/** Runs side by side: the settings that differ, and each run's final figures. */
+/** Runs side by side: the settings that differ, each run's final figures, its held-out difference from the first run, and the runs grouped over seeds. */
 export interface RunComparison {
   differences: SettingDifference[];
   runs: RunFinals[];
+  /** Each run's last held-out win rate minus the first run's, paired over environments (the first run's own entry is null). */
+  versusFirst: Array<HeldOutDifference | null>;
+  /** Runs that differ only in their seed, in order of first appearance (one group per run when no two share their other settings). */
+  seedGroups: SeedGroup[];
 }
 
 const PROMPT_PREFIX = 'prompts.';
@@ -101,7 +106,8 @@ function finalsOf(run: ComparedRun): RunFinals {
  * Compares runs: every setting (config keys flattened, prompts by equality, plus the model, the
  * fixed pool and the held-out suite) whose value is not the same in all of them, and each run's
  * final figures (the last epoch's mean win rate, regret, validity and designer reward, and the last
- * held-out evaluation's win rate with its 95% interval).
+ * held-out evaluation's win rate with its 95% interval), each run's held-out difference from the
+ * first run with its paired interval, and the runs grouped over seeds (mean and interval per group).
  */
 export function compareRuns(runs: readonly ComparedRun[]): RunComparison {
   const settings = runs.map((run) => settingsOf(run.meta));
@@ -112,5 +118,28 @@ export function compareRuns(runs: readonly ComparedRun[]): RunComparison {
     if (values.every((v) => v === values[0])) continue;
     differences.push({ key, values: key.startsWith(PROMPT_PREFIX) ? promptLabels(key, values) : values });
   }
-  return { differences, runs: runs.map(finalsOf) };
+  return {
+    differences,
+    runs: runs.map(finalsOf),
+    versusFirst: runs.map((run, i) => (i === 0 ? null : heldOutDifference(run.evaluations.at(-1), runs[0]!.evaluations.at(-1)))),
+    seedGroups: seedGroupsOf(runs, differences),
+  };
+}
+
+/** Groups runs by every setting but the seed; each group is labelled by its values of the settings that differ (seed apart). */
+function seedGroupsOf(runs: readonly ComparedRun[], differences: readonly SettingDifference[]): SeedGroup[] {
+  const shown = differences.filter((d) => d.key !== 'seed');
+  const groups = new Map<string, number[]>();
+  runs.forEach((_, i) => {
+    const key = JSON.stringify(shown.map((d) => d.values[i] ?? null));
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  return [...groups.values()].map((members) => {
+    const first = members[0]!;
+    const label = shown.length === 0 ? 'every run' : shown.map((d) => `${d.key}=${String(d.values[first] ?? '-')}`).join(', ');
+    return seedGroup(
+      label,
+      members.map((i) => ({ label: runs[i]!.label, seed: runs[i]!.meta.config.seed, last: runs[i]!.evaluations.at(-1) })),
+    );
+  });
 }

@@ -28,7 +28,7 @@ export interface RunState {
   epoch: number;
   memory: MemoryRecord[];
   skillAverages: Record<string, SkillAverages>;
-  /** The model's `snapshot()` after the epoch (scripted models), restored on resume. */
+  /** The model's `snapshot()` after the epoch and its evaluation (scripted models), restored on resume. */
   modelSnapshot?: unknown;
   /** The agent's playbook (runs that keep one; SPADE.md section 8). */
   playbook?: Lesson[];
@@ -326,15 +326,16 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
   const promptBudget = tally.summary();
   const metrics = { ...withLessonTokens(scores.metrics, learning?.usage ?? []), ...(promptBudget ? { promptBudget } : {}) };
-  const nextState: RunState = {
+  const learned: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
     skillAverages: scores.skillAverages,
-    ...(ports.model.snapshot ? { modelSnapshot: ports.model.snapshot() } : {}),
     ...learning?.learned,
   };
   emit({ type: 'epoch_completed', epoch, metrics });
-  evaluations.push(...(await scheduledEvaluation(ports, config, model, nextState.playbook ?? playbook, epoch + 1, epoch, emit, gate)));
+  evaluations.push(...(await scheduledEvaluation(ports, config, model, learned.playbook ?? playbook, epoch + 1, epoch, emit, gate)));
+  // Taken after the evaluation, whose requests the model counts too, so a resumed run continues exactly.
+  const nextState: RunState = ports.model.snapshot ? { ...learned, modelSnapshot: ports.model.snapshot() } : learned;
   const totalMs = clock() - started;
   return {
     epoch,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapInterval, pooledRate } from '../../../src/core/eval/bootstrap.ts';
+import { jeffreysInterval } from '../../../src/core/eval/beta.ts';
 import { summarizeEvaluation, type EvalPlay } from '../../../src/core/eval/eval-record.ts';
 
 const play = (envId: string, skill: string, won: boolean): EvalPlay => ({ envId, skill, seed: 0, return: won ? 1 : 0, won, turns: 1, error: null });
@@ -58,7 +59,9 @@ describe('bootstrap over environments', () => {
     const summary = summarizeEvaluation(plays);
     expect(summary).toMatchObject({ environments: 2, episodes: 4, wins: 3, winRate: 0.75 });
     expect(Object.keys(summary.perSkill)).toEqual(['Optimization', 'Logical Deduction']);
-    expect(summary.perSkill['Optimization']).toMatchObject({ environments: 1, episodes: 2, wins: 1, winRate: 0.5, ci95: [0.5, 0.5] });
-    expect(summary.perSkill['Logical Deduction']!.ci95).toEqual([1, 1]);
+    // One environment per skill: the bootstrap alone would give a point; the Jeffreys floor over one environment does not.
+    expect(summary.perSkill['Optimization']).toMatchObject({ environments: 1, episodes: 2, wins: 1, winRate: 0.5, ci95: jeffreysInterval(0.5, 1) });
+    expect(summary.perSkill['Logical Deduction']!.ci95).toEqual(jeffreysInterval(1, 1));
+    expect(summary.perSkill['Logical Deduction']!.ci95[0]).toBeLessThan(0.5);
   });
 });

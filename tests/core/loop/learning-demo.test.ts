@@ -9,6 +9,7 @@ import { parseCorpus } from '../../../src/core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import { runEpochs } from '../../../src/core/loop/run-epochs.ts';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
+import { jeffreysInterval } from '../../../src/core/eval/beta.ts';
 
 // The labelled scripted learner of the demo (public/demo/demo-script.json) with the real Node
 // sandbox, held out on the first built-in environment of three skills: the numbers are known in
@@ -69,7 +70,8 @@ describe('the scripted learner demo: held-out win rate with the playbook on and 
       [1, 0, 6],
     ]);
     const after = evaluations(on)[1]!;
-    expect(after.perSkill['Mathematical Reasoning']).toMatchObject({ environments: 1, episodes: 2, wins: 2, winRate: 1, ci95: [1, 1] });
+    // One environment: the interval is the Jeffreys floor over one environment (docs/method.md section 7), not a point.
+    expect(after.perSkill['Mathematical Reasoning']).toMatchObject({ environments: 1, episodes: 2, wins: 2, winRate: 1, ci95: jeffreysInterval(1, 1) });
     expect(after.perSkill['Optimization']).toMatchObject({ wins: 0, winRate: 0 });
     expect(evaluations(on).every((e) => e.plays.every((p) => p.error === null))).toBe(true);
   }, 300_000);
