@@ -23,6 +23,7 @@ export interface Config {
   setting: RunSetting;
   skills: string[];
   skillsPerEpoch: number;
+  restartSkillCycle: boolean;
   slotsPerEpoch: number;
   attemptsPerSlot: number;
   repairMode: boolean;
@@ -85,7 +86,7 @@ export function withSetting(config: Config, setting: RunSetting): Config {
 
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
- * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
+ * how that version ran (every skill active with the slot cycle continuing across epochs, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget; the default concurrency, which
  * changes no result); a template it lacks is the default one.
@@ -95,6 +96,7 @@ export function completeConfig(stored: Config): Config {
   return {
     ...stored,
     skillsPerEpoch: partial.skillsPerEpoch ?? stored.skills.length,
+    restartSkillCycle: partial.restartSkillCycle ?? false,
     hintPlays: partial.hintPlays ?? stored.playsPerArm,
     setting: partial.setting ?? 'games',
     solvabilityJudge: partial.solvabilityJudge ?? false,

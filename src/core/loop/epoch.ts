@@ -87,15 +87,16 @@ export function activeSkills(config: Config, epoch: number): string[] {
 
 /**
  * Plans an epoch's slots: with rotation, slots go round-robin over the epoch's active skills (so
- * each gets slots / skillsPerEpoch of them); without, round-robin over all skills, continuing
- * across epochs.
+ * each gets slots / skillsPerEpoch of them); without, round-robin over all skills, from the first
+ * skill each epoch with `restartSkillCycle` (the reference), else continuing across epochs.
  */
 export function planSlots(config: Config, epoch: number): Array<{ slot: number; skill: string }> {
   const active = activeSkills(config, epoch);
-  const rotating = active.length < config.skills.length;
+  const continuing = active.length === config.skills.length && !config.restartSkillCycle;
+  const offset = continuing ? epoch * config.slotsPerEpoch : 0;
   return Array.from({ length: config.slotsPerEpoch }, (_, slot) => ({
     slot,
-    skill: rotating ? active[slot % active.length]! : config.skills[(epoch * config.slotsPerEpoch + slot) % config.skills.length]!,
+    skill: active[(offset + slot) % active.length]!,
   }));
 }
 
