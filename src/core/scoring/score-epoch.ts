@@ -150,13 +150,13 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     if (quarantined.has(env.id)) {
       return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '), stats: null };
     }
-    const window = own.filter(unhinted).map((e) => e.return);
+    const windowReturns = own.filter(unhinted).map((e) => e.return);
     const first = firstMeasured(own.filter(unhinted)).map((e) => e.return);
     const hinted = own.filter((e) => e.arm === 'hint' && kept(e)).map((e) => e.return);
     const rHint = env.hint === null || hinted.length === 0 ? null : mean(hinted);
     const regret = rHint === null ? 0 : hintRegret(hinted, first);
     const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code));
-    const w = winRate(window);
+    const w = winRate(windowReturns);
     const won = own.filter((e) => unhinted(e) && e.return > 0);
     const stats: EnvStats = {
       rHint,
@@ -164,7 +164,7 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
       regret,
       winRate: w,
       fractionWon: fractionWon(first),
-      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, windowPlays: window.length, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
+      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, windowPlays: windowReturns.length, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
       designerAdvantage: 0,
       designerGroupSize: groupSize(env.skill),
       hung,
