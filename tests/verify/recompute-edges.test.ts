@@ -8,7 +8,7 @@ import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { recomputeRun, type StoredRun } from '../../src/verify/recompute-run.ts';
 import { designedEnv, EDGE_CONFIG, playsOf } from '../fixtures/scored-epoch.ts';
 
-const ENVS = [designedEnv('A', 0), designedEnv('B', 1), designedEnv('Q', 2), designedEnv('E', 3)];
+const ENVS = [designedEnv('A', 0), designedEnv('B', 1), designedEnv('Q', 2), designedEnv('E', 3), designedEnv('H', 4)];
 const PLAYS = [
   ...playsOf(
     'A',
@@ -37,6 +37,16 @@ const PLAYS = [
     ],
     [1, 1],
   ),
+  // H hangs in the last rollout: 2 of 6 dropped, so it stays scored, hung.
+  ...playsOf(
+    'H',
+    [
+      [1, 0],
+      [1, 1],
+      ['hang', 'hang'],
+    ],
+    [1, 1],
+  ),
 ];
 
 function storedRun(config: Config): StoredRun {
@@ -57,6 +67,13 @@ describe('spade verify on the scoring edge cases', () => {
     const report = recomputeRun(storedRun({ ...EDGE_CONFIG, reward }));
     expect(report.mismatches).toEqual([]);
     expect(report.checked).toBeGreaterThan(100);
+  });
+
+  it('agrees on a hang that leaves its environment scored: -0.5 under the regret reward', () => {
+    const run = storedRun({ ...EDGE_CONFIG, reward: 'regret' });
+    expect(run.environments.find((e) => e.id === 'H')!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
+    const forged = run.environments.map((e) => (e.id === 'H' ? { ...e, stats: { ...e.stats!, designerReward: 0 } } : e));
+    expect(recomputeRun({ ...run, environments: forged }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual([['H', 'stats.designerReward', -0.5]]);
   });
 
   it('reports a quarantined environment scored the old way: stats, a designer row and a memory record', () => {

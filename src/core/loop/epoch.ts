@@ -313,7 +313,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
-  for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
+  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
   scoring?.();
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
   const metrics = withLessonTokens(scores.metrics, learning?.usage ?? []);
