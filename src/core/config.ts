@@ -65,7 +65,7 @@ export type PresetName = 'tab' | 'reference';
 
 /**
  * SPADE's own scale (the reference's games recipe), every row's `reference`: 24 slots, 3 of 6
- * skills per epoch, 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
+ * skills per epoch (a full skill cycle restarting each epoch), 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
  * 6000-word documents, 5 attempts, 60 s validation and 30 s per call. For a server that can take it.
  */
 export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])));
