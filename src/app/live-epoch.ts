@@ -30,7 +30,7 @@ export interface LivePlay {
 }
 
 /** Where a slot is in the epoch; `halted`: the epoch ended (failed, aborted, stopped) before the slot was scored. */
-export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored' | 'halted';
+export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored' | 'quarantined' | 'halted';
 
 /** Why an epoch ended before it was committed (its work is discarded). */
 export type LiveHalt = 'failed' | 'aborted' | 'stopped';
@@ -206,7 +206,7 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       if (slot) {
         slot.stats = event.stats;
         slot.note = event.note;
-        slot.phase = 'scored';
+        slot.phase = event.stats ? 'scored' : 'quarantined';
       }
       return;
     }

@@ -126,6 +126,17 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Skills per epoch',
     help: 'Active skills each epoch, rotating; each gets slots / this many slots, so designs of a skill can be compared',
   },
+  restartSkillCycle: {
+    kind: 'toggle',
+    group: 'design',
+    doc: "With every skill active, start each epoch's round-robin of slots at the first skill, as the reference does; off: continue where the previous epoch stopped, so fewer slots than skills still reach every skill over the epochs.",
+    default: false,
+    reference: true,
+    flag: 'restart-skill-cycle',
+    negatedFlag: 'continue-skill-cycle',
+    label: 'Restart the skill cycle each epoch',
+    help: 'With every skill active, each epoch starts its slots at the first skill (the reference) instead of where the last epoch stopped',
+  },
   slotsPerEpoch: {
     kind: 'number',
     group: 'design',

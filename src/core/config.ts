@@ -23,6 +23,7 @@ export interface Config {
   setting: RunSetting;
   skills: string[];
   skillsPerEpoch: number;
+  restartSkillCycle: boolean;
   slotsPerEpoch: number;
   attemptsPerSlot: number;
   repairMode: boolean;
@@ -66,7 +67,7 @@ export type PresetName = 'tab' | 'reference';
 
 /**
  * SPADE's own scale (the reference's games recipe), every row's `reference`: 24 slots, 3 of 6
- * skills per epoch, 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
+ * skills per epoch (a full skill cycle restarting each epoch), 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
  * 6000-word documents, 5 attempts, 60 s validation and 30 s per call. For a server that can take it.
  */
 export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])));
@@ -87,7 +88,7 @@ export function withSetting(config: Config, setting: RunSetting): Config {
 
 /**
  * Completes a config stored by an earlier version: fields it lacks get the values that reproduce
- * how that version ran (every skill active, as many hinted plays as unhinted, the default prompts,
+ * how that version ran (every skill active with the slot cycle continuing across epochs, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget, replies read by the reference's
  * rules, an unconstrained agent; the default concurrency, which changes no result); a template it
@@ -98,6 +99,7 @@ export function completeConfig(stored: Config): Config {
   return {
     ...stored,
     skillsPerEpoch: partial.skillsPerEpoch ?? stored.skills.length,
+    restartSkillCycle: partial.restartSkillCycle ?? false,
     hintPlays: partial.hintPlays ?? stored.playsPerArm,
     setting: partial.setting ?? 'games',
     solvabilityJudge: partial.solvabilityJudge ?? false,

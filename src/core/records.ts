@@ -35,17 +35,17 @@ export interface DesignAttempt {
 export interface EnvStats {
   /** Mean return of the hinted plays; null when no usable hint came and the hint arm was not played. */
   rHint: number | null;
-  /** Mean return of the kept unhinted plays of the first rollout (the regen step). */
+  /** Mean return of the kept unhinted plays of the first rollout (the regen step), or of the first later rollout that kept one when rollout 0 kept none. */
   rNoHint: number;
   /** rHint - rNoHint (not floored); 0 when there was no hint arm. */
   regret: number;
   /** Mean return over all kept unhinted plays of the epoch (every rollout): the window's win rate. */
   winRate: number;
-  /** Fraction of the first rollout's kept unhinted plays with return > 0 (what memory stores). */
+  /** Fraction of r_nohint's plays with return > 0 (what memory stores, when they are rollout 0's). */
   fractionWon: number;
   designerReward: number;
   designerAdvantage: number;
-  /** Valid designs of this skill in the epoch: the designer advantage's group (1 means advantage 0 by construction). */
+  /** Scored (not quarantined) designs of this skill in the epoch: the designer advantage's group (1 means advantage 0 by construction). */
   designerGroupSize: number;
   /** True when a load, reset or step timed out during play (the `regret` reward's -0.5). */
   hung: boolean;
@@ -65,7 +65,7 @@ export interface EnvironmentRecord {
   docId: string | null;
   /** The everyday domain a tool-use environment's task is set in (one of TOOL_USE_DOMAINS); absent for cognitive games. */
   domain?: string;
-  /** `quarantined`: valid at design time, but its plays kept failing; it leaves the pool and the memory. */
+  /** `quarantined`: valid at design time, but its plays kept failing; it gets no stats or rows and leaves the pool and the memory. */
   status: 'valid' | 'rejected' | 'quarantined';
   /** Final code (of the valid attempt, or the last attempt when rejected). */
   code: string;

@@ -12,13 +12,13 @@ export function trainedMessages(episode: Episode): RowMessage[] {
 /**
  * Checks one epoch's training rows: one designer row per scored environment that was designed (a
  * fixed pool's environments have no design to train) with its recomputed reward and advantage, one
- * agent row per kept unhinted episode (in order) with its return, advantage, rollout group and
+ * agent row per kept unhinted episode of a scored (not quarantined) environment (in order) with its return, advantage, rollout group and
  * weighted messages, and no other rows.
  */
 export function checkRows(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], rows: readonly RolloutRow[], done: EpochRecomputation, check: Checker): void {
   const designers = rows.filter((row) => row.role === 'designer');
   const agents = rows.filter((row) => row.role === 'agent');
-  const kept = episodes.filter(keptUnhinted);
+  const kept = episodes.filter((e) => keptUnhinted(e) && !done.quarantined.has(e.envId));
   const designed = (env: EnvironmentRecord) => env.attempts.some((a) => a.validation.ok);
   check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);

@@ -42,17 +42,19 @@ export interface RewardInputs {
   rHint: number | null;
   regret: number;
   winRate: number;
+  /** Kept unhinted plays behind the win rate. */
+  plays: number;
   hung: boolean;
   /** The skill's slow average after this epoch's update. */
   slow: number;
 }
 
-/** The designer reward of one environment under a reward variant (blend, regret, solve_rate, learning_potential). */
+/** The designer reward of one environment under a reward variant (blend, regret, solve_rate, learning_potential; 0 for learning potential without plays). */
 export function rewardOf(variant: string, x: RewardInputs): number {
   if (variant === 'blend') return 0.4 * clamp(x.regret / 0.15, 0, 1) + 0.6 * plateauOf(x.winRate);
   if (variant === 'regret') return x.hung ? -0.5 : Math.max(0, (x.rHint ?? 0) - x.winRate);
   if (variant === 'solve_rate') return plateauOf(x.winRate);
-  if (variant === 'learning_potential') return Math.abs(x.winRate - x.slow);
+  if (variant === 'learning_potential') return x.plays > 0 ? Math.abs(x.winRate - x.slow) : 0;
   throw new Error(`unknown reward variant ${JSON.stringify(variant)}`);
 }
 

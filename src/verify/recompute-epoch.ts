@@ -21,8 +21,10 @@ export interface EpochRecomputation {
   /** Recomputed return and advantage per episode id. */
   returns: Map<string, number>;
   advantages: Map<string, number>;
-  /** Recomputed stats and status per scored environment id, in file order. */
-  stats: Map<string, { stats: EnvStats; status: 'valid' | 'quarantined' }>;
+  /** Recomputed stats per scored (valid, not quarantined) environment id, in file order. */
+  stats: Map<string, { stats: EnvStats }>;
+  /** Ids of the environments quarantined this epoch (scored nowhere). */
+  quarantined: Set<string>;
   designerScale: number;
   /** Skill averages after this epoch's update. */
   averages: Record<string, Averages>;
@@ -37,7 +39,14 @@ const ENVIRONMENTS = 'environments.jsonl';
 /** True for an unhinted play that counts (not dropped). */
 export const keptUnhinted = (e: Episode): boolean => e.arm === 'nohint' && !e.dropped;
 
-function checkEpisodes(records: EpochRecords, check: Checker): Pick<EpochRecomputation, 'returns' | 'advantages'> {
+/** The plays of the earliest rollout with a kept unhinted play (r_nohint's rollout). */
+function earliestRollout(kept: readonly Episode[]): Episode[] {
+  let earliest = Infinity;
+  for (const e of kept) earliest = Math.min(earliest, e.rollout);
+  return kept.filter((e) => e.rollout === earliest);
+}
+
+function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, check: Checker): Pick<EpochRecomputation, 'returns' | 'advantages'> {
   const returns = new Map<string, number>();
   for (const e of records.episodes) {
     returns.set(e.id, returnOf(e.turns, e.error !== null));
@@ -45,7 +54,7 @@ function checkEpisodes(records: EpochRecords, check: Checker): Pick<EpochRecompu
     check.value(EPISODES, e.id, 'dropped', e.dropped, e.arm === 'nohint' && e.error !== null);
   }
   const groups = new Map<string, Episode[]>();
-  for (const e of records.episodes.filter(keptUnhinted)) groups.set(`${e.envId}#${e.rollout}`, [...(groups.get(`${e.envId}#${e.rollout}`) ?? []), e]);
+  for (const e of records.episodes.filter((e) => keptUnhinted(e) && !quarantined.has(e.envId))) groups.set(`${e.envId}#${e.rollout}`, [...(groups.get(`${e.envId}#${e.rollout}`) ?? []), e]);
   const advantages = new Map<string, number>();
   for (const group of groups.values()) groupAdvantagesOf(group.map((e) => returns.get(e.id)!)).forEach((a, i) => advantages.set(group[i]!.id, a));
   for (const e of records.episodes) {
@@ -56,16 +65,20 @@ function checkEpisodes(records: EpochRecords, check: Checker): Pick<EpochRecompu
 }
 
 /**
- * Recomputes one epoch from its episodes' turns: returns, agent advantages, every environment's
- * stats, rewards under the run's variant, designer advantages and the skill averages, checking
- * each stored value on the way.
+ * Recomputes one epoch from its episodes' turns: which environments are quarantined (they count
+ * nowhere after that), returns, agent advantages, every other environment's stats, rewards under
+ * the run's variant, designer advantages and the skill averages, checking each stored value.
  */
 export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prior: Readonly<Record<string, Averages>>, check: Checker): EpochRecomputation {
-  const { returns, advantages } = checkEpisodes(records, check);
-  const r = (e: Episode) => returns.get(e.id)!;
-  const scored = records.environments.filter((env) => env.status !== 'rejected');
-  for (const env of records.environments) check.value(ENVIRONMENTS, env.id, 'stats present', env.stats !== null, env.status !== 'rejected');
   const ownOf = (env: EnvironmentRecord) => records.episodes.filter((e) => e.envId === env.id);
+  const lostOf = (env: EnvironmentRecord) => ownOf(env).filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
+  const designedValid = records.environments.filter((env) => env.status !== 'rejected');
+  const quarantined = new Set(designedValid.filter((env) => lostOf(env) >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT).map((env) => env.id));
+  const { returns, advantages } = checkEpisodes(records, quarantined, check);
+  const r = (e: Episode) => returns.get(e.id)!;
+  const scored = designedValid.filter((env) => !quarantined.has(env.id));
+  for (const env of designedValid) check.value(ENVIRONMENTS, env.id, 'status', env.status, quarantined.has(env.id) ? 'quarantined' : 'valid');
+  for (const env of records.environments) check.value(ENVIRONMENTS, env.id, 'stats present', env.stats !== null, env.status !== 'rejected' && !quarantined.has(env.id));
   const averages: Record<string, Averages> = { ...prior };
   for (const skill of new Set(scored.map((env) => env.skill))) {
     const plays = scored
@@ -74,17 +87,16 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
       .filter(keptUnhinted);
     if (plays.length > 0) averages[skill] = advanceAverages(averages[skill], average(plays.map(r)));
   }
-  const stats = new Map<string, { stats: EnvStats; status: 'valid' | 'quarantined' }>();
+  const stats = new Map<string, { stats: EnvStats }>();
   for (const env of scored) {
     const own = ownOf(env);
     const window = own.filter(keptUnhinted);
-    const first = window.filter((e) => e.rollout === 0).map(r);
+    const first = earliestRollout(window).map(r);
     const hinted = own.filter((e) => e.arm === 'hint' && !e.dropped).map(r);
     const rHint = env.hint === null || hinted.length === 0 ? null : average(hinted);
     const regret = rHint === null ? 0 : rHint - average(first);
     const winRate = average(window.map(r));
     const hung = own.some((e) => e.error !== null && HANG_ERRORS.includes(e.error.code));
-    const droppedPlays = own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
     const won = window.filter((e) => r(e) > 0);
     const s: EnvStats = {
       rHint,
@@ -92,14 +104,14 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
       regret,
       winRate,
       fractionWon: first.length === 0 ? 0 : first.filter((x) => x > 0).length / first.length,
-      designerReward: rewardOf(config.reward, { rHint, regret, winRate, hung, slow: averages[env.skill]?.slow ?? 0 }),
+      designerReward: rewardOf(config.reward, { rHint, regret, winRate, plays: window.length, hung, slow: averages[env.skill]?.slow ?? 0 }),
       designerAdvantage: 0,
       designerGroupSize: scored.filter((other) => other.skill === env.skill).length,
       hung,
-      droppedPlays,
+      droppedPlays: lostOf(env),
       turnsToWin: won.length === 0 ? null : average(won.map((e) => e.turns.length)),
     };
-    stats.set(env.id, { stats: s, status: droppedPlays >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT ? 'quarantined' : 'valid' });
+    stats.set(env.id, { stats: s });
   }
   const ids = new Set(scored.map((env) => env.id));
   const firstPlays = records.episodes.filter((e) => keptUnhinted(e) && e.rollout === 0 && ids.has(e.envId)).length;
@@ -108,8 +120,7 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
     const mine = stats.get(env.id)!;
     const peers = scored.filter((other) => other.skill === env.skill).map((other) => stats.get(other.id)!.stats.designerReward);
     mine.stats.designerAdvantage = (mine.stats.designerReward - average(peers)) * designerScale;
-    check.value(ENVIRONMENTS, env.id, 'status', env.status, mine.status);
     for (const [field, value] of Object.entries(mine.stats)) check.value(ENVIRONMENTS, env.id, `stats.${field}`, env.stats?.[field as keyof EnvStats], value);
   }
-  return { returns, advantages, stats, designerScale, averages };
+  return { returns, advantages, stats, quarantined, designerScale, averages };
 }

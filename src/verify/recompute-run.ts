@@ -5,7 +5,7 @@ import { checkRows } from './check-rows.ts';
 import { checkEvaluations } from './check-evals.ts';
 import type { EvalRecord } from '../core/eval/eval-record.ts';
 import { average, type Averages } from './formulas.ts';
-import { recomputeEpoch, type EpochRecomputation, type VerifyConfig } from './recompute-epoch.ts';
+import { keptUnhinted, recomputeEpoch, type EpochRecomputation, type VerifyConfig } from './recompute-epoch.ts';
 
 /** A run directory's stored records, as recomputation reads them. */
 export interface StoredRun {
@@ -41,7 +41,7 @@ function checkMetrics(epoch: number, stored: EpochMetrics | undefined, done: Epo
     meanDesignerReward: average(all.map((s) => s.stats.designerReward)),
     episodes: episodes.length,
     droppedEpisodes: episodes.filter((e) => e.dropped).length,
-    quarantined: all.filter((s) => s.status === 'quarantined').length,
+    quarantined: done.quarantined.size,
     designerScale: done.designerScale,
   };
   for (const [field, value] of Object.entries(expected)) check.value('epochs.jsonl', id, field, stored[field as keyof EpochMetrics], value);
@@ -94,8 +94,10 @@ export function recomputeRun(run: StoredRun): VerifyReport {
     );
     for (const env of environments) {
       const got = done.stats.get(env.id);
-      if (got?.status !== 'valid') continue;
-      memory.push({ envId: env.id, skill: env.skill, code: env.code.slice(0, MEMORY_LIMITS.codeChars), winRate: got.stats.fractionWon, regret: got.stats.regret, epoch });
+      const rolloutZero = episodes.filter((e) => e.envId === env.id && keptUnhinted(e) && e.rollout === 0).map((e) => done.returns.get(e.id)!);
+      if (!got || rolloutZero.length === 0) continue;
+      const regret = run.config.reward === 'learning_potential' ? 0 : got.stats.regret;
+      memory.push({ envId: env.id, skill: env.skill, code: env.code.slice(0, MEMORY_LIMITS.codeChars), winRate: rolloutZero.filter((x) => x > 0).length / rolloutZero.length, regret, epoch });
     }
   }
   checkState(run, memory, averages, check);

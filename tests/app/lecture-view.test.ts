@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLiveEpoch, type LivePlay, type LiveSlot } from '../../src/app/live-epoch.ts';
+import { applyEvent, createLiveEpoch, type LivePlay, type LiveSlot } from '../../src/app/live-epoch.ts';
 import { activeWork, followScroll, playPartId, scoresSoFar, type FollowLayout } from '../../src/app/lecture-view.ts';
 import { readLectureMode, LectureMode } from '../../src/app/lecture-mode.svelte.ts';
 
@@ -141,5 +141,18 @@ describe('lecture mode’s setting', () => {
     const kept = new LectureMode(refusing);
     kept.set(true);
     expect(kept.on).toBe(true);
+  });
+});
+
+describe('a quarantined slot in the live view', () => {
+  it('ends as quarantined with its reason when scored without stats, and a scored slot keeps its stats', () => {
+    const live = epoch(2);
+    const [quarantined, scored] = live.slots as [LiveSlot, LiveSlot];
+    const note = 'Quarantined: 2 of its 2 unhinted plays failed.';
+    applyEvent(live, { type: 'scored', epoch: 0, envId: quarantined.envId, stats: null, note });
+    expect(quarantined).toMatchObject({ phase: 'quarantined', stats: null, note });
+    const stats = { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 1, designerAdvantage: 0, designerGroupSize: 1, hung: false, droppedPlays: 0, turnsToWin: 1 };
+    applyEvent(live, { type: 'scored', epoch: 0, envId: scored.envId, stats, note: null });
+    expect(scored).toMatchObject({ phase: 'scored', stats });
   });
 });

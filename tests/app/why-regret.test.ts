@@ -18,7 +18,7 @@ describe('why regret: illustrative environments under every reward variant', () 
       expect(r.winRate).toBe(winRate(unhinted));
       expect(r.plateau).toBe(plateau(r.winRate));
       for (const variant of REWARD_VARIANTS) {
-        expect(r.rewards[variant]).toBe(designerReward(variant, { regret: r.regret, rHint: r.rHint, winRate: r.winRate, baseline: result.muSlow, hung: false }));
+        expect(r.rewards[variant]).toBe(designerReward(variant, { regret: r.regret, rHint: r.rHint, winRate: r.winRate, windowPlays: unhinted.length, baseline: result.muSlow, hung: false }));
       }
     }
   });

@@ -118,7 +118,8 @@ describe('spade verify', () => {
     expect(episodes.some((e) => e.retried)).toBe(true);
     expect(episodes.some((e) => e.error?.code === 'step_timeout')).toBe(true);
     expect(episodes.some((e) => e.advantage !== 0)).toBe(true);
-    expect(scored.some((e) => e.status === 'quarantined')).toBe(true);
+    // A quarantined environment is checked too: its status, and that it has no stats or rows.
+    expect(jsonl(blend, 'environments.jsonl').some((e) => e.status === 'quarantined' && e.stats === null)).toBe(true);
     expect(scored.some((e) => e.stats.rHint === null)).toBe(true);
     expect(scored.some((e) => e.stats.designerAdvantage !== 0)).toBe(true);
   });
@@ -131,7 +132,16 @@ describe('spade verify', () => {
       expect(report.code).toBe(0);
       expect(report.checked).toBeGreaterThan(400);
     }
-    expect(jsonl(regret, 'environments.jsonl').some((e) => e.stats?.hung && e.stats.designerReward === -0.5)).toBe(true);
+    // Stall's hang skips its remaining plays, so at least half of them are dropped: it is quarantined and
+    // scored nowhere. The regret reward's -0.5 for a hang that leaves its environment scored is checked
+    // by hand in tests/core/scoring/edge-cases.test.ts and against verify in tests/verify/recompute-edges.test.ts.
+    const hung = new Set(
+      jsonl(regret, 'episodes.jsonl')
+        .filter((e) => e.error?.code === 'step_timeout')
+        .map((e) => e.envId),
+    );
+    expect(hung.size).toBeGreaterThan(0);
+    for (const env of jsonl(regret, 'environments.jsonl').filter((e) => hung.has(e.id))) expect(env).toMatchObject({ status: 'quarantined', stats: null });
     const averages = JSON.parse(readFileSync(join(potential, 'state.json'), 'utf8')).state.skillAverages;
     expect(Object.values(averages).some((a: any) => a.fast !== a.slow)).toBe(true);
   });

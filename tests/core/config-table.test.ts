@@ -11,6 +11,7 @@ describe('the config table', () => {
       'setting',
       'skills',
       'skillsPerEpoch',
+      'restartSkillCycle',
       'slotsPerEpoch',
       'attemptsPerSlot',
       'repairMode',
@@ -54,6 +55,7 @@ describe('the config table', () => {
     expect(DEFAULT_CONFIG).toMatchObject({
       seed: 1,
       skillsPerEpoch: 2,
+      restartSkillCycle: false,
       slotsPerEpoch: 4,
       attemptsPerSlot: 3,
       playsPerArm: 4,
@@ -76,6 +78,7 @@ describe('the config table', () => {
     expect(REFERENCE_PRESET).toEqual({
       skills: DEFAULT_CONFIG.skills,
       skillsPerEpoch: 3,
+      restartSkillCycle: true,
       slotsPerEpoch: 24,
       attemptsPerSlot: 5,
       playsPerArm: 8,
@@ -97,7 +100,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(22);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(23);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);

@@ -61,5 +61,7 @@ export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInpu
   const played = await playEnvironment(env, model, ports.sandbox, config, emit, gate);
   await gate();
   const scores = scoreEpoch(env.epoch, [env], played, config, input.skillAverages ?? {});
-  return { hint, hintGenerated, episodes: scores.episodes, stats: scores.environments[0]!.stats! };
+  const scored = scores.environments[0]!;
+  if (!scored.stats) throw new Error(`the environment got no scores: ${scored.note ?? scored.status}`);
+  return { hint, hintGenerated, episodes: scores.episodes, stats: scored.stats };
 }

@@ -90,15 +90,16 @@ export function activeSkills(config: Config, epoch: number): string[] {
 
 /**
  * Plans an epoch's slots: with rotation, slots go round-robin over the epoch's active skills (so
- * each gets slots / skillsPerEpoch of them); without, round-robin over all skills, continuing
- * across epochs.
+ * each gets slots / skillsPerEpoch of them); without, round-robin over all skills, from the first
+ * skill each epoch with `restartSkillCycle` (the reference), else continuing across epochs.
  */
 export function planSlots(config: Config, epoch: number): Array<{ slot: number; skill: string }> {
   const active = activeSkills(config, epoch);
-  const rotating = active.length < config.skills.length;
+  const continuing = active.length === config.skills.length && !config.restartSkillCycle;
+  const offset = continuing ? epoch * config.slotsPerEpoch : 0;
   return Array.from({ length: config.slotsPerEpoch }, (_, slot) => ({
     slot,
-    skill: rotating ? active[slot % active.length]! : config.skills[(epoch * config.slotsPerEpoch + slot) % config.skills.length]!,
+    skill: active[(offset + slot) % active.length]!,
   }));
 }
 
@@ -321,7 +322,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
-  for (const env of scores.environments) if (env.stats) emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
+  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
   scoring?.();
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
   const promptBudget = tally.summary();

@@ -25,7 +25,7 @@ export type SpadeEvent =
   | { type: 'hinted'; epoch: number; envId: string; hint: string | null; note: string | null }
   | { type: 'turn'; epoch: number; envId: string; arm: Arm; playIndex: number; rollout: number; turnIndex: number; turn: Turn }
   | { type: 'episode'; epoch: number; episode: Episode }
-  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats; note: string | null }
+  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats | null; note: string | null }
   | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics }
   | { type: 'pool_environment'; epoch: number; slot: number; envId: string; poolId: string; skill: string }
   | { type: 'lesson'; epoch: number; outcome: LessonOutcome }

@@ -46,6 +46,8 @@ export interface DesignerRewardInput {
   rHint: number | null;
   /** Mean return of all kept unhinted plays of the epoch (the window). */
   winRate: number;
+  /** How many kept unhinted plays the window holds. */
+  windowPlays: number;
   /** The skill's slow average after this epoch's update (learning potential's baseline). */
   baseline: number;
   /** Whether a load, reset or step timed out during play. */
@@ -56,7 +58,8 @@ export interface DesignerRewardInput {
  * SPADE's designer reward for one environment under the chosen variant (SPADE.md section 5):
  * blend on the matched regret and the window's win rate; regret on the window (r_hint minus the
  * window's mean, floored at 0; -0.5 after a timeout); solve rate; learning potential as the
- * distance of the window's mean from the skill's slow average.
+ * distance of the window's mean from the skill's slow average, 0 for an empty window (docs/method.md
+ * section 2).
  */
 export function designerReward(variant: RewardVariant, input: DesignerRewardInput): number {
   switch (variant) {
@@ -67,6 +70,6 @@ export function designerReward(variant: RewardVariant, input: DesignerRewardInpu
     case 'solve_rate':
       return plateau(input.winRate);
     case 'learning_potential':
-      return Math.abs(input.winRate - input.baseline);
+      return input.windowPlays === 0 ? 0 : Math.abs(input.winRate - input.baseline);
   }
 }

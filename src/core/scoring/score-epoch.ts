@@ -18,16 +18,16 @@ export interface EpochScores {
   skillAverages: Record<string, SkillAverages>;
 }
 
-/** An environment is quarantined when at least this share of its unhinted plays was dropped. */
+/** An environment is quarantined when at least this share of its planned unhinted plays was dropped. */
 export const QUARANTINE_SHARE = 0.5;
 
 const kept = (e: Episode) => !e.dropped;
 const unhinted = (e: Episode) => e.arm === 'nohint' && !e.dropped;
 
-/** Agent advantages per GRPO group: the kept unhinted plays of one environment in one rollout; hinted plays are never trained on. */
-function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
+/** Agent advantages per GRPO group: the kept unhinted plays of one scored environment in one rollout; hinted plays and a quarantined environment's plays are never trained on. */
+function withAgentAdvantages(episodes: readonly Episode[], quarantined: ReadonlySet<string>): Episode[] {
   const groups = new Map<string, Episode[]>();
-  for (const e of episodes.filter(unhinted)) {
+  for (const e of episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId))) {
     const key = `${e.envId}:${e.rollout}`;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
@@ -36,6 +36,18 @@ function withAgentAdvantages(episodes: readonly Episode[]): Episode[] {
     groupAdvantages(group.map((e) => e.return)).forEach((a, i) => advantage.set(group[i]!.id, a));
   }
   return episodes.map((e) => ({ ...e, advantage: advantage.get(e.id) ?? 0 }));
+}
+
+/** The kept unhinted plays of the earliest rollout that has any: rollout 0 unless every one of its plays was dropped (docs/method.md section 2). */
+function firstMeasured(plays: readonly Episode[]): Episode[] {
+  if (plays.length === 0) return [];
+  const rollout = Math.min(...plays.map((e) => e.rollout));
+  return plays.filter((e) => e.rollout === rollout);
+}
+
+/** Unhinted plays that failed for good (a retried first attempt is not counted twice). */
+function droppedPlays(own: readonly Episode[]): number {
+  return own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
 }
 
 function agentRow(e: Episode): RolloutRow {
@@ -105,31 +117,46 @@ function updatedAverages(valid: readonly EnvironmentRecord[], episodes: readonly
 }
 
 function quarantineNote(dropped: number, planned: number): string {
-  return `Quarantined: ${dropped} of its ${planned} unhinted plays failed (crashed twice or hung), so it leaves the pool and the memory.`;
+  return `Quarantined: ${dropped} of its ${planned} unhinted plays failed (crashed twice or hung), so it gets no scores or rows and leaves the pool and the memory.`;
+}
+
+/** What the memory remembers of a scored environment: rollout 0's share of plays won and the regret (0 under learning potential, which measures none); nothing when rollout 0 kept no play. */
+function memoryRecord(env: EnvironmentRecord, rolloutZeroPlays: readonly Episode[], config: Config, epoch: number): MemoryRecord[] {
+  if (rolloutZeroPlays.length === 0) return [];
+  const regret = config.reward === 'learning_potential' ? 0 : env.stats!.regret;
+  return [{ envId: env.id, skill: env.skill, code: env.code, winRate: fractionWon(rolloutZeroPlays.map((e) => e.return)), regret, epoch }];
 }
 
 /**
- * Scores an epoch (SPADE.md sections 5-7) with SPADE's inputs: matched regret on the first
- * rollout, the window's win rate over every kept unhinted play, per-skill learning-potential
- * averages updated once per epoch before they are read, agent groups of unhinted plays only, the
- * designer scale from one rollout's unhinted plays, and memory from the first rollout.
+ * Scores an epoch (docs/method.md sections 1-2). An environment with at least half of its planned
+ * unhinted plays dropped is quarantined first and then counts nowhere: no stats, reward, rows,
+ * memory, skill average, advantage group or epoch figure. The others get matched regret on the
+ * first rollout that kept a play, the window's win rate over every kept unhinted play, per-skill
+ * learning-potential averages updated once per epoch before they are read, agent groups of
+ * unhinted plays only, the designer scale from rollout 0's unhinted plays, and memory from
+ * rollout 0.
  */
 export function scoreEpoch(epoch: number, environments: readonly EnvironmentRecord[], rawEpisodes: readonly Episode[], config: Config, averages: Readonly<Record<string, SkillAverages>>): EpochScores {
-  const episodes = withAgentAdvantages(rawEpisodes);
-  const valid = environments.filter((e) => e.status === 'valid');
+  const planned = config.playsPerArm * config.rolloutsPerEpoch;
+  const ownOf = (env: EnvironmentRecord) => rawEpisodes.filter((e) => e.envId === env.id);
+  const quarantined = new Set(environments.filter((env) => env.status === 'valid' && droppedPlays(ownOf(env)) >= planned * QUARANTINE_SHARE).map((env) => env.id));
+  const episodes = withAgentAdvantages(rawEpisodes, quarantined);
+  const valid = environments.filter((e) => e.status === 'valid' && !quarantined.has(e.id));
   const skillAverages = updatedAverages(valid, episodes, averages);
   const groupSize = (skill: string) => valid.filter((e) => e.skill === skill).length;
   const scored = environments.map((env): EnvironmentRecord => {
     if (env.status !== 'valid') return env;
     const own = episodes.filter((e) => e.envId === env.id);
-    const window = own.filter(unhinted).map((e) => e.return);
-    const first = own.filter((e) => unhinted(e) && e.rollout === 0).map((e) => e.return);
+    if (quarantined.has(env.id)) {
+      return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '), stats: null };
+    }
+    const windowReturns = own.filter(unhinted).map((e) => e.return);
+    const first = firstMeasured(own.filter(unhinted)).map((e) => e.return);
     const hinted = own.filter((e) => e.arm === 'hint' && kept(e)).map((e) => e.return);
     const rHint = env.hint === null || hinted.length === 0 ? null : mean(hinted);
     const regret = rHint === null ? 0 : hintRegret(hinted, first);
     const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code));
-    const droppedPlays = own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
-    const w = winRate(window);
+    const w = winRate(windowReturns);
     const won = own.filter((e) => unhinted(e) && e.return > 0);
     const stats: EnvStats = {
       rHint,
@@ -137,21 +164,17 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
       regret,
       winRate: w,
       fractionWon: fractionWon(first),
-      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
+      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, windowPlays: windowReturns.length, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
       designerAdvantage: 0,
       designerGroupSize: groupSize(env.skill),
       hung,
-      droppedPlays,
+      droppedPlays: droppedPlays(own),
       turnsToWin: won.length === 0 ? null : mean(won.map((e) => e.turns.length)),
     };
-    const planned = config.playsPerArm * config.rolloutsPerEpoch;
-    if (droppedPlays >= planned * QUARANTINE_SHARE) {
-      return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays, planned)].filter(Boolean).join(' '), stats };
-    }
     return { ...env, stats };
   });
   const designs = scored.filter((e) => e.stats);
-  const firstRolloutPlays = episodes.filter((e) => unhinted(e) && e.rollout === 0).length;
+  const firstRolloutPlays = episodes.filter((e) => unhinted(e) && e.rollout === 0 && !quarantined.has(e.envId)).length;
   const scale = designerScale(firstRolloutPlays, designs.length, config.rolloutsPerEpoch);
   const advantages = designerAdvantages(
     designs.map((e) => ({ skill: e.skill, reward: e.stats!.designerReward })),
@@ -159,12 +182,13 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
   );
   const advantageOf = new Map(designs.map((e, i) => [e.id, advantages[i]!]));
   const finalEnvs = scored.map((e) => (e.stats ? { ...e, stats: { ...e.stats, designerAdvantage: advantageOf.get(e.id)! } } : e));
+  const rolloutZero = (env: EnvironmentRecord) => episodes.filter((e) => e.envId === env.id && unhinted(e) && e.rollout === 0);
   return {
     environments: finalEnvs,
     episodes,
-    rollouts: [...finalEnvs.flatMap((e) => designerRow(e, epoch)), ...episodes.filter(unhinted).map(agentRow)],
+    rollouts: [...finalEnvs.flatMap((e) => designerRow(e, epoch)), ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map(agentRow)],
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
-    memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch })),
+    memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
     skillAverages,
   };
 }

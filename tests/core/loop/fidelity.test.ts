@@ -74,6 +74,23 @@ describe('skill rotation gives every active skill several slots', () => {
     expect(planSlots(DEFAULT_CONFIG, 0).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1], DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1]]);
     expect(planSlots(DEFAULT_CONFIG, 1).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3], DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3]]);
   });
+  it('with every skill active, the tab continues the round-robin across epochs; the reference restarts it at the first skill', () => {
+    const [a, b, c] = ['Logical Deduction', 'Optimization', 'Spatial Reasoning'];
+    const all: Config = { ...DEFAULT_CONFIG, skills: [a!, b!, c!], skillsPerEpoch: 3, slotsPerEpoch: 2 };
+    // Continuing: epoch 1's slots are the 3rd and 4th of the cycle, c then a.
+    expect(planSlots(all, 1).map((s) => s.skill)).toEqual([c, a]);
+    expect(planSlots(all, 2).map((s) => s.skill)).toEqual([b, c]);
+    const restarting: Config = { ...all, restartSkillCycle: true };
+    expect([0, 1, 2].map((epoch) => planSlots(restarting, epoch).map((s) => s.skill))).toEqual([
+      [a, b],
+      [a, b],
+      [a, b],
+    ]);
+    // With a rotating window the switch changes nothing: each window starts at its first skill either way.
+    const rotating: Config = { ...all, skillsPerEpoch: 1 };
+    expect(planSlots({ ...rotating, restartSkillCycle: true }, 1)).toEqual(planSlots(rotating, 1));
+    expect(planSlots(rotating, 1).map((s) => s.skill)).toEqual([b, b]);
+  });
 });
 
 describe('a run with two environments per skill: advantages and rows by hand', () => {
@@ -156,7 +173,7 @@ describe('failures as SPADE treats them', () => {
     return (turns) => (built++ === 0 ? named('C')(turns) : make(turns));
   };
 
-  it('retries a crashed unhinted play once and drops it; a crashed hinted play scores 0; no -0.5', async () => {
+  it('retries a crashed unhinted play once and drops it; a crashed hinted play scores 0; the environment is quarantined and scored nowhere', async () => {
     const sandbox = fakeSandbox({ C: afterValidation(crashing) });
     const result = await runEpoch({ model: model(['C']), sandbox, corpus: [] }, INITIAL_RUN_STATE, config);
     const eps = result.episodes;
@@ -171,14 +188,16 @@ describe('failures as SPADE treats them', () => {
       [0, false],
     ]);
     const env = result.environments[0]!;
-    expect(env.stats).toMatchObject({ hung: false, droppedPlays: 2, rHint: 0, designerReward: 0 });
+    // Quarantined environments get no stats, reward or rows and count in no epoch figure (docs/method.md section 1).
+    expect(env.stats).toBeNull();
     expect(env.status).toBe('quarantined');
     expect(env.note).toMatch(/Quarantined: 2 of its 2 unhinted plays failed/);
     expect(result.nextState.memory).toEqual([]);
-    expect(result.rollouts.filter((r) => r.role === 'agent')).toEqual([]);
+    expect(result.rollouts).toEqual([]);
+    expect(result.metrics).toMatchObject({ validEnvironments: 0, quarantined: 1, meanRegret: 0, meanDesignerReward: 0 });
   });
 
-  it('a hang skips the remaining plays (unhinted dropped, hinted 0) and gives the regret reward -0.5', async () => {
+  it('a hang skips the remaining plays (unhinted dropped, hinted 0); losing every unhinted play quarantines it', async () => {
     const sandbox = fakeSandbox({ C: afterValidation(hanging) });
     const result = await runEpoch({ model: model(['C']), sandbox, corpus: [] }, INITIAL_RUN_STATE, config);
     expect(result.episodes.map((e) => [e.arm, e.error?.code, e.dropped])).toEqual([
@@ -187,7 +206,8 @@ describe('failures as SPADE treats them', () => {
       ['hint', 'env_hung', false],
       ['hint', 'env_hung', false],
     ]);
-    expect(result.environments[0]!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
+    // The regret reward's -0.5 for a hang applies when the hang leaves it scored (tests/core/scoring/edge-cases.test.ts).
+    expect(result.environments[0]!).toMatchObject({ status: 'quarantined', stats: null });
   });
 
   it('gives every play a fresh instance of the class, loading the module once when plays run one at a time', async () => {

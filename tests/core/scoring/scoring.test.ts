@@ -48,7 +48,7 @@ describe('returns and regret', () => {
 });
 
 describe('designer reward variants', () => {
-  const base: DesignerRewardInput = { regret: 0.06, rHint: 0.36, winRate: 0.3, baseline: 0.3, hung: false };
+  const base: DesignerRewardInput = { regret: 0.06, rHint: 0.36, winRate: 0.3, windowPlays: 8, baseline: 0.3, hung: false };
   it('blend = 0.4 * clip(regret / 0.15, 0, 1) + 0.6 * plateau(w)', () => {
     expect(designerReward('blend', base)).toBeCloseTo(0.4 * 0.4 + 0.6 * 0.6, 12);
     expect(designerReward('blend', { ...base, regret: 0.5, winRate: 0.5 })).toBeCloseTo(1, 12);
@@ -67,6 +67,10 @@ describe('designer reward variants', () => {
     expect(designerReward('learning_potential', base)).toBe(0);
     expect(designerReward('learning_potential', { ...base, winRate: 0.9, baseline: 0.2 })).toBeCloseTo(0.7, 12);
     expect(designerReward('learning_potential', { ...base, winRate: 0.1, baseline: 0.4 })).toBeCloseTo(0.3, 12);
+  });
+  it('learning_potential is 0 without a kept unhinted play, not |0 - mu_slow|', () => {
+    expect(designerReward('learning_potential', { ...base, winRate: 0, windowPlays: 0, baseline: 0.6 })).toBe(0);
+    expect(designerReward('learning_potential', { ...base, winRate: 0, windowPlays: 1, baseline: 0.6 })).toBeCloseTo(0.6, 12);
   });
   it('skill averages start at the first return and move with g_fast = 0.98, g_slow = 0.85', () => {
     const first = updateSkillAverages(undefined, 0.4);
