@@ -7,7 +7,7 @@ export interface BrowserSandboxAssets {
   workerUrl: string;
   pyodideBase: string;
   pyodideFiles: readonly string[];
-  /** A gzipped memory snapshot of a fresh interpreter under `pyodideBase`, made at build time; null (or unreachable) makes the frame take its own. */
+  /** A gzipped memory snapshot of a fresh interpreter under `pyodideBase`, made at build time (taken gzipped or as the host unpacked it); null (or unusable) makes the frame take its own. */
   snapshotFile: string | null;
 }
 
