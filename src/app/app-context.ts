@@ -13,7 +13,7 @@ import { Comparison } from './comparison.svelte.ts';
 import { SweepController } from './sweep.svelte.ts';
 import { localSweepStorage } from './sweep-plan.ts';
 import { runViews, type RunViews } from './run-views.ts';
-import { appSandbox } from './sandbox.ts';
+import { appSandbox, warmAppSandbox } from './sandbox.ts';
 import { sandboxActions, type SandboxActions } from './sandbox-actions.ts';
 import { dataActions, saveFile, type DataActions } from './data-actions.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
@@ -93,7 +93,7 @@ async function readPickedPool(picked: File[]): Promise<PoolFiles> {
 /** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
   // Python starts first, beside the database: the first validation or demo epoch finds it booted.
-  const python = new PythonStatus(() => appSandbox().warm());
+  const python = new PythonStatus(warmAppSandbox);
   void python.start();
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();

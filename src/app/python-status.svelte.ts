@@ -5,7 +5,14 @@ export type EstimateSource = 'last start' | 'first visit';
 
 /** The app's Python sandbox as the header shows it. */
 export type PythonState =
-  { phase: 'idle' } | { phase: 'starting'; startedAt: number; estimateMs: number; source: EstimateSource } | { phase: 'ready'; tookMs: number } | { phase: 'failed'; message: string };
+  | { phase: 'idle' }
+  | { phase: 'starting'; startedAt: number; estimateMs: number; source: EstimateSource }
+  /** `coldBecause`: why Python started cold instead of from the build's snapshot (absent when it started from it). */
+  | { phase: 'ready'; tookMs: number; coldBecause?: string }
+  | { phase: 'failed'; message: string };
+
+/** What a start reports: nothing, or why it started cold. */
+export type PythonStart = { coldBecause: string } | void;
 
 /** First-visit guess of a start, in ms: a first start on a fresh profile took 17-25 s in headless Chromium on a 2-core machine (Pyodide's files not yet cached). */
 export const FIRST_VISIT_ESTIMATE_MS = 20_000;
@@ -28,14 +35,15 @@ export function savedStartMs(storage: SpeedStorage | null): number | null {
 /**
  * Warms the app's Python sandbox as the page loads and says where it stands: starting, with an
  * estimate (this browser's last start, or a labelled first-visit guess), ready with the time it
- * took (remembered for the next visit's estimate), or failed with the reason.
+ * took (remembered for the next visit's estimate) and, when it started cold instead of from the
+ * build's snapshot, why, or failed with the reason.
  */
 export class PythonStatus {
   state: PythonState = $state.raw({ phase: 'idle' });
   private started: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly warm: () => Promise<void>,
+    private readonly warm: () => Promise<PythonStart>,
     private readonly storage: SpeedStorage | null = pageStorage(),
     private readonly now: () => number = () => performance.now(),
   ) {}
@@ -47,9 +55,9 @@ export class PythonStatus {
     const startedAt = this.now();
     this.state = { phase: 'starting', startedAt, estimateMs: saved ?? FIRST_VISIT_ESTIMATE_MS, source: saved === null ? 'first visit' : 'last start' };
     this.started = this.warm().then(
-      () => {
+      (report) => {
         const tookMs = Math.round(this.now() - startedAt);
-        this.state = { phase: 'ready', tookMs };
+        this.state = report ? { phase: 'ready', tookMs, coldBecause: report.coldBecause } : { phase: 'ready', tookMs };
         // For measuring first paint to Python ready in a browser (tests/bench/first-view.ts).
         performance.mark('spade-python-ready');
         try {

@@ -65,6 +65,21 @@ describe('PythonStatus', () => {
     expect(status.state.phase).toBe('ready');
   });
 
+  it("says when Python started cold instead of from the build's snapshot, and why", async () => {
+    const why = "the build's Python snapshot could not be fetched (HTTP 404)";
+    let clock = 0;
+    const status = new PythonStatus(
+      async () => {
+        clock = 21_500;
+        return { coldBecause: why };
+      },
+      memoryStorage(),
+      () => clock,
+    );
+    await status.start();
+    expect(status.state).toEqual({ phase: 'ready', tookMs: 21_500, coldBecause: why });
+  });
+
   it('ignores a saved duration that is not a plausible start, and a storage that throws', () => {
     for (const bad of ['', 'abc', '-5', '0', 'Infinity', String(24 * 3600_000)]) expect(savedStartMs(memoryStorage({ 'spade-lab-python-start-ms': bad }))).toBeNull();
     expect(

@@ -61,7 +61,8 @@ async function demoFirstToken(page: Page, url: string): Promise<number> {
   return ((await page.evaluate(() => performance.now())) as number) - clickedAt;
 }
 
-async function visit(page: Page, url: string): Promise<{ readyMs: number; estimate: string }> {
+/** Opens `url` in `page` and waits for "Python ready": first paint to ready in ms, the estimate the header showed while starting, and what Python started from (the header's data-started-from: 'snapshot' or 'cold'). */
+export async function visit(page: Page, url: string): Promise<{ readyMs: number; estimate: string; startedFrom: string | null }> {
   await page.goto(url);
   const status = page.getByTestId('python-status');
   await status.getByText(/Starting Python|Python ready/).waitFor({ timeout: 60_000 });
@@ -72,7 +73,7 @@ async function visit(page: Page, url: string): Promise<{ readyMs: number; estima
     const ready = performance.getEntriesByName('spade-python-ready')[0]?.startTime ?? NaN;
     return ready - paint;
   })) as number;
-  return { readyMs, estimate };
+  return { readyMs, estimate, startedFrom: await status.getAttribute('data-started-from') };
 }
 
 /** Builds the app, serves it as `vite preview` does, and measures its first view and Python start in a fresh Chromium profile and again on a second visit. */

@@ -127,6 +127,10 @@ if (!only || only === 'firstview') {
   const { formatFirstView, measureFirstView } = await import('./first-view.ts');
   process.stdout.write(formatFirstView(await measureFirstView()));
 }
+if (!only || only === 'ready') {
+  const { formatPythonReady, measurePythonReady } = await import('./python-ready.ts');
+  process.stdout.write(formatPythonReady(await measurePythonReady()));
+}
 if (!only || only === 'prefix') {
   const { formatPrefixFigures, measureDemoPrefixes } = await import('./prefix-bench.ts');
   for (const figures of await measureDemoPrefixes()) process.stdout.write(formatPrefixFigures(figures));

@@ -1,7 +1,8 @@
 // The interpreter snapshot the build ships (src/adapters/sandbox/vite-plugin.ts): the dev server
 // serves the Node sandbox's own snapshot gzipped, every interpreter of a page restores from it in
-// one frame, and a snapshot that is bad in any way costs speed, never a start: the frame or the
-// worker falls back, and once a worker refused it the spawner's later frames take their own.
+// one frame (gzipped, or already unpacked by a host's Content-Encoding), and a snapshot that is bad
+// in any way costs speed, never a start: the frame or the worker falls back, says why, and once a
+// worker refused it the spawner's later frames take their own.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { currentSandboxSnapshot } from '../../src/adapters/sandbox/node-sandbox.
 import { SNAPSHOT_FILE } from '../../src/adapters/sandbox/vite-plugin.ts';
 import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
 import { startRig, type BrowserRig } from './harness.ts';
+import type { SnapshotUse } from '../../src/adapters/sandbox/browser-sandbox.ts';
 import type {} from './pages/sandbox-page.ts';
 
 const PAGE = '/tests/browser/pages/sandbox.html';
@@ -22,8 +24,8 @@ async function serveBesidePyodide(name: string, body: Buffer | null): Promise<vo
   await page.route(`**/pyodide/${name}`, (route) => route.fulfill(body ? { status: 200, contentType: 'application/gzip', body } : { status: 404, body: 'not here' }));
 }
 
-/** Starts a runtime with one spare from `snapshotFile`, plays the example environment three times, and returns the spawn counts and how many frames it opened. */
-async function playThrice(snapshotFile: string): Promise<{ observations: string[]; failed: number; framesOpened: number }> {
+/** Starts a runtime with one spare from `snapshotFile`, plays the example environment three times, and returns the spawn counts, how many frames it opened and what its last interpreter started from. */
+async function playThrice(snapshotFile: string): Promise<{ observations: string[]; failed: number; framesOpened: number; snapshotUse: SnapshotUse | null }> {
   return page.evaluate(
     async ({ file, code }) => {
       const api = window.spadeTest;
@@ -38,8 +40,9 @@ async function playThrice(snapshotFile: string): Promise<{ observations: string[
       // Read before closing: closing kills a spare that is still starting, which counts as failed.
       const failed = api.spawns().failed - failedBefore;
       const framesOpened = api.sandboxFramesOpened() - framesBefore;
+      const snapshotUse = api.snapshotUse();
       await api.closeRuntime();
-      return { observations, failed, framesOpened };
+      return { observations, failed, framesOpened, snapshotUse };
     },
     { file: snapshotFile, code: EXAMPLE_ENV },
   );
@@ -78,6 +81,15 @@ describe("the build's interpreter snapshot", () => {
     expect(new Set(played.observations).size).toBe(1);
     expect(played.observations[0]).not.toMatch(/^failed/);
     expect(snapshotRequests).toContain(`/pyodide/${SNAPSHOT_FILE}`);
+    expect(played.snapshotUse).toEqual({ fromBuild: true });
+  });
+
+  it('is used as it is when the host unpacked it (Content-Encoding: gzip): one frame, nothing fails, started from the build', async () => {
+    const made = await currentSandboxSnapshot();
+    await serveBesidePyodide('unpacked.bin.gz', Buffer.from(made!));
+    const played = await playThrice('unpacked.bin.gz');
+    expect({ failed: played.failed, framesOpened: played.framesOpened, snapshotUse: played.snapshotUse }).toEqual({ failed: 0, framesOpened: 1, snapshotUse: { fromBuild: true } });
+    expect(played.observations).toEqual((await playThrice(SNAPSHOT_FILE)).observations);
   });
 
   it('one that does not restore costs a cold start, never a failed one, and the next frame takes its own snapshot', async () => {
@@ -87,6 +99,7 @@ describe("the build's interpreter snapshot", () => {
     const played = await playThrice('noise.bin.gz');
     expect(played.failed).toBe(0);
     expect(played.framesOpened).toBe(2);
+    expect(played.snapshotUse).toEqual({ fromBuild: false, why: 'did not restore in Pyodide' });
     expect(played.observations).toEqual((await playThrice(SNAPSHOT_FILE)).observations);
   });
 
@@ -97,6 +110,8 @@ describe("the build's interpreter snapshot", () => {
     for (const file of ['plain.bin.gz', 'missing.bin.gz']) {
       const played = await playThrice(file);
       expect({ file, failed: played.failed, framesOpened: played.framesOpened, observations: played.observations }).toEqual({ file, failed: 0, framesOpened: 1, observations: good });
+      const why = file === 'missing.bin.gz' ? 'could not be fetched (HTTP 404)' : 'is neither gzip data nor a Pyodide snapshot (15 bytes starting 6e 6f 74 20)';
+      expect(played.snapshotUse).toEqual({ fromBuild: false, why });
     }
   });
 });

@@ -7,11 +7,14 @@ export interface BrowserSandboxAssets {
   workerUrl: string;
   pyodideBase: string;
   pyodideFiles: readonly string[];
-  /** A gzipped memory snapshot of a fresh interpreter under `pyodideBase`, made at build time; null (or unreachable) makes the frame take its own. */
+  /** A gzipped memory snapshot of a fresh interpreter under `pyodideBase`, made at build time (taken gzipped or as the host unpacked it); null (or unusable) makes the frame take its own. */
   snapshotFile: string | null;
 }
 
 const START_TIMEOUT_MS = 60_000;
+
+// Why a worker (and every later frame) did not start from the build's snapshot after one refused it.
+const REFUSED = 'did not restore in Pyodide';
 
 async function fetchOk(url: string, name: string): Promise<Response> {
   const response = await fetch(url);
@@ -19,26 +22,38 @@ async function fetchOk(url: string, name: string): Promise<Response> {
   return response;
 }
 
+/**
+ * Where a sandbox's interpreters started from: the build's memory snapshot, or not, and then why
+ * (the end of a sentence that begins "the build's Python snapshot", e.g. "could not be fetched (HTTP 404)").
+ */
+export type SnapshotUse = { fromBuild: true } | { fromBuild: false; why: string };
+
 /** The worker's source, Pyodide's files and the build's snapshot, fetched once per spawner (the frame can fetch nothing itself). */
 interface SandboxDownloads {
   workerSource: string;
   files: Record<string, ArrayBuffer>;
-  /** The gzipped snapshot, or null when the build has none or it could not be fetched. */
-  snapshot: ArrayBuffer | null;
+  /** The snapshot as the host served it (gzipped, or unpacked by a Content-Encoding: gzip), or why there is none. */
+  snapshot: { bytes: ArrayBuffer } | { why: string };
+}
+
+// The build's snapshot, or why there is none; never rejects (it is only a speed-up: without it the
+// frame takes a snapshot of its own).
+async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownloads['snapshot']> {
+  if (!assets.snapshotFile) return { why: 'is not in this build' };
+  try {
+    const response = await fetch(assets.pyodideBase + assets.snapshotFile);
+    if (!response.ok) return { why: `could not be fetched (HTTP ${response.status})` };
+    return { bytes: await response.arrayBuffer() };
+  } catch (error) {
+    return { why: `could not be fetched (${error instanceof Error ? error.message : String(error)})` };
+  }
 }
 
 async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
-  const { snapshotFile } = assets;
   const [workerSource, files, snapshot] = await Promise.all([
     fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
     Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
-    // Only a speed-up: without it the frame takes a snapshot of its own, as before.
-    snapshotFile
-      ? fetchOk(assets.pyodideBase + snapshotFile, snapshotFile).then(
-          (response) => response.arrayBuffer(),
-          () => null,
-        )
-      : null,
+    fetchSnapshot(assets),
   ]);
   return { workerSource, files, snapshot };
 }
@@ -82,6 +97,8 @@ interface SandboxFrame {
   retired: boolean;
   /** Whether its workers restore from the build's snapshot (else from one the frame took). */
   prebuilt: boolean;
+  /** What the frame's workers start from, once the frame has said (it says before any start). */
+  snapshotUse: Promise<SnapshotUse>;
 }
 
 // Removes a retired frame once none of its workers is left (removing it kills them all).
@@ -89,7 +106,15 @@ function removeIfDone(host: SandboxFrame): void {
   if (host.retired && host.deaths.size === 0) host.element.remove();
 }
 
-async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebuilt: ArrayBuffer | null): Promise<SandboxFrame> {
+// What the frame's { spadeSnapshotSource, why } says its workers start from ('page': a snapshot it
+// made after one cold boot; 'none': cold every time).
+function snapshotUseOf(source: unknown, why: unknown): SnapshotUse {
+  if (source === 'build') return { fromBuild: true };
+  const reason = typeof why === 'string' && why ? why.slice(0, 300) : 'was not used';
+  return { fromBuild: false, why: source === 'page' ? reason : `${reason}, and this page could not make one of its own either (every interpreter starts cold)` };
+}
+
+async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebuilt: { bytes: ArrayBuffer } | { why: string }): Promise<SandboxFrame> {
   const element = document.createElement('iframe');
   element.setAttribute('sandbox', 'allow-scripts');
   element.setAttribute('aria-hidden', 'true');
@@ -101,18 +126,26 @@ async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebu
   await loaded;
   const channel = new MessageChannel();
   const deaths = new Map<number, (reason: string) => void>();
+  let said: (use: SnapshotUse) => void = () => undefined;
+  const snapshotUse = new Promise<SnapshotUse>((resolve) => (said = resolve));
   channel.port1.onmessage = (event: MessageEvent) => {
-    const data = event.data as { spadeSandboxDied?: unknown; id?: unknown } | null;
+    const data = event.data as { spadeSandboxDied?: unknown; id?: unknown; spadeSnapshotSource?: unknown; why?: unknown } | null;
     if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
+    else if (data && 'spadeSnapshotSource' in data) said(snapshotUseOf(data.spadeSnapshotSource, data.why));
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
-  const given = prebuilt ? { prebuilt: prebuilt.slice(0) } : {};
-  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true, ...given }, '*', [channel.port2, ...Object.values(copies), ...Object.values(given)]);
-  return { element, control: channel.port1, deaths, retired: false, prebuilt: prebuilt !== null };
+  const given = 'bytes' in prebuilt ? { prebuilt: prebuilt.bytes.slice(0) } : {};
+  const missing = 'why' in prebuilt ? { prebuiltMissing: prebuilt.why } : {};
+  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true, ...given, ...missing }, '*', [
+    channel.port2,
+    ...Object.values(copies),
+    ...Object.values(given),
+  ]);
+  return { element, control: channel.port1, deaths, retired: false, prebuilt: 'bytes' in prebuilt, snapshotUse };
 }
 
-/** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running. */
-export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
+/** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running, `snapshotUse()` says what the last one to start started from (null before any). */
+export type BrowserSandboxSpawner = SpawnSandbox & { live(): number; snapshotUse(): SnapshotUse | null };
 
 /**
  * Spawns browser sandboxes: one hidden `<iframe sandbox="allow-scripts">` (opaque origin, no
@@ -123,7 +156,8 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number };
  * made. The host talks to each worker over its own MessageChannel (call-channel.ts) and exposes
  * nothing; killing terminates the worker. A frame that fails a start, whose workers refused the
  * build's snapshot, or that was removed, is replaced by a fresh one for later starts, and removed
- * once its own workers are gone.
+ * once its own workers are gone. A start that did not come from the build's snapshot is never
+ * silent: `snapshotUse()` says why (the app's header shows it).
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
   let downloads: Promise<SandboxDownloads> | null = null;
@@ -131,6 +165,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
   let nextId = 0;
   // Cleared for good once a worker could not restore from the build's snapshot: later frames take their own.
   let usePrebuilt = true;
+  let lastUse: SnapshotUse | null = null;
   const live = new Set<number>();
   // A frame that failed a start (or was removed) takes no more starts; its running workers finish.
   const dropFrame = (broken: Promise<SandboxFrame>) => {
@@ -150,7 +185,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
       throw error;
     });
     const fetched = await downloads;
-    const opened = (frame ??= openSandboxFrame(fetched, usePrebuilt ? fetched.snapshot : null));
+    const opened = (frame ??= openSandboxFrame(fetched, usePrebuilt ? fetched.snapshot : { why: REFUSED }));
     const host = await opened.catch((error: unknown) => {
       dropFrame(opened);
       throw error;
@@ -188,6 +223,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
         usePrebuilt = false;
         dropFrame(opened);
       }
+      lastUse = snapshotRefused ? { fromBuild: false, why: REFUSED } : await host.snapshotUse;
     } catch (error) {
       kill();
       if (!signal?.aborted) dropFrame(opened);
@@ -197,15 +233,20 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     }
     return { call: callOver(portLine(channel.port1)), kill, exited };
   };
-  return Object.assign(spawn, { live: () => live.size });
+  return Object.assign(spawn, { live: () => live.size, snapshotUse: () => lastUse });
 }
+
+/** A browser sandbox runtime that also says what its last interpreter started from (see BrowserSandboxSpawner). */
+export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxSpawner, 'snapshotUse'>;
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
  * environment, with as many booted spares as the machine has cores (up to 4; one until the first
  * environment loads), booted side by side on all cores but one (unless `options` say otherwise).
  */
-export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
+export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): BrowserSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
-  return new PyodideSandboxRuntime(browserSandboxSpawner(assets), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
+  const spawner = browserSandboxSpawner(assets);
+  const runtime = new PyodideSandboxRuntime(spawner, { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
+  return Object.assign(runtime, { snapshotUse: spawner.snapshotUse });
 }

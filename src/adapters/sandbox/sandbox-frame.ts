@@ -6,9 +6,14 @@ export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
 
 // Runs inside the opaque-origin frame. The host's one window message brings the worker source,
 // the Pyodide files, a private control port, whether to start workers from a memory snapshot and
-// maybe the build's snapshot (gzipped). The frame compiles Pyodide's wasm once; when snapshots are
-// asked for, starts restore from a copy of the build's snapshot, or, when there is none or it does
-// not unzip, of one that a worker running no environment booted cold to send back.
+// maybe the build's snapshot (else why there is none). The build ships it gzipped, but a host that
+// serves .gz files with Content-Encoding: gzip (vite preview does) hands over the unpacked bytes:
+// gzip data (magic bytes 1f 8b) is unpacked here, a Pyodide snapshot (magic bytes 00 73 6e 70) is
+// taken as it is, anything else is refused. The frame compiles Pyodide's wasm once; when snapshots
+// are asked for, starts restore from a copy of the build's snapshot, or, when there is none or it
+// is unusable, of one that a worker running no environment booted cold to send back. Once it knows
+// which, it says so on the control port, before any start: { spadeSnapshotSource: 'build' |
+// 'page' | 'none', why } (why: what was wrong with the build's snapshot).
 // Each { start: id, port } on the control port starts one worker (one interpreter, one
 // environment) with its own copies of the files and of the snapshot, the compiled module
 // and the host's port for it; { kill: id } terminates that worker. Worker deaths go back on the
@@ -16,7 +21,7 @@ export const SANDBOX_WASM_FILE = 'pyodide.asm.wasm';
 const FRAME_SCRIPT = `
 addEventListener('message', (event) => {
   if (event.source !== parent) return;
-  const { workerSource, files, control, snapshot: wantSnapshot, prebuilt } = event.data || {};
+  const { workerSource, files, control, snapshot: wantSnapshot, prebuilt, prebuiltMissing } = event.data || {};
   if (!(control instanceof MessagePort)) return;
   const url = URL.createObjectURL(new Blob([String(workerSource)], { type: 'text/javascript' }));
   const all = files && typeof files === 'object' ? files : {};
@@ -41,8 +46,30 @@ addEventListener('message', (event) => {
     const copies = copiesOf();
     maker.postMessage({ files: copies, wasmModule: module, makeSnapshot: true }, Object.values(copies));
   }));
-  const unzip = (gzipped) => new Response(new Blob([gzipped]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer().catch(() => null);
-  const snapshot = wantSnapshot !== true ? Promise.resolve(null) : prebuilt instanceof ArrayBuffer ? unzip(prebuilt).then((bytes) => bytes || make()) : make();
+  const head = (bytes) => [...new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength))];
+  const startsWith = (bytes, magic) => magic.every((byte, i) => head(bytes)[i] === byte);
+  // The build's snapshot as { bytes }, or { why } it cannot be used (the end of a sentence that
+  // begins "the build's Python snapshot").
+  const unpack = (given) => {
+    if (startsWith(given, [0x1f, 0x8b])) {
+      const stream = new Blob([given]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream).arrayBuffer().then((bytes) => ({ bytes }), () => ({ why: 'has corrupt gzip data' }));
+    }
+    if (startsWith(given, [0x00, 0x73, 0x6e, 0x70])) return Promise.resolve({ bytes: given });
+    const start = head(given).map((byte) => byte.toString(16).padStart(2, '0')).join(' ');
+    return Promise.resolve({ why: 'is neither gzip data nor a Pyodide snapshot (' + given.byteLength + ' bytes' + (start ? ' starting ' + start : '') + ')' });
+  };
+  const own = (why) => make().then((bytes) => ({ bytes, source: bytes ? 'page' : 'none', why }));
+  const chosen =
+    wantSnapshot !== true
+      ? Promise.resolve({ bytes: null, source: 'none', why: 'is not asked for' })
+      : prebuilt instanceof ArrayBuffer
+        ? unpack(prebuilt).then((got) => (got.bytes ? { bytes: got.bytes, source: 'build', why: '' } : own(got.why)))
+        : own(String(prebuiltMissing || 'is not there'));
+  const snapshot = chosen.then(({ bytes, source, why }) => {
+    control.postMessage({ spadeSnapshotSource: source, why: String(why).slice(0, 300) });
+    return bytes;
+  });
   const died = (id, reason) => {
     const worker = workers.get(id);
     if (!worker) return;

@@ -2,7 +2,7 @@
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
 // tests/browser/sandbox-isolation.test.ts, sandbox-runtime.test.ts and sandbox-snapshot.test.ts.
 import { sandboxAssets } from 'virtual:spade-sandbox';
-import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner } from '../../../src/adapters/sandbox/browser-sandbox.ts';
+import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner, type SnapshotUse } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_FRAME_CSP, SANDBOX_WASM_FILE, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
 import { isEnvError } from '../../../src/core/env/env-error.ts';
@@ -336,6 +336,8 @@ const api = {
   },
   /** Number of interpreters of the page's runtime that are starting or running (the active one plus the warm spares). */
   liveInterpreters: (): number => spawner?.live() ?? 0,
+  /** What the current spawner's last interpreter started from (see BrowserSandboxSpawner), or null. */
+  snapshotUse: (): SnapshotUse | null => spawner?.snapshotUse() ?? null,
   /** Number of sandbox frames in the document (one per spawner, shared by all its interpreters). */
   sandboxFrames: (): number => document.querySelectorAll('iframe[title="Python sandbox"]').length,
   /** Number of sandbox frames ever added to the document (a spawner opens another after a frame it gave up on). */
