@@ -5,8 +5,7 @@ import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
 import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
-import { roleThinking } from '../thinking.ts';
-import { constrainsAgent } from '../loop/agent-grammar.ts';
+import { agentSettings } from '../loop/agent-settings.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { shownLessons, type Lesson } from '../playbook/lesson.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord, type EvalTrigger } from './eval-record.ts';
@@ -84,14 +83,7 @@ function environmentUnits(
           seed: evalSeed(env.id, index),
           hint: null,
           lessons,
-          maxTurns: config.maxTurns,
-          stepTimeoutMs: config.stepTimeoutMs,
-          sampling: config.agent,
-          thinking: roleThinking(config, 'agent'),
-          template: config.prompts.agent,
-          toolTemplate: config.prompts.toolAgent,
-          replyAids: config.replyAids,
-          constrain: constrainsAgent(config, ports.model),
+          ...agentSettings(config, ports.model),
           modelSeedKey: `eval:${env.id}:${index}`,
         }),
       );

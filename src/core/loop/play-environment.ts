@@ -4,8 +4,7 @@ import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { deriveSeed } from './random.ts';
-import { roleThinking } from '../thinking.ts';
-import { constrainsAgent } from './agent-grammar.ts';
+import { agentSettings } from './agent-settings.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
@@ -148,14 +147,7 @@ export class EnvironmentPlays {
           seed: play.seed,
           hint: play.arm === 'hint' ? env.hint : null,
           lessons: this.lessons,
-          maxTurns: config.maxTurns,
-          stepTimeoutMs: config.stepTimeoutMs,
-          sampling: config.agent,
-          thinking: roleThinking(config, 'agent'),
-          template: config.prompts.agent,
-          toolTemplate: config.prompts.toolAgent,
-          replyAids: config.replyAids,
-          constrain: constrainsAgent(config, this.model),
+          ...agentSettings(config, this.model),
           modelSeedKey: seedKey,
           onToken: (delta) =>
             this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
