@@ -1,5 +1,6 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
 import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
+import { validationNonce } from '../adapters/validation-nonce.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
@@ -63,7 +64,7 @@ export interface AppImport extends StoredImport {
  */
 async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
   const read = await readPickedFiles(picked);
-  const report = await importIntoStore(store, read.files, { sandbox, onProgress }, { now: Date.now() }, read.problems);
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress, nonce: validationNonce() }, { now: Date.now() }, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

@@ -4,6 +4,7 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { ImportProblem } from '../formats/export/files.ts';
 import { makeSuite, readSuite, validateSuiteEnvironments } from '../formats/import/suite-import.ts';
 import { hashText } from '../adapters/store/sha256.ts';
+import { validationNonce } from '../adapters/validation-nonce.ts';
 import type { PoolFiles } from './suite-source.ts';
 
 /** A pool checked for use as a fixed training pool or a held-out suite: the environments kept, and every entry left out with the reason. */
@@ -39,7 +40,7 @@ export async function checkPool(name: string, read: PoolFiles, ports: PoolCheckP
     if (suiteId !== undefined) {
       problems.push({ source: env.id, reason: `the same code as the held-out environment ${suiteId}; a training pool must not hold the games the agent is tested on`, kept: false });
     } else {
-      const checked = await validateSuiteEnvironments([env], { sandbox: ports.sandbox, options: ports.validation ?? DEFAULT_VALIDATION });
+      const checked = await validateSuiteEnvironments([env], { sandbox: ports.sandbox, options: ports.validation ?? { ...DEFAULT_VALIDATION, nonce: validationNonce() } });
       kept.push(...checked.valid);
       problems.push(...checked.problems);
     }

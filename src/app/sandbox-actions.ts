@@ -1,6 +1,7 @@
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { RescoreResult } from '../core/env/rescore-env.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationReport } from '../core/env/validate-env.ts';
+import { validationNonce } from '../adapters/validation-nonce.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunMeta } from '../core/ports/store-port.ts';
 import { rescoreWithRunModel, type EnvPageData } from './env-page.ts';
@@ -19,7 +20,7 @@ export interface SandboxActions {
 /** The sandbox actions over `sandbox` (created on first use), re-scoring with `model` (the model a run's epochs use). */
 export function sandboxActions(sandbox: () => SandboxRuntime, model: (meta: RunMeta) => Promise<ChatModel>): SandboxActions {
   return {
-    validate: (text, source) => validateEnvironment(text, sandbox(), { ...DEFAULT_VALIDATION, source }),
+    validate: (text, source) => validateEnvironment(text, sandbox(), { ...DEFAULT_VALIDATION, source, nonce: validationNonce() }),
     play: (options) => PlaySession.start(sandbox(), options),
     rescore: (data, code, onEpisode, signal) => rescoreWithRunModel({ model, sandbox: sandbox() }, data, code, onEpisode, signal),
   };

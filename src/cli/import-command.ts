@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
+import { validationNonce } from '../adapters/validation-nonce.ts';
 import { oversizeReason, tooManyFilesProblem, type ReadFiles } from '../adapters/store/import-read.ts';
 import { importIntoStore } from '../adapters/store/import-run.ts';
 import { DEFAULT_VALIDATION, validationForBudget } from '../core/env/validate-env.ts';
@@ -61,7 +62,7 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
   const totalMs = integerOption(values['timeout-ms'], 'timeout-ms', DEFAULT_VALIDATION.totalTimeoutMs);
   if (totalMs === 0) throw new UsageError('--timeout-ms must be positive');
   const read = await readInputs(source, info.isDirectory());
-  const validation = validationForBudget(totalMs);
+  const validation = { ...validationForBudget(totalMs), nonce: validationNonce() };
   const out = String(values.out);
   const store = new FileRunStore(out);
   const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}) }, read.problems);

@@ -66,7 +66,7 @@ export async function loadSuite(spec: string, config: Config, runtime: () => San
   const report = (name: string, problems: readonly ImportProblem[]) => problems.forEach((p) => print(`${p.kept ? 'warning' : 'skipped'}  suite ${name}: ${p.source}: ${p.reason}`));
   const validation = () => ({
     sandbox: runtime(),
-    options: { maxTurns: config.maxTurns, totalTimeoutMs: config.validateTimeoutMs, callTimeoutMs: Math.min(config.stepTimeoutMs, config.validateTimeoutMs) },
+    options: { maxTurns: config.maxTurns, totalTimeoutMs: config.validateTimeoutMs, callTimeoutMs: Math.min(config.stepTimeoutMs, config.validateTimeoutMs), nonce: config.seed },
   });
   if (source.kind === 'run') return runDirectorySuite(spec, source.dir, source.epoch, validation(), report);
   const builtin = source.kind === 'builtin';

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { decodeUtf8 } from '../adapters/store/zip.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, validationForBudget } from '../core/env/validate-env.ts';
+import { validationNonce } from '../adapters/validation-nonce.ts';
 import { formatBytes, MAX_CODE_BYTES } from '../formats/import/import-limits.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
@@ -33,7 +34,7 @@ async function judge(file: string, runtime: SandboxRuntime, totalMs: number): Pr
   } catch {
     return refuse('invalid_utf8', 'Expected UTF-8 text. Saw bytes that are not valid UTF-8. Fix: save the file as UTF-8.');
   }
-  const options = { ...validationForBudget(totalMs), source: 'code' as const };
+  const options = { ...validationForBudget(totalMs), source: 'code' as const, nonce: validationNonce() };
   const report = await validateEnvironment(text, runtime, options);
   return { file, ok: report.ok, stage: report.stage, code: report.code, message: report.message, ms: report.ms, className: report.className };
 }

@@ -4,7 +4,10 @@ import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
 import { ValidationBudget } from './validation-budget.ts';
-import { baseClassError, cutOffError, firstDifference, splitBlocksError } from './repair-hints.ts';
+import { baseClassError, cutOffError, splitBlocksError } from './repair-hints.ts';
+import { challengeProbe, challengeSeed, checkSameReset, drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
+
+export { drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
 
 /** Knobs of one validation run. */
 export interface ValidationOptions {
@@ -16,8 +19,10 @@ export interface ValidationOptions {
   callTimeoutMs: number;
   /** Probe actions sent after `reset(seed=42)`, stopping at the first terminal step. */
   probeActions?: readonly string[];
-  /** Unpredictable extra checks (a fresh seed and actions), so an environment cannot pass by knowing the probe. */
+  /** Unpredictable extra checks (drawn from the run's seed in a run); when absent, drawn from the code's hash and `nonce`. */
   challenge?: ValidationChallenge;
+  /** Mixed into the code's hash when no challenge is given (a per-process random number outside runs; 0 when absent). */
+  nonce?: number;
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
   /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
@@ -68,36 +73,6 @@ export const PROBE_SEED = 42;
 /** Seed of the replay reset. */
 export const REPLAY_SEED = 123;
 
-/** A reset seed and actions nobody can know in advance, drawn per validation from the run's seed. */
-export interface ValidationChallenge {
-  seed: number;
-  actions: readonly string[];
-}
-
-const CHALLENGE_WORDS = ['north', 'open', 'left', 'take', 'check', 'move', 'red', 'swap', 'up', 'query'];
-
-/** Draws a challenge from a seed: one reset seed and three actions (a boxed word, a boxed number, an unboxed phrase). */
-export function drawChallenge(seed: number): ValidationChallenge {
-  let state = seed >>> 0;
-  const next = (n: number) => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return state % n;
-  };
-  const word = CHALLENGE_WORDS[next(CHALLENGE_WORDS.length)]!;
-  return {
-    seed: 1000 + next(1_000_000),
-    actions: [`\\boxed{${word} ${next(10)}}`, `\\boxed{${next(1000)}}`, `${CHALLENGE_WORDS[next(CHALLENGE_WORDS.length)]!} please`],
-  };
-}
-
-async function challengeProbe(handle: EnvHandle, challenge: ValidationChallenge): Promise<void> {
-  await handle.reset(challenge.seed, { stage: 'probe' });
-  for (const action of challenge.actions) {
-    const step = await handle.step(action, { stage: 'probe' });
-    if (step.terminated || step.truncated) break;
-  }
-}
-
 /** Tab defaults for validation (SPADE.md section 4, item 5). */
 export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000 };
 
@@ -141,18 +116,6 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
   return first.observation;
 }
 
-async function checkDeterminism(handle: EnvHandle, firstObservation: string): Promise<void> {
-  const again = await handle.reset(PROBE_SEED, { stage: 'determinism' });
-  if (again.observation !== firstObservation) {
-    const diff = firstDifference(firstObservation, again.observation);
-    throw envError('nondeterministic_reset', 'determinism', {
-      expected: `reset(seed=${PROBE_SEED}) to give the same first observation every time`,
-      seen: `two different observations; they first differ at character ${diff.at + 1} (line ${diff.line}): ${JSON.stringify(diff.first)} the first time, ${JSON.stringify(diff.second)} the second`,
-      fix: 'draw all randomness from random.Random(seed) or the seeded global random inside reset, never from time or id()',
-    });
-  }
-}
-
 /**
  * A reply without a fenced block is taken whole, as SPADE does; when it has no line of code either
  * (no class, function or import) and does not parse, it is prose, and the failure is the missing
@@ -176,8 +139,9 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
 }
 
 /**
- * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe,
- * determinism. The first failure is reported with its stage, stable code and message.
+ * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe
+ * (SPADE's fixed probe, then the unpredictable challenge), determinism (seed 42 and the challenge's
+ * first seed). The first failure is reported with its stage, stable code and message.
  */
 export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
@@ -230,9 +194,11 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     const env = budget.track(handle);
     enter('probe');
     report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
-    if (options.challenge) await challengeProbe(env, options.challenge);
+    const challenge = options.challenge ?? drawChallenge(challengeSeed(code, options.nonce ?? 0));
+    const challengeObservation = await challengeProbe(env, challenge);
     enter('determinism');
-    await checkDeterminism(env, report.firstObservation);
+    await checkSameReset(env, PROBE_SEED, report.firstObservation);
+    await checkSameReset(env, challenge.seeds[0], challengeObservation);
     stages.push({ stage, ok: true, ms: now() - stageStart });
     report.ok = true;
   } catch (error) {

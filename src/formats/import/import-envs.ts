@@ -13,6 +13,8 @@ export interface ValidatePorts {
   sandbox: SandboxRuntime;
   /** Validation limits (default: the tab defaults). */
   validation?: ValidationOptions;
+  /** Mixed into each validation challenge when `validation` gives none (a random number drawn once per process or tab). */
+  nonce?: number;
   /** Called after each environment is validated. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -65,7 +67,7 @@ export async function validateCandidates(candidates: readonly ImportCandidate[],
   const records: EnvironmentRecord[] = [];
   const problems: ImportProblem[] = [];
   for (const [i, candidate] of candidates.entries()) {
-    const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? DEFAULT_VALIDATION), source: 'code' });
+    const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? { ...DEFAULT_VALIDATION, nonce: ports.nonce ?? 0 }), source: 'code' });
     if (report.ok) {
       records.push(importedRecord(records.length, candidate, report));
       problems.push(...declarationProblems(candidate, report.toolUse === true));

@@ -123,7 +123,7 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
   problems.push(...checked.problems);
   if (!checked.config) return { kind: 'archive', snapshot: null, corpus: null, found: snapshot.environments.length, imported: 0, problems };
   const environments = checkedEnvironments(snapshot.environments, problems);
-  const validation: ValidationOptions = { ...(ports.validation ?? { ...DEFAULT_VALIDATION, maxTurns: checked.config.maxTurns }), source: 'code' };
+  const validation: ValidationOptions = { ...(ports.validation ?? { ...DEFAULT_VALIDATION, maxTurns: checked.config.maxTurns, nonce: ports.nonce ?? 0 }), source: 'code' };
   const valid = environments.filter((e) => e.status === 'valid');
   for (const [i, env] of valid.entries()) {
     const report = await validateEnvironment(env.code, ports.sandbox, validation);

@@ -124,8 +124,9 @@ describe('repair messages point at the real cause', () => {
 
   it('the nondeterminism message quotes where the two observations first differ', async () => {
     const head = 'Welcome to the vault. The dial has eight positions and the lamp is ';
-    // The probe resets at seed 42, then 123, then 42 again for the determinism check.
-    const runtime = harnessLike([`${head}red. Tail text that is the same.`, 'x', `${head}blue. Tail text that is the same.`]);
+    // The probe resets at seed 42, then 123, the challenge at two drawn seeds, then the determinism
+    // check at 42 and the first drawn seed again.
+    const runtime = harnessLike([`${head}red. Tail text that is the same.`, 'x', 'y', 'z', `${head}blue. Tail text that is the same.`, 'y']);
     const report = await validate('```python\nclass VaultEnv:\n    pass\n```', runtime);
     expect(report).toMatchObject({ ok: false, stage: 'determinism', code: 'nondeterministic_reset' });
     expect(report.message).toContain(`they first differ at character ${head.length + 1} (line 1)`);
