@@ -66,7 +66,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       expect(download.suggestedFilename()).toBe('spade-comparison-2-runs.csv');
       const csv = readFileSync((await download.path())!, 'utf8').split('\n');
       expect([csv[0], csv[1]!.split(',')[0], csv[1]!.split(',').at(-1), csv[2]!.split(',').at(-1)]).toEqual([
-        'run,epochs,winRate,regret,validity,designerReward,heldOutSuite,heldOutWinRate,heldOutCi95Low,heldOutCi95High,heldOutAfterEpochs,reward',
+        'run,epochs,winRate,regret,validity,designerReward,heldOutSuite,heldOutWinRate,heldOutCi95Low,heldOutCi95High,heldOutAfterEpochs,heldOutMinusFirst,heldOutMinusFirstLow,heldOutMinusFirstHigh,reward',
         'reward-blend_seed-1',
         'blend',
         'regret',
