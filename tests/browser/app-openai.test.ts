@@ -90,6 +90,29 @@ describe('a run against an OpenAI-compatible server', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it("reads a vLLM-style server's context window, shows each role's largest prompt against it in the live view and Learn, and gets the same numbers", async () => {
+    server.reset();
+    const scripted = scriptedResponder(new ScriptedChatModel(SCRIPT));
+    server.respondWith((body, path) =>
+      path?.endsWith('/v1/models') ? Promise.resolve(jsonReply({ object: 'list', data: [{ id: MODEL, object: 'model', max_model_len: 32_768 }] })) : scripted(body, path),
+    );
+    await createServerRun('with a window');
+    await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
+    expectCliNumbers(await storedMetrics('with a window'));
+    const live = page.getByTestId('prompt-budget');
+    await live.waitFor({ timeout: 30_000 });
+    await expect(live.textContent()).resolves.toMatch(/Designer\s*[\d,]+ \/ 32,768[\s\S]*Agent turn\s*[\d,]+ \/ 32,768/);
+    await page.getByRole('button', { name: 'Learn', exact: true }).click();
+    const learn = page.getByTestId('prompt-budget').filter({ hasText: '(epoch 1)' });
+    await learn.waitFor({ timeout: 30_000 });
+    await expect(learn.textContent()).resolves.toMatch(/Hint\s*[\d,]+ \/ 32,768/);
+    // The tests below count the stored runs: this one leaves none behind.
+    await page.getByRole('button', { name: 'Runs', exact: true }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete run with a window' }).click();
+    await page.getByRole('button', { name: 'with a window', exact: true }).waitFor({ state: 'detached' });
+  });
+
   it("fails the run with the server's reason and the next step, and Start runs the epoch again in full", async () => {
     server.reset();
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
