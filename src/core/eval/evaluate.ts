@@ -54,7 +54,7 @@ function environmentUnits(
   final: (play: EvalPlay) => void,
 ): { units: WorkUnit[]; instances: FreshInstances } {
   const { config } = request;
-  const instances = new FreshInstances(ports.sandbox, env.code, config);
+  const instances = new FreshInstances(ports.sandbox, env.code, config, 'reuse');
   const lessons = lessonsFor(request, env.skill);
   const outcomes: Array<PlayOutcome | undefined> = [];
   let firstHang = Infinity;

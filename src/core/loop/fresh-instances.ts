@@ -6,26 +6,61 @@ import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
 export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
 
 /**
- * The loaded modules of one environment, one per play running at the same time (each in its own
- * interpreter, up to the sandbox's parallelism; a further play waits for one to come free); every
- * play gets a fresh instance of the class: a module loaded for it, or an idle one renewed.
+ * How plays share interpreters. `perPlay`: every play gets an interpreter of its own, loaded for
+ * it and killed after it, so nothing an environment keeps (module state, a rewritten harness)
+ * reaches another play: no play can tell which arm it serves, and a play's result never depends
+ * on which plays ran before it (docs/method.md, "Plays"). `reuse`: a play's module is renewed for
+ * the next play of the environment, up to the sandbox's parallelism at once (held-out evaluation,
+ * one arm, where a start per play would cost more than the play).
+ */
+export type InstanceSharing = 'perPlay' | 'reuse';
+
+type Reservation = Promise<{ handle: EnvHandle } | { error: unknown }>;
+
+/**
+ * The loaded modules of one environment's plays: every play gets a fresh instance of the class,
+ * from a module loaded for it (loaded ahead with `reserve`, or when it starts) or, when sharing
+ * is `reuse`, from an idle module renewed.
  */
 export class FreshInstances {
   private readonly idle: EnvHandle[] = [];
   private readonly loaded = new Set<EnvHandle>();
+  private readonly ahead: Reservation[] = [];
   private loading = 0;
+  private closed = false;
   private readonly waiting: Array<() => void> = [];
   private readonly lanes: number;
   constructor(
     private readonly sandbox: SandboxRuntime,
     private readonly code: string,
     private readonly config: Config,
+    private readonly sharing: InstanceSharing = 'perPlay',
   ) {
-    this.lanes = Math.max(1, Math.floor(sandbox.parallelism ?? Number.POSITIVE_INFINITY));
+    this.lanes = sharing === 'reuse' ? Math.max(1, Math.floor(sandbox.parallelism ?? Number.POSITIVE_INFINITY)) : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Loads a module for a play that has not started yet (the scheduler's look-ahead), so the play
+   * finds its interpreter booted and its module run when it starts; never rejects (a failed load
+   * is the failure of the play that takes it).
+   */
+  async reserve(): Promise<void> {
+    const reservation: Reservation = this.load().then(
+      (handle) => ({ handle }),
+      (error: unknown) => ({ error }),
+    );
+    this.ahead.push(reservation);
+    await reservation;
   }
 
   /** A handle holding a fresh instance, for one play; give it back with `release`, or `discard` it after a failure. */
   async take(): Promise<EnvHandle> {
+    const reserved = this.ahead.shift();
+    if (reserved) {
+      const outcome = await reserved;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.handle;
+    }
     while (this.idle.length === 0 && this.loaded.size + this.loading >= this.lanes) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const reused = this.idle.pop();
     if (reused) {
@@ -37,9 +72,18 @@ export class FreshInstances {
         if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
       }
     }
+    return this.load();
+  }
+
+  private async load(): Promise<EnvHandle> {
     this.loading += 1;
     try {
       const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+      // Closed while it loaded (the epoch failed, or every play is final): nobody will take it.
+      if (this.closed) {
+        await handle.dispose();
+        throw new Error('the environment was closed while a module loaded for it');
+      }
       this.loaded.add(handle);
       return handle;
     } finally {
@@ -61,13 +105,14 @@ export class FreshInstances {
       clean = outcome.error === null;
       return outcome;
     } finally {
-      if (clean) this.release(handle);
+      if (clean) await this.release(handle);
       else await this.discard(handle).catch(() => undefined);
     }
   }
 
-  /** Returns a handle whose play ended cleanly; the next play renews it. */
-  release(handle: EnvHandle): void {
+  /** Returns a handle whose play ended cleanly: kept for the next play when sharing is `reuse`, else retired. */
+  async release(handle: EnvHandle): Promise<void> {
+    if (this.sharing === 'perPlay') return this.discard(handle);
     if (this.loaded.has(handle)) this.idle.push(handle);
     this.wakeOne();
   }
@@ -85,11 +130,13 @@ export class FreshInstances {
     await handle.dispose();
   }
 
-  /** Retires every handle of the environment. */
+  /** Retires every handle of the environment, those loaded ahead for plays that never ran included. */
   async close(): Promise<void> {
+    this.closed = true;
     const all = [...this.loaded];
     this.loaded.clear();
     this.idle.length = 0;
+    this.ahead.length = 0;
     await Promise.all(all.map((handle) => handle.dispose()));
   }
 }

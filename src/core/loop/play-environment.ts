@@ -9,7 +9,7 @@ import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
 import { clipEpisode } from './stored-episode.ts';
-import { effectiveConcurrency, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
+import { effectiveConcurrency, lookAheadOf, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {
@@ -54,7 +54,7 @@ type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped
 
 /**
  * The plays of one valid environment as units of work, with SPADE's failure rules: a fresh
- * instance per play; an unhinted play that fails is retried once and then dropped; a hinted play
+ * interpreter per play (loaded while the play waits for its turn); an unhinted play that fails is retried once and then dropped; a hinted play
  * that fails scores 0; a hang skips the environment's remaining plays (unhinted dropped, hinted
  * scored 0). Plays may run at the same time, so the hang rule is applied in schedule order: every
  * play after the first hang in the schedule is recorded as skipped, even if it ran (and one not
@@ -86,7 +86,7 @@ export class EnvironmentPlays {
   units(arm: Arm, order: readonly number[]): WorkUnit[] {
     const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
     this.pending += plays.length;
-    return plays.map((play) => ({ stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play) }));
+    return plays.map((play) => ({ stage: 'play', order: [...order, ...scheduleKey(play)], prepare: () => this.instances.reserve(), run: () => this.runPlay(play) }));
   }
 
   /** Fixes the schedule once the hint is known (no hint, no hint arm); emits what is final. */
@@ -212,7 +212,7 @@ export async function playEnvironment(
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
-  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate);
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
   plays.setHint(env.hint !== null);
   for (const unit of [...plays.units('nohint', []), ...(env.hint !== null ? plays.units('hint', []) : [])]) scheduler.add(unit);
   try {

@@ -210,21 +210,20 @@ describe('failures as SPADE treats them', () => {
     expect(result.environments[0]!).toMatchObject({ status: 'quarantined', stats: null });
   });
 
-  it('gives every play a fresh instance of the class, loading the module once when plays run one at a time', async () => {
+  it('gives every play an interpreter of its own, never a renewed module, even when plays run one at a time', async () => {
     const sandbox = fakeSandbox(GAMES);
     await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 1 });
-    // One load for validation, one for play; 2 + 2 plays -> 3 renews.
-    expect(sandbox.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
+    // One load for validation, one for each of the 2 + 2 plays: no module state reaches another play.
+    expect(sandbox.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
   });
 
-  it('gives plays running at once a module each, up to the sandbox parallelism, and still a fresh instance per play', async () => {
+  it('gives plays an interpreter each whatever the concurrency and the look-ahead', async () => {
     const wide = fakeSandbox(GAMES);
     await runEpoch({ model: model(['W']), sandbox: withDelays(wide, () => 1), corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
-    // Validation, then all four plays at once (the hint answers before the first step does).
     expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
-    const narrow = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(narrow, () => 1), parallelism: 1 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
-    expect(narrow.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
+    const ahead = fakeSandbox(GAMES);
+    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(ahead, () => 1), parallelism: 1 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
+    expect(ahead.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
   });
 });
 
