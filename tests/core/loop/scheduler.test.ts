@@ -169,7 +169,7 @@ describe('the scheduler', () => {
       expect(log.at(-1)).toBe('run p2');
     });
 
-    it('without a look-ahead runs a preparation inside the unit\'s own place, as before', async () => {
+    it("without a look-ahead runs a preparation inside the unit's own place, as before", async () => {
       const log: string[] = [];
       const scheduler = new Scheduler(1, async () => undefined);
       for (const [name, order] of [
@@ -188,4 +188,3 @@ describe('the scheduler', () => {
     });
   });
 });
-
