@@ -23,7 +23,7 @@ export interface PyodideRuntimeOptions {
   idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
-  /** Interpreters one environment's concurrent plays may use at once (default: `spares`, which the adapters take from the core count). */
+  /** Plays loaded ahead of their turn, and interpreters a held-out environment's plays share (default: `spares`, which the adapters take from cores and memory). */
   parallelism?: number;
 }
 
@@ -94,7 +94,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
     this.pool.grow();
-    const interpreter = await this.take(stage);
+    const interpreter = await this.take(stage, stage !== 'play');
     options.onRunning?.();
     try {
       const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs);
@@ -114,11 +114,11 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.live.clear();
   }
 
-  private async take(stage: ValidationStage = 'load'): Promise<Interpreter> {
+  private async take(stage: ValidationStage = 'load', urgent = false): Promise<Interpreter> {
     if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
     let proc;
     try {
-      proc = await this.pool.take();
+      proc = await this.pool.take(urgent);
     } catch (error) {
       throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${error instanceof Error ? error.message : String(error)}. Fix: retry; if it repeats, report a bug.`);
     }

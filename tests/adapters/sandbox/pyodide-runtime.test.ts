@@ -28,6 +28,19 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await runtime.close();
   });
 
+  it('hands a validation the next booted interpreter before plays that queued for one earlier', async () => {
+    const { spawn } = fakeSpawner(20);
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, bootsAtOnce: 1 });
+    const order: string[] = [];
+    const plays = [1, 2, 3].map((n) => runtime.load('count', { ...LOAD, stage: 'play' }).then((h) => (order.push(`play ${n}`), h)));
+    const validation = runtime.load('count', { ...LOAD, stage: 'load' }).then((h) => (order.push('validation'), h));
+    const handles = await Promise.all([...plays, validation]);
+    // All four asked before the first boot was done: the validation, asked last, got it.
+    expect(order).toEqual(['validation', 'play 1', 'play 2', 'play 3']);
+    await Promise.all(handles.map((h) => h.dispose()));
+    await runtime.close();
+  });
+
   it('kills a step that does not answer within its limit, counts a restart, and loses that environment only', async () => {
     const { spawn, log } = fakeSpawner();
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });

@@ -107,7 +107,12 @@ async function runToFiles(concurrency: number, lookAhead?: number): Promise<{ fi
   const config = { ...CONFIG, concurrency };
   const { model, peak } = countingModel();
   await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 2, lastError: null });
-  await runEpochs({ model, sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead }, corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) }, INITIAL_RUN_STATE, config, 2);
+  await runEpochs(
+    { model, sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead }, corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) },
+    INITIAL_RUN_STATE,
+    config,
+    2,
+  );
   const files = Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
   return { files, peak: peak() };
 }
