@@ -65,6 +65,16 @@ export class InterpreterPool {
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
+  /** Takes back an interpreter that was taken but never ran anything: the next waiter gets it, or it waits as a spare. */
+  giveBack(proc: SandboxProcess): void {
+    if (this.closed) proc.kill();
+    else {
+      const waiter = this.waiters.shift();
+      if (waiter) waiter.resolve(proc);
+      else this.keep(proc);
+    }
+  }
+
   /** Starts the next spare at once, beside any already booting: a killed interpreter has just freed its core. */
   replaceKilled(): void {
     this.fill(1);

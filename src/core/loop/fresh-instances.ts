@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { isEnvError, type EnvErrorCode } from '../env/env-error.ts';
-import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { EnvHandle, InterpreterTicket, SandboxRuntime } from '../ports/sandbox-port.ts';
 
 /** Codes of a hang: the environment is then skipped for the rest of the epoch (SPADE's hung-game list). */
 export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
@@ -15,17 +15,15 @@ export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'r
  */
 export type InstanceSharing = 'perPlay' | 'reuse';
 
-type Reservation = Promise<{ handle: EnvHandle } | { error: unknown }>;
-
 /**
  * The loaded modules of one environment's plays: every play gets a fresh instance of the class,
- * from a module loaded for it (loaded ahead with `reserve`, or when it starts) or, when sharing
- * is `reuse`, from an idle module renewed.
+ * from a module loaded for it when it starts (in an interpreter reserved ahead with `reserve`,
+ * or the next one booted) or, when sharing is `reuse`, from an idle module renewed.
  */
 export class FreshInstances {
   private readonly idle: EnvHandle[] = [];
   private readonly loaded = new Set<EnvHandle>();
-  private readonly ahead: Reservation[] = [];
+  private readonly tickets: InterpreterTicket[] = [];
   private loading = 0;
   private closed = false;
   private readonly waiting: Array<() => void> = [];
@@ -40,27 +38,20 @@ export class FreshInstances {
   }
 
   /**
-   * Loads a module for a play that has not started yet (the scheduler's look-ahead), so the play
-   * finds its interpreter booted and its module run when it starts; never rejects (a failed load
-   * is the failure of the play that takes it).
+   * Reserves a booted interpreter for a play that has not started yet (the scheduler's
+   * look-ahead), so the play does not wait for a boot when it starts. The environment's code runs
+   * only when the play starts, in every arm alike, so the time it spent waiting tells it nothing.
+   * Never rejects: a play without a reservation takes the next interpreter booted.
    */
   async reserve(): Promise<void> {
-    const reservation: Reservation = this.load().then(
-      (handle) => ({ handle }),
-      (error: unknown) => ({ error }),
-    );
-    this.ahead.push(reservation);
-    await reservation;
+    const ticket = await this.sandbox.reserve?.().catch(() => undefined);
+    if (!ticket) return;
+    if (this.closed) ticket.release();
+    else this.tickets.push(ticket);
   }
 
   /** A handle holding a fresh instance, for one play; give it back with `release`, or `discard` it after a failure. */
   async take(): Promise<EnvHandle> {
-    const reserved = this.ahead.shift();
-    if (reserved) {
-      const outcome = await reserved;
-      if ('error' in outcome) throw outcome.error;
-      return outcome.handle;
-    }
     while (this.idle.length === 0 && this.loaded.size + this.loading >= this.lanes) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const reused = this.idle.pop();
     if (reused) {
@@ -72,18 +63,9 @@ export class FreshInstances {
         if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
       }
     }
-    return this.load();
-  }
-
-  private async load(): Promise<EnvHandle> {
     this.loading += 1;
     try {
-      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-      // Closed while it loaded (the epoch failed, or every play is final): nobody will take it.
-      if (this.closed) {
-        await handle.dispose();
-        throw new Error('the environment was closed while a module loaded for it');
-      }
+      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', ticket: this.tickets.shift() });
       this.loaded.add(handle);
       return handle;
     } finally {
@@ -130,13 +112,13 @@ export class FreshInstances {
     await handle.dispose();
   }
 
-  /** Retires every handle of the environment, those loaded ahead for plays that never ran included. */
+  /** Retires every handle of the environment, and gives back the interpreters reserved for plays that never ran. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const ticket of this.tickets.splice(0)) ticket.release();
     const all = [...this.loaded];
     this.loaded.clear();
     this.idle.length = 0;
-    this.ahead.length = 0;
     await Promise.all(all.map((handle) => handle.dispose()));
   }
 }

@@ -17,6 +17,14 @@ export interface LoadOptions {
   stage?: ValidationStage;
   /** Called when the code is handed to its interpreter: waiting for one (its boot, a queue) is over and the environment's own time starts. */
   onRunning?: () => void;
+  /** An interpreter reserved for this load with `reserve` (used once; absent: the next one booted). */
+  ticket?: InterpreterTicket;
+}
+
+/** A booted interpreter held for one later `load`, which no environment code has touched yet. */
+export interface InterpreterTicket {
+  /** Gives the interpreter back unused (a no-op once a load has used it). */
+  release(): void;
 }
 
 /** Options for one call on a loaded environment. */
@@ -55,6 +63,8 @@ export interface SandboxRuntime {
   warm(): Promise<void>;
   /** Asks Python whether `source` parses (used by the f-string repair). */
   checkSyntax: CheckSyntax;
+  /** Holds a booted interpreter for a later load (a play waiting for its turn); the environment's code runs only when that load comes. */
+  reserve?(): Promise<InterpreterTicket>;
   /** Runs the module in a fresh interpreter of its own, finds the `*Env` class and constructs it. */
   load(code: string, options: LoadOptions): Promise<EnvHandle>;
   /** Stops every process or worker the runtime owns. */
