@@ -14,6 +14,8 @@ export interface WorkUnit {
    * at once, earliest in `order` first, and starts the unit only once it has settled.
    */
   prepare?: () => Promise<void>;
+  /** The unit is not ready before this settles (the play before it on the same interpreter); waiting for it holds no place and no look-ahead. */
+  after?: Promise<void>;
 }
 
 /** Called once the unit of work a gate let through has finished (a run controller's Step knows its unit is done). */
@@ -42,8 +44,8 @@ function before(a: readonly number[], b: readonly number[]): boolean {
  * Runs units of work, at most `limit` at once, always starting the ready unit first in `order`.
  * `gate` is awaited before each unit starts, one at a time (so a paused run starts nothing and a
  * step starts exactly one unit); what the gate resolves to, if anything, is called once that unit
- * has finished. Units may add further units while they run. A unit with `prepare` is ready once
- * its preparation has settled; up to `lookAhead` units are prepared (or being prepared) and not
+ * has finished. Units may add further units while they run. A unit with `after` waits for it
+ * first, holding nothing; a unit with `prepare` is ready once its preparation has settled; up to `lookAhead` units are prepared (or being prepared) and not
  * yet started at once, so a request never waits for what could be done beforehand, while a
  * unit still preparing never holds a place. Without preparations, at limit 1 the units run one
  * after another in `order`, whatever their timing. The first failure stops new starts; `drain`
@@ -54,6 +56,7 @@ export class Scheduler {
   private readonly unprepared: WorkUnit[] = [];
   private ahead = 0;
   private preparing = 0;
+  private blocked = 0;
   private running = 0;
   private dispatching = false;
   private failure: { error: unknown } | null = null;
@@ -67,12 +70,27 @@ export class Scheduler {
     private readonly lookAhead = 0,
   ) {}
 
-  /** Queues a unit; it starts when a place is free, it is prepared, and no earlier unit is ready. */
+  /** Queues a unit; it starts when what it comes after has settled, it is prepared, a place is free, and no earlier unit is ready. */
   add(unit: WorkUnit): void {
+    if (unit.after) {
+      const after = unit.after;
+      this.blocked += 1;
+      void after.then(
+        () => this.unblock({ ...unit, after: undefined }),
+        () => this.unblock({ ...unit, after: undefined }),
+      );
+      return;
+    }
     if (unit.prepare && this.lookAhead > 0) this.unprepared.push(unit);
     else this.ready.push(unit.prepare ? { ...unit, run: () => unit.prepare!().then(unit.run) } : unit);
     this.prepareAhead();
     void this.dispatch();
+  }
+
+  private unblock(unit: WorkUnit): void {
+    this.blocked -= 1;
+    if (this.failure) this.settle();
+    else this.add(unit);
   }
 
   // Starts the preparations of the earliest unprepared units while fewer than `lookAhead` prepared units wait.
@@ -159,7 +177,7 @@ export class Scheduler {
   private settle(): void {
     if (!this.idle || this.running > 0 || this.dispatching || this.preparing > 0) return;
     if (this.failure) this.idle.reject(this.failure.error);
-    else if (this.ready.length === 0 && this.unprepared.length === 0) this.idle.resolve();
+    else if (this.ready.length === 0 && this.unprepared.length === 0 && this.blocked === 0) this.idle.resolve();
   }
 }
 

@@ -45,7 +45,7 @@ export interface EnvHandle {
   reset(seed: number | null, options?: CallOptions): Promise<ResetResult>;
   /** Calls `step(action)`. */
   step(action: string, options?: CallOptions): Promise<StepResult>;
-  /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
+  /** Runs the module afresh in a namespace of its own and builds an instance of its class (the interpreter stays), as the reference builds an environment per play. */
   renew(options?: CallOptions): Promise<void>;
   /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
   toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
