@@ -116,6 +116,9 @@ describe('crashes under the reference preset', () => {
       [1, false, false],
     ]);
     expect(result.episodes.some((e) => e.crash)).toBe(false);
+    // Every retry is the agent's next reply, `win`: all four kept unhinted plays won, w = 1, r_nohint = 1,
+    // r_hint = 1, regret 0 and regret reward 0 (no play failed for good), where the reference rule gives w = 0, regret 1, reward 1.
+    expect(result.environments[0]).toMatchObject({ status: 'valid', stats: { rNoHint: 1, rHint: 1, regret: 0, winRate: 1, designerReward: 0, droppedPlays: 0 } });
     expect(verified(CONFIG, result).mismatches).toEqual([]);
   });
 
