@@ -92,6 +92,45 @@ describe('tool calls under the reference preset cost no step', () => {
   });
 });
 
+/** A one-tool task whose `execute_tool` override is `body` (one Python statement). */
+const pingEnv = (body: string) => `class PingEnv(ToolUseBaseEnv):
+    def reset(self, seed=None):
+        self._tools = {"ping": {"description": "Ping the server.", "parameters": {"type": "object", "properties": {}}}}
+        self._expected_answer = "pong"
+        return "Ping the server and answer with what it says.", {}
+
+    def tool_ping(self):
+        return "pong"
+
+    def execute_tool(self, name, arguments):
+        ${body}
+`;
+
+describe('execute_tool outside step', () => {
+  async function pingPlay(body: string) {
+    const handle = await runtime().load(pingEnv(body), { maxTurns: REFERENCE.maxTurns, timeoutMs: REFERENCE.stepTimeoutMs });
+    const model = agent([toolCall('ping'), answer('pong')]);
+    try {
+      return await playEpisode(model, handle, { ...agentSettings(REFERENCE, model), seed: 1, hint: null, modelSeedKey: 'ping' });
+    } finally {
+      await handle.dispose();
+    }
+  }
+
+  it('takes the output of a dict result, as the reference does', async () => {
+    const played = await pingPlay('return {"output": self.tool_ping() + "!", "returncode": 0}');
+    expect([played.return, played.messages[2]]).toEqual([1, { role: 'tool', content: 'pong!' }]);
+  });
+
+  it.each([
+    ['return 42', 'tool_bad_result'],
+    ['raise RuntimeError("the tool broke")', 'tool_exception'],
+  ])('fails the play when execute_tool does `%s` (outside the step wrapper, even with crashes counted as losses)', async (body, code) => {
+    const played = await pingPlay(body);
+    expect([played.error?.code, played.return, played.crash]).toEqual([code, 0, undefined]);
+  });
+});
+
 describe('tool-use training masks', () => {
   it('flags an unreadable <tool_call>, adds the format line to its feedback, and the play goes on', async () => {
     const { played } = await play(REFERENCE, ['<tool_call>{name: read_note}</tool_call>', ...ELEVEN_REPLIES]);
