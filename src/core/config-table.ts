@@ -270,7 +270,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     flag: 'free-tool-calls',
     negatedFlag: 'no-free-tool-calls',
     label: 'Tool calls cost no step',
-    help: "Run every call of a reply through execute_tool outside step, as the reference does; off = one reply, one step",
+    help: 'Run every call of a reply through execute_tool outside step, as the reference does; off = one reply, one step',
   },
   toolUseMasks: {
     kind: 'toggle',

@@ -25,7 +25,15 @@ export function trainedMessages(episode: Episode, masks = false): RowMessage[] {
  * agent row per kept unhinted episode of a scored (not quarantined) environment (in order) with its return, advantage, rollout group and
  * weighted messages, and no other rows.
  */
-export function checkRows(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], rows: readonly RolloutRow[], done: EpochRecomputation, check: Checker, masks = false): void {
+export function checkRows(
+  epoch: number,
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+  rows: readonly RolloutRow[],
+  done: EpochRecomputation,
+  check: Checker,
+  masks = false,
+): void {
   const designers = rows.filter((row) => row.role === 'designer');
   const agents = rows.filter((row) => row.role === 'agent');
   const kept = episodes.filter((e) => keptUnhinted(e) && !done.quarantined.has(e.envId));

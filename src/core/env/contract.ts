@@ -203,7 +203,11 @@ export function checkToolResultValue(value: DescribedValue, stage: ValidationSta
     if (output === undefined || output === null) return '';
     return typeof output === 'string' ? output : JSON.stringify(output);
   }
-  throw envError('tool_bad_result', stage, { expected: 'execute_tool to return a str or a dict with an "output"', seen: describeSeen(value), fix: 'return the tool\'s result text (or {"output": text, "returncode": 0})' });
+  throw envError('tool_bad_result', stage, {
+    expected: 'execute_tool to return a str or a dict with an "output"',
+    seen: describeSeen(value),
+    fix: 'return the tool\'s result text (or {"output": text, "returncode": 0})',
+  });
 }
 
 /** Checks a described `solution` return: a str, or null when the environment has none. */

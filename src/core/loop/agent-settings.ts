@@ -5,7 +5,10 @@ import { constrainsAgent } from './agent-grammar.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 
 /** What every agent play of a run shares, training and held-out alike. */
-export type AgentSettings = Pick<EpisodeSpec, 'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'freeToolCalls' | 'toolUseMasks'>;
+export type AgentSettings = Pick<
+  EpisodeSpec,
+  'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'freeToolCalls' | 'toolUseMasks'
+>;
 
 /** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, the failure, tool-turn and mask rules, and a grammar when this model honours one. */
 export function agentSettings(config: Config, model: Pick<ChatModel, 'grammars'>): AgentSettings {

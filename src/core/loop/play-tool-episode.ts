@@ -86,7 +86,9 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     const parsed = parseToolReply(reply.text, spec.replyAids);
     const free = spec.freeToolCalls === true && parsed.kind === 'calls';
     const action = free ? parsed.calls.map(toolCallAction).join('\n') : toolReplyAction(parsed);
-    const step = free ? { observation: await runCalls(env, spec, parsed.calls), reward: 0, terminated: false, truncated: false, info: {} } : await stepKeepingCrashes(env, action, options, spec.crashesLose === true, log);
+    const step = free
+      ? { observation: await runCalls(env, spec, parsed.calls), reward: 0, terminated: false, truncated: false, info: {} }
+      : await stepKeepingCrashes(env, action, options, spec.crashesLose === true, log);
     const progress = instructions ? progressOf(await env.toolFacts(options)) : null;
     const malformed = spec.toolUseMasks === true && isMalformedCall(reply.text, parsed);
     const turn: Turn = { reply: reply.text, action, ...storedStep(step), ...(progress ? { progress } : {}), ...(malformed ? { malformedCall: true as const } : {}) };

@@ -202,7 +202,10 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
   return {
     environments: finalEnvs,
     episodes,
-    rollouts: [...finalEnvs.flatMap((e) => designerRow(e, epoch)), ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use'))],
+    rollouts: [
+      ...finalEnvs.flatMap((e) => designerRow(e, epoch)),
+      ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
+    ],
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
     memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
     skillAverages,

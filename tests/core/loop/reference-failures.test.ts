@@ -123,7 +123,10 @@ describe('crashes under the reference preset', () => {
   });
 
   it('a reset that raises plays on from the error observation, and the play is kept', async () => {
-    const result = await epoch(REFERENCE, game(() => null, true));
+    const result = await epoch(
+      REFERENCE,
+      game(() => null, true),
+    );
     const first = result.episodes[0]!;
     expect([first.firstObservation, first.crash?.at, first.crash?.code, first.error, first.dropped, first.return]).toEqual([RESET_CRASH_OBSERVATION, 'reset', 'reset_exception', null, false, 1]);
     expect(result.episodes.every((e) => e.crash?.at === 'reset' && !e.dropped)).toBe(true);
@@ -131,7 +134,10 @@ describe('crashes under the reference preset', () => {
   });
 
   it.each(['bad_harness_reply', 'output_too_large', 'process_exit'] as const)('a %s is not inside step: it still fails the play', async (code) => {
-    const result = await epoch(REFERENCE, game((action) => (action.includes('no') ? code : null)));
+    const result = await epoch(
+      REFERENCE,
+      game((action) => (action.includes('no') ? code : null)),
+    );
     expect(result.episodes.filter((e) => e.error !== null).every((e) => e.error!.code === code && (e.arm === 'hint' || e.dropped))).toBe(true);
     expect(result.episodes.some((e) => e.error?.code === code)).toBe(true);
     expect(result.episodes.some((e) => e.crash)).toBe(false);

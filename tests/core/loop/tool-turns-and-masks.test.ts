@@ -169,6 +169,10 @@ describe('tool-use training masks', () => {
     const unmasked = scoreEpoch(0, [env], [truncated, malformed], { ...config, toolUseMasks: false }, {});
     expect(recomputeRun({ ...stored, rollouts: unmasked.rollouts }).mismatches.map((m) => m.field)).toEqual(['messages', 'messages']);
     // In the games setting the masks do not apply.
-    expect(scoreEpoch(0, [env], [truncated], { ...config, setting: 'games' }, {}).rollouts.find((r) => r.role === 'agent')!.messages.every((m) => m.role !== 'assistant' || m.weight === 1)).toBe(true);
+    expect(
+      scoreEpoch(0, [env], [truncated], { ...config, setting: 'games' }, {})
+        .rollouts.find((r) => r.role === 'agent')!
+        .messages.every((m) => m.role !== 'assistant' || m.weight === 1),
+    ).toBe(true);
   });
 });
