@@ -41,6 +41,12 @@ export function checkRows(
   check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'other rows', rows.length - designers.length - agents.length, 0);
+  // A reply flagged as an unreadable call (weight 0) needs the masks on and a <tool_call> tag in it.
+  for (const e of episodes) {
+    e.turns.forEach((turn, i) => {
+      if (turn.malformedCall !== undefined) check.value('episodes.jsonl', `${e.id}/turn${i}`, 'malformedCall', masks && turn.reply.includes('<tool_call>'), true);
+    });
+  }
   for (const env of environments) {
     const mine = designers.filter((row) => row.envId === env.id);
     const expected = designed(env) ? done.stats.get(env.id) : undefined;

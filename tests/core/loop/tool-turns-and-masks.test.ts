@@ -53,7 +53,7 @@ async function play(config: Config, replies: readonly string[]) {
   const handle = await recording.runtime.load(CODE, { maxTurns: config.maxTurns, timeoutMs: config.stepTimeoutMs });
   const model = agent(replies);
   try {
-    const played = await playEpisode(model, handle, { ...agentSettings(config, model), seed: 7, hint: null, modelSeedKey: 'mailroom' });
+    const played = await playEpisode(model, handle, { ...agentSettings(config, { grammars: false }), seed: 7, hint: null, modelSeedKey: 'mailroom' });
     const count = (method: string) => recording.calls.filter((c) => c.method === method).length;
     return { played, steps: count('step'), toolCalls: count('executeTool') };
   } finally {
@@ -111,7 +111,7 @@ describe('execute_tool outside step', () => {
     const handle = await runtime().load(pingEnv(body), { maxTurns: REFERENCE.maxTurns, timeoutMs: REFERENCE.stepTimeoutMs });
     const model = agent([toolCall('ping'), answer('pong')]);
     try {
-      return await playEpisode(model, handle, { ...agentSettings(REFERENCE, model), seed: 1, hint: null, modelSeedKey: 'ping' });
+      return await playEpisode(model, handle, { ...agentSettings(REFERENCE, { grammars: false }), seed: 1, hint: null, modelSeedKey: 'ping' });
     } finally {
       await handle.dispose();
     }
@@ -168,6 +168,13 @@ describe('tool-use training masks', () => {
     // The same rows exported with weight 1 (no masks) are caught.
     const unmasked = scoreEpoch(0, [env], [truncated, malformed], { ...config, toolUseMasks: false }, {});
     expect(recomputeRun({ ...stored, rollouts: unmasked.rollouts }).mismatches.map((m) => m.field)).toEqual(['messages', 'messages']);
+    // A flag on a reply without a <tool_call> tag (the closing answer) is caught, and so is the row that trusted it.
+    const last = malformed.turns.length - 1;
+    const forged = scores.episodes.map((e) => (e.id === malformed.id ? { ...e, turns: e.turns.map((t, j) => (j === last ? { ...t, malformedCall: true as const } : t)) } : e));
+    expect(recomputeRun({ ...stored, episodes: forged }).mismatches.map((m) => [m.id, m.field])).toEqual([
+      [`${malformed.id}/turn${last}`, 'malformedCall'],
+      [`agent/${malformed.id}`, 'messages'],
+    ]);
     // In the games setting the masks do not apply.
     expect(
       scoreEpoch(0, [env], [truncated], { ...config, setting: 'games' }, {})
