@@ -107,6 +107,21 @@ describe('crashes under the reference preset', () => {
     expect(verified(REFERENCE, result).mismatches).toEqual([]);
   });
 
+  it('a hinted play that crashes is a kept -1 too, not 0', async () => {
+    const result = await epoch(REFERENCE, game(() => 'step_bad_return'));
+    expect(result.episodes.map((e) => [e.arm, e.return, e.dropped, e.crash?.code])).toEqual([
+      ['nohint', -1, false, 'step_bad_return'],
+      ['nohint', -1, false, 'step_bad_return'],
+      ['hint', -1, false, 'step_bad_return'],
+      ['hint', -1, false, 'step_bad_return'],
+      ['nohint', -1, false, 'step_bad_return'],
+      ['nohint', -1, false, 'step_bad_return'],
+    ]);
+    // r_hint = r_nohint = w = -1: regret 0, regret reward max(0, -1 - (-1)) = 0; scored, not quarantined.
+    expect(result.environments[0]).toMatchObject({ status: 'valid', stats: { rHint: -1, rNoHint: -1, regret: 0, winRate: -1, designerReward: 0 } });
+    expect(verified(REFERENCE, result).mismatches).toEqual([]);
+  });
+
   it('the tab rule drops the same crashes instead (retried once, then dropped)', async () => {
     const result = await epoch(CONFIG, crashOnNo);
     // The agent's second reply is `no`: that play crashes, and its retry is the third reply, `win`.
