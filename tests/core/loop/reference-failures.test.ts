@@ -108,7 +108,10 @@ describe('crashes under the reference preset', () => {
   });
 
   it('a hinted play that crashes is a kept -1 too, not 0', async () => {
-    const result = await epoch(REFERENCE, game(() => 'step_bad_return'));
+    const result = await epoch(
+      REFERENCE,
+      game(() => 'step_bad_return'),
+    );
     expect(result.episodes.map((e) => [e.arm, e.return, e.dropped, e.crash?.code])).toEqual([
       ['nohint', -1, false, 'step_bad_return'],
       ['nohint', -1, false, 'step_bad_return'],
