@@ -50,15 +50,16 @@ export class FreshInstances {
 
   /**
    * Runs one play on a fresh instance and always gives its lane back, whatever happens: the
-   * handle is released after a clean play and discarded (its interpreter killed) after an error
-   * or when the play throws, so no play can leave a lane held for the environment's other plays.
+   * handle is released after a clean play and discarded (its interpreter killed) after an error,
+   * a crash the play kept, or when the play throws, so no play can leave a lane held for the
+   * environment's other plays.
    */
-  async play<T extends { error: unknown }>(run: (handle: EnvHandle) => Promise<T>): Promise<T> {
+  async play<T extends { error: unknown; crash?: unknown }>(run: (handle: EnvHandle) => Promise<T>): Promise<T> {
     const handle = await this.take();
     let clean = false;
     try {
       const outcome = await run(handle);
-      clean = outcome.error === null;
+      clean = outcome.error === null && outcome.crash === undefined;
       return outcome;
     } finally {
       if (clean) this.release(handle);
