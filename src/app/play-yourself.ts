@@ -5,6 +5,7 @@ import { instructionsOf, progressOf } from '../core/loop/play-tool-episode.ts';
 import type { Episode, ToolProgress } from '../core/records.ts';
 import type { EnvHandle, SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { episodeReturn } from '../core/scoring/episode-return.ts';
+import { RESET_CRASH_CODES, STEP_CRASH_CODES } from '../core/loop/step-crash.ts';
 
 /** What a human play needs: the code, the seed, the hint (or null) and the run's limits. */
 export interface PlayOptions {
@@ -63,6 +64,8 @@ export function wrapBoxed(text: string): string {
 }
 
 const AGENT_FAILURE = "An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.";
+const AGENT_CRASH =
+  "An agent's play ends here too. By the tab's rule it scores nothing (an unhinted play is retried once and then dropped, a hinted one counts 0); by the reference's (crashes count as losses), an error inside reset plays on and one inside step ends the play with a return of -1.";
 
 /** A plain-language message for an environment failure during a human play. */
 export function describePlayFailure(error: unknown, stepTimeoutMs: number): string {
@@ -70,7 +73,7 @@ export function describePlayFailure(error: unknown, stepTimeoutMs: number): stri
   if (error.code.endsWith('_timeout')) {
     return `The environment did not answer within ${stepTimeoutMs} ms (${error.code}), so the sandbox stopped it. ${AGENT_FAILURE}`;
   }
-  return `The environment failed (${error.stage}/${error.code}): ${error.message} ${AGENT_FAILURE}`;
+  return `The environment failed (${error.stage}/${error.code}): ${error.message} ${STEP_CRASH_CODES.has(error.code) || RESET_CRASH_CODES.has(error.code) ? AGENT_CRASH : AGENT_FAILURE}`;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface ToolStepView {
   tool: string | null;
   /** The call's arguments as name and JSON value (a call only). */
   arguments: Array<{ name: string; value: string }>;
+  /** The further calls the same reply ran, as `name(arguments JSON)` (with tool calls outside step, `freeToolCalls`; the result holds every output). */
+  moreCalls: string[];
   /** The answer given, or the text sent (an answer or text only). */
   text: string | null;
   /** What the environment sent back, without the base class's "Tool result:" line. */
@@ -100,6 +102,7 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
       kind: call ? 'call' : reply.kind === 'answer' ? 'answer' : 'text',
       tool: call?.name ?? null,
       arguments: call ? callArguments(call.arguments) : [],
+      moreCalls: reply.kind === 'calls' ? reply.calls.slice(1).map((c) => `${c.name}(${JSON.stringify(c.arguments)})`) : [],
       text: reply.kind === 'calls' ? null : reply.text,
       result: turn.observation.startsWith(RESULT_PREFIX) ? turn.observation.slice(RESULT_PREFIX.length) : turn.observation,
       reward: turn.reward,

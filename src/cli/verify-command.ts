@@ -37,7 +37,14 @@ export async function readStoredRun(dir: string): Promise<StoredRun> {
   const state = stateText === null ? null : (JSON.parse(stateText) as StateFile);
   const epochs = state?.epochsCompleted ?? null;
   return {
-    config: { reward: config.reward, rolloutsPerEpoch: config.rolloutsPerEpoch, playsPerArm: config.playsPerArm },
+    config: {
+      reward: config.reward,
+      rolloutsPerEpoch: config.rolloutsPerEpoch,
+      playsPerArm: config.playsPerArm,
+      crashesLose: config.crashesLose === true,
+      toolUseMasks: config.toolUseMasks === true,
+      setting: config.setting ?? 'games',
+    },
     environments: await jsonLines<EnvironmentRecord>(dir, 'environments.jsonl', epochs),
     episodes: await jsonLines<Episode>(dir, 'episodes.jsonl', epochs),
     rollouts: await jsonLines<RolloutRow>(dir, 'rollouts.jsonl', epochs),

@@ -33,6 +33,9 @@ export interface Config {
   rolloutsPerEpoch: number;
   maxTurns: number;
   replyAids: boolean;
+  crashesLose: boolean;
+  freeToolCalls: boolean;
+  toolUseMasks: boolean;
   reward: RewardVariant;
   designer: SamplingConfig;
   hint: SamplingConfig;
@@ -91,7 +94,8 @@ export function withSetting(config: Config, setting: RunSetting): Config {
  * how that version ran (every skill active with the slot cycle continuing across epochs, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget, replies read by the reference's
- * rules, an unconstrained agent; the default concurrency, which changes no result); a template it
+ * rules, an unconstrained agent, failed plays dropped, one step per tool-use reply and no row
+ * masks; the default concurrency, which changes no result); a template it
  * lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
@@ -113,6 +117,9 @@ export function completeConfig(stored: Config): Config {
     thinking: { ...UNSET_THINKING, ...partial.thinking },
     thinkingBudget: { ...UNSET_THINKING_BUDGET, ...partial.thinkingBudget },
     constrainAgent: partial.constrainAgent ?? false,
+    crashesLose: partial.crashesLose ?? false,
+    freeToolCalls: partial.freeToolCalls ?? false,
+    toolUseMasks: partial.toolUseMasks ?? false,
   };
 }
 

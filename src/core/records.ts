@@ -94,6 +94,8 @@ export interface Turn {
   truncated: boolean;
   /** Where a multi-turn tool-use task stands after this step (absent for other environments and in runs recorded before it). */
   progress?: ToolProgress;
+  /** Present (true) on a tool-use reply whose `<tool_call>` could not be read, under `toolUseMasks`: its training weight is 0. */
+  malformedCall?: true;
 }
 
 /** A multi-turn tool-use task after a step, as the sandbox reports it: instructions done and each criterion on the state. */
@@ -102,6 +104,14 @@ export interface ToolProgress {
   done: number;
   /** Each instruction's criterion called on `_state` after the step: its truth, or the text of what it raised. */
   criteria: CriterionOutcome[];
+}
+
+/** An error of the environment's own reset or step that a play kept under the reference's failure rule (`crashesLose`). */
+export interface PlayCrash {
+  /** `reset`: the play went on from a fixed observation; `step`: that step ended the play with reward -1. */
+  at: 'reset' | 'step';
+  code: EnvErrorCode;
+  message: string;
 }
 
 /** Which arm an episode belongs to. */
@@ -124,6 +134,8 @@ export interface Episode {
   return: number;
   /** Set when the environment crashed or hung during this episode. */
   error: { code: EnvErrorCode; message: string } | null;
+  /** The first crash the play kept instead of failing (`crashesLose`); absent otherwise and in runs recorded before it. */
+  crash?: PlayCrash;
   /** True when SPADE drops this play: an unhinted play that failed (it is retried once) or that the environment's hang skipped. It counts in no return, group or row. */
   dropped: boolean;
   /** True for a failed first attempt of an unhinted play that was played again (the retry is the play's own record). */

@@ -4,9 +4,19 @@ import { keptUnhinted, type EpochRecomputation } from './recompute-epoch.ts';
 
 const ROLLOUTS = 'rollouts.jsonl';
 
-/** An agent row's expected messages: the episode's, with weight 1 on every assistant message. */
-export function trainedMessages(episode: Episode): RowMessage[] {
-  return episode.messages.map((m) => (m.role === 'assistant' ? { ...m, weight: 1 } : { ...m }));
+/**
+ * An agent row's expected messages: the episode's, with weight 1 on every assistant message; with
+ * tool-use masks, weight 0 on all of them when the last turn did not terminate, and on the n-th
+ * reply when the n-th turn is flagged `malformedCall`.
+ */
+export function trainedMessages(episode: Episode, masks = false): RowMessage[] {
+  const finished = episode.turns.length > 0 && episode.turns[episode.turns.length - 1]!.terminated;
+  const replies = episode.messages.filter((m) => m.role === 'assistant');
+  return episode.messages.map((m) => {
+    if (m.role !== 'assistant') return { ...m };
+    const turn = episode.turns[replies.indexOf(m)];
+    return { ...m, weight: masks && (!finished || turn?.malformedCall === true) ? 0 : 1 };
+  });
 }
 
 /**
@@ -15,7 +25,15 @@ export function trainedMessages(episode: Episode): RowMessage[] {
  * agent row per kept unhinted episode of a scored (not quarantined) environment (in order) with its return, advantage, rollout group and
  * weighted messages, and no other rows.
  */
-export function checkRows(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], rows: readonly RolloutRow[], done: EpochRecomputation, check: Checker): void {
+export function checkRows(
+  epoch: number,
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+  rows: readonly RolloutRow[],
+  done: EpochRecomputation,
+  check: Checker,
+  masks = false,
+): void {
   const designers = rows.filter((row) => row.role === 'designer');
   const agents = rows.filter((row) => row.role === 'agent');
   const kept = episodes.filter((e) => keptUnhinted(e) && !done.quarantined.has(e.envId));
@@ -23,6 +41,12 @@ export function checkRows(epoch: number, environments: readonly EnvironmentRecor
   check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'other rows', rows.length - designers.length - agents.length, 0);
+  // A reply flagged as an unreadable call (weight 0) needs the masks on and a <tool_call> tag in it.
+  for (const e of episodes) {
+    e.turns.forEach((turn, i) => {
+      if (turn.malformedCall !== undefined) check.value('episodes.jsonl', `${e.id}/turn${i}`, 'malformedCall', masks && turn.reply.includes('<tool_call>'), true);
+    });
+  }
   for (const env of environments) {
     const mine = designers.filter((row) => row.envId === env.id);
     const expected = designed(env) ? done.stats.get(env.id) : undefined;
@@ -43,7 +67,7 @@ export function checkRows(epoch: number, environments: readonly EnvironmentRecor
       check.value(ROLLOUTS, id, 'reward', row.reward, done.returns.get(e.id));
       check.value(ROLLOUTS, id, 'advantage', row.advantage, done.advantages.get(e.id));
       check.value(ROLLOUTS, id, 'group', row.group, `${e.envId}:rollout${e.rollout}`);
-      check.value(ROLLOUTS, id, 'messages', row.messages, trainedMessages(e));
+      check.value(ROLLOUTS, id, 'messages', row.messages, trainedMessages(e, masks));
     });
   }
 }

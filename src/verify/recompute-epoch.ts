@@ -7,6 +7,12 @@ export interface VerifyConfig {
   reward: string;
   rolloutsPerEpoch: number;
   playsPerArm: number;
+  /** The reference's failure rule: kept crashes, and only rollout 0's hangs penalised (absent: off). */
+  crashesLose?: boolean;
+  /** The reference's tool-use row masks (absent: off). */
+  toolUseMasks?: boolean;
+  /** The run's setting (absent: games). */
+  setting?: string;
 }
 
 /** One epoch's stored records. */
@@ -46,12 +52,22 @@ function earliestRollout(kept: readonly Episode[]): Episode[] {
   return kept.filter((e) => e.rollout === earliest);
 }
 
-function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, check: Checker): Pick<EpochRecomputation, 'returns' | 'advantages'> {
+// A kept crash is allowed only under the reference's failure rule, on a play that did not fail; a step crash ends the play with a terminal -1.
+function checkCrash(e: Episode, crashesLose: boolean, check: Checker): void {
+  if (e.crash === undefined) return;
+  check.value(EPISODES, e.id, 'crash kept', crashesLose && e.error === null, true);
+  if (e.crash.at !== 'step') return;
+  const last = e.turns.at(-1);
+  check.value(EPISODES, e.id, 'crash step', last ? [last.reward, last.terminated] : null, [-1, true]);
+}
+
+function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, crashesLose: boolean, check: Checker): Pick<EpochRecomputation, 'returns' | 'advantages'> {
   const returns = new Map<string, number>();
   for (const e of records.episodes) {
     returns.set(e.id, returnOf(e.turns, e.error !== null));
     check.value(EPISODES, e.id, 'return', e.return, returns.get(e.id));
     check.value(EPISODES, e.id, 'dropped', e.dropped, e.arm === 'nohint' && e.error !== null);
+    checkCrash(e, crashesLose, check);
   }
   const groups = new Map<string, Episode[]>();
   for (const e of records.episodes.filter((e) => keptUnhinted(e) && !quarantined.has(e.envId))) groups.set(`${e.envId}#${e.rollout}`, [...(groups.get(`${e.envId}#${e.rollout}`) ?? []), e]);
@@ -74,7 +90,7 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
   const lostOf = (env: EnvironmentRecord) => ownOf(env).filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
   const designedValid = records.environments.filter((env) => env.status !== 'rejected');
   const quarantined = new Set(designedValid.filter((env) => lostOf(env) >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT).map((env) => env.id));
-  const { returns, advantages } = checkEpisodes(records, quarantined, check);
+  const { returns, advantages } = checkEpisodes(records, quarantined, config.crashesLose === true, check);
   const r = (e: Episode) => returns.get(e.id)!;
   const scored = designedValid.filter((env) => !quarantined.has(env.id));
   for (const env of designedValid) check.value(ENVIRONMENTS, env.id, 'status', env.status, quarantined.has(env.id) ? 'quarantined' : 'valid');
@@ -96,7 +112,8 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
     const rHint = env.hint === null || hinted.length === 0 ? null : average(hinted);
     const regret = rHint === null ? 0 : rHint - average(first);
     const winRate = average(window.map(r));
-    const hung = own.some((e) => e.error !== null && HANG_ERRORS.includes(e.error.code));
+    // Under the reference's rule the hung-game penalty list is rebuilt every rollout and only rollout 0's (the regeneration step's) reaches the designer.
+    const hung = own.some((e) => e.error !== null && HANG_ERRORS.includes(e.error.code) && (config.crashesLose !== true || e.rollout === 0));
     const won = window.filter((e) => r(e) > 0);
     const s: EnvStats = {
       rHint,

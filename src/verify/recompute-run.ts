@@ -91,6 +91,7 @@ export function recomputeRun(run: StoredRun): VerifyReport {
       run.rollouts.filter((row) => row.epoch === epoch),
       done,
       check,
+      run.config.toolUseMasks === true && run.config.setting === 'tool_use',
     );
     for (const env of environments) {
       const got = done.stats.get(env.id);

@@ -140,6 +140,11 @@ describe('play helpers', () => {
     expect(describePlayFailure(new EnvError('reset_timeout', 'play', 'x'), 250)).toMatch(/within 250 ms \(reset_timeout\)/);
   });
 
+  it("names both failure rules for an error inside step, and only the tab's for one outside it", () => {
+    expect(describePlayFailure(new EnvError('step_exception', 'play', 'boom.'), 100)).toMatch(/^The environment failed \(play\/step_exception\): boom\. .*crashes count as losses.*return of -1\.$/);
+    expect(describePlayFailure(new EnvError('bad_harness_reply', 'play', 'bad.'), 100)).toMatch(/as in SPADE, scores nothing/);
+  });
+
   it("finds the agent's returns for one seed, per arm, in rollout 0", () => {
     const ep = (arm: 'hint' | 'nohint', seed: number, ret: number, rollout = 0) => ({ arm, seed, return: ret, rollout }) as Episode;
     const episodes = [ep('nohint', 5, 0), ep('nohint', 6, 1), ep('hint', 5, 1), ep('hint', 6, 1), ep('nohint', 5, 0.5, 1)];

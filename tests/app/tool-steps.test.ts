@@ -26,6 +26,7 @@ describe('tool-use steps as rows', () => {
         { name: 'id', value: '7' },
         { name: 'tags', value: '["a"]' },
       ],
+      moreCalls: [],
       text: null,
       result: 'order 7: shoes\n\nNEXT: Refund it.',
       reward: 0,
@@ -43,6 +44,12 @@ describe('tool-use steps as rows', () => {
     expect(steps[1]!.criteria[1]).toEqual({ number: 2, text: 'Refund it.', state: 'raised', detail: 'KeyError: refund' });
     expect(steps[2]).toMatchObject({ kind: 'call', tool: 'refund', arguments: [], met: [{ number: 2 }], revealed: null, allDone: true });
     expect(steps[3]).toMatchObject({ kind: 'answer', text: 'ok', met: [], allDone: false, terminated: true });
+  });
+
+  it('names the further calls of a turn that ran several (tool calls outside step)', () => {
+    const action = ['<tool_call>{"name":"find_order","arguments":{"id":7}}</tool_call>', '<tool_call>{"name":"refund","arguments":{"id":7}}</tool_call>'].join('\n');
+    const [only] = toolSteps({ instructions: INSTRUCTIONS, turns: [step(action, 'order 7: shoes\n\nrefunded')] });
+    expect(only).toMatchObject({ kind: 'call', tool: 'find_order', moreCalls: ['refund({"id":7})'], result: 'order 7: shoes\n\nrefunded' });
   });
 
   it('counts every instruction a single step completes, and skips turns without usable progress', () => {

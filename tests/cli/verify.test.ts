@@ -23,7 +23,7 @@ const sandbox = fakeSandbox(VERIFY_MIXED_DOUBLES);
 const spade = inProcessSpade();
 
 /** Runs `spade run` in-process on the environment doubles. */
-async function makeRun(reward: string, epochs: number): Promise<string> {
+async function makeRun(reward: string, epochs: number, extra: readonly string[] = []): Promise<string> {
   const out = tempDir(`spade-verify-${reward}-`);
   const argv = [
     '--model',
@@ -53,6 +53,7 @@ async function makeRun(reward: string, epochs: number): Promise<string> {
     '--skills-per-epoch',
     '2',
     '--no-corpus',
+    ...extra,
   ];
   expect(
     await runRun(
@@ -95,10 +96,12 @@ function tampered(dir: string, file: string, pick: (row: Record<string, any>) =>
 let blend: string;
 let potential: string;
 let regret: string;
+let crashesLose: string;
 beforeAll(async () => {
   blend = await makeRun('blend', 3);
   potential = await makeRun('learning_potential', 2);
   regret = await makeRun('regret', 3);
+  crashesLose = await makeRun('regret', 3, ['--crashes-lose']);
 });
 
 describe('spade verify', () => {
@@ -144,6 +147,23 @@ describe('spade verify', () => {
     for (const env of jsonl(regret, 'environments.jsonl').filter((e) => hung.has(e.id))) expect(env).toMatchObject({ status: 'quarantined', stats: null });
     const averages = JSON.parse(readFileSync(join(potential, 'state.json'), 'utf8')).state.skillAverages;
     expect(Object.values(averages).some((a: any) => a.fast !== a.slow)).toBe(true);
+  });
+
+  it("agrees on a regret run under the reference's failure rule: Crashy's crashes are kept -1 plays, and a run claiming the tab rule is caught", async () => {
+    const report = await verifyJson(crashesLose);
+    expect(report.mismatches).toEqual([]);
+    expect(report.code).toBe(0);
+    const kept = jsonl(crashesLose, 'episodes.jsonl').filter((e) => e.crash);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const e of kept) expect([e.error, e.dropped, e.return, e.crash.code]).toEqual([null, false, -1, 'step_exception']);
+    const dir = tempDir('spade-verify-tampered-');
+    cpSync(crashesLose, dir, { recursive: true });
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.config.crashesLose).toBe(true);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, config: { ...config.config, crashesLose: false } }));
+    const claimed = await verifyJson(dir);
+    expect(claimed.code).toBe(1);
+    expect(new Set(claimed.mismatches.map((m) => m.field))).toContain('crash kept');
   });
 
   it('names a tampered episode return, and only it', async () => {

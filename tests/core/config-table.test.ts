@@ -21,6 +21,9 @@ describe('the config table', () => {
       'rolloutsPerEpoch',
       'maxTurns',
       'replyAids',
+      'crashesLose',
+      'freeToolCalls',
+      'toolUseMasks',
       'reward',
       'designer',
       'hint',
@@ -67,6 +70,9 @@ describe('the config table', () => {
       stepTimeoutMs: 2000,
       repairMode: false,
       replyAids: true,
+      crashesLose: false,
+      freeToolCalls: false,
+      toolUseMasks: true,
       useCorpus: true,
       useMemory: true,
       reward: 'blend',
@@ -86,6 +92,9 @@ describe('the config table', () => {
       rolloutsPerEpoch: 4,
       maxTurns: 25,
       replyAids: false,
+      crashesLose: true,
+      freeToolCalls: true,
+      toolUseMasks: true,
       corpusWordBudget: 6000,
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
@@ -100,7 +109,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(23);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(26);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -165,6 +174,13 @@ describe('configProblems, from the table', () => {
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     // A run stored before the reply aids read its replies by the reference's rules.
     expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, prompts: DEFAULT_CONFIG.prompts });
+    expect(configProblems(completed)).toEqual([]);
+  });
+
+  it('completes a config stored before the failure, tool-turn and mask rules as it ran: failed plays dropped, one step per reply, no masks', () => {
+    const { crashesLose: _c, freeToolCalls: _f, toolUseMasks: _m, ...old } = DEFAULT_CONFIG;
+    const completed = completeConfig(old as unknown as Config);
+    expect(completed).toMatchObject({ crashesLose: false, freeToolCalls: false, toolUseMasks: false });
     expect(configProblems(completed)).toEqual([]);
   });
 

@@ -26,6 +26,9 @@ function recordingSandbox(): SandboxRuntime & { loaded: string[] } {
         step: async () => ({ observation: 'done', reward: 1, terminated: true, truncated: false, info: {} }),
         solution: async () => null,
         toolFacts: async () => null,
+        executeTool: async () => {
+          throw new Error('this fake has no tools outside step');
+        },
         renew: async () => undefined,
         dispose: async () => undefined,
       };

@@ -114,6 +114,10 @@ def _step(action):
     return {"ok": True, "value": _encode_result(_env().step(action), names, _state["max_chars"])}
 
 
+def _execute_tool(name, arguments):
+    return {"ok": True, "value": _encode(_env().execute_tool(name, arguments), "tool result", _state["max_chars"])}
+
+
 def _solution():
     env = _env()
     if not callable(getattr(env, "solution", None)):
@@ -146,6 +150,9 @@ def _dispatch(request):
         return _step(str(request["action"]))
     if op == "solution":
         return _solution()
+    if op == "tool":
+        arguments = request.get("arguments")
+        return _execute_tool(str(request.get("name", "")), dict(arguments) if isinstance(arguments, dict) else {})
     if op == "inspect":
         return {"ok": True, "value": _encode(tool_use_facts(_env()), "tool facts", _state["max_chars"])}
     return _failure("bad_request", msg=f"unknown op {_text(op, _NAME_CHARS)!r}")

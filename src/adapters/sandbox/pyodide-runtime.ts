@@ -2,7 +2,7 @@ import type { CallOptions, EnvHandle, InterpreterTicket, LoadOptions, SandboxRun
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, isEnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
-import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
+import { checkResetValue, checkSolutionValue, checkStepValue, checkToolResultValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
 import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
@@ -43,6 +43,7 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
   step: ['observation', 'reward', 'terminated', 'truncated', 'info'],
   solution: ['solution'],
   inspect: ['tool facts'],
+  tool: ['tool result'],
 };
 
 /**
@@ -205,6 +206,10 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);
         return checked(stage, () => checkSolutionValue(value, stage));
+      },
+      executeTool: async (name, args, options) => {
+        const { value, stage } = await call('tool', { name, arguments: args }, options);
+        return checked(stage, () => checkToolResultValue(value, stage));
       },
       toolFacts: async (options) => {
         const { value, stage } = await call('inspect', {}, options);

@@ -16,8 +16,8 @@ export interface StepResult {
   info: Record<string, unknown>;
 }
 
-/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads). */
-export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect';
+/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads; `tool`: `execute_tool`). */
+export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect' | 'tool';
 
 /** Largest absolute step reward the contract allows. */
 export const MAX_ABS_REWARD = 10;
@@ -46,6 +46,7 @@ const EXCEPTION_CODE: Record<EnvCall, EnvErrorCode> = {
   step: 'step_exception',
   solution: 'solution_exception',
   inspect: 'inspect_exception',
+  tool: 'tool_exception',
 };
 
 const CALL_TEXT: Record<EnvCall, string> = {
@@ -54,6 +55,7 @@ const CALL_TEXT: Record<EnvCall, string> = {
   step: 'step(action) to return (observation, reward, terminated, truncated, info)',
   solution: 'solution() to return a string',
   inspect: 'get_tools() and the message criteria to be readable after reset',
+  tool: 'execute_tool(name, arguments) to return its output',
 };
 
 /** Converts a harness failure of one call into the matching contract error. */
@@ -191,6 +193,21 @@ export function checkStepValue(value: DescribedValue, stage: ValidationStage): S
     truncated: truncated.v === true,
     info: info.v as Record<string, unknown>,
   };
+}
+
+/** Checks a described `execute_tool` return: a str is the output, a dict gives its `output` (as text; '' when absent), anything else fails with `tool_bad_result`. */
+export function checkToolResultValue(value: DescribedValue, stage: ValidationStage): string {
+  if (value.t === 'str') return String(value.v ?? '');
+  if (isDict(value)) {
+    const output = (value.v as Record<string, unknown>).output;
+    if (output === undefined || output === null) return '';
+    return typeof output === 'string' ? output : JSON.stringify(output);
+  }
+  throw envError('tool_bad_result', stage, {
+    expected: 'execute_tool to return a str or a dict with an "output"',
+    seen: describeSeen(value),
+    fix: 'return the tool\'s result text (or {"output": text, "returncode": 0})',
+  });
 }
 
 /** Checks a described `solution` return: a str, or null when the environment has none. */

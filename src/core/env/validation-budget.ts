@@ -72,6 +72,7 @@ export class ValidationBudget {
       reset: (seed, options) => run(options, `reset(seed=${seed})`, (o) => handle.reset(seed, o)),
       step: (action, options) => run(options, `step(${JSON.stringify(action.slice(0, 40))})`, (o) => handle.step(action, o)),
       renew: (options) => run(options, 'a fresh instance', (o) => handle.renew(o)),
+      executeTool: (name, args, options) => run(options, `execute_tool(${JSON.stringify(name.slice(0, 40))})`, (o) => handle.executeTool(name, args, o)),
       toolFacts: (options) => run(options, 'reading the tool facts', (o) => handle.toolFacts(o)),
       solution: (options) => run(options, 'solution()', (o) => handle.solution(o)),
       dispose: () => handle.dispose(),

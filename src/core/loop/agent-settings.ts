@@ -5,9 +5,12 @@ import { constrainsAgent } from './agent-grammar.ts';
 import type { EpisodeSpec } from './play-episode.ts';
 
 /** What every agent play of a run shares, training and held-out alike. */
-export type AgentSettings = Pick<EpisodeSpec, 'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain'>;
+export type AgentSettings = Pick<
+  EpisodeSpec,
+  'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'freeToolCalls' | 'toolUseMasks'
+>;
 
-/** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, and a grammar when this model honours one. */
+/** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, the failure, tool-turn and mask rules, and a grammar when this model honours one. */
 export function agentSettings(config: Config, model: Pick<ChatModel, 'grammars'>): AgentSettings {
   return {
     maxTurns: config.maxTurns,
@@ -18,5 +21,8 @@ export function agentSettings(config: Config, model: Pick<ChatModel, 'grammars'>
     toolTemplate: config.prompts.toolAgent,
     replyAids: config.replyAids,
     constrain: constrainsAgent(config, model),
+    crashesLose: config.crashesLose,
+    freeToolCalls: config.freeToolCalls,
+    toolUseMasks: config.toolUseMasks && config.setting === 'tool_use',
   };
 }

@@ -39,14 +39,14 @@ export class FreshInstances {
   /**
    * Runs one play on a fresh module and instance, in `lane`'s interpreter (null: one of its own).
    * The interpreter is kept for the lane's next play after a clean play, and killed after an
-   * error or when the play throws, so nothing is left holding it.
+   * error, a crash the play kept, or when the play throws, so nothing is left holding it.
    */
-  async play<T extends { error: unknown }>(lane: string | null, run: (handle: EnvHandle) => Promise<T>): Promise<T> {
+  async play<T extends { error: unknown; crash?: unknown }>(lane: string | null, run: (handle: EnvHandle) => Promise<T>): Promise<T> {
     const handle = await this.take(lane);
     let clean = false;
     try {
       const outcome = await run(handle);
-      clean = outcome.error === null;
+      clean = outcome.error === null && outcome.crash === undefined;
       return outcome;
     } finally {
       if (clean && lane !== null && !this.closed) this.kept.set(lane, handle);

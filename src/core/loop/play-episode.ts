@@ -12,6 +12,7 @@ import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
 import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
 import { withActionGrammar } from './agent-grammar.ts';
+import { resetKeepingCrashes, stepKeepingCrashes } from './step-crash.ts';
 
 /** What one episode needs. */
 export interface EpisodeSpec {
@@ -34,12 +35,18 @@ export interface EpisodeSpec {
   modelSeedKey: string;
   /** Constrain each reply to the action format with a grammar (the run's `constrainAgent`, when the model honours grammars). */
   constrain?: boolean;
+  /** The reference's failure rule (`crashesLose`): a step the environment breaks ends the play with -1, a broken reset plays on. */
+  crashesLose?: boolean;
+  /** Tool use by the reference's turn rule (`freeToolCalls`): calls run through `execute_tool` and cost no step. */
+  freeToolCalls?: boolean;
+  /** Tool use with the reference's masks (`toolUseMasks`): a reply with an unreadable `<tool_call>` is flagged and its feedback carries a format line. */
+  toolUseMasks?: boolean;
   onToken?: (delta: string) => void;
   onTurn?: (turnIndex: number, turn: Turn) => void;
 }
 
 /** A finished episode, before it is given ids and advantages. */
-export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage'>;
+export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage' | 'crash'>;
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
@@ -48,7 +55,8 @@ export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 
  * keeps the replies whole) and environment steps
  * until the episode ends or the turn cap; a tool-use environment plays its turns with tools
  * (play-tool-episode.ts). A crash or hang ends it with its error (and return 0):
- * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0).
+ * the caller applies SPADE's rule (drop and retry an unhinted play, score a hinted one 0). With
+ * `crashesLose`, errors of the environment's own reset and step stay in the play (step-crash.ts).
  */
 export async function playEpisode(model: ChatModel, env: EnvHandle, spec: EpisodeSpec): Promise<PlayedEpisode> {
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
@@ -57,7 +65,7 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   const log: ToolEpisodeLog = { messages, turns, usage };
   let firstObservation = '';
   try {
-    const reset = await env.reset(spec.seed, { timeoutMs: spec.stepTimeoutMs });
+    const reset = await resetKeepingCrashes(env, spec.seed, { timeoutMs: spec.stepTimeoutMs }, spec.crashesLose === true, log);
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
     const facts = await env.toolFacts({ timeoutMs: spec.stepTimeoutMs });
     if (facts) await playToolTurns(model, env, spec, facts, firstObservation, log);
@@ -66,13 +74,14 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
     if (!isEnvError(error)) throw error;
     return { firstObservation, ...instructionsField(log), messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
   }
-  return { firstObservation, ...instructionsField(log), messages, turns, return: episodeReturn(turns), error: null, usage };
+  return { firstObservation, ...instructionsField(log), messages, turns, return: episodeReturn(turns), error: null, usage, ...(log.crash ? { crash: log.crash } : {}) };
 }
 
 const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instructions: log.instructions } : {});
 
 // The turns of a cognitive game: the agent template's first message, then one boxed action per reply (read with the aids when on).
-async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, { messages, turns, usage }: ToolEpisodeLog): Promise<void> {
+async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, log: ToolEpisodeLog): Promise<void> {
+  const { messages, turns, usage } = log;
   const first = (withPlaybook: boolean) => agentFirstMessage(firstObservation, spec.template, withPlaybook ? spec.lessons : [], spec.replyAids);
   messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
@@ -88,7 +97,7 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });
     const action = parseAction(reply.text, spec.replyAids);
-    const step = await env.step(action, { timeoutMs: spec.stepTimeoutMs });
+    const step = await stepKeepingCrashes(env, action, { timeoutMs: spec.stepTimeoutMs }, spec.crashesLose === true, log);
     const turn: Turn = { reply: reply.text, action, ...storedStep(step) };
     turns.push(turn);
     spec.onTurn?.(turnIndex, turn);

@@ -49,6 +49,8 @@ export interface EnvHandle {
   renew(options?: CallOptions): Promise<void>;
   /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
   toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
+  /** Calls `execute_tool(name, arguments)` outside `step` (the reference's tool-call path); its output as text: a str result, or a dict's `output`. */
+  executeTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<string>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
   /** Retires the environment's interpreter: it is killed and nothing of it is used again. */

@@ -50,8 +50,24 @@ function droppedPlays(own: readonly Episode[]): number {
   return own.filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
 }
 
-function agentRow(e: Episode): RolloutRow {
-  const messages: RowMessage[] = e.messages.map((m) => (m.role === 'assistant' ? { ...m, weight: 1 as const } : { ...m }));
+/**
+ * An agent row's messages: every assistant message weighted 1, or with tool-use masks (the
+ * reference's compact filter and malformed-call mask) 0 on every reply of an episode that did not
+ * terminate and on each reply flagged `malformedCall`; the row stays, so its group's mean is unchanged.
+ */
+function agentMessages(e: Episode, masks: boolean): RowMessage[] {
+  const unfinished = e.turns.at(-1)?.terminated !== true;
+  let reply = 0;
+  return e.messages.map((m) => {
+    if (m.role !== 'assistant') return { ...m };
+    const masked = masks && (unfinished || e.turns[reply]?.malformedCall === true);
+    reply += 1;
+    return { ...m, weight: masked ? (0 as const) : (1 as const) };
+  });
+}
+
+function agentRow(e: Episode, masks: boolean): RolloutRow {
+  const messages = agentMessages(e, masks);
   return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch, ...(e.clipped ? { clipped: true } : {}) };
 }
 
@@ -155,7 +171,7 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     const hinted = own.filter((e) => e.arm === 'hint' && kept(e)).map((e) => e.return);
     const rHint = env.hint === null || hinted.length === 0 ? null : mean(hinted);
     const regret = rHint === null ? 0 : hintRegret(hinted, first);
-    const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code));
+    const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code) && (!config.crashesLose || e.rollout === 0));
     const w = winRate(windowReturns);
     const won = own.filter((e) => unhinted(e) && e.return > 0);
     const stats: EnvStats = {
@@ -186,7 +202,10 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
   return {
     environments: finalEnvs,
     episodes,
-    rollouts: [...finalEnvs.flatMap((e) => designerRow(e, epoch)), ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map(agentRow)],
+    rollouts: [
+      ...finalEnvs.flatMap((e) => designerRow(e, epoch)),
+      ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
+    ],
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
     memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
     skillAverages,

@@ -33,6 +33,9 @@ function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRunt
         step: async () => ({ observation: 'ok', reward: 0, terminated: true, truncated: false, info: {} }),
         renew: async () => undefined,
         toolFacts: async () => null,
+        executeTool: async () => {
+          throw new Error('this fake has no tools outside step');
+        },
         solution: async () => null,
         dispose: async () => undefined,
       };

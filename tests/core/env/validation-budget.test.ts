@@ -41,6 +41,9 @@ function clockRuntime(waitMs: number, callMs: number) {
         step: (_action, o) => run(o?.timeoutMs, 'step_timeout', { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
         renew: async () => undefined,
         toolFacts: async () => null,
+        executeTool: async () => {
+          throw new Error('this fake has no tools outside step');
+        },
         solution: async () => null,
         dispose: async () => undefined,
       };

@@ -139,6 +139,9 @@ function guessGame(tools?: ToolFacts): EnvHandle {
     },
     solution: async () => null,
     toolFacts: async () => tools ?? null,
+    executeTool: async () => {
+      throw new Error('this fake has no tools outside step');
+    },
     renew: async () => undefined,
     dispose: async () => undefined,
   };

@@ -35,6 +35,9 @@ function recordingGame(actions: string[]): EnvHandle {
     step,
     renew: async () => undefined,
     toolFacts: async () => null,
+    executeTool: async () => {
+      throw new Error('this fake has no tools outside step');
+    },
     solution: async () => null,
     dispose: async () => undefined,
   };

@@ -86,15 +86,17 @@ describe('a tool-use epoch with the real sandbox', () => {
       content: expect.stringMatching(/^Not accepted: instruction 1 of 3 is still open: "I'm heading to the \w+; please turn its light on\." Finish it with the tools first\.$/),
     });
     const row = inProcess.rollouts.find((r) => r.role === 'agent' && r.envId === unhinted.envId)!;
-    expect(row.messages.map((m) => [m.role, m.weight ?? 0])).toEqual([
-      ['user', 0],
-      ['assistant', 1],
-      ['tool', 0],
-      ['assistant', 1],
-      ['user', 0],
-      ['assistant', 1],
-      ['tool', 0],
-      ['assistant', 1],
+    // The play ran out of turns without terminating, so the tool-use masks (on by default) weight every reply 0; the row stays.
+    expect(unhinted.turns.at(-1)!.terminated).toBe(false);
+    expect(row.messages.map((m) => [m.role, m.weight])).toEqual([
+      ['user', undefined],
+      ['assistant', 0],
+      ['tool', undefined],
+      ['assistant', 0],
+      ['user', undefined],
+      ['assistant', 0],
+      ['tool', undefined],
+      ['assistant', 0],
     ]);
   });
 

@@ -153,6 +153,9 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
       },
       solution: async () => null,
       toolFacts: async () => null,
+      executeTool: async () => {
+        throw new Error('this fake has no tools outside step');
+      },
       renew: async () => undefined,
       dispose: async () => undefined,
     };
