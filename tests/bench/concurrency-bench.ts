@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/loop/epoch.ts';
 import { FakeOpenAIServer, scriptedResponder, type Reply } from '../adapters/llm/openai/fake-openai-server.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
+import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 
 /** One epoch against the stand-in server at one concurrency. */
@@ -18,9 +19,13 @@ export interface ConcurrencyRun {
   maxInFlight: number;
 }
 
+/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per play). */
+export type BenchSandbox = 'fake' | 'node';
+
 /** One scale of the benchmark: both runs and the ideal. */
 export interface ConcurrencyFigures {
   name: string;
+  sandbox: BenchSandbox;
   slots: number;
   plays: number;
   latencyMs: number;
@@ -53,7 +58,7 @@ function criticalPath(result: EpochResult): number {
 }
 
 /** Runs one epoch through the OpenAI adapter against a stand-in answering every request after `latencyMs`; counts requests and the most in flight. */
-async function timedEpoch(config: Config, latencyMs: number): Promise<{ run: ConcurrencyRun; result: EpochResult }> {
+async function timedEpoch(config: Config, latencyMs: number, kind: BenchSandbox): Promise<{ run: ConcurrencyRun; result: EpochResult }> {
   const server = await FakeOpenAIServer.start();
   const respond = scriptedResponder(new ScriptedChatModel(SCRIPT), { pieces: 'whole' });
   let inFlight = 0;
@@ -74,26 +79,51 @@ async function timedEpoch(config: Config, latencyMs: number): Promise<{ run: Con
   });
   try {
     const model = new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in', maxRetries: 0 });
-    const started = performance.now();
-    const result = await runEpoch({ model, sandbox: fakeSandbox(HINT_HELPS_DOUBLES), corpus: [], now: () => performance.now() }, INITIAL_RUN_STATE, config);
-    return { run: { concurrency: config.concurrency, ms: performance.now() - started, estimated: false, requests, maxInFlight }, result };
+    // The real sandbox starts as a command would: its first spare booted, nothing else.
+    const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
+    await sandbox.warm();
+    try {
+      const started = performance.now();
+      const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, INITIAL_RUN_STATE, config);
+      return { run: { concurrency: config.concurrency, ms: performance.now() - started, estimated: false, requests, maxInFlight }, result };
+    } finally {
+      await sandbox.close();
+    }
   } finally {
     await server.close();
   }
 }
 
 /**
- * An epoch at concurrency 1 and at the default against a local OpenAI-compatible stand-in with a
- * fixed latency per request (the sandbox is the in-process double of the game, so the figures are
- * the schedule's). With `estimateSequential`, concurrency 1 is not run but estimated as requests x latency.
+ * An epoch at concurrency 1 and at `concurrency` against a local OpenAI-compatible stand-in with a
+ * fixed latency per request, its environments in `sandbox` (the fake shows the schedule alone;
+ * the Node sandbox, what a command gets). With `estimateSequential`, concurrency 1 is not run but
+ * estimated as requests x latency.
  */
-export async function measureConcurrency(name: string, slots: number, plays: number, latencyMs: number, estimateSequential: boolean): Promise<ConcurrencyFigures> {
-  const config: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: slots, playsPerArm: plays, hintPlays: plays, rolloutsPerEpoch: 1, maxTurns: 12, useCorpus: false };
-  const concurrent = await timedEpoch(config, latencyMs);
+export async function measureConcurrency(
+  name: string,
+  scale: { slots: number; plays: number; concurrency: number },
+  latencyMs: number,
+  sandbox: BenchSandbox,
+  estimateSequential: boolean,
+): Promise<ConcurrencyFigures> {
+  const { slots, plays } = scale;
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    seed: 3,
+    slotsPerEpoch: slots,
+    playsPerArm: plays,
+    hintPlays: plays,
+    rolloutsPerEpoch: 1,
+    maxTurns: 12,
+    useCorpus: false,
+    concurrency: scale.concurrency,
+  };
+  const concurrent = await timedEpoch(config, latencyMs, sandbox);
   const sequential = estimateSequential
     ? { concurrency: 1, ms: concurrent.run.requests * latencyMs, estimated: true, requests: concurrent.run.requests, maxInFlight: 1 }
-    : (await timedEpoch({ ...config, concurrency: 1 }, latencyMs)).run;
-  return { name, slots, plays, latencyMs, criticalPath: criticalPath(concurrent.result), runs: [sequential, concurrent.run] };
+    : (await timedEpoch({ ...config, concurrency: 1 }, latencyMs, sandbox)).run;
+  return { name, sandbox, slots, plays, latencyMs, criticalPath: criticalPath(concurrent.result), runs: [sequential, concurrent.run] };
 }
 
 /** The figures as the bench prints them. */
@@ -103,12 +133,12 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const ideal = f.criticalPath * f.latencyMs;
   const bound = Math.max(f.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
   return [
-    `Concurrent epoch, ${f.name} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
+    `Concurrent epoch, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per play)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
     `  concurrency 1                 ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}`,
     `  concurrency ${String(many.concurrency).padEnd(18)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
     `  ratio                         ${(one.ms / many.ms).toFixed(1)}x`,
     `  ideal (critical path)         ${s(ideal)}   (${f.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
-    `  best at concurrency ${String(many.concurrency).padEnd(10)}${s(bound)}   (the critical path, or requests / concurrency, x latency)`,
+    `  best at concurrency ${String(many.concurrency).padEnd(10)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,
     '',
   ].join('\n');
 }

@@ -116,8 +116,12 @@ if (!only || only === 'cpu') {
 }
 if (!only || only === 'concurrency') {
   const { formatConcurrencyFigures, measureConcurrency } = await import('./concurrency-bench.ts');
-  process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', 4, 4, 300, false)));
-  process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', 24, 8, 300, process.argv[3] !== 'full')));
+  // `concurrency fake` or `concurrency node` runs one sandbox; `full` also runs the reference scale at concurrency 1.
+  const kinds = (['fake', 'node'] as const).filter((kind) => !process.argv.slice(3).some((a) => a === 'fake' || a === 'node') || process.argv.includes(kind));
+  for (const kind of kinds) {
+    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', { slots: 4, plays: 4, concurrency: 16 }, 300, kind, false)));
+    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', { slots: 24, plays: 8, concurrency: 32 }, 300, kind, !process.argv.includes('full'))));
+  }
 }
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');

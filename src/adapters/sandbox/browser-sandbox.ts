@@ -1,4 +1,5 @@
 import { callOver, portLine } from './call-channel.ts';
+import { poolSize } from './pool-size.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 
@@ -241,12 +242,15 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment, with as many booted spares as the machine has cores (up to 4; one until the first
- * environment loads), booted side by side on all cores but one (unless `options` say otherwise).
+ * environment or play, with a booted spare per core as far as the device's memory allows (one
+ * until the first environment loads), booted side by side on all cores but one, which the page
+ * and the model keep (unless `options` say otherwise).
  */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): BrowserSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
+  // navigator.deviceMemory (GB, rounded down and capped at 8 by the browser); 4 GB where it is not told.
+  const deviceBytes = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;
   const spawner = browserSandboxSpawner(assets);
-  const runtime = new PyodideSandboxRuntime(spawner, { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
+  const runtime = new PyodideSandboxRuntime(spawner, { ...poolSize(cores, deviceBytes / 2, 1), idleSpares: 1, ...options });
   return Object.assign(runtime, { snapshotUse: spawner.snapshotUse });
 }

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Opti
 """
 
 
-_state = {"cls": None, "env": None, "cap": 12, "max_chars": 100_000}
+_state = {"cls": None, "env": None, "code": None, "cap": 12, "max_chars": 100_000}
 
 
 def _find_env_class(namespace):
@@ -70,11 +70,18 @@ def _load(code, cap):
         compiled = compile(code, _ENV_FILENAME, "exec")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return _failure("syntax", exc)
+    _state["code"], _state["cap"] = compiled, cap
+    return _run_module()
+
+
+def _run_module():
+    """Runs the environment's module in a namespace of its own, finds its class and builds an
+    instance: every play gets a module run afresh, as the reference builds one per trajectory."""
     namespace = {"__name__": "spade_environment", "__builtins__": builtins}
     exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)
     namespace["ToolUseBaseEnv"] = ToolUseBaseEnv
     try:
-        exec(compiled, namespace)
+        exec(_state["code"], namespace)
     except ImportError as exc:
         return _failure("import", exc)
     except (MemoryError, SystemExit, _TooLarge):
@@ -85,7 +92,7 @@ def _load(code, cap):
     if cls is None:
         names = sorted(_text(k, _NAME_CHARS) for k, v in namespace.items() if isinstance(v, type) and getattr(v, "__module__", None) == "spade_environment")
         return _failure("no_class", classes=names[:20])
-    _state["cls"], _state["cap"] = cls, cap
+    _state["cls"] = cls
     return _construct()
 
 
@@ -136,7 +143,7 @@ def _dispatch(request):
     if op == "load":
         return _load(str(request["code"]), int(request.get("maxTurns", 12)))
     if op == "renew":
-        return _construct() if _state["cls"] is not None else _failure("bad_request", msg="nothing loaded")
+        return _run_module() if _state["cls"] is not None else _failure("bad_request", msg="nothing loaded")
     if op == "reset":
         return _reset(request.get("seed"))
     if op == "step":

@@ -3,6 +3,7 @@ import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 interface Waiter {
   resolve(proc: SandboxProcess): void;
   reject(error: unknown): void;
+  urgent: boolean;
 }
 
 /**
@@ -37,11 +38,20 @@ export class InterpreterPool {
     this.fill();
   }
 
-  /** Resolves with a booted interpreter that nothing else has used; waits for one if none is ready. */
-  take(): Promise<SandboxProcess> {
+  /**
+   * Resolves with a booted interpreter that nothing else has used; waits for one if none is ready,
+   * behind every earlier waiter, or before every waiter that is not `urgent` when it is (a
+   * validation, which the design waits for, goes before plays loaded ahead of their turn).
+   */
+  take(urgent = false): Promise<SandboxProcess> {
     if (this.closed) return Promise.reject(new Error('the sandbox runtime is closed'));
     const proc = this.ready.shift();
-    const taken = proc ? Promise.resolve(proc) : new Promise<SandboxProcess>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const taken = proc
+      ? Promise.resolve(proc)
+      : new Promise<SandboxProcess>((resolve, reject) => {
+          const at = urgent ? this.waiters.findIndex((w) => !w.urgent) : -1;
+          this.waiters.splice(at < 0 ? this.waiters.length : at, 0, { resolve, reject, urgent });
+        });
     this.fill();
     return taken;
   }
@@ -53,6 +63,16 @@ export class InterpreterPool {
     this.fill();
     if (this.ready.length >= wanted || this.closed) return Promise.resolve();
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
+  }
+
+  /** Takes back an interpreter that was taken but never ran anything: the next waiter gets it, or it waits as a spare. */
+  giveBack(proc: SandboxProcess): void {
+    if (this.closed) proc.kill();
+    else {
+      const waiter = this.waiters.shift();
+      if (waiter) waiter.resolve(proc);
+      else this.keep(proc);
+    }
   }
 
   /** Starts the next spare at once, beside any already booting: a killed interpreter has just freed its core. */

@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { callOver, ipcLine } from './call-channel.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
 import { sandboxLauncher, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
+import { poolSize } from './pool-size.ts';
 
 const ENTRY = fileURLToPath(new URL('../../../workers/sandbox-node.ts', import.meta.url));
 const SPAWN_TIMEOUT_MS = 60_000;
@@ -270,10 +271,9 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
 
 /**
  * A sandbox runtime whose interpreters are permission-restricted Node child processes, one per
- * environment, with as many booted spares as the machine has cores (up to 4; one until the first
- * environment loads), booted side by side on all cores but one (unless `options` say otherwise).
+ * environment or play, with a booted spare per core as far as free memory allows (one until the
+ * first environment loads), booted side by side on every core (unless `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  const cores = availableParallelism();
-  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { spares: Math.min(4, cores), bootsAtOnce: Math.max(1, cores - 1), idleSpares: 1, ...options });
+  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { ...poolSize(availableParallelism(), freemem()), idleSpares: 1, ...options });
 }

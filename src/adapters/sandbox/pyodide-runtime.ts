@@ -1,4 +1,4 @@
-import type { CallOptions, EnvHandle, LoadOptions, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
+import type { CallOptions, EnvHandle, InterpreterTicket, LoadOptions, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, isEnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
@@ -7,7 +7,7 @@ import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
-import type { SpawnSandbox } from './sandbox-process.ts';
+import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 
 export type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 
@@ -23,7 +23,7 @@ export interface PyodideRuntimeOptions {
   idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
-  /** Interpreters one environment's concurrent plays may use at once (default: `spares`, which the adapters take from the core count). */
+  /** Plays loaded ahead of their turn, and interpreters a held-out environment's plays share (default: `spares`, which the adapters take from cores and memory). */
   parallelism?: number;
 }
 
@@ -34,6 +34,9 @@ export const DEFAULT_RUNTIME_OPTIONS: PyodideRuntimeOptions = {
   bootsAtOnce: 1,
   defaultCallTimeoutMs: 2000,
 };
+
+// A reserved interpreter: `use` hands it to one load (then null), `release` back to the pool.
+type Ticket = InterpreterTicket & { use(): SandboxProcess | null };
 
 const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
   reset: ['observation', 'info'],
@@ -51,6 +54,8 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
 export class PyodideSandboxRuntime implements SandboxRuntime {
   private readonly pool: InterpreterPool;
   private readonly live = new Set<Interpreter>();
+  private readonly tickets = new WeakSet<Ticket>();
+  private readonly held = new Set<SandboxProcess>();
   private syntax: Promise<Interpreter> | null = null;
   private killed = 0;
   private closed = false;
@@ -92,10 +97,38 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     return reply.ok ? reply : { ok: false, line: reply.line, message: reply.msg };
   };
 
+  async reserve(): Promise<InterpreterTicket> {
+    this.pool.grow();
+    const proc = await this.pool.take();
+    let held: SandboxProcess | null = proc;
+    const drop = () => {
+      this.held.delete(proc);
+      held = null;
+    };
+    // One that dies while held is not handed to a load (which then takes the next booted one).
+    void proc.exited.then(drop);
+    this.held.add(proc);
+    if (this.closed) proc.kill();
+    const ticket = {
+      release: () => {
+        if (held) this.pool.giveBack(held);
+        drop();
+      },
+      use: () => {
+        const taken = held;
+        drop();
+        return taken;
+      },
+    };
+    this.tickets.add(ticket);
+    return ticket;
+  }
+
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
     this.pool.grow();
-    const interpreter = await this.take(stage);
+    const reserved = options.ticket && this.tickets.has(options.ticket as Ticket) ? (options.ticket as Ticket).use() : null;
+    const interpreter = await this.take(stage, stage !== 'play', reserved);
     options.onRunning?.();
     try {
       const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs);
@@ -111,15 +144,17 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   async close(): Promise<void> {
     this.closed = true;
     this.pool.close();
+    for (const proc of this.held) proc.kill();
+    this.held.clear();
     for (const interpreter of this.live) interpreter.retire();
     this.live.clear();
   }
 
-  private async take(stage: ValidationStage = 'load'): Promise<Interpreter> {
+  private async take(stage: ValidationStage = 'load', urgent = false, reserved: SandboxProcess | null = null): Promise<Interpreter> {
     if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
     let proc;
     try {
-      proc = await this.pool.take();
+      proc = reserved ?? (await this.pool.take(urgent));
     } catch (error) {
       throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${error instanceof Error ? error.message : String(error)}. Fix: retry; if it repeats, report a bug.`);
     }

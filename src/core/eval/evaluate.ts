@@ -2,7 +2,7 @@ import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { envError, isEnvError } from '../env/env-error.ts';
 import { FreshInstances, HANG_CODES } from '../loop/fresh-instances.ts';
-import { effectiveConcurrency, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
+import { effectiveConcurrency, lookAheadOf, Scheduler, type UnitDone, type WorkUnit } from '../loop/scheduler.ts';
 import { playEpisode } from '../loop/play-episode.ts';
 import { deriveSeed } from '../loop/random.ts';
 import { agentSettings } from '../loop/agent-settings.ts';
@@ -78,7 +78,7 @@ function environmentUnits(
   };
   const play = async (index: number): Promise<{ play: EvalPlay; hung: boolean }> => {
     try {
-      const played = await instances.play((handle) =>
+      const played = await instances.play('held-out', (handle) =>
         playEpisode(ports.model, handle, {
           seed: evalSeed(env.id, index),
           hint: null,
@@ -94,16 +94,29 @@ function environmentUnits(
       return { play: { ...base(index), error: error.code }, hung: HANG_CODES.has(error.code) };
     }
   };
-  const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit => ({
-    stage: 'evaluate',
-    order: [position, index],
-    run: async () => {
-      const outcome: PlayOutcome = index > firstHang ? 'not run' : await play(index);
-      if (outcome !== 'not run' && outcome.hung) firstHang = Math.min(firstHang, index);
-      outcomes[index] = outcome;
-      flush();
-    },
-  }));
+  // One interpreter plays the environment's seeds one after another (a module run afresh for each): one boot per suite environment.
+  let previous: Promise<void> | null = null;
+  const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit => {
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const unit: WorkUnit = {
+      stage: 'evaluate',
+      order: [position, index],
+      ...(previous ? { after: previous } : { prepare: () => instances.reserve() }),
+      run: async () => {
+        try {
+          const outcome: PlayOutcome = index > firstHang ? 'not run' : await play(index);
+          if (outcome !== 'not run' && outcome.hung) firstHang = Math.min(firstHang, index);
+          outcomes[index] = outcome;
+          flush();
+        } finally {
+          done();
+        }
+      },
+    };
+    previous = finished;
+    return unit;
+  });
   return { units, instances };
 }
 
@@ -111,14 +124,15 @@ function environmentUnits(
  * Evaluates the agent as it was after `afterEpochs` epochs on a held-out suite: `evalSeeds` unhinted plays of every environment on
  * fixed seeds, with the playbook's lessons when the run uses it. A play whose environment crashes
  * or hangs counts as lost; after a hang the environment's remaining plays (in seed order) are lost,
- * unplayed or, when they ran at the same time, not counted. Plays run up to the run's concurrency at once.
+ * unplayed. An environment's plays run one after another in one interpreter (its module run afresh
+ * for each); environments run up to the run's concurrency at once.
  */
 export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationRequest): Promise<EvalRecord> {
   const total = request.suite.environments.length * request.config.evalSeeds;
   const perEnvironment = request.suite.environments.map((): EvalPlay[] => []);
   const opened: FreshInstances[] = [];
   let done = 0;
-  const scheduler = new Scheduler(effectiveConcurrency(request.config.concurrency, ports.model), () => ports.gate?.() ?? Promise.resolve());
+  const scheduler = new Scheduler(effectiveConcurrency(request.config.concurrency, ports.model), () => ports.gate?.() ?? Promise.resolve(), lookAheadOf(ports.sandbox));
   request.suite.environments.forEach((env, position) => {
     const final = (play: EvalPlay) => {
       perEnvironment[position]!.push(play);

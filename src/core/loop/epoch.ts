@@ -6,7 +6,7 @@ import type { SpadeEvent } from './events.ts';
 import { hintEnvironment } from './hint-environment.ts';
 import { rememberEnvironments, type MemoryRecord } from './memory.ts';
 import { EnvironmentPlays } from './play-environment.ts';
-import { effectiveConcurrency, Scheduler, type Gate } from './scheduler.ts';
+import { effectiveConcurrency, lookAheadOf, Scheduler, type Gate } from './scheduler.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../records.ts';
 import type { EvalRecord } from '../eval/eval-record.ts';
 import { evaluateAgent } from '../eval/evaluate.ts';
@@ -316,7 +316,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   const evaluations = epoch === 0 ? await scheduledEvaluation(ports, config, model, playbook, 0, epoch, emit, gate) : [];
   const shown = new Map<string, Lesson[]>();
   const lessonsOf = (skill: string) => (config.usePlaybook ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!) : []);
-  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, ports.model), gate);
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, ports.model), gate, lookAheadOf(ports.sandbox));
   const { environments, plays } = await designHintAndPlay({ ports, state, config, model, emit, lessonsOf }, scheduler);
   const episodes = clipEpochEpisodes(plays.flatMap((runner) => runner.episodes));
 

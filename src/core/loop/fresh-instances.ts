@@ -1,96 +1,108 @@
 import type { Config } from '../config.ts';
 import { isEnvError, type EnvErrorCode } from '../env/env-error.ts';
-import type { EnvHandle, SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { EnvHandle, InterpreterTicket, SandboxRuntime } from '../ports/sandbox-port.ts';
 
 /** Codes of a hang: the environment is then skipped for the rest of the epoch (SPADE's hung-game list). */
 export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
 
 /**
- * The loaded modules of one environment, one per play running at the same time (each in its own
- * interpreter, up to the sandbox's parallelism; a further play waits for one to come free); every
- * play gets a fresh instance of the class: a module loaded for it, or an idle one renewed.
+ * The interpreters of one environment's plays. Every play runs the module afresh and builds its
+ * own instance of the class (as the reference builds an environment per play). A play names a
+ * lane: plays of one lane run one after another in one interpreter (its module run again for each
+ * play), and a play in no lane (null) gets an interpreter of its own. Which plays share a lane is
+ * the caller's choice (see `playsPerInterpreter`); an interpreter whose play failed is never used again.
  */
 export class FreshInstances {
-  private readonly idle: EnvHandle[] = [];
+  private readonly kept = new Map<string, EnvHandle>();
   private readonly loaded = new Set<EnvHandle>();
-  private loading = 0;
-  private readonly waiting: Array<() => void> = [];
-  private readonly lanes: number;
+  private readonly tickets: InterpreterTicket[] = [];
+  private closed = false;
   constructor(
     private readonly sandbox: SandboxRuntime,
     private readonly code: string,
     private readonly config: Config,
-  ) {
-    this.lanes = Math.max(1, Math.floor(sandbox.parallelism ?? Number.POSITIVE_INFINITY));
-  }
+  ) {}
 
-  /** A handle holding a fresh instance, for one play; give it back with `release`, or `discard` it after a failure. */
-  async take(): Promise<EnvHandle> {
-    while (this.idle.length === 0 && this.loaded.size + this.loading >= this.lanes) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const reused = this.idle.pop();
-    if (reused) {
-      try {
-        await reused.renew({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-        return reused;
-      } catch (error) {
-        await this.discard(reused);
-        if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
-      }
-    }
-    this.loading += 1;
-    try {
-      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
-      this.loaded.add(handle);
-      return handle;
-    } finally {
-      this.loading -= 1;
-      this.wakeOne();
-    }
+  /**
+   * Reserves a booted interpreter for a play that has not started yet (the scheduler's
+   * look-ahead), so the play does not wait for a boot when it starts. The environment's code runs
+   * only when the play starts, in every arm alike, so the time it spent waiting tells it nothing.
+   * Never rejects: a play without a reservation takes the next interpreter booted.
+   */
+  async reserve(): Promise<void> {
+    const ticket = await this.sandbox.reserve?.().catch(() => undefined);
+    if (!ticket) return;
+    if (this.closed) ticket.release();
+    else this.tickets.push(ticket);
   }
 
   /**
-   * Runs one play on a fresh instance and always gives its lane back, whatever happens: the
-   * handle is released after a clean play and discarded (its interpreter killed) after an error,
-   * a crash the play kept, or when the play throws, so no play can leave a lane held for the
-   * environment's other plays.
+   * Runs one play on a fresh module and instance, in `lane`'s interpreter (null: one of its own).
+   * The interpreter is kept for the lane's next play after a clean play, and killed after an
+   * error, a crash the play kept, or when the play throws, so nothing is left holding it.
    */
-  async play<T extends { error: unknown; crash?: unknown }>(run: (handle: EnvHandle) => Promise<T>): Promise<T> {
-    const handle = await this.take();
+  async play<T extends { error: unknown; crash?: unknown }>(lane: string | null, run: (handle: EnvHandle) => Promise<T>): Promise<T> {
+    const handle = await this.take(lane);
     let clean = false;
     try {
       const outcome = await run(handle);
       clean = outcome.error === null && outcome.crash === undefined;
       return outcome;
     } finally {
-      if (clean) this.release(handle);
+      if (clean && lane !== null && !this.closed) this.kept.set(lane, handle);
       else await this.discard(handle).catch(() => undefined);
     }
   }
 
-  /** Returns a handle whose play ended cleanly; the next play renews it. */
-  release(handle: EnvHandle): void {
-    if (this.loaded.has(handle)) this.idle.push(handle);
-    this.wakeOne();
-  }
-
-  private wakeOne(): void {
-    this.waiting.shift()?.();
+  // The lane's interpreter with its module run afresh, or a newly loaded one.
+  private async take(lane: string | null): Promise<EnvHandle> {
+    const kept = lane === null ? undefined : this.kept.get(lane);
+    if (kept) {
+      this.kept.delete(lane!);
+      try {
+        await kept.renew({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+        return kept;
+      } catch (error) {
+        await this.discard(kept);
+        if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
+      }
+    }
+    const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', ticket: this.tickets.shift() });
+    if (this.closed) {
+      await handle.dispose();
+      throw new Error('the environment was closed while a play loaded it');
+    }
+    this.loaded.add(handle);
+    return handle;
   }
 
   /** Retires one handle (its interpreter is killed). */
-  async discard(handle: EnvHandle): Promise<void> {
+  private async discard(handle: EnvHandle): Promise<void> {
     this.loaded.delete(handle);
-    const at = this.idle.indexOf(handle);
-    if (at >= 0) this.idle.splice(at, 1);
-    this.wakeOne();
     await handle.dispose();
   }
 
-  /** Retires every handle of the environment. */
+  /** Retires every interpreter of the environment, and gives back the ones reserved for plays that never ran. */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const ticket of this.tickets.splice(0)) ticket.release();
     const all = [...this.loaded];
     this.loaded.clear();
-    this.idle.length = 0;
+    this.kept.clear();
     await Promise.all(all.map((handle) => handle.dispose()));
   }
+}
+
+/**
+ * How many plays share an interpreter: the largest number that divides both the unhinted plays
+ * per rollout (K) and the hinted plays (H). Plays are put in lanes of that many by their index,
+ * per rollout and arm, so every lane of either arm holds the same number of plays: a lane holds
+ * one arm only, and the hinted lane of seeds i..j sees the very seeds and count that the unhinted
+ * lane of i..j sees. What an environment keeps in its interpreter can therefore never tell it its
+ * arm, nor reach a play of the same seed in the other arm (docs/method.md, step 5).
+ */
+export function playsPerInterpreter(config: Pick<Config, 'playsPerArm' | 'hintPlays'>): number {
+  let [a, b] = [Math.max(1, config.playsPerArm), Math.max(1, config.hintPlays)];
+  while (b > 0) [a, b] = [b, a % b];
+  return a;
 }

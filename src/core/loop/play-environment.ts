@@ -7,9 +7,9 @@ import { deriveSeed } from './random.ts';
 import { agentSettings } from './agent-settings.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
-import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
+import { FreshInstances, HANG_CODES, playsPerInterpreter } from './fresh-instances.ts';
 import { clipEpisode } from './stored-episode.ts';
-import { effectiveConcurrency, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
+import { effectiveConcurrency, lookAheadOf, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
 
 /** One play of an environment's schedule. */
 export interface PlannedPlay {
@@ -54,7 +54,7 @@ type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped
 
 /**
  * The plays of one valid environment as units of work, with SPADE's failure rules: a fresh
- * instance per play; an unhinted play that fails is retried once and then dropped; a hinted play
+ * module and instance per play, in interpreters that never serve both arms; an unhinted play that fails is retried once and then dropped; a hinted play
  * that fails scores 0; a hang skips the environment's remaining plays (unhinted dropped, hinted
  * scored 0). Plays may run at the same time, so the hang rule is applied in schedule order: every
  * play after the first hang in the schedule is recorded as skipped, even if it ran (and one not
@@ -63,6 +63,7 @@ type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped
 export class EnvironmentPlays {
   private readonly instances: FreshInstances;
   private readonly outcomes = new Map<string, PlayOutcome>();
+  private readonly laneTail = new Map<string, Promise<void>>();
   private schedule: PlannedPlay[] | null = null;
   private firstHang: number[] | null = null;
   private cursor = 0;
@@ -82,11 +83,26 @@ export class EnvironmentPlays {
     this.instances = new FreshInstances(sandbox, env.code, config);
   }
 
-  /** Units for the environment's plays of one arm (`order` prefixes each unit's sort key); unhinted ones can start before the hint. */
+  /**
+   * Units for the environment's plays of one arm (`order` prefixes each unit's sort key); unhinted
+   * ones can start before the hint. Plays of one lane (see `playsPerInterpreter`) share an
+   * interpreter, one after another in index order: the first reserves a booted interpreter ahead of
+   * its turn, each later one waits for the one before it.
+   */
   units(arm: Arm, order: readonly number[]): WorkUnit[] {
     const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
+    const perLane = playsPerInterpreter(this.config);
     this.pending += plays.length;
-    return plays.map((play) => ({ stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play) }));
+    return plays.map((play) => {
+      const lane = `${play.rollout}-${play.arm}-${Math.floor(play.index / perLane)}`;
+      const before = this.laneTail.get(lane);
+      let done!: () => void;
+      this.laneTail.set(lane, new Promise<void>((resolve) => (done = resolve)));
+      const run = () => this.runPlay(play, lane).finally(done);
+      return before
+        ? { stage: 'play', order: [...order, ...scheduleKey(play)], after: before, run }
+        : { stage: 'play', order: [...order, ...scheduleKey(play)], prepare: () => this.instances.reserve(), run };
+    });
   }
 
   /** Fixes the schedule once the hint is known (no hint, no hint arm); emits what is final. */
@@ -106,13 +122,13 @@ export class EnvironmentPlays {
     return this.instances.close();
   }
 
-  private async runPlay(play: PlannedPlay): Promise<void> {
+  private async runPlay(play: PlannedPlay, lane: string): Promise<void> {
     const id = playId(this.env.id, play);
     const key = scheduleKey(play);
     if (this.firstHang && later(key, this.firstHang)) {
       this.outcomes.set(id, 'not run');
     } else {
-      const outcome = await this.play(play, id);
+      const outcome = await this.play(play, id, lane);
       if (outcome.hang && (!this.firstHang || later(this.firstHang, key))) this.firstHang = key;
       this.outcomes.set(id, outcome);
     }
@@ -126,12 +142,13 @@ export class EnvironmentPlays {
     if (this.pending === 0 && this.done) await this.close();
   }
 
-  private async play(play: PlannedPlay, id: string): Promise<Exclude<PlayOutcome, 'not run'>> {
+  private async play(play: PlannedPlay, id: string, lane: string): Promise<Exclude<PlayOutcome, 'not run'>> {
     const records: Exclude<PlayOutcome, 'not run'>['records'] = [];
-    let played = await this.attempt(play, `${this.config.seed}:${id}`);
+    let played = await this.attempt(play, `${this.config.seed}:${id}`, lane);
     if (played.error && !HANG_CODES.has(played.error.code) && play.arm === 'nohint') {
       records.push({ id: `${id}-failed`, played, dropped: true, retried: true });
-      played = await this.attempt(play, `${this.config.seed}:${id}:retry`);
+      // The retry gets an interpreter of its own: a seed seen twice in one interpreter would tell it that it is an unhinted play.
+      played = await this.attempt(play, `${this.config.seed}:${id}:retry`, null);
     }
     const hang = played.error && HANG_CODES.has(played.error.code) ? played.error.code : null;
     if (played.error && play.arm === 'hint') played = { ...played, return: 0 };
@@ -139,10 +156,10 @@ export class EnvironmentPlays {
     return { records, hang };
   }
 
-  private async attempt(play: PlannedPlay, seedKey: string): Promise<PlayedEpisode> {
+  private async attempt(play: PlannedPlay, seedKey: string, lane: string | null): Promise<PlayedEpisode> {
     const { env, config } = this;
     try {
-      return await this.instances.play((handle) =>
+      return await this.instances.play(lane, (handle) =>
         playEpisode(this.model, handle, {
           seed: play.seed,
           hint: play.arm === 'hint' ? env.hint : null,
@@ -212,7 +229,7 @@ export async function playEnvironment(
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
-  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate);
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
   plays.setHint(env.hint !== null);
   for (const unit of [...plays.units('nohint', []), ...(env.hint !== null ? plays.units('hint', []) : [])]) scheduler.add(unit);
   try {

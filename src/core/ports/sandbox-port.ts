@@ -17,6 +17,14 @@ export interface LoadOptions {
   stage?: ValidationStage;
   /** Called when the code is handed to its interpreter: waiting for one (its boot, a queue) is over and the environment's own time starts. */
   onRunning?: () => void;
+  /** An interpreter reserved for this load with `reserve` (used once; absent: the next one booted). */
+  ticket?: InterpreterTicket;
+}
+
+/** A booted interpreter held for one later `load`, which no environment code has touched yet. */
+export interface InterpreterTicket {
+  /** Gives the interpreter back unused (a no-op once a load has used it). */
+  release(): void;
 }
 
 /** Options for one call on a loaded environment. */
@@ -37,7 +45,7 @@ export interface EnvHandle {
   reset(seed: number | null, options?: CallOptions): Promise<ResetResult>;
   /** Calls `step(action)`. */
   step(action: string, options?: CallOptions): Promise<StepResult>;
-  /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
+  /** Runs the module afresh in a namespace of its own and builds an instance of its class (the interpreter stays), as the reference builds an environment per play. */
   renew(options?: CallOptions): Promise<void>;
   /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
   toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
@@ -51,12 +59,14 @@ export interface EnvHandle {
 
 /** A place where untrusted environment code runs: isolated, killable, size-limited. */
 export interface SandboxRuntime {
-  /** Interpreters it runs well at the same time (from the machine's cores); one environment's concurrent plays use at most this many (absent: no bound). */
+  /** Interpreters it keeps booted ahead (from the machine's cores and memory): how many plays are loaded ahead of their turn, and how many a held-out environment's plays share (absent: none ahead, no bound). */
   readonly parallelism?: number;
   /** Starts the sandbox if needed and resolves once it can answer (start-up is not charged to any time limit). */
   warm(): Promise<void>;
   /** Asks Python whether `source` parses (used by the f-string repair). */
   checkSyntax: CheckSyntax;
+  /** Holds a booted interpreter for a later load (a play waiting for its turn); the environment's code runs only when that load comes. */
+  reserve?(): Promise<InterpreterTicket>;
   /** Runs the module in a fresh interpreter of its own, finds the `*Env` class and constructs it. */
   load(code: string, options: LoadOptions): Promise<EnvHandle>;
   /** Stops every process or worker the runtime owns. */

@@ -28,6 +28,47 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await runtime.close();
   });
 
+  it('hands a validation the next booted interpreter before plays that queued for one earlier', async () => {
+    const { spawn } = fakeSpawner(20);
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, bootsAtOnce: 1 });
+    const order: string[] = [];
+    const plays = [1, 2, 3].map((n) => runtime.load('count', { ...LOAD, stage: 'play' }).then((h) => (order.push(`play ${n}`), h)));
+    const validation = runtime.load('count', { ...LOAD, stage: 'load' }).then((h) => (order.push('validation'), h));
+    const handles = await Promise.all([...plays, validation]);
+    // All four asked before the first boot was done: the validation, asked last, got it.
+    expect(order).toEqual(['validation', 'play 1', 'play 2', 'play 3']);
+    await Promise.all(handles.map((h) => h.dispose()));
+    await runtime.close();
+  });
+
+  it('holds a reserved interpreter for one later load, takes back an unused one untouched, and kills held ones at close', async () => {
+    const { spawn: boot, log } = fakeSpawner();
+    // Two interpreters boot; every later boot never finishes, so a load can only be served by those two.
+    let boots = 0;
+    const spawn: typeof boot = (signal) => (++boots <= 2 ? boot(signal) : new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const used = await runtime.reserve();
+    const unused = await runtime.reserve();
+    // Nothing ran in a reserved interpreter: the environment's code goes only with the load.
+    expect(log.requests.filter((r) => r.includes('"op":"load"'))).toHaveLength(0);
+    const handle = await runtime.load('count', { ...LOAD, stage: 'play', ticket: used });
+    expect(log.requests.filter((r) => r.includes('"op":"load"'))).toHaveLength(1);
+    await handle.reset(1);
+    unused.release();
+    unused.release();
+    const next = await Promise.race([
+      runtime.load('count', { ...LOAD, stage: 'play' }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the given-back interpreter was not reused')), 2000)),
+    ]);
+    await next.reset(1);
+    expect(log.killed).toBe(0);
+    await next.dispose();
+    expect(log.killed).toBe(1);
+    await runtime.close();
+    // The environment still loaded in the first reserved interpreter is killed with the runtime.
+    expect(log.killed).toBe(2);
+  });
+
   it('kills a step that does not answer within its limit, counts a restart, and loses that environment only', async () => {
     const { spawn, log } = fakeSpawner();
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });

@@ -101,21 +101,26 @@ function countingModel(): { model: ChatModel; peak: () => number } {
   return { model, peak: () => peak };
 }
 
-async function runToFiles(concurrency: number): Promise<{ files: Record<string, string>; peak: number }> {
+async function runToFiles(concurrency: number, lookAhead?: number): Promise<{ files: Record<string, string>; peak: number }> {
   const dir = join(tempDir('spade-concurrency-'), 'run');
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const { model, peak } = countingModel();
   await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 2, lastError: null });
-  await runEpochs({ model, sandbox: withDelays(fakeSandbox(GAMES), jitter), corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) }, INITIAL_RUN_STATE, config, 2);
+  await runEpochs(
+    { model, sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead }, corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) },
+    INITIAL_RUN_STATE,
+    config,
+    2,
+  );
   const files = Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
   return { files, peak: peak() };
 }
 
 describe('concurrency changes no result', () => {
-  it('writes byte-identical run files at concurrency 1 and 32 (the setting itself aside; timings and updatedAt are wall clock)', async () => {
+  it('writes byte-identical run files at concurrency 1 and 32, plays loaded ahead or not (the setting itself aside; timings and updatedAt are wall clock)', async () => {
     const one = await runToFiles(1);
-    const many = await runToFiles(32);
+    const many = await runToFiles(32, 4);
     expect(one.peak).toBe(1);
     expect(many.peak).toBeGreaterThan(8);
     expect(many.peak).toBeLessThanOrEqual(32);

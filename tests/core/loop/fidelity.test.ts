@@ -23,6 +23,8 @@ const BASE: Config = {
   maxTurns: 3,
   useCorpus: false,
   useMemory: false,
+  // The scripted agent below wins M on every other unhinted play it is asked for, so its plays go in schedule order.
+  concurrency: 1,
 };
 const fence = (name: string) => `\`\`\`python\n${name}\n\`\`\``;
 
@@ -210,21 +212,19 @@ describe('failures as SPADE treats them', () => {
     expect(result.environments[0]!).toMatchObject({ status: 'quarantined', stats: null });
   });
 
-  it('gives every play a fresh instance of the class, loading the module once when plays run one at a time', async () => {
+  it('runs the module afresh for every play, in lanes of K and H plays that never mix the arms', async () => {
     const sandbox = fakeSandbox(GAMES);
     await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 1 });
-    // One load for validation, one for play; 2 + 2 plays -> 3 renews.
-    expect(sandbox.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
-  });
-
-  it('gives plays running at once a module each, up to the sandbox parallelism, and still a fresh instance per play', async () => {
+    // Validation, then one interpreter per arm (K = H = 2: a lane of 2 plays each): 3 loads, and the
+    // second play of each lane gets the module run again (a renew), 5 instances in all.
+    expect(sandbox.counts).toEqual({ loads: 3, renews: 2, instances: 5 });
     const wide = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: withDelays(wide, () => 1), corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
-    // Validation, then all four plays at once (the hint answers before the first step does).
-    expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
-    const narrow = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(narrow, () => 1), parallelism: 1 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
-    expect(narrow.counts).toEqual({ loads: 2, renews: 3, instances: 5 });
+    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
+    expect(wide.counts).toEqual({ loads: 3, renews: 2, instances: 5 });
+    // K = 2, H = 1: lanes of one play, an interpreter each.
+    const single = fakeSandbox(GAMES);
+    await runEpoch({ model: model(['W']), sandbox: single, corpus: [] }, INITIAL_RUN_STATE, { ...config, hintPlays: 1, reward: 'blend', concurrency: 1 });
+    expect(single.counts).toEqual({ loads: 4, renews: 0, instances: 4 });
   });
 });
 

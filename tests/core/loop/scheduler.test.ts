@@ -120,4 +120,71 @@ describe('the scheduler', () => {
     expect(effectiveConcurrency(16, { maxConcurrency: Number.POSITIVE_INFINITY })).toBe(16);
     expect(effectiveConcurrency(4, { maxConcurrency: 2 })).toBe(2);
   });
+
+  describe('with preparations ahead', () => {
+    /** A unit whose preparation finishes when `ready` is called; its start is logged. */
+    function prepared(name: string, order: number[], log: string[], ready: Map<string, () => void>): WorkUnit {
+      return {
+        stage: 'play',
+        order,
+        prepare: () =>
+          new Promise<void>((resolve) => {
+            log.push(`prepare ${name}`);
+            ready.set(name, resolve);
+          }),
+        run: async () => void log.push(`run ${name}`),
+      };
+    }
+
+    it('prepares the earliest units first, at most `lookAhead` at once, and a unit still preparing holds no place', async () => {
+      const log: string[] = [];
+      const ready = new Map<string, () => void>();
+      const finish = new Map<string, () => void>();
+      const scheduler = new Scheduler(1, async () => undefined, 2);
+      for (const [name, order] of [
+        ['p3', [3]],
+        ['p1', [1]],
+        ['p2', [2]],
+      ] as const)
+        scheduler.add(prepared(name, [...order], log, ready));
+      const done = scheduler.drain();
+      await tick();
+      // Added in the order p3, p1, p2: the first two start preparing; p2 waits for a free look-ahead.
+      expect(log).toEqual(['prepare p3', 'prepare p1']);
+      // A unit that needs no preparation takes the one place while the plays prepare.
+      scheduler.add(unit('design', [9], log, finish));
+      await tick();
+      expect(log.at(-1)).toBe('design');
+      ready.get('p3')!();
+      ready.get('p1')!();
+      await tick();
+      expect(log).toEqual(['prepare p3', 'prepare p1', 'design']);
+      finish.get('design')!();
+      await tick();
+      await tick();
+      // Prepared units run earliest first; taking p1 frees a look-ahead, so p2 starts preparing.
+      expect(log.slice(3)).toEqual(['prepare p2', 'run p1', 'run p3']);
+      ready.get('p2')!();
+      await done;
+      expect(log.at(-1)).toBe('run p2');
+    });
+
+    it("without a look-ahead runs a preparation inside the unit's own place, as before", async () => {
+      const log: string[] = [];
+      const scheduler = new Scheduler(1, async () => undefined);
+      for (const [name, order] of [
+        ['b', [1]],
+        ['a', [0]],
+      ] as const)
+        scheduler.add({ stage: 'play', order: [...order], prepare: async () => void log.push(`prepare ${name}`), run: async () => void log.push(`run ${name}`) });
+      await scheduler.drain();
+      expect(log).toEqual(['prepare b', 'run b', 'prepare a', 'run a']);
+    });
+
+    it('drain waits for preparations in flight and rejects with a failed one', async () => {
+      const scheduler = new Scheduler(1, async () => undefined, 1);
+      scheduler.add({ stage: 'play', order: [0], prepare: () => Promise.reject(new Error('no interpreter')), run: async () => undefined });
+      await expect(scheduler.drain()).rejects.toThrow('no interpreter');
+    });
+  });
 });

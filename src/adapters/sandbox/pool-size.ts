@@ -1,0 +1,21 @@
+/** Memory one booted interpreter holds, as budgeted when sizing the pool (a Pyodide child measures about 180-250 MB). */
+export const INTERPRETER_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** How many interpreters a machine keeps booted ahead and boots side by side. */
+export interface PoolSize {
+  /** Interpreters kept booted and waiting; also how many plays are loaded ahead of their turn. */
+  spares: number;
+  /** Interpreters booted side by side at most. */
+  bootsAtOnce: number;
+}
+
+/**
+ * The pool for a machine with `cores` cores and `freeBytes` of memory to spare: a booted spare
+ * per core (a boot is CPU-bound, so more cannot be refilled faster), at most as many as half the
+ * free memory holds, never capped at a fixed count; boots on every core but `reservedCores`.
+ */
+export function poolSize(cores: number, freeBytes: number, reservedCores = 0): PoolSize {
+  const usable = Math.max(1, Math.floor(cores));
+  const byMemory = Math.max(1, Math.floor(freeBytes / 2 / INTERPRETER_BUDGET_BYTES));
+  return { spares: Math.min(usable, byMemory), bootsAtOnce: Math.max(1, usable - reservedCores) };
+}
