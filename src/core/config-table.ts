@@ -250,6 +250,17 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Reply aids for small models',
     help: "Read the agent's last box, lenient tool calls and whole-sentence hints (off = the reference's parsing rules)",
   },
+  toolBaseAids: {
+    kind: 'toggle',
+    group: 'play',
+    doc: "Tool-use designs get the tab's aided ToolUseBaseEnv: default `_user_messages`, `_message_criteria`, `_current_msg` and `_advance_if_done`, lenient call JSON, a done-closing answer check and its own feedback texts (off: the reference's base class exactly, method.md section 6).",
+    default: true,
+    reference: false,
+    flag: 'tool-base-aids',
+    negatedFlag: 'no-tool-base-aids',
+    label: 'Aided tool-use base class',
+    help: "Designs may lean on the tab's multi-turn defaults and helpers (off = the reference's ToolUseBaseEnv, where a design writes them itself)",
+  },
   reward: {
     kind: 'value',
     group: 'design',

@@ -3,7 +3,8 @@
 Every entry point takes and returns JSON text and never raises. It runs in the same private
 namespace as encoding.py (which also gives it _failure and _line_of), which encodes the values the environment returns by exact type; sizes
 are checked before any large string leaves Python, and the host checks them again. tool_use_env.py
-shares the namespace too: its ToolUseBaseEnv is handed to every environment namespace.
+shares the namespace too: one of its base classes is handed to every environment namespace as
+ToolUseBaseEnv (the tab's aided one unless the load asks for the reference's).
 """
 
 import builtins
@@ -60,10 +61,10 @@ def _construct():
     if missing:
         return _failure("missing_method", cls=_name(cls), missing=missing)
     _state["env"] = env
-    return {"ok": True, "cls": _name(cls), "solution": callable(getattr(env, "solution", None))}
+    return {"ok": True, "cls": _name(cls), "solution": has_solution(env)}
 
 
-def _load(code, cap):
+def _load(code, cap, aided):
     if _state["cls"] is not None:
         return _failure("bad_request", msg="this interpreter already ran an environment")
     try:
@@ -72,7 +73,7 @@ def _load(code, cap):
         return _failure("syntax", exc)
     namespace = {"__name__": "spade_environment", "__builtins__": builtins}
     exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)
-    namespace["ToolUseBaseEnv"] = ToolUseBaseEnv
+    namespace["ToolUseBaseEnv"] = base_class(aided)
     try:
         exec(compiled, namespace)
     except ImportError as exc:
@@ -109,9 +110,17 @@ def _step(action):
 
 def _solution():
     env = _env()
-    if not callable(getattr(env, "solution", None)):
+    if not has_solution(env):
         return {"ok": True, "value": ["n"]}
     return {"ok": True, "value": _encode(env.solution(), "solution", _state["max_chars"])}
+
+
+def _close():
+    """Calls the environment's close() when it has one, as the reference does when it is done with an environment."""
+    close = getattr(_env(), "close", None)
+    if callable(close):
+        close()
+    return {"ok": True, "value": ["n"]}
 
 
 def _check_syntax(source, mode):
@@ -130,7 +139,7 @@ def _dispatch(request):
     if op == "syntax":
         return _check_syntax(str(request["source"]), str(request.get("mode", "exec")))
     if op == "load":
-        return _load(str(request["code"]), int(request.get("maxTurns", 12)))
+        return _load(str(request["code"]), int(request.get("maxTurns", 12)), request.get("toolBaseAids", True) is not False)
     if op == "renew":
         return _construct() if _state["cls"] is not None else _failure("bad_request", msg="nothing loaded")
     if op == "reset":
@@ -139,6 +148,8 @@ def _dispatch(request):
         return _step(str(request["action"]))
     if op == "solution":
         return _solution()
+    if op == "close":
+        return _close()
     if op == "inspect":
         return {"ok": True, "value": _encode(tool_use_facts(_env()), "tool facts", _state["max_chars"])}
     return _failure("bad_request", msg=f"unknown op {_text(op, _NAME_CHARS)!r}")

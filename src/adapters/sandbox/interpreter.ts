@@ -13,6 +13,7 @@ const TIMEOUT_CODE: Record<EnvCall, EnvErrorCode> = {
   step: 'step_timeout',
   solution: 'solution_timeout',
   inspect: 'inspect_timeout',
+  close: 'close_timeout',
 };
 
 /**

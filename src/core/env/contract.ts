@@ -16,8 +16,8 @@ export interface StepResult {
   info: Record<string, unknown>;
 }
 
-/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads). */
-export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect';
+/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads; `close`: the environment's own close()). */
+export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect' | 'close';
 
 /** Largest absolute step reward the contract allows. */
 export const MAX_ABS_REWARD = 10;
@@ -46,6 +46,7 @@ const EXCEPTION_CODE: Record<EnvCall, EnvErrorCode> = {
   step: 'step_exception',
   solution: 'solution_exception',
   inspect: 'inspect_exception',
+  close: 'close_exception',
 };
 
 const CALL_TEXT: Record<EnvCall, string> = {
@@ -54,6 +55,7 @@ const CALL_TEXT: Record<EnvCall, string> = {
   step: 'step(action) to return (observation, reward, terminated, truncated, info)',
   solution: 'solution() to return a string',
   inspect: 'get_tools() and the message criteria to be readable after reset',
+  close: 'close() to return without raising',
 };
 
 /** Converts a harness failure of one call into the matching contract error. */

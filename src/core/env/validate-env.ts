@@ -25,8 +25,10 @@ export interface ValidationOptions {
   nonce?: number;
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
-  /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
+  /** Reject an environment that is not a tool-use one: `get_tools()` non-empty after reset (a tool-use run's designs). */
   requireToolUse?: boolean;
+  /** Load designs with the tab's aided ToolUseBaseEnv (default) or, when false, the reference's own (the `toolBaseAids` knob). */
+  toolBaseAids?: boolean;
   /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
   stoppedAtLimit?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
@@ -61,7 +63,7 @@ export interface ValidationReport {
   className: string | null;
   /** First observation of `reset(seed=42)`, when probing got that far. */
   firstObservation: string | null;
-  /** True when the environment is a `ToolUseBaseEnv` subclass (it reported tool facts at the probe); false or absent otherwise. */
+  /** True when the environment is a tool-use one (`get_tools()` gave tools at the probe, as the reference decides); false or absent otherwise. */
   toolUse?: boolean;
   stages: StageOutcome[];
 }
@@ -86,6 +88,15 @@ export function validationForBudget(totalTimeoutMs: number): ValidationOptions {
   return { ...DEFAULT_VALIDATION, totalTimeoutMs, callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))) };
 }
 
+/**
+ * The per-call cap inside a run's validation of `totalTimeoutMs`: the cap `spade validate` uses for
+ * that budget (validationForBudget), never below the run's step limit nor above the budget, so a
+ * larger validation budget allows longer single calls in `spade run` as in `spade validate`.
+ */
+export function validationCallCap(totalTimeoutMs: number, stepTimeoutMs: number): number {
+  return Math.min(totalTimeoutMs, Math.max(stepTimeoutMs, validationForBudget(totalTimeoutMs).callTimeoutMs));
+}
+
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
 async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
   const timeout = () => budget.limit('probe', 'the tool checks');
@@ -94,9 +105,9 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
   report.toolUse = facts !== null;
   if (!facts && requireToolUse) {
     throw envError('not_tool_use', 'probe', {
-      expected: `a tool-use environment: a class that subclasses ToolUseBaseEnv`,
-      seen: `${handle.className}, which does not`,
-      fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) with reset, tool_<name> methods and solution',
+      expected: 'a tool-use environment: get_tools() returning at least one tool after reset',
+      seen: `${handle.className}, whose get_tools() is missing or empty`,
+      fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) whose reset fills self._tools, with tool_<name> methods and solution',
     });
   }
   if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
@@ -141,7 +152,8 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
 /**
  * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe
  * (SPADE's fixed probe, then the unpredictable challenge), determinism (seed 42 and the challenge's
- * first seed). The first failure is reported with its stage, stable code and message.
+ * first seed), then the environment's own close() when it has one, as the reference calls it. The
+ * first failure is reported with its stage, stable code and message.
  */
 export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
@@ -189,7 +201,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.repairedLines = repaired.repairedLines;
     enter('load');
     const code = repaired.code;
-    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) => runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning }));
+    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) => runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) }));
     report.className = handle.className;
     const env = budget.track(handle);
     enter('probe');
@@ -199,6 +211,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     enter('determinism');
     await checkSameReset(env, PROBE_SEED, report.firstObservation);
     await checkSameReset(env, challenge.seeds[0], challengeObservation);
+    await env.close?.({ stage: 'determinism' });
     stages.push({ stage, ok: true, ms: now() - stageStart });
     report.ok = true;
   } catch (error) {

@@ -2,7 +2,7 @@ import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { skillDescription, TOOL_USE_DOMAINS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
-import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
+import { drawChallenge, validateEnvironment, validationCallCap, type ValidationReport } from '../env/validate-env.ts';
 import type { EnvError } from '../env/env-error.ts';
 import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
@@ -132,9 +132,10 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,
-      callTimeoutMs: config.stepTimeoutMs,
+      callTimeoutMs: validationCallCap(config.validateTimeoutMs, config.stepTimeoutMs),
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
       requireToolUse: config.setting === 'tool_use',
+      toolBaseAids: config.toolBaseAids,
       stoppedAtLimit: result.finishReason === 'length',
     });
     const judged =

@@ -8,7 +8,8 @@ export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'r
 /**
  * The loaded modules of one environment, one per play running at the same time (each in its own
  * interpreter, up to the sandbox's parallelism; a further play waits for one to come free); every
- * play gets a fresh instance of the class: a module loaded for it, or an idle one renewed.
+ * play gets a fresh instance of the class: a module loaded for it, or an idle one renewed; after a
+ * play the instance's own close() is called when it has one.
  */
 export class FreshInstances {
   private readonly idle: EnvHandle[] = [];
@@ -39,7 +40,7 @@ export class FreshInstances {
     }
     this.loading += 1;
     try {
-      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+      const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', toolBaseAids: this.config.toolBaseAids });
       this.loaded.add(handle);
       return handle;
     } finally {
@@ -58,11 +59,21 @@ export class FreshInstances {
     let clean = false;
     try {
       const outcome = await run(handle);
-      clean = outcome.error === null;
+      clean = outcome.error === null && (await this.closed(handle));
       return outcome;
     } finally {
       if (clean) this.release(handle);
       else await this.discard(handle).catch(() => undefined);
+    }
+  }
+
+  // Calls the instance's own close() after a play, as the reference does; false when it failed (the play's result stands, the interpreter is retired).
+  private async closed(handle: EnvHandle): Promise<boolean> {
+    try {
+      await handle.close?.({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+      return true;
+    } catch {
+      return false;
     }
   }
 
