@@ -261,6 +261,17 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     label: 'Aided tool-use base class',
     help: "Designs may lean on the tab's multi-turn defaults and helpers (off = the reference's ToolUseBaseEnv, where a design writes them itself)",
   },
+  extraToolChecks: {
+    kind: 'toggle',
+    group: 'play',
+    doc: "Validate tool-use designs with the tab's extra checks: the first instruction and one criterion per instruction, the malformed-action, unknown-tool and wrong-argument probes, a criterion already true at every reset seed, and the reset gate in every epoch and setting (off: the reference's, the gate rejecting only criteria that raise at every seed, in tool-use runs from the second epoch on; method.md section 6).",
+    default: true,
+    reference: false,
+    flag: 'extra-tool-checks',
+    negatedFlag: 'no-extra-tool-checks',
+    label: 'Extra tool-use checks',
+    help: 'Reject tool-use designs the reference would keep: a misplaced first instruction, a criteria count mismatch, a failed tool probe, a criterion true at reset (off = the reference\'s checks)',
+  },
   reward: {
     kind: 'value',
     group: 'design',

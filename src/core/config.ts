@@ -34,6 +34,7 @@ export interface Config {
   maxTurns: number;
   replyAids: boolean;
   toolBaseAids: boolean;
+  extraToolChecks: boolean;
   reward: RewardVariant;
   designer: SamplingConfig;
   hint: SamplingConfig;
@@ -92,7 +93,7 @@ export function withSetting(config: Config, setting: RunSetting): Config {
  * how that version ran (every skill active with the slot cycle continuing across epochs, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget, replies read by the reference's
- * rules, the tab's aided tool-use base class, an unconstrained agent; the default concurrency, which changes no result); a template it
+ * rules, the tab's aided tool-use base class and extra tool-use checks, an unconstrained agent; the default concurrency, which changes no result); a template it
  * lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
@@ -106,6 +107,7 @@ export function completeConfig(stored: Config): Config {
     solvabilityJudge: partial.solvabilityJudge ?? false,
     replyAids: partial.replyAids ?? false,
     toolBaseAids: partial.toolBaseAids ?? true,
+    extraToolChecks: partial.extraToolChecks ?? true,
     prompts: { ...DEFAULT_TEMPLATES, ...partial.prompts },
     usePlaybook: partial.usePlaybook ?? false,
     playbookSize: partial.playbookSize ?? CONFIG_TABLE.playbookSize.default,

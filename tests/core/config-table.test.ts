@@ -22,6 +22,7 @@ describe('the config table', () => {
       'maxTurns',
       'replyAids',
       'toolBaseAids',
+      'extraToolChecks',
       'reward',
       'designer',
       'hint',
@@ -69,6 +70,7 @@ describe('the config table', () => {
       repairMode: false,
       replyAids: true,
       toolBaseAids: true,
+      extraToolChecks: true,
       useCorpus: true,
       useMemory: true,
       reward: 'blend',
@@ -89,6 +91,7 @@ describe('the config table', () => {
       maxTurns: 25,
       replyAids: false,
       toolBaseAids: false,
+      extraToolChecks: false,
       corpusWordBudget: 6000,
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
@@ -103,7 +106,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(24);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(25);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -163,11 +166,11 @@ describe('configProblems, from the table', () => {
   });
 
   it('completes a config stored before the setting existed as the cognitive-games run it was, with every default template', () => {
-    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, toolBaseAids: _base, ...old } = DEFAULT_CONFIG;
+    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, toolBaseAids: _base, extraToolChecks: _extra, ...old } = DEFAULT_CONFIG;
     const { toolDesigner: _t, toolHint: _h, toolAgent: _a, judge: _j, ...oldPrompts } = DEFAULT_CONFIG.prompts;
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     // A run stored before the reply aids read its replies by the reference's rules.
-    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, toolBaseAids: true, prompts: DEFAULT_CONFIG.prompts });
+    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, toolBaseAids: true, extraToolChecks: true, prompts: DEFAULT_CONFIG.prompts });
     expect(configProblems(completed)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage
 import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
+import { checkToolSchemas } from './tool-use-facts.ts';
 import { ValidationBudget } from './validation-budget.ts';
 import { baseClassError, cutOffError, splitBlocksError } from './repair-hints.ts';
 import { challengeProbe, challengeSeed, checkSameReset, drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
@@ -27,6 +28,10 @@ export interface ValidationOptions {
   now?: () => number;
   /** Reject an environment that is not a tool-use one: `get_tools()` non-empty after reset (a tool-use run's designs). */
   requireToolUse?: boolean;
+  /** The tab's extra tool-use checks (default on): the first-instruction and criteria-count checks, the three tool probes, and the reset gate's already-true rule; off: the reference's (tool schemas are checked either way). */
+  extraToolChecks?: boolean;
+  /** Run the reset gate on a tool-use environment (default on); the reference runs it from its second regeneration step on. */
+  resetGate?: boolean;
   /** Load designs with the tab's aided ToolUseBaseEnv (default) or, when false, the reference's own (the `toolBaseAids` knob). */
   toolBaseAids?: boolean;
   /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
@@ -98,19 +103,21 @@ export function validationCallCap(totalTimeoutMs: number, stepTimeoutMs: number)
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
+async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], options: ValidationOptions, report: ValidationReport): Promise<string> {
+  const extra = options.extraToolChecks !== false;
   const timeout = () => budget.limit('probe', 'the tool checks');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe' });
   const facts = await handle.toolFacts({ stage: 'probe' });
   report.toolUse = facts !== null;
-  if (!facts && requireToolUse) {
+  if (!facts && options.requireToolUse === true) {
     throw envError('not_tool_use', 'probe', {
       expected: 'a tool-use environment: get_tools() returning at least one tool after reset',
       seen: `${handle.className}, whose get_tools() is missing or empty`,
       fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) whose reset fills self._tools, with tool_<name> methods and solution',
     });
   }
-  if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
+  if (facts && extra) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
+  else if (facts) checkToolSchemas(facts, 'probe');
   for (const action of actions) {
     const step = await handle.step(action, { stage: 'probe' });
     if (step.terminated || step.truncated) break;
@@ -123,7 +130,7 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
     }
     throw error;
   }
-  if (facts) await resetGate(handle, timeout);
+  if (facts && options.resetGate !== false) await resetGate(handle, timeout, extra);
   return first.observation;
 }
 
@@ -205,7 +212,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.className = handle.className;
     const env = budget.track(handle);
     enter('probe');
-    report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
+    report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options, report);
     const challenge = options.challenge ?? drawChallenge(challengeSeed(code, options.nonce ?? 0));
     const challengeObservation = await challengeProbe(env, challenge);
     enter('determinism');

@@ -47,6 +47,11 @@ export function slotDomain(seed: number, envId: string): string {
   return TOOL_USE_DOMAINS[createRng(deriveSeed(seed, envId, 'domain')).int(TOOL_USE_DOMAINS.length)]!;
 }
 
+/** Whether a slot's validation runs the reset gate: always with the tab's extra checks; else as the reference, in tool-use runs from the second epoch on. */
+export function runsResetGate(config: Config, epoch: number): boolean {
+  return config.extraToolChecks || (config.setting === 'tool_use' && epoch > 0);
+}
+
 /** A tool-use slot's task variant, drawn from the run seed and the slot's id (TOOL_TASK_ROTATION's weights). */
 export function slotTaskVariant(seed: number, envId: string): ToolTaskVariant {
   return TOOL_TASK_ROTATION[createRng(deriveSeed(seed, envId, 'task variant')).int(TOOL_TASK_ROTATION.length)]!;
@@ -144,6 +149,8 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
       requireToolUse: config.setting === 'tool_use',
       toolBaseAids: config.toolBaseAids,
+      extraToolChecks: config.extraToolChecks,
+      resetGate: runsResetGate(config, ctx.epoch),
       stoppedAtLimit: result.finishReason === 'length',
     });
     const judged =

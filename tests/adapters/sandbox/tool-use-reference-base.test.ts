@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { DEFAULT_VALIDATION, validateEnvironment } from '../../../src/core/env/validate-env.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
+import { readToolUseEnv } from '../../fixtures/tool-use-fixtures.ts';
 
 const runtime = fileSandbox();
 
@@ -134,5 +135,17 @@ class PlainToolsEnv:
     expect(refused).toMatchObject({ ok: false, code: 'close_exception', stage: 'determinism' });
     expect(refused.message).toContain('the shelf is still open');
     expect(passed.ok).toBe(true);
+  });
+
+  it("without the tab's extra checks, validation keeps what the reference keeps: a misplaced first instruction, a criteria count mismatch, a criterion true at reset; a criterion raising at every seed is still refused while the gate runs", async () => {
+    const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: 30_000, callTimeoutMs: 10_000, source: 'code' as const, extraToolChecks: false };
+    const verdicts = [];
+    for (const file of ['first_instruction.py', 'criteria_count.py', 'criteria_true.py']) verdicts.push((await validateEnvironment(readToolUseEnv('broken', file), runtime(), options)).code);
+    const raising = readToolUseEnv('broken', 'criteria_raise.py');
+    const gated = await validateEnvironment(raising, runtime(), options);
+    const ungated = await validateEnvironment(raising, runtime(), { ...options, resetGate: false });
+    expect(verdicts).toEqual([null, null, null]);
+    expect(gated.code).toBe('criteria_raise_at_reset');
+    expect(ungated.ok).toBe(true);
   });
 });
