@@ -270,7 +270,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
     flag: 'extra-tool-checks',
     negatedFlag: 'no-extra-tool-checks',
     label: 'Extra tool-use checks',
-    help: 'Reject tool-use designs the reference would keep: a misplaced first instruction, a criteria count mismatch, a failed tool probe, a criterion true at reset (off = the reference\'s checks)',
+    help: "Reject tool-use designs the reference would keep: a misplaced first instruction, a criteria count mismatch, a failed tool probe, a criterion true at reset (off = the reference's checks)",
   },
   reward: {
     kind: 'value',

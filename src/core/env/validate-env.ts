@@ -208,7 +208,9 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.repairedLines = repaired.repairedLines;
     enter('load');
     const code = repaired.code;
-    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) => runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) }));
+    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) =>
+      runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) }),
+    );
     report.className = handle.className;
     const env = budget.track(handle);
     enter('probe');

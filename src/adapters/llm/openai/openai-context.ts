@@ -68,7 +68,12 @@ export class OpenAIContext {
   }
 
   private async countVllm(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
-    const body = { model: this.model, messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined), ...(request.tools ? { tools: request.tools } : {}), add_generation_prompt: true };
+    const body = {
+      model: this.model,
+      messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined),
+      ...(request.tools ? { tools: request.tools } : {}),
+      add_generation_prompt: true,
+    };
     const answer = await this.json('POST', '/tokenize', body, signal);
     return isObject(answer) ? positive(answer.count) : null;
   }
