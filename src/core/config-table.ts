@@ -242,7 +242,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   replyAids: {
     kind: 'toggle',
     group: 'play',
-    doc: "Small-model reply aids: the last box of a reply's visible text with LaTeX wrappers unwrapped, lenient tool-call JSON, a pending tool call before an answer, and hints cut only at sentence ends (off: the reference's rules, method.md section 5).",
+    doc: "Small-model reply aids: the last box of a reply's visible text with LaTeX wrappers unwrapped, lenient tool-call JSON, a pending tool call before an answer, hints cut only at sentence ends, and designs read from any python fence with `<think>` removed (off: the reference's rules, method.md section 5).",
     default: true,
     reference: false,
     flag: 'reply-aids',

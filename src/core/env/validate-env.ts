@@ -32,6 +32,8 @@ export interface ValidationOptions {
   extraToolChecks?: boolean;
   /** Run the reset gate on a tool-use environment (default on); the reference runs it from its second regeneration step on. */
   resetGate?: boolean;
+  /** Extract a reply's code leniently (default: any python fence, `<think>` stripped); false: the reference's exact ```python fence (reply aids off). */
+  lenientExtraction?: boolean;
   /** Load designs with the tab's aided ToolUseBaseEnv (default) or, when false, the reference's own (the `toolBaseAids` knob). */
   toolBaseAids?: boolean;
   /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
@@ -192,7 +194,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
   let handle: EnvHandle | null = null;
   try {
     const isCode = options.source === 'code';
-    const extracted = isCode ? reply : extractCode(reply);
+    const extracted = isCode ? reply : extractCode(reply, options.lenientExtraction !== false);
     if (extracted.trim().length === 0) {
       throw envError(
         'no_code',
@@ -209,7 +211,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     enter('load');
     const code = repaired.code;
     handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) =>
-      runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) }),
+      runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, toolBaseAids: options.toolBaseAids !== false }),
     );
     report.className = handle.className;
     const env = budget.track(handle);

@@ -149,6 +149,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
       requireToolUse: config.setting === 'tool_use',
       toolBaseAids: config.toolBaseAids,
+      lenientExtraction: config.replyAids,
       extraToolChecks: config.extraToolChecks,
       resetGate: runsResetGate(config, ctx.epoch),
       stoppedAtLimit: result.finishReason === 'length',
