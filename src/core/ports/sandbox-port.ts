@@ -41,7 +41,7 @@ export interface EnvHandle {
   step(action: string, options?: CallOptions): Promise<StepResult>;
   /** Builds a fresh instance of the environment class (the module stays loaded), so no state of an earlier play survives. */
   renew(options?: CallOptions): Promise<void>;
-  /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
+  /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when its `get_tools()` lists no tools (a game). */
   toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
   /** Calls the instance's own `close()` when it has one (the reference calls it when done with an environment); absent in runtimes without it. */
   close?(options?: CallOptions): Promise<void>;
