@@ -263,7 +263,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   },
   extraToolChecks: {
     kind: 'toggle',
-    group: 'play',
+    group: 'design',
     doc: "Validate tool-use designs with the tab's extra checks: the first instruction and one criterion per instruction, the malformed-action, unknown-tool and wrong-argument probes, a criterion already true at every reset seed, and the reset gate in every epoch and setting (off: the reference's, the gate rejecting only criteria that raise at every seed, in tool-use runs from the second epoch on; method.md section 6).",
     default: true,
     reference: false,
