@@ -19,6 +19,8 @@ export interface PlayOptions {
   stepTimeoutMs: number;
   /** Read typed replies with the run's reply aids, as the agent's are (absent: the reference's rules). */
   replyAids?: boolean;
+  /** Give the code the run's tool-use base class (absent: the tab's aided one). */
+  toolBaseAids?: boolean;
 }
 
 /** One turn you played. */
@@ -100,7 +102,7 @@ export class PlaySession {
     let handle: EnvHandle | null = null;
     try {
       await sandbox.warm();
-      handle = await sandbox.load(options.code, { maxTurns: options.maxTurns, timeoutMs: options.stepTimeoutMs, stage: 'play' });
+      handle = await sandbox.load(options.code, { maxTurns: options.maxTurns, timeoutMs: options.stepTimeoutMs, stage: 'play', ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) });
       const reset = await handle.reset(options.seed, { timeoutMs: options.stepTimeoutMs });
       const facts = await handle.toolFacts({ timeoutMs: options.stepTimeoutMs });
       const tool = facts ? { tools: facts.tools, instructions: instructionsOf(facts) ?? [] } : null;

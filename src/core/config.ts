@@ -36,6 +36,8 @@ export interface Config {
   crashesLose: boolean;
   freeToolCalls: boolean;
   toolUseMasks: boolean;
+  toolBaseAids: boolean;
+  extraToolChecks: boolean;
   reward: RewardVariant;
   designer: SamplingConfig;
   hint: SamplingConfig;
@@ -94,8 +96,9 @@ export function withSetting(config: Config, setting: RunSetting): Config {
  * how that version ran (every skill active with the slot cycle continuing across epochs, as many hinted plays as unhinted, the default prompts,
  * no playbook, evaluation only on demand, cognitive games without the solvability judge, every
  * role's thinking left to the model with no thinking budget, replies read by the reference's
- * rules, an unconstrained agent, failed plays dropped, one step per tool-use reply and no row
- * masks; the default concurrency, which changes no result); a template it
+ * rules, the tab's aided tool-use base class and extra tool-use checks, an unconstrained agent,
+ * failed plays dropped, one step per tool-use reply and no row masks; the default concurrency,
+ * which changes no result); a template it
  * lacks is the default one.
  */
 export function completeConfig(stored: Config): Config {
@@ -108,6 +111,8 @@ export function completeConfig(stored: Config): Config {
     setting: partial.setting ?? 'games',
     solvabilityJudge: partial.solvabilityJudge ?? false,
     replyAids: partial.replyAids ?? false,
+    toolBaseAids: partial.toolBaseAids ?? true,
+    extraToolChecks: partial.extraToolChecks ?? true,
     prompts: { ...DEFAULT_TEMPLATES, ...partial.prompts },
     usePlaybook: partial.usePlaybook ?? false,
     playbookSize: partial.playbookSize ?? CONFIG_TABLE.playbookSize.default,

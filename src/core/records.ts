@@ -12,7 +12,7 @@ export interface ValidationVerdict {
   message: string | null;
   className: string | null;
   repairedLines: number[];
-  /** Present (true) when the environment is a `ToolUseBaseEnv` subclass; absent for a game. */
+  /** Present (true) when the environment is a tool-use one (`get_tools()` lists tools); absent for a game. */
   toolUse?: true;
 }
 

@@ -1,7 +1,7 @@
 // The designer and repair prompts of a recorded epoch, rebuilt as trim ladders for the prompt-size
 // bench: each slot's draws replayed as designSlot makes them (memory first, then a document per
 // fresh attempt), each ladder's level 0 checked against the request the epoch really sent.
-import { chooseDifficulty, designRng, slotDomain, slotMemory } from '../../src/core/loop/design-slot.ts';
+import { chooseDifficulty, designRng, slotDomain, slotMemory, slotTaskVariant } from '../../src/core/loop/design-slot.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from '../../src/core/loop/corpus.ts';
 import type { EpochResult, RunState } from '../../src/core/loop/epoch.ts';
 import type { Config } from '../../src/core/config.ts';
@@ -33,6 +33,7 @@ export function designerLadders(
     const difficulty = chooseDifficulty(config, state.memory, env.skill);
     const pool = config.useCorpus ? docsForSkill(corpus, env.skill) : [];
     const domain = config.setting === 'tool_use' ? slotDomain(config.seed, env.id) : undefined;
+    const taskVariant = config.setting === 'tool_use' ? slotTaskVariant(config.seed, env.id) : undefined;
     let previous: PromptLadder | null = null;
     env.attempts.forEach((attempt, index) => {
       if (attempt.repair) {
@@ -51,6 +52,7 @@ export function designerLadders(
         difficulty,
         maxTurns: config.maxTurns,
         ...(domain !== undefined ? { domain } : {}),
+        ...(taskVariant !== undefined ? { taskVariant } : {}),
       };
       previous = designerLadder(input, config.prompts);
       checkSent(previous, sent, 'designer');

@@ -24,6 +24,8 @@ describe('the config table', () => {
       'crashesLose',
       'freeToolCalls',
       'toolUseMasks',
+      'toolBaseAids',
+      'extraToolChecks',
       'reward',
       'designer',
       'hint',
@@ -73,6 +75,8 @@ describe('the config table', () => {
       crashesLose: false,
       freeToolCalls: false,
       toolUseMasks: true,
+      toolBaseAids: true,
+      extraToolChecks: true,
       useCorpus: true,
       useMemory: true,
       reward: 'blend',
@@ -95,6 +99,8 @@ describe('the config table', () => {
       crashesLose: true,
       freeToolCalls: true,
       toolUseMasks: true,
+      toolBaseAids: false,
+      extraToolChecks: false,
       corpusWordBudget: 6000,
       difficulty: 'medium',
       validateTimeoutMs: 60_000,
@@ -109,7 +115,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(26);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(28);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -169,11 +175,11 @@ describe('configProblems, from the table', () => {
   });
 
   it('completes a config stored before the setting existed as the cognitive-games run it was, with every default template', () => {
-    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, ...old } = DEFAULT_CONFIG;
+    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, toolBaseAids: _base, extraToolChecks: _extra, ...old } = DEFAULT_CONFIG;
     const { toolDesigner: _t, toolHint: _h, toolAgent: _a, judge: _j, ...oldPrompts } = DEFAULT_CONFIG.prompts;
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     // A run stored before the reply aids read its replies by the reference's rules.
-    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, prompts: DEFAULT_CONFIG.prompts });
+    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, toolBaseAids: true, extraToolChecks: true, prompts: DEFAULT_CONFIG.prompts });
     expect(configProblems(completed)).toEqual([]);
   });
 

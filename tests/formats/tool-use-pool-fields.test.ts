@@ -72,8 +72,8 @@ describe("a pool's setting and domain columns", () => {
       ['Optimization', undefined, undefined],
     ]);
     expect(problems).toEqual([
-      { source: 'games/a.py', reason: 'the row says setting "games", but the code is a tool-use environment (a ToolUseBaseEnv subclass); imported as "tool_use"', kept: true },
-      { source: 'games/b.py', reason: 'the row says setting "tool_use", but the code is a game (not a ToolUseBaseEnv subclass); imported as "games"', kept: true },
+      { source: 'games/a.py', reason: 'the row says setting "games", but the code is a tool-use environment (its get_tools() lists tools); imported as "tool_use"', kept: true },
+      { source: 'games/b.py', reason: 'the row says setting "tool_use", but the code is a game (no tools from get_tools()); imported as "games"', kept: true },
       { source: 'games/b.py', reason: 'the code is a game, which has no domain; the domain "banking and payments" was dropped', kept: true },
     ]);
     // A pool of both kinds becomes a games run; one of tool-use environments only, a tool-use run with its skills.

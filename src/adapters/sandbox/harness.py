@@ -3,7 +3,8 @@
 Every entry point takes and returns JSON text and never raises. It runs in the same private
 namespace as encoding.py (which also gives it _failure and _line_of), which encodes the values the environment returns by exact type; sizes
 are checked before any large string leaves Python, and the host checks them again. tool_use_env.py
-shares the namespace too: its ToolUseBaseEnv is handed to every environment namespace.
+shares the namespace too: one of its base classes is handed to every environment namespace as
+ToolUseBaseEnv (the tab's aided one unless the load asks for the reference's).
 """
 
 import builtins
@@ -24,7 +25,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Opti
 """
 
 
-_state = {"cls": None, "env": None, "code": None, "cap": 12, "max_chars": 100_000}
+_state = {"cls": None, "env": None, "code": None, "cap": 12, "aided": True, "max_chars": 100_000}
 
 
 def _find_env_class(namespace):
@@ -60,17 +61,17 @@ def _construct():
     if missing:
         return _failure("missing_method", cls=_name(cls), missing=missing)
     _state["env"] = env
-    return {"ok": True, "cls": _name(cls), "solution": callable(getattr(env, "solution", None))}
+    return {"ok": True, "cls": _name(cls), "solution": has_solution(env)}
 
 
-def _load(code, cap):
+def _load(code, cap, aided):
     if _state["cls"] is not None:
         return _failure("bad_request", msg="this interpreter already ran an environment")
     try:
         compiled = compile(code, _ENV_FILENAME, "exec")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return _failure("syntax", exc)
-    _state["code"], _state["cap"] = compiled, cap
+    _state["code"], _state["cap"], _state["aided"] = compiled, cap, aided
     return _run_module()
 
 
@@ -79,7 +80,7 @@ def _run_module():
     instance: every play gets a module run afresh, as the reference builds one per trajectory."""
     namespace = {"__name__": "spade_environment", "__builtins__": builtins}
     exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)
-    namespace["ToolUseBaseEnv"] = ToolUseBaseEnv
+    namespace["ToolUseBaseEnv"] = base_class(_state["aided"])
     try:
         exec(_state["code"], namespace)
     except ImportError as exc:
@@ -120,9 +121,17 @@ def _execute_tool(name, arguments):
 
 def _solution():
     env = _env()
-    if not callable(getattr(env, "solution", None)):
+    if not has_solution(env):
         return {"ok": True, "value": ["n"]}
     return {"ok": True, "value": _encode(env.solution(), "solution", _state["max_chars"])}
+
+
+def _close():
+    """Calls the environment's close() when it has one, as the reference does when it is done with an environment."""
+    close = getattr(_env(), "close", None)
+    if callable(close):
+        close()
+    return {"ok": True, "value": ["n"]}
 
 
 def _check_syntax(source, mode):
@@ -141,7 +150,7 @@ def _dispatch(request):
     if op == "syntax":
         return _check_syntax(str(request["source"]), str(request.get("mode", "exec")))
     if op == "load":
-        return _load(str(request["code"]), int(request.get("maxTurns", 12)))
+        return _load(str(request["code"]), int(request.get("maxTurns", 12)), request.get("toolBaseAids", True) is not False)
     if op == "renew":
         return _run_module() if _state["cls"] is not None else _failure("bad_request", msg="nothing loaded")
     if op == "reset":
@@ -153,6 +162,8 @@ def _dispatch(request):
     if op == "tool":
         arguments = request.get("arguments")
         return _execute_tool(str(request.get("name", "")), dict(arguments) if isinstance(arguments, dict) else {})
+    if op == "close":
+        return _close()
     if op == "inspect":
         return {"ok": True, "value": _encode(tool_use_facts(_env()), "tool facts", _state["max_chars"])}
     return _failure("bad_request", msg=f"unknown op {_text(op, _NAME_CHARS)!r}")

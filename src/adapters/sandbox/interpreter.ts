@@ -14,6 +14,7 @@ const TIMEOUT_CODE: Record<EnvCall, EnvErrorCode> = {
   solution: 'solution_timeout',
   inspect: 'inspect_timeout',
   tool: 'tool_timeout',
+  close: 'close_timeout',
 };
 
 /**

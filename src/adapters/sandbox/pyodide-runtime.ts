@@ -44,6 +44,7 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
   solution: ['solution'],
   inspect: ['tool facts'],
   tool: ['tool result'],
+  close: ['close'],
 };
 
 /**
@@ -131,7 +132,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const interpreter = await this.take(stage, stage !== 'play', reserved);
     options.onRunning?.();
     try {
-      const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns }, 'load', stage, options.timeoutMs);
+      const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns, toolBaseAids: options.toolBaseAids !== false }, 'load', stage, options.timeoutMs);
       const reply = decoded(interpreter, stage, () => asLoadReply(raw));
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
@@ -214,6 +215,9 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       toolFacts: async (options) => {
         const { value, stage } = await call('inspect', {}, options);
         return checked(stage, () => checkToolFactsValue(value, stage));
+      },
+      close: async (options) => {
+        await call('close', {}, options);
       },
       renew: async (options = {}) => {
         const stage = options.stage ?? 'play';

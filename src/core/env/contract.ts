@@ -16,8 +16,8 @@ export interface StepResult {
   info: Record<string, unknown>;
 }
 
-/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads; `tool`: `execute_tool`). */
-export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect' | 'tool';
+/** The environment call a harness reply answers (`inspect`: the tool-use facts validation reads; `tool`: `execute_tool`; `close`: the environment's own close()). */
+export type EnvCall = 'load' | 'reset' | 'step' | 'solution' | 'inspect' | 'tool' | 'close';
 
 /** Largest absolute step reward the contract allows. */
 export const MAX_ABS_REWARD = 10;
@@ -47,6 +47,7 @@ const EXCEPTION_CODE: Record<EnvCall, EnvErrorCode> = {
   solution: 'solution_exception',
   inspect: 'inspect_exception',
   tool: 'tool_exception',
+  close: 'close_exception',
 };
 
 const CALL_TEXT: Record<EnvCall, string> = {
@@ -56,6 +57,7 @@ const CALL_TEXT: Record<EnvCall, string> = {
   solution: 'solution() to return a string',
   inspect: 'get_tools() and the message criteria to be readable after reset',
   tool: 'execute_tool(name, arguments) to return its output',
+  close: 'close() to return without raising',
 };
 
 /** Converts a harness failure of one call into the matching contract error. */

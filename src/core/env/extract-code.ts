@@ -17,11 +17,20 @@ export function isProse(reply: string): boolean {
   return !ANY_FENCE.test(text) && !PYTHON_LINE.test(text);
 }
 
+// The reference's extraction: a block fenced exactly as ```python and a newline.
+const EXACT_PYTHON_FENCE = /```python\n([\s\S]*?)\n```/;
+
 /**
  * Extracts environment code from a designer reply: `<think>` stripped, then the first fenced
- * python block, else the first fenced block of any language, else the whole reply.
+ * python block, else the first fenced block of any language, else the whole reply. With
+ * `lenient` false, the reference's rule: the first block fenced exactly as ```python and a
+ * newline in the raw reply, else the whole reply.
  */
-export function extractCode(reply: string): string {
+export function extractCode(reply: string, lenient = true): string {
+  if (!lenient) {
+    const exact = EXACT_PYTHON_FENCE.exec(reply);
+    return (exact ? exact[1]! : reply).trim() + '\n';
+  }
   const text = stripThink(reply);
   const fenced = PYTHON_FENCE.exec(text) ?? ANY_FENCE.exec(text);
   return (fenced ? fenced[1]! : text).trim() + '\n';

@@ -5,7 +5,7 @@ import type { DescribedValue } from './harness-protocol.ts';
 /** A message criterion evaluated on a state: its truth, or the text of the exception it raised. */
 export type CriterionOutcome = boolean | string;
 
-/** What the sandbox reports about a tool-use environment (a `ToolUseBaseEnv` subclass) right after a call. */
+/** What the sandbox reports about a tool-use environment (one whose `get_tools()` lists tools) right after a call. */
 export interface ToolFacts {
   /** Names `x` of the instance's callable `tool_x` methods. */
   methods: string[];

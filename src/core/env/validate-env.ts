@@ -3,6 +3,7 @@ import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage
 import { extractCode, isProse } from './extract-code.ts';
 import { repairFStringBraces } from './fstring-repair.ts';
 import { probeToolUse, resetGate } from './validate-tool-use.ts';
+import { checkToolSchemas } from './tool-use-facts.ts';
 import { ValidationBudget } from './validation-budget.ts';
 import { baseClassError, cutOffError, splitBlocksError } from './repair-hints.ts';
 import { challengeProbe, challengeSeed, checkSameReset, drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
@@ -25,8 +26,16 @@ export interface ValidationOptions {
   nonce?: number;
   /** Clock in milliseconds (injectable for tests). */
   now?: () => number;
-  /** Reject an environment that is not a `ToolUseBaseEnv` subclass (a tool-use run's designs). */
+  /** Reject an environment that is not a tool-use one: `get_tools()` non-empty after reset (a tool-use run's designs). */
   requireToolUse?: boolean;
+  /** The tab's extra tool-use checks (default on): the first-instruction and criteria-count checks, the three tool probes, and the reset gate's already-true rule; off: the reference's (tool schemas are checked either way). */
+  extraToolChecks?: boolean;
+  /** Run the reset gate on a tool-use environment (default on); the reference runs it from its second regeneration step on. */
+  resetGate?: boolean;
+  /** Extract a reply's code leniently (default: any python fence, `<think>` stripped); false: the reference's exact ```python fence (reply aids off). */
+  lenientExtraction?: boolean;
+  /** Load designs with the tab's aided ToolUseBaseEnv (default) or, when false, the reference's own (the `toolBaseAids` knob). */
+  toolBaseAids?: boolean;
   /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
   stoppedAtLimit?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
@@ -61,7 +70,7 @@ export interface ValidationReport {
   className: string | null;
   /** First observation of `reset(seed=42)`, when probing got that far. */
   firstObservation: string | null;
-  /** True when the environment is a `ToolUseBaseEnv` subclass (it reported tool facts at the probe); false or absent otherwise. */
+  /** True when the environment is a tool-use one (`get_tools()` gave tools at the probe, as the reference decides); false or absent otherwise. */
   toolUse?: boolean;
   stages: StageOutcome[];
 }
@@ -86,20 +95,31 @@ export function validationForBudget(totalTimeoutMs: number): ValidationOptions {
   return { ...DEFAULT_VALIDATION, totalTimeoutMs, callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))) };
 }
 
+/**
+ * The per-call cap inside a run's validation of `totalTimeoutMs`: the cap `spade validate` uses for
+ * that budget (validationForBudget), never below the run's step limit nor above the budget, so a
+ * larger validation budget allows longer single calls in `spade run` as in `spade validate`.
+ */
+export function validationCallCap(totalTimeoutMs: number, stepTimeoutMs: number): number {
+  return Math.min(totalTimeoutMs, Math.max(stepTimeoutMs, validationForBudget(totalTimeoutMs).callTimeoutMs));
+}
+
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], requireToolUse: boolean, report: ValidationReport): Promise<string> {
+async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], options: ValidationOptions, report: ValidationReport): Promise<string> {
+  const extra = options.extraToolChecks !== false;
   const timeout = () => budget.limit('probe', 'the tool checks');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe' });
   const facts = await handle.toolFacts({ stage: 'probe' });
   report.toolUse = facts !== null;
-  if (!facts && requireToolUse) {
+  if (!facts && options.requireToolUse === true) {
     throw envError('not_tool_use', 'probe', {
-      expected: `a tool-use environment: a class that subclasses ToolUseBaseEnv`,
-      seen: `${handle.className}, which does not`,
-      fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) with reset, tool_<name> methods and solution',
+      expected: 'a tool-use environment: get_tools() returning at least one tool after reset',
+      seen: `${handle.className}, whose get_tools() is missing or empty`,
+      fix: 'write "class SomethingEnv(ToolUseBaseEnv):" (ToolUseBaseEnv is already defined; do not import it) whose reset fills self._tools, with tool_<name> methods and solution',
     });
   }
-  if (facts) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
+  if (facts && extra) await probeToolUse(handle, facts, { seed: PROBE_SEED, observation: first.observation }, timeout);
+  else if (facts) checkToolSchemas(facts, 'probe');
   for (const action of actions) {
     const step = await handle.step(action, { stage: 'probe' });
     if (step.terminated || step.truncated) break;
@@ -112,7 +132,7 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
     }
     throw error;
   }
-  if (facts) await resetGate(handle, timeout);
+  if (facts && options.resetGate !== false) await resetGate(handle, timeout, extra);
   return first.observation;
 }
 
@@ -141,7 +161,8 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
 /**
  * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe
  * (SPADE's fixed probe, then the unpredictable challenge), determinism (seed 42 and the challenge's
- * first seed). The first failure is reported with its stage, stable code and message.
+ * first seed), then the environment's own close() when it has one, as the reference calls it. The
+ * first failure is reported with its stage, stable code and message.
  */
 export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
@@ -173,7 +194,7 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
   let handle: EnvHandle | null = null;
   try {
     const isCode = options.source === 'code';
-    const extracted = isCode ? reply : extractCode(reply);
+    const extracted = isCode ? reply : extractCode(reply, options.lenientExtraction !== false);
     if (extracted.trim().length === 0) {
       throw envError(
         'no_code',
@@ -189,16 +210,19 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.repairedLines = repaired.repairedLines;
     enter('load');
     const code = repaired.code;
-    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) => runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning }));
+    handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) =>
+      runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, toolBaseAids: options.toolBaseAids !== false }),
+    );
     report.className = handle.className;
     const env = budget.track(handle);
     enter('probe');
-    report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options.requireToolUse === true, report);
+    report.firstObservation = await probe(env, budget, options.probeActions ?? PROBE_ACTIONS, options, report);
     const challenge = options.challenge ?? drawChallenge(challengeSeed(code, options.nonce ?? 0));
     const challengeObservation = await challengeProbe(env, challenge);
     enter('determinism');
     await checkSameReset(env, PROBE_SEED, report.firstObservation);
     await checkSameReset(env, challenge.seeds[0], challengeObservation);
+    await env.close?.({ stage: 'determinism' });
     stages.push({ stage, ok: true, ms: now() - stageStart });
     report.ok = true;
   } catch (error) {

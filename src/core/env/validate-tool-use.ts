@@ -89,10 +89,11 @@ function describeOutcomes(seed: number, outcomes: readonly CriterionOutcome[], p
 /**
  * The reset gate: resets at seeds 0, 1 and 2 and evaluates every message criterion on the fresh
  * state. Rejects an environment when some criterion raises at every seed (a criterion that can
- * never be evaluated) or when one criterion is already true at every seed (a step that completes
- * without being done). Single-task environments (no criteria) pass.
+ * never be evaluated) or, with `rejectAlreadyTrue` (the tab's rule), when one criterion is already
+ * true at every seed (a step that completes without being done). Single-task environments (no
+ * criteria) pass.
  */
-export async function resetGate(handle: EnvHandle, timeoutMs: () => number): Promise<void> {
+export async function resetGate(handle: EnvHandle, timeoutMs: () => number, rejectAlreadyTrue = true): Promise<void> {
   const perSeed: { seed: number; outcomes: CriterionOutcome[] }[] = [];
   for (const seed of RESET_GATE_SEEDS) {
     await handle.reset(seed, { stage: STAGE, timeoutMs: timeoutMs() });
@@ -109,6 +110,7 @@ export async function resetGate(handle: EnvHandle, timeoutMs: () => number): Pro
       fix: 'make each criterion read self._state with the keys and types reset() and the tools really write (use .get for keys that appear later)',
     });
   }
+  if (!rejectAlreadyTrue) return;
   const width = Math.min(...perSeed.map(({ outcomes }) => outcomes.length));
   const free = Array.from({ length: width }, (_, i) => i).find((i) => perSeed.every(({ outcomes }) => outcomes[i] === true));
   if (free !== undefined) {

@@ -2,13 +2,14 @@ import type { ChatModel } from '../ports/chat-port.ts';
 import type { Config } from '../config.ts';
 import { skillDescription, TOOL_USE_DOMAINS } from '../skills.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from './corpus.ts';
-import { drawChallenge, validateEnvironment, type ValidationReport } from '../env/validate-env.ts';
+import { drawChallenge, validateEnvironment, validationCallCap, type ValidationReport } from '../env/validate-env.ts';
 import type { EnvError } from '../env/env-error.ts';
 import { judgeRejection, judgeSolvability } from '../env/solvability-judge.ts';
 import { selectMemory, type MemoryRecord, type MemorySelection } from './memory.ts';
 import { designerLadder, repairLadder } from '../prompts/designer-ladder.ts';
 import type { PromptLadder } from '../budget/fit-request.ts';
 import { createRng, deriveSeed, type Rng } from './random.ts';
+import { TOOL_TASK_ROTATION, type ToolTaskVariant } from '../prompts/tool-task-variants.ts';
 import { completeFitted } from './complete-thinking.ts';
 import { roleThinking } from '../thinking.ts';
 import type { DesignAttempt, ValidationVerdict } from '../records.ts';
@@ -44,6 +45,16 @@ export interface SlotDesign {
 /** The domain of a tool-use slot: one of TOOL_USE_DOMAINS, drawn from the run's seed and the slot's environment id. */
 export function slotDomain(seed: number, envId: string): string {
   return TOOL_USE_DOMAINS[createRng(deriveSeed(seed, envId, 'domain')).int(TOOL_USE_DOMAINS.length)]!;
+}
+
+/** Whether a slot's validation runs the reset gate: always with the tab's extra checks; else as the reference, in tool-use runs from the second epoch on. */
+export function runsResetGate(config: Config, epoch: number): boolean {
+  return config.extraToolChecks || (config.setting === 'tool_use' && epoch > 0);
+}
+
+/** A tool-use slot's task variant, drawn from the run seed and the slot's id (TOOL_TASK_ROTATION's weights). */
+export function slotTaskVariant(seed: number, envId: string): ToolTaskVariant {
+  return TOOL_TASK_ROTATION[createRng(deriveSeed(seed, envId, 'task variant')).int(TOOL_TASK_ROTATION.length)]!;
 }
 
 /** The random number generator of a slot's design: its memory selection draws first, then the grounding text of each attempt. */
@@ -90,6 +101,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
   const difficulty = chooseDifficulty(config, ctx.memory, ctx.skill);
   const pool = config.useCorpus ? docsForSkill(ctx.corpus, ctx.skill) : [];
   const domain = config.setting === 'tool_use' ? slotDomain(config.seed, ctx.envId) : undefined;
+  const taskVariant = config.setting === 'tool_use' ? slotTaskVariant(config.seed, ctx.envId) : undefined;
   const slotFacts = { difficulty, ...(domain !== undefined ? { domain } : {}) };
   const attempts: DesignAttempt[] = [];
   let docId: string | null = null;
@@ -116,6 +128,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
           difficulty,
           maxTurns: config.maxTurns,
           ...(domain !== undefined ? { domain } : {}),
+          ...(taskVariant !== undefined ? { taskVariant } : {}),
         },
         config.prompts,
       );
@@ -132,9 +145,13 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,
-      callTimeoutMs: config.stepTimeoutMs,
+      callTimeoutMs: validationCallCap(config.validateTimeoutMs, config.stepTimeoutMs),
       challenge: drawChallenge(deriveSeed(config.seed, ctx.envId, 'challenge', attempt)),
       requireToolUse: config.setting === 'tool_use',
+      toolBaseAids: config.toolBaseAids,
+      lenientExtraction: config.replyAids,
+      extraToolChecks: config.extraToolChecks,
+      resetGate: runsResetGate(config, ctx.epoch),
       stoppedAtLimit: result.finishReason === 'length',
     });
     const judged =

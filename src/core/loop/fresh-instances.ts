@@ -10,7 +10,8 @@ export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'r
  * own instance of the class (as the reference builds an environment per play). A play names a
  * lane: plays of one lane run one after another in one interpreter (its module run again for each
  * play), and a play in no lane (null) gets an interpreter of its own. Which plays share a lane is
- * the caller's choice (see `playsPerInterpreter`); an interpreter whose play failed is never used again.
+ * the caller's choice (see `playsPerInterpreter`); after a play the instance's own close() is
+ * called when it has one; an interpreter whose play failed is never used again.
  */
 export class FreshInstances {
   private readonly kept = new Map<string, EnvHandle>();
@@ -46,11 +47,21 @@ export class FreshInstances {
     let clean = false;
     try {
       const outcome = await run(handle);
-      clean = outcome.error === null && outcome.crash === undefined;
+      clean = outcome.error === null && outcome.crash === undefined && (await this.closedCleanly(handle));
       return outcome;
     } finally {
       if (clean && lane !== null && !this.closed) this.kept.set(lane, handle);
       else await this.discard(handle).catch(() => undefined);
+    }
+  }
+
+  // Calls the instance's own close() after a play, as the reference does; false when it failed (the play's result stands, the interpreter is retired).
+  private async closedCleanly(handle: EnvHandle): Promise<boolean> {
+    try {
+      await handle.close?.({ timeoutMs: this.config.stepTimeoutMs, stage: 'play' });
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -67,7 +78,7 @@ export class FreshInstances {
         if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
       }
     }
-    const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', ticket: this.tickets.shift() });
+    const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', toolBaseAids: this.config.toolBaseAids, ticket: this.tickets.shift() });
     if (this.closed) {
       await handle.dispose();
       throw new Error('the environment was closed while a play loaded it');

@@ -22,7 +22,7 @@ export interface HintOutcome {
 }
 
 /**
- * Asks for a hint as SPADE does: an empty or think-only reply is retried, up to HINT_ATTEMPTS
+ * Asks for a hint as SPADE does: an unusable reply (empty; with reply aids also think-only) is retried, up to HINT_ATTEMPTS
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
 export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
@@ -47,6 +47,6 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
     const hint = parseHint(reply, config.replyAids);
     if (hint !== null) return { hint, messages, reply, attempts: attempt + 1, note: null, usage };
   }
-  const note = `No usable hint after ${HINT_ATTEMPTS} requests (each reply was empty or only a <think> block), so the hint arm was not played and regret is 0.`;
+  const note = `No usable hint after ${HINT_ATTEMPTS} requests (each reply was empty${config.replyAids ? ' or only a <think> block' : ''}), so the hint arm was not played and regret is 0.`;
   return { hint: null, messages, reply, attempts: HINT_ATTEMPTS, note, usage };
 }

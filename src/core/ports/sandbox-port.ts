@@ -15,6 +15,8 @@ export interface LoadOptions {
   timeoutMs: number;
   /** Stage named in errors (default `load`). */
   stage?: ValidationStage;
+  /** Hand designs the tab's aided ToolUseBaseEnv (default) or, when false, the reference's own (docs/method.md section 6). */
+  toolBaseAids?: boolean;
   /** Called when the code is handed to its interpreter: waiting for one (its boot, a queue) is over and the environment's own time starts. */
   onRunning?: () => void;
   /** An interpreter reserved for this load with `reserve` (used once; absent: the next one booted). */
@@ -47,10 +49,12 @@ export interface EnvHandle {
   step(action: string, options?: CallOptions): Promise<StepResult>;
   /** Runs the module afresh in a namespace of its own and builds an instance of its class (the interpreter stays), as the reference builds an environment per play. */
   renew(options?: CallOptions): Promise<void>;
-  /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when it is not a `ToolUseBaseEnv`. */
+  /** The tool-use facts of the current instance (tools, instructions, criteria on `_state`); null when its `get_tools()` lists no tools (a game). */
   toolFacts(options?: CallOptions): Promise<ToolFacts | null>;
   /** Calls `execute_tool(name, arguments)` outside `step` (the reference's tool-call path); its output as text: a str result, or a dict's `output`. */
   executeTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<string>;
+  /** Calls the instance's own `close()` when it has one (the reference calls it when done with an environment); absent in runtimes without it. */
+  close?(options?: CallOptions): Promise<void>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
   /** Retires the environment's interpreter: it is killed and nothing of it is used again. */

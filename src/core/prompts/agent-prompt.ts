@@ -25,8 +25,16 @@ export function agentFirstMessage(observation: string, template: string, lessons
 
 /** The first user message of a tool-use episode: the playbook block, then the run's tool-use agent template with one JSON line per tool. */
 export function toolAgentFirstMessage(observation: string, tools: readonly ToolSchema[], template: string, lessons: readonly string[] = []): ChatMessage {
-  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { tools: tools.map((tool) => JSON.stringify(tool)).join('\n'), observation }) };
+  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { tools: toolSchemaBlock(tools), observation }) };
 }
+
+/** The tool schemas as the first tool-use message lists them, one JSON object a line; a backend that sends the same tools natively (`tools=`) puts TOOLS_SENT_NATIVELY in its place, so the model does not read them twice. */
+export function toolSchemaBlock(tools: readonly ToolSchema[]): string {
+  return tools.map((tool) => JSON.stringify(tool)).join('\n');
+}
+
+/** What stands for the schema block when the backend gives the model the tools itself. */
+export const TOOLS_SENT_NATIVELY = '(the tools and their schemas are given with this request)';
 
 /** Appends the hint once, to the first observation. */
 export function withHint(observation: string, hint: string): string {

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../ports/chat-port.ts';
 import type { MemorySelection } from '../loop/memory.ts';
 import { fillTemplate, type PromptTemplates } from './templates.ts';
+import { skillFocusLine, TOOL_TASK_VARIANTS, type ToolTaskVariant } from './tool-task-variants.ts';
 
 /** Everything one designer prompt is built from. */
 export interface DesignerPromptInput {
@@ -14,6 +15,8 @@ export interface DesignerPromptInput {
   maxTurns: number;
   /** A tool-use slot's everyday domain; absent for a cognitive game. */
   domain?: string;
+  /** A tool-use slot's task variant (drawn per slot); absent for a cognitive game. */
+  taskVariant?: ToolTaskVariant;
 }
 
 /** Interaction steps the goal should need at each difficulty (SPADE: 2 when easy, else 3). */
@@ -80,12 +83,14 @@ function flavourBlock(document: string | null): string {
   return `Optional flavour: you may borrow names, numbers or entities from the text below, but the domain above stays fixed; do not make the task about the text and never mention it.\n<document>\n${document}\n</document>`;
 }
 
-/** The tool-use designer messages: the tool-use template, the slot's domain, and the document only as optional flavour. */
+/** The tool-use designer messages: the tool-use template, the slot's domain, task variant and skill focus, and the document only as optional flavour. */
 function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }, templates: PromptTemplates): ChatMessage[] {
   const content = fillTemplate(templates.toolDesigner, {
     skill: input.skill,
     skill_description: input.skillDescription,
     domain: input.domain,
+    skill_focus: skillFocusLine(input.skill),
+    task_variant: TOOL_TASK_VARIANTS[input.taskVariant ?? 'execute'],
     difficulty: `${input.difficulty}: ${TOOL_DIFFICULTY[input.difficulty]}`,
     max_turns: String(toolUseTurns(input.maxTurns)),
     document_block: flavourBlock(input.document),

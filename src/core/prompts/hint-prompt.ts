@@ -36,14 +36,15 @@ function fencedHint(text: string): string | null {
 }
 
 /**
- * Cleans a hint reply (closed and unclosed `<think>` blocks removed); null when nothing is left.
- * By the reference's rules: the text as it is, trimmed, or the `hint` of a fenced json block.
- * With reply aids on (method.md section 5): also no "Hint:" label or surrounding quotes, bullets
+ * Reads a hint reply; null when nothing usable is left. By the reference's rules: the whole reply
+ * as it is, trimmed, `<think>` blocks included (so a think-only reply is a hint), or the `hint` of
+ * a fenced json block. With reply aids on (method.md section 5): closed and unclosed `<think>`
+ * blocks removed (a think-only reply gives null), no "Hint:" label or surrounding quotes, bullets
  * as sentences, and at most HINT_MAX_SENTENCES whole sentences and HINT_MAX_WORDS words
  * (`wholeSentences`, which never cuts inside a sentence except a first one over the word cap).
  */
 export function parseHint(reply: string, aids = false): string | null {
-  const visible = stripThink(reply).trim();
+  const visible = (aids ? stripThink(reply) : reply).trim();
   let text = (fencedHint(visible) ?? visible).trim();
   if (aids) {
     text = joinLines(text.slice(0, MAX_AIDED_CHARS).replace(LABEL, '')).replace(/\s+/g, ' ').trim();

@@ -26,7 +26,7 @@ export const TEMPLATE_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, reado
   repair: ['error'],
   hint: ['code'],
   agent: ['observation'],
-  toolDesigner: ['skill', 'skill_description', 'domain', 'difficulty', 'max_turns', 'document_block', 'memory_block'],
+  toolDesigner: ['skill', 'skill_description', 'skill_focus', 'domain', 'task_variant', 'difficulty', 'max_turns', 'document_block', 'memory_block'],
   toolHint: ['code'],
   toolAgent: ['tools', 'observation'],
   judge: ['code'],
@@ -153,7 +153,7 @@ export function templateProblems(templates: PromptTemplates): string[] {
 // Placeholders a template may leave out.
 const OPTIONAL_PLACEHOLDERS: Partial<Record<keyof PromptTemplates, ReadonlySet<string>>> = {
   designer: new Set(['skill_description', 'min_steps', 'max_turns']),
-  toolDesigner: new Set(['skill_description', 'max_turns']),
+  toolDesigner: new Set(['skill_description', 'max_turns', 'skill_focus', 'task_variant']),
 };
 
 /** Fills a template's `{name}` placeholders (values are inserted verbatim; `{{` and `}}` stay as they are). */

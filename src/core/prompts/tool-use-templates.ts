@@ -119,7 +119,9 @@ THIS ENVIRONMENT
 Build the service, its data, its tools and the user's goal for the domain named below: a realistic person getting something done (search, book, order, change, cancel, pay, schedule), not a quiz.
 Difficulty: {difficulty}.
 Target skill: {skill}: {skill_description}.
+{skill_focus}
 Domain: {domain}.
+{task_variant}
 {memory_block}
 {document_block}
 Reply with the complete code in one fenced python block.`;

@@ -82,7 +82,7 @@ function declarationProblems(candidate: ImportCandidate, toolUse: boolean): Impo
   const actual: RunSetting = toolUse ? 'tool_use' : 'games';
   const problems: ImportProblem[] = [];
   if (candidate.setting !== undefined && candidate.setting !== actual) {
-    const what = toolUse ? 'a tool-use environment (a ToolUseBaseEnv subclass)' : 'a game (not a ToolUseBaseEnv subclass)';
+    const what = toolUse ? 'a tool-use environment (its get_tools() lists tools)' : 'a game (no tools from get_tools())';
     problems.push({ source: candidate.source, reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`, kept: true });
   }
   if (candidate.domain !== undefined && !toolUse)

@@ -27,6 +27,18 @@ describe('extractCode', () => {
   });
 });
 
+describe("extractCode by the reference's rule (reply aids off)", () => {
+  it.each([
+    ['first exact python fence', 'Here:\n```python\nclass AEnv: pass\n```\nand\n```python\nclass BEnv: pass\n```', 'class AEnv: pass\n'],
+    ['a py fence is not one: the whole reply', '```py\nx = 1\n```', '```py\nx = 1\n```\n'],
+    ['a plain fence is not one either', 'text\n```\nx = 3\n```', 'text\n```\nx = 3\n```\n'],
+    ['a fence inside think counts', '<think>```python\nbad = 1\n```</think>```python\ngood = 1\n```', 'bad = 1\n'],
+    ['CRLF fences do not match', '```python\r\nx = 4\r\n```', '```python\r\nx = 4\r\n```\n'],
+  ])('%s', (_name, reply, expected) => {
+    expect(extractCode(reply, false)).toBe(expected);
+  });
+});
+
 describe('isProse', () => {
   it('is true for a reply with neither a fenced block nor a line of code', () => {
     expect(isProse('<think>class X:</think>I would build a maze with keys.\nEach door needs one.')).toBe(true);

@@ -230,7 +230,7 @@ describe('failures as SPADE treats them', () => {
 
 describe('hints: retried when unusable, never a hinted play without one', () => {
   const config: Config = { ...BASE, skills: [L], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1 };
-  it('a think-only hint is asked for three times, then the hint arm is not played and regret is 0', async () => {
+  it('with reply aids, a think-only hint is asked for three times, then the hint arm is not played and regret is 0', async () => {
     const hints: ChatRequest[] = [];
     const m = model(['H'], (r) => (hints.push(r), '<think>I should say something.</think>'));
     const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, config);
@@ -242,6 +242,16 @@ describe('hints: retried when unusable, never a hinted play without one', () => 
     expect(env.hint).toBeNull();
     expect(env.note).toMatch(/No usable hint after 3 requests/);
     expect(env.stats).toMatchObject({ rHint: null, regret: 0 });
+  });
+  it("by the reference's rules (no reply aids), a think-only reply is a hint: asked once, and every hinted play shows it whole", async () => {
+    const hints: ChatRequest[] = [];
+    const m = model(['H'], (r) => (hints.push(r), '<think>Say win.</think>'));
+    const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, { ...config, replyAids: false });
+    expect(hints).toHaveLength(1);
+    const hinted = result.episodes.filter((e) => e.arm === 'hint');
+    expect(hinted).toHaveLength(2);
+    expect(hinted.every((e) => e.firstObservation.endsWith('\n\nHINT: <think>Say win.</think>'))).toBe(true);
+    expect(result.environments[0]!.hint).toBe('<think>Say win.</think>');
   });
   it('a usable second reply is taken, and every hinted play shows it', async () => {
     let n = 0;

@@ -17,6 +17,7 @@ import { slotDomain } from '../../../src/core/loop/design-slot.ts';
 import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
+import { TOOLS_SENT_NATIVELY } from '../../../src/core/prompts/agent-prompt.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../../public/demo/tool-use-script.json', import.meta.url), 'utf8')));
 const runtime = fileSandbox();
@@ -137,6 +138,9 @@ describe('a tool-use epoch with the real sandbox', () => {
       expect(result.episodes.map((e) => e.turns.map((t) => t.action))).toEqual(inProcess.episodes.map((e) => e.turns.map((t) => t.action)));
       const agentBodies = server.requests.map((r) => r.body as { tools?: Array<{ function: { name: string } }>; messages: Array<Record<string, unknown>> }).filter((b) => b.tools);
       expect(agentBodies[0]!.tools!.map((t) => t.function.name)).toEqual(['set_light', 'set_heating', 'status', 'list_scenes']);
+      // Sent natively, the schemas are not listed in the first message a second time.
+      expect(String(agentBodies[0]!.messages[0]!.content)).not.toContain('"type":"function"');
+      expect(String(agentBodies[0]!.messages[0]!.content)).toContain(TOOLS_SENT_NATIVELY);
       const last = agentBodies.find((b) => b.messages.length === 7 && String(b.messages[0]!.content).includes('HINT:'))!;
       expect(last.messages.map((m) => [m.role, m.tool_call_id ?? (Array.isArray(m.tool_calls) ? 'calls' : '')])).toEqual([
         ['user', ''],

@@ -43,11 +43,15 @@ describe('parseHint', () => {
     expect(parseHint('<think>only thoughts</think>   ', true)).toBeNull();
   });
 
-  it("by the reference's rules, keeps the whole text (think blocks removed) or the hint of a fenced json block", () => {
+  // Changed on purpose (issue 32): the reference keeps any non-empty reply whole, think blocks included.
+  it("by the reference's rules, keeps the whole text, think blocks included, or the hint of a fenced json block; only an empty reply is refused", () => {
+    const long = `${'Count the corners first. '.repeat(10).trim()}`;
     expect(parseHint('Hint: "One." Two. Three. Four.')).toBe('Hint: "One." Two. Three. Four.');
-    expect(parseHint('<think>x</think>\n  Try the middle.\n')).toBe('Try the middle.');
+    expect(parseHint(long)).toBe(long);
+    expect(parseHint('<think>x</think>\n  Try the middle.\n')).toBe('<think>x</think>\n  Try the middle.');
     expect(parseHint('Here:\n```json\n{"hint": "Go left."}\n```')).toBe('Go left.');
     expect(parseHint('```json\n{"tip": "Go left."}\n```')).toBe('```json\n{"tip": "Go left."}\n```');
-    expect(parseHint('<think>only thoughts</think>   ')).toBeNull();
+    expect(parseHint('<think>only thoughts</think>   ')).toBe('<think>only thoughts</think>');
+    expect(parseHint(' \n\t ')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withSetting } from '../../../src/core/config.ts';
 import { activeSkills, planSlots } from '../../../src/core/loop/epoch.ts';
-import { slotDomain } from '../../../src/core/loop/design-slot.ts';
+import { slotDomain, slotTaskVariant } from '../../../src/core/loop/design-slot.ts';
+import { TOOL_SKILL_FOCUS, TOOL_TASK_VARIANTS, type ToolTaskVariant } from '../../../src/core/prompts/tool-task-variants.ts';
 import { buildDesignerPrompt } from '../../../src/core/prompts/designer-prompt.ts';
 import { buildHintPrompt } from '../../../src/core/prompts/hint-prompt.ts';
 import { DEFAULT_TEMPLATES, templateProblems } from '../../../src/core/prompts/templates.ts';
@@ -60,6 +61,33 @@ describe('the tool-use designer side', () => {
     expect(slotDomain(7, 'e0000-s01')).toBe(slotDomain(7, 'e0000-s01'));
     const seen = new Set(Array.from({ length: 200 }, (_, i) => slotDomain(1, `e${i}`)));
     expect([...seen].sort()).toEqual([...TOOL_USE_DOMAINS].sort());
+  });
+
+  it("shows the slot's task variant and the skill's focus with its task ideas; the out-of-scope variant asks for decline_request", () => {
+    const prompt = (taskVariant: ToolTaskVariant) => buildDesignerPrompt({ ...INPUT, domain: TOOL_USE_DOMAINS[0]!, taskVariant }, DEFAULT_TEMPLATES)[0]!.content;
+    for (const variant of Object.keys(TOOL_TASK_VARIANTS) as ToolTaskVariant[]) {
+      const text = prompt(variant);
+      expect(text).toContain(TOOL_TASK_VARIANTS[variant]);
+      for (const other of Object.keys(TOOL_TASK_VARIANTS) as ToolTaskVariant[]) if (other !== variant) expect(text).not.toContain(TOOL_TASK_VARIANTS[other]);
+      expect(text).toContain(`Skill focus: ${TOOL_SKILL_FOCUS['Error Recovery']!.category}. Task ideas (pick one or invent your own): `);
+      for (const example of TOOL_SKILL_FOCUS['Error Recovery']!.examples) expect(text).toContain(example);
+      expect(text).not.toMatch(/\{(skill_focus|task_variant)\}/);
+    }
+    expect(prompt('irrelevant')).toMatch(/decline_request with one required string parameter reason/);
+    expect(Object.keys(TOOL_SKILL_FOCUS).sort()).toEqual(Object.keys(TOOL_USE_SKILLS).sort());
+    // A skill without a focus (an imported pool's own) gets no focus line.
+    expect(buildDesignerPrompt({ ...INPUT, skill: 'Juggling', domain: TOOL_USE_DOMAINS[0]! }, DEFAULT_TEMPLATES)[0]!.content).not.toContain('Skill focus');
+  });
+
+  it('draws a slot task variant from the seed and the environment id, three straightforward to two read-then-write to one each of the others', () => {
+    expect(slotTaskVariant(7, 'e0000-s01')).toBe(slotTaskVariant(7, 'e0000-s01'));
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 7000; i++) counts.set(slotTaskVariant(1, `e${i}`), (counts.get(slotTaskVariant(1, `e${i}`)) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(['execute', 'irrelevant', 'miss_param', 'read_then_write']);
+    expect(Math.abs(counts.get('execute')! - 3000)).toBeLessThan(200);
+    expect(Math.abs(counts.get('read_then_write')! - 2000)).toBeLessThan(200);
+    expect(Math.abs(counts.get('miss_param')! - 1000)).toBeLessThan(150);
+    expect(Math.abs(counts.get('irrelevant')! - 1000)).toBeLessThan(150);
   });
 
   it('asks tool-use hints for a procedure without concrete values, and game hints as before', () => {

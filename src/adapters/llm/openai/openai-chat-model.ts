@@ -3,7 +3,7 @@ import { OpenAIContext } from './openai-context.ts';
 import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
-import { openAiMessages, ToolCallCollector } from './openai-tools.ts';
+import { openAiMessages, ToolCallCollector, withoutListedTools } from './openai-tools.ts';
 import { grammarFields, type GrammarServer } from './openai-grammar.ts';
 
 /** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
@@ -165,7 +165,7 @@ export class OpenAIChatModel implements ChatModel {
     const constrained = this.constraint(request);
     return {
       model: this.options.model,
-      messages: openAiMessages(request.messages, request.tools !== undefined),
+      messages: openAiMessages(request.tools && !constrained ? withoutListedTools(request.messages, request.tools) : request.messages, request.tools !== undefined),
       ...(request.tools && !constrained ? { tools: request.tools as unknown as Json[] } : {}),
       ...constrained,
       stream: true,

@@ -1,5 +1,5 @@
 import type { AbortSignalLike, ChatRequest } from '../../../core/ports/chat-port.ts';
-import { openAiMessages } from './openai-tools.ts';
+import { openAiMessages, withoutListedTools } from './openai-tools.ts';
 import { isObject, parseJson, type Json } from './openai-errors.ts';
 import type { FetchLike } from './openai-chat-model.ts';
 
@@ -68,13 +68,18 @@ export class OpenAIContext {
   }
 
   private async countVllm(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
-    const body = { model: this.model, messages: openAiMessages(request.messages, request.tools !== undefined), ...(request.tools ? { tools: request.tools } : {}), add_generation_prompt: true };
+    const body = {
+      model: this.model,
+      messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined),
+      ...(request.tools ? { tools: request.tools } : {}),
+      add_generation_prompt: true,
+    };
     const answer = await this.json('POST', '/tokenize', body, signal);
     return isObject(answer) ? positive(answer.count) : null;
   }
 
   private async countLlamaCpp(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
-    const templated = await this.json('POST', '/apply-template', { messages: openAiMessages(request.messages, request.tools !== undefined) }, signal);
+    const templated = await this.json('POST', '/apply-template', { messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined) }, signal);
     const prompt = isObject(templated) && typeof templated.prompt === 'string' ? templated.prompt : null;
     if (prompt === null) return null;
     const answer = await this.json('POST', '/tokenize', { content: prompt, add_special: true }, signal);

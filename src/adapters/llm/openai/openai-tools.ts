@@ -1,4 +1,5 @@
-import type { ChatMessage } from '../../../core/ports/chat-port.ts';
+import type { ChatMessage, ToolSchema } from '../../../core/ports/chat-port.ts';
+import { toolSchemaBlock, TOOLS_SENT_NATIVELY } from '../../../core/prompts/agent-prompt.ts';
 import { parseToolReply, toolCallAction, type ToolCall, type ToolReply } from '../../../core/prompts/tool-call-parse.ts';
 import { isObject, type Json } from './openai-errors.ts';
 
@@ -35,6 +36,17 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
     const text = content.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/gi, '').trim();
     return { role, content: text === '' ? null : text, tool_calls: [{ id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
   });
+}
+
+/**
+ * The messages with the first tool-use message's schema block (toolSchemaBlock of these very tools)
+ * replaced by TOOLS_SENT_NATIVELY: the request sends the tools as `tools`, and the server's chat
+ * template shows them to the model, so the prompt does not list them a second time.
+ */
+export function withoutListedTools(messages: readonly ChatMessage[], tools: readonly ToolSchema[] | undefined): ChatMessage[] {
+  const block = tools && tools.length > 0 ? toolSchemaBlock(tools) : '';
+  const at = block === '' ? -1 : messages.findIndex((m) => m.role === 'user' && m.content.includes(block));
+  return at < 0 ? [...messages] : messages.map((m, index) => (index === at ? { ...m, content: m.content.replace(block, () => TOOLS_SENT_NATIVELY) } : m));
 }
 
 interface PartialCall {
