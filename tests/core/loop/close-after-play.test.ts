@@ -35,7 +35,7 @@ function counting(failClose: boolean): SandboxRuntime & { closes: number; dispos
 }
 
 describe('close() after a play', () => {
-  it('closes the instance after each clean play and keeps its interpreter for the lane's next play', async () => {
+  it("closes the instance after each clean play and keeps its interpreter for its lane's next play", async () => {
     const sandbox = counting(false);
     const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
     const first = await instances.play('lane', async () => ({ error: null, value: 1 }));
