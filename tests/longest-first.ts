@@ -8,25 +8,33 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The longest test files of full runs on a 2-core machine, longest first (paths from the project root). */
+/** The longest test files of full runs on a 2-core machine, longest first (paths from the project root; measured 2026-12-05). */
 export const LONGEST_FIRST: readonly string[] = [
   'tests/browser/app-experiments.test.ts',
+  'tests/browser/wllama-grammar.test.ts',
+  'tests/browser/app-demo.test.ts',
   'tests/browser/sandbox-snapshot.test.ts',
+  'tests/browser/app-snapshot-hosts.test.ts',
+  'tests/browser/app-resume.test.ts',
+  'tests/browser/wllama-engine.test.ts',
+  'tests/browser/explorer-10k.test.ts',
   'tests/browser/wllama-epoch.test.ts',
   'tests/browser/sandbox-isolation.test.ts',
-  'tests/browser/explorer-10k.test.ts',
+  'tests/browser/env-page-seeded.test.ts',
+  'tests/browser/app-offline.test.ts',
   'tests/browser/app-lecture.test.ts',
-  'tests/browser/app-demo.test.ts',
-  'tests/browser/app-openai.test.ts',
-  'tests/browser/wllama-engine.test.ts',
+  'tests/browser/app-second-tab.test.ts',
   'tests/browser/app-build.test.ts',
-  'tests/browser/app-resume.test.ts',
   'tests/core/env/validate-env.test.ts',
   'tests/suites/builtin-suite.test.ts',
   'tests/adapters/sandbox/node-sandbox.test.ts',
-  'tests/adapters/sandbox/node-sandbox-lifecycle.test.ts',
   'tests/core/loop/demo-script.test.ts',
+  'tests/adapters/sandbox/node-sandbox-lifecycle.test.ts',
+  'tests/adapters/sandbox/node-sandbox-forgery.test.ts',
   'tests/core/loop/learning-demo.test.ts',
+  'tests/suites/bundled-games-challenge.test.ts',
+  'tests/core/env/validation-whitelist.test.ts',
+  'tests/cli/export-import.test.ts',
 ];
 
 /** Orders `paths` (from the project root) as the sequencer orders one project's files: those of LONGEST_FIRST first, in its order, then the rest as given. */

@@ -1,10 +1,14 @@
-// Every built-in suite environment in the real Node sandbox: it passes validation, its scripted
-// winning line wins seeds 0, 1 and 2 within the turn cap, and its losing line does not.
+// Every built-in suite environment in the real Node sandbox: it passes validation (under a
+// challenge drawn from its code's hash), answers a second challenge drawn as a run draws one (from
+// a seed) without a failure and with the same first observation twice, its scripted winning line
+// wins seeds 0, 1 and 2 within the turn cap, and its losing line does not. The starter pool and the
+// demo's game get both challenges in bundled-games-challenge.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileSandbox } from '../fixtures/sandbox/file-sandbox.ts';
-import { DEFAULT_VALIDATION, validateEnvironment } from '../../src/core/env/validate-env.ts';
+import { DEFAULT_VALIDATION, drawChallenge, validateEnvironment } from '../../src/core/env/validate-env.ts';
+import { challengeProbe, checkSameReset } from '../../src/core/env/validation-challenge.ts';
 import type { StepResult } from '../../src/core/env/contract.ts';
 import type { EnvHandle } from '../../src/core/ports/sandbox-port.ts';
 import { policyForObservation, type Play } from '../../src/adapters/llm/scripted/suite-policies.ts';
@@ -46,7 +50,7 @@ async function playEpisode(handle: EnvHandle, seed: number, play: Play, hint?: s
 const won = (episode: Episode) => episode.steps.at(-1)?.terminated === true && episode.steps.at(-1)?.reward === 1;
 
 describe('built-in suite environments in the sandbox', () => {
-  it.each(manifest)('$title ($skill_name) is valid, won by its winning line and lost by its losing line', async (row) => {
+  it.each(manifest)('$title ($skill_name) is valid, passes a run-seed challenge, is won by its winning line and lost by its losing line', async (row) => {
     const code = readFileSync(join(SUITE, 'games', row.file_name), 'utf8');
     const report = await validateEnvironment(code, runtime(), { ...DEFAULT_VALIDATION, source: 'code' });
     expect({ ok: report.ok, message: report.message }).toEqual({ ok: true, message: null });
@@ -55,6 +59,9 @@ describe('built-in suite environments in the sandbox', () => {
 
     const handle = await runtime().load(code, { maxTurns: TURN_CAP, timeoutMs: 5000 });
     try {
+      // The run-seed challenge's own checks (validation's fixed probe is the same every time, and passed above), on the handle the lines play next: one interpreter start fewer than a second validation.
+      const challenge = drawChallenge(manifest.indexOf(row) + 1);
+      await checkSameReset(handle, challenge.seeds[0], await challengeProbe(handle, challenge));
       expect(handle.hasSolution).toBe(true);
       for (const seed of SEEDS) {
         const { observation } = await handle.reset(seed);

@@ -1,6 +1,8 @@
 // Export then import with the real Node sandbox: a SPADE pool (checked with the system's
 // sha256sum -c, as the reference's download script does), a run archive, corrupt pools, pool
-// rows and a corpus. One sandbox for the file.
+// rows and a corpus. One sandbox for the file, for what the imports validate; the exported run's
+// two epochs are played on the in-process doubles of their games (the sandbox is not the point
+// there, and its games' code is what the imports validate for real).
 import 'fake-indexeddb/auto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,8 @@ import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
 import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';
+import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
+import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
 
 const FIXTURES = new URL('../../fixtures/envs/', import.meta.url);
@@ -38,7 +42,7 @@ const ports = () => ({ sandbox, validation: VALIDATION });
 
 beforeAll(async () => {
   sandbox = createNodeSandboxRuntime();
-  epochs = await scriptedEpochs(sandbox, 2);
+  epochs = await scriptedEpochs(fakeSandbox(HINT_HELPS_DOUBLES), 2);
   source = await openIndexedDbRunStore({ name: 'export-source' });
   await source.createRun(testMeta('r'));
   for (const e of epochs) await source.commitEpoch('r', e);
