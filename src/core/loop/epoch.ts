@@ -242,6 +242,7 @@ async function designHintAndPlay(work: EpochWork, scheduler: Scheduler): Promise
             sandbox: ports.sandbox,
             onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
             onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
+            onReplied: (attempt) => emit({ type: 'design_replied', epoch, slot, attempt }),
             onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),
           });
           const record = toRecord(epoch, slot, skill, design);
@@ -322,7 +323,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
-  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
+  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note, scale: scores.scaleParts });
   scoring?.();
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
   const promptBudget = tally.summary();
