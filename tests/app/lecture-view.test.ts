@@ -27,7 +27,7 @@ const play = (arm: LivePlay['arm'], index: number, ret: number | null, extra: Pa
 
 const designing = (slot: LiveSlot, attempt: number) => {
   slot.phase = 'designing';
-  slot.attempts.push({ attempt, repair: false, docId: null, reply: 'class', report: null });
+  slot.attempts.push({ attempt, repair: false, docId: null, reply: 'class', replied: false, report: null });
 };
 
 describe('the work lecture mode follows', () => {
