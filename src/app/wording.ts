@@ -1,3 +1,6 @@
+/** The place of an environment id in the app's words (`epoch 2, slot 3` for e0001-s02; ids count from 0 as the run's files do), for the views. */
+export { placeOfId } from '../core/loop/epoch.ts';
+
 /** A count with its noun: `no slot`, `1 slot`, `2 slots` (the plural is the singular plus `s` unless given). */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
   if (n === 0) return `no ${singular}`;

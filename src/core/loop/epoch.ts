@@ -71,9 +71,20 @@ export interface EpochResult {
   nextState: RunState;
 }
 
-/** Stable id of the environment designed in a slot. */
+/** Stable id of the environment designed in a slot: epoch and slot counted from 0, as the run's files count them (every seed of the slot derives from it). */
 export function environmentId(epoch: number, slot: number): string {
   return `e${String(epoch).padStart(4, '0')}-s${String(slot).padStart(2, '0')}`;
+}
+
+/** Where an environment sits in the words people read, which count epochs and slots from 1: `epoch 2, slot 3` for e0001-s02. */
+export function environmentPlace(epoch: number, slot: number): string {
+  return `epoch ${epoch + 1}, slot ${slot + 1}`;
+}
+
+/** The place of an environment id as `environmentId` writes it (`epoch 2, slot 3` for e0001-s02), or null for any other text (an imported pool's own ids). */
+export function placeOfId(id: string): string | null {
+  const match = /^e(\d{4,})-s(\d{2,})$/.exec(id);
+  return match ? environmentPlace(Number(match[1]), Number(match[2])) : null;
 }
 
 /**
