@@ -103,8 +103,7 @@ export class RunViewState {
       else if (event.type === 'epoch_started') {
         this.recent = keepRecent(this.recent, this.live);
         this.live = createLiveEpoch(event.epoch, event.slots);
-      }
-      else if (this.live) applyEvent(this.live, event);
+      } else if (this.live) applyEvent(this.live, event);
     }
   }
 

@@ -34,7 +34,8 @@ export function runSummary(results: readonly EpochResult[], dir: string): string
     `${results.length} epoch(s): ${valid.length}/${envs.length} environments valid, ${results.reduce((n, r) => n + r.metrics.episodes, 0)} episodes, ${tokens} tokens`,
     'top environments by designer reward (ids count epochs and slots from 0, as the files do):',
     ...best.map(
-      (e) => `  ${e.id} (${environmentPlace(e.epoch, e.slot)}) ${e.skill.padEnd(22)} reward ${fixed(e.stats!.designerReward)}  win ${fixed(e.stats!.winRate)}  regret ${fixed(e.stats!.regret)}  hint: ${(e.hint ?? '').slice(0, 60)}`,
+      (e) =>
+        `  ${e.id} (${environmentPlace(e.epoch, e.slot)}) ${e.skill.padEnd(22)} reward ${fixed(e.stats!.designerReward)}  win ${fixed(e.stats!.winRate)}  regret ${fixed(e.stats!.regret)}  hint: ${(e.hint ?? '').slice(0, 60)}`,
     ),
     `written to ${dir}: ${[CONFIG_FILE, RUN_META_FILE, STATE_FILE, ...RUN_FILES].join(', ')}`,
   ].join('\n');

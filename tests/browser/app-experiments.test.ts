@@ -51,7 +51,9 @@ describe('held-out evaluation and the playbook in the app', () => {
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
       const starting = (await page.evaluate(() => (window as unknown as { startingSeen: string[] }).startingSeen)) as string[];
       expect(starting).not.toContain('Press Start');
-      expect(starting.some((t) => /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(t))).toBe(true);
+      expect(
+        starting.some((t) => /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(t)),
+      ).toBe(true);
 
       // The scripted learner wins the 4 held-out games of each skill it has a lesson for: 8 of 24 plays.
       await expect(page.getByTestId('eval-progress').textContent()).resolves.toMatch(/^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /);

@@ -86,7 +86,9 @@ describe('Learn without a run, then the guided tour over the demo', () => {
       await expect(page.getByTestId('loop-diagram').getByText('slots designed in 1 epoch(s)').count()).resolves.toBe(1);
       // The demo's first design attempt fails the probe: the designer's tally counts it, and never says nothing was rejected.
       const roles = page.locator('p', { hasText: 'is the Environment Designer' });
-      await expect(roles.textContent()).resolves.toMatch(/: [1-9]\d* of its \d+ attempts (was|were) rejected by the sandbox's checks .*every slot ended with a valid environment|rejected after all attempts/s);
+      await expect(roles.textContent()).resolves.toMatch(
+        /: [1-9]\d* of its \d+ attempts (was|were) rejected by the sandbox's checks .*every slot ended with a valid environment|rejected after all attempts/s,
+      );
       await expect(page.getByText('no slot was rejected').count()).resolves.toBe(0);
       await page.getByTestId('next-memory').getByTestId('next-memory-row').first().waitFor();
       await screenshot(page, 'learn-with-run');

@@ -123,7 +123,9 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
   });
 
   it("says when each attempt's reply is complete, before its validation, and gives every score the epoch's designer scale with its parts", () => {
-    const design = events.filter((e) => e.type === 'design_started' || e.type === 'design_replied' || e.type === 'validated').map((e) => `${e.type}:${'slot' in e ? e.slot : ''}:${'attempt' in e ? e.attempt : ''}`);
+    const design = events
+      .filter((e) => e.type === 'design_started' || e.type === 'design_replied' || e.type === 'validated')
+      .map((e) => `${e.type}:${'slot' in e ? e.slot : ''}:${'attempt' in e ? e.attempt : ''}`);
     for (const started of design.filter((d) => d.startsWith('design_started'))) {
       const [, slot, attempt] = started.split(':');
       const at = (type: string) => design.indexOf(`${type}:${slot}:${attempt}`);
