@@ -40,12 +40,16 @@ describe('held-out evaluation and the playbook in the app', () => {
       await page.evaluate(() => {
         const seen: string[] = [];
         (window as unknown as { startingSeen: string[] }).startingSeen = seen;
-        new MutationObserver(() => {
-          const shown = document.querySelector('[data-testid="starting-work"]')?.textContent?.trim();
+        const main = document.querySelector('main')!;
+        // Cheap reads only: the page streams an epoch meanwhile.
+        const observer = new MutationObserver(() => {
+          const shown = main.querySelector('[data-testid="starting-work"]')?.textContent?.trim();
           if (shown && seen.at(-1) !== shown) seen.push(shown);
-          const status = document.querySelector('[data-testid="run-status"]')?.textContent;
-          if (status === 'running' && document.querySelector('main')?.textContent?.includes('Press Start to run the first epoch')) seen.push('Press Start');
-        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+          const status = main.querySelector('[data-testid="run-status"]')?.textContent;
+          if (status === 'running' && main.querySelector('[data-testid="press-start"]') && seen.at(-1) !== 'Press Start') seen.push('Press Start');
+          if (main.querySelector('[data-testid="slot"], section.live')) observer.disconnect();
+        });
+        observer.observe(main, { subtree: true, childList: true, characterData: true });
       });
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
