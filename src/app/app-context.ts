@@ -18,6 +18,7 @@ import { sandboxActions, type SandboxActions } from './sandbox-actions.ts';
 import { dataActions, saveFile, type DataActions } from './data-actions.ts';
 import { activeGroundingCorpus } from './corpus-source.ts';
 import { currentDemoSpeed, DEMO_PIECE_DELAY_MS } from './demo-speed.ts';
+import { currentScoreHold } from './score-hold.ts';
 import { readPickedFiles } from '../adapters/store/import-run.ts';
 import { toImportFiles } from '../adapters/store/import-read.ts';
 import type { Suite } from '../core/eval/suite.ts';
@@ -148,6 +149,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     lock: link.lock,
     presence,
     schedule: (flush) => setTimeout(() => requestAnimationFrame(() => flush()), UI_FLUSH_MS),
+    scoreHold: currentScoreHold,
   });
   modelSetup.onModelEvent((event) => {
     if (event.type === 'device-lost') runs.pause();

@@ -1,4 +1,5 @@
 import { BLEND_PLATEAU_WEIGHT, BLEND_REGRET_SCALE, BLEND_REGRET_WEIGHT, type RewardVariant } from '../core/scoring/designer-reward.ts';
+import { MAX_DESIGNER_SCALE, type DesignerScaleParts } from '../core/scoring/advantages.ts';
 import { PLATEAU_BAND, PLATEAU_RAMP, plateau } from '../core/scoring/regret.ts';
 
 /** One-line explanations of each number the live view shows, next to the number. */
@@ -9,7 +10,8 @@ export const FORMULAS = {
   regret: "Regret = r_hint - r_nohint: how much the hint helps. High regret marks the agent's frontier. 0 when no usable hint came.",
   winRate: `Win rate w: mean return of every kept unhinted play of the epoch (all rollouts). The plateau band [${PLATEAU_BAND[0]}, ${PLATEAU_BAND[1]}] is where learning is fastest.`,
   agentAdvantage: 'Agent advantage (GRPO): (r - mean) / (std + 1e-8) within the unhinted plays of one environment in one rollout; hinted plays get none.',
-  designerAdvantage: "Designer advantage: reward minus the mean reward of the epoch's same-skill designs, times min(N_agent / N_designer x R, 50), N_agent the unhinted plays of one rollout.",
+  designerAdvantage:
+    "Designer advantage: reward minus the mean reward of the epoch's same-skill designs, times the designer scale min(N_agent / N_designer x R, 50): N_agent the kept unhinted plays of rollout 0 of all the epoch's scored environments together (not one environment's K), N_designer the scored designs, R the rollouts.",
 } as const;
 
 /** The chosen designer reward's formula in words. */
@@ -25,6 +27,13 @@ export function rewardFormula(variant: RewardVariant): string {
       return "Designer reward (learning potential) = |w - mu_slow|, mu_slow the skill's slow average after this epoch's update with the mean of its unhinted returns.";
   }
 }
+
+/** The designer scale with the numbers it is made of: `scale = min(16 / 4 x 1, 50) = 4`. */
+export function scaleText(parts: DesignerScaleParts): string {
+  return `Designer scale this epoch = min(N_agent / N_designer x R, ${MAX_DESIGNER_SCALE}) = min(${parts.agentPlays} / ${parts.designs} x ${parts.rollouts}, ${MAX_DESIGNER_SCALE}) = ${formatScale(parts.scale)}`;
+}
+
+const formatScale = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 /** plateau(w) with its definition, for the band chart. */
 export function plateauText(w: number): string {

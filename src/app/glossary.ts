@@ -1,5 +1,6 @@
 import { MEMORY_CAPACITY, POSITIVE_BAND, POSITIVE_POOL, TOO_EASY, TOO_HARD } from '../core/loop/memory.ts';
 import { REWARD_VARIANTS } from '../core/scoring/designer-reward.ts';
+import { placeOfId } from '../core/loop/epoch.ts';
 import { PLATEAU_BAND, PLATEAU_RAMP } from '../core/scoring/regret.ts';
 import { FORMULAS, rewardFormula } from './formulas.ts';
 
@@ -20,6 +21,12 @@ const decimal = (x: number) => Number(x.toFixed(6));
 
 /** The terms of the method's formulas, defined as `src/core/scoring` and `src/core/loop/memory.ts` compute them. */
 export const GLOSSARY: readonly GlossaryEntry[] = [
+  {
+    id: 'env-id',
+    term: 'environment id',
+    aliases: ['environment id'],
+    definition: `An environment's id, such as e0001-s02: "e" and the epoch, "s" and the slot, counted from 0 as the run's files count them, so e0001-s02 is ${placeOfId('e0001-s02')} in the app's words, which count from 1. Ids never change: every seed of a slot derives from its id, and runs, archives and comparisons find environments by it.`,
+  },
   { id: 'episode-return', term: 'episode return', aliases: ['episode return', 'return of an episode'], definition: FORMULAS.episodeReturn },
   { id: 'r-nohint', term: 'r_nohint', aliases: ['r_nohint'], definition: FORMULAS.rNoHint },
   { id: 'r-hint', term: 'r_hint', aliases: ['r_hint'], definition: FORMULAS.rHint },

@@ -14,6 +14,8 @@ export interface Lesson {
   examplePlateau: number;
   validCount: number;
   rejectedCount: number;
+  /** Design attempts the sandbox's checks rejected, in every epoch (those of slots that later validated too). */
+  failedAttempts: number;
   /** Records the designer's memory holds now. */
   memorySize: number;
   /** A later environment whose prompt showed remembered examples, if any. */
@@ -40,6 +42,7 @@ export async function buildLesson(store: RunStore, runId: string): Promise<Lesso
     examplePlateau: example?.stats ? plateau(example.stats.winRate) : 0,
     validCount,
     rejectedCount,
+    failedAttempts: epochs.reduce((n, m) => n + Math.round(m.attempts * (1 - m.validityRate)), 0),
     memorySize: Math.min(MEMORY_CAPACITY, loaded.state.memory.length),
     memoryUse: later.find((e) => e.memoryShown.positives.length > 0 || e.memoryShown.negative !== null) ?? null,
   };

@@ -3,6 +3,7 @@ import type { SpadeEvent } from '../core/loop/events.ts';
 import type { LessonOutcome } from '../core/playbook/learn-lessons.ts';
 import { addToRoleBudget, type PromptBudgetSummary } from '../core/budget/budget-tally.ts';
 import type { Arm, EnvStats, EpochMetrics, Turn } from '../core/records.ts';
+import type { DesignerScaleParts } from '../core/scoring/advantages.ts';
 
 /** One design attempt as it streams in and is judged. */
 export interface LiveAttempt {
@@ -11,6 +12,8 @@ export interface LiveAttempt {
   docId: string | null;
   /** The designer's reply so far. */
   reply: string;
+  /** True once the reply is complete: the sandbox is validating it (starting Python first if it is not running yet). */
+  replied: boolean;
   report: ValidationReport | null;
 }
 
@@ -50,6 +53,8 @@ export interface LiveSlot {
   note: string | null;
   /** The pool environment a fixed-pool run plays in this slot (no design), or null. */
   poolId: string | null;
+  /** The epoch's designer scale and its parts, once the slot is scored. */
+  scale: DesignerScaleParts | null;
 }
 
 /** Which stage of the epoch is running. */
@@ -92,6 +97,7 @@ export function createLiveEpoch(epoch: number, slots: ReadonlyArray<{ slot: numb
       stats: null,
       note: null,
       poolId: null,
+      scale: null,
     })),
     metrics: null,
     pieces: 0,
@@ -150,13 +156,19 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       const slot = live.slots[event.slot];
       if (!slot) return;
       slot.phase = 'designing';
-      slot.attempts.push({ attempt: event.attempt, repair: event.repair, docId: event.docId, reply: '', report: null });
+      slot.attempts.push({ attempt: event.attempt, repair: event.repair, docId: event.docId, reply: '', replied: false, report: null });
+      return;
+    }
+    case 'design_replied': {
+      const attempt = live.slots[event.slot]?.attempts.find((a) => a.attempt === event.attempt);
+      if (attempt) attempt.replied = true;
       return;
     }
     case 'validated': {
       const slot = live.slots[event.slot];
       const attempt = slot?.attempts.find((a) => a.attempt === event.attempt);
       if (!slot || !attempt) return;
+      attempt.replied = true;
       attempt.report = event.report;
       if (event.report.ok) slot.phase = 'valid';
       return;
@@ -206,6 +218,7 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       if (slot) {
         slot.stats = event.stats;
         slot.note = event.note;
+        slot.scale = event.scale;
         slot.phase = event.stats ? 'scored' : 'quarantined';
       }
       return;
@@ -238,4 +251,11 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
 /** The code to show for an attempt: the validated source once judged, else the reply streaming in. */
 export function attemptCode(attempt: LiveAttempt): string {
   return attempt.report?.source || attempt.reply;
+}
+
+/** What an attempt without a verdict is doing: its reply still streaming, or (reply complete) the sandbox validating it, starting Python first when Python is still starting; `not finished` once its epoch ended. */
+export function attemptStatus(attempt: LiveAttempt, halted: boolean, pythonStarting: boolean): string {
+  if (halted) return 'not finished';
+  if (!attempt.replied) return 'streaming…';
+  return pythonStarting ? 'reply complete; starting Python, then validating…' : 'reply complete; validating…';
 }

@@ -15,6 +15,7 @@ import type { RunPresence } from './run-presence.svelte.ts';
 import { RunSession, type RunLock } from './run-session.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
 import { RunViewState } from './run-view-state.svelte.ts';
+import { holdMs, type ScoreHold } from './score-hold.ts';
 
 export type { ControllerStatus } from './run-view-state.svelte.ts';
 export type { RunLock } from './run-session.ts';
@@ -28,6 +29,8 @@ export interface RunControllerDeps extends StoredRunDeps {
   pollMs?: number;
   /** Schedules a UI flush (requestAnimationFrame in the browser). */
   schedule?: (flush: () => void) => void;
+  /** How long a completed epoch's scores stay on screen before the next epoch of the same start begins (read at each epoch's end; default: no hold). */
+  scoreHold?: () => ScoreHold;
 }
 
 /** Runs SPADE epochs for one run at a time: start, pause, step one unit, resume, abort; persists each epoch. Shows a run another tab runs read-only, following it live. */
@@ -47,6 +50,8 @@ export class RunController extends RunViewState {
   private starting = false;
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, not state the UI reads
   private readonly storedListeners = new Set<(runId: string) => void>();
+  /** Ends the hold under way at once, or null when none is. */
+  private endHold: (() => void) | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {
     super(deps.presence);
@@ -180,6 +185,11 @@ export class RunController extends RunViewState {
     this.evalAbort = abort;
     if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
     if (this.evalAbort === abort) this.evalAbort = null;
+  }
+
+  /** Ends the hold on a completed epoch's scores: the next epoch starts now. */
+  continueNow(): void {
+    this.endHold?.();
   }
 
   /** Cancels the on-demand evaluation under way (before its next play or model call); nothing is stored. */
@@ -337,6 +347,7 @@ export class RunController extends RunViewState {
             this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
             if (overlap && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: overlap() };
           });
+          return this.holdScores(session, result.nextState.epoch);
         },
       });
       return await this.finish(session, 'completed', null);
@@ -346,6 +357,31 @@ export class RunController extends RunViewState {
       if (error instanceof StoreQuotaError) return this.finish(session, 'stopped', error.message);
       return this.finish(session, 'failed', error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /**
+   * Keeps a completed epoch's final scores on screen before epoch `next` of the same start begins,
+   * for the chosen hold (some seconds, or until Next epoch now), when this view shows them and the run
+   * has an epoch left; an abort ends the hold at once.
+   */
+  private holdScores(session: RunSession, next: number): Promise<void> {
+    const ms = holdMs(this.deps.scoreHold?.() ?? 'off');
+    const shown = this.inView(session) && this.live?.stage === 'done' && this.live.epoch === next - 1;
+    if (ms === 0 || !shown || !this.meta || next >= this.meta.epochsPlanned || session.abort.signal.aborted) return Promise.resolve();
+    const clock = this.deps.now ?? Date.now;
+    return new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        session.abort.signal.removeEventListener('abort', end);
+        if (this.endHold === end) this.endHold = null;
+        if (this.held?.next === next) this.held = null;
+        resolve();
+      };
+      const timer = ms === null ? undefined : setTimeout(end, ms);
+      session.abort.signal.addEventListener('abort', end);
+      this.endHold = end;
+      this.held = { next, until: ms === null ? null : clock() + ms };
+    });
   }
 
   /** Stores how a start ended (in its own run), then shows it when the start's run is still the open one. */

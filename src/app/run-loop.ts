@@ -28,8 +28,8 @@ export interface StoredRunView extends Pick<EpochPorts, 'emit' | 'gate'> {
   notice(text: string | null, append: boolean): void;
   /** The run's stored meta changed by `patch`. */
   metaChanged(patch: Partial<RunMeta>): void;
-  /** An epoch was committed; `overlap` (when it evaluated) gives the suite environments the run also trained on. */
-  committed(result: EpochResult, overlap: (() => string[]) | null): void;
+  /** An epoch was committed; `overlap` (when it evaluated) gives the suite environments the run also trained on; the next epoch starts once what it returns has settled. */
+  committed(result: EpochResult, overlap: (() => string[]) | null): void | Promise<void>;
 }
 
 /** Where chosen suites are read: the built-in suite and the stored runs. */
@@ -90,7 +90,7 @@ export async function playStoredRun(deps: StoredRunDeps, session: RunSession, vi
       committed: (result) => {
         session.epochsCompleted = result.nextState.epoch;
         if (evalSuite && training) for (const code of trainingCodes({}, result.environments)) training.add(code);
-        view.committed(result, evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null);
+        return view.committed(result, evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null);
       },
     },
     state,

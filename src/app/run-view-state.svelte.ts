@@ -4,6 +4,7 @@ import type { RunMeta } from '../core/ports/store-port.ts';
 import type { EvalProgress } from './eval-progress.ts';
 import { applyEvalEvent, isEvalEvent } from './eval-progress.ts';
 import { applyEvent, createLiveEpoch, haltLiveEpoch, type LiveEpoch } from './live-epoch.ts';
+import { keepRecent } from './score-hold.ts';
 import type { FinishedStatus } from './run-announcement.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
 import { runStatus, type HeldHere, type RunStatusView } from './run-status.ts';
@@ -21,6 +22,10 @@ export class RunViewState {
   status: ControllerStatus = $state('idle');
   meta: RunMeta | null = $state(null);
   live: LiveEpoch | null = $state(null);
+  /** The last completed epochs this tab watched before the live one (oldest first), for the live view's epoch picker. */
+  recent: LiveEpoch[] = $state([]);
+  /** While an epoch's final scores are held on screen: the next epoch's index and when the hold ends (Date.now() time; null: until Next epoch now is pressed). */
+  held: { next: number; until: number | null } | null = $state.raw(null);
   history: EpochMetrics[] = $state([]);
   error: string | null = $state(null);
   /** A status line about the run's history (e.g. it was interrupted), or null. */
@@ -60,6 +65,8 @@ export class RunViewState {
     this.meta = meta;
     this.history = history;
     this.live = null;
+    this.recent = [];
+    this.held = null;
     this.piecesPerSecond = 0;
     this.evaluation = null;
     this.stage = null;
@@ -93,8 +100,10 @@ export class RunViewState {
   protected applyEvents(events: readonly SpadeEvent[]): void {
     for (const event of events) {
       if (isEvalEvent(event)) this.evaluation = applyEvalEvent(this.evaluation, event);
-      else if (event.type === 'epoch_started') this.live = createLiveEpoch(event.epoch, event.slots);
-      else if (this.live) applyEvent(this.live, event);
+      else if (event.type === 'epoch_started') {
+        this.recent = keepRecent(this.recent, this.live);
+        this.live = createLiveEpoch(event.epoch, event.slots);
+      } else if (this.live) applyEvent(this.live, event);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { EvalRecord } from '../core/eval/eval-record.ts';
-import type { EpochResult } from '../core/loop/epoch.ts';
+import { environmentPlace, type EpochResult } from '../core/loop/epoch.ts';
 import { epochFigures } from '../core/scoring/epoch-figures.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../formats/export/run-files.ts';
 
@@ -24,7 +24,7 @@ export function evalLine(record: EvalRecord): string {
   return `held-out evaluation after ${record.afterEpochs} epoch(s) on ${record.suite}: win rate ${fixed(record.winRate)} (95% CI ${fixed(lo)}-${fixed(hi)}), ${record.environments} environments, ${record.episodes} episodes, playbook ${record.playbook ? 'on' : 'off'}`;
 }
 
-/** The closing summary: totals and the environments nearest the agent's frontier. */
+/** The closing summary: totals and the environments nearest the agent's frontier, each id with its epoch and slot counted from 1 as the epoch lines count (ids count from 0, as the files do). */
 export function runSummary(results: readonly EpochResult[], dir: string): string {
   const envs = results.flatMap((r) => r.environments);
   const valid = envs.filter((e) => e.stats);
@@ -32,9 +32,10 @@ export function runSummary(results: readonly EpochResult[], dir: string): string
   const tokens = results.reduce((n, r) => n + r.metrics.promptTokens + r.metrics.completionTokens, 0);
   return [
     `${results.length} epoch(s): ${valid.length}/${envs.length} environments valid, ${results.reduce((n, r) => n + r.metrics.episodes, 0)} episodes, ${tokens} tokens`,
-    'top environments by designer reward:',
+    'top environments by designer reward (ids count epochs and slots from 0, as the files do):',
     ...best.map(
-      (e) => `  ${e.id} ${e.skill.padEnd(22)} reward ${fixed(e.stats!.designerReward)}  win ${fixed(e.stats!.winRate)}  regret ${fixed(e.stats!.regret)}  hint: ${(e.hint ?? '').slice(0, 60)}`,
+      (e) =>
+        `  ${e.id} (${environmentPlace(e.epoch, e.slot)}) ${e.skill.padEnd(22)} reward ${fixed(e.stats!.designerReward)}  win ${fixed(e.stats!.winRate)}  regret ${fixed(e.stats!.regret)}  hint: ${(e.hint ?? '').slice(0, 60)}`,
     ),
     `written to ${dir}: ${[CONFIG_FILE, RUN_META_FILE, STATE_FILE, ...RUN_FILES].join(', ')}`,
   ].join('\n');

@@ -3,6 +3,8 @@ import { applyEvent, createLiveEpoch, type LivePlay, type LiveSlot } from '../..
 import { activeWork, followScroll, playPartId, scoresSoFar, type FollowLayout } from '../../src/app/lecture-view.ts';
 import { readLectureMode, LectureMode } from '../../src/app/lecture-mode.svelte.ts';
 
+const SCALE = { agentPlays: 16, designs: 4, rollouts: 1, scale: 4 };
+
 function epoch(slots = 3) {
   return createLiveEpoch(
     0,
@@ -25,7 +27,7 @@ const play = (arm: LivePlay['arm'], index: number, ret: number | null, extra: Pa
 
 const designing = (slot: LiveSlot, attempt: number) => {
   slot.phase = 'designing';
-  slot.attempts.push({ attempt, repair: false, docId: null, reply: 'class', report: null });
+  slot.attempts.push({ attempt, repair: false, docId: null, reply: 'class', replied: false, report: null });
 };
 
 describe('the work lecture mode follows', () => {
@@ -149,10 +151,10 @@ describe('a quarantined slot in the live view', () => {
     const live = epoch(2);
     const [quarantined, scored] = live.slots as [LiveSlot, LiveSlot];
     const note = 'Quarantined: 2 of its 2 unhinted plays failed.';
-    applyEvent(live, { type: 'scored', epoch: 0, envId: quarantined.envId, stats: null, note });
-    expect(quarantined).toMatchObject({ phase: 'quarantined', stats: null, note });
+    applyEvent(live, { type: 'scored', epoch: 0, envId: quarantined.envId, stats: null, note, scale: SCALE });
+    expect(quarantined).toMatchObject({ phase: 'quarantined', stats: null, note, scale: SCALE });
     const stats = { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 1, designerAdvantage: 0, designerGroupSize: 1, hung: false, droppedPlays: 0, turnsToWin: 1 };
-    applyEvent(live, { type: 'scored', epoch: 0, envId: scored.envId, stats, note: null });
+    applyEvent(live, { type: 'scored', epoch: 0, envId: scored.envId, stats, note: null, scale: SCALE });
     expect(scored).toMatchObject({ phase: 'scored', stats });
   });
 });

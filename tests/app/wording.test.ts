@@ -10,12 +10,19 @@ describe('wording of counts', () => {
     expect([savedEpochs(0), savedEpochs(1), savedEpochs(3)]).toEqual(['No epoch is saved', 'Epoch 1 is saved', 'Epochs 1 to 3 are saved']);
   });
 
-  it('never says "0 slots were rejected"', () => {
-    expect(designerTally(0, 0)).toBe('wrote no environment');
+  it('never says "0 slots were rejected", nor "no slot was rejected" after a rejected attempt', () => {
+    expect(designerTally(0, 0, 0)).toBe('wrote no environment');
     const checks = "the sandbox's checks (load, probe, determinism)";
-    expect(designerTally(4, 0)).toBe(`wrote 4 environments as Python programs, and all 4 passed ${checks}; no slot was rejected`);
-    expect(designerTally(1, 0)).toBe(`wrote 1 environment as a Python program, and it passed ${checks}; no slot was rejected`);
-    expect(designerTally(3, 1)).toBe(`wrote 4 environments as Python programs, of which 3 passed ${checks} and 1 slot was rejected after all attempts, with the exact reason`);
-    expect(designerTally(0, 2)).toBe(`wrote 2 environments as Python programs, of which none passed ${checks} and 2 slots were rejected after all attempts, each with the exact reason`);
+    expect(designerTally(4, 0, 0)).toBe(`wrote 4 environments as Python programs, and all 4 passed ${checks} at the first attempt; no attempt was rejected`);
+    expect(designerTally(1, 0, 0)).toBe(`wrote 1 environment as a Python program, and it passed ${checks} at the first attempt; no attempt was rejected`);
+    expect(designerTally(2, 0, 1)).toBe(
+      `wrote 2 environments as Python programs: 1 of its 3 attempts was rejected by ${checks}, each with the exact reason, and tried again; every slot ended with a valid environment`,
+    );
+    expect(designerTally(3, 1, 4)).toBe(
+      `wrote 4 environments as Python programs, of which 3 passed ${checks} and 1 slot was rejected after all attempts, with the exact reason (4 attempts rejected in all)`,
+    );
+    expect(designerTally(0, 2, 6)).toBe(
+      `wrote 2 environments as Python programs, of which none passed ${checks} and 2 slots were rejected after all attempts, each with the exact reason (6 attempts rejected in all)`,
+    );
   });
 });

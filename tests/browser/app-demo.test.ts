@@ -62,7 +62,20 @@ describe('first run: the demo runs two epochs end to end', () => {
       await screenshot(page, 'live-epoch-playing');
       // Every stage has shown at the normal pace; the speed control applies mid-run, so the rest streams at once.
       await page.getByLabel('Demo speed').selectOption('instant');
+      // The first epoch's final score cards stay on screen (the default hold) before the second epoch replaces them, with the epoch's designer scale.
+      const hold = page.getByTestId('score-hold');
+      await hold.waitFor({ timeout: 300_000 });
+      await expect(hold.textContent()).resolves.toMatch(/Scores held: epoch 2 starts in \d s\./);
+      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/^\s*Epoch 1 \(complete\)\s*$/);
+      await expect(page.getByTestId('designer-scale').first().textContent()).resolves.toMatch(/^Designer scale this epoch = min\(N_agent \/ N_designer x R, 50\) = min\(\d+ \/ \d x 1, 50\) = /);
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
+      // The first epoch stays reachable: the picker shows its two score cards again.
+      const picker = page.getByRole('group', { name: 'Show the scores of epoch' });
+      await picker.getByRole('button', { name: '1', exact: true }).click();
+      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/Epoch 1 \(complete, an earlier epoch\)/);
+      await expect(page.locator('dt', { hasText: /^regret$/ }).count()).resolves.toBe(2);
+      await picker.getByRole('button', { name: '2 (latest)' }).click();
+      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/^\s*Epoch 2 \(complete\)\s*$/);
       const rows = page.getByTestId('epoch-row');
       await expect(rows.count()).resolves.toBe(2);
       // The last epoch's two slots each show their regret.

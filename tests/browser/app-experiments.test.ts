@@ -36,8 +36,28 @@ describe('held-out evaluation and the playbook in the app', () => {
       await expect(page.getByRole('checkbox', { name: /^Agent's playbook/ }).isChecked()).resolves.toBe(true);
       await expect(page.getByRole('spinbutton', { name: /^Evaluate every N epochs/ }).inputValue()).resolves.toBe('1');
       await page.getByRole('spinbutton', { name: /^Seeds per held-out environment/ }).fill('1');
+      // Every text the live view's main area shows before the first epoch's first event, and whether it ever said "Press Start" while running.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { startingSeen: string[] }).startingSeen = seen;
+        const main = document.querySelector('main')!;
+        // Cheap reads only: the page streams an epoch meanwhile.
+        const observer = new MutationObserver(() => {
+          const shown = main.querySelector('[data-testid="starting-work"]')?.textContent?.trim();
+          if (shown && seen.at(-1) !== shown) seen.push(shown);
+          const status = main.querySelector('[data-testid="run-status"]')?.textContent;
+          if (status === 'running' && main.querySelector('[data-testid="press-start"]') && seen.at(-1) !== 'Press Start') seen.push('Press Start');
+          if (main.querySelector('[data-testid="slot"], section.live')) observer.disconnect();
+        });
+        observer.observe(main, { subtree: true, childList: true, characterData: true });
+      });
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
+      const starting = (await page.evaluate(() => (window as unknown as { startingSeen: string[] }).startingSeen)) as string[];
+      expect(starting).not.toContain('Press Start');
+      expect(
+        starting.some((t) => /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(t)),
+      ).toBe(true);
 
       // The scripted learner wins the 4 held-out games of each skill it has a lesson for: 8 of 24 plays.
       await expect(page.getByTestId('eval-progress').textContent()).resolves.toMatch(/^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /);

@@ -3,7 +3,8 @@
 // environment's heading when it opens; a completed run runs more epochs from its controls; a
 // refused clipboard is not reported as copied; and every view fits the window at 390 and 1366 px
 // (no sideways scroll; at 1366 the header is one row and the content starts at the same place on
-// every view). Chromium draws classic scrollbars here, as a desktop browser does.
+// every view), and at 390 px the new-run form with its demo notice fits and the header stays short
+// (issue 33 item 10). Chromium draws classic scrollbars here, as a desktop browser does.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
@@ -30,6 +31,13 @@ describe('keyboard focus and the run controls', () => {
     'keeps the focus on the controls after Start, Pause and Resume, gives a completed run more epochs, and focuses an opened environment',
     async () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
+      // The form takes the focus at the run's name, and Create run is two Tabs and Enter away (not 37 Tabs from the page's start).
+      await page.waitForFunction(() => document.activeElement === document.querySelector('form input[required]'), null, { timeout: 30_000 });
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Skip to Create run (every other setting keeps its value)');
+      await page.keyboard.press('Enter');
+      await focusOn('Create run');
       await page.getByLabel('Epochs', { exact: true }).fill('1');
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('button', { name: 'Create run' }).press('Enter');
@@ -109,6 +117,24 @@ describe('every view fits the window', () => {
       .click();
     await page.getByRole('heading', { name: /^Environment e/ }).waitFor();
     seen.push({ view: 'environment page', ...(await layout(page)) });
+    if (width === 390) {
+      // A phone: the new-run form and its demo notice fit, and the header leaves the screen to the work, in lecture mode too.
+      await nav('Model').click();
+      await page.getByRole('button', { name: 'Start the demo' }).click();
+      await page.getByRole('heading', { name: 'New run' }).waitFor();
+      seen.push({ view: 'new-run form', ...(await layout(page)) });
+      const notice = await page.getByTestId('demo-notice').evaluate((n) => n.getBoundingClientRect().right - document.documentElement.clientWidth);
+      expect(notice).toBeLessThanOrEqual(0);
+      await screenshot(page, 'layout-390-new-run');
+      const header = () => page.evaluate(() => Math.round(document.querySelector('header')!.getBoundingClientRect().height));
+      const heights = [await header()];
+      await nav('Live run').click();
+      await page.getByRole('button', { name: 'Lecture mode' }).click();
+      heights.push(await header());
+      await page.getByRole('button', { name: 'Lecture mode' }).click();
+      expect(heights[0]).toBeLessThanOrEqual(160);
+      expect(heights[1]).toBeLessThanOrEqual(200);
+    }
     expect(seen.filter((s) => s.overflow > 0)).toEqual([]);
     if (width === 1366) {
       expect(seen.filter((s) => s.navRows !== 1 || !s.titleBesideNav)).toEqual([]);

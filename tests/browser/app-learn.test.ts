@@ -30,6 +30,10 @@ describe('Learn without a run, then the guided tour over the demo', () => {
     // The frontier row carries the highest reward under blend, regret and (tied with the coin flip) solve_rate.
     const frontier = table.locator('tbody tr', { hasText: 'Frontier' }).locator('td.best');
     await expect(frontier.evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()))).resolves.toEqual(['1.000 (highest)', '0.250 (highest)', '1.000 (highest)']);
+    // The regret measured (r_hint - r_nohint) and the reward of the regret variant are two columns with two names.
+    const headers = await table.locator('thead th').evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
+    expect(headers.filter((h) => /regret/.test(h))).toEqual(['regret (r_hint - r_nohint)', 'regret reward']);
+    expect(new Set(headers).size).toBe(headers.length);
     await expect(page.locator('#glossary-plateau').textContent()).resolves.toBe('plateau');
 
     await page.getByTestId('why-regret').getByRole('button', { name: 'plateau(w)' }).focus();
@@ -80,6 +84,12 @@ describe('Learn without a run, then the guided tour over the demo', () => {
       await page.getByRole('button', { name: 'Learn', exact: true }).click();
       await page.getByRole('heading', { name: "How SPADE works, on this run's numbers" }).waitFor();
       await expect(page.getByTestId('loop-diagram').getByText('slots designed in 1 epoch(s)').count()).resolves.toBe(1);
+      // The demo's first design attempt fails the probe: the designer's tally counts it, and never says nothing was rejected.
+      const roles = page.locator('p', { hasText: 'is the Environment Designer' });
+      await expect(roles.textContent()).resolves.toMatch(
+        /: [1-9]\d* of its \d+ attempts (was|were) rejected by the sandbox's checks .*every slot ended with a valid environment|rejected after all attempts/s,
+      );
+      await expect(page.getByText('no slot was rejected').count()).resolves.toBe(0);
       await page.getByTestId('next-memory').getByTestId('next-memory-row').first().waitFor();
       await screenshot(page, 'learn-with-run');
     },

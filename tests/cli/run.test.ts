@@ -34,7 +34,10 @@ describe('spade run', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
     expect(result.stdout).toMatch(/^epoch 2: /m);
-    expect(result.stdout).toContain('top environments by designer reward:');
+    expect(result.stdout).toContain('top environments by designer reward (ids count epochs and slots from 0, as the files do):');
+    // Each id is read out in the epoch lines' numbering: e0001-s00 is epoch 2, slot 1.
+    expect(result.stdout).toMatch(/^ {2}e0001-s0(0 \(epoch 2, slot 1\)|1 \(epoch 2, slot 2\)) /m);
+    for (const [, epoch, slot, place] of result.stdout.matchAll(/^ {2}e(\d{4})-s(\d{2}) \((.*?)\)/gm)) expect(place).toBe(`epoch ${Number(epoch) + 1}, slot ${Number(slot) + 1}`);
     expect(result.stdout).toContain(`written to ${out}`);
   });
 

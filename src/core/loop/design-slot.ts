@@ -28,6 +28,8 @@ export interface SlotContext {
   sandbox: SandboxRuntime;
   onAttemptStart(attempt: number, docId: string | null, repair: boolean): void;
   onToken(delta: string): void;
+  /** The attempt's reply is complete; its validation (in the sandbox) starts now. */
+  onReplied?(attempt: number): void;
   onValidated(attempt: number, report: ValidationReport): void;
 }
 
@@ -142,6 +144,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
       ladder,
       roleThinking(config, 'designer'),
     );
+    ctx.onReplied?.(attempt);
     const validated = await validateEnvironment(result.text, ctx.sandbox, {
       maxTurns: config.maxTurns,
       totalTimeoutMs: config.validateTimeoutMs,

@@ -71,9 +71,20 @@ export interface EpochResult {
   nextState: RunState;
 }
 
-/** Stable id of the environment designed in a slot. */
+/** Stable id of the environment designed in a slot: epoch and slot counted from 0, as the run's files count them (every seed of the slot derives from it). */
 export function environmentId(epoch: number, slot: number): string {
   return `e${String(epoch).padStart(4, '0')}-s${String(slot).padStart(2, '0')}`;
+}
+
+/** Where an environment sits in the words people read, which count epochs and slots from 1: `epoch 2, slot 3` for e0001-s02. */
+export function environmentPlace(epoch: number, slot: number): string {
+  return `epoch ${epoch + 1}, slot ${slot + 1}`;
+}
+
+/** The place of an environment id as `environmentId` writes it (`epoch 2, slot 3` for e0001-s02), or null for any other text (an imported pool's own ids). */
+export function placeOfId(id: string): string | null {
+  const match = /^e(\d{4,})-s(\d{2,})$/.exec(id);
+  return match ? environmentPlace(Number(match[1]), Number(match[2])) : null;
 }
 
 /**
@@ -242,6 +253,7 @@ async function designHintAndPlay(work: EpochWork, scheduler: Scheduler): Promise
             sandbox: ports.sandbox,
             onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
             onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
+            onReplied: (attempt) => emit({ type: 'design_replied', epoch, slot, attempt }),
             onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),
           });
           const record = toRecord(epoch, slot, skill, design);
@@ -322,7 +334,7 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   const scoring = await gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
-  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note });
+  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note, scale: scores.scaleParts });
   scoring?.();
   const learning = config.usePlaybook ? await learnFromEpoch(state, scores.environments, scores.episodes, [...shown.values()].flat(), config, model, emit, gate) : null;
   const promptBudget = tally.summary();

@@ -5,8 +5,8 @@ import { runEpoch, type EpochPorts, type EpochResult, type RunState } from './ep
 export interface RunEpochsPorts extends EpochPorts {
   /** Stores one epoch's result atomically (a RunStore's `commitEpoch` for the run); the next epoch starts after it. */
   commit: (result: EpochResult) => Promise<void>;
-  /** Called after each commit, before the next epoch starts. */
-  committed?: (result: EpochResult) => void;
+  /** Called after each commit; the next epoch starts once what it returns has settled (the app holds the final scores on screen there). */
+  committed?: (result: EpochResult) => void | Promise<void>;
 }
 
 /**
@@ -23,7 +23,7 @@ export async function runEpochs(ports: RunEpochsPorts, state: RunState, config: 
     const result = await runEpoch(ports, current, config);
     await ports.commit(result);
     current = result.nextState;
-    ports.committed?.(result);
+    await ports.committed?.(result);
   }
   return current;
 }

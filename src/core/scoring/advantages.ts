@@ -19,6 +19,14 @@ export function designerScale(agentSamples: number, designerSamples: number, rol
   return Math.min((agentSamples / designerSamples) * rollouts, MAX_DESIGNER_SCALE);
 }
 
+/** The designer scale of an epoch with what it is made of: N_agent (kept unhinted plays of rollout 0, all environments together), N_designer (scored designs) and R (rollouts). */
+export interface DesignerScaleParts {
+  agentPlays: number;
+  designs: number;
+  rollouts: number;
+  scale: number;
+}
+
 /** One designer sample to centre: its skill and reward. */
 export interface DesignerSample {
   skill: string;

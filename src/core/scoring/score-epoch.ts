@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { ChatUsage } from '../ports/chat-port.ts';
 import type { SkillAverages } from './designer-reward.ts';
 import { designerReward, updateSkillAverages } from './designer-reward.ts';
-import { designerAdvantages, designerScale, groupAdvantages } from './advantages.ts';
+import { designerAdvantages, designerScale, groupAdvantages, type DesignerScaleParts } from './advantages.ts';
 import { fractionWon, hintRegret, mean, winRate } from './regret.ts';
 import type { MemoryRecord } from '../loop/memory.ts';
 import { HANG_CODES } from '../loop/fresh-instances.ts';
@@ -16,6 +16,8 @@ export interface EpochScores {
   metrics: EpochMetrics;
   memoryRecords: MemoryRecord[];
   skillAverages: Record<string, SkillAverages>;
+  /** The designer scale and its parts (the live score card shows them). */
+  scaleParts: DesignerScaleParts;
 }
 
 /** An environment is quarantined when at least this share of its planned unhinted plays was dropped. */
@@ -209,6 +211,7 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
     memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
     skillAverages,
+    scaleParts: { agentPlays: firstRolloutPlays, designs: designs.length, rollouts: config.rolloutsPerEpoch, scale },
   };
 }
 

@@ -121,4 +121,21 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     expect(types.indexOf('scored')).toBeGreaterThan(types.lastIndexOf('episode'));
     expect(events.some((e) => e.type === 'token' && e.source.purpose === 'agent')).toBe(true);
   });
+
+  it("says when each attempt's reply is complete, before its validation, and gives every score the epoch's designer scale with its parts", () => {
+    const design = events
+      .filter((e) => e.type === 'design_started' || e.type === 'design_replied' || e.type === 'validated')
+      .map((e) => `${e.type}:${'slot' in e ? e.slot : ''}:${'attempt' in e ? e.attempt : ''}`);
+    for (const started of design.filter((d) => d.startsWith('design_started'))) {
+      const [, slot, attempt] = started.split(':');
+      const at = (type: string) => design.indexOf(`${type}:${slot}:${attempt}`);
+      expect(at('design_replied')).toBeGreaterThan(at('design_started'));
+      expect(at('validated')).toBeGreaterThan(at('design_replied'));
+    }
+    const scales = events.flatMap((e) => (e.type === 'scored' ? [e.scale] : []));
+    expect(scales).toHaveLength(2);
+    // Two environments, two unhinted plays each on rollout 0: N_agent = 4, not one environment's K = 2.
+    for (const scale of scales) expect(scale).toEqual({ agentPlays: 4, designs: 2, rollouts: 1, scale: result.metrics.designerScale });
+    expect(result.metrics.designerScale).toBe(2);
+  });
 });

@@ -38,7 +38,9 @@ async function setup(runId = 'r') {
       log.push(`commit ${result.epoch}`);
       await store.commitEpoch(runId, result);
     },
-    committed: (result) => log.push(`committed ${result.epoch}`),
+    committed: (result) => {
+      log.push(`committed ${result.epoch}`);
+    },
   };
   return { store, ports, log };
 }
@@ -53,6 +55,22 @@ describe('runEpochs', () => {
     expect(state.epoch).toBe(2);
     expect((await store.loadRun('r'))!.state).toEqual(state);
     expect((await store.metricsOf('r')).map((m) => m.epoch)).toEqual([0, 1]);
+  });
+
+  it("waits for what the committed hook returns before the next epoch starts (the app's hold on the scores)", async () => {
+    const { ports, log } = await setup();
+    let release: () => void = () => undefined;
+    const committed = (result: EpochResult) => {
+      log.push(`committed ${result.epoch}`);
+      if (result.epoch > 0) return;
+      return new Promise<void>((resolve) => (release = resolve)).then(() => void log.push('released'));
+    };
+    const running = runEpochs({ ...ports, committed }, INITIAL_RUN_STATE, CONFIG, 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(log).toEqual(['start 0', 'commit 0', 'committed 0']);
+    release();
+    await running;
+    expect(log).toEqual(['start 0', 'commit 0', 'committed 0', 'released', 'start 1', 'commit 1', 'committed 1']);
   });
 
   it('runs nothing for zero epochs', async () => {
