@@ -86,9 +86,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const command = name ? COMMANDS[name] : undefined;
   const out = (line: string) => io.out(terminalSafe(line));
   const err = (text: string) => io.err(terminalSafe(text));
+  if (name === undefined || name === '--help' || name === 'help') {
+    err(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
   if (!command) {
-    err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
-    return name === '--help' || name === 'help' ? 0 : 2;
+    err(`unknown command: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${USAGE_HINT}\n`);
+    return 2;
   }
   if (PYTHON_COMMANDS.has(name!)) io.startSandbox?.();
   try {
