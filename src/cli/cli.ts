@@ -43,7 +43,7 @@ ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--conte
       [run flags]                                   one run per grid cell and seed, then their comparison
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory
-  import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
+  import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--replace] [--timeout-ms N]
                                                     import a pool, pool rows, run archive or corpus
   verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
 
