@@ -88,7 +88,10 @@ describe('spade prints data without raw control characters', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).not.toMatch(RAW_CONTROL);
     // The specific error and one hint line, not the whole usage text.
-    expect(unknown.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^unknown command: nope.*; expected one of validate, play, run, eval, compare, sweep, export, import, verify$/), USAGE_HINT]);
+    expect(unknown.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^unknown command: nope.*; expected one of validate, play, run, eval, compare, sweep, export, import, verify$/),
+      USAGE_HINT,
+    ]);
     expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('cannot be rebuilt'), USAGE_HINT]);
   });
 });
