@@ -1,5 +1,3 @@
-import type { Config } from '../core/config.ts';
-
 /** Settings the scripted demo's pre-written replies do not change with (its numbers move only through the loop itself). */
 export const DEMO_IGNORES = [
   'environment memory',
@@ -9,19 +7,6 @@ export const DEMO_IGNORES = [
   'sampling settings (temperature, top-p, tokens)',
   'the prompt templates',
 ] as const;
-
-/** The settings the scripted demo's replies do not change with, by config key, named as in DEMO_IGNORES. */
-export const DEMO_IGNORED_KEYS: Readonly<Partial<Record<keyof Config, string>>> = {
-  useMemory: 'environment memory',
-  useCorpus: 'the grounding corpus',
-  corpusWordBudget: 'document length',
-  reward: 'the reward variant',
-  difficulty: 'the difficulty word',
-  designer: 'sampling settings',
-  hint: 'sampling settings',
-  agent: 'sampling settings',
-  prompts: 'the prompt templates',
-};
 
 /** What the scripted demo does respond to: its playbook, as a labelled scripted learner. */
 export const DEMO_LEARNER_NOTE =

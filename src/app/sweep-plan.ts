@@ -1,7 +1,7 @@
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts';
 import { sweepCommands } from '../core/experiments/sweep-commands.ts';
-import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell, type SweepGrid } from '../core/experiments/sweep-grid.ts';
-import { DEMO_IGNORED_KEYS } from './demo-notes.ts';
+import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell } from '../core/experiments/sweep-grid.ts';
+import { demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 
 /** What the sweep form holds. */
@@ -29,18 +29,6 @@ export type SweepPreview = { cells: PlannedCell[]; commands: string[]; commandNo
 
 /** The form a new sweep starts from: a grid the scripted demo responds to (its playbook, off first so the comparison's difference is on minus off), two seeds, and a held-out evaluation every epoch so the comparison has the answer with its interval. */
 export const FIRST_SWEEP_FORM = { grid: 'playbook=off,on', seeds: '1,2', epochs: 2, shared: 'eval-every=1' } as const;
-
-/** What to tell before a sweep of the scripted demo runs when its grid varies settings the demo ignores, or null when it varies none. */
-export function demoSweepNote(grid: SweepGrid): string | null {
-  const ignored = grid.filter((axis) => DEMO_IGNORED_KEYS[axis.key] !== undefined);
-  if (ignored.length === 0) return null;
-  const names = [...new Set(ignored.map((axis) => `${axis.name} (${DEMO_IGNORED_KEYS[axis.key]})`))].join(' and ');
-  const outcome =
-    ignored.length === grid.length
-      ? 'every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart'
-      : 'cells that differ only in them give the same environments and scores';
-  return `The scripted demo's replies ignore ${names}: ${outcome}. It responds to its playbook (try playbook=on,off with eval-every=1); a real model responds to them all.`;
-}
 
 /** Where a cell of a sweep stands. */
 export type CellStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';

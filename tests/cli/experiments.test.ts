@@ -218,12 +218,21 @@ describe('spade sweep', () => {
     }
     expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
     expect(first.stdout).toContain('1 setting(s) differ: reward');
+    expect(first.stdout).not.toContain('note: ');
     const written = statSync(join(dirs[0]!, 'run.json')).mtimeMs;
     const again = await sweep(out);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout.match(/: skipped, .* already holds a completed run of 1 epoch\(s\)$/gm)).toHaveLength(2);
     expect(again.stdout).not.toMatch(/^epoch 1: /m);
     expect(statSync(join(dirs[0]!, 'run.json')).mtimeMs).toBe(written);
+  });
+
+  it('says first when the bundled demo would be swept over settings its replies ignore', async () => {
+    const out = join(tmp, 'sweep-demo');
+    const result = await spade('sweep', '--model', 'scripted:public/demo/demo-script.json', '--grid', 'memory=on,off', '--epochs', '1', '--out', out, ...SMALL);
+    expect(result.stdout.split('\n')[0]).toBe(
+      "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=on,off with eval-every=1); a real model responds to them all.",
+    );
   });
 
   it('refuses a bad grid and a flag the grid also sets, before running anything', async () => {
