@@ -49,8 +49,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function configChanges(config: Config): Partial<Record<keyof Config, unknown>> {
   const changes: Partial<Record<keyof Config, unknown>> = {};
-  for (const { key, default: expected } of KNOBS) {
-    const value: unknown = config[key];
+  for (const knob of KNOBS) {
+    const [key, value, expected]: [keyof Config, unknown, unknown] = [knob.key, config[knob.key], knob.default];
     if (sameJson(value, expected)) continue;
     changes[key] = isRecord(value) && isRecord(expected) ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k]))) : value;
   }
