@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
+import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
 
 describe('wording of counts', () => {
   it('counts with the noun, zero as "no"', () => {
@@ -17,5 +17,13 @@ describe('wording of counts', () => {
     expect(designerTally(1, 0)).toBe(`wrote 1 environment as a Python program, and it passed ${checks}; no slot was rejected`);
     expect(designerTally(3, 1)).toBe(`wrote 4 environments as Python programs, of which 3 passed ${checks} and 1 slot was rejected after all attempts, with the exact reason`);
     expect(designerTally(0, 2)).toBe(`wrote 2 environments as Python programs, of which none passed ${checks} and 2 slots were rejected after all attempts, each with the exact reason`);
+  });
+});
+
+describe('asSentence', () => {
+  it('ends a message with one full stop, never two (the import error once read "first.. Nothing")', () => {
+    expect(asSentence('pick another id or delete that run first.')).toBe('pick another id or delete that run first.');
+    expect(asSentence('the sandbox stopped ')).toBe('the sandbox stopped.');
+    expect(asSentence('Really?')).toBe('Really?');
   });
 });

@@ -240,7 +240,7 @@ describe('the run leaves the tab', () => {
     await pick();
     await clash.waitFor({ timeout: 30_000 });
     await clash.getByLabel('New id').fill('my copy');
-    await clash.getByText('Expected a run id without spaces or control characters').waitFor();
+    await clash.getByText('The new id cannot be used: expected a run id without spaces or control characters, saw "my copy".').waitFor();
     await expect(clash.getByRole('button', { name: 'Import as a new run' }).isDisabled()).resolves.toBe(true);
     await clash.getByLabel('New id').fill('my-copy');
     await clash.getByRole('button', { name: 'Import as a new run' }).click();
