@@ -160,7 +160,7 @@ describe('previewSweep', () => {
       return preview.demoNote;
     };
     expect(note({ grid: 'reward=blend,regret;memory=on,off' })).toBe(
-      "The scripted demo's replies ignore reward (the reward variant) and memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=on,off with eval-every=1); a real model responds to them all.",
+      "The scripted demo's replies ignore reward (the reward variant) and memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
     );
     expect(note({ grid: 'reward=blend,regret;playbook=on,off' })).toMatch(
       /^The scripted demo's replies ignore reward \(the reward variant\): cells that differ only in them give the same environments and scores\./,

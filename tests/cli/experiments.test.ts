@@ -231,7 +231,7 @@ describe('spade sweep', () => {
     const out = join(tmp, 'sweep-demo');
     const result = await spade('sweep', '--model', 'scripted:public/demo/demo-script.json', '--grid', 'memory=on,off', '--epochs', '1', '--out', out, ...SMALL);
     expect(result.stdout.split('\n')[0]).toBe(
-      "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=on,off with eval-every=1); a real model responds to them all.",
+      "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
     );
   });
 

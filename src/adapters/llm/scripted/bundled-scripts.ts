@@ -48,5 +48,5 @@ export function demoSweepNote(grid: SweepGrid): string | null {
     ignored.length === grid.length
       ? 'every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart'
       : 'cells that differ only in them give the same environments and scores';
-  return `The scripted demo's replies ignore ${names}: ${outcome}. It responds to its playbook (try playbook=on,off with eval-every=1); a real model responds to them all.`;
+  return `The scripted demo's replies ignore ${names}: ${outcome}. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.`;
 }
