@@ -172,7 +172,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     cpu,
     views: runViews(store),
     sandbox: sandboxActions(appSandbox, (meta) => runs.modelFor(meta)),
-    data: dataActions(store, appSandbox),
+    data: dataActions(store, appSandbox, async (runId) => ((await library.delete(runId)) ? null : library.deleteError)),
     playbook: new PlaybookController({ store, run: runs }),
     pools: new FixedPoolPicker({
       sandbox: appSandbox,

@@ -1,12 +1,12 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../adapters/store/export-run.ts';
-import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters/store/import-run.ts';
+import { importIntoStore, readPickedFiles, refuseStoredId, RunClashError, runIdProblem, type StoreImportOptions, type StoredImport } from '../adapters/store/import-run.ts';
 import { validationNonce } from '../adapters/validation-nonce.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { saveUserCorpus, userCorpus } from './corpus-source.ts';
 
-export { EXPORT_FORMATS, type ExportFormat, type PersistOutcome, type StorageEstimate };
+export { EXPORT_FORMATS, RunClashError, runIdProblem, type ExportFormat, type PersistOutcome, type StorageEstimate };
 
 /** What each export format is, in one line. */
 export const EXPORT_LABELS: Record<ExportFormat, string> = {
@@ -20,16 +20,46 @@ export const EXPORT_LABELS: Record<ExportFormat, string> = {
 export interface DataActions {
   /** Exports a run and hands the browser the file to save; returns the file name and item count. */
   download(runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }>;
-  /** Imports picked files (pool, rows, archive or corpus), re-validating every environment in the sandbox; a corpus is kept only when the user has none yet. */
-  importPicked(picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport>;
+  /**
+   * Imports picked files (pool, rows, archive or corpus), re-validating every environment in the
+   * sandbox; a corpus is kept only when the user has none yet. A run whose id is already stored
+   * throws a RunClashError before anything is validated, unless `target` imports it under another
+   * id or replaces the stored run.
+   */
+  importPicked(picked: readonly File[], onProgress: (done: number, total: number) => void, target?: ImportTarget): Promise<AppImport>;
 }
 
-/** The data actions over `store`, re-validating imports in `sandbox` (created on first use). */
-export function dataActions(store: RunStore, sandbox: () => SandboxRuntime): DataActions {
+/** Where an import's run goes when its id is already stored: under another id, or over the stored run (which is deleted only once the import is ready to write). */
+export type ImportTarget = { runId: string } | { replace: true };
+
+/** Deletes a stored run (never one running here or in another tab); the reason when it deleted nothing. */
+export type DeleteRun = (runId: string) => Promise<string | null>;
+
+/** The data actions over `store`, re-validating imports in `sandbox` (created on first use); a replacing import deletes the stored run through `deleteRun`. */
+export function dataActions(store: RunStore, sandbox: () => SandboxRuntime, deleteRun: DeleteRun): DataActions {
   return {
     download: (runId, format) => downloadExport(store, runId, format),
-    importPicked: (picked, onProgress) => importPicked(store, sandbox(), picked, onProgress),
+    importPicked: (picked, onProgress, target) => importPicked(store, sandbox(), picked, onProgress, placement(store, deleteRun, target)),
   };
+}
+
+// The import options a target makes: refuse a stored id (the default), take another, or replace the stored run.
+function placement(store: RunStore, deleteRun: DeleteRun, target: ImportTarget | undefined): StoreImportOptions {
+  const now = Date.now();
+  if (target && 'replace' in target) {
+    return {
+      now,
+      replaceStored: async (runId) => {
+        const refused = await deleteRun(runId);
+        if (refused) throw new Error(refused);
+      },
+    };
+  }
+  if (target) {
+    const problem = runIdProblem(target.runId);
+    if (problem) throw new Error(`The new id cannot be used: ${problem}`);
+  }
+  return { now, ...(target ? { runId: target.runId } : {}), checkTarget: refuseStoredId(store) };
 }
 
 /** Exports a run and hands the browser the file to save. */
@@ -62,9 +92,9 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
+async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: readonly File[], onProgress: (done: number, total: number) => void, options: StoreImportOptions): Promise<AppImport> {
   const read = await readPickedFiles(picked);
-  const report = await importIntoStore(store, read.files, { sandbox, onProgress, nonce: validationNonce() }, { now: Date.now() }, read.problems);
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress, nonce: validationNonce() }, options, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

@@ -32,8 +32,34 @@ export interface SharedSettings {
   modelId?: string;
 }
 
-const sharedObject = (shared: SharedSettings) => ({
-  config: shared.config,
+/** Whether two JSON values are the same (object key order aside). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const [ka, kb] = [Object.keys(a), Object.keys(b)];
+  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The settings of `config` that differ from the tab defaults, as parseSettings reads them back:
+ * a grouped setting (sampling, prompt templates) keeps only its entries that differ, and a
+ * changed setting always carries its skills (parseSettings gives a setting without skills all of its own).
+ */
+export function configChanges(config: Config): Partial<Record<keyof Config, unknown>> {
+  const changes: Partial<Record<keyof Config, unknown>> = {};
+  for (const knob of KNOBS) {
+    const [key, value, expected]: [keyof Config, unknown, unknown] = [knob.key, config[knob.key], knob.default];
+    if (sameJson(value, expected)) continue;
+    changes[key] = isRecord(value) && isRecord(expected) ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k]))) : value;
+  }
+  if ('setting' in changes) changes.skills = config.skills;
+  return changes;
+}
+
+const sharedObject = (shared: SharedSettings, config: unknown = shared.config) => ({
+  config,
   ...(shared.epochs === undefined ? {} : { epochs: shared.epochs }),
   ...(shared.modelId === undefined ? {} : { modelId: shared.modelId }),
 });
@@ -43,10 +69,10 @@ export function settingsFile(shared: SharedSettings): string {
   return JSON.stringify({ spadeLabSettings: SHARE_VERSION, ...sharedObject(shared) }, null, 2) + '\n';
 }
 
-/** A link that opens the app with these settings (and epochs and model) prefilled in a new run. */
+/** A link that opens the app with these settings (and epochs and model) prefilled in a new run; it carries only the settings that differ from the defaults (the settings file carries them all). */
 export function settingsUrl(shared: SharedSettings, base: string): string {
   const url = new URL(base);
-  url.hash = `${SHARE_KEY}=${toBase64Url(JSON.stringify(sharedObject(shared)))}`;
+  url.hash = `${SHARE_KEY}=${toBase64Url(JSON.stringify(sharedObject(shared, configChanges(shared.config))))}`;
   return url.toString();
 }
 
@@ -96,13 +122,18 @@ export function parseSettings(json: string): SharedSettings | { error: string } 
   return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled, ...choices };
 }
 
-/** Reads shared settings from a URL fragment (`#settings=...`); null when there are none. */
+/** What follows the reason a settings link cannot be used. */
+const BROKEN_LINK_FIX = 'Nothing was prefilled: the new-run form keeps its defaults. Ask for the link again.';
+
+/** Reads shared settings from a URL fragment (`#settings=...`); null when there are none, an error naming what is wrong when it cannot be used. */
 export function settingsFromHash(hash: string): SharedSettings | { error: string } | null {
-  const match = new RegExp(`${SHARE_KEY}=([A-Za-z0-9_-]+)`).exec(hash);
+  const match = new RegExp(`${SHARE_KEY}=([^&]*)`).exec(hash);
   if (!match) return null;
+  let read: SharedSettings | { error: string };
   try {
-    return parseSettings(fromBase64Url(match[1]!));
+    read = /^[A-Za-z0-9_-]+$/.test(match[1]!) ? parseSettings(fromBase64Url(match[1]!)) : { error: 'It is damaged (it holds characters a settings link never has).' };
   } catch {
-    return { error: 'The settings link is damaged; ask for it again.' };
+    read = { error: 'It is damaged (it does not decode).' };
   }
+  return 'error' in read ? { error: `This settings link cannot be used. ${read.error} ${BROKEN_LINK_FIX}` } : read;
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts';
 import { sweepCommands } from '../core/experiments/sweep-commands.ts';
 import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell } from '../core/experiments/sweep-grid.ts';
+import { demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 
 /** What the sweep form holds. */
@@ -23,8 +24,11 @@ export interface PlannedCell {
   config: Config;
 }
 
-/** A sweep form read: the runs it makes and the equivalent command lines, or what is wrong with it. */
-export type SweepPreview = { cells: PlannedCell[]; commands: string[]; commandNote: string | null } | { error: string };
+/** A sweep form read: the runs it makes, the equivalent command lines, and what the scripted demo would not respond to; or what is wrong with it. */
+export type SweepPreview = { cells: PlannedCell[]; commands: string[]; commandNote: string | null; demoNote: string | null } | { error: string };
+
+/** The form a new sweep starts from: a grid the scripted demo responds to (its playbook, off first so the comparison's difference is on minus off), two seeds, and a held-out evaluation every epoch so the comparison has the answer with its interval. */
+export const FIRST_SWEEP_FORM = { grid: 'playbook=off,on', seeds: '1,2', epochs: 2, shared: 'eval-every=1' } as const;
 
 /** Where a cell of a sweep stands. */
 export type CellStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -109,7 +113,7 @@ export function previewSweep(form: SweepForm, demoModelId: string): SweepPreview
     const model = commandModel(form.modelId, demoModelId);
     const commands = sweepCommands(cells, { model: model ?? 'openai:http://127.0.0.1:8080/v1#MODEL', epochs: form.epochs, out: SWEEP_COMMAND_OUT, shared: shared?.cell.args ?? [] });
     const commandNote = model ? null : `The command line cannot run ${form.modelLabel} (a model loaded in this tab); the commands name an OpenAI-compatible server instead: edit --model.`;
-    return { cells: planned, commands, commandNote };
+    return { cells: planned, commands, commandNote, demoNote: form.modelId === demoModelId ? demoSweepNote(grid) : null };
   } catch (error) {
     if (error instanceof SweepGridError) return { error: error.message };
     throw error;

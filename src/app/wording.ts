@@ -34,3 +34,9 @@ export function designerTally(valid: number, rejected: number, failedAttempts: n
   const slots = rejected === 1 ? '1 slot was rejected after all attempts, with the exact reason' : `${rejected} slots were rejected after all attempts, each with the exact reason`;
   return `${wrote}, of which ${passed} passed ${checks} and ${slots} (${counted(Math.max(failedAttempts, rejected), 'attempt')} rejected in all)`;
 }
+
+/** `text` as one sentence: trimmed, ending with exactly one full stop (or its own ! or ?), so a message ending in "." never gets a second. */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -43,7 +43,7 @@ ${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--conte
       [run flags]                                   one run per grid cell and seed, then their comparison
   export --run DIR --format pool|rollouts|metrics|archive --out FILE
                                                     export a run directory
-  import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N]
+  import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--replace] [--timeout-ms N]
                                                     import a pool, pool rows, run archive or corpus
   verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
 
@@ -86,9 +86,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const command = name ? COMMANDS[name] : undefined;
   const out = (line: string) => io.out(terminalSafe(line));
   const err = (text: string) => io.err(terminalSafe(text));
+  if (name === undefined || name === '--help' || name === 'help') {
+    err(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
   if (!command) {
-    err(`${name ? `unknown command: ${name}\n` : ''}${USAGE}\n`);
-    return name === '--help' || name === 'help' ? 0 : 2;
+    err(`unknown command: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${USAGE_HINT}\n`);
+    return 2;
   }
   if (PYTHON_COMMANDS.has(name!)) io.startSandbox?.();
   try {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { configProblems } from '../core/config.ts';
@@ -7,7 +7,7 @@ import { evaluateAgent } from '../core/eval/evaluate.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
-import { contextWindowOption, modelFromSpec } from './model-spec.ts';
+import { bundledModel, contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { grammarNote } from '../core/loop/agent-grammar.ts';
 import { evalLine } from './run-output.ts';
 import { loadSuite } from './suite-spec.ts';
@@ -17,11 +17,12 @@ const shellQuoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /**
  * The model `--model` names, or else the run's own when its id names a chat script found at that
- * path. A recorded `openai:URL#MODEL` is never called on its own: the API key goes only to a server
- * this command line names, so the user must pass `--model` with that URL (a run folder or an
- * imported archive may record any server).
+ * path or a bundled demo session (the tab's demo, or a run of `--model scripted:public/demo/FILE`),
+ * rebuilt from the app's own script. A recorded `openai:URL#MODEL` is never called on its own:
+ * the API key goes only to a server this command line names, so the user must pass `--model` with
+ * that URL (a run folder or an imported archive may record any server).
  */
-async function evaluatedModel(spec: string | undefined, recorded: string, window: unknown): Promise<ChatModel> {
+async function evaluatedModel(spec: string | undefined, recorded: string, window: unknown, note: (line: string) => void): Promise<ChatModel> {
   if (spec !== undefined) return modelFromSpec(spec, contextWindowOption(window, spec));
   const id = parseModelId(recorded);
   if (id?.kind === 'openai') {
@@ -30,6 +31,12 @@ async function evaluatedModel(spec: string | undefined, recorded: string, window
     );
   }
   if (id?.kind === 'scripted' && existsSync(id.name)) return modelFromSpec(recorded, contextWindowOption(window, recorded));
+  const bundled = await bundledModel(recorded);
+  if (bundled) {
+    contextWindowOption(window, recorded);
+    note(`model: the bundled demo session ${recorded}, from ${relative(process.cwd(), bundled.file) || bundled.file}`);
+    return bundled.model;
+  }
   throw new UsageError(`the run's model ${recorded} cannot be rebuilt from its id; pass --model scripted:FILE or openai:URL#MODEL`);
 }
 
@@ -60,7 +67,7 @@ export async function runEval(argv: string[], runtime: () => SandboxRuntime, pri
   if (values['no-playbook']) config.usePlaybook = false;
   const problems = configProblems(config);
   if (problems.length > 0) throw new UsageError(problems.join('; '));
-  const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId, values['context-window']);
+  const model = await evaluatedModel(values.model === undefined ? undefined : String(values.model), meta.modelId, values['context-window'], values.json ? warn : print);
   if (model.id === meta.modelId && loaded.state.modelSnapshot !== undefined) model.restore?.(loaded.state.modelSnapshot);
   const unconstrained = grammarNote(config, model);
   if (unconstrained) warn(unconstrained);

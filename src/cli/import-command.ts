@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { validationNonce } from '../adapters/validation-nonce.ts';
 import { oversizeReason, tooManyFilesProblem, type ReadFiles } from '../adapters/store/import-read.ts';
-import { importIntoStore } from '../adapters/store/import-run.ts';
+import { importIntoStore, runIdProblem } from '../adapters/store/import-run.ts';
 import { DEFAULT_VALIDATION, validationForBudget } from '../core/env/validate-env.ts';
 import { toJsonLines } from '../formats/export/files.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/import-limits.ts';
@@ -47,14 +47,15 @@ export async function readInputs(source: string, isFolder: boolean): Promise<Rea
 }
 
 /**
- * `import FILE|FOLDER --out DIR [--name NAME] [--timeout-ms N] [--replace]`: imports a SPADE
- * pool (zip or folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip) or a
- * corpus (JSONL) into a run directory (a corpus becomes DIR/corpus.jsonl, never over an existing
- * one unless --replace). Lists every problem; exit 0 when everything was taken, 1 when some
- * entries were left out.
+ * `import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--timeout-ms N] [--replace]`: imports a
+ * SPADE pool (zip or folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip)
+ * or a corpus (JSONL) into a run directory (a corpus becomes DIR/corpus.jsonl). A run is never
+ * written over the one DIR holds, nor a corpus over DIR/corpus.jsonl, unless --replace: the clash
+ * is refused before anything is validated. `--as ID` gives the run another id. Lists every
+ * problem; exit 0 when everything was taken, 1 when some entries were left out.
  */
 export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, 'timeout-ms': { type: 'string' }, replace: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, as: { type: 'string' }, 'timeout-ms': { type: 'string' }, replace: { type: 'boolean' } });
   if (positionals.length !== 1 || !values.out) throw new UsageError('import needs one FILE or FOLDER and --out DIR');
   const source = positionals[0]!;
   const info = await stat(source).catch(() => null);
@@ -63,9 +64,17 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
   if (totalMs === 0) throw new UsageError('--timeout-ms must be positive');
   const read = await readInputs(source, info.isDirectory());
   const validation = { ...validationForBudget(totalMs), nonce: validationNonce() };
+  const runId = values.as === undefined ? undefined : String(values.as);
+  const badId = runId === undefined ? null : runIdProblem(runId);
+  if (badId) throw new UsageError(`--as: ${badId}`);
   const out = String(values.out);
-  const store = new FileRunStore(out);
-  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}) }, read.problems);
+  const store = new FileRunStore(out, { replaceExisting: values.replace === true });
+  const checkTarget = async () => {
+    const [held] = values.replace ? [] : await store.listRuns();
+    if (held) throw new UsageError(`${out} already holds the run ${held.id} ("${held.name}"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`);
+  };
+  const naming = { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}), ...(runId === undefined ? {} : { runId }) };
+  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { ...naming, checkTarget }, read.problems);
   for (const p of report.problems) print(`${p.kept ? 'warning' : 'skipped'}  ${p.source}: ${p.reason}`);
   if (report.corpus) {
     const file = join(out, 'corpus.jsonl');

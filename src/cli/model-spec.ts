@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import { OpenAIChatModel } from '../adapters/llm/openai/openai-chat-model.ts';
 import { GRAMMAR_SERVERS, isGrammarServer, type GrammarServer } from '../adapters/llm/openai/openai-grammar.ts';
 import { parseChatScript } from '../adapters/llm/scripted/scripted-chat-model.ts';
 import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
+import { bundledScriptOf } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { integerOption, UsageError } from './args.ts';
 
 /** The window `--context-window` gives an OpenAI-compatible server (undefined: ask the server); refused below 256 tokens and for other models. */
@@ -22,6 +24,18 @@ export function grammarServerOf(value: string | undefined): { grammarServer?: Gr
   if (value === undefined || value === '') return {};
   if (!isGrammarServer(value)) throw new UsageError(`OPENAI_GRAMMAR must be one of ${GRAMMAR_SERVERS.join(', ')} (how the server takes a grammar), got ${JSON.stringify(value)}`);
   return { grammarServer: value };
+}
+
+/** The app's public folder, where the bundled demo scripts live. */
+const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+
+/** A recorded bundled demo session rebuilt from the app's own script, under its recorded id (so its saved script position restores), and the file it read; null for any other model id. */
+export async function bundledModel(modelId: string): Promise<{ model: ChatModel; file: string } | null> {
+  const bundled = bundledScriptOf(modelId);
+  const id = parseModelId(modelId);
+  if (!bundled || id?.kind !== 'scripted') return null;
+  const file = join(PUBLIC_DIR, bundled);
+  return { model: scriptedModel(parseChatScript(JSON.parse(await readFile(file, 'utf8'))), id.name), file };
 }
 
 /** Builds the model named by `scripted:FILE` or `openai:URL#MODEL`; `contextWindow` is an OpenAI-compatible server's window as the user gives it; the server takes grammars when `OPENAI_GRAMMAR` names its family. */

@@ -1,4 +1,7 @@
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatModelId } from '../adapters/llm/model-id.ts';
+import { bundledScriptOf, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { KNOBS } from '../core/config-table.ts';
 import { compareRuns, type ComparedRun } from '../core/experiments/compare-runs.ts';
@@ -69,6 +72,8 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
   if (epochs < 1) throw new UsageError('--epochs must be at least 1');
   const { grid, cells } = plannedCells(values.grid, typeof values.seeds === 'string' ? values.seeds : '1');
   const options = { model: values.model, epochs, out: values.out, shared: sharedWords(tokens, grid) };
+  const demoNote = values.model.startsWith('scripted:') && bundledScriptOf(formatModelId({ kind: 'scripted', name: basename(values.model.slice('scripted:'.length)) })) ? demoSweepNote(grid) : null;
+  if (demoNote) print(`note: ${demoNote}`);
   let failed = 0;
   for (const [i, cell] of cells.entries()) {
     const dir = cellDirectory(cell, values.out);

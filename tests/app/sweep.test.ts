@@ -3,7 +3,7 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { ControllerStatus } from '../../src/app/run-controller.svelte.ts';
 import type { NewRun } from '../../src/app/new-run.ts';
 import { SweepController, type SweepDeps } from '../../src/app/sweep.svelte.ts';
-import { commandModel, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/sweep-plan.ts';
+import { commandModel, FIRST_SWEEP_FORM, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/sweep-plan.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
@@ -151,6 +151,34 @@ describe('previewSweep', () => {
     expect(error({ shared: 'slots=1,2' })).toBe('shared settings take one value each; slots has 2 (sweep it in the grid instead)');
     expect(error({ shared: 'reward=solve_rate' })).toBe('reward is both in the grid and in the shared settings; keep it in one');
     expect(error({ epochs: 0 })).toBe('expected a whole number of epochs of at least 1, saw 0');
+  });
+
+  it('says before the scripted demo runs that it ignores the swept reward and memory; says nothing for its playbook or a real model', () => {
+    const note = (form: Partial<SweepForm>) => {
+      const preview = previewSweep({ ...FORM, ...form }, DEMO);
+      if ('error' in preview) throw new Error(preview.error);
+      return preview.demoNote;
+    };
+    expect(note({ grid: 'reward=blend,regret;memory=on,off' })).toBe(
+      "The scripted demo's replies ignore reward (the reward variant) and memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
+    );
+    expect(note({ grid: 'reward=blend,regret;playbook=on,off' })).toMatch(
+      /^The scripted demo's replies ignore reward \(the reward variant\): cells that differ only in them give the same environments and scores\./,
+    );
+    expect(note({ grid: 'playbook=on,off' })).toBeNull();
+    expect(note({ grid: 'memory=on,off', modelId: 'webllm:Qwen3', modelLabel: 'Qwen3' })).toBeNull();
+  });
+
+  it('starts from a grid the demo responds to: its playbook off and on over two seeds, evaluated every epoch', () => {
+    const preview = previewSweep({ ...FIRST_SWEEP_FORM, modelId: DEMO, modelLabel: 'the demo' }, DEMO);
+    if ('error' in preview) throw new Error(preview.error);
+    expect(preview.demoNote).toBeNull();
+    expect(preview.cells.map((c) => [c.name, c.config.usePlaybook, c.config.evalEvery])).toEqual([
+      ['playbook-off_seed-1', false, 1],
+      ['playbook-off_seed-2', false, 1],
+      ['playbook-on_seed-1', true, 1],
+      ['playbook-on_seed-2', true, 1],
+    ]);
   });
 
   it('names the demo script or a server for the command line, and says when a tab model cannot run there', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
+import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
 
 describe('wording of counts', () => {
   it('counts with the noun, zero as "no"', () => {
@@ -24,5 +24,13 @@ describe('wording of counts', () => {
     expect(designerTally(0, 2, 6)).toBe(
       `wrote 2 environments as Python programs, of which none passed ${checks} and 2 slots were rejected after all attempts, each with the exact reason (6 attempts rejected in all)`,
     );
+  });
+});
+
+describe('asSentence', () => {
+  it('ends a message with one full stop, never two (the import error once read "first.. Nothing")', () => {
+    expect(asSentence('pick another id or delete that run first.')).toBe('pick another id or delete that run first.');
+    expect(asSentence('the sandbox stopped ')).toBe('the sandbox stopped.');
+    expect(asSentence('Really?')).toBe('Really?');
   });
 });

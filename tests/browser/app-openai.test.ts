@@ -205,4 +205,60 @@ describe('the run leaves the tab', () => {
     expect(left['after an error']).toHaveLength(2);
     expect(await storedMetrics('after an error')).toHaveLength(1);
   });
+  it('re-imports the archive into the same browser: asks first, replaces only once confirmed, or imports under a new id', async () => {
+    const archive = await exportFromRunsView('archive');
+    const runs = async () =>
+      (await page.evaluate(`(async () => {
+      const { openIndexedDbRunStore } = await import('/src/adapters/store/idb-run-store.ts');
+      const store = await openIndexedDbRunStore();
+      const runs = (await store.listRuns()).map((r) => [r.id, r.name, r.epochsCompleted]);
+      store.close();
+      return JSON.stringify(runs);
+    })()`)) as string;
+    const before = JSON.parse(await runs()) as Array<[string, string, number]>;
+    expect(before.map(([, name, epochs]) => [name, epochs])).toEqual([['after an error', 1]]);
+    const id = before[0]![0];
+    const pick = () => page.getByLabel('Files').setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
+    const clash = page.getByTestId('import-clash');
+    const report = page.getByTestId('import-report');
+
+    await pick();
+    await clash.waitFor({ timeout: 30_000 });
+    await expect(clash.textContent()).resolves.toContain(
+      `A run with id "${id}" ("after an error") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run.`,
+    );
+    await expect(clash.getByLabel('New id').inputValue()).resolves.toBe(`${id}-2`);
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await clash.getByRole('button', { name: 'Replace the stored run…' }).click();
+    await expect(clash.isVisible()).resolves.toBe(true);
+    expect(JSON.parse(await runs())).toEqual(before);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await clash.getByRole('button', { name: 'Replace the stored run…' }).click();
+    await report.getByText(`Imported archive: 2 of 2 kept in place of the stored run ${id}.`).waitFor({ timeout: 120_000 });
+    expect(JSON.parse(await runs())).toEqual(before);
+
+    await pick();
+    await clash.waitFor({ timeout: 30_000 });
+    await clash.getByLabel('New id').fill('my copy');
+    await clash.getByText('The new id cannot be used: expected a run id without spaces or control characters, saw "my copy".').waitFor();
+    await expect(clash.getByRole('button', { name: 'Import as a new run' }).isDisabled()).resolves.toBe(true);
+    await clash.getByLabel('New id').fill('my-copy');
+    await clash.getByRole('button', { name: 'Import as a new run' }).click();
+    await report.getByText('Imported archive: 2 of 2 kept as a new run.').waitFor({ timeout: 120_000 });
+    expect(JSON.parse(await runs())).toEqual(expect.arrayContaining([...before, ['my-copy', 'after an error', 1]]));
+    expect(JSON.parse(await runs())).toHaveLength(2);
+  });
+});
+
+describe('a settings link', () => {
+  it("is short (only what differs from the defaults), and a broken one says why and drops the previous link's model", async () => {
+    const link = settingsUrl({ config: CONFIG, epochs: 1, modelId: `openai:${server.origin}/v1#${MODEL}` }, rig.appUrl);
+    expect(link.length).toBeLessThan(600);
+    await page.goto(link);
+    await page.getByTestId('shared-model').waitFor({ timeout: 30_000 });
+    await page.goto(`${rig.appUrl.split('#')[0]}#settings=@@@`);
+    await page.getByText('This settings link cannot be used. It is damaged (it holds characters a settings link never has). Nothing was prefilled').waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('shared-model').count()).resolves.toBe(0);
+    await expect(page.getByText('Settings loaded from a link').count()).resolves.toBe(0);
+  });
 });

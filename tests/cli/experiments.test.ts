@@ -1,10 +1,11 @@
 // `spade eval`, `spade compare`, `spade sweep` and the `run` flags of issue 13 (--eval, --fixed-pool),
 // in-process over the fake sandbox with the doubles of the scripted games; one real subprocess each
 // for eval (real sandbox) and compare.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';
+import { DEMO_MODEL_ID } from '../../src/adapters/llm/scripted/bundled-scripts.ts';
 import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 import type { EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
@@ -89,6 +90,18 @@ describe('spade eval', () => {
     expect(rebuilt.status).toBe(2);
     expect(rebuilt.stderr).toContain("the run's model scripted:hint-helps.json cannot be rebuilt from its id; pass --model");
     expect((await spade('eval', '--run', join(tmp, 'nothing'), '--model', SCRIPT)).status).toBe(2);
+  });
+
+  it('rebuilds the bundled demo session from the id the tab or a run of public/demo/demo-script.json records', async () => {
+    for (const recorded of [DEMO_MODEL_ID, 'scripted:demo-script.json']) {
+      const demo = join(tmp, `demo-${recorded.replace(/\W+/g, '-')}`);
+      cpSync(run, demo, { recursive: true });
+      for (const file of ['run.json', 'config.json']) writeFileSync(join(demo, file), readFileSync(join(demo, file), 'utf8').replaceAll('scripted:hint-helps.json', recorded));
+      const result = await spade('eval', '--run', demo, '--suite', TINY);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`model: the bundled demo session ${recorded}, from public/demo/demo-script.json`);
+      expect(rows<EvalRecord>(demo, 'evals.jsonl').at(-1)).toMatchObject({ trigger: 'demand', suite: 'tiny', episodes: 4 });
+    }
   });
 
   it('works as a subprocess with the real sandbox', () => {
@@ -205,12 +218,21 @@ describe('spade sweep', () => {
     }
     expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
     expect(first.stdout).toContain('1 setting(s) differ: reward');
+    expect(first.stdout).not.toContain('note: ');
     const written = statSync(join(dirs[0]!, 'run.json')).mtimeMs;
     const again = await sweep(out);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout.match(/: skipped, .* already holds a completed run of 1 epoch\(s\)$/gm)).toHaveLength(2);
     expect(again.stdout).not.toMatch(/^epoch 1: /m);
     expect(statSync(join(dirs[0]!, 'run.json')).mtimeMs).toBe(written);
+  });
+
+  it('says first when the bundled demo would be swept over settings its replies ignore', async () => {
+    const out = join(tmp, 'sweep-demo');
+    const result = await spade('sweep', '--model', 'scripted:public/demo/demo-script.json', '--grid', 'memory=on,off', '--epochs', '1', '--out', out, ...SMALL);
+    expect(result.stdout.split('\n')[0]).toBe(
+      "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
+    );
   });
 
   it('refuses a bad grid and a flag the grid also sets, before running anything', async () => {

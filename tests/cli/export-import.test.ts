@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeUtf8, unzipFiles } from '../../src/adapters/store/zip.ts';
 import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
+import { USAGE_HINT } from '../../src/cli/cli.ts';
 import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
@@ -89,6 +90,27 @@ describe('spade import', () => {
     expect(result.stdout).toContain('(archive)');
     for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'config.json']) expect(read(into, file), file).toBe(read(run, file));
     expect(JSON.parse(read(into, 'state.json')).state).toEqual(JSON.parse(read(run, 'state.json')).state);
+  });
+
+  it('refuses to import a run over the one a folder holds before validating anything; --replace and --as ID replace it', async () => {
+    const into = join(tmp, 'from-archive');
+    const before = read(into, 'run.json');
+    const started = Date.now();
+    const again = await spade('import', join(tmp, 'a.zip'), '--out', into);
+    expect(again.status).toBe(2);
+    expect(again.stderr.trimEnd().split('\n')).toEqual([
+      `${into} already holds the run run ("run"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`,
+      USAGE_HINT,
+    ]);
+    // Refused from the archive's run.json alone: no environment was played (four take seconds in the sandbox).
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(read(into, 'run.json')).toBe(before);
+    expect((await spade('import', join(tmp, 'a.zip'), '--out', into, '--as', 'two words')).stderr).toContain('--as: expected a run id without spaces or control characters, saw "two words"');
+    const replaced = await spade('import', join(tmp, 'a.zip'), '--out', into, '--replace', '--as', 'run-again');
+    expect(replaced.status, replaced.stdout + replaced.stderr).toBe(0);
+    expect(replaced.stdout).toContain('as run run-again');
+    expect(JSON.parse(read(into, 'run.json'))).toMatchObject({ id: 'run-again', epochsCompleted: 2 });
+    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl']) expect(read(into, file), file).toBe(read(run, file));
   });
 
   it('imports a folder with a broken game: keeps the good one, names the bad one, exits 1', async () => {

@@ -103,6 +103,21 @@ function plannedEpochs(planned: unknown, committed: number, problems: ImportProb
   return committed;
 }
 
+// The archive's manifest: the shortest path named manifest.json (the archive's root).
+const manifestOf = (files: readonly ImportFile[]) => [...files].filter((f) => baseName(f.path) === ARCHIVE_MANIFEST).sort((a, b) => a.path.length - b.path.length)[0];
+
+/** The id of the run an archive holds (its run.json's, which the import keeps), read without validating anything; null when it has none. */
+export function archiveRunId(files: readonly ImportFile[]): string | null {
+  const manifest = manifestOf(files);
+  if (!manifest) return null;
+  const root = dirName(manifest.path);
+  const meta = parseJson(
+    files.find((f) => dirName(f.path) === root && baseName(f.path) === RUN_META_FILE),
+    [],
+  );
+  return typeof meta?.id === 'string' ? meta.id : null;
+}
+
 /**
  * Reads a run archive back into a snapshot. Hash mismatches against the manifest are reported
  * (the contents are still read line by line); bad lines are reported and skipped; epochs after
@@ -111,7 +126,7 @@ function plannedEpochs(planned: unknown, committed: number, problems: ImportProb
  */
 export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnapshot | null; problems: ImportProblem[] } {
   const problems: ImportProblem[] = [];
-  const manifestFile = [...files].filter((f) => baseName(f.path) === ARCHIVE_MANIFEST).sort((a, b) => a.path.length - b.path.length)[0];
+  const manifestFile = manifestOf(files);
   const manifest = parseJson(manifestFile, problems);
   if (!manifestFile || !manifest || manifest.format !== ARCHIVE_FORMAT) {
     return { snapshot: null, problems: [...problems, { source: ARCHIVE_MANIFEST, reason: `no ${ARCHIVE_MANIFEST} with format "${ARCHIVE_FORMAT}": not a SPADE Lab run archive`, kept: false }] };

@@ -2,7 +2,7 @@ import type { CorpusDoc } from '../../core/loop/corpus.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../core/env/validate-env.ts';
 import { baseName, dirName, eachLine, isObject, longLineProblem, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { POOL_MANIFEST } from '../export/pool-format.ts';
-import { ARCHIVE_MANIFEST, isRunArchive, parseArchive } from '../export/run-archive.ts';
+import { ARCHIVE_MANIFEST, archiveRunId, isRunArchive, parseArchive } from '../export/run-archive.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../export/run-files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
@@ -140,6 +140,16 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
   return { kind: 'archive', snapshot: { ...snapshot, meta, state, environments }, corpus: null, found: snapshot.environments.length, imported: environments.length, problems };
 }
 
+// The id a pool or rows import gives its run when none is asked for.
+const poolRunId = (options: ImportOptions) => options.runId ?? `import-${options.now.toString(36)}`;
+
+/** The id of the run importing `files` would create (an archive keeps its own unless `options.runId` names another), read without validating anything; null when it creates no run (a corpus, or nothing recognisable). */
+export function plannedRunId(files: readonly ImportFile[], options: ImportOptions): string | null {
+  const kind = detectImportKind(files);
+  if (kind === 'archive') return options.runId ?? archiveRunId(files);
+  return kind === 'pool' || kind === 'rows' ? poolRunId(options) : null;
+}
+
 /**
  * Imports files read from a zip or folder (or one JSON/JSONL file): detects what they hold,
  * verifies checksums where present, re-validates every environment in the sandbox, and returns
@@ -182,7 +192,7 @@ async function importKind(kind: ImportKind, files: readonly ImportFile[], ports:
   const snapshot =
     records.length > 0
       ? poolRunSnapshot(records, {
-          runId: options.runId ?? `import-${options.now.toString(36)}`,
+          runId: poolRunId(options),
           name: options.name ?? `Imported pool (${records.length} environments)`,
           now: options.now,
           candidates: parsed.candidates.length,

@@ -13,7 +13,7 @@ import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-san
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { exportRun } from '../../../src/adapters/store/export-run.ts';
 import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { importIntoStore } from '../../../src/adapters/store/import-run.ts';
+import { freeRunId, importIntoStore, refuseStoredId, RunClashError, runIdProblem } from '../../../src/adapters/store/import-run.ts';
 import { MemoryRunStore } from '../../../src/adapters/store/memory-run-store.ts';
 import { sha256Hex } from '../../../src/adapters/store/sha256.ts';
 import { decodeUtf8, unzipFiles, zipTextFiles, type ByteFile } from '../../../src/adapters/store/zip.ts';
@@ -48,6 +48,21 @@ beforeAll(async () => {
   for (const e of epochs) await source.commitEpoch('r', e);
 });
 afterAll(() => sandbox.close());
+
+describe('the id of an imported run', () => {
+  it('a free id counts on from the clashing one', () => {
+    expect(freeRunId('run-abc', new Set(['run-abc']))).toBe('run-abc-2');
+    expect(freeRunId('r-2', new Set(['r-2', 'r-3', 'r-4']))).toBe('r-5');
+  });
+
+  it('refuses an empty id, spaces, control characters and an over-long one', () => {
+    expect(runIdProblem('run-2')).toBeNull();
+    expect(runIdProblem('')).toBe('expected a run id, saw an empty one');
+    expect(runIdProblem('a b')).toMatch(/without spaces or control characters/);
+    expect(runIdProblem('a\u202eb')).toMatch(/without spaces or control characters/);
+    expect(runIdProblem('x'.repeat(101))).toBe('expected a run id of at most 100 characters, saw 101');
+  });
+});
 
 describe('SPADE pool export', () => {
   it('is a zip the reference trainer accepts: games/game_NNNNNN.py with the header, checked by sha256sum -c', async () => {
@@ -151,6 +166,31 @@ describe('other imports', () => {
     // The import's commits write the summaries again: the explorer and the charts read what the source gives.
     expect(await target.chartRowsOf('r')).toEqual(await source.chartRowsOf('r'));
     expect(await target.queryEnvironmentSummaries('r', { sortBy: 'regret' })).toEqual((await source.queryEnvironments('r', { sortBy: 'regret' })).map(summarizeEnvironment));
+  });
+
+  it('back into a store that holds its run: refused before any validation, then taken under a free id or over the stored run', async () => {
+    const archive = await exportRun(source, 'r', 'archive');
+    const target = await openIndexedDbRunStore({ name: `archive-clash-${++dbs}` });
+    await target.createRun({ ...testMeta('r'), name: 'kept' });
+    await target.createRun(testMeta('r-2'));
+    const input = [{ path: archive.fileName, bytes: archive.bytes }];
+    let loads = 0;
+    const counted = { ...ports(), sandbox: new Proxy(sandbox, { get: (t, key) => (key === 'load' && loads++, Reflect.get(t, key)) }) };
+    const refused = importIntoStore(target, input, counted, { now: 9, checkTarget: refuseStoredId(target) });
+    await expect(refused).rejects.toThrow(RunClashError);
+    await expect(refused).rejects.toMatchObject({ runId: 'r', storedName: 'kept', suggestedId: 'r-3' });
+    await expect(refused).rejects.toThrow('A run with id "r" ("kept") is already stored here; nothing was validated or written.');
+    expect(loads).toBe(0);
+    expect((await target.loadRun('r'))!.meta.name).toBe('kept');
+    const renamed = await importIntoStore(target, input, counted, { now: 9, runId: 'r-3', checkTarget: refuseStoredId(target) });
+    expect(renamed).toMatchObject({ runId: 'r-3', imported: 4 });
+    expect(loads).toBeGreaterThanOrEqual(4);
+    expect(await target.metricsOf('r-3')).toEqual(await source.metricsOf('r'));
+    const replaced = await importIntoStore(target, input, ports(), { now: 9, replaceStored: (id) => target.deleteRun(id) });
+    expect(replaced.runId).toBe('r');
+    expect((await target.loadRun('r'))!.meta.name).toBe((await source.loadRun('r'))!.meta.name);
+    expect(await target.metricsOf('r')).toEqual(await source.metricsOf('r'));
+    expect((await target.listRuns()).map((r) => r.id).sort()).toEqual(['r', 'r-2', 'r-3']);
   });
 
   it('released pool rows: verifies the sha256 column, maps skill slugs, reports rows without code', async () => {
