@@ -133,7 +133,7 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const ideal = f.criticalPath * f.latencyMs;
   const bound = Math.max(f.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
   return [
-    `Concurrent epoch, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per play)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
+    `Concurrent epoch, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per lane of plays)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
     `  concurrency 1                 ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}`,
     `  concurrency ${String(many.concurrency).padEnd(18)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
     `  ratio                         ${(one.ms / many.ms).toFixed(1)}x`,
