@@ -19,7 +19,7 @@ export interface ConcurrencyRun {
   maxInFlight: number;
 }
 
-/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per play). */
+/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per lane of plays). */
 export type BenchSandbox = 'fake' | 'node';
 
 /** One scale of the benchmark: both runs and the ideal. */
