@@ -8,6 +8,7 @@ import { activeSkills, INITIAL_RUN_STATE, planSlots, runEpoch, type EpochResult 
 import { memoryBlock } from '../../../src/core/prompts/designer-prompt.ts';
 import { parseAction } from '../../../src/core/prompts/agent-prompt.ts';
 import { fakeFailure, fakeSandbox, oneStepGame, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
+import { playsPerInterpreter } from '../../../src/core/loop/fresh-instances.ts';
 
 const L = 'Logical Deduction';
 const O = 'Optimization';
@@ -298,4 +299,13 @@ it('a skill named __proto__ is an ordinary key of the per-skill metrics and aver
   expect(Object.hasOwn(result.metrics.perSkill, '__proto__')).toBe(true);
   expect(Object.getPrototypeOf(result.metrics.perSkill)).toBe(Object.prototype);
   expect(Object.hasOwn(result.nextState.skillAverages, '__proto__')).toBe(true);
+});
+
+describe('plays per interpreter', () => {
+  it('puts gcd(K, H) plays in a lane, so every lane of either arm holds as many plays', () => {
+    expect(playsPerInterpreter({ playsPerArm: 4, hintPlays: 4 })).toBe(4);
+    expect(playsPerInterpreter({ playsPerArm: 8, hintPlays: 16 })).toBe(8);
+    expect(playsPerInterpreter({ playsPerArm: 6, hintPlays: 4 })).toBe(2);
+    expect(playsPerInterpreter({ playsPerArm: 4, hintPlays: 3 })).toBe(1);
+  });
 });
