@@ -119,6 +119,14 @@ if (!only || only === 'concurrency') {
   process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', 4, 4, 300, false)));
   process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', 24, 8, 300, process.argv[3] !== 'full')));
 }
+if (only === 'import') {
+  // Sizes of the distinct valid pools (default 20 and 100), and `copies=K` for the broken file's copies (default 5,001).
+  const { formatImportFigures, measureImports } = await import('./import-bench.ts');
+  const args = process.argv.slice(3);
+  const sizes = args.filter((a) => /^\d+$/.test(a)).map(Number);
+  const copies = Number(/^copies=(\d+)$/.exec(args.find((a) => a.startsWith('copies=')) ?? '')?.[1] ?? 5001);
+  process.stdout.write(formatImportFigures(await measureImports(sizes.length > 0 ? sizes : [20, 100], copies)));
+}
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
   process.stdout.write(formatCompareFigures(await measureCompareView()));
