@@ -3,6 +3,7 @@ import { importIntoStore, readPickedFiles, type StoredImport } from '../adapters
 import { validationNonce } from '../adapters/validation-nonce.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { importProgressLine } from '../formats/import/import-progress.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { saveUserCorpus, userCorpus } from './corpus-source.ts';
 
@@ -20,8 +21,8 @@ export const EXPORT_LABELS: Record<ExportFormat, string> = {
 export interface DataActions {
   /** Exports a run and hands the browser the file to save; returns the file name and item count. */
   download(runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }>;
-  /** Imports picked files (pool, rows, archive or corpus), re-validating every environment in the sandbox; a corpus is kept only when the user has none yet. */
-  importPicked(picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport>;
+  /** Imports picked files (pool, rows, archive or corpus), re-validating every environment in the sandbox; `onProgress` gets a line with the time left; a corpus is kept only when the user has none yet. */
+  importPicked(picked: FileList, onProgress: (line: string) => void): Promise<AppImport>;
 }
 
 /** The data actions over `store`, re-validating imports in `sandbox` (created on first use). */
@@ -62,9 +63,11 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: FileList, onProgress: (done: number, total: number) => void): Promise<AppImport> {
+async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: FileList, onProgress: (line: string) => void): Promise<AppImport> {
   const read = await readPickedFiles(picked);
-  const report = await importIntoStore(store, read.files, { sandbox, onProgress, nonce: validationNonce() }, { now: Date.now() }, read.problems);
+  const started = Date.now();
+  const progress = (done: number, total: number) => onProgress(importProgressLine(done, total, Date.now() - started));
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress: progress, nonce: validationNonce() }, { now: Date.now() }, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

@@ -78,7 +78,11 @@ async function timedImport(label: string, files: ReadonlyArray<[string, string]>
   const cpuBefore = cpuSeconds();
   const started = performance.now();
   try {
-    await runImport([pool, '--out', join(dir, 'out')], () => runtime, (line) => lines.push(line));
+    await runImport(
+      [pool, '--out', join(dir, 'out')],
+      () => runtime,
+      (line) => lines.push(line),
+    );
   } finally {
     await runtime.close();
   }
