@@ -95,26 +95,20 @@ async function timedImport(label: string, files: ReadonlyArray<[string, string]>
   return { label, entries: files.length, imported, wallMs, cpuSeconds: cpu };
 }
 
-/** Imports N distinct valid games for each N, then 5,001 copies of one broken file. */
-export async function measureImports(sizes: readonly number[], copies = 5001): Promise<ImportFigures[]> {
-  const figures: ImportFigures[] = [];
+/** Imports N distinct valid games for each N, then `copies` copies of one broken file; each figure goes to `report` as soon as it is measured. */
+export async function measureImports(sizes: readonly number[], copies: number, report: (figures: ImportFigures) => void): Promise<void> {
   for (const n of sizes) {
     const games = Array.from({ length: n }, (_, i): [string, string] => [`game_${String(i).padStart(5, '0')}.py`, syntheticGame(i)]);
-    figures.push(await timedImport(`${n} distinct valid games`, games));
+    report(await timedImport(`${n} distinct valid games`, games));
   }
   if (copies > 0) {
     const broken = Array.from({ length: copies }, (_, i): [string, string] => [`broken_${String(i).padStart(5, '0')}.py`, BROKEN_GAME]);
-    figures.push(await timedImport(`${copies} copies of one broken file`, broken));
+    report(await timedImport(`${copies} copies of one broken file`, broken));
   }
-  return figures;
 }
 
-/** The figures as report lines. */
-export function formatImportFigures(figures: readonly ImportFigures[]): string {
-  const lines = ['Import (spade import of a folder, real Node sandbox from the snapshot)'];
-  for (const f of figures) {
-    const perSecond = f.entries / (f.wallMs / 1000);
-    lines.push(`  ${f.label.padEnd(34)}${(f.wallMs / 1000).toFixed(1)} s wall   CPU ${f.cpuSeconds.toFixed(1)} s   ${perSecond.toFixed(1)} games/s   (${f.imported} imported)`);
-  }
-  return lines.join('\n') + '\n\n';
+/** One import's figures as a report line. */
+export function formatImportFigures(f: ImportFigures): string {
+  const perSecond = f.entries / (f.wallMs / 1000);
+  return `  ${f.label.padEnd(34)}${(f.wallMs / 1000).toFixed(1)} s wall   CPU ${f.cpuSeconds.toFixed(1)} s   ${perSecond.toFixed(1)} games/s   (${f.imported} imported)\n`;
 }

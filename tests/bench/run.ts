@@ -125,7 +125,8 @@ if (only === 'import') {
   const args = process.argv.slice(3);
   const sizes = args.filter((a) => /^\d+$/.test(a)).map(Number);
   const copies = Number(/^copies=(\d+)$/.exec(args.find((a) => a.startsWith('copies=')) ?? '')?.[1] ?? 5001);
-  process.stdout.write(formatImportFigures(await measureImports(sizes.length > 0 ? sizes : [20, 100], copies)));
+  process.stdout.write('Import (spade import of a folder, real Node sandbox from the snapshot)\n');
+  await measureImports(sizes.length > 0 ? sizes : [20, 100], copies, (figures) => process.stdout.write(formatImportFigures(figures)));
 }
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
