@@ -3,6 +3,7 @@ import { importIntoStore, readPickedFiles, refuseStoredId, RunClashError, runIdP
 import { validationNonce } from '../adapters/validation-nonce.ts';
 import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { importProgressLine } from '../formats/import/import-progress.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { saveUserCorpus, userCorpus } from './corpus-source.ts';
 
@@ -22,11 +23,11 @@ export interface DataActions {
   download(runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }>;
   /**
    * Imports picked files (pool, rows, archive or corpus), re-validating every environment in the
-   * sandbox; a corpus is kept only when the user has none yet. A run whose id is already stored
-   * throws a RunClashError before anything is validated, unless `target` imports it under another
-   * id or replaces the stored run.
+   * sandbox; `onProgress` gets a line with the time left; a corpus is kept only when the user has
+   * none yet. A run whose id is already stored throws a RunClashError before anything is
+   * validated, unless `target` imports it under another id or replaces the stored run.
    */
-  importPicked(picked: readonly File[], onProgress: (done: number, total: number) => void, target?: ImportTarget): Promise<AppImport>;
+  importPicked(picked: readonly File[], onProgress: (line: string) => void, target?: ImportTarget): Promise<AppImport>;
 }
 
 /** Where an import's run goes when its id is already stored: under another id, or over the stored run (which is deleted only once the import is ready to write). */
@@ -92,9 +93,11 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: readonly File[], onProgress: (done: number, total: number) => void, options: StoreImportOptions): Promise<AppImport> {
+async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: readonly File[], onProgress: (line: string) => void, options: StoreImportOptions): Promise<AppImport> {
   const read = await readPickedFiles(picked);
-  const report = await importIntoStore(store, read.files, { sandbox, onProgress, nonce: validationNonce() }, options, read.problems);
+  const started = Date.now();
+  const progress = (done: number, total: number) => onProgress(importProgressLine(done, total, Date.now() - started));
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress: progress, nonce: validationNonce() }, options, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

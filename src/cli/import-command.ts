@@ -9,6 +9,7 @@ import { DEFAULT_VALIDATION, validationForBudget } from '../core/env/validate-en
 import { toJsonLines } from '../formats/export/files.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/import-limits.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
+import { importProgressLine } from '../formats/import/import-progress.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.
@@ -46,6 +47,29 @@ export async function readInputs(source: string, isFolder: boolean): Promise<Rea
   return read;
 }
 
+// Seconds between progress lines on a terminal.
+const PROGRESS_EVERY_MS = 2000;
+
+/** Validation progress on standard error: on a terminal a line with the time left every two seconds; always a closing summary once anything was validated. */
+export function validationProgress(warn: (line: string) => void, terminal: boolean, now: () => number = Date.now) {
+  const started = now();
+  let shownAt = started;
+  let last: { done: number; total: number } | null = null;
+  return {
+    update(done: number, total: number): void {
+      last = { done, total };
+      if (!terminal || done >= total || now() - shownAt < PROGRESS_EVERY_MS) return;
+      shownAt = now();
+      warn(importProgressLine(done, total, shownAt - started));
+    },
+    finish(entries: number): void {
+      if (!last) return;
+      const seconds = Math.max(0.001, (now() - started) / 1000);
+      warn(`${importProgressLine(last.done, last.total, now() - started)} for ${entries} entr${entries === 1 ? 'y' : 'ies'} (${(entries / seconds).toFixed(1)} entries/s)`);
+    },
+  };
+}
+
 /**
  * `import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--timeout-ms N] [--replace]`: imports a
  * SPADE pool (zip or folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip)
@@ -54,7 +78,7 @@ export async function readInputs(source: string, isFolder: boolean): Promise<Rea
  * is refused before anything is validated. `--as ID` gives the run another id. Lists every
  * problem; exit 0 when everything was taken, 1 when some entries were left out.
  */
-export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn: (line: string) => void = () => undefined): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, as: { type: 'string' }, 'timeout-ms': { type: 'string' }, replace: { type: 'boolean' } });
   if (positionals.length !== 1 || !values.out) throw new UsageError('import needs one FILE or FOLDER and --out DIR');
   const source = positionals[0]!;
@@ -74,7 +98,9 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
     if (held) throw new UsageError(`${out} already holds the run ${held.id} ("${held.name}"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`);
   };
   const naming = { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}), ...(runId === undefined ? {} : { runId }) };
-  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation }, { ...naming, checkTarget }, read.problems);
+  const progress = validationProgress(warn, process.stderr.isTTY === true);
+  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation, onProgress: progress.update }, { ...naming, checkTarget }, read.problems);
+  progress.finish(report.found);
   for (const p of report.problems) print(`${p.kept ? 'warning' : 'skipped'}  ${p.source}: ${p.reason}`);
   if (report.corpus) {
     const file = join(out, 'corpus.jsonl');

@@ -123,6 +123,15 @@ if (!only || only === 'concurrency') {
     process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', { slots: 24, plays: 8, concurrency: 32 }, 300, kind, !process.argv.includes('full'))));
   }
 }
+if (only === 'import') {
+  // Sizes of the distinct valid pools (default 20 and 100), and `copies=K` for the broken file's copies (default 5,001).
+  const { formatImportFigures, measureImports } = await import('./import-bench.ts');
+  const args = process.argv.slice(3);
+  const sizes = args.filter((a) => /^\d+$/.test(a)).map(Number);
+  const copies = Number(/^copies=(\d+)$/.exec(args.find((a) => a.startsWith('copies=')) ?? '')?.[1] ?? 5001);
+  process.stdout.write('Import (spade import of a folder, real Node sandbox from the snapshot)\n');
+  await measureImports(sizes.length > 0 ? sizes : [20, 100], copies, (figures) => process.stdout.write(formatImportFigures(figures)));
+}
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');
   process.stdout.write(formatCompareFigures(await measureCompareView()));

@@ -22,7 +22,7 @@ function toolDesk(): FakeInstance {
     }),
   };
 }
-const sandbox = () => fakeSandbox({ ToolDesk: toolDesk, OneStep: oneStepGame });
+const sandbox = () => fakeSandbox({ ToolDeskEnv: toolDesk, OneStepEnv: oneStepGame });
 const VALIDATION = { ...DEFAULT_VALIDATION, source: 'code' as const };
 
 /** A pool folder of `games/<name>.py` files (the code's first line names the fake) and a manifest with one row per file. */
@@ -36,11 +36,11 @@ describe("a pool's setting and domain columns", () => {
   it('keeps a good setting and domain, and drops bad ones with a problem each', () => {
     const { candidates, problems } = parsePoolFiles(
       pool([
-        { file: 'a.py', code: 'ToolDesk', skill: 'api_orchestration', setting: 'tool_use', domain: '  a smart home: lights  ' },
-        { file: 'b.py', code: 'ToolDesk', setting: 'chess', domain: 42 },
-        { file: 'c.py', code: 'ToolDesk', domain: 'x'.repeat(201) },
-        { file: 'd.py', code: 'ToolDesk', domain: 'line one\nline two' },
-        { file: 'e.py', code: 'OneStep', setting: 'games', domain: 'retail orders' },
+        { file: 'a.py', code: 'ToolDeskEnv', skill: 'api_orchestration', setting: 'tool_use', domain: '  a smart home: lights  ' },
+        { file: 'b.py', code: 'ToolDeskEnv', setting: 'chess', domain: 42 },
+        { file: 'c.py', code: 'ToolDeskEnv', domain: 'x'.repeat(201) },
+        { file: 'd.py', code: 'ToolDeskEnv', domain: 'line one\nline two' },
+        { file: 'e.py', code: 'OneStepEnv', setting: 'games', domain: 'retail orders' },
       ]),
     );
     expect(candidates.map((c) => [c.skill, c.setting, c.domain])).toEqual([
@@ -62,8 +62,8 @@ describe("a pool's setting and domain columns", () => {
   it('the code decides the setting: a declaration it contradicts is reported, and a game keeps no domain', async () => {
     const { candidates } = parsePoolFiles(
       pool([
-        { file: 'a.py', code: 'ToolDesk', skill_name: 'Data Retrieval', setting: 'games' },
-        { file: 'b.py', code: 'OneStep', skill_name: 'Optimization', setting: 'tool_use', domain: 'banking and payments' },
+        { file: 'a.py', code: 'ToolDeskEnv', skill_name: 'Data Retrieval', setting: 'games' },
+        { file: 'b.py', code: 'OneStepEnv', skill_name: 'Optimization', setting: 'tool_use', domain: 'banking and payments' },
       ]),
     );
     const { records, problems } = await validateCandidates(candidates, { sandbox: sandbox(), validation: VALIDATION });

@@ -6,6 +6,7 @@ import { probeToolUse, resetGate } from './validate-tool-use.ts';
 import { checkToolSchemas } from './tool-use-facts.ts';
 import { ValidationBudget } from './validation-budget.ts';
 import { baseClassError, cutOffError, splitBlocksError } from './repair-hints.ts';
+import { missingEnvName, syntaxFailure } from './static-checks.ts';
 import { challengeProbe, challengeSeed, checkSameReset, drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
 
 export { drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
@@ -38,6 +39,8 @@ export interface ValidationOptions {
   toolBaseAids?: boolean;
   /** The reply stopped at the token limit (finish reason `length`): a reply that cannot be read is reported as cut off. */
   stoppedAtLimit?: boolean;
+  /** Refuse code with no `Env` anywhere in its text before running it (imports: such a file costs no interpreter). */
+  requireEnvName?: boolean;
   /** What is validated: a model `reply` (default: fenced block extracted, `<think>` stripped, f-string braces repaired) or `code` (a file or edited code, run verbatim). */
   source?: 'reply' | 'code';
 }
@@ -159,7 +162,8 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
 }
 
 /**
- * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load, probe
+ * Validates a designer reply (or plain code) in SPADE's order: extract and repair, load (a syntax
+ * error, and code without `Env` when `requireEnvName` asks, is found before any interpreter is taken), probe
  * (SPADE's fixed probe, then the unpredictable challenge), determinism (seed 42 and the challenge's
  * first seed), then the environment's own close() when it has one, as the reference calls it. The
  * first failure is reported with its stage, stable code and message.
@@ -210,6 +214,8 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.repairedLines = repaired.repairedLines;
     enter('load');
     const code = repaired.code;
+    const unrunnable = (options.requireEnvName === true ? missingEnvName(code) : null) ?? (await syntaxFailure(code, runtime));
+    if (unrunnable) throw unrunnable;
     handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) =>
       runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, toolBaseAids: options.toolBaseAids !== false }),
     );

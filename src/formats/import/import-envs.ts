@@ -7,6 +7,7 @@ import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../../core/records.ts';
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { ImportCandidate } from './pool-import.ts';
+import { validateEntries } from './validate-distinct.ts';
 
 /** What an import validates with. */
 export interface ValidatePorts {
@@ -15,7 +16,7 @@ export interface ValidatePorts {
   validation?: ValidationOptions;
   /** Mixed into each validation challenge when `validation` gives none (a random number drawn once per process or tab). */
   nonce?: number;
-  /** Called after each environment is validated. */
+  /** Called after each distinct code is validated, with the distinct codes done and their count (copies of a code share its validation). */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -57,22 +58,41 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
   };
 }
 
+/** The validation options an import uses: the given ones, or the tab defaults with the nonce; always as code, a file without `Env` refused unrun. */
+export function importValidation(ports: ValidatePorts, defaults: Partial<ValidationOptions> = {}): ValidationOptions {
+  return { ...(ports.validation ?? { ...DEFAULT_VALIDATION, ...defaults, nonce: ports.nonce ?? 0 }), source: 'code', requireEnvName: true };
+}
+
+/** How a refused copy's verdict is recorded: the entry whose identical code was validated for it (a valid copy is simply imported). */
+export function sharedVerdictNote(firstSource: string): string {
+  return `the same code as ${firstSource}, validated once; this copy has its verdict`;
+}
+
 /**
  * Validates every candidate in the sandbox as code (a file is code: no reply extraction, no
- * brace repair), one after another. Valid ones become environment
+ * brace repair): identical code once (docs/method.md section 1, "Import"), as many at a time as
+ * the sandbox's parallelism, with results in the candidates' order. Valid ones (copies too) become environment
  * records of epoch 0 (slot = their index among the valid); invalid ones (syntax errors, hangs,
  * contract violations) are listed with the validator's reason. Nothing aborts the loop.
  */
 export async function validateCandidates(candidates: readonly ImportCandidate[], ports: ValidatePorts): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
+  const options = importValidation(ports);
+  const validate = (code: string) => validateEnvironment(code, ports.sandbox, options);
+  const verdicts = await validateEntries(
+    candidates.map((c) => c.code),
+    validate,
+    ports.sandbox.parallelism ?? 1,
+    ports.onProgress,
+  );
   const records: EnvironmentRecord[] = [];
   const problems: ImportProblem[] = [];
   for (const [i, candidate] of candidates.entries()) {
-    const report = await validateEnvironment(candidate.code, ports.sandbox, { ...(ports.validation ?? { ...DEFAULT_VALIDATION, nonce: ports.nonce ?? 0 }), source: 'code' });
+    const { report, validatedAs } = verdicts[i]!;
+    const shared = validatedAs === i ? null : sharedVerdictNote(candidates[validatedAs]!.source);
     if (report.ok) {
       records.push(importedRecord(records.length, candidate, report));
       problems.push(...declarationProblems(candidate, report.toolUse === true));
-    } else problems.push({ source: candidate.source, reason: failureReason(report), kept: false });
-    ports.onProgress?.(i + 1, candidates.length);
+    } else problems.push({ source: candidate.source, reason: `${failureReason(report)}${shared ? ` (${shared})` : ''}`, kept: false });
   }
   return { records, problems };
 }

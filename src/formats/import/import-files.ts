@@ -1,5 +1,5 @@
 import type { CorpusDoc } from '../../core/loop/corpus.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions } from '../../core/env/validate-env.ts';
+import { validateEnvironment } from '../../core/env/validate-env.ts';
 import { baseName, dirName, eachLine, isObject, longLineProblem, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
 import { POOL_MANIFEST } from '../export/pool-format.ts';
 import { ARCHIVE_MANIFEST, archiveRunId, isRunArchive, parseArchive } from '../export/run-archive.ts';
@@ -9,7 +9,8 @@ import type { EnvironmentRecord } from '../../core/records.ts';
 import { readCorpusFiles } from './corpus-import.ts';
 import { importedConfig } from './import-config.ts';
 import { importedEvalSuite, importedFixedPool, importedPlaybookState } from './import-experiments.ts';
-import { failureReason, poolRunSnapshot, poolSetting, validateCandidates, type ValidatePorts } from './import-envs.ts';
+import { failureReason, importValidation, poolRunSnapshot, poolSetting, sharedVerdictNote, validateCandidates, type ValidatePorts } from './import-envs.ts';
+import { validateEntries, validateOnce } from './validate-distinct.ts';
 import { environmentSetting } from '../export/pool-format.ts';
 import { isObjectPropertyName, MAX_LINE_CHARS } from './import-limits.ts';
 import { codeProblem, isChecksumFile, parsePoolFiles, parsePoolRows, UNLABELLED_SKILL } from './pool-import.ts';
@@ -123,15 +124,20 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
   problems.push(...checked.problems);
   if (!checked.config) return { kind: 'archive', snapshot: null, corpus: null, found: snapshot.environments.length, imported: 0, problems };
   const environments = checkedEnvironments(snapshot.environments, problems);
-  const validation: ValidationOptions = { ...(ports.validation ?? { ...DEFAULT_VALIDATION, maxTurns: checked.config.maxTurns, nonce: ports.nonce ?? 0 }), source: 'code' };
+  const validateCode = validateOnce((code) => validateEnvironment(code, ports.sandbox, importValidation(ports, { maxTurns: checked.config!.maxTurns })));
   const valid = environments.filter((e) => e.status === 'valid');
-  for (const [i, env] of valid.entries()) {
-    const report = await validateEnvironment(env.code, ports.sandbox, validation);
-    if (!report.ok) problems.push({ source: env.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}`, kept: true });
-    ports.onProgress?.(i + 1, valid.length);
+  const verdicts = await validateEntries(
+    valid.map((e) => e.code),
+    validateCode,
+    ports.sandbox.parallelism ?? 1,
+    ports.onProgress,
+  );
+  for (const [i, { report, validatedAs }] of verdicts.entries()) {
+    const shared = validatedAs === i ? '' : ` (${sharedVerdictNote(valid[validatedAs]!.id)})`;
+    if (!report.ok) problems.push({ source: valid[i]!.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}${shared}`, kept: true });
   }
   const validate = async (code: string) => {
-    const report = await validateEnvironment(code, ports.sandbox, validation);
+    const report = await validateCode(code);
     return report.ok ? null : failureReason(report);
   };
   const renamed = { ...snapshot.meta, config: checked.config, id: options.runId ?? snapshot.meta.id, name: options.name ?? snapshot.meta.name, updatedAt: options.now };
