@@ -81,3 +81,15 @@ export function envError(code: EnvErrorCode, stage: ValidationStage, parts: { ex
 export function isEnvError(value: unknown): value is EnvError {
   return value instanceof EnvError || (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'EnvError');
 }
+
+/** Failures of one step that the environment itself reported: an exception, or a return the contract refuses (never a timeout or a lost sandbox). */
+export const STEP_CONTRACT_CODES: ReadonlySet<EnvErrorCode> = new Set([
+  'step_exception',
+  'step_bad_return',
+  'step_bad_observation',
+  'step_bad_reward',
+  'reward_not_finite',
+  'reward_out_of_range',
+  'step_bad_flags',
+  'step_bad_info',
+]);

@@ -1,5 +1,5 @@
 import type { EnvHandle } from '../ports/sandbox-port.ts';
-import { EnvError, envError, isEnvError, type EnvErrorCode, type ValidationStage } from './env-error.ts';
+import { EnvError, envError, isEnvError, STEP_CONTRACT_CODES, type EnvErrorCode, type ValidationStage } from './env-error.ts';
 import { checkInstructions, checkToolSchemas, type CriterionOutcome, type ToolFacts } from './tool-use-facts.ts';
 
 // Seeds the reset gate evaluates the message criteria at.
@@ -10,18 +10,6 @@ const PROBE_UNKNOWN_TOOL = 'spade_probe_no_such_tool';
 const PROBE_WRONG_ARGUMENT = 'spade_probe_unexpected_argument';
 
 const STAGE: ValidationStage = 'probe';
-
-// Contract failures of one step that a tool probe reports under its own code (timeouts and lost sandboxes pass through).
-const STEP_CONTRACT_CODES: ReadonlySet<EnvErrorCode> = new Set([
-  'step_exception',
-  'step_bad_return',
-  'step_bad_observation',
-  'step_bad_reward',
-  'reward_not_finite',
-  'reward_out_of_range',
-  'step_bad_flags',
-  'step_bad_info',
-]);
 
 interface ToolProbe {
   code: EnvErrorCode;

@@ -78,7 +78,13 @@ export class FreshInstances {
         if (!isEnvError(error) || HANG_CODES.has(error.code)) throw error;
       }
     }
-    const handle = await this.sandbox.load(this.code, { maxTurns: this.config.maxTurns, timeoutMs: this.config.stepTimeoutMs, stage: 'play', toolBaseAids: this.config.toolBaseAids, ticket: this.tickets.shift() });
+    const handle = await this.sandbox.load(this.code, {
+      maxTurns: this.config.maxTurns,
+      timeoutMs: this.config.stepTimeoutMs,
+      stage: 'play',
+      toolBaseAids: this.config.toolBaseAids,
+      ticket: this.tickets.shift(),
+    });
     if (this.closed) {
       await handle.dispose();
       throw new Error('the environment was closed while a play loaded it');

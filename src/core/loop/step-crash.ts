@@ -3,21 +3,12 @@
 // play. A protocol error, a lost interpreter, an oversized output or a timeout is never one of
 // these codes, so it still fails the play.
 import type { ResetResult, StepResult } from '../env/contract.ts';
-import { isEnvError, type EnvErrorCode } from '../env/env-error.ts';
+import { isEnvError, STEP_CONTRACT_CODES, type EnvErrorCode } from '../env/env-error.ts';
 import type { CallOptions, EnvHandle } from '../ports/sandbox-port.ts';
 import type { PlayCrash } from '../records.ts';
 
 /** Step failures the reference's wrapper turns into a losing terminal step: an exception, or a return the contract refuses. */
-export const STEP_CRASH_CODES: ReadonlySet<EnvErrorCode> = new Set([
-  'step_exception',
-  'step_bad_return',
-  'step_bad_observation',
-  'step_bad_reward',
-  'reward_not_finite',
-  'reward_out_of_range',
-  'step_bad_flags',
-  'step_bad_info',
-]);
+export const STEP_CRASH_CODES: ReadonlySet<EnvErrorCode> = STEP_CONTRACT_CODES;
 
 /** Reset failures after which the reference plays on from a fixed error observation. */
 export const RESET_CRASH_CODES: ReadonlySet<EnvErrorCode> = new Set(['reset_exception', 'reset_bad_return', 'reset_empty_observation', 'reset_bad_info']);
