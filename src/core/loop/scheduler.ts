@@ -57,6 +57,7 @@ export class Scheduler {
   private ahead = 0;
   private preparing = 0;
   private blocked = 0;
+  private readonly released = new WeakSet<WorkUnit>();
   private running = 0;
   private dispatching = false;
   private failure: { error: unknown } | null = null;
@@ -89,6 +90,7 @@ export class Scheduler {
 
   private unblock(unit: WorkUnit): void {
     this.blocked -= 1;
+    this.released.add(unit);
     if (this.failure) this.settle();
     else this.add(unit);
   }
@@ -124,6 +126,20 @@ export class Scheduler {
     });
   }
 
+  // A unit that waited for another (`after`: a lane's next play) may have become ready while the
+  // gate held `picked`: the earliest such unit of the same stage runs instead, as a sequential run
+  // would take it, and `picked` waits again.
+  private earliestOfStage(picked: WorkUnit): WorkUnit {
+    const same = this.ready.filter((u) => this.released.has(u) && u.stage === picked.stage && before(u.order, picked.order));
+    if (same.length === 0) return picked;
+    const unit = earliest(same);
+    this.ready.splice(this.ready.indexOf(unit), 1);
+    this.ready.push(picked);
+    const counted = (u: WorkUnit) => (u.prepare && this.lookAhead > 0 ? 1 : 0);
+    this.ahead += counted(picked) - counted(unit);
+    return unit;
+  }
+
   private next(): WorkUnit {
     const unit = earliest(this.ready);
     if (unit.prepare && this.lookAhead > 0) {
@@ -138,18 +154,18 @@ export class Scheduler {
     this.dispatching = true;
     try {
       while (!this.failure && this.ready.length > 0 && this.running < this.limit) {
-        const unit = this.next();
+        const picked = this.next();
         this.running += 1;
         let done: UnitDone | void;
         try {
-          done = await this.gate(unit.stage);
+          done = await this.gate(picked.stage);
         } catch (error) {
           this.running -= 1;
           this.fail(error);
           break;
         }
         this.peak = Math.max(this.peak, this.running);
-        void this.start(unit, done);
+        void this.start(this.earliestOfStage(picked), done);
       }
     } finally {
       this.dispatching = false;
