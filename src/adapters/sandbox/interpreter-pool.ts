@@ -65,7 +65,7 @@ export class InterpreterPool {
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
-  /** Takes back an interpreter that was taken but never ran anything: the next waiter gets it, or it waits as a spare. */
+  /** Takes an interpreter that has run nothing (just booted, or taken and given back unused): the next waiter gets it, or it waits as a spare. */
   giveBack(proc: SandboxProcess): void {
     if (this.closed) proc.kill();
     else {
@@ -108,13 +108,7 @@ export class InterpreterPool {
 
   private booted(proc: SandboxProcess): void {
     this.booting -= 1;
-    if (this.closed) {
-      proc.kill();
-      return;
-    }
-    const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve(proc);
-    else this.keep(proc);
+    this.giveBack(proc);
     // The next queued boot starts now that this one is done.
     this.fill();
   }

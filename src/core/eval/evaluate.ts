@@ -95,28 +95,18 @@ function environmentUnits(
     }
   };
   // One interpreter plays the environment's seeds one after another (a module run afresh for each): one boot per suite environment.
-  let previous: Promise<void> | null = null;
-  const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit => {
-    let done!: () => void;
-    const finished = new Promise<void>((resolve) => (done = resolve));
-    const unit: WorkUnit = {
+  const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit =>
+    instances.inLane('held-out', {
       stage: 'evaluate',
       order: [position, index],
-      ...(previous ? { after: previous } : { prepare: () => instances.reserve() }),
       run: async () => {
-        try {
-          const outcome: PlayOutcome = index > firstHang ? 'not run' : await play(index);
-          if (outcome !== 'not run' && outcome.hung) firstHang = Math.min(firstHang, index);
-          outcomes[index] = outcome;
-          flush();
-        } finally {
-          done();
-        }
+        const outcome: PlayOutcome = index > firstHang ? 'not run' : await play(index);
+        if (outcome !== 'not run' && outcome.hung) firstHang = Math.min(firstHang, index);
+        outcomes[index] = outcome;
+        flush();
       },
-    };
-    previous = finished;
-    return unit;
-  });
+    }),
+  );
   return { units, instances };
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { EnvHandle, InterpreterTicket, SandboxRuntime } from '../ports/sandbox-port.ts';
+import type { WorkUnit } from './scheduler.ts';
 
 /** Codes of a hang: the environment is then skipped for the rest of the epoch (SPADE's hung-game list). */
 export const HANG_CODES: ReadonlySet<EnvErrorCode> = new Set(['load_timeout', 'reset_timeout', 'step_timeout']);
@@ -17,6 +18,7 @@ export class FreshInstances {
   private readonly kept = new Map<string, EnvHandle>();
   private readonly loaded = new Set<EnvHandle>();
   private readonly tickets: InterpreterTicket[] = [];
+  private readonly tails = new Map<string, Promise<void>>();
   private closed = false;
   constructor(
     private readonly sandbox: SandboxRuntime,
@@ -35,6 +37,18 @@ export class FreshInstances {
     if (!ticket) return;
     if (this.closed) ticket.release();
     else this.tickets.push(ticket);
+  }
+
+  /**
+   * `unit` as the next play of `lane`: the lane's first play reserves a booted interpreter ahead of
+   * its turn, each later one waits (`after`, holding no place) until the play before it has finished.
+   */
+  inLane(lane: string, unit: Omit<WorkUnit, 'prepare' | 'after'>): WorkUnit {
+    const before = this.tails.get(lane);
+    let done!: () => void;
+    this.tails.set(lane, new Promise<void>((resolve) => (done = resolve)));
+    const run = () => unit.run().finally(done);
+    return before ? { ...unit, after: before, run } : { ...unit, prepare: () => this.reserve(), run };
   }
 
   /**

@@ -63,7 +63,6 @@ type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped
 export class EnvironmentPlays {
   private readonly instances: FreshInstances;
   private readonly outcomes = new Map<string, PlayOutcome>();
-  private readonly laneTail = new Map<string, Promise<void>>();
   private schedule: PlannedPlay[] | null = null;
   private firstHang: number[] | null = null;
   private cursor = 0;
@@ -95,13 +94,7 @@ export class EnvironmentPlays {
     this.pending += plays.length;
     return plays.map((play) => {
       const lane = `${play.rollout}-${play.arm}-${Math.floor(play.index / perLane)}`;
-      const before = this.laneTail.get(lane);
-      let done!: () => void;
-      this.laneTail.set(lane, new Promise<void>((resolve) => (done = resolve)));
-      const run = () => this.runPlay(play, lane).finally(done);
-      return before
-        ? { stage: 'play', order: [...order, ...scheduleKey(play)], after: before, run }
-        : { stage: 'play', order: [...order, ...scheduleKey(play)], prepare: () => this.instances.reserve(), run };
+      return this.instances.inLane(lane, { stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play, lane) });
     });
   }
 
