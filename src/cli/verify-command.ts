@@ -7,7 +7,10 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { Mismatch } from '../verify/checker.ts';
 import type { VerifyConfig } from '../verify/recompute-epoch.ts';
 import { recomputeRun, type StoredRun } from '../verify/recompute-run.ts';
+import { completeConfig, type Config } from '../core/config.ts';
+import { compareWithReference, type StoredEpoch } from '../core/scoring/reference-recompute.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
+import { referenceLines } from './reference-lines.ts';
 
 async function text(dir: string, file: string, optional = false): Promise<string | null> {
   try {
@@ -28,6 +31,17 @@ async function jsonLines<T extends { epoch: number }>(dir: string, file: string,
     }
   });
   return epochs === null ? rows : rows.filter((row) => row.epoch < epochs);
+}
+
+/** A run directory's whole config, completed as the run itself reads it (knobs an earlier version lacked get the values it ran with). */
+export async function readRunConfig(dir: string): Promise<Config> {
+  return completeConfig((JSON.parse((await text(dir, 'config.json'))!) as { config: Config }).config);
+}
+
+/** The stored epochs of a run, in order, as the reference recomputation reads them. */
+function storedEpochs(run: StoredRun): StoredEpoch[] {
+  const epochs = [...new Set([...run.environments, ...run.episodes].map((r) => r.epoch))].sort((a, b) => a - b);
+  return epochs.map((epoch) => ({ epoch, environments: run.environments.filter((e) => e.epoch === epoch), episodes: run.episodes.filter((e) => e.epoch === epoch) }));
 }
 
 /** Reads a run directory as `spade run` writes it (records of uncommitted epochs are left out). */
@@ -61,15 +75,22 @@ export function mismatchLine(m: Mismatch): string {
   return `mismatch ${m.file} ${m.id} ${m.field}: stored ${shown(m.stored)}, recomputed ${shown(m.recomputed)}`;
 }
 
-/** `verify --run DIR [--json]`: recomputes a run's derived values from its turns; exit 0 all match, 1 otherwise. */
+/**
+ * `verify --run DIR [--json]`: recomputes a run's derived values from its turns, then what they
+ * would be under the reference's rules where the run used a tab difference (informational); exit 0
+ * when every stored value matches its recomputation, 1 otherwise.
+ */
 export async function runVerify(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { run: { type: 'string' }, json: { type: 'boolean' } });
   if (positionals.length > 0) throw new UsageError(`verify takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.run) throw new UsageError('verify needs --run DIR');
-  const report = recomputeRun(await readStoredRun(String(values.run)));
-  if (values.json) print(JSON.stringify({ run: values.run, checked: report.checked, mismatches: report.mismatches }));
+  const run = await readStoredRun(String(values.run));
+  const report = recomputeRun(run);
+  const reference = compareWithReference(await readRunConfig(String(values.run)), storedEpochs(run));
+  if (values.json) print(JSON.stringify({ run: values.run, checked: report.checked, mismatches: report.mismatches, reference }));
   else {
     for (const m of report.mismatches) print(mismatchLine(m));
+    for (const line of referenceLines(reference)) print(line);
     print(`verify ${values.run}: ${report.checked} values recomputed, ${report.mismatches.length} mismatch(es)`);
   }
   return report.mismatches.length === 0 ? 0 : 1;

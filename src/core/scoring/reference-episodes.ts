@@ -17,8 +17,8 @@ export interface ReferencePlays {
   needReplay: string[];
 }
 
-/** The play an episode record belongs to (a retried first attempt and its retry share it). */
-export const playKey = (e: Episode): string => `${e.envId}|${e.rollout}|${e.arm}|${e.index}`;
+/** The play an episode record belongs to, as its episode id (a retried first attempt and its retry share it). */
+export const playKey = (e: Episode): string => `${e.envId}-r${e.rollout}-${e.arm}-${e.index}`;
 
 const failedIn = (e: Episode, codes: ReadonlySet<EnvErrorCode>) => e.error !== null && codes.has(e.error.code);
 

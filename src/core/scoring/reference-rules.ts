@@ -61,7 +61,7 @@ const isRecomputable = (knob: keyof Config): knob is RecomputableKnob => (RECOMP
 function handling(knob: keyof Config, config: Config): Pick<RuleDifference, 'status' | 'why'> {
   if (TOOL_USE_ONLY.has(knob) && config.setting !== 'tool_use') return { status: 'inactive', why: 'a tool-use setting only; this run plays games' };
   if (isRecomputable(knob)) return { status: 'recomputed', why: RECOMPUTED_WHY[knob] };
-  return { status: 'replay', why: `changes ${REPLAY_WHY[knob] ?? 'what the run designed or played'}: only a new run at the reference preset shows it` };
+  return { status: 'replay', why: `changes ${REPLAY_WHY[knob] ?? 'what the run designed or played'}` };
 }
 
 /** Every knob of `config` whose value differs from the reference preset for the run's setting, in config order. */

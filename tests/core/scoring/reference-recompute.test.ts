@@ -26,7 +26,7 @@ function retried(envId: string, rollout: number, index: number, retry: number | 
 }
 
 /** A stored epoch as the tab's scoring wrote it. */
-function stored(config: Config, environments: EnvironmentRecord[], episodes: Episode[]): StoredEpoch {
+function stored(config: Config, environments: EnvironmentRecord[], episodes: readonly Episode[]): StoredEpoch {
   const scores = scoreEpoch(0, environments, episodes, config, {});
   return { epoch: 0, environments: scores.environments, episodes: scores.episodes };
 }
@@ -85,10 +85,10 @@ describe('crashes recomputed under the reference rule', () => {
 
   it('each crashed play becomes a kept -1 and its retry is left out', () => {
     expect(changed(crashes.tallies, 'play return')).toEqual([
-      ['A|0|hint|1', 0, -1],
-      ['A|1|nohint|1', 1, -1],
-      ['Q|0|nohint|1', 'dropped', -1],
-      ['Q|1|nohint|0', 'dropped', -1],
+      ['A-r0-hint-1', 0, -1],
+      ['A-r1-nohint-1', 1, -1],
+      ['Q-r0-nohint-1', 'dropped', -1],
+      ['Q-r1-nohint-0', 'dropped', -1],
     ]);
     expect(tallyOf(crashes.tallies, 'play return').compared).toBe(12);
   });
@@ -134,12 +134,12 @@ describe('crashes recomputed under the reference rule', () => {
   it("agent advantages follow the new groups: A's rollout 1 [1, -1] gives +-1, Q's groups appear", () => {
     const advantages = changed(crashes.tallies, 'agent advantage').map(([id, a, b]) => [id, a, close(b as number)]);
     expect(advantages).toEqual([
-      ['A|1|nohint|0', 0, 1],
-      ['A|1|nohint|1', 0, -1],
-      ['Q|0|nohint|0', null, 1],
-      ['Q|0|nohint|1', null, -1],
-      ['Q|1|nohint|0', null, -1],
-      ['Q|1|nohint|1', null, 1],
+      ['A-r1-nohint-0', 0, 1],
+      ['A-r1-nohint-1', 0, -1],
+      ['Q-r0-nohint-0', null, 1],
+      ['Q-r0-nohint-1', null, -1],
+      ['Q-r1-nohint-0', null, -1],
+      ['Q-r1-nohint-1', null, 1],
     ]);
   });
 
@@ -186,7 +186,7 @@ describe('tool-use masks recomputed for a run without them', () => {
   const turn = (reply: string, reward: number, terminated: boolean) => ({ reply, action: reply, observation: 'ok', reward, terminated, truncated: !terminated && reward === 0 });
   const episode = (index: number, replies: string[], last: { reward: number; terminated: boolean }): Episode => ({
     ...play('T', 0, 'nohint', index, 0),
-    messages: [{ role: 'user', content: 'Task.' }, ...replies.flatMap((r) => [{ role: 'assistant' as const, content: r }, { role: 'tool' as const, content: 'ok' }])].slice(0, -1),
+    messages: [{ role: 'user' as const, content: 'Task.' }, ...replies.flatMap((r) => [{ role: 'assistant' as const, content: r }, { role: 'tool' as const, content: 'ok' }])].slice(0, -1),
     turns: replies.map((r, i) => (i === replies.length - 1 ? turn(r, last.reward, last.terminated) : turn(r, 0, false))),
     return: last.terminated ? last.reward : 0,
   });
@@ -197,8 +197,8 @@ describe('tool-use masks recomputed for a run without them', () => {
     const masks = compareWithReference(config, [run]).differences.find((d) => d.knob === 'toolUseMasks')!;
     expect(masks.status).toBe('recomputed');
     expect(changed(masks.tallies, 'reply weights')).toEqual([
-      ['T|0|nohint|0', '1,1,1', '0,1,1'],
-      ['T|0|nohint|1', '1,1', '0,0'],
+      ['T-r0-nohint-0', '1,1,1', '0,1,1'],
+      ['T-r0-nohint-1', '1,1', '0,0'],
     ]);
     expect(masks.tallies.filter((t) => t.quantity !== 'reply weights').every((t) => t.changes.length === 0)).toBe(true);
   });
@@ -210,6 +210,6 @@ describe('tool-use masks recomputed for a run without them', () => {
     expect(result.differences.some((d) => d.knob === 'toolUseMasks')).toBe(false);
     expect(tallyOf(result.combined, 'reply weights').changes).toEqual([]);
     const unflagged = compareWithReference(masked, [stored(masked, [env], run.episodes)]);
-    expect(changed(unflagged.combined, 'reply weights')).toEqual([['T|0|nohint|0', '1,1,1', '0,1,1']]);
+    expect(changed(unflagged.combined, 'reply weights')).toEqual([['T-r0-nohint-0', '1,1,1', '0,1,1']]);
   });
 });
