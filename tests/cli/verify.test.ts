@@ -6,6 +6,7 @@ import { runVerify } from '../../src/cli/verify-command.ts';
 import { UsageError } from '../../src/cli/args.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import type { Mismatch } from '../../src/verify/checker.ts';
+import type { ReferenceComparison } from '../../src/core/scoring/reference-recompute.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { VERIFY_MIXED_DOUBLES } from '../fixtures/verify-mixed-doubles.ts';
 import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
@@ -216,6 +217,30 @@ describe('spade verify', () => {
     const stateReport = await verifyJson(state.dir);
     expect(stateReport.code).toBe(1);
     expect(stateReport.mismatches.map((m) => `${m.file} ${m.field}`)).toEqual(['state.json slow']);
+  });
+
+  it("also prints what the reference's rules would change: the crash rule recomputed on a tab run, nothing once the run kept crashes", async () => {
+    const lines: string[] = [];
+    expect(await runVerify(['--run', regret], noSandbox, (l) => lines.push(l))).toBe(0);
+    expect(lines.at(-1)).toMatch(/ 0 mismatch\(es\)$/);
+    expect(lines[0]).toMatch(/^reference rules: \d+ setting\(s\) differ from the reference preset: 1 recomputed from the stored plays, \d+ need a new run, 3 without effect in this setting$/);
+    expect(lines.filter((l) => l.startsWith('  crashesLose (run false, reference true), recomputed: a play whose step crashed becomes a kept -1'))).toHaveLength(1);
+    expect(lines.some((l) => /^ {4}play return: \d+ of \d+ differ, e\.g\. epoch \d e\d{4}-s\d\d-r\d-(no)?hint-\d: dropped -> -1$/.test(l))).toBe(true);
+    expect(lines).toContain('  needs a new run, playsPerArm (run 3, reference 8): changes how many plays each rollout has');
+    expect(lines).toContain('  every recomputable reference rule at once: the same as crashesLose alone');
+
+    const tab = (await verifyJson(regret)) as unknown as { reference: ReferenceComparison };
+    const crashes = tab.reference.differences.find((d) => d.knob === 'crashesLose')!;
+    const returns = crashes.tallies.find((t) => t.quantity === 'play return')!;
+    // Every changed play was a step crash that the tab dropped (unhinted) or scored 0 (hinted); under the reference it is a kept -1.
+    const crashed = jsonl(regret, 'episodes.jsonl').filter((e) => e.error?.code === 'step_exception');
+    expect(returns.changes.length).toBeGreaterThan(0);
+    for (const c of returns.changes) expect([c.run === 'dropped' || c.run === 0, c.reference]).toEqual([true, -1]);
+    expect(returns.changes.every((c) => crashed.some((e) => e.id.startsWith(c.id)))).toBe(true);
+
+    const kept = (await verifyJson(crashesLose)) as unknown as { reference: ReferenceComparison };
+    expect(kept.reference.differences.map((d) => d.knob)).not.toContain('crashesLose');
+    expect(kept.reference.combined.filter((t) => t.changes.length > 0)).toEqual([]);
   });
 
   it('exits 2 on bad usage', async () => {

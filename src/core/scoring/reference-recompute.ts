@@ -158,7 +158,7 @@ function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean
     agents.forEach((e, i) => {
       put('agent advantage', epoch, playKey(e), e.advantage);
       const weights = agentRows[i]!.messages.filter((m) => m.role === 'assistant').map((m) => m.weight);
-      put('reply weights', epoch, playKey(e), weights.join(','));
+      put('reply weights', epoch, e.id, weights.join(','));
     });
     put('agent rows', epoch, 'epoch', agentRows.length);
     put('designer rows', epoch, 'epoch', scores.rollouts.length - agentRows.length);
@@ -185,7 +185,7 @@ function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean
   return figures;
 }
 
-// Reply weights are compared only where both sides have the row (a row that exists on one side only is counted under agent rows).
+// Reply weights are compared per stored record, only where both sides train it (a crashed first attempt kept in place of its retry is another record; rows on one side only count under agent rows).
 function tally(run: Figures, reference: Figures): QuantityTally[] {
   return QUANTITIES.map((quantity) => {
     const a = run.get(quantity)!;
