@@ -129,6 +129,7 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
           memory,
           difficulty,
           maxTurns: config.maxTurns,
+          freeToolCalls: config.freeToolCalls,
           ...(domain !== undefined ? { domain } : {}),
           ...(taskVariant !== undefined ? { taskVariant } : {}),
         },

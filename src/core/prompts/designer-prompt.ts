@@ -17,6 +17,8 @@ export interface DesignerPromptInput {
   domain?: string;
   /** A tool-use slot's task variant (drawn per slot); absent for a cognitive game. */
   taskVariant?: ToolTaskVariant;
+  /** The reference's tool-use turns (`freeToolCalls`): calls cost no step, so the run's cap on replies is the episode's length. */
+  freeToolCalls?: boolean;
 }
 
 /** Interaction steps the goal should need at each difficulty (SPADE: 2 when easy, else 3). */
@@ -66,9 +68,9 @@ export function memoryBlock(memory: MemorySelection | null): string {
 /** `max_turns` of ToolUseBaseEnv's constructor (tool_use_env.py): a tool-use class built with its own defaults stops there. */
 export const TOOL_USE_DEFAULT_TURNS = 10;
 
-/** Agent turns a tool-use episode really has: the class's own cap (ToolUseBaseEnv's default), lowered to the run's cap. */
-export function toolUseTurns(runCap: number): number {
-  return Math.min(TOOL_USE_DEFAULT_TURNS, runCap);
+/** Agent turns a tool-use episode really has: the class's own cap (ToolUseBaseEnv's default) lowered to the run's cap, or with free tool calls the run's cap on replies. */
+export function toolUseTurns(runCap: number, freeToolCalls = false): number {
+  return freeToolCalls ? runCap : Math.min(TOOL_USE_DEFAULT_TURNS, runCap);
 }
 
 // What each difficulty asks of a tool-use task; the prompt shows only the slot's.
@@ -92,7 +94,7 @@ function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }
     skill_focus: skillFocusLine(input.skill),
     task_variant: TOOL_TASK_VARIANTS[input.taskVariant ?? 'execute'],
     difficulty: `${input.difficulty}: ${TOOL_DIFFICULTY[input.difficulty]}`,
-    max_turns: String(toolUseTurns(input.maxTurns)),
+    max_turns: String(toolUseTurns(input.maxTurns, input.freeToolCalls)),
     document_block: flavourBlock(input.document),
     memory_block: memoryBlock(input.memory),
   });
