@@ -84,7 +84,7 @@ const PROSE_ONLY = [
   'Unpredictable validation',
   'Validation time',
   'Negative memory example',
-  'Earlier thoughts in the agent\'s history',
+  "Earlier thoughts in the agent's history",
   'Prompt length',
 ];
 
@@ -116,7 +116,7 @@ describe("docs/method.md's differences table", () => {
     for (const knob of numeric) expect([stated.reference[knob.key], stated.lab[knob.key]]).toEqual([knob.reference, knob.default]);
   });
 
-  it("states the validation per-call cap as validationCallCap computes it: the larger of the step limit and 2/5 of the budget, never more than the budget", () => {
+  it('states the validation per-call cap as validationCallCap computes it: the larger of the step limit and 2/5 of the budget, never more than the budget', () => {
     expect(TABLE.get('Validation per-call cap')![1]).toContain('The larger of the step limit and 2/5 of the validation budget (`validationCallCap`), never more than the budget');
     expect(validationCallCap(CONFIG_TABLE.validateTimeoutMs.default, CONFIG_TABLE.stepTimeoutMs.default)).toBe(2000);
     expect(validationCallCap(CONFIG_TABLE.validateTimeoutMs.reference!, CONFIG_TABLE.stepTimeoutMs.reference!)).toBe(30_000);

@@ -29,8 +29,9 @@ const TOOL_USE_ONLY: ReadonlySet<keyof Config> = new Set(['freeToolCalls', 'tool
 
 const RECOMPUTED_WHY: Readonly<Record<RecomputableKnob, string>> = {
   crashesLose:
-    "a play whose step crashed becomes a kept -1 in either arm and its retry is left out; a hang penalises only in rollout 0; a play whose reset failed would have played on from the error observation, which needs new replies, so it is left as it ran",
-  toolUseMasks: "each agent row's reply weights: 0 on every reply of an unterminated episode and on each unreadable <tool_call> (read again from the stored reply); the [FORMAT] line the next observation would carry needs new replies",
+    'a play whose step crashed becomes a kept -1 in either arm and its retry is left out; a hang penalises only in rollout 0; a play whose reset failed would have played on from the error observation, which needs new replies, so it is left as it ran',
+  toolUseMasks:
+    "each agent row's reply weights: 0 on every reply of an unterminated episode and on each unreadable <tool_call> (read again from the stored reply); the [FORMAT] line the next observation would carry needs new replies",
 };
 
 const REPLAY_WHY: Partial<Readonly<Record<keyof Config, string>>> = {

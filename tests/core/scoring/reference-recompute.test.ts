@@ -186,7 +186,13 @@ describe('tool-use masks recomputed for a run without them', () => {
   const turn = (reply: string, reward: number, terminated: boolean) => ({ reply, action: reply, observation: 'ok', reward, terminated, truncated: !terminated && reward === 0 });
   const episode = (index: number, replies: string[], last: { reward: number; terminated: boolean }): Episode => ({
     ...play('T', 0, 'nohint', index, 0),
-    messages: [{ role: 'user' as const, content: 'Task.' }, ...replies.flatMap((r) => [{ role: 'assistant' as const, content: r }, { role: 'tool' as const, content: 'ok' }])].slice(0, -1),
+    messages: [
+      { role: 'user' as const, content: 'Task.' },
+      ...replies.flatMap((r) => [
+        { role: 'assistant' as const, content: r },
+        { role: 'tool' as const, content: 'ok' },
+      ]),
+    ].slice(0, -1),
     turns: replies.map((r, i) => (i === replies.length - 1 ? turn(r, last.reward, last.terminated) : turn(r, 0, false))),
     return: last.terminated ? last.reward : 0,
   });
