@@ -157,7 +157,7 @@ function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean
     for (const [key, e] of final) put('play return', epoch, key, e.dropped ? 'dropped' : e.return);
     agents.forEach((e, i) => {
       put('agent advantage', epoch, playKey(e), e.advantage);
-      const weights = agentRows[i]!.messages.filter((m) => m.role === 'assistant').map((m) => m.weight);
+      const weights = (agentRows[i]?.messages ?? []).filter((m) => m.role === 'assistant').map((m) => m.weight);
       put('reply weights', epoch, e.id, weights.join(','));
     });
     put('agent rows', epoch, 'epoch', agentRows.length);
