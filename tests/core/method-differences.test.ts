@@ -8,6 +8,8 @@ import { CONFIG_TABLE, KNOBS } from '../../src/core/config-table.ts';
 import type { Config } from '../../src/core/config.ts';
 import { validationCallCap } from '../../src/core/env/validate-env.ts';
 import { FORMULAS, rewardFormula } from '../../src/app/formulas.ts';
+import { describePlayFailure } from '../../src/app/play-yourself.ts';
+import { envError } from '../../src/core/env/env-error.ts';
 import { ruleDifferences } from '../../src/core/scoring/reference-rules.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 
@@ -131,5 +133,7 @@ describe('the score card and Learn texts say what the table says about failed pl
     expect(FORMULAS.rHint).toMatch(/a failed hinted play counts 0.*reference's crash rule.*-1/);
     expect(FORMULAS.rNoHint).toMatch(/retried once, then dropped.*reference's crash rule.*-1/);
     expect(rewardFormula('regret')).toMatch(/-0\.5 if a load, reset or step timed out.*reference's crash rule.*rollout/);
+    const crash = describePlayFailure(envError('step_exception', 'play', { expected: 'a step', seen: 'a raise', fix: 'none' }), 2000);
+    expect(crash).toMatch(/tab's rule.*retried once and then dropped, a hinted one counts 0.*reference's.*inside step ends the play with a return of -1/);
   });
 });
