@@ -36,7 +36,10 @@ export function referenceLines(comparison: ReferenceComparison): string[] {
   for (const d of of('recomputed')) {
     lines.push(`  ${settingOf(d)}, recomputed: ${d.why}`, ...tallyLines(d.tallies, '    '));
   }
-  for (const d of of('replay')) lines.push(`  needs a new run, ${settingOf(d)}: ${d.why}`);
+  for (const d of of('replay')) {
+    const touched = d.touched ? `; ${d.touched.plays} of ${d.touched.of} stored plays have ${d.touched.what}` : '';
+    lines.push(`  needs a new run, ${settingOf(d)}: ${d.why}${touched}`);
+  }
   if (of('inactive').length > 0) lines.push(`  without effect in this setting: ${of('inactive').map(settingOf).join(', ')}`);
   const single = of('recomputed').length === 1 && JSON.stringify(of('recomputed')[0]!.tallies) === JSON.stringify(comparison.combined);
   if (single) lines.push(`  every recomputable reference rule at once: the same as ${of('recomputed')[0]!.knob} alone`);

@@ -11,6 +11,7 @@ import { parseToolReply } from '../prompts/tool-call-parse.ts';
 import { scoreEpoch, type EpochScores } from './score-epoch.ts';
 import type { SkillAverages } from './designer-reward.ts';
 import { playKey, playsUnderReference } from './reference-episodes.ts';
+import { touchedPlays, type TouchedPlays } from './reference-reads.ts';
 import { RECOMPUTABLE_KNOBS, ruleDifferences, type RecomputableKnob, type RuleDifference } from './reference-rules.ts';
 
 /** One epoch of a run as its files store it. */
@@ -71,6 +72,8 @@ export interface QuantityTally {
 export interface DifferenceCost extends RuleDifference {
   /** Per quantity, the figures that differ with only this knob switched (recomputed differences only). */
   tallies: QuantityTally[];
+  /** For a difference that needs a new run, the stored plays it touched, where the files can tell. */
+  touched?: TouchedPlays;
 }
 
 /** The whole comparison of a run with the reference's rules. */
@@ -224,7 +227,16 @@ export function compareWithReference(config: Config, epochs: readonly StoredEpoc
   const designs = epochs.some((stored) => stored.environments.some((env) => env.attempts.length > 0));
   const asRun = figuresOf(scoreRun(epochs, rulesWith(config, []), []), config, designs);
   const costOf = (knobs: readonly RecomputableKnob[], needReplay: string[]) => tally(asRun, figuresOf(scoreRun(epochs, rulesWith(config, knobs), needReplay), config, designs));
-  const differences = ruleDifferences(config).map((d) => ({ ...d, tallies: d.status === 'recomputed' ? costOf([d.knob as RecomputableKnob], []) : [] }));
+  const touched = touchedPlays(
+    config,
+    withPreset(config, 'reference'),
+    epochs.flatMap((stored) => stored.episodes),
+  );
+  const differences = ruleDifferences(config).map((d) => ({
+    ...d,
+    tallies: d.status === 'recomputed' ? costOf([d.knob as RecomputableKnob], []) : [],
+    ...(d.status === 'replay' && touched[d.knob] ? { touched: touched[d.knob] } : {}),
+  }));
   const needReplay: string[] = [];
   return { differences, combined: costOf(RECOMPUTABLE_KNOBS, needReplay), needReplay };
 }

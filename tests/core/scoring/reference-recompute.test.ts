@@ -219,3 +219,25 @@ describe('tool-use masks recomputed for a run without them', () => {
     expect(changed(unflagged.combined, 'reply weights')).toEqual([['T-r0-nohint-0', '1,1,1', '0,1,1']]);
   });
 });
+
+describe('differences that need a new run, counted on the stored plays', () => {
+  const replying = (e: Episode, reply: string): Episode => ({ ...e, turns: e.turns.map((t) => ({ ...t, reply })) });
+
+  it('reply aids: the plays with a reply the reference reads as another action', () => {
+    // \boxed{\text{go}}: the aids read `go`, the reference `\boxed{\text{go}}`; a plain \boxed{go} reads alike; 1 of 3.
+    const episodes = [replying(play('A', 0, 'nohint', 0, 1), '\\boxed{\\text{go}}'), play('A', 0, 'nohint', 1, 0), play('A', 1, 'nohint', 0, 1)];
+    const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
+    expect(result.differences.find((d) => d.knob === 'replyAids')).toMatchObject({ status: 'replay', touched: { plays: 1, of: 3 } });
+    expect(result.differences.find((d) => d.knob === 'maxTurns')!.touched).toBeUndefined();
+  });
+
+  it('one step per tool-use reply: the plays with a reply of several calls or out of class turns', () => {
+    const config: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['API Orchestration'], skillsPerEpoch: 1, playsPerArm: 3, hintPlays: 0 };
+    const env = { ...designedEnv('T', 0, null), skill: 'API Orchestration' };
+    const two = '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>';
+    const truncated = play('T', 0, 'nohint', 2, 0);
+    const episodes = [replying(play('T', 0, 'nohint', 0, 1), two), play('T', 0, 'nohint', 1, 1), { ...truncated, turns: truncated.turns.map((t) => ({ ...t, terminated: false, truncated: true })) }];
+    const result = compareWithReference(config, [stored(config, [env], episodes)]);
+    expect(result.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({ status: 'replay', touched: { plays: 2, of: 3 } });
+  });
+});
