@@ -1,5 +1,5 @@
 import type { EnvironmentRecord } from '../core/records.ts';
-import type { EnvironmentSummary } from '../core/ports/env-summary.ts';
+import type { EnvironmentSummary } from '../core/ports/store-port.ts';
 import type { EnvironmentQuery, RunMeta } from '../core/ports/store-port.ts';
 import { TOOL_USE_DOMAINS, type RunSetting } from '../core/skills.ts';
 

@@ -12,13 +12,13 @@ import { newRunMeta, type NewRun } from './new-run.ts';
 import type { AnnouncedState, FinishedStatus, RunAnnouncement } from './run-announcement.ts';
 import { playStoredRun, suiteSources, type StoredRunDeps } from './run-loop.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
-import { RunSession, type RunLock } from './run-session.ts';
+import { RunSession } from './run-session.ts';
+import type { RunLock } from './tab-link.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
 import { RunViewState } from './run-view-state.svelte.ts';
 import { holdMs, type ScoreHold } from './score-hold.ts';
 
 export type { ControllerStatus } from './run-view-state.svelte.ts';
-export type { RunLock } from './run-session.ts';
 
 /** What the controller needs from the composition root. */
 export interface RunControllerDeps extends StoredRunDeps {

@@ -1,5 +1,6 @@
 import type { RunMeta, RunStore } from '../core/ports/store-port.ts';
-import type { RunController, RunLock } from './run-controller.svelte.ts';
+import type { RunController } from './run-controller.svelte.ts';
+import type { RunLock } from './tab-link.ts';
 import type { NewRun } from './new-run.ts';
 import { summarizeRuns, type RunSummary } from './run-summary.ts';
 import type { RunPresence } from './run-presence.svelte.ts';

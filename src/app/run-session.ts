@@ -1,12 +1,7 @@
 import type { EpochStage, SpadeEvent } from '../core/loop/events.ts';
 import type { UnitDone } from '../core/loop/scheduler.ts';
 import type { ActiveStatus } from './run-announcement.ts';
-
-/** Lets go of a run's lock; the promise (when there is one) settles once it is really released. */
-export type ReleaseLock = () => void | Promise<void>;
-
-/** Holds a run exclusively; returns a release function, or null when another tab holds it. */
-export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
+import type { ReleaseLock } from './tab-link.ts';
 
 /**
  * One start of a run in this tab, from the lock taken to the lock released: its own abort signal,

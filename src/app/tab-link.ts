@@ -1,6 +1,11 @@
 import { RUN_LOCK_PREFIX } from './offline.ts';
 import { asAnnouncement, type RunAnnouncement } from './run-announcement.ts';
-import type { RunLock } from './run-controller.svelte.ts';
+
+/** Lets go of a run's lock; the promise (when there is one) settles once it is really released. */
+export type ReleaseLock = () => void | Promise<void>;
+
+/** Holds a run exclusively; returns a release function, or null when another tab holds it. */
+export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
 
 /** This tab's link to the other tabs of the app: run locks, who holds them, and announcements. */
 export interface TabLink {

@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, importsOf } from './source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 type Layer = 'core' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
-    return /\.(ts|svelte)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 function layerOf(path: string): Layer | null {
   const rel = relative(ROOT, path);
@@ -19,17 +12,6 @@ function layerOf(path: string): Layer | null {
   const match = /^src\/(core|formats|verify|adapters|app|ui|cli)\//.exec(rel);
   if (match) return match[1] as Layer;
   return rel === 'src/main.ts' ? 'entry' : null;
-}
-
-interface Import {
-  spec: string;
-  typeOnly: boolean;
-}
-
-function importsOf(source: string): Import[] {
-  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
-  const dynamic = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  return [...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })), ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false }))];
 }
 
 /** Packages the UI may use directly: view libraries only (no storage, sandbox or model libraries). */

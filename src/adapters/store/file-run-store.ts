@@ -3,7 +3,7 @@ import { appendFile, mkdir, open, readFile, rename, rm, stat, truncate, writeFil
 import { basename, join } from 'node:path';
 import { completeConfig, type Config } from '../../core/config.ts';
 import { matchesEnvironmentQuery, selectEnvironments } from '../../core/ports/env-query.ts';
-import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import { summarizeEnvironment } from '../../core/ports/env-summary.ts';
 import { chartRowsOf, type EpochChartRow } from '../../core/ports/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
@@ -11,7 +11,7 @@ import { toJsonLines } from '../../formats/export/files.ts';
 import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
+import { completeRunMeta, type EnvironmentQuery, type EnvironmentSummary, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
 

@@ -1,6 +1,5 @@
 import type { EnvironmentRecord } from '../records.ts';
-import type { EnvironmentSummary } from './env-summary.ts';
-import type { EnvironmentQuery } from './store-port.ts';
+import type { EnvironmentQuery, EnvironmentSummary } from './store-port.ts';
 import { environmentSetting } from '../skills.ts';
 
 /** Sort keys of the environment explorer. */

@@ -1,29 +1,7 @@
 import type { EnvironmentRecord } from '../records.ts';
-import { environmentSetting, type RunSetting } from '../skills.ts';
+import { environmentSetting } from '../skills.ts';
 import { isScored } from './env-query.ts';
-
-/** What the explorer lists of one environment: its keys, scores and rejection reason, without code, attempts or transcripts. */
-export interface EnvironmentSummary {
-  id: string;
-  epoch: number;
-  slot: number;
-  skill: string;
-  /** The environment's class (`NumberLadderEnv`), or null when none could be read (see environmentClassName). */
-  className: string | null;
-  /** Cognitive game or tool use (environmentSetting; a skill of neither setting counts as a game). */
-  setting: RunSetting;
-  /** A tool-use task's everyday domain, null for games and tool-use environments without one. */
-  domain: string | null;
-  status: EnvironmentRecord['status'];
-  /** True when all three scores are finite (see isScored): only then does it sort by a score. */
-  scored: boolean;
-  /** Each score, null when absent or not finite. */
-  winRate: number | null;
-  regret: number | null;
-  designerReward: number | null;
-  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
-  reason: string | null;
-}
+import type { EnvironmentSummary } from './store-port.ts';
 
 /** The rejection reason of an environment's last attempt, or null when it is valid. */
 export function rejectionReason(env: EnvironmentRecord): string | null {

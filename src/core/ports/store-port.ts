@@ -5,7 +5,6 @@ import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow
 import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
-import type { EnvironmentSummary } from './env-summary.ts';
 import type { EpochChartRow } from './epoch-summary.ts';
 import type { RunSetting } from '../skills.ts';
 
@@ -65,6 +64,29 @@ export interface EnvironmentQuery {
   descending?: boolean;
   offset?: number;
   limit?: number;
+}
+
+/** What the explorer lists of one environment: its keys, scores and rejection reason, without code, attempts or transcripts. */
+export interface EnvironmentSummary {
+  id: string;
+  epoch: number;
+  slot: number;
+  skill: string;
+  /** The environment's class (`NumberLadderEnv`), or null when none could be read (see environmentClassName). */
+  className: string | null;
+  /** Cognitive game or tool use (environmentSetting; a skill of neither setting counts as a game). */
+  setting: RunSetting;
+  /** A tool-use task's everyday domain, null for games and tool-use environments without one. */
+  domain: string | null;
+  status: EnvironmentRecord['status'];
+  /** True when all three scores are finite (see isScored): only then does it sort by a score. */
+  scored: boolean;
+  /** Each score, null when absent or not finite. */
+  winRate: number | null;
+  regret: number | null;
+  designerReward: number | null;
+  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
+  reason: string | null;
 }
 
 /** Persistence of runs. `commitEpoch` is atomic: after a crash the store holds whole epochs only. */
