@@ -1,5 +1,5 @@
 import type { EpochMetrics, EpochTimings } from '../core/records.ts';
-import type { EpochEnvSummary } from '../core/ports/epoch-summary.ts';
+import type { EpochEnvSummary } from '../core/ports/store-port.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 
 /** Everything the charts are built from, for one run. */

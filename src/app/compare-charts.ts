@@ -1,5 +1,5 @@
 import type { EvalRecord } from '../core/eval/eval-record.ts';
-import type { ComparedRun } from '../core/experiments/compare-runs.ts';
+import type { ComparedRun } from '../analysis/compare-runs.ts';
 import type { EpochMetrics } from '../core/records.ts';
 import { chartedEvaluations, HELD_OUT_INTERVAL_LABEL } from './chart-heldout.ts';
 import { epochFigures } from '../core/scoring/epoch-figures.ts';

@@ -1,5 +1,5 @@
-import { compareRuns, type ComparedRun, type RunComparison } from '../core/experiments/compare-runs.ts';
-import type { HeldOutDifference, SeedGroup } from '../core/experiments/held-out-pairs.ts';
+import { compareRuns, type ComparedRun, type RunComparison } from '../analysis/compare-runs.ts';
+import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
 import type { RunStore } from '../core/ports/store-port.ts';
 import { overlayCharts, type OverlayChart } from './compare-charts.ts';
 

@@ -62,7 +62,7 @@ export interface ExplorerRow extends EnvironmentSummary {
   inMemory: boolean;
 }
 
-export { rejectionReason } from '../core/ports/env-summary.ts';
+export { rejectionReason } from '../analysis/env-summary.ts';
 
 /** A stored environment's summary as a table row; `memory` holds the env ids in the run's memory. */
 export function toExplorerRow(summary: EnvironmentSummary, memory: ReadonlySet<string>): ExplorerRow {

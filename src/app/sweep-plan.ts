@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts';
-import { sweepCommands } from '../core/experiments/sweep-commands.ts';
-import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell } from '../core/experiments/sweep-grid.ts';
+import { sweepCommands } from '../analysis/sweep-commands.ts';
+import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell } from '../analysis/sweep-grid.ts';
 import { demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 

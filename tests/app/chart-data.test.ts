@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChartDataLoader, type ChartStore } from '../../src/app/chart-data.ts';
-import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
+import { summarizeEnvironments } from '../../src/analysis/epoch-summary.ts';
 import { buildCharts } from '../../src/app/chart-series.ts';
 import { chartCsv } from '../../src/app/chart-csv.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';

@@ -4,7 +4,7 @@ import { overlayCharts, overlaySummary } from '../../src/app/compare-charts.ts';
 import { Comparison } from '../../src/app/comparison.svelte.ts';
 import { loadComparison, runLabels } from '../../src/app/compare-data.ts';
 import { PLATEAU_BAND, pointCount } from '../../src/app/chart-series.ts';
-import { evaluation, meta, metrics, run } from '../core/experiments/compared-runs.ts';
+import { evaluation, meta, metrics, run } from '../analysis/compared-runs.ts';
 import { storeSyntheticRuns, syntheticEvaluation, syntheticMeta } from './compare-fixtures.ts';
 
 const byId = (runs: Parameters<typeof overlayCharts>[0]) => Object.fromEntries(overlayCharts(runs).map((c) => [c.id, c]));

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { filesUnder, importsOf } from './source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-type Layer = 'core' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
+type Layer = 'core' | 'analysis' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
 
 function layerOf(path: string): Layer | null {
   const rel = relative(ROOT, path);
   if (rel.startsWith('workers/')) return 'workers';
-  const match = /^src\/(core|formats|verify|adapters|app|ui|cli)\//.exec(rel);
+  const match = /^src\/(core|analysis|formats|verify|adapters|app|ui|cli)\//.exec(rel);
   if (match) return match[1] as Layer;
   return rel === 'src/main.ts' ? 'entry' : null;
 }
@@ -19,12 +19,13 @@ const UI_LIBRARIES = ['svelte', '@codemirror/', '@lezer/', 'uplot', 'chart.js'];
 
 const ALLOWED: Record<Layer, Layer[]> = {
   core: ['core'],
-  formats: ['core', 'formats'],
+  analysis: ['core', 'analysis'],
+  formats: ['core', 'analysis', 'formats'],
   verify: ['core', 'formats', 'verify'],
-  adapters: ['core', 'formats', 'adapters'],
-  app: ['core', 'formats', 'adapters', 'app'],
+  adapters: ['core', 'analysis', 'formats', 'adapters'],
+  app: ['core', 'analysis', 'formats', 'adapters', 'app'],
   ui: ['app', 'ui'],
-  cli: ['core', 'formats', 'verify', 'adapters', 'cli'],
+  cli: ['core', 'analysis', 'formats', 'verify', 'adapters', 'cli'],
   workers: ['adapters'],
   entry: ['ui'],
 };
@@ -42,7 +43,7 @@ function bypassesOf(source: string): string[] {
 }
 
 /** The pure layers: no packages, no DOM, no Node. */
-const PURE: Layer[] = ['core', 'formats'];
+const PURE: Layer[] = ['core', 'analysis', 'formats'];
 
 /** Returns every import that breaks ARCHITECTURE.md's rules, as readable strings. */
 function violations(): string[] {
@@ -59,7 +60,7 @@ function violations(): string[] {
         continue;
       }
       const target = layerOf(resolve(dirname(file), spec));
-      if ((target === 'core' || target === 'formats') && typeOnly && layer === 'ui') continue;
+      if ((target === 'core' || target === 'analysis' || target === 'formats') && typeOnly && layer === 'ui') continue;
       if (!target || !ALLOWED[layer].includes(target)) found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
     }
   }
@@ -76,7 +77,7 @@ describe('layer rules', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the core and the formats use no DOM, Node or console globals', () => {
+  it('the pure layers (core, analysis, formats) use no DOM, Node or console globals', () => {
     const offenders = PURE.flatMap((layer) => filesUnder(join(ROOT, 'src', layer))).filter((file) => {
       const code = readFileSync(file, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -97,6 +98,8 @@ describe('layer rules', () => {
     expect(layerOf(join(ROOT, 'src/formats/export/a.ts'))).toBe('formats');
     expect(ALLOWED.core.includes('adapters')).toBe(false);
     expect(ALLOWED.core.includes('formats')).toBe(false);
+    expect(ALLOWED.core.includes('analysis')).toBe(false);
+    expect(layerOf(join(ROOT, 'src/analysis/env-query.ts'))).toBe('analysis');
     expect(ALLOWED.formats.includes('adapters')).toBe(false);
     expect(bypassesOf('if (ctx) runList = await ctx.store.listRuns();')).toHaveLength(1);
     expect(bypassesOf('<DataPanel store={ctx.store} runId={ctx.runs.meta?.id ?? null} />')).toHaveLength(1);

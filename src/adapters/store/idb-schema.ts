@@ -1,10 +1,9 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import { isScored } from '../../core/ports/env-query.ts';
+import { isScored } from '../../analysis/env-query.ts';
 import type { RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
-import type { EnvironmentSummary, RunMeta } from '../../core/ports/store-port.ts';
+import type { EnvironmentSummary, EpochEnvSummary, RunMeta } from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
-import type { EpochEnvSummary } from '../../core/ports/epoch-summary.ts';
 
 /** Default database name. */
 export const DB_NAME = 'spade-lab-runs';

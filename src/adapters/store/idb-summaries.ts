@@ -1,6 +1,6 @@
-import { STAT_SORT_KEYS } from '../../core/ports/env-query.ts';
-import { summarizeEnvironment } from '../../core/ports/env-summary.ts';
-import { summarizeEnvironments } from '../../core/ports/epoch-summary.ts';
+import { STAT_SORT_KEYS } from '../../analysis/env-query.ts';
+import { summarizeEnvironment } from '../../analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
 import type { EnvironmentQuery, EnvironmentSummary } from '../../core/ports/store-port.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import type { EnvSummaryRow, UpgradeTx } from './idb-schema.ts';

@@ -5,7 +5,6 @@ import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow
 import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
-import type { EpochChartRow } from './epoch-summary.ts';
 import type { RunSetting } from '../skills.ts';
 
 /**
@@ -87,6 +86,30 @@ export interface EnvironmentSummary {
   designerReward: number | null;
   /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
   reason: string | null;
+}
+
+/** What the charts need from one epoch's valid environments, kept with the epoch when it is committed. */
+export interface EpochEnvSummary {
+  epoch: number;
+  /** Valid environments of the epoch. */
+  environments: number;
+  /** Valid environments with at least one won unhinted play (stats.turnsToWin set). */
+  wonEnvironments: number;
+  /** Mean of the won environments' turns to win (each the mean over its won unhinted plays); null when none was won. */
+  meanTurnsToWin: number | null;
+  /** Mean code length in characters (Unicode code points) of the valid environments; null when there are none. */
+  meanCodeChars: number | null;
+  /** Mean designer reward per skill over the scored valid environments; skills without any are absent. */
+  designerRewardBySkill: Record<string, number>;
+  /** Tool use: mean win rate and regret per domain over the scored valid environments; absent when no environment has a domain (games, and rows stored before it). */
+  byDomain?: Record<string, { winRate: number; regret: number }>;
+}
+
+/** One committed epoch as the charts read it: its metrics, timings and the summary of its valid environments. */
+export interface EpochChartRow {
+  metrics: EpochMetrics;
+  timings: EpochTimings;
+  environments: EpochEnvSummary;
 }
 
 /** Persistence of runs. `commitEpoch` is atomic: after a crash the store holds whole epochs only. */

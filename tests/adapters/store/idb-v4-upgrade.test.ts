@@ -9,9 +9,9 @@ import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store
 import { DB_VERSION, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
 import { upgradeToV2, upgradeToV3, upgradeToV4 } from '../../../src/adapters/store/idb-upgrade.ts';
 import { orderKeys } from '../../../src/adapters/store/idb-summaries.ts';
-import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
-import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
-import { summarizeEnvironments } from '../../../src/core/ports/epoch-summary.ts';
+import { selectEnvironments } from '../../../src/analysis/env-query.ts';
+import { summarizeEnvironment } from '../../../src/analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../../src/analysis/epoch-summary.ts';
 import { summarizeEvaluation, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import { readV1Dump, restoreV1Database, type V1Dump } from './dump-fixture.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import { compareRuns } from '../../../src/core/experiments/compare-runs.ts';
-import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
+import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import { compareRuns } from '../../src/analysis/compare-runs.ts';
+import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { evaluation, meta, metrics, run } from './compared-runs.ts';
 
 describe('compareRuns', () => {

@@ -1,6 +1,6 @@
-import type { EnvironmentRecord } from '../records.ts';
-import type { EnvironmentQuery, EnvironmentSummary } from './store-port.ts';
-import { environmentSetting } from '../skills.ts';
+import type { EnvironmentRecord } from '../core/records.ts';
+import type { EnvironmentQuery, EnvironmentSummary } from '../core/ports/store-port.ts';
+import { environmentSetting } from '../core/skills.ts';
 
 /** Sort keys of the environment explorer. */
 export type EnvironmentSortKey = NonNullable<EnvironmentQuery['sortBy']>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareEnvironments, isScored, matchesEnvironmentQuery, selectEnvironments, sortValue } from '../../../src/core/ports/env-query.ts';
-import type { EnvironmentRecord, EnvStats } from '../../../src/core/records.ts';
+import { compareEnvironments, isScored, matchesEnvironmentQuery, selectEnvironments, sortValue } from '../../src/analysis/env-query.ts';
+import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
 
 function env(id: string, epoch: number, slot: number, skill: string, stats: Partial<EnvStats> | null): EnvironmentRecord {
   return {

@@ -1,21 +1,5 @@
-import type { EnvironmentRecord, EpochMetrics, EpochTimings } from '../records.ts';
-
-/** What the charts need from one epoch's valid environments, kept with the epoch when it is committed. */
-export interface EpochEnvSummary {
-  epoch: number;
-  /** Valid environments of the epoch. */
-  environments: number;
-  /** Valid environments with at least one won unhinted play (stats.turnsToWin set). */
-  wonEnvironments: number;
-  /** Mean of the won environments' turns to win (each the mean over its won unhinted plays); null when none was won. */
-  meanTurnsToWin: number | null;
-  /** Mean code length in characters (Unicode code points) of the valid environments; null when there are none. */
-  meanCodeChars: number | null;
-  /** Mean designer reward per skill over the scored valid environments; skills without any are absent. */
-  designerRewardBySkill: Record<string, number>;
-  /** Tool use: mean win rate and regret per domain over the scored valid environments; absent when no environment has a domain (games, and rows stored before it). */
-  byDomain?: Record<string, { winRate: number; regret: number }>;
-}
+import type { EnvironmentRecord, EpochMetrics, EpochTimings } from '../core/records.ts';
+import type { EpochChartRow, EpochEnvSummary } from '../core/ports/store-port.ts';
 
 const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
 
@@ -45,13 +29,6 @@ export function summarizeEnvironments(epoch: number, records: readonly Environme
     designerRewardBySkill,
     ...(Object.keys(byDomain).length > 0 ? { byDomain } : {}),
   };
-}
-
-/** One committed epoch as the charts read it: its metrics, timings and the summary of its valid environments. */
-export interface EpochChartRow {
-  metrics: EpochMetrics;
-  timings: EpochTimings;
-  environments: EpochEnvSummary;
 }
 
 /** The chart rows of a run's epochs (metrics and timings in epoch order, one each), summarising its environments epoch by epoch. */

@@ -1,5 +1,5 @@
-import { pairedDifference, winRateInterval, type PairedDifference, type WinCount } from '../eval/bootstrap.ts';
-import { countsByEnvironment, EVAL_BOOTSTRAP_SEED, type EvalRecord } from '../eval/eval-record.ts';
+import { pairedDifference, winRateInterval, type PairedDifference, type WinCount } from '../core/eval/bootstrap.ts';
+import { countsByEnvironment, EVAL_BOOTSTRAP_SEED, type EvalRecord } from '../core/eval/eval-record.ts';
 
 /** A run's last held-out win rate minus the first run's: paired over the environments both played, or why it cannot be. */
 export type HeldOutDifference = ({ kind: 'paired' } & PairedDifference) | { kind: 'unpaired'; reason: string };

@@ -1,7 +1,7 @@
-import type { EnvironmentRecord } from '../records.ts';
-import { environmentSetting } from '../skills.ts';
+import type { EnvironmentRecord } from '../core/records.ts';
+import { environmentSetting } from '../core/skills.ts';
 import { isScored } from './env-query.ts';
-import type { EnvironmentSummary } from './store-port.ts';
+import type { EnvironmentSummary } from '../core/ports/store-port.ts';
 
 /** The rejection reason of an environment's last attempt, or null when it is valid. */
 export function rejectionReason(env: EnvironmentRecord): string | null {

@@ -1,9 +1,9 @@
-import { completeConfig } from '../config.ts';
-import type { EvalRecord } from '../eval/eval-record.ts';
-import type { RunMeta } from '../ports/store-port.ts';
-import { DEFAULT_TEMPLATES, type PromptTemplates } from '../prompts/templates.ts';
-import type { EpochMetrics } from '../records.ts';
-import { epochFigures } from '../scoring/epoch-figures.ts';
+import { completeConfig } from '../core/config.ts';
+import type { EvalRecord } from '../core/eval/eval-record.ts';
+import type { RunMeta } from '../core/ports/store-port.ts';
+import { DEFAULT_TEMPLATES, type PromptTemplates } from '../core/prompts/templates.ts';
+import type { EpochMetrics } from '../core/records.ts';
+import { epochFigures } from '../core/scoring/epoch-figures.ts';
 import { heldOutDifference, seedGroup, type HeldOutDifference, type SeedGroup } from './held-out-pairs.ts';
 
 /** One setting's value as a comparison shows it: a number, a switch, a word, or null when the run has none. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSweepGrid, sweepCells, SweepGridError } from '../../../src/core/experiments/sweep-grid.ts';
-import { shellWord, sweepCommands, sweepRunArgs } from '../../../src/core/experiments/sweep-commands.ts';
+import { parseSweepGrid, sweepCells, SweepGridError } from '../../src/analysis/sweep-grid.ts';
+import { shellWord, sweepCommands, sweepRunArgs } from '../../src/analysis/sweep-commands.ts';
 
 describe('parseSweepGrid', () => {
   it('reads flags, config keys and aliases, with each value as a config patch and its run flags', () => {

@@ -1,9 +1,9 @@
 // Runs as a comparison reads them: a meta over the tab defaults, epoch metrics and evaluations.
-import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import type { EvalRecord } from '../../../src/core/eval/eval-record.ts';
-import type { ComparedRun } from '../../../src/core/experiments/compare-runs.ts';
-import type { RunMeta } from '../../../src/core/ports/store-port.ts';
-import type { EpochMetrics } from '../../../src/core/records.ts';
+import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
+import type { EvalRecord } from '../../src/core/eval/eval-record.ts';
+import type { ComparedRun } from '../../src/analysis/compare-runs.ts';
+import type { RunMeta } from '../../src/core/ports/store-port.ts';
+import type { EpochMetrics } from '../../src/core/records.ts';
 
 /** A completed two-epoch run's meta with these settings. */
 export function meta(config: Partial<Config> = {}, extra: Partial<RunMeta> = {}): RunMeta {

@@ -1,7 +1,7 @@
-import { configProblems, DEFAULT_CONFIG, type Config, type DifficultyMode } from '../config.ts';
-import { DIFFICULTY_MODES, KNOBS, type Knob } from '../config-table.ts';
-import { REWARD_VARIANTS, type RewardVariant } from '../scoring/designer-reward.ts';
-import { GAME_SKILLS } from '../skills.ts';
+import { configProblems, DEFAULT_CONFIG, type Config, type DifficultyMode } from '../core/config.ts';
+import { DIFFICULTY_MODES, KNOBS, type Knob } from '../core/config-table.ts';
+import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
+import { GAME_SKILLS } from '../core/skills.ts';
 
 /** A mistake in a sweep grid or its seeds; the message says what was expected and what was seen. */
 export class SweepGridError extends Error {
