@@ -1,5 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
-import { AppUpdate } from './app-update.svelte.ts';
+import { AppUpdate } from './shell/app-update.svelte.ts';
 
 /** Prefix of the Web Lock a tab holds while it runs a run (or a sweep). */
 export const RUN_LOCK_PREFIX = 'spade-lab-run-';

@@ -1,5 +1,5 @@
 import { RUN_LOCK_PREFIX } from './offline.ts';
-import { asAnnouncement, type RunAnnouncement } from './run-announcement.ts';
+import { asAnnouncement, type RunAnnouncement } from './run/run-announcement.ts';
 
 /** Lets go of a run's lock; the promise (when there is one) settles once it is really released. */
 export type ReleaseLock = () => void | Promise<void>;

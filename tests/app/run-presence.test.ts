@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunAnnouncement } from '../../src/app/run-announcement.ts';
-import { RunPresence } from '../../src/app/run-presence.svelte.ts';
+import type { RunAnnouncement } from '../../src/app/run/run-announcement.ts';
+import { RunPresence } from '../../src/app/run/run-presence.svelte.ts';
 import type { TabLink } from '../../src/app/tab-link.ts';
 import { TabHub } from '../fixtures/fake-tabs.ts';
 

@@ -1,7 +1,7 @@
 // Attack: text from imported data (a model id, a run name, a chart label) written into a CSV must
 // open as text, never as a live formula; JSONL lines must stay one line for every line reader.
 import { describe, expect, it } from 'vitest';
-import { chartCsv } from '../../src/app/chart-csv.ts';
+import { chartCsv } from '../../src/app/charts/chart-csv.ts';
 import { compareRuns } from '../../src/analysis/compare-runs.ts';
 import { comparisonCsv } from '../../src/formats/export/comparison-csv.ts';
 import { jsonLine, parseJsonLines, toJsonLines } from '../../src/formats/export/files.ts';
