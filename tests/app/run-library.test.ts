@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { RunController } from '../../src/app/run/run-controller.svelte.ts';
-import type { RunLock } from '../../src/app/tab-link.ts';
+import type { RunLock } from '../../src/adapters/tabs/tab-link.ts';
 import { RunLibrary } from '../../src/app/library/run-library.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';

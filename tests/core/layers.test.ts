@@ -30,11 +30,11 @@ const ALLOWED: Record<Layer, Layer[]> = {
   entry: ['ui'],
 };
 
-/** What a UI file may not name: the run store behind the app context, or the app's sandbox singleton (the UI's one door is the app context). */
+/** What a UI file may not name: the run store or the sandbox runtime behind the app context (the UI's one door is the app context). */
 const UI_BYPASSES: Array<{ pattern: RegExp; use: string }> = [
   { pattern: /\.store\b/, use: 'reaches the run store: use ctx.library, ctx.views or ctx.data' },
   { pattern: /\bRunStore\b/, use: 'takes the run store: take ctx.views or ctx.data' },
-  { pattern: /\bappSandbox\b/, use: 'uses the sandbox singleton: use ctx.sandbox' },
+  { pattern: /\bSandboxRuntime\b/, use: 'takes the sandbox runtime: use ctx.sandbox' },
 ];
 
 /** The ways `source` goes past the app context, as readable strings. */
@@ -103,7 +103,7 @@ describe('layer rules', () => {
     expect(ALLOWED.formats.includes('adapters')).toBe(false);
     expect(bypassesOf('if (ctx) runList = await ctx.store.listRuns();')).toHaveLength(1);
     expect(bypassesOf('<DataPanel store={ctx.store} runId={ctx.runs.meta?.id ?? null} />')).toHaveLength(1);
-    expect(bypassesOf("import { appSandbox, validateInApp } from '../app/sandbox.ts';")).toHaveLength(1);
+    expect(bypassesOf("import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';")).toHaveLength(1);
     expect(bypassesOf("import type { RunStore } from '../core/ports/store-port.ts';")).toHaveLength(1);
     expect(bypassesOf("await ctx.library.refresh(); u.ctx.restore(); // the browser's storage")).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { sweepCommands } from '../../analysis/sweep-commands.ts';
 import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell } from '../../analysis/sweep-grid.ts';
 import { demoSweepNote } from '../../adapters/llm/scripted/bundled-scripts.ts';
 import { parseModelId } from '../../adapters/llm/model-id.ts';
+import { PREFERENCE_KEYS } from '../shell/preferences.ts';
 
 /** What the sweep form holds. */
 export interface SweepForm {
@@ -146,8 +147,6 @@ export function parsePlan(text: string | null): SweepPlan | null {
   }
 }
 
-const STORAGE_KEY = 'spade-lab-sweep';
-
 /** The sweep plan in a Storage (the page's localStorage in the app; one sweep at a time); a storage that refuses or is denied keeps the sweep for this tab only. */
 export function localSweepStorage(storage: () => Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): SweepPlanStorage {
   const attempt = <T>(action: () => T, fallback: T): T => {
@@ -158,8 +157,8 @@ export function localSweepStorage(storage: () => Pick<Storage, 'getItem' | 'setI
     }
   };
   return {
-    load: () => attempt(() => parsePlan(storage().getItem(STORAGE_KEY)), null),
-    save: (plan) => attempt(() => storage().setItem(STORAGE_KEY, JSON.stringify(plan)), undefined),
-    clear: () => attempt(() => storage().removeItem(STORAGE_KEY), undefined),
+    load: () => attempt(() => parsePlan(storage().getItem(PREFERENCE_KEYS.sweep)), null),
+    save: (plan) => attempt(() => storage().setItem(PREFERENCE_KEYS.sweep, JSON.stringify(plan)), undefined),
+    clear: () => attempt(() => storage().removeItem(PREFERENCE_KEYS.sweep), undefined),
   };
 }

@@ -1,5 +1,5 @@
 import type { ControllerStatus, RunController } from '../run/run-controller.svelte.ts';
-import type { RunLock } from '../tab-link.ts';
+import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { previewSweep, type SweepForm, type SweepPlan, type SweepPlanCell, type SweepPlanStorage, type SweepPreview } from './sweep-plan.ts';
 
 /** What the sweep controller needs from the composition root. */

@@ -1,6 +1,6 @@
 import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
 import type { RunController } from '../run/run-controller.svelte.ts';
-import type { RunLock } from '../tab-link.ts';
+import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import type { NewRun } from '../new-run/new-run.ts';
 import { summarizeRuns, type RunSummary } from './run-summary.ts';
 import type { RunPresence } from '../run/run-presence.svelte.ts';

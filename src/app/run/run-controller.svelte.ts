@@ -13,7 +13,7 @@ import type { AnnouncedState, FinishedStatus, RunAnnouncement } from './run-anno
 import { playStoredRun, suiteSources, type StoredRunDeps } from './run-loop.ts';
 import type { RunPresence } from './run-presence.svelte.ts';
 import { RunSession } from './run-session.ts';
-import type { RunLock } from '../tab-link.ts';
+import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
 import { RunViewState } from './run-view-state.svelte.ts';
 import { holdMs, type ScoreHold } from './score-hold.ts';

@@ -2,7 +2,7 @@ import type { EpochStage, SpadeEvent } from '../../core/loop/events.ts';
 import type { EvalProgress } from '../suites/eval-progress.ts';
 import type { LiveEpoch } from './live-epoch.ts';
 import type { RunAnnouncement } from './run-announcement.ts';
-import type { TabLink } from '../tab-link.ts';
+import type { TabLink } from '../../adapters/tabs/tab-link.ts';
 
 /** How often a run followed read-only is read from the store again, in milliseconds (a missed announcement still shows). */
 export const FOLLOW_POLL_MS = 1000;
@@ -32,7 +32,7 @@ export class RunFollow {
     /** The run followed. */
     readonly runId: string,
     private readonly view: FollowedView,
-    link: Pick<TabLink, 'post'>,
+    link: Pick<TabLink<RunAnnouncement>, 'post'>,
     pollMs = FOLLOW_POLL_MS,
   ) {
     this.timer = setInterval(() => view.poll(), pollMs);

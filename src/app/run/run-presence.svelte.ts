@@ -1,6 +1,6 @@
 import type { AnnouncedState, RunAnnouncement } from './run-announcement.ts';
 import type { HeldElsewhere } from './run-status.ts';
-import type { TabLink } from '../tab-link.ts';
+import type { TabLink } from '../../adapters/tabs/tab-link.ts';
 
 /** How often the locks are read again while another tab holds a run, in milliseconds (a closed or crashed tab lets go without a word). */
 export const PRESENCE_POLL_MS = 1000;
@@ -28,7 +28,7 @@ export class RunPresence {
 
   constructor(
     /** This tab's link to the others (locks and announcements). */
-    readonly link: TabLink,
+    readonly link: TabLink<RunAnnouncement>,
     private readonly pollMs = PRESENCE_POLL_MS,
   ) {
     link.listen((message) => this.hear(message));

@@ -1,7 +1,7 @@
 import type { EpochStage, SpadeEvent } from '../../core/loop/events.ts';
 import type { UnitDone } from '../../core/loop/scheduler.ts';
 import type { ActiveStatus } from './run-announcement.ts';
-import type { ReleaseLock } from '../tab-link.ts';
+import type { ReleaseLock } from '../../adapters/tabs/tab-link.ts';
 
 /**
  * One start of a run in this tab, from the lock taken to the lock released: its own abort signal,

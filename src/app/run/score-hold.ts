@@ -1,4 +1,4 @@
-import { pageStorage, type SpeedStorage } from './demo-speed.ts';
+import { pageStorage, readPreference, writePreference, type PreferenceStorage } from '../shell/preferences.ts';
 import type { LiveEpoch } from './live-epoch.ts';
 
 /** How long an epoch's final scores stay on screen before the next epoch starts: not at all, some seconds, or until Next epoch now is pressed. */
@@ -18,8 +18,6 @@ export const DEFAULT_SCORE_HOLD: ScoreHold = '5s';
 /** How many completed epochs of this tab's start stay reachable from the live view's epoch picker. */
 export const RECENT_EPOCHS = 5;
 
-const STORAGE_KEY = 'spade-lab-score-hold';
-
 /** The hold's length in milliseconds, or null for one that lasts until Next epoch now is pressed. */
 export function holdMs(hold: ScoreHold): number | null {
   if (hold === 'click') return null;
@@ -27,23 +25,14 @@ export function holdMs(hold: ScoreHold): number | null {
 }
 
 /** Reads the saved hold; anything unreadable or unknown is the default. */
-export function readScoreHold(storage: SpeedStorage | null): ScoreHold {
-  let saved: string | null = null;
-  try {
-    saved = storage?.getItem(STORAGE_KEY) ?? null;
-  } catch {
-    saved = null;
-  }
+export function readScoreHold(storage: PreferenceStorage | null): ScoreHold {
+  const saved = readPreference(storage, 'scoreHold');
   return SCORE_HOLDS.find((h) => h.hold === saved)?.hold ?? DEFAULT_SCORE_HOLD;
 }
 
 /** Saves the hold; a storage that refuses (private mode, full) only loses the preference. */
-export function saveScoreHold(storage: SpeedStorage | null, hold: ScoreHold): void {
-  try {
-    storage?.setItem(STORAGE_KEY, hold);
-  } catch {
-    // The hold still applies to this tab through the caller's state.
-  }
+export function saveScoreHold(storage: PreferenceStorage | null, hold: ScoreHold): void {
+  writePreference(storage, 'scoreHold', hold);
 }
 
 let current: ScoreHold | null = null;

@@ -2,6 +2,9 @@ import { OpenAIChatModel } from '../../adapters/llm/openai/openai-chat-model.ts'
 import { parseChatScript } from '../../adapters/llm/scripted/scripted-chat-model.ts';
 import { scriptedModel } from '../../adapters/llm/scripted/scripted-learner.ts';
 import { openIndexedDbRunStore } from '../../adapters/store/idb-run-store.ts';
+import { createBrowserSandboxRuntime, type BrowserSandboxRuntime } from '../../adapters/sandbox/browser-sandbox.ts';
+import { browserServiceWorker } from '../../adapters/offline/sw-register.ts';
+import { sandboxAssets } from 'virtual:spade-sandbox';
 import type { ChatModel } from '../../core/ports/chat-port.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
 import { ModelSetupController } from '../models/model-setup.svelte.ts';
@@ -13,7 +16,6 @@ import { Comparison } from '../compare/comparison.svelte.ts';
 import { SweepController } from '../compare/sweep.svelte.ts';
 import { localSweepStorage } from '../compare/sweep-plan.ts';
 import { runViews, type RunViews } from './run-views.ts';
-import { appSandbox, warmAppSandbox } from './sandbox.ts';
 import { sandboxActions, type SandboxActions } from '../sandbox/sandbox-actions.ts';
 import { dataActions, saveFile, type DataActions } from '../library/data-actions.ts';
 import { activeGroundingCorpus } from '../new-run/corpus-source.ts';
@@ -25,10 +27,12 @@ import type { Suite } from '../../core/eval/suite.ts';
 import { FixedPoolPicker } from '../suites/fixed-pool.svelte.ts';
 import { HeldOutChoice } from '../suites/held-out-choice.svelte.ts';
 import { PlaybookController } from '../run/playbook.svelte.ts';
-import { PythonStatus } from './python-status.svelte.ts';
+import { PythonStatus, type PythonStart } from './python-status.svelte.ts';
+import { AppUpdate } from './app-update.svelte.ts';
 import { LectureMode } from './lecture-mode.svelte.ts';
-import { browserTabLink } from '../tab-link.ts';
+import { browserTabLink } from '../../adapters/tabs/tab-link.ts';
 import { RunPresence } from '../run/run-presence.svelte.ts';
+import { asAnnouncement } from '../run/run-announcement.ts';
 import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from '../suites/suite-source.ts';
 
 import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from '../models/demo-models.ts';
@@ -91,10 +95,24 @@ async function readPickedPool(picked: File[]): Promise<PoolFiles> {
   return { files: converted.files, problems: [...read.problems, ...converted.problems] };
 }
 
+/** Warms the sandbox; resolves with why Python started cold (the build's snapshot was not used), or with nothing when it started from that snapshot. */
+async function warmSandbox(sandbox: BrowserSandboxRuntime): Promise<PythonStart> {
+  await sandbox.warm();
+  const use = sandbox.snapshotUse();
+  if (use && !use.fromBuild) return { coldBecause: `the build's Python snapshot ${use.why}` };
+}
+
+/** The app's offline state and updates, wired to the service worker (built before the context, so the app registers for offline use even when the run database cannot open). */
+export function createAppUpdate(): AppUpdate {
+  return new AppUpdate(browserServiceWorker());
+}
+
 /** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
-  // Python starts first, beside the database: the first validation or demo epoch finds it booted.
-  const python = new PythonStatus(warmAppSandbox);
+  // The context owns the app's one browser sandbox; Python starts first, beside the database, so the first validation or demo epoch finds it booted.
+  const sandbox = createBrowserSandboxRuntime(sandboxAssets);
+  const appSandbox = () => sandbox;
+  const python = new PythonStatus(() => warmSandbox(sandbox));
   void python.start();
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();
@@ -138,7 +156,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     });
     return builtinSuite;
   };
-  const link = browserTabLink();
+  const link = browserTabLink(asAnnouncement);
   const presence = new RunPresence(link);
   const runs = new RunController({
     store,

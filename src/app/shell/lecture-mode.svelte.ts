@@ -1,14 +1,8 @@
-import { pageStorage, type SpeedStorage } from '../run/demo-speed.ts';
-
-const STORAGE_KEY = 'spade-lab-lecture';
+import { pageStorage, readPreference, writePreference, type PreferenceStorage } from './preferences.ts';
 
 /** Reads whether lecture mode was left on; anything unreadable is off. */
-export function readLectureMode(storage: SpeedStorage | null): boolean {
-  try {
-    return storage?.getItem(STORAGE_KEY) === 'on';
-  } catch {
-    return false;
-  }
+export function readLectureMode(storage: PreferenceStorage | null): boolean {
+  return readPreference(storage, 'lecture') === 'on';
 }
 
 /**
@@ -19,18 +13,14 @@ export function readLectureMode(storage: SpeedStorage | null): boolean {
 export class LectureMode {
   on = $state(false);
 
-  constructor(private readonly storage: SpeedStorage | null = pageStorage()) {
+  constructor(private readonly storage: PreferenceStorage | null = pageStorage()) {
     this.on = readLectureMode(storage);
   }
 
   /** Turns lecture mode on or off and keeps the choice (a storage that refuses only loses it for later visits). */
   set(on: boolean): void {
     this.on = on;
-    try {
-      this.storage?.setItem(STORAGE_KEY, on ? 'on' : 'off');
-    } catch {
-      // The mode still applies in this tab.
-    }
+    writePreference(this.storage, 'lecture', on ? 'on' : 'off');
   }
 
   /** Switches lecture mode over. */

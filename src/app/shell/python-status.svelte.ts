@@ -1,4 +1,4 @@
-import { pageStorage, type SpeedStorage } from '../run/demo-speed.ts';
+import { pageStorage, readPreference, writePreference, type PreferenceStorage } from './preferences.ts';
 
 /** Where the start estimate comes from: this browser's last start, or a fixed guess on a first visit. */
 export type EstimateSource = 'last start' | 'first visit';
@@ -17,17 +17,11 @@ export type PythonStart = { coldBecause: string } | void;
 /** First-visit guess of a start, in ms: a first start on a fresh profile took 17-25 s in headless Chromium on a 2-core machine (Pyodide's files not yet cached). */
 export const FIRST_VISIT_ESTIMATE_MS = 20_000;
 
-const STORAGE_KEY = 'spade-lab-python-start-ms';
 const LONGEST_PLAUSIBLE_MS = 10 * 60_000;
 
 /** The last start's duration saved in `storage`, or null when none is saved or it is not a plausible duration. */
-export function savedStartMs(storage: SpeedStorage | null): number | null {
-  let raw: string | null = null;
-  try {
-    raw = storage?.getItem(STORAGE_KEY) ?? null;
-  } catch {
-    raw = null;
-  }
+export function savedStartMs(storage: PreferenceStorage | null): number | null {
+  const raw = readPreference(storage, 'pythonStartMs');
   const ms = raw === null ? NaN : Number(raw);
   return Number.isFinite(ms) && ms > 0 && ms <= LONGEST_PLAUSIBLE_MS ? Math.round(ms) : null;
 }
@@ -44,7 +38,7 @@ export class PythonStatus {
 
   constructor(
     private readonly warm: () => Promise<PythonStart>,
-    private readonly storage: SpeedStorage | null = pageStorage(),
+    private readonly storage: PreferenceStorage | null = pageStorage(),
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -60,11 +54,7 @@ export class PythonStatus {
         this.state = report ? { phase: 'ready', tookMs, coldBecause: report.coldBecause } : { phase: 'ready', tookMs };
         // For measuring first paint to Python ready in a browser (tests/bench/first-view.ts).
         performance.mark('spade-python-ready');
-        try {
-          this.storage?.setItem(STORAGE_KEY, String(tookMs));
-        } catch {
-          // Only the next visit's estimate is lost.
-        }
+        writePreference(this.storage, 'pythonStartMs', String(tookMs));
       },
       (error: unknown) => {
         this.state = { phase: 'failed', message: error instanceof Error ? error.message : String(error) };

@@ -6,7 +6,7 @@ import type { Suite } from '../../core/eval/suite.ts';
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
 import { countPlay, finishedEvaluation, startedEvaluation, type EvalProgress } from './eval-progress.ts';
-import type { RunLock } from '../tab-link.ts';
+import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { suiteSources, type StoredRunDeps } from '../run/run-loop.ts';
 import { loadChosenSuite, storedTrainingCodes, suiteOverlap, type SuiteChoice } from './suite-choice.ts';
 

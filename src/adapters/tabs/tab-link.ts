@@ -1,5 +1,5 @@
-import { RUN_LOCK_PREFIX } from './offline.ts';
-import { asAnnouncement, type RunAnnouncement } from './run/run-announcement.ts';
+/** Prefix of the Web Lock a tab holds while it runs a run (or a sweep). */
+export const RUN_LOCK_PREFIX = 'spade-lab-run-';
 
 /** Lets go of a run's lock; the promise (when there is one) settles once it is really released. */
 export type ReleaseLock = () => void | Promise<void>;
@@ -7,28 +7,31 @@ export type ReleaseLock = () => void | Promise<void>;
 /** Holds a run exclusively; returns a release function, or null when another tab holds it. */
 export type RunLock = (runId: string) => Promise<ReleaseLock | null>;
 
-/** This tab's link to the other tabs of the app: run locks, who holds them, and announcements. */
-export interface TabLink {
+/** This tab's link to the other tabs of the app: run locks, who holds them, and announcements (`Message`: what tabs tell each other). */
+export interface TabLink<Message> {
   /** Holds a run's lock for this tab; null when another tab holds it. */
   lock: RunLock;
   /** Ids of the runs whose lock another tab holds now (this tab's own are left out). */
   heldElsewhere(): Promise<string[]>;
   /** Sends an announcement to the other tabs (never to this one). */
-  post(message: RunAnnouncement): void;
+  post(message: Message): void;
   /** Calls `listener` with each announcement from another tab; returns the function that stops it. */
-  listen(listener: (message: RunAnnouncement) => void): () => void;
+  listen(listener: (message: Message) => void): () => void;
 }
 
 /** The name of the app's BroadcastChannel. */
 export const RUN_CHANNEL = 'spade-lab-runs';
 
-/** The browser's link: Web Locks named `RUN_LOCK_PREFIX + id`, and one BroadcastChannel (without them: every lock is granted, nothing is heard). */
-export function browserTabLink(): TabLink {
+/**
+ * The browser's link: Web Locks named `RUN_LOCK_PREFIX + id`, and one BroadcastChannel (without them: every lock is granted, nothing is heard);
+ * `read` turns what arrives into a message, or null to ignore it.
+ */
+export function browserTabLink<Message>(read: (data: unknown) => Message | null): TabLink<Message> {
   const mine = new Map<string, number>();
-  const listeners = new Set<(message: RunAnnouncement) => void>();
+  const listeners = new Set<(message: Message) => void>();
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(RUN_CHANNEL) : null;
   channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
-    const message = asAnnouncement(event.data);
+    const message = read(event.data);
     if (message) for (const listener of listeners) listener(message);
   });
   const lock: RunLock = (runId) =>
