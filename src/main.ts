@@ -1,5 +1,5 @@
 import { mount } from 'svelte';
-import './ui/theme.css';
-import App from './ui/App.svelte';
+import './ui/shell/theme.css';
+import App from './ui/shell/App.svelte';
 
 mount(App, { target: document.getElementById('app')! });

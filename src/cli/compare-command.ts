@@ -1,6 +1,6 @@
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
-import { compareRuns, type ComparedRun, type RunComparison, type SettingValue } from '../core/experiments/compare-runs.ts';
-import type { HeldOutDifference, SeedGroup } from '../core/experiments/held-out-pairs.ts';
+import { compareRuns, type ComparedRun, type RunComparison, type SettingValue } from '../analysis/compare-runs.ts';
+import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { comparisonCsv } from '../formats/export/comparison-csv.ts';
 import { parseCommandArgs, UsageError } from './args.ts';

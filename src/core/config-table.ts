@@ -1,8 +1,62 @@
-import type { Config, DifficultyMode } from './config.ts';
-import { DEFAULT_TEMPLATES } from './prompts/templates.ts';
-import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
-import { GAME_SKILLS, RUN_SETTINGS } from './skills.ts';
-import { THINKING_MODES, UNSET_THINKING, UNSET_THINKING_BUDGET } from './thinking.ts';
+import { DEFAULT_TEMPLATES, type PromptTemplates } from './prompts/templates.ts';
+import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
+import { GAME_SKILLS, RUN_SETTINGS, type RunSetting } from './skills.ts';
+import { THINKING_MODES, UNSET_THINKING, UNSET_THINKING_BUDGET, type ThinkingMode, type ThinkingRole } from './thinking.ts';
+
+/** Sampling settings of one model role. */
+export interface SamplingConfig {
+  /** Sampling temperature. */
+  temperature: number;
+  /** Nucleus sampling mass. */
+  topP: number;
+  /** Most tokens per reply. */
+  maxTokens: number;
+}
+
+/** How the difficulty word in the designer prompt is chosen. */
+export type DifficultyMode = 'adaptive' | 'easy' | 'medium' | 'hard';
+
+/** Every knob of a run; what each means, its unit, default, limits, flag and form field: its row in CONFIG_TABLE below. */
+export interface Config {
+  seed: number;
+  setting: RunSetting;
+  skills: string[];
+  skillsPerEpoch: number;
+  restartSkillCycle: boolean;
+  slotsPerEpoch: number;
+  attemptsPerSlot: number;
+  repairMode: boolean;
+  solvabilityJudge: boolean;
+  playsPerArm: number;
+  hintPlays: number;
+  rolloutsPerEpoch: number;
+  maxTurns: number;
+  replyAids: boolean;
+  crashesLose: boolean;
+  freeToolCalls: boolean;
+  toolUseMasks: boolean;
+  toolBaseAids: boolean;
+  extraToolChecks: boolean;
+  reward: RewardVariant;
+  designer: SamplingConfig;
+  hint: SamplingConfig;
+  agent: SamplingConfig;
+  thinking: Record<ThinkingRole, ThinkingMode>;
+  thinkingBudget: Record<ThinkingRole, number>;
+  constrainAgent: boolean;
+  concurrency: number;
+  usePlaybook: boolean;
+  playbookSize: number;
+  evalEvery: number;
+  evalSeeds: number;
+  corpusWordBudget: number;
+  useCorpus: boolean;
+  useMemory: boolean;
+  difficulty: DifficultyMode;
+  validateTimeoutMs: number;
+  stepTimeoutMs: number;
+  prompts: PromptTemplates;
+}
 
 /** The difficulty policies a run may use, the `difficulty` knob's values. */
 export const DIFFICULTY_MODES: readonly DifficultyMode[] = ['adaptive', 'easy', 'medium', 'hard'];

@@ -1,63 +1,10 @@
-import { DEFAULT_TEMPLATES, templateProblems, type PromptTemplates } from './prompts/templates.ts';
-import { REWARD_VARIANTS, type RewardVariant } from './scoring/designer-reward.ts';
-import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from './config-table.ts';
+import { DEFAULT_TEMPLATES, templateProblems } from './prompts/templates.ts';
+import { REWARD_VARIANTS } from './scoring/designer-reward.ts';
+import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS, type Config } from './config-table.ts';
 import { RUN_SETTINGS, skillsOf, type RunSetting } from './skills.ts';
-import { thinkingProblems, UNSET_THINKING, UNSET_THINKING_BUDGET, type ThinkingMode, type ThinkingRole } from './thinking.ts';
+import { thinkingProblems, UNSET_THINKING, UNSET_THINKING_BUDGET } from './thinking.ts';
 
-/** Sampling settings of one model role. */
-export interface SamplingConfig {
-  /** Sampling temperature. */
-  temperature: number;
-  /** Nucleus sampling mass. */
-  topP: number;
-  /** Most tokens per reply. */
-  maxTokens: number;
-}
-
-/** How the difficulty word in the designer prompt is chosen. */
-export type DifficultyMode = 'adaptive' | 'easy' | 'medium' | 'hard';
-
-/** Every knob of a run; what each means, its unit, default, limits, flag and form field: its row in CONFIG_TABLE (config-table.ts). */
-export interface Config {
-  seed: number;
-  setting: RunSetting;
-  skills: string[];
-  skillsPerEpoch: number;
-  restartSkillCycle: boolean;
-  slotsPerEpoch: number;
-  attemptsPerSlot: number;
-  repairMode: boolean;
-  solvabilityJudge: boolean;
-  playsPerArm: number;
-  hintPlays: number;
-  rolloutsPerEpoch: number;
-  maxTurns: number;
-  replyAids: boolean;
-  crashesLose: boolean;
-  freeToolCalls: boolean;
-  toolUseMasks: boolean;
-  toolBaseAids: boolean;
-  extraToolChecks: boolean;
-  reward: RewardVariant;
-  designer: SamplingConfig;
-  hint: SamplingConfig;
-  agent: SamplingConfig;
-  thinking: Record<ThinkingRole, ThinkingMode>;
-  thinkingBudget: Record<ThinkingRole, number>;
-  constrainAgent: boolean;
-  concurrency: number;
-  usePlaybook: boolean;
-  playbookSize: number;
-  evalEvery: number;
-  evalSeeds: number;
-  corpusWordBudget: number;
-  useCorpus: boolean;
-  useMemory: boolean;
-  difficulty: DifficultyMode;
-  validateTimeoutMs: number;
-  stepTimeoutMs: number;
-  prompts: PromptTemplates;
-}
+export type { Config, DifficultyMode, SamplingConfig } from './config-table.ts';
 
 /** Longest validation budget a config may ask for, in milliseconds (SPADE's own 60 s). */
 export const MAX_VALIDATE_TIMEOUT_MS = CONFIG_TABLE.validateTimeoutMs.max;

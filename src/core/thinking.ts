@@ -1,5 +1,3 @@
-import type { Config } from './config.ts';
-
 /** The model roles with a thinking setting of their own; the repair and the solvability judge follow the designer's. */
 export type ThinkingRole = 'designer' | 'hint' | 'agent' | 'lesson';
 
@@ -27,13 +25,19 @@ export const UNSET_THINKING: Readonly<Record<ThinkingRole, ThinkingMode>> = { de
 /** The thinking budgets of runs stored before the thinking settings: none. */
 export const UNSET_THINKING_BUDGET: Readonly<Record<ThinkingRole, number>> = { designer: 0, hint: 0, agent: 0, lesson: 0 };
 
+/** A run's thinking settings: each role's switch, and its thinking budget in tokens. */
+export interface ThinkingSettings {
+  thinking: Record<ThinkingRole, ThinkingMode>;
+  thinkingBudget: Record<ThinkingRole, number>;
+}
+
 /** A role's thinking from a run's config. */
-export function roleThinking(config: Pick<Config, 'thinking' | 'thinkingBudget'>, role: ThinkingRole): RoleThinking {
+export function roleThinking(config: ThinkingSettings, role: ThinkingRole): RoleThinking {
   return { mode: config.thinking[role], budget: config.thinkingBudget[role] };
 }
 
 /** What is wrong with a config's thinking settings (empty when they are usable). */
-export function thinkingProblems(config: Pick<Config, 'thinking' | 'thinkingBudget'>): string[] {
+export function thinkingProblems(config: ThinkingSettings): string[] {
   const { thinking, thinkingBudget } = config;
   if (typeof thinking !== 'object' || thinking === null) return [`thinking must give each of ${THINKING_ROLES.join(', ')} one of ${THINKING_MODES.join(', ')}`];
   if (typeof thinkingBudget !== 'object' || thinkingBudget === null) return [`thinkingBudget must give each of ${THINKING_ROLES.join(', ')} a number of tokens`];

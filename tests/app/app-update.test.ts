@@ -1,7 +1,7 @@
 // The update notice's rules with a fake registration: a new version is announced, taken only when
 // no tab holds a run lock, and a registration error is said, not swallowed.
 import { describe, expect, it } from 'vitest';
-import { AppUpdate, UPDATE_WAITS_FOR_RUN, type RegistrationCallbacks } from '../../src/app/app-update.svelte.ts';
+import { AppUpdate, UPDATE_WAITS_FOR_RUN, type RegistrationCallbacks } from '../../src/app/shell/app-update.svelte.ts';
 
 function rig(options: { running?: boolean; controlled?: boolean } = {}) {
   let callbacks: RegistrationCallbacks | null = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chartCsv, csvFileName } from '../../src/app/chart-csv.ts';
-import { buildCharts, type ChartSpec } from '../../src/app/chart-series.ts';
+import { chartCsv, csvFileName } from '../../src/app/charts/chart-csv.ts';
+import { buildCharts, type ChartSpec } from '../../src/app/charts/chart-series.ts';
 import { metric, TWO_EPOCHS } from './chart-fixtures.ts';
 
 const chart = (id: string, charts = buildCharts(TWO_EPOCHS)) => charts.find((c) => c.id === id)!;

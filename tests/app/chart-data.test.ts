@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChartDataLoader, type ChartStore } from '../../src/app/chart-data.ts';
-import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
-import { buildCharts } from '../../src/app/chart-series.ts';
-import { chartCsv } from '../../src/app/chart-csv.ts';
+import { ChartDataLoader, type ChartStore } from '../../src/app/charts/chart-data.ts';
+import { summarizeEnvironments } from '../../src/analysis/epoch-summary.ts';
+import { buildCharts } from '../../src/app/charts/chart-series.ts';
+import { chartCsv } from '../../src/app/charts/chart-csv.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';

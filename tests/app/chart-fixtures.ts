@@ -1,6 +1,6 @@
 // Hand-made chart inputs for the chart tests: two skills, a skill missing in one epoch, a timing missing.
-import type { ChartInput } from '../../src/app/chart-data.ts';
-import type { EpochEnvSummary } from '../../src/core/ports/epoch-summary.ts';
+import type { ChartInput } from '../../src/app/charts/chart-data.ts';
+import type { EpochEnvSummary } from '../../src/core/ports/store-port.ts';
 import type { EpochMetrics } from '../../src/core/records.ts';
 
 /** Metrics of one epoch with the given fields overridden. */

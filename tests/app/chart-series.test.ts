@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCharts, chartSummary, formatValue, MEAN_LABEL, PLATEAU_BAND, pointCount, skillsOf, type ChartSpec } from '../../src/app/chart-series.ts';
-import { seriesStyle, xRange, yRange, DARK_PALETTE, LIGHT_PALETTE } from '../../src/app/chart-style.ts';
+import { buildCharts, chartSummary, formatValue, MEAN_LABEL, PLATEAU_BAND, pointCount, skillsOf, type ChartSpec } from '../../src/app/charts/chart-series.ts';
+import { seriesStyle, xRange, yRange, DARK_PALETTE, LIGHT_PALETTE } from '../../src/app/charts/chart-style.ts';
 import { envSummary, metric, TWO_EPOCHS } from './chart-fixtures.ts';
 
 const byId = (charts: ChartSpec[], id: string) => charts.find((c) => c.id === id)!;

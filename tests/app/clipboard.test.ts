@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyText } from '../../src/app/clipboard.ts';
+import { copyText } from '../../src/app/shell/clipboard.ts';
 
 describe('copyText', () => {
   it('says copied only when the write succeeded', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { overlayCharts, overlaySummary } from '../../src/app/compare-charts.ts';
-import { Comparison } from '../../src/app/comparison.svelte.ts';
-import { loadComparison, runLabels } from '../../src/app/compare-data.ts';
-import { PLATEAU_BAND, pointCount } from '../../src/app/chart-series.ts';
-import { evaluation, meta, metrics, run } from '../core/experiments/compared-runs.ts';
+import { overlayCharts, overlaySummary } from '../../src/app/compare/compare-charts.ts';
+import { Comparison } from '../../src/app/compare/comparison.svelte.ts';
+import { loadComparison, runLabels } from '../../src/app/compare/compare-data.ts';
+import { PLATEAU_BAND, pointCount } from '../../src/app/charts/chart-series.ts';
+import { evaluation, meta, metrics, run } from '../analysis/compared-runs.ts';
 import { storeSyntheticRuns, syntheticEvaluation, syntheticMeta } from './compare-fixtures.ts';
 
 const byId = (runs: Parameters<typeof overlayCharts>[0]) => Object.fromEntries(overlayCharts(runs).map((c) => [c.id, c]));

@@ -1,7 +1,7 @@
 // The compare view's words for the held-out difference from the first run and the "over seeds" table.
 import { describe, expect, it } from 'vitest';
-import { differenceText, seedGroupRows } from '../../src/app/compare-data.ts';
-import type { SeedGroup } from '../../src/core/experiments/held-out-pairs.ts';
+import { differenceText, seedGroupRows } from '../../src/app/compare/compare-data.ts';
+import type { SeedGroup } from '../../src/analysis/held-out-pairs.ts';
 
 const group = (label: string, runs: string[], meanWinRate: number | null, ci95: [number, number] | null, evaluated = runs.length): SeedGroup => ({
   label,

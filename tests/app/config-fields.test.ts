@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, FIELD_GROUPS, THINKING_ROLE_LABELS, THINKING_ROLES, withNumber, withSetting, withThinkingBudget, withThinkingMode, type NumberField } from '../../src/app/config-fields.ts';
-import { parseSettings, settingsFromHash, settingsUrl } from '../../src/app/share-settings.ts';
+import {
+  DEFAULT_CONFIG,
+  FIELD_GROUPS,
+  THINKING_ROLE_LABELS,
+  THINKING_ROLES,
+  withNumber,
+  withSetting,
+  withThinkingBudget,
+  withThinkingMode,
+  type NumberField,
+} from '../../src/app/new-run/config-fields.ts';
+import { parseSettings, settingsFromHash, settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 import type { Config } from '../../src/core/config.ts';
 

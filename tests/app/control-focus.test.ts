@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusTarget } from '../../src/app/control-focus.ts';
+import { focusTarget } from '../../src/app/run/control-focus.ts';
 
 describe('focusTarget', () => {
   it('puts the focus on the control that undoes or continues what was just done', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activeGroundingCorpus, clearUserCorpus, findGroundingDoc, hasUserCorpus, saveUserCorpus } from '../../src/app/corpus-source.ts';
+import { activeGroundingCorpus, clearUserCorpus, findGroundingDoc, hasUserCorpus, saveUserCorpus } from '../../src/app/new-run/corpus-source.ts';
 
 const SHIPPED = readFileSync(new URL('../../public/corpus/concepts.jsonl', import.meta.url), 'utf8');
 const FIRST_ID = (JSON.parse(SHIPPED.split('\n')[0]!) as { id: string }).id;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedGguf, GgufCache } from '../../src/adapters/llm/wllama/wllama-cache.ts';
 import { RECOMMENDED_GGUF_MODELS } from '../../src/adapters/llm/wllama/wllama-catalog.ts';
-import { CpuModelController, type CpuModelEvent } from '../../src/app/cpu-model.svelte.ts';
+import { CpuModelController, type CpuModelEvent } from '../../src/app/models/cpu-model.svelte.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { FakeWllama } from '../adapters/llm/wllama/wllama-fakes.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { DEMO_PIECE_DELAY_MS, readDemoSpeed, saveDemoSpeed, type SpeedStorage } from '../../src/app/demo-speed.ts';
+import { DEMO_PIECE_DELAY_MS, readDemoSpeed, saveDemoSpeed } from '../../src/app/run/demo-speed.ts';
+import type { PreferenceStorage as SpeedStorage } from '../../src/app/shell/preferences.ts';
 
 function memoryStorage(initial: Record<string, string> = {}): SpeedStorage & { items: Record<string, string> } {
   const items = { ...initial };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/env-page.ts';
+import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/explorer/env-page.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { environmentId, environmentPlace, placeOfId } from '../../src/core/loop/epoch.ts';
-import { glossaryEntry } from '../../src/app/glossary.ts';
+import { glossaryEntry } from '../../src/app/learn/glossary.ts';
 
 describe("an environment id in the app's numbering", () => {
   it('reads an id (counted from 0, as the files count) as the epoch and slot the app shows (counted from 1)', () => {

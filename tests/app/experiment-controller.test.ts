@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { epochProgress } from '../../src/app/progress.ts';
-import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
+import { epochProgress } from '../../src/app/run/progress.ts';
+import { RunController, type RunControllerDeps } from '../../src/app/run/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { Suite } from '../../src/core/eval/suite.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { environmentClassName, summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
-import { ariaSort, DEFAULT_EXPLORER_SETTINGS, formatScore, rejectionReason, toExplorerRow, toggleSort, toQuery, type ExplorerSettings } from '../../src/app/explorer-query.ts';
+import { environmentClassName, summarizeEnvironment } from '../../src/analysis/env-summary.ts';
+import { ariaSort, DEFAULT_EXPLORER_SETTINGS, formatScore, rejectionReason, toExplorerRow, toggleSort, toQuery, type ExplorerSettings } from '../../src/app/explorer/explorer-query.ts';
 import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { explorerEnv } from './explorer-fixtures.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { DEFAULT_EXPLORER_SETTINGS, toQuery, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer-query.ts';
-import { ExplorerWindow, nextRowIndex, openExplorerSource, pagesOf, scrollToShow, visibleRange } from '../../src/app/explorer-window.ts';
+import { DEFAULT_EXPLORER_SETTINGS, toQuery, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer/explorer-query.ts';
+import { ExplorerWindow, nextRowIndex, openExplorerSource, pagesOf, scrollToShow, visibleRange } from '../../src/app/explorer/explorer-window.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
-import { selectEnvironments } from '../../src/core/ports/env-query.ts';
+import { selectEnvironments } from '../../src/analysis/env-query.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { explorerEnv } from './explorer-fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GLOSSARY, glossaryEntry, glossaryFromHash, glossSegments } from '../../src/app/glossary.ts';
-import { FORMULAS, rewardFormula } from '../../src/app/formulas.ts';
+import { GLOSSARY, glossaryEntry, glossaryFromHash, glossSegments } from '../../src/app/learn/glossary.ts';
+import { FORMULAS, rewardFormula } from '../../src/app/learn/formulas.ts';
 import { plateau } from '../../src/core/scoring/regret.ts';
 
 describe('glossary', () => {

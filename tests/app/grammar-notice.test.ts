@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { RunController } from '../../src/app/run-controller.svelte.ts';
+import { RunController } from '../../src/app/run/run-controller.svelte.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { ChatModel, ChatRequest } from '../../src/core/ports/chat-port.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GuidedTour } from '../../src/app/guided-tour.svelte.ts';
-import { TOUR_STEPS } from '../../src/app/tour-steps.ts';
+import { GuidedTour } from '../../src/app/learn/guided-tour.svelte.ts';
+import { TOUR_STEPS } from '../../src/app/learn/tour-steps.ts';
 
 describe('guided tour', () => {
   it('points at each part of the live view once, ending with the memory', () => {

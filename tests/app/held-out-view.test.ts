@@ -1,10 +1,10 @@
 // The held-out chart (x = epochs trained, 95% bootstrap intervals, per skill), its CSV, and the
 // evaluation progress lines of the run view.
 import { describe, expect, it } from 'vitest';
-import { chartCsv } from '../../src/app/chart-csv.ts';
-import { chartedEvaluations, HELD_OUT_ALL_LABEL, HELD_OUT_INTERVAL_LABEL, heldOutCharts } from '../../src/app/chart-heldout.ts';
-import { chartSummary, pointCount } from '../../src/app/chart-series.ts';
-import { applyEvalEvent, evalProgressText, startedEvaluation } from '../../src/app/eval-progress.ts';
+import { chartCsv } from '../../src/app/charts/chart-csv.ts';
+import { chartedEvaluations, HELD_OUT_ALL_LABEL, HELD_OUT_INTERVAL_LABEL, heldOutCharts } from '../../src/app/charts/chart-heldout.ts';
+import { chartSummary, pointCount } from '../../src/app/charts/chart-series.ts';
+import { applyEvalEvent, evalProgressText, startedEvaluation } from '../../src/app/suites/eval-progress.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 

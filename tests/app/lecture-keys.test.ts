@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keepsOwnKeys, shortcutFor, type FocusedElement, type KeyPress } from '../../src/app/lecture-keys.ts';
-import type { ControllerStatus } from '../../src/app/run-controller.svelte.ts';
+import { keepsOwnKeys, shortcutFor, type FocusedElement, type KeyPress } from '../../src/app/run/lecture-keys.ts';
+import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
 
 /** A focused element: its tag, editability, and the selectors its ancestors (itself included) match. */
 function element(tagName: string, options: { editable?: boolean; inside?: string[] } = {}): FocusedElement {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, createLiveEpoch, type LivePlay, type LiveSlot } from '../../src/app/live-epoch.ts';
-import { activeWork, followScroll, playPartId, scoresSoFar, type FollowLayout } from '../../src/app/lecture-view.ts';
-import { readLectureMode, LectureMode } from '../../src/app/lecture-mode.svelte.ts';
+import { applyEvent, createLiveEpoch, type LivePlay, type LiveSlot } from '../../src/app/run/live-epoch.ts';
+import { activeWork, followScroll, playPartId, scoresSoFar, type FollowLayout } from '../../src/app/run/lecture-view.ts';
+import { readLectureMode, LectureMode } from '../../src/app/shell/lecture-mode.svelte.ts';
 
 const SCALE = { agentPlays: 16, designs: 4, rollouts: 1, scale: 4 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { buildLesson } from '../../src/app/learn.ts';
-import { loopStages } from '../../src/app/loop-diagram.ts';
+import { buildLesson } from '../../src/app/learn/learn.ts';
+import { loopStages } from '../../src/app/learn/loop-diagram.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';

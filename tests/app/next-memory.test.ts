@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { loadNextMemory, type NextMemory } from '../../src/app/next-memory.ts';
+import { loadNextMemory, type NextMemory } from '../../src/app/learn/next-memory.ts';
 import type { Config } from '../../src/core/config.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { agentReturnsForSeed, describePlayFailure, PlaySession, wrapBoxed, type PlayOptions } from '../../src/app/play-yourself.ts';
+import { agentReturnsForSeed, describePlayFailure, PlaySession, wrapBoxed, type PlayOptions } from '../../src/app/explorer/play-yourself.ts';
 import { EnvError } from '../../src/core/env/env-error.ts';
 import type { Episode } from '../../src/core/records.ts';
-import { answerText, toolCallText, toolFormSpecs } from '../../src/app/tool-form.ts';
-import { toolSteps } from '../../src/app/tool-steps.ts';
+import { answerText, toolCallText, toolFormSpecs } from '../../src/app/explorer/tool-form.ts';
+import { toolSteps } from '../../src/app/explorer/tool-steps.ts';
 import { GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
 
 let sandbox: PyodideSandboxRuntime;

@@ -2,9 +2,9 @@
 // a person's edits (validated, saved only when the run is not running), over a memory store.
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { PlaybookController } from '../../src/app/playbook.svelte.ts';
-import { addUserLesson, editLessonText, lessonRow, playbookView, restoreLesson, retireLesson } from '../../src/app/playbook-view.ts';
-import type { ControllerStatus } from '../../src/app/run-controller.svelte.ts';
+import { PlaybookController } from '../../src/app/run/playbook.svelte.ts';
+import { addUserLesson, editLessonText, lessonRow, playbookView, restoreLesson, retireLesson } from '../../src/app/run/playbook-view.ts';
+import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { Lesson } from '../../src/core/playbook/lesson.ts';
 

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/adapters/store/sha256.ts';
-import { FixedPoolPicker, type FixedPoolDeps } from '../../src/app/fixed-pool.svelte.ts';
-import { checkPool } from '../../src/app/pool-check.ts';
-import { BUILTIN_SUITE_FOLDER, loadServedSuite, STARTER_POOL_FOLDER, type PoolFiles } from '../../src/app/suite-source.ts';
+import { FixedPoolPicker, type FixedPoolDeps } from '../../src/app/suites/fixed-pool.svelte.ts';
+import { checkPool } from '../../src/app/suites/pool-check.ts';
+import { BUILTIN_SUITE_FOLDER, loadServedSuite, STARTER_POOL_FOLDER, type PoolFiles } from '../../src/app/suites/suite-source.ts';
 import { suiteDigestText, type Suite } from '../../src/core/eval/suite.ts';
 import type { ImportFile } from '../../src/formats/export/files.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { budgetRows, latestBudget } from '../../src/app/prompt-budget-view.ts';
-import { applyEvent, createLiveEpoch } from '../../src/app/live-epoch.ts';
+import { budgetRows, latestBudget } from '../../src/app/run/prompt-budget-view.ts';
+import { applyEvent, createLiveEpoch } from '../../src/app/run/live-epoch.ts';
 import type { EpochMetrics } from '../../src/core/records.ts';
 
 const budget = (promptTokens: number, maxTokens: number, trimLevel = 0) => ({ promptTokens, window: 4096, maxTokens, trimLevel });

@@ -1,7 +1,7 @@
 // The header's Python status: the estimate it shows while Python starts (this browser's last start,
 // or a labelled first-visit guess), the time it remembers once ready, and an honest failure.
 import { describe, expect, it } from 'vitest';
-import { FIRST_VISIT_ESTIMATE_MS, PythonStatus, savedStartMs } from '../../src/app/python-status.svelte.ts';
+import { FIRST_VISIT_ESTIMATE_MS, PythonStatus, savedStartMs } from '../../src/app/shell/python-status.svelte.ts';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const items = new Map(Object.entries(initial));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { RunController, type RunControllerDeps } from '../../src/app/run-controller.svelte.ts';
+import { RunController, type RunControllerDeps } from '../../src/app/run/run-controller.svelte.ts';
 import type { ChatModel } from '../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { GroundingCorpus } from '../../src/core/loop/corpus.ts';

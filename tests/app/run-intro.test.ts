@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startedEvaluation, countPlay } from '../../src/app/eval-progress.ts';
-import { applyEvent, attemptStatus, createLiveEpoch } from '../../src/app/live-epoch.ts';
-import { startingWork } from '../../src/app/run-intro.ts';
-import { scaleText } from '../../src/app/formulas.ts';
+import { startedEvaluation, countPlay } from '../../src/app/suites/eval-progress.ts';
+import { applyEvent, attemptStatus, createLiveEpoch } from '../../src/app/run/live-epoch.ts';
+import { startingWork } from '../../src/app/run/run-intro.ts';
+import { scaleText } from '../../src/app/learn/formulas.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunAnnouncement } from '../../src/app/run-announcement.ts';
-import { RunPresence } from '../../src/app/run-presence.svelte.ts';
-import type { TabLink } from '../../src/app/tab-link.ts';
+import type { RunAnnouncement } from '../../src/app/run/run-announcement.ts';
+import { RunPresence } from '../../src/app/run/run-presence.svelte.ts';
+import type { TabLink } from '../../src/adapters/tabs/tab-link.ts';
 import { TabHub } from '../fixtures/fake-tabs.ts';
 
 /** A link whose lock reads answer only when the test says, and whose announcements the test sends. */
@@ -9,7 +9,7 @@ function scriptedLink() {
   let hear: (message: RunAnnouncement) => void = () => undefined;
   const reads: Array<(ids: string[]) => void> = [];
   const posted: RunAnnouncement[] = [];
-  const link: TabLink = {
+  const link: TabLink<RunAnnouncement> = {
     lock: async () => () => undefined,
     heldElsewhere: () => new Promise((resolve) => reads.push(resolve)),
     post: (message) => posted.push(message),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStatus, statusText, type HeldElsewhere, type HeldHere, type RunStatusView } from '../../src/app/run-status.ts';
+import { runStatus, statusText, type HeldElsewhere, type HeldHere, type RunStatusView } from '../../src/app/run/run-status.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
 type Stored = Pick<RunMeta, 'id' | 'status' | 'epochsCompleted' | 'epochsPlanned'>;

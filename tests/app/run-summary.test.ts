@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { heldOutLine, lastEpochLine, settingsLine, summarizeRun, summarizeRuns } from '../../src/app/run-summary.ts';
-import { evaluation, meta, metrics } from '../core/experiments/compared-runs.ts';
+import { heldOutLine, lastEpochLine, settingsLine, summarizeRun, summarizeRuns } from '../../src/app/library/run-summary.ts';
+import { evaluation, meta, metrics } from '../analysis/compared-runs.ts';
 import { commitSyntheticEpochs, syntheticMeta } from './compare-fixtures.ts';
 
 describe('run summaries', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configChanges, parseSettings, settingsFile, settingsFromHash, settingsUrl } from '../../src/app/share-settings.ts';
+import { configChanges, parseSettings, settingsFile, settingsFromHash, settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { DEFAULT_CONFIG, withSetting, type Config } from '../../src/core/config.ts';
 
 const custom: Config = { ...DEFAULT_CONFIG, seed: 99, skills: ['Optimization', 'Causal Inference'], reward: 'regret', playsPerArm: 6, agent: { ...DEFAULT_CONFIG.agent, temperature: 0.8 } };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import type { ControllerStatus } from '../../src/app/run-controller.svelte.ts';
-import type { NewRun } from '../../src/app/new-run.ts';
-import { SweepController, type SweepDeps } from '../../src/app/sweep.svelte.ts';
-import { commandModel, FIRST_SWEEP_FORM, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/sweep-plan.ts';
+import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
+import type { NewRun } from '../../src/app/new-run/new-run.ts';
+import { SweepController, type SweepDeps } from '../../src/app/compare/sweep.svelte.ts';
+import { commandModel, FIRST_SWEEP_FORM, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/compare/sweep-plan.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 

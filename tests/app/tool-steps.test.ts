@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { episodeInstructions, instructionTimeline, isToolUse, toolSteps, type StepRecord } from '../../src/app/tool-steps.ts';
-import { answerText, choiceTexts, toolCallText, toolFormSpecs } from '../../src/app/tool-form.ts';
+import { episodeInstructions, instructionTimeline, isToolUse, toolSteps, type StepRecord } from '../../src/app/explorer/tool-steps.ts';
+import { answerText, choiceTexts, toolCallText, toolFormSpecs } from '../../src/app/explorer/tool-form.ts';
 import { DEFAULT_CONFIG, withSetting } from '../../src/core/config.ts';
 import type { Episode } from '../../src/core/records.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { whyRegret, WHY_REGRET_ENVS } from '../../src/app/why-regret.ts';
+import { whyRegret, WHY_REGRET_ENVS } from '../../src/app/learn/why-regret.ts';
 import { designerReward, REWARD_VARIANTS } from '../../src/core/scoring/designer-reward.ts';
 import { hintRegret, mean, plateau, winRate } from '../../src/core/scoring/regret.ts';
 

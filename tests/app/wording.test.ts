@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/wording.ts';
+import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/shell/wording.ts';
 
 describe('wording of counts', () => {
   it('counts with the noun, zero as "no"', () => {

@@ -1,6 +1,6 @@
 import { sandboxAssets } from 'virtual:spade-sandbox';
 import { browserSandboxSpawner, createBrowserSandboxRuntime } from '../../src/adapters/sandbox/browser-sandbox.ts';
-import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 import { measureSandbox } from './measure-sandbox.ts';
 
 /** Runs the sandbox measurements in this page and resolves with the figures. */

@@ -1,10 +1,10 @@
 // Benchmark-only page module: stores synthetic runs in real IndexedDB, reads their comparison, then
 // times the compare view from the data in hand to every chart drawn (tests/bench/compare-bench.ts).
 import { mount, unmount } from 'svelte';
-import '../../src/ui/theme.css';
+import '../../src/ui/shell/theme.css';
 import { openIndexedDbRunStore } from '../../src/adapters/store/idb-run-store.ts';
-import { Comparison } from '../../src/app/comparison.svelte.ts';
-import CompareView from '../../src/ui/CompareView.svelte';
+import { Comparison } from '../../src/app/compare/comparison.svelte.ts';
+import CompareView from '../../src/ui/compare/CompareView.svelte';
 import { storeSyntheticRuns } from '../app/compare-fixtures.ts';
 
 /** Milliseconds per repeat: reading the comparison from the store, and drawing the view after it. */

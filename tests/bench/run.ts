@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
 import { createNodeSandboxRuntime, spawnNodeSandbox } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 import { startRig } from '../browser/harness.ts';
 import { measureBoots, measureSandbox, type SandboxFigures } from './measure-sandbox.ts';
 import { measureBrowserBoots } from './browser-boots.ts';

@@ -2,8 +2,8 @@
 // IndexedDB): synthetic epochs cloned from one real scripted epoch, committed one by one, then
 // explorer queries, the charts' data and exports. Environment-agnostic: the caller opens the store and gives a clock.
 import { exportRun } from '../../src/adapters/store/export-run.ts';
-import { ChartDataLoader } from '../../src/app/chart-data.ts';
-import { buildCharts, pointCount } from '../../src/app/chart-series.ts';
+import { ChartDataLoader } from '../../src/app/charts/chart-data.ts';
+import { buildCharts, pointCount } from '../../src/app/charts/chart-series.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import { environmentId, type EpochResult } from '../../src/core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, RolloutRow } from '../../src/core/records.ts';

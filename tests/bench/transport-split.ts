@@ -7,7 +7,7 @@ import { callOver, ipcLine } from '../../src/adapters/sandbox/call-channel.ts';
 import { privateCacheDirectory, pyodideDirectory, sandboxExecArgv } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
 import { bundleWorker } from '../../src/adapters/sandbox/worker-bundler.ts';
-import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 
 /** Median and 95th percentile of one part of a step's round trip, in microseconds. */
 export interface PartFigures {

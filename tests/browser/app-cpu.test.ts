@@ -4,7 +4,7 @@
 // attempt is rejected with a reason; the epoch still commits and the live view shows why.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settingsUrl } from '../../src/app/share-settings.ts';
+import { settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { screenshot } from './app-helpers.ts';

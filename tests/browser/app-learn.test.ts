@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
-import { TOUR_STEPS } from '../../src/app/tour-steps.ts';
+import { TOUR_STEPS } from '../../src/app/learn/tour-steps.ts';
 
 let rig: BrowserRig;
 let page: Page;

@@ -9,7 +9,7 @@ import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { settingsUrl } from '../../src/app/share-settings.ts';
+import { settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { EpochMetrics } from '../../src/core/records.ts';
 import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/llm/openai/fake-openai-server.ts';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { createDemoRun, DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
-import { settingsUrl } from '../../src/app/share-settings.ts';
-import { DEMO_MODEL_ID } from '../../src/app/demo-models.ts';
+import { settingsUrl } from '../../src/app/new-run/share-settings.ts';
+import { DEMO_MODEL_ID } from '../../src/app/models/demo-models.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 
 let rig: BrowserRig;

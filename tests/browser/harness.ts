@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
-import type { DemoSpeed } from '../../src/app/demo-speed.ts';
+import type { DemoSpeed } from '../../src/app/run/demo-speed.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -4,7 +4,7 @@
 // costs seconds).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 import { DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { SpadeTestApi } from './pages/sandbox-page.ts';

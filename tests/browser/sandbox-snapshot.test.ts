@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSandboxSnapshot } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { SNAPSHOT_FILE } from '../../src/adapters/sandbox/vite-plugin.ts';
-import { EXAMPLE_ENV } from '../../src/app/example-env.ts';
+import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { SnapshotUse } from '../../src/adapters/sandbox/browser-sandbox.ts';
 import type {} from './pages/sandbox-page.ts';

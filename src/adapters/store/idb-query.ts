@@ -1,8 +1,7 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { compareEnvironments, matchesEnvironmentQuery, selectSummaries } from '../../core/ports/env-query.ts';
-import type { EnvironmentSummary } from '../../core/ports/env-summary.ts';
+import { compareEnvironments, matchesEnvironmentQuery, selectSummaries } from '../../analysis/env-query.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
-import type { EnvironmentQuery } from '../../core/ports/store-port.ts';
+import type { EnvironmentQuery, EnvironmentSummary } from '../../core/ports/store-port.ts';
 import type { SpadeDbSchema } from './idb-schema.ts';
 import { filterTag, queryFilters } from './idb-summaries.ts';
 

@@ -1,6 +1,6 @@
 import type { EpochResult } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
-import { summarizeEnvironments } from '../../core/ports/epoch-summary.ts';
+import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
 import type { EnvironmentRow, EnvSummaryRow, EpisodeRow, EpochRow, EvalRow, RolloutRowRecord, StateRow } from './idb-schema.ts';
 import { scoredFlag } from './idb-schema.ts';
 import { envSummaryRow } from './idb-summaries.ts';

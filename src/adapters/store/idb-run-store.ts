@@ -3,14 +3,13 @@ import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/l
 import type { HashText } from '../../formats/export/files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/ports/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
+import { completeRunMeta, type EnvironmentQuery, type EnvironmentSummary, type EpochChartRow, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
 import { epochRows } from './idb-rows.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
 import { countEnvironmentRows, queryEnvironmentRows, querySummaryRows, runRange } from './idb-query.ts';
-import type { EnvironmentSummary } from '../../core/ports/env-summary.ts';
-import type { EpochChartRow } from '../../core/ports/epoch-summary.ts';
-import { ALL_STORES, DB_NAME, DB_VERSION, upgradeDatabase, type SpadeDbSchema } from './idb-schema.ts';
+import { ALL_STORES, DB_NAME, DB_VERSION, type SpadeDbSchema } from './idb-schema.ts';
+import { upgradeDatabase } from './idb-upgrade.ts';
 import { hashText as webCryptoHash } from './sha256.ts';
 
 /** Why the store's connection closed. */

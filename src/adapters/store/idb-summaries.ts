@@ -1,10 +1,9 @@
-import type { IDBPTransaction, StoreNames } from 'idb';
-import { STAT_SORT_KEYS } from '../../core/ports/env-query.ts';
-import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/env-summary.ts';
-import { summarizeEnvironments } from '../../core/ports/epoch-summary.ts';
-import type { EnvironmentQuery } from '../../core/ports/store-port.ts';
+import { STAT_SORT_KEYS } from '../../analysis/env-query.ts';
+import { summarizeEnvironment } from '../../analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
+import type { EnvironmentQuery, EnvironmentSummary } from '../../core/ports/store-port.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
-import type { EnvSummaryRow, SpadeDbSchema } from './idb-schema.ts';
+import type { EnvSummaryRow, UpgradeTx } from './idb-schema.ts';
 
 /**
  * The filters the explorer's order index is built for: every subset of them gets its own key
@@ -55,8 +54,6 @@ export function envSummaryRow(runId: string, record: EnvironmentRecord): EnvSumm
   const summary = summarizeEnvironment(record);
   return { runId, envId: record.id, epoch: record.epoch, slot: record.slot, summary, keys: orderKeys(runId, summary) };
 }
-
-type UpgradeTx = IDBPTransaction<SpadeDbSchema, Array<StoreNames<SpadeDbSchema>>, 'versionchange'>;
 
 /**
  * Derives every summary from the stored records, epoch by epoch: each environment's summary row

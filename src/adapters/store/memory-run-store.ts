@@ -1,10 +1,10 @@
-import { selectEnvironments, matchesEnvironmentQuery } from '../../core/ports/env-query.ts';
-import { summarizeEnvironment, type EnvironmentSummary } from '../../core/ports/env-summary.ts';
-import { summarizeEnvironments, type EpochChartRow } from '../../core/ports/epoch-summary.ts';
+import { selectEnvironments, matchesEnvironmentQuery } from '../../analysis/env-query.ts';
+import { summarizeEnvironment } from '../../analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
-import type { EnvironmentQuery, RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import type { EnvironmentQuery, EnvironmentSummary, EpochChartRow, RunMeta, RunStore } from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
 

@@ -1,5 +1,4 @@
 import type { ChatMessage, ChatModel, ChatUsage } from '../ports/chat-port.ts';
-import type { SamplingConfig } from '../config.ts';
 import { isEnvError } from '../env/env-error.ts';
 import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { storedStep } from './stored-episode.ts';
@@ -7,43 +6,12 @@ import { agentFirstMessage, parseAction, withHint } from '../prompts/agent-promp
 import { historyLadder } from '../prompts/history-ladder.ts';
 import { deriveSeed } from './random.ts';
 import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
-import type { RoleThinking } from '../thinking.ts';
 import { episodeReturn } from '../scoring/episode-return.ts';
 import type { Episode, Turn } from '../records.ts';
 import { playToolTurns, type ToolEpisodeLog } from './play-tool-episode.ts';
 import { withActionGrammar } from './agent-grammar.ts';
 import { resetKeepingCrashes, stepKeepingCrashes } from './step-crash.ts';
-
-/** What one episode needs. */
-export interface EpisodeSpec {
-  seed: number;
-  hint: string | null;
-  maxTurns: number;
-  stepTimeoutMs: number;
-  sampling: SamplingConfig;
-  /** The agent's thinking switch and budget. */
-  thinking: RoleThinking;
-  /** The run's agent template (`{observation}` is the first observation). */
-  template: string;
-  /** The run's tool-use agent template, for a tool-use environment (default: the default one). */
-  toolTemplate?: string;
-  /** Read replies with the small-model aids (method.md section 5); absent: the reference's rules. */
-  replyAids?: boolean;
-  /** Playbook lessons shown before the template (none when absent). */
-  lessons?: readonly string[];
-  /** Seed material for the model's per-turn seeds. */
-  modelSeedKey: string;
-  /** Constrain each reply to the action format with a grammar (the run's `constrainAgent`, when the model honours grammars). */
-  constrain?: boolean;
-  /** The reference's failure rule (`crashesLose`): a step the environment breaks ends the play with -1, a broken reset plays on. */
-  crashesLose?: boolean;
-  /** Tool use by the reference's turn rule (`freeToolCalls`): calls run through `execute_tool` and cost no step. */
-  freeToolCalls?: boolean;
-  /** Tool use with the reference's masks (`toolUseMasks`): a reply with an unreadable `<tool_call>` is flagged and its feedback carries a format line. */
-  toolUseMasks?: boolean;
-  onToken?: (delta: string) => void;
-  onTurn?: (turnIndex: number, turn: Turn) => void;
-}
+import type { EpisodeSpec } from './agent-settings.ts';
 
 /** A finished episode, before it is given ids and advantages. */
 export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage' | 'crash'>;

@@ -8,7 +8,7 @@ import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
 import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
 import { withToolGrammar } from './agent-grammar.ts';
-import type { EpisodeSpec } from './play-episode.ts';
+import type { EpisodeSpec } from './agent-settings.ts';
 import { storedStep } from './stored-episode.ts';
 import { stepKeepingCrashes, type CrashLog } from './step-crash.ts';
 import type { ToolProgress, Turn } from '../records.ts';

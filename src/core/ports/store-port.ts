@@ -5,8 +5,6 @@ import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow
 import type { EvalRecord } from '../eval/eval-record.ts';
 import type { Lesson } from '../playbook/lesson.ts';
 import type { SuiteEnvironment } from '../eval/suite.ts';
-import type { EnvironmentSummary } from './env-summary.ts';
-import type { EpochChartRow } from './epoch-summary.ts';
 import type { RunSetting } from '../skills.ts';
 
 /**
@@ -65,6 +63,53 @@ export interface EnvironmentQuery {
   descending?: boolean;
   offset?: number;
   limit?: number;
+}
+
+/** What the explorer lists of one environment: its keys, scores and rejection reason, without code, attempts or transcripts. */
+export interface EnvironmentSummary {
+  id: string;
+  epoch: number;
+  slot: number;
+  skill: string;
+  /** The environment's class (`NumberLadderEnv`), or null when none could be read (see environmentClassName). */
+  className: string | null;
+  /** Cognitive game or tool use (environmentSetting; a skill of neither setting counts as a game). */
+  setting: RunSetting;
+  /** A tool-use task's everyday domain, null for games and tool-use environments without one. */
+  domain: string | null;
+  status: EnvironmentRecord['status'];
+  /** True when all three scores are finite (see isScored): only then does it sort by a score. */
+  scored: boolean;
+  /** Each score, null when absent or not finite. */
+  winRate: number | null;
+  regret: number | null;
+  designerReward: number | null;
+  /** Why the last design attempt was rejected (`stage/code: message`), null when valid. */
+  reason: string | null;
+}
+
+/** What the charts need from one epoch's valid environments, kept with the epoch when it is committed. */
+export interface EpochEnvSummary {
+  epoch: number;
+  /** Valid environments of the epoch. */
+  environments: number;
+  /** Valid environments with at least one won unhinted play (stats.turnsToWin set). */
+  wonEnvironments: number;
+  /** Mean of the won environments' turns to win (each the mean over its won unhinted plays); null when none was won. */
+  meanTurnsToWin: number | null;
+  /** Mean code length in characters (Unicode code points) of the valid environments; null when there are none. */
+  meanCodeChars: number | null;
+  /** Mean designer reward per skill over the scored valid environments; skills without any are absent. */
+  designerRewardBySkill: Record<string, number>;
+  /** Tool use: mean win rate and regret per domain over the scored valid environments; absent when no environment has a domain (games, and rows stored before it). */
+  byDomain?: Record<string, { winRate: number; regret: number }>;
+}
+
+/** One committed epoch as the charts read it: its metrics, timings and the summary of its valid environments. */
+export interface EpochChartRow {
+  metrics: EpochMetrics;
+  timings: EpochTimings;
+  environments: EpochEnvSummary;
 }
 
 /** Persistence of runs. `commitEpoch` is atomic: after a crash the store holds whole epochs only. */

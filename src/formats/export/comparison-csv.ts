@@ -1,4 +1,4 @@
-import type { RunComparison, SettingValue } from '../../core/experiments/compare-runs.ts';
+import type { RunComparison, SettingValue } from '../../analysis/compare-runs.ts';
 import { csvField } from './tabular-export.ts';
 
 /** The figure columns of the comparison CSV, after `run` and before the differing settings. */

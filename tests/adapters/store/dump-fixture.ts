@@ -2,7 +2,8 @@
 // from it with upgradeToV1 only, as a user's browser would still hold it.
 import { readFileSync } from 'node:fs';
 import { openDB } from 'idb';
-import { upgradeToV1, type EnvironmentRow, type EpisodeRow, type EpochRow, type RolloutRowRecord, type SpadeDbSchema, type StateRow } from '../../../src/adapters/store/idb-schema.ts';
+import { upgradeToV1 } from '../../../src/adapters/store/idb-upgrade.ts';
+import type { EnvironmentRow, EpisodeRow, EpochRow, RolloutRowRecord, SpadeDbSchema, StateRow } from '../../../src/adapters/store/idb-schema.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 

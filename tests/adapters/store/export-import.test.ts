@@ -19,7 +19,7 @@ import { sha256Hex } from '../../../src/adapters/store/sha256.ts';
 import { decodeUtf8, unzipFiles, zipTextFiles, type ByteFile } from '../../../src/adapters/store/zip.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 import type { TextFile } from '../../../src/formats/export/files.ts';
-import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
+import { summarizeEnvironment } from '../../../src/analysis/env-summary.ts';
 import { snapshotRun } from '../../../src/formats/export/run-snapshot.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import { scriptedEpochs, testMeta } from './store-fixtures.ts';

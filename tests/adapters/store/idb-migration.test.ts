@@ -4,7 +4,7 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { DB_VERSION } from '../../../src/adapters/store/idb-schema.ts';
-import { isScored, selectEnvironments } from '../../../src/core/ports/env-query.ts';
+import { isScored, selectEnvironments } from '../../../src/analysis/env-query.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import { environmentId } from '../../../src/core/loop/epoch.ts';
 import { epochsOfDump, readV1Dump, restoreV1Database } from './dump-fixture.ts';

@@ -4,8 +4,8 @@
 import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
-import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
+import { selectEnvironments } from '../../../src/analysis/env-query.ts';
+import { summarizeEnvironment } from '../../../src/analysis/env-summary.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import { TOOL_USE_DOMAINS } from '../../../src/core/skills.ts';

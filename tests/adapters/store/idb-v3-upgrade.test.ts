@@ -4,7 +4,8 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { DB_VERSION, upgradeToV2, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { DB_VERSION, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { upgradeToV2 } from '../../../src/adapters/store/idb-upgrade.ts';
 import { summarizeEvaluation, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
 import { readV1Dump, restoreV1Database } from './dump-fixture.ts';
 

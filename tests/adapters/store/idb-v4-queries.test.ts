@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
+import { summarizeEnvironment } from '../../../src/analysis/env-summary.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';

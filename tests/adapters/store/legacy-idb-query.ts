@@ -1,7 +1,7 @@
 // The explorer's IndexedDB queries as schema v3 ran them (src/adapters/store/idb-query.ts before
 // the v4 summaries), frozen here as the oracle the v4 queries are compared with on the same data.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { compareEnvironments, matchesEnvironmentQuery } from '../../../src/core/ports/env-query.ts';
+import { compareEnvironments, matchesEnvironmentQuery } from '../../../src/analysis/env-query.ts';
 import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import type { SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';

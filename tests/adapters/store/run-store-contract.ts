@@ -1,8 +1,8 @@
 // The behaviour every RunStore shares (memory, IndexedDB, file): one suite, run against each.
 import { describe, expect, it } from 'vitest';
-import { selectEnvironments } from '../../../src/core/ports/env-query.ts';
-import { summarizeEnvironment } from '../../../src/core/ports/env-summary.ts';
-import { summarizeEnvironments } from '../../../src/core/ports/epoch-summary.ts';
+import { selectEnvironments } from '../../../src/analysis/env-query.ts';
+import { summarizeEnvironment } from '../../../src/analysis/env-summary.ts';
+import { summarizeEnvironments } from '../../../src/analysis/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { EnvironmentQuery, RunStore } from '../../../src/core/ports/store-port.ts';
 import { StoreError } from '../../../src/core/ports/store-errors.ts';

@@ -11,7 +11,8 @@ import { estimateStorage, requestPersistentStorage } from '../../../src/adapters
 import { decodeUtf8, unzipFiles } from '../../../src/adapters/store/zip.ts';
 import { openDB } from 'idb';
 import { environmentRow } from '../../../src/adapters/store/idb-rows.ts';
-import { upgradeToV1, upgradeToV2, upgradeToV3, type SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import type { SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
+import { upgradeToV1, upgradeToV2, upgradeToV3 } from '../../../src/adapters/store/idb-upgrade.ts';
 import { hashText } from '../../../src/adapters/store/sha256.ts';
 import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';

@@ -11,10 +11,10 @@ import type { EngineLease } from '../../../src/adapters/llm/webllm/webllm-engine
 import type { ModelLoadError } from '../../../src/adapters/llm/webllm/webllm-errors.ts';
 import type { LoadProgress } from '../../../src/adapters/llm/webllm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent } from '../../../src/adapters/llm/webllm/webllm-session.ts';
-import { ModelSetupController } from '../../../src/app/model-setup.svelte.ts';
+import { ModelSetupController } from '../../../src/app/models/model-setup.svelte.ts';
 import type { ChatResult } from '../../../src/core/ports/chat-port.ts';
 import { recommendModel } from '../../../src/adapters/llm/webllm/model-choice.ts';
-import ModelSetup from '../../../src/ui/ModelSetup.svelte';
+import ModelSetup from '../../../src/ui/models/ModelSetup.svelte';
 
 /** A finished load, timed. */
 export interface TimedLoad {

@@ -7,17 +7,17 @@ import { mount } from 'svelte';
 import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
-import { CpuModelController } from '../../../src/app/cpu-model.svelte.ts';
-import { EXAMPLE_ENV } from '../../../src/app/example-env.ts';
-import { applyEvent, createLiveEpoch } from '../../../src/app/live-epoch.ts';
+import { CpuModelController } from '../../../src/app/models/cpu-model.svelte.ts';
+import { EXAMPLE_ENV } from '../../../src/app/sandbox/example-env.ts';
+import { applyEvent, createLiveEpoch } from '../../../src/app/run/live-epoch.ts';
 import type { ChatMessage, ChatModel, ChatResult, ReplyGrammar } from '../../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { parseCorpus } from '../../../src/core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
 import type { SpadeEvent } from '../../../src/core/loop/events.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../../../src/core/records.ts';
-import CpuModelSetup from '../../../src/ui/CpuModelSetup.svelte';
-import SlotCard from '../../../src/ui/SlotCard.svelte';
+import CpuModelSetup from '../../../src/ui/models/CpuModelSetup.svelte';
+import SlotCard from '../../../src/ui/run/SlotCard.svelte';
 
 /** One chat call as the page saw it. */
 export interface TimedChat {

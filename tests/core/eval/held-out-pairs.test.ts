@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { pairedDifference, winRateInterval } from '../../../src/core/eval/bootstrap.ts';
 import { EVAL_BOOTSTRAP_SEED, summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
-import { compareRuns, type ComparedRun } from '../../../src/core/experiments/compare-runs.ts';
-import { heldOutDifference } from '../../../src/core/experiments/held-out-pairs.ts';
+import { compareRuns, type ComparedRun } from '../../../src/analysis/compare-runs.ts';
+import { heldOutDifference } from '../../../src/analysis/held-out-pairs.ts';
 import { comparisonCsv } from '../../../src/formats/export/comparison-csv.ts';
 
 /** An evaluation on `envs` environments (two seeds each) where environment i is won on `wins(i)` of its plays. */

@@ -2,7 +2,8 @@
 // cut at its budget asked again without thinking, and earlier thoughts dropped from agent history.
 import { describe, expect, it } from 'vitest';
 import { completeThinking, cutInThought, historyWithoutThoughts, thinkingRequest, THOUGHT_CUT_NOTE } from '../../../src/core/loop/complete-thinking.ts';
-import { playEpisode, type EpisodeSpec } from '../../../src/core/loop/play-episode.ts';
+import { playEpisode } from '../../../src/core/loop/play-episode.ts';
+import type { EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
 import { deriveSeed } from '../../../src/core/loop/random.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 import type { ChatModel, ChatRequest, ChatResult, FinishReason } from '../../../src/core/ports/chat-port.ts';

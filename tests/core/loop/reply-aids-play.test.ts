@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { roleThinking } from '../../../src/core/thinking.ts';
 import { DEFAULT_CONFIG } from '../../../src/core/config.ts';
-import { playEpisode, type EpisodeSpec } from '../../../src/core/loop/play-episode.ts';
+import { playEpisode } from '../../../src/core/loop/play-episode.ts';
+import type { EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
 import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { GOOD_TOOL_USE_ENVS, readToolUseEnv } from '../../fixtures/tool-use-fixtures.ts';

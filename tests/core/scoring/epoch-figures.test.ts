@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { epochFigures, isScoredEpoch } from '../../../src/core/scoring/epoch-figures.ts';
-import { metrics } from '../experiments/compared-runs.ts';
+import { metrics } from '../../analysis/compared-runs.ts';
 
 describe('epochFigures', () => {
   it("keeps a scored epoch's means", () => {

@@ -1,13 +1,10 @@
 import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
-import { OpenAIContext } from './openai-context.ts';
+import { OpenAIContext, type FetchLike } from './openai-context.ts';
 import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
 import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
 import { openAiMessages, ToolCallCollector, withoutListedTools } from './openai-tools.ts';
 import { grammarFields, type GrammarServer } from './openai-grammar.ts';
-
-/** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Options of {@link OpenAIChatModel}. */
 export interface OpenAIChatModelOptions {

@@ -1,7 +1,9 @@
 import type { AbortSignalLike, ChatRequest } from '../../../core/ports/chat-port.ts';
 import { openAiMessages, withoutListedTools } from './openai-tools.ts';
 import { isObject, parseJson, type Json } from './openai-errors.ts';
-import type { FetchLike } from './openai-chat-model.ts';
+
+/** The part of `fetch` the model uses; `globalThis.fetch` fits, in Node 20 and in browsers. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** How long one probe of an optional endpoint may take, by default, before it counts as absent. */
 export const PROBE_TIMEOUT_MS = 5000;

@@ -1,5 +1,5 @@
 import type { Config } from '../../../core/config.ts';
-import type { SweepGrid } from '../../../core/experiments/sweep-grid.ts';
+import type { SweepGrid } from '../../../analysis/sweep-grid.ts';
 import { formatModelId } from '../model-id.ts';
 
 /** Model id of the bundled demo session (cognitive games). */

@@ -1,15 +1,11 @@
-import type { ChatCompletionChunk, ChatCompletionMessage, ChatCompletionParams, StreamParams } from '@wllama/wllama';
+import type { ChatCompletionChunk, ChatCompletionMessage } from '@wllama/wllama';
 import { ChatModelError, type AbortSignalLike, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
 import { StreamAccumulator } from '../stream-accumulator.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { wllamaModelId } from '../model-id.ts';
 import { estimatePromptTokens } from '../token-estimate.ts';
 import { countWithEngine, type TemplateParams } from './wllama-token-count.ts';
-
-/** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
-export interface WllamaChatEngine {
-  createChatCompletion(options: ChatCompletionParams & StreamParams<ChatCompletionChunk>): Promise<void>;
-}
+import type { WllamaChatEngine } from './wllama-engine.ts';
 
 /** Speed of one finished call, as the engine measured it. */
 export interface GenerationSpeed {

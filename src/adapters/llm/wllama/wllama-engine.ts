@@ -1,6 +1,10 @@
-import { Wllama, type LoadModelParams, type WllamaLogger } from '@wllama/wllama';
+import { Wllama, type ChatCompletionChunk, type ChatCompletionParams, type LoadModelParams, type StreamParams, type WllamaLogger } from '@wllama/wllama';
 import { readGgufHeader, type GgufSummary } from './gguf-header.ts';
-import type { WllamaChatEngine } from './wllama-chat-model.ts';
+
+/** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
+export interface WllamaChatEngine {
+  createChatCompletion(options: ChatCompletionParams & StreamParams<ChatCompletionChunk>): Promise<void>;
+}
 
 /** How the engine runs on this page. */
 export interface CpuEnvironment {

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, ChatCompletionParams } from '@wllama/wllama';
 import { ChatModelError, type AbortSignalLike } from '../../../core/ports/chat-port.ts';
-import type { WllamaChatEngine } from './wllama-chat-model.ts';
+import type { WllamaChatEngine } from './wllama-engine.ts';
 
 /** The part of a chat call the chat template renders: the messages and the template's switches. */
 export type TemplateParams = Pick<ChatCompletionParams, 'messages' | 'chat_template_kwargs'>;

@@ -1,5 +1,0 @@
-/** Where the bundled browser sandbox worker, Pyodide's files and the interpreter snapshot are served (see src/adapters/sandbox/vite-plugin.ts). */
-declare module 'virtual:spade-sandbox' {
-  import type { BrowserSandboxAssets } from '../adapters/sandbox/browser-sandbox.ts';
-  export const sandboxAssets: BrowserSandboxAssets;
-}
