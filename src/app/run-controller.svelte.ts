@@ -16,6 +16,7 @@ import { RunSession, type RunLock } from './run-session.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
 import { RunViewState } from './run-view-state.svelte.ts';
 import { holdMs, type ScoreHold } from './score-hold.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 export type { ControllerStatus } from './run-view-state.svelte.ts';
 export type { RunLock } from './run-session.ts';
@@ -355,7 +356,7 @@ export class RunController extends RunViewState {
       this.flush(session);
       if (error instanceof EpochAbortedError) return this.finish(session, 'aborted', null);
       if (error instanceof StoreQuotaError) return this.finish(session, 'stopped', error.message);
-      return this.finish(session, 'failed', error instanceof Error ? error.message : String(error));
+      return this.finish(session, 'failed', errorMessage(error));
     }
   }
 

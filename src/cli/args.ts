@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../core/error-message.ts';
 
 /** A command-line mistake: printed with a pointer to the usage text, exit code 2. */
 export class UsageError extends Error {
@@ -10,7 +11,7 @@ export function parseCommandArgs(argv: string[], options: NonNullable<ParseArgsC
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
 }
 

@@ -11,6 +11,7 @@ import { runRun } from './run-command.ts';
 import { runSweep } from './sweep-command.ts';
 import { runValidate } from './validate-command.ts';
 import { runVerify } from './verify-command.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** Words joined into lines of at most `width` characters, each starting with `indent`. */
 function wrapped(words: string[], indent: string, width: number): string[] {
@@ -102,7 +103,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       err(`${error.message}\n${USAGE_HINT}\n`);
       return 2;
     }
-    err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
+    err(`spade: ${errorMessage(error)}\n`);
     return 1;
   }
 }

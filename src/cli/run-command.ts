@@ -18,6 +18,7 @@ import { contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { epochLine, evalLine, runSummary } from './run-output.ts';
 import { checkOutFolder, checkResumedConfig, type FolderMode } from './run-folder.ts';
 import { loadSuite } from './suite-spec.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** The corpus shipped with the app. */
 export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concepts.jsonl', import.meta.url));
@@ -114,7 +115,7 @@ async function playEpochs(plan: EpochPlan, runtime: () => SandboxRuntime, print:
       plan.epochs - plan.state.epoch,
     );
   } catch (error) {
-    await store.updateRun(meta.id, { status: 'failed', lastError: error instanceof Error ? error.message : String(error) });
+    await store.updateRun(meta.id, { status: 'failed', lastError: errorMessage(error) });
     throw error;
   }
   await store.updateRun(meta.id, { status: 'completed' });

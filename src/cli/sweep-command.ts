@@ -13,6 +13,7 @@ import { integerOption, UsageError } from './args.ts';
 import { comparedRun, comparisonLines } from './compare-command.ts';
 import { CONFIG_FLAG_OPTIONS } from './config-flags.ts';
 import { RUN_OPTIONS, runRun } from './run-command.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** Options only the sweep reads; every other flag goes to each cell's `spade run` as written. */
 const SWEEP_ONLY = new Set(['grid', 'seeds', 'out', 'model', 'epochs']);
@@ -21,7 +22,7 @@ function parseSweepArgs(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: { ...RUN_OPTIONS, ...CONFIG_FLAG_OPTIONS, grid: { type: 'string' }, seeds: { type: 'string' } }, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
 }
 
@@ -86,7 +87,7 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
     } catch (error) {
       if (error instanceof UsageError) throw error;
       failed++;
-      print(`cell ${cell.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      print(`cell ${cell.name} failed: ${errorMessage(error)}`);
     }
   }
   const runs: ComparedRun[] = [];

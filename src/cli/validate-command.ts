@@ -5,6 +5,7 @@ import { DEFAULT_VALIDATION, validateEnvironment, validationForBudget } from '..
 import { validationNonce } from '../adapters/validation-nonce.ts';
 import { formatBytes, MAX_CODE_BYTES } from '../formats/import/import-limits.ts';
 import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** One file's verdict as `validate --json` prints it. */
 export interface FileVerdict {
@@ -25,7 +26,7 @@ async function judge(file: string, runtime: SandboxRuntime, totalMs: number): Pr
     if (size > MAX_CODE_BYTES) return refuse('file_too_large', `Expected at most ${formatBytes(MAX_CODE_BYTES)} of code. Saw ${formatBytes(size)}. Fix: validate an environment of ordinary size.`);
     bytes = new Uint8Array(await readFile(file));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return refuse('unreadable_file', `Expected a readable file. Saw ${reason}. Fix: check the path.`);
   }
   let text: string;

@@ -8,13 +8,14 @@ import type { Mismatch } from '../verify/checker.ts';
 import type { VerifyConfig } from '../verify/recompute-epoch.ts';
 import { recomputeRun, type StoredRun } from '../verify/recompute-run.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 async function text(dir: string, file: string, optional = false): Promise<string | null> {
   try {
     return await readFile(join(dir, file), 'utf8');
   } catch (error) {
     if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`cannot read ${join(dir, file)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read ${join(dir, file)}: ${errorMessage(error)}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { SerialQueue } from '../../serial-queue.ts';
 import { wllamaModelId } from '../model-id.ts';
 import { estimatePromptTokens } from '../token-estimate.ts';
 import { countWithEngine, type TemplateParams } from './wllama-token-count.ts';
+import { errorMessage } from '../../../core/error-message.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
 export interface WllamaChatEngine {
@@ -161,7 +162,7 @@ export class WllamaChatModel implements ChatModel {
 
   /** The failure `error` means, as a `ChatModelError`. */
   private failure(error: unknown): ChatModelError {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'kv_cache_full' || CONTEXT_OVERFLOW.test(text)) {
       const loaded = this.options.contextTokens ? ` of ${this.options.contextTokens} tokens` : '';
