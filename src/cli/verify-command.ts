@@ -7,7 +7,7 @@ import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { Mismatch } from '../verify/checker.ts';
 import type { VerifyConfig } from '../verify/recompute-epoch.ts';
 import { recomputeRun, type StoredRun } from '../verify/recompute-run.ts';
-import { parseCommandArgs, UsageError } from './args.ts';
+import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { errorMessage } from '../core/error-message.ts';
 
 async function text(dir: string, file: string, optional = false): Promise<string | null> {
@@ -62,9 +62,15 @@ export function mismatchLine(m: Mismatch): string {
   return `mismatch ${m.file} ${m.id} ${m.field}: stored ${shown(m.stored)}, recomputed ${shown(m.recomputed)}`;
 }
 
+/** The flags of `spade verify`. */
+export const VERIFY_OPTIONS = {
+  run: { type: 'string', value: 'DIR', help: 'the run directory to check; required' },
+  json: { type: 'boolean', help: 'print the checked count and every mismatch as one JSON object' },
+} as const satisfies OptionTable;
+
 /** `verify --run DIR [--json]`: recomputes a run's derived values from its turns; exit 0 all match, 1 otherwise. */
 export async function runVerify(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { run: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, VERIFY_OPTIONS);
   if (positionals.length > 0) throw new UsageError(`verify takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.run) throw new UsageError('verify needs --run DIR');
   const report = recomputeRun(await readStoredRun(String(values.run)));
