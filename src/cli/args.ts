@@ -1,16 +1,30 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
+import { errorMessage } from '../core/error-message.ts';
 
-/** A command-line mistake: printed with a pointer to the usage text, exit code 2. */
+/** A command-line mistake: printed with a pointer to the command's help, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Parses `argv` with node:util's parseArgs, turning its errors into UsageError. */
-export function parseCommandArgs(argv: string[], options: NonNullable<ParseArgsConfig['options']>) {
+/** One flag of a command: parseArgs' type, the name of its value in the help (string flags), and its one line of help. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** The value's name in the help, e.g. `DIR`; string flags only. */
+  value?: string;
+  /** What the flag does, one line. */
+  help: string;
+}
+
+/** A command's flags by name (without the dashes), in the order its help lists them. */
+export type OptionTable = Record<string, OptionSpec>;
+
+/** Parses `argv` with node:util's parseArgs against `options`, turning its errors into UsageError (an unknown flag named as such). */
+export function parseCommandArgs(argv: string[], options: OptionTable) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const unknown = /^Unknown option '([^']+)'/.exec(errorMessage(error));
+    throw new UsageError(unknown ? `unknown flag ${unknown[1]}` : errorMessage(error));
   }
 }
 

@@ -1,78 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
-import { UsageError } from './args.ts';
+import { errorMessage } from '../core/error-message.ts';
+import { parseCommandArgs, UsageError } from './args.ts';
+import { COMMANDS, type Command } from './commands.ts';
+import { commandHelp, optionsOf, overviewHelp, usageHint } from './help.ts';
 import { terminalSafe } from './terminal-text.ts';
-import { runCompare } from './compare-command.ts';
-import { configFlagUsage } from './config-flags.ts';
-import { runEval } from './eval-command.ts';
-import { runExport } from './export-command.ts';
-import { runImport } from './import-command.ts';
-import { runPlay } from './play-command.ts';
-import { runRun } from './run-command.ts';
-import { runSweep } from './sweep-command.ts';
-import { runValidate } from './validate-command.ts';
-import { runVerify } from './verify-command.ts';
 
-/** Words joined into lines of at most `width` characters, each starting with `indent`. */
-function wrapped(words: string[], indent: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const word of words) {
-    const last = lines.length > 0 ? lines[lines.length - 1]! : null;
-    if (last !== null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(`${indent}${word}`);
-  }
-  return lines;
+/** The version of SPADE Lab, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
-/** The usage text `spade` prints on bad usage and for help. */
-export const USAGE = `usage: npm run --silent spade -- <command>
-
-commands:
-  validate <file.py>... [--json] [--timeout-ms N]   judge environments with SPADE's validator
-  play <file.py> --seed N --actions 'a|b|c' [--json] [--max-turns N]
-                                                    play actions and print the transcript
-  run --model scripted:FILE|openai:URL#MODEL --out DIR [--resume | --replace] [--epochs N] [--preset tab|reference]
-${wrapped(['[--corpus FILE.jsonl]', '[--eval builtin|FILE|DIR|DIR@N]', '[--context-window N]', '[--fixed-pool FILE|DIR|DIR@N]', ...configFlagUsage()], '      ', 92).join('\n')}
-                                                    run SPADE epochs and write the run files
-  eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC]
-      [--context-window N] [--json]
-                                                    evaluate a run's agent on a held-out suite
-                                                    (a pool zip or folder, or a run directory's
-                                                    pool, at epoch N or its last)
-  compare DIR... [--json|--csv]                     the settings that differ and each run's final figures
-  sweep --model SPEC --grid 'reward=blend,regret;memory=on,off' [--seeds 1,2,3] --epochs N --out DIR
-      [run flags]                                   one run per grid cell and seed, then their comparison
-  export --run DIR --format pool|rollouts|metrics|archive --out FILE
-                                                    export a run directory
-  import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--replace] [--timeout-ms N]
-                                                    import a pool, pool rows, run archive or corpus
-  verify --run DIR [--json]                         recompute a run's returns, stats, rewards and advantages`;
-
-/** What follows a specific usage error instead of the whole usage text. */
-export const USAGE_HINT = 'see `npm run --silent spade -- help` for every command and its flags';
-
-/** One command: its arguments, the sandbox it may start, where its lines go, and where warnings go when its output is machine-read. */
-type Command = (argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn?: (line: string) => void) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  validate: runValidate,
-  play: runPlay,
-  run: runRun,
-  eval: runEval,
-  compare: runCompare,
-  sweep: runSweep,
-  export: runExport,
-  import: runImport,
-  verify: runVerify,
-};
-
-// Commands that run Python: their sandbox starts booting as the command begins, before it reads its input.
-const PYTHON_COMMANDS: ReadonlySet<string> = new Set(['validate', 'play', 'run', 'eval', 'import', 'sweep']);
+/** The help `spade --help` prints: every command with its summary. */
+export const overview = (): string => overviewHelp(COMMANDS, packageVersion());
 
 /** Where one command line's output goes, and the sandbox it may start. */
 export interface CliIo {
   /** The sandbox runtime, started on first use (commands that run no Python never call it). */
   runtime: () => SandboxRuntime;
-  /** Starts the sandbox's interpreters booting without waiting; called as a command that runs Python begins. */
+  /** Starts the sandbox's interpreters booting without waiting; called once a command that runs Python has parsed its arguments. */
   startSandbox?: () => void;
   /** Writes one line of standard output. */
   out(line: string): void;
@@ -80,29 +27,58 @@ export interface CliIo {
   err(text: string): void;
 }
 
-/** Runs one `spade` command line and returns its exit code: 0 done, 1 failed, 2 bad usage. */
+/** True when the arguments ask for help (`--help` or `-h` as a flag, not as a flag's value). */
+function asksForHelp(argv: string[], command: Command): boolean {
+  const options = { ...optionsOf(command), help: { type: 'boolean' as const, short: 'h' } };
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  return tokens.some((token) => token.kind === 'option' && token.name === 'help');
+}
+
+/**
+ * Runs one `spade` command line and returns its exit code: 0 done, 1 failed, 2 bad usage. Help
+ * (`--help`, `-h`, `help [COMMAND]`) and the version (`--version`, `-V`) go to standard output. A
+ * command's arguments are parsed, and an unknown flag refused, before its sandbox starts.
+ */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? COMMANDS[name] : undefined;
   const out = (line: string) => io.out(terminalSafe(line));
   const err = (text: string) => io.err(terminalSafe(text));
-  if (name === undefined || name === '--help' || name === 'help') {
-    err(`${USAGE}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  if (!command) {
-    err(`unknown command: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${USAGE_HINT}\n`);
+  if (name === undefined) {
+    err(`${overview()}\n`);
     return 2;
   }
-  if (PYTHON_COMMANDS.has(name!)) io.startSandbox?.();
-  try {
-    return await command(rest, io.runtime, out, (line) => err(line + '\n'));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      err(`${error.message}\n${USAGE_HINT}\n`);
+  if (name === '--version' || name === '-V') {
+    out(`spade-lab ${packageVersion()}`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const about = rest[0] === undefined ? undefined : Object.hasOwn(COMMANDS, rest[0]) ? rest[0] : null;
+    if (about === null) {
+      err(`unknown command: ${rest[0]}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`);
       return 2;
     }
-    err(`spade: ${error instanceof Error ? error.message : String(error)}\n`);
+    out(about === undefined ? overview() : commandHelp(about, COMMANDS[about]!));
+    return 0;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) {
+    err(`unknown ${name.startsWith('-') ? 'flag' : 'command'}: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`);
+    return 2;
+  }
+  const command = COMMANDS[name]!;
+  if (asksForHelp(rest, command)) {
+    out(commandHelp(name, command));
+    return 0;
+  }
+  try {
+    parseCommandArgs(rest, optionsOf(command));
+    if (command.python) io.startSandbox?.();
+    return await command.run(rest, io.runtime, out, (line) => err(line + '\n'));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`${error.message}\n${usageHint(name)}\n`);
+      return 2;
+    }
+    err(`spade: ${errorMessage(error)}\n`);
     return 1;
   }
 }

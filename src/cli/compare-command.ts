@@ -3,7 +3,7 @@ import { compareRuns, type ComparedRun, type RunComparison, type SettingValue } 
 import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { comparisonCsv } from '../formats/export/comparison-csv.ts';
-import { parseCommandArgs, UsageError } from './args.ts';
+import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 
 /** Reads the run in directory `dir` for a comparison, named `label` (default: the directory as given). */
 export async function comparedRun(dir: string, label = dir): Promise<ComparedRun> {
@@ -81,9 +81,15 @@ export function comparisonLines(comparison: RunComparison): string[] {
   return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 
+/** The flags of `spade compare`. */
+export const COMPARE_OPTIONS = {
+  json: { type: 'boolean', help: 'print the comparison as one JSON object' },
+  csv: { type: 'boolean', help: 'print the comparison as CSV, one row per run' },
+} as const satisfies OptionTable;
+
 /** `compare DIR... [--json | --csv]`: the settings that differ between runs and each run's final figures, as a table, JSON or CSV. */
 export async function runCompare(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, csv: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, COMPARE_OPTIONS);
   if (positionals.length === 0) throw new UsageError('compare needs at least one run directory');
   if (values.json && values.csv) throw new UsageError('compare prints --json or --csv, not both');
   const comparison = compareRuns(await Promise.all(positionals.map((dir) => comparedRun(dir))));

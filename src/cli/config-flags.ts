@@ -1,29 +1,53 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Config, DifficultyMode } from '../core/config.ts';
-import { CONFIG_TABLE, DIFFICULTY_MODES, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../core/config-table.ts';
+import { CONFIG_TABLE, DIFFICULTY_MODES, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS, type Knob, type KnobGroup } from '../core/config-table.ts';
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
 import { RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
 import { THINKING_MODES, THINKING_ROLES, type ThinkingMode, type ThinkingRole } from '../core/thinking.ts';
-import { integerOption, numberOption, UsageError } from './args.ts';
+import { integerOption, numberOption, UsageError, type OptionSpec, type OptionTable } from './args.ts';
 
 /** What parseArgs read: a string per value flag, true per switch given. */
 export type FlagValues = Readonly<Record<string, string | boolean | Array<string | boolean> | undefined>>;
 
-/** The flags of the config table's knobs, as parseArgs options. */
-export const CONFIG_FLAG_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
-  KNOBS.flatMap((knob): Array<[string, { type: 'string' | 'boolean' }]> => {
-    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [[flag, { type: 'boolean' }]] : []));
-    return knob.flag ? [[knob.flag, { type: 'string' }]] : [];
-  }),
-);
-
-/** The usage items of those flags, in table order, e.g. `[--slots N]`. */
-export function configFlagUsage(): string[] {
-  return KNOBS.flatMap((knob) => {
-    if (knob.kind === 'toggle') return [knob.flag, knob.negatedFlag].flatMap((flag) => (flag ? [`[--${flag}]`] : []));
-    return knob.flag ? [`[--${knob.flag} ${knob.flagValue}]`] : [];
-  });
+/** A knob's value as its help shows it: on/off for a switch, nothing for a list or a record. */
+function shown(value: unknown): string | null {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return typeof value === 'number' || typeof value === 'string' ? String(value) : null;
 }
+
+/** What a knob's help line ends with: its limits, the tab default and the reference preset's value. */
+function knobFacts(knob: Knob): string {
+  const limits = knob.kind === 'number' && knob.max < Number.MAX_SAFE_INTEGER ? [`${knob.min} to ${knob.max}`] : [];
+  const tab = shown(knob.default);
+  const reference = knob.reference === undefined ? null : shown(knob.reference);
+  const facts = [...limits, ...(tab === null ? [] : [`tab ${tab}`]), ...(reference === null ? [] : [`reference ${reference}`])];
+  return facts.length > 0 ? ` (${facts.join('; ')})` : '';
+}
+
+/** `text` with a lower-case first letter, unless it starts a name in capitals (`SPADE`). */
+const lowerFirst = (text: string): string => (/^[A-Z](?![A-Z])/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text);
+
+/** A knob's one line of help: its form label and help when it has them, else its doc; then its facts. */
+function knobHelp(knob: Knob): string {
+  const text = knob.label && knob.help ? `${knob.label}: ${lowerFirst(knob.help)}` : knob.doc.replace(/\.$/, '');
+  return text + knobFacts(knob);
+}
+
+/** The flags of one knob with their help; a switch's negated flag turns it off. */
+function knobOptions(knob: Knob): Array<[string, OptionSpec]> {
+  if (knob.kind !== 'toggle') return knob.flag ? [[knob.flag, { type: 'string', value: knob.flagValue, help: knobHelp(knob) }]] : [];
+  const on: Array<[string, OptionSpec]> = knob.flag ? [[knob.flag, { type: 'boolean', help: knobHelp(knob) }]] : [];
+  const offHelp = knob.flag ? `turns --${knob.flag} off` : `${knobHelp(knob)}; this flag turns it off`;
+  return [...on, ...(knob.negatedFlag ? ([[knob.negatedFlag, { type: 'boolean', help: offHelp }]] as Array<[string, OptionSpec]>) : [])];
+}
+
+/** The config table's flags grouped as the new-run form groups them, each group with its title, in table order. */
+export const CONFIG_FLAG_SECTIONS: ReadonlyArray<{ title: string; options: OptionTable }> = (Object.keys(KNOB_GROUPS) as KnobGroup[]).flatMap((group) => {
+  const options = Object.fromEntries(KNOBS.filter((knob) => knob.group === group).flatMap(knobOptions));
+  return Object.keys(options).length > 0 ? [{ title: KNOB_GROUPS[group], options }] : [];
+});
+
+/** The flags of the config table's knobs, as parseArgs options. */
+export const CONFIG_FLAG_OPTIONS: OptionTable = Object.fromEntries(KNOBS.flatMap(knobOptions));
 
 function settingOption(value: FlagValues[string], fallback: RunSetting): RunSetting {
   const setting = (value ?? fallback) as RunSetting;

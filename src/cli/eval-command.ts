@@ -6,7 +6,7 @@ import { configProblems } from '../core/config.ts';
 import { evaluateAgent } from '../core/eval/evaluate.ts';
 import type { ChatModel } from '../core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
-import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { bundledModel, contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { grammarNote } from '../core/loop/agent-grammar.ts';
 import { evalLine } from './run-output.ts';
@@ -40,6 +40,17 @@ async function evaluatedModel(spec: string | undefined, recorded: string, window
   throw new UsageError(`the run's model ${recorded} cannot be rebuilt from its id; pass --model scripted:FILE or openai:URL#MODEL`);
 }
 
+/** The flags of `spade eval`. */
+export const EVAL_OPTIONS = {
+  run: { type: 'string', value: 'DIR', help: 'the run directory whose agent plays (spade run --out); required' },
+  suite: { type: 'string', value: 'builtin|FILE|DIR|DIR@N', help: "the held-out suite: a pool zip or folder, or a run directory's pool at epoch N or its last (default builtin)" },
+  seeds: { type: 'string', value: 'N', help: "plays of each held-out environment, each on its own fixed seed (default: the run's)" },
+  'no-playbook': { type: 'boolean', help: "evaluate without the run's playbook" },
+  model: { type: 'string', value: 'SPEC', help: "the model (default: the run's own, when its id can be rebuilt without a server)" },
+  'context-window': { type: 'string', value: 'N', help: 'the context window in tokens, for a server that does not report its own' },
+  json: { type: 'boolean', help: 'print the evaluation as one JSON object (notes go to standard error)' },
+} as const satisfies OptionTable;
+
 /**
  * `eval --run DIR [--suite builtin|FILE|DIR|DIR@N] [--seeds N] [--no-playbook] [--model SPEC] [--context-window N] [--json]`:
  * evaluates a run's agent as it is now (its config and its latest playbook) on a held-out suite,
@@ -47,15 +58,7 @@ async function evaluatedModel(spec: string | undefined, recorded: string, window
  * `--json`, one JSON object; the suite's left-out environments then go to `warn`).
  */
 export async function runEval(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn: (line: string) => void = print): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, {
-    run: { type: 'string' },
-    suite: { type: 'string' },
-    seeds: { type: 'string' },
-    'no-playbook': { type: 'boolean' },
-    model: { type: 'string' },
-    'context-window': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs(argv, EVAL_OPTIONS);
   if (positionals.length > 0) throw new UsageError(`eval takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.run) throw new UsageError('eval needs --run DIR');
   const dir = String(values.run);

@@ -10,7 +10,7 @@ import { toJsonLines } from '../formats/export/files.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/import-limits.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { importProgressLine } from '../formats/import/import-progress.ts';
-import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.
 async function listFolder(root: string, dir = root, out = { paths: [] as string[], passed: [] as Array<{ path: string; why: string }> }) {
@@ -70,6 +70,15 @@ export function validationProgress(warn: (line: string) => void, terminal: boole
   };
 }
 
+/** The flags of `spade import`. */
+export const IMPORT_OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'the run directory to import into (a corpus becomes DIR/corpus.jsonl); required' },
+  name: { type: 'string', value: 'NAME', help: "the imported run's name" },
+  as: { type: 'string', value: 'ID', help: "the imported run's id, instead of the one it had" },
+  'timeout-ms': { type: 'string', value: 'N', help: `the validation budget of each environment's own running time, in ms (default ${DEFAULT_VALIDATION.totalTimeoutMs})` },
+  replace: { type: 'boolean', help: 'replace the run (or corpus) --out already holds' },
+} as const satisfies OptionTable;
+
 /**
  * `import FILE|FOLDER --out DIR [--name NAME] [--as ID] [--timeout-ms N] [--replace]`: imports a
  * SPADE pool (zip or folder of .py files), pool rows (JSON/JSONL with `code`), a run archive (zip)
@@ -79,7 +88,7 @@ export function validationProgress(warn: (line: string) => void, terminal: boole
  * problem; exit 0 when everything was taken, 1 when some entries were left out.
  */
 export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn: (line: string) => void = () => undefined): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { out: { type: 'string' }, name: { type: 'string' }, as: { type: 'string' }, 'timeout-ms': { type: 'string' }, replace: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, IMPORT_OPTIONS);
   if (positionals.length !== 1 || !values.out) throw new UsageError('import needs one FILE or FOLDER and --out DIR');
   const source = positionals[0]!;
   const info = await stat(source).catch(() => null);

@@ -9,6 +9,7 @@ import { scriptedModel } from '../adapters/llm/scripted/scripted-learner.ts';
 import { parseModelId } from '../adapters/llm/model-id.ts';
 import { bundledScriptOf } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { integerOption, UsageError } from './args.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** The window `--context-window` gives an OpenAI-compatible server (undefined: ask the server); refused below 256 tokens and for other models. */
 export function contextWindowOption(value: unknown, spec: string): number | undefined {
@@ -46,12 +47,12 @@ export async function modelFromSpec(spec: string, contextWindow?: number): Promi
     try {
       parsed = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      throw new UsageError(`cannot read the chat script ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(`cannot read the chat script ${file}: ${errorMessage(error)}`);
     }
     try {
       return scriptedModel(parseChatScript(parsed), basename(file));
     } catch (error) {
-      throw new UsageError(`the chat script ${file} is not usable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(`the chat script ${file} is not usable: ${errorMessage(error)}`);
     }
   }
   if (spec.startsWith('openai:')) {

@@ -4,20 +4,23 @@ import type { StepResult } from '../core/env/contract.ts';
 import { isEnvError } from '../core/env/env-error.ts';
 import { DEFAULT_VALIDATION } from '../core/env/validate-env.ts';
 import { episodeReturn } from '../core/scoring/episode-return.ts';
-import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 
 function formatStep(index: number, action: string, step: StepResult): string {
   return [`--- step ${index}: ${action}`, step.observation, `reward=${step.reward} terminated=${step.terminated} truncated=${step.truncated}`].join('\n');
 }
 
+/** The flags of `spade play`. */
+export const PLAY_OPTIONS = {
+  seed: { type: 'string', value: 'N', help: 'the seed of the reset (default 0)' },
+  actions: { type: 'string', value: "'A|B|C'", help: 'the actions to send, one per step, separated by | (required)' },
+  json: { type: 'boolean', help: 'print the transcript and return as one JSON object' },
+  'max-turns': { type: 'string', value: 'N', help: `the environment's turn cap (default ${DEFAULT_VALIDATION.maxTurns})` },
+} as const satisfies OptionTable;
+
 /** `play <file.py> --seed N --actions 'a|b|c' [--json]`: loads the file as code, exactly as written, plays the actions and prints the transcript and return. */
 export async function runPlay(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, {
-    seed: { type: 'string' },
-    actions: { type: 'string' },
-    json: { type: 'boolean' },
-    'max-turns': { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs(argv, PLAY_OPTIONS);
   if (positionals.length !== 1) throw new UsageError('play needs exactly one file');
   if (values.actions === undefined) throw new UsageError('play needs --actions, e.g. --actions "\\boxed{1}|\\boxed{2}"');
   const seed = integerOption(values.seed, 'seed', 0);

@@ -12,12 +12,13 @@ import { parseCorpus, type CorpusDoc } from '../core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../core/loop/epoch.ts';
 import { runEpochs } from '../core/loop/run-epochs.ts';
 import { grammarNote } from '../core/loop/agent-grammar.ts';
-import { integerOption, parseCommandArgs, UsageError } from './args.ts';
+import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { CONFIG_FLAG_OPTIONS, configFromFlags } from './config-flags.ts';
 import { contextWindowOption, modelFromSpec } from './model-spec.ts';
 import { epochLine, evalLine, runSummary } from './run-output.ts';
 import { checkOutFolder, checkResumedConfig, type FolderMode } from './run-folder.ts';
 import { loadSuite } from './suite-spec.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** The corpus shipped with the app. */
 export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concepts.jsonl', import.meta.url));
@@ -31,17 +32,17 @@ async function loadCorpus(file: string, print: (line: string) => void): Promise<
 
 /** The options `spade run` takes besides the config table's flags. */
 export const RUN_OPTIONS = {
-  model: { type: 'string' },
-  epochs: { type: 'string' },
-  out: { type: 'string' },
-  corpus: { type: 'string' },
-  preset: { type: 'string' },
-  eval: { type: 'string' },
-  'context-window': { type: 'string' },
-  'fixed-pool': { type: 'string' },
-  resume: { type: 'boolean' },
-  replace: { type: 'boolean' },
-} as const;
+  model: { type: 'string', value: 'SPEC', help: 'the model: scripted:FILE (a chat script) or openai:URL#MODEL (any /v1/chat/completions server; OPENAI_API_KEY is sent when set); required' },
+  epochs: { type: 'string', value: 'N', help: "epochs in all (default 1; with --resume, the run's planned count)" },
+  out: { type: 'string', value: 'DIR', help: 'the run directory, new or empty unless --resume or --replace; required' },
+  corpus: { type: 'string', value: 'FILE.jsonl', help: 'grounding documents, one JSON object per line (default: the shipped corpus)' },
+  preset: { type: 'string', value: 'tab|reference', help: "the config the flags start from: the tab's defaults or SPADE's own scale (default tab)" },
+  eval: { type: 'string', value: 'builtin|FILE|DIR|DIR@N', help: "the held-out suite of scheduled evaluations (a pool, or a run directory's pool at epoch N); alone, every epoch" },
+  'context-window': { type: 'string', value: 'N', help: 'the context window in tokens, for a server that does not report its own' },
+  'fixed-pool': { type: 'string', value: 'FILE|DIR|DIR@N', help: 'play this pool every epoch instead of designing (the fixed-pool baseline)' },
+  resume: { type: 'boolean', help: 'continue the run in --out from its last committed epoch, with its recorded config' },
+  replace: { type: 'boolean', help: 'discard the run in --out and start a new one there' },
+} as const satisfies OptionTable;
 
 /**
  * The suite of a run's scheduled evaluations and its evaluation interval: `--eval` alone means
@@ -114,7 +115,7 @@ async function playEpochs(plan: EpochPlan, runtime: () => SandboxRuntime, print:
       plan.epochs - plan.state.epoch,
     );
   } catch (error) {
-    await store.updateRun(meta.id, { status: 'failed', lastError: error instanceof Error ? error.message : String(error) });
+    await store.updateRun(meta.id, { status: 'failed', lastError: errorMessage(error) });
     throw error;
   }
   await store.updateRun(meta.id, { status: 'completed' });

@@ -7,6 +7,7 @@ import { KNOBS } from '../core/config-table.ts';
 import type { RunMeta } from '../core/ports/store-port.ts';
 import { STATE_FILE } from '../formats/export/run-files.ts';
 import { UsageError } from './args.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 /** What `spade run --out DIR` finds at DIR: nothing (absent or empty), a stored run, or other files. */
 export type OutFolder = { kind: 'free' } | { kind: 'run'; meta: RunMeta } | { kind: 'other'; entries: number };
@@ -20,7 +21,7 @@ export async function readOutFolder(dir: string): Promise<OutFolder> {
   });
   if (entries.length === 0) return { kind: 'free' };
   const [meta] = await new FileRunStore(dir).listRuns().catch((error: unknown) => {
-    throw new UsageError(`--out ${dir} holds a run whose files cannot be read (${error instanceof Error ? error.message : String(error)}); choose another directory`);
+    throw new UsageError(`--out ${dir} holds a run whose files cannot be read (${errorMessage(error)}); choose another directory`);
   });
   return meta ? { kind: 'run', meta } : { kind: 'other', entries: entries.length };
 }

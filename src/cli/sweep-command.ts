@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatModelId } from '../adapters/llm/model-id.ts';
 import { bundledScriptOf, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
@@ -9,20 +8,26 @@ import { cellDirectory, sweepRunArgs } from '../analysis/sweep-commands.ts';
 import { parseSweepGrid, sweepCells, SweepGridError, type SweepCell, type SweepGrid } from '../analysis/sweep-grid.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import type { RunMeta } from '../core/ports/store-port.ts';
-import { integerOption, UsageError } from './args.ts';
+import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { comparedRun, comparisonLines } from './compare-command.ts';
 import { CONFIG_FLAG_OPTIONS } from './config-flags.ts';
 import { RUN_OPTIONS, runRun } from './run-command.ts';
+import { errorMessage } from '../core/error-message.ts';
 
-/** Options only the sweep reads; every other flag goes to each cell's `spade run` as written. */
-const SWEEP_ONLY = new Set(['grid', 'seeds', 'out', 'model', 'epochs']);
+/** The flags only the sweep reads; every other flag goes to each cell's `spade run` as written. */
+export const SWEEP_OPTIONS = {
+  grid: { type: 'string', value: "'KEY=A,B;KEY2=C,D'", help: 'the axes: config keys (or their flags) and the values each takes; one run per cell of their product; required' },
+  seeds: { type: 'string', value: 'S1,S2,..', help: 'the seeds each cell runs with, one run each (default 1)' },
+  model: RUN_OPTIONS.model,
+  epochs: { type: 'string', value: 'N', help: 'epochs of every run (default 1)' },
+  out: { type: 'string', value: 'DIR', help: "the sweep's directory: one run directory per cell and seed in it; required" },
+} as const satisfies OptionTable;
+
+/** The run flags a sweep passes to every cell: all of `spade run`'s but those the sweep sets itself (it continues unfinished cells on its own, so no --resume or --replace). */
+export const SWEEP_RUN_OPTIONS: OptionTable = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !(name in SWEEP_OPTIONS) && name !== 'resume' && name !== 'replace'));
 
 function parseSweepArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: { ...RUN_OPTIONS, ...CONFIG_FLAG_OPTIONS, grid: { type: 'string' }, seeds: { type: 'string' } }, allowPositionals: true, strict: true, tokens: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseCommandArgs(argv, { ...SWEEP_OPTIONS, ...SWEEP_RUN_OPTIONS, ...CONFIG_FLAG_OPTIONS });
 }
 
 /** The grid and its cells, a mistake in either as a usage error. */
@@ -44,8 +49,7 @@ function sharedWords(tokens: NonNullable<ReturnType<typeof parseSweepArgs>['toke
     for (const flag of [knob.flag, knob.kind === 'toggle' ? knob.negatedFlag : undefined]) if (flag) swept.set(flag, `the grid's ${axis.name}`);
   }
   return tokens.flatMap((token) => {
-    if (token.kind !== 'option' || SWEEP_ONLY.has(token.name)) return [];
-    if (['resume', 'replace'].includes(token.name)) throw new UsageError(`--${token.name} is not a sweep flag: a sweep skips its finished cells and continues unfinished ones by itself`);
+    if (token.kind !== 'option' || token.name in SWEEP_OPTIONS) return [];
     const clash = swept.get(token.name);
     if (clash) throw new UsageError(`--${token.name} is set by ${clash}; leave it out of the sweep's flags`);
     return token.value === undefined ? [`--${token.name}`] : [`--${token.name}`, token.value];
@@ -86,7 +90,7 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
     } catch (error) {
       if (error instanceof UsageError) throw error;
       failed++;
-      print(`cell ${cell.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      print(`cell ${cell.name} failed: ${errorMessage(error)}`);
     }
   }
   const runs: ComparedRun[] = [];

@@ -9,15 +9,16 @@ import type { VerifyConfig } from '../verify/recompute-epoch.ts';
 import { recomputeRun, type StoredRun } from '../verify/recompute-run.ts';
 import { completeConfig, type Config } from '../core/config.ts';
 import { compareWithReference, type StoredEpoch } from '../core/scoring/reference-recompute.ts';
-import { parseCommandArgs, UsageError } from './args.ts';
+import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { referenceLines } from './reference-lines.ts';
+import { errorMessage } from '../core/error-message.ts';
 
 async function text(dir: string, file: string, optional = false): Promise<string | null> {
   try {
     return await readFile(join(dir, file), 'utf8');
   } catch (error) {
     if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`cannot read ${join(dir, file)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read ${join(dir, file)}: ${errorMessage(error)}`);
   }
 }
 
@@ -75,13 +76,19 @@ export function mismatchLine(m: Mismatch): string {
   return `mismatch ${m.file} ${m.id} ${m.field}: stored ${shown(m.stored)}, recomputed ${shown(m.recomputed)}`;
 }
 
+/** The flags of `spade verify`. */
+export const VERIFY_OPTIONS = {
+  run: { type: 'string', value: 'DIR', help: 'the run directory to check; required' },
+  json: { type: 'boolean', help: 'print the checked count and every mismatch as one JSON object' },
+} as const satisfies OptionTable;
+
 /**
  * `verify --run DIR [--json]`: recomputes a run's derived values from its turns, then what they
  * would be under the reference's rules where the run used a tab difference (informational); exit 0
  * when every stored value matches its recomputation, 1 otherwise.
  */
 export async function runVerify(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { run: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, VERIFY_OPTIONS);
   if (positionals.length > 0) throw new UsageError(`verify takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.run) throw new UsageError('verify needs --run DIR');
   const run = await readStoredRun(String(values.run));

@@ -50,11 +50,6 @@ export function skillDescription(skill: string): string {
   return skill;
 }
 
-/** Whether a name is a skill of either setting. */
-export function isKnownSkill(skill: string): boolean {
-  return Object.hasOwn(GAME_SKILLS, skill) || Object.hasOwn(TOOL_USE_SKILLS, skill);
-}
-
 /**
  * The setting one environment belongs to: a tool-use skill or a domain makes it tool use, a game
  * skill a game; any other skill (an imported pool's own) takes the run's setting. A fixed pool may

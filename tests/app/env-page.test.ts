@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { clampTurn, loadEnvPage, meanReturn, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/explorer/env-page.ts';
+import { clampTurn, loadEnvPage, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/explorer/env-page.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
@@ -55,8 +55,6 @@ describe('environment page data', () => {
     const t = hinted.turns[0]!;
     expect(frames[1]).toEqual({ turn: 1, reply: t.reply, action: t.action, reward: t.reward, observation: t.observation, terminated: t.terminated, truncated: t.truncated });
     expect([clampTurn(-1, 3), clampTurn(7, 3), clampTurn(1, 3)]).toEqual([0, 2, 1]);
-    expect(meanReturn([{ return: 1 }, { return: 0 }])).toBe(0.5);
-    expect(meanReturn([])).toBeNull();
   });
 
   it('names what memory showed the designer, and whether the environment is in memory now', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { buildLesson } from '../../src/app/learn/learn.ts';
+import { buildLearnFigures } from '../../src/app/learn/learn.ts';
 import { loopStages } from '../../src/app/learn/loop-diagram.ts';
 import { scriptedEpochs, testMeta } from '../adapters/store/store-fixtures.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
@@ -20,7 +20,7 @@ describe('the loop diagram', () => {
     const store = new MemoryRunStore(() => 0);
     await store.createRun(testMeta('r'));
     for (const e of await scriptedEpochs(fakeSandbox(HINT_HELPS_DOUBLES), 1)) await store.commitEpoch('r', e);
-    const lesson = (await buildLesson(store, 'r'))!;
+    const lesson = (await buildLearnFigures(store, 'r'))!;
     const stats = lesson.example!.stats!;
     const figure = (id: string) => loopStages(lesson).find((s) => s.id === id)!.figure;
     expect(figure('designer')).toBe(`${lesson.validCount + lesson.rejectedCount} slots designed in 1 epoch(s)`);

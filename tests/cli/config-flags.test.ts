@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs, UsageError } from '../../src/cli/args.ts';
-import { CONFIG_FLAG_OPTIONS, configFlagUsage, configFromFlags } from '../../src/cli/config-flags.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
+import { CONFIG_FLAG_OPTIONS, CONFIG_FLAG_SECTIONS, configFromFlags } from '../../src/cli/config-flags.ts';
+import { commandHelp } from '../../src/cli/help.ts';
 import { DEFAULT_CONFIG, withPreset } from '../../src/core/config.ts';
 import { KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 
@@ -81,15 +83,21 @@ describe('the command line flags, from the config table', () => {
     expect(() => fromArgs('--step-timeout-ms', '1e3')).toThrow('--step-timeout-ms needs a non-negative number, got "1e3"');
   });
 
-  it('name every flag in the usage text and the README', () => {
+  it("give every flag one help line from its table row, list it in spade run's help, and name it in the README", () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const usage = configFlagUsage().join(' ');
+    const help = commandHelp('run', COMMANDS.run!);
+    const sectioned = CONFIG_FLAG_SECTIONS.flatMap((section) => Object.keys(section.options));
+    expect([...sectioned].sort()).toEqual(Object.keys(CONFIG_FLAG_OPTIONS).sort());
     for (const knob of KNOBS) {
       const flags = knob.kind === 'toggle' ? [knob.flag, knob.negatedFlag] : [knob.flag];
-      for (const flag of flags.filter(Boolean)) {
-        expect(usage, flag).toContain(`[--${flag}`);
+      for (const flag of flags.filter((f): f is string => f !== undefined)) {
+        const line = CONFIG_FLAG_OPTIONS[flag]!.help;
+        expect(line, flag).not.toContain('\n');
+        expect(line, flag).toContain(flag === knob.flag || !knob.flag ? (knob.label ?? knob.doc.replace(/\.$/, '')) : `turns --${knob.flag} off`);
+        expect(help, flag).toMatch(new RegExp(`\\n  --${flag}\\b[^\\n]*  ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
         expect(readme, flag).toContain(`[--${flag}`);
       }
     }
+    expect(CONFIG_FLAG_OPTIONS.slots!.help).toBe('Slots per epoch: environments designed each epoch (1 to 256; tab 4; reference 24)');
   });
 });

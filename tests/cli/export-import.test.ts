@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeUtf8, unzipFiles } from '../../src/adapters/store/zip.ts';
 import { inProcessSpade, ROOT, spadeSubprocess } from './spade-cli.ts';
-import { USAGE_HINT } from '../../src/cli/cli.ts';
+import { usageHint } from '../../src/cli/help.ts';
 import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
@@ -100,7 +100,7 @@ describe('spade import', () => {
     expect(again.status).toBe(2);
     expect(again.stderr.trimEnd().split('\n')).toEqual([
       `${into} already holds the run run ("run"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`,
-      USAGE_HINT,
+      usageHint('import'),
     ]);
     // Refused from the archive's run.json alone: no environment was played (four take seconds in the sandbox).
     expect(Date.now() - started).toBeLessThan(2000);

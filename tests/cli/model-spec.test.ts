@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { contextWindowOption, modelFromSpec } from '../../src/cli/model-spec.ts';
 
@@ -23,7 +23,14 @@ describe('--context-window', () => {
   it("gives an OpenAI-compatible server's model the window, used without asking the server", async () => {
     expect(contextWindowOption(undefined, SERVER)).toBeUndefined();
     expect(contextWindowOption('4096', SERVER)).toBe(4096);
-    expect(await (await modelFromSpec(SERVER, 4096)).contextWindow!()).toBe(4096);
+    const fetch = vi.fn(() => Promise.reject(new Error('no server here')));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      expect(await (await modelFromSpec(SERVER, 4096)).contextWindow!()).toBe(4096);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it.each([

@@ -4,7 +4,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, USAGE, USAGE_HINT } from '../../src/cli/cli.ts';
+import { runCli } from '../../src/cli/cli.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
+import { commandHelp, usageHint } from '../../src/cli/help.ts';
 import { RUN_OPTIONS } from '../../src/cli/run-command.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
@@ -57,7 +59,7 @@ describe('spade run on an existing folder', () => {
     );
     expect(again.stdout).toBe('');
     // The specific error and a pointer to the usage, not the whole usage text after it.
-    expect(again.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('already holds a run'), USAGE_HINT]);
+    expect(again.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('already holds a run'), usageHint('run')]);
     expect(snapshot(full)).toEqual(before);
   });
 
@@ -150,13 +152,13 @@ describe('spade run --resume', () => {
   });
 });
 
-describe('the run line of the usage text and the README', () => {
-  it('names every option of spade run', () => {
+describe("spade run's help and the run line of the README", () => {
+  it('name every option of spade run', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const runLine = readme.slice(readme.indexOf('  - `run --model'), readme.indexOf('  - `eval --run'));
     for (const option of Object.keys(RUN_OPTIONS)) {
       expect(runLine, option).toContain(`--${option}`);
-      expect(USAGE, option).toContain(`--${option}`);
+      expect(commandHelp('run', COMMANDS.run!), option).toContain(`\n  --${option}`);
     }
   });
 });

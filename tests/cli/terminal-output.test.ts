@@ -3,7 +3,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, USAGE_HINT } from '../../src/cli/cli.ts';
+import { runCli } from '../../src/cli/cli.ts';
+import { usageHint } from '../../src/cli/help.ts';
 import { terminalSafe } from '../../src/cli/terminal-text.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
@@ -90,8 +91,8 @@ describe('spade prints data without raw control characters', () => {
     // The specific error and one hint line, not the whole usage text.
     expect(unknown.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^unknown command: nope.*; expected one of validate, play, run, eval, compare, sweep, export, import, verify$/),
-      USAGE_HINT,
+      usageHint(),
     ]);
-    expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('cannot be rebuilt'), USAGE_HINT]);
+    expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('cannot be rebuilt'), usageHint('eval')]);
   });
 });

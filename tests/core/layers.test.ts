@@ -45,7 +45,7 @@ function bypassesOf(source: string): string[] {
 /** The pure layers: no packages, no DOM, no Node. */
 const PURE: Layer[] = ['core', 'analysis', 'formats'];
 
-/** Returns every import that breaks ARCHITECTURE.md's rules, as readable strings. */
+/** Returns every import that breaks docs/architecture.md's layer rules, as readable strings. */
 function violations(): string[] {
   const files = [...filesUnder(join(ROOT, 'src')), ...filesUnder(join(ROOT, 'workers'))];
   const found: string[] = [];
@@ -68,7 +68,7 @@ function violations(): string[] {
 }
 
 describe('layer rules', () => {
-  it('every import follows ARCHITECTURE.md', () => {
+  it('every import follows the layer rules of docs/architecture.md', () => {
     expect(violations()).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import type { GpuAdapterFacts, GpuCapabilities } from '../llm/webllm/model-choice.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** The part of a WebGPU `GPUAdapter` the detection reads (TypeScript's DOM lib has no WebGPU types). */
 export interface GpuAdapterLike {
@@ -46,6 +47,6 @@ export async function detectGpuCapabilities(nav: NavigatorLike = globalThis.navi
     const adapter = await Promise.race([nav.gpu.requestAdapter({ powerPreference: 'high-performance' }), timeout(timeoutMs)]);
     return { webgpu: true, adapter: adapter ? describeAdapter(adapter) : null, adapterError: null, deviceMemoryGB };
   } catch (error) {
-    return { webgpu: true, adapter: null, adapterError: error instanceof Error ? error.message : String(error), deviceMemoryGB };
+    return { webgpu: true, adapter: null, adapterError: errorMessage(error), deviceMemoryGB };
   }
 }

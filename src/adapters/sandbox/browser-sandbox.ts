@@ -2,6 +2,7 @@ import { callOver, portLine } from './call-channel.ts';
 import { poolSize } from './pool-size.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What the browser sandbox needs from the app: where the bundled worker and Pyodide's files are served. */
 export interface BrowserSandboxAssets {
@@ -46,7 +47,7 @@ async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownl
     if (!response.ok) return { why: `could not be fetched (HTTP ${response.status})` };
     return { bytes: await response.arrayBuffer() };
   } catch (error) {
-    return { why: `could not be fetched (${error instanceof Error ? error.message : String(error)})` };
+    return { why: `could not be fetched (${errorMessage(error)})` };
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 // The sandbox's own wire protocol, the same over Node IPC and a browser MessagePort: the host
 // sends [id, request text]; the sandbox answers [id, reply text] or, when its service threw,
 // [id, null, error message]. Nothing else is sent or exposed: a step is one small message each
@@ -89,7 +90,7 @@ export function answerCalls(line: MessageLine, handle: (request: string) => stri
     try {
       answer = [message[0], handle(message[1])];
     } catch (error) {
-      answer = [message[0], null, error instanceof Error ? error.message : String(error)];
+      answer = [message[0], null, errorMessage(error)];
     }
     line.post(answer);
   });

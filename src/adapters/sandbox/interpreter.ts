@@ -4,6 +4,7 @@ import type { EnvCall } from '../../core/env/contract.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { replyLimitFor } from './sandbox-service.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 type Outcome = { kind: 'reply'; value: unknown } | { kind: 'timeout' } | { kind: 'died'; reason: string };
 
@@ -105,7 +106,7 @@ export class Interpreter {
 
 /** The environment's own failure for a sandbox reply that broke the protocol (its interpreter is killed): `bad_harness_reply`. */
 export function protocolError(stage: ValidationStage, error: unknown): EnvError {
-  const seen = error instanceof Error ? error.message : String(error);
+  const seen = errorMessage(error);
   return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
 }
 
@@ -117,7 +118,7 @@ async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number
   const died = proc.exited.then((reason): Outcome => ({ kind: 'died', reason }));
   const answered = proc.call(request).then(
     (value): Outcome => ({ kind: 'reply', value }),
-    (error: unknown): Outcome => ({ kind: 'died', reason: error instanceof Error ? error.message : String(error) }),
+    (error: unknown): Outcome => ({ kind: 'died', reason: errorMessage(error) }),
   );
   try {
     return await Promise.race([answered, timeout, died]);

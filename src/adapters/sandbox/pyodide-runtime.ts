@@ -8,6 +8,7 @@ import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
 import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 export type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 
@@ -157,7 +158,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     try {
       proc = reserved ?? (await this.pool.take(urgent));
     } catch (error) {
-      throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${error instanceof Error ? error.message : String(error)}. Fix: retry; if it repeats, report a bug.`);
+      throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`);
     }
     const interpreter = new Interpreter(proc, this.options.maxObservationChars, () => {
       this.killed += 1;

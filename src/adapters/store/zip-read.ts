@@ -5,6 +5,7 @@
 import { Inflate } from 'fflate';
 import type { ImportProblem } from '../../formats/export/files.ts';
 import { formatBytes } from '../../formats/import/import-limits.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** Caps of one zip read. */
 export interface ZipLimits {
@@ -164,6 +165,6 @@ function readEntry(bytes: Uint8Array, view: DataView, local: number, packed: num
       ? `the directory declares ${declared} bytes, the data inflates to more; inflating stopped there and the entry was skipped (a lying or corrupt header). Fix: zip the files again`
       : out;
   } catch (error) {
-    return `expected deflate data, saw a corrupt stream (${error instanceof Error ? error.message : String(error)}); skipped`;
+    return `expected deflate data, saw a corrupt stream (${errorMessage(error)}); skipped`;
   }
 }

@@ -36,7 +36,7 @@ export interface ChartSpec {
   joinGaps?: boolean;
 }
 
-/** The plateau band of SPADE.md section 5: the designer earns the full plateau term for win rates in it. */
+/** The plateau band (docs/method.md section 2): the designer earns the full plateau term for win rates in it. */
 export const PLATEAU_BAND = { from: 0.4, to: 0.6, label: 'Plateau band 0.4 to 0.6' } as const;
 
 /** An epoch's means, null where it has nothing to average (for the views' tables). */

@@ -1,5 +1,6 @@
 import { comparisonCsv } from '../../formats/export/comparison-csv.ts';
 import { loadComparison, type ComparisonData, type ComparisonStore } from './compare-data.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What the comparison needs from the composition root. */
 export interface ComparisonDeps {
@@ -43,7 +44,7 @@ export class Comparison {
       this.data = data;
       this.error = null;
     } catch (error) {
-      if (mine === this.sequence) this.error = `The runs could not be read: ${error instanceof Error ? error.message : String(error)}. Reload the page and try again.`;
+      if (mine === this.sequence) this.error = `The runs could not be read: ${errorMessage(error)}. Reload the page and try again.`;
     } finally {
       if (mine === this.sequence) this.loading = false;
     }

@@ -1,6 +1,7 @@
 import type { ControllerStatus, RunController } from '../run/run-controller.svelte.ts';
 import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { previewSweep, type SweepForm, type SweepPlan, type SweepPlanCell, type SweepPlanStorage, type SweepPreview } from './sweep-plan.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What the sweep controller needs from the composition root. */
 export interface SweepDeps {
@@ -21,7 +22,6 @@ export interface SweepDeps {
 }
 
 const BUSY: readonly ControllerStatus[] = ['running', 'paused', 'stopping'];
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** A sweep in the tab: one run per grid cell, run one after another, kept across reloads, cancellable. */
 export class SweepController {
@@ -70,8 +70,8 @@ export class SweepController {
         cells.push({ name: planned.name, runId: meta.id, status: 'pending', error: null });
       }
     } catch (error) {
-      if (cells.length === 0) return this.refuse(`The sweep's runs could not be created: ${reason(error)}`);
-      this.error = `Only ${cells.length} of ${preview.cells.length} runs could be created (${reason(error)}); the sweep runs those.`;
+      if (cells.length === 0) return this.refuse(`The sweep's runs could not be created: ${errorMessage(error)}`);
+      this.error = `Only ${cells.length} of ${preview.cells.length} runs could be created (${errorMessage(error)}); the sweep runs those.`;
     }
     this.save({ form, status: 'running', cells, createdAt: (this.deps.now ?? Date.now)() });
     await this.deps.refreshRuns();
@@ -191,7 +191,7 @@ export class SweepController {
       else if (this.cancelRequested) this.setCell(index, { status: 'cancelled' });
       else this.setCell(index, { status: 'failed', error: run.error ?? `The run stopped (${run.status}) before its last epoch; continue the sweep to run it on.` });
     } catch (error) {
-      this.setCell(index, { status: this.cancelRequested ? 'cancelled' : 'failed', error: reason(error) });
+      this.setCell(index, { status: this.cancelRequested ? 'cancelled' : 'failed', error: errorMessage(error) });
     }
   }
 

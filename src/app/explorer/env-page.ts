@@ -126,8 +126,3 @@ export async function rescoreWithRunModel(deps: RescoreDeps, data: EnvPageData, 
   };
   return rescoreEnvironment({ model, sandbox: deps.sandbox, emit, ...(signal ? { signal } : {}) }, { env: data.env, code, config: data.meta.config, skillAverages: data.state.skillAverages });
 }
-
-/** Mean of returns, or null for none. */
-export function meanReturn(episodes: ReadonlyArray<Pick<Episode, 'return'>>): number | null {
-  return episodes.length === 0 ? null : episodes.reduce((sum, e) => sum + e.return, 0) / episodes.length;
-}

@@ -1,6 +1,7 @@
 import type { RunStore } from '../../core/ports/store-port.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
 import { toExplorerRow, toQuery, type ExplorerRow, type ExplorerSettings } from './explorer-query.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** A half-open range of row indexes [start, end). */
 export interface RowRange {
@@ -96,7 +97,7 @@ export class ExplorerWindow {
       })
       .catch((error: unknown) => {
         if (this.closed) return;
-        this.error = error instanceof Error ? error.message : String(error);
+        this.error = errorMessage(error);
         this.onchange();
       })
       .finally(() => this.pending.delete(page));

@@ -6,6 +6,7 @@ import type { Episode, ToolProgress } from '../../core/records.ts';
 import type { EnvHandle, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import { episodeReturn } from '../../core/scoring/episode-return.ts';
 import { RESET_CRASH_CODES, STEP_CRASH_CODES } from '../../core/loop/step-crash.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What a human play needs: the code, the seed, the hint (or null) and the run's limits. */
 export interface PlayOptions {
@@ -71,7 +72,7 @@ const AGENT_CRASH =
 
 /** A plain-language message for an environment failure during a human play. */
 export function describePlayFailure(error: unknown, stepTimeoutMs: number): string {
-  if (!isEnvError(error)) return `The sandbox failed: ${error instanceof Error ? error.message : String(error)}. Start a new play.`;
+  if (!isEnvError(error)) return `The sandbox failed: ${errorMessage(error)}. Start a new play.`;
   if (error.code.endsWith('_timeout')) {
     return `The environment did not answer within ${stepTimeoutMs} ms (${error.code}), so the sandbox stopped it. ${AGENT_FAILURE}`;
   }

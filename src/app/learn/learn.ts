@@ -4,7 +4,7 @@ import { MEMORY_CAPACITY } from '../../core/loop/memory.ts';
 import { plateau } from '../../core/scoring/regret.ts';
 
 /** The numbers the Learn page explains, taken from one stored run. */
-export interface Lesson {
+export interface LearnFigures {
   meta: RunMeta;
   epochs: EpochMetrics[];
   /** The valid environment with the highest regret (the clearest example of the hint helping). */
@@ -23,7 +23,7 @@ export interface Lesson {
 }
 
 /** Reads what the Learn page needs from the store; null when the run has no committed epoch yet. */
-export async function buildLesson(store: RunStore, runId: string): Promise<Lesson | null> {
+export async function buildLearnFigures(store: RunStore, runId: string): Promise<LearnFigures | null> {
   const loaded = await store.loadRun(runId);
   if (!loaded || loaded.meta.epochsCompleted === 0) return null;
   const [epochs, byRegret, validCount, rejectedCount] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { Lesson } from './learn.ts';
+import type { LearnFigures } from './learn.ts';
 
 /** One box of the loop diagram: what the stage does, and (with a run open) that run's figure. */
 export interface LoopStage {
@@ -14,7 +14,7 @@ const f2 = (n: number) => n.toFixed(2);
  * The stages of one epoch as the Learn page draws them, in order (the two play arms side by side);
  * with a run's lesson, each carries that run's own number.
  */
-export function loopStages(lesson: Lesson | null): LoopStage[] {
+export function loopStages(lesson: LearnFigures | null): LoopStage[] {
   const stats = lesson?.example?.stats ?? null;
   const example = lesson?.example?.id ?? '';
   const last = lesson?.epochs.at(-1) ?? null;

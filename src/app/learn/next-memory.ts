@@ -1,6 +1,6 @@
 import type { RunStore } from '../../core/ports/store-port.ts';
 import type { MemoryRecord } from '../../core/loop/memory.ts';
-import { planSlotMemory } from '../../core/loop/next-memory.ts';
+import { planSlotMemory } from '../../core/loop/slot-memory-plan.ts';
 
 /** A remembered environment as a designer prompt shows it. */
 export interface RememberedEnv {

@@ -5,6 +5,7 @@ import type { NewRun } from '../new-run/new-run.ts';
 import { summarizeRuns, type RunSummary } from './run-summary.ts';
 import type { RunPresence } from '../run/run-presence.svelte.ts';
 import { runStatus, type RunStatusView } from '../run/run-status.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What the library needs from the composition root. */
 export interface RunLibraryDeps {
@@ -16,8 +17,6 @@ export interface RunLibraryDeps {
   /** The runs other tabs hold: the list reads itself again when one is taken, let go, or commits an epoch. */
   presence?: RunPresence;
 }
-
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Every stored run: the list (read again when this tab or another stores a change of a run), and opening, creating and deleting runs (never one that is running, here or in another tab). */
 export class RunLibrary {
@@ -71,7 +70,7 @@ export class RunLibrary {
       await this.deps.run.open(runId);
       return true;
     } catch (error) {
-      this.deps.run.error = reason(error);
+      this.deps.run.error = errorMessage(error);
       return false;
     }
   }
@@ -93,7 +92,7 @@ export class RunLibrary {
       if (this.deps.run.meta?.id === runId) this.deps.run.meta = null;
       return null;
     } catch (error) {
-      return `The run could not be deleted: ${reason(error)}. It is unchanged.`;
+      return `The run could not be deleted: ${errorMessage(error)}. It is unchanged.`;
     } finally {
       await release();
     }

@@ -6,6 +6,7 @@ import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironme
 import { wllamaModelId } from '../../adapters/llm/model-id.ts';
 import type { ChatModel } from '../../core/ports/chat-port.ts';
 import { GgufFormatError, type GgufSummary } from '../../adapters/llm/wllama/gguf-header.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 export type { CachedGguf, CpuEnvironment, GenerationSpeed, GgufModelOption, GgufSummary, LoadedGguf, SpeedEstimate };
 export { formatBytes, formatSpeed };
@@ -76,7 +77,6 @@ export interface CpuModelDeps {
 class Cancelled extends Error {}
 
 const failure = (code: CpuModelErrorCode, message: string, nextStep: string) => ({ code, message, nextStep });
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const isFailure = (error: unknown): error is NonNullable<CpuModelState['error']> => typeof error === 'object' && error !== null && 'code' in error && 'nextStep' in error;
 
 /** The CPU model setup: choose a recommended GGUF model or a URL (confirmed before download) or a local file, load it with progress and cancel, manage wllama's cache. */
@@ -149,7 +149,8 @@ export class CpuModelController {
     if (!pending) return Promise.resolve(false);
     const onProgress = ({ loaded, total }: { loaded: number; total: number }) => this.update({ progress: { stage: 'download', loaded, total } });
     return this.load(pending.fileName, pending.url, async (signal) => {
-      const failed = (error: unknown) => Promise.reject(signal.aborted ? new Cancelled() : failure('download_failed', `Could not download ${pending.url} (${reason(error)}).`, DOWNLOAD_NEXT_STEP));
+      const failed = (error: unknown) =>
+        Promise.reject(signal.aborted ? new Cancelled() : failure('download_failed', `Could not download ${pending.url} (${errorMessage(error)}).`, DOWNLOAD_NEXT_STEP));
       return { blobs: await this.deps.cache.fetch(pending.url, { signal, onProgress }).catch(failed), paramsB: pending.choice?.paramsB };
     });
   }
@@ -213,7 +214,7 @@ export class CpuModelController {
       const loaded = loadGguf(engine, blobs, { contextTokens, threads: environment.threads });
       loading = loaded;
       const info = await Promise.race([
-        loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${reason(error)}).`, LOAD_NEXT_STEP))),
+        loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${errorMessage(error)}).`, LOAD_NEXT_STEP))),
         cancelled,
       ]);
       const id = wllamaModelId(fileName);
@@ -233,7 +234,7 @@ export class CpuModelController {
           .catch(() => undefined);
       if (url) void fetching.catch(() => undefined).then(() => this.refreshCache());
       if (error instanceof Cancelled) this.update({ phase: 'choosing', progress: null, notice: `Cancelled loading ${fileName}.` });
-      else this.update({ phase: 'failed', progress: null, error: isFailure(error) ? error : failure('load_failed', reason(error), 'Reload the page and try again.') });
+      else this.update({ phase: 'failed', progress: null, error: isFailure(error) ? error : failure('load_failed', errorMessage(error), 'Reload the page and try again.') });
       return false;
     } finally {
       this.cancelLoad = null;

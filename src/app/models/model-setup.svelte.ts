@@ -19,6 +19,7 @@ import {
   type ModelRecommendation,
   type ModelSpec,
 } from '../../adapters/llm/webllm/model-choice.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WindowChoice, WorkerProbe };
 
@@ -185,7 +186,7 @@ export class ModelSetupController {
       this.update({ selectedId: id, customError: null, error: null });
       return id;
     } catch (error) {
-      this.update({ customError: error instanceof Error ? error.message : String(error) });
+      this.update({ customError: errorMessage(error) });
       return null;
     }
   }
@@ -279,7 +280,7 @@ export class ModelSetupController {
       const probe = await this.deps.session.probe();
       if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'ready', probe, error: null } });
     } catch (error) {
-      if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: error instanceof Error ? error.message : String(error) } });
+      if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: errorMessage(error) } });
     }
   }
 

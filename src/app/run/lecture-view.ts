@@ -58,7 +58,7 @@ export interface ScoresSoFar {
 
 /**
  * A slot's scores from its finished plays, computed as the Score stage will compute them from all
- * of them (SPADE.md section 5): r_nohint over the first rollout's kept unhinted plays, r_hint over
+ * of them (docs/method.md section 2): r_nohint over the first rollout's kept unhinted plays, r_hint over
  * the hinted plays, regret their difference, the win rate over every kept unhinted play.
  */
 export function scoresSoFar(slot: LiveSlot, config: Pick<Config, 'playsPerArm' | 'hintPlays'>): ScoresSoFar {

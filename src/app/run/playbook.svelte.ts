@@ -2,6 +2,7 @@ import type { Lesson } from '../../core/playbook/lesson.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import { addUserLesson, editLessonText, restoreLesson, retireLesson, type PlaybookEdit } from './playbook-view.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** What the playbook panel needs from the composition root. */
 export interface PlaybookDeps {
@@ -79,7 +80,7 @@ export class PlaybookController {
       this.error = null;
       return true;
     } catch (cause) {
-      this.error = `The playbook could not be saved: ${cause instanceof Error ? cause.message : String(cause)}. It is unchanged.`;
+      this.error = `The playbook could not be saved: ${errorMessage(cause)}. It is unchanged.`;
       return false;
     }
   }

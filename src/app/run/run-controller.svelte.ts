@@ -17,6 +17,7 @@ import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { RunFollow, type FollowedView } from './run-follow.ts';
 import { RunViewState } from './run-view-state.svelte.ts';
 import { holdMs, type ScoreHold } from './score-hold.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 export type { ControllerStatus } from './run-view-state.svelte.ts';
 
@@ -355,7 +356,7 @@ export class RunController extends RunViewState {
       this.flush(session);
       if (error instanceof EpochAbortedError) return this.finish(session, 'aborted', null);
       if (error instanceof StoreQuotaError) return this.finish(session, 'stopped', error.message);
-      return this.finish(session, 'failed', error instanceof Error ? error.message : String(error));
+      return this.finish(session, 'failed', errorMessage(error));
     }
   }
 

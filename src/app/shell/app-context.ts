@@ -37,6 +37,7 @@ import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPo
 
 import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from '../models/demo-models.ts';
 
+export { errorMessage } from '../../core/error-message.ts';
 export { formatModelId, parseModelId, webllmModelId, type ModelId } from '../../adapters/llm/model-id.ts';
 export { DEMO_MODEL_ID, TOOL_USE_DEMO_MODEL_ID, isDemoModel, startingConfig } from '../models/demo-models.ts';
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 /** The callbacks a service worker registration reports to (vite-plugin-pwa's registerSW takes these). */
 export interface RegistrationCallbacks {
   onNeedRefresh(): void;
@@ -40,7 +41,7 @@ export class AppUpdate {
     this.#activate = this.#deps.register({
       onNeedRefresh: () => (this.waiting = true),
       onOfflineReady: () => (this.offlineReady = true),
-      onRegisterError: (error) => (this.message = `Offline use is unavailable: ${error instanceof Error ? error.message : String(error)}`),
+      onRegisterError: (error) => (this.message = `Offline use is unavailable: ${errorMessage(error)}`),
     });
   }
 

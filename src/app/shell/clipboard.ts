@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 /** The part of the browser's clipboard a copy needs (absent on insecure origins and in some browsers). */
 export type TextClipboard = Pick<Clipboard, 'writeText'> | undefined;
 
@@ -11,6 +12,6 @@ export async function copyText(text: string, clipboard: TextClipboard): Promise<
     await clipboard.writeText(text);
     return { copied: true };
   } catch (error) {
-    return { copied: false, reason: `The browser refused the clipboard (${error instanceof Error ? error.message : String(error)}).` };
+    return { copied: false, reason: `The browser refused the clipboard (${errorMessage(error)}).` };
   }
 }

@@ -1,4 +1,5 @@
 import { pageStorage, readPreference, writePreference, type PreferenceStorage } from './preferences.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** Where the start estimate comes from: this browser's last start, or a fixed guess on a first visit. */
 export type EstimateSource = 'last start' | 'first visit';
@@ -57,7 +58,7 @@ export class PythonStatus {
         writePreference(this.storage, 'pythonStartMs', String(tookMs));
       },
       (error: unknown) => {
-        this.state = { phase: 'failed', message: error instanceof Error ? error.message : String(error) };
+        this.state = { phase: 'failed', message: errorMessage(error) };
       },
     );
     return this.started;

@@ -4,13 +4,13 @@ import { heldOutCharts } from '../charts/chart-heldout.ts';
 import type { ChartSpec } from '../charts/chart-series.ts';
 import { loadEnvPage, type EnvPageData } from '../explorer/env-page.ts';
 import { openExplorerSource, type ExplorerSource } from '../explorer/explorer-window.ts';
-import { buildLesson, type Lesson } from '../learn/learn.ts';
+import { buildLearnFigures, type LearnFigures } from '../learn/learn.ts';
 import { loadNextMemory, type NextMemory } from '../learn/next-memory.ts';
 
 /** What the views read from stored runs (Learn, Charts, Explorer, an environment's page), bound to the app's store. */
 export interface RunViews {
   /** What the Learn page explains about a run; null before its first committed epoch. */
-  lesson(runId: string): Promise<Lesson | null>;
+  learnFigures(runId: string): Promise<LearnFigures | null>;
   /** What the designer will see from memory in a run's next epoch; null when the run is not stored. */
   nextMemory(runId: string): Promise<NextMemory | null>;
   /** A new loader of a run's chart input (it reads each committed epoch once). */
@@ -26,7 +26,7 @@ export interface RunViews {
 /** The views' reads over `store`. */
 export function runViews(store: RunStore): RunViews {
   return {
-    lesson: (runId) => buildLesson(store, runId),
+    learnFigures: (runId) => buildLearnFigures(store, runId),
     nextMemory: (runId) => loadNextMemory(store, runId),
     chartLoader: () => new ChartDataLoader(store),
     heldOutCharts: async (runId) => heldOutCharts(await store.evaluationsOf(runId)),

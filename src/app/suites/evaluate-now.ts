@@ -9,6 +9,7 @@ import { countPlay, finishedEvaluation, startedEvaluation, type EvalProgress } f
 import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { suiteSources, type StoredRunDeps } from '../run/run-loop.ts';
 import { loadChosenSuite, storedTrainingCodes, suiteOverlap, type SuiteChoice } from './suite-choice.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** Thrown when the person cancels an on-demand evaluation (nothing is stored). */
 export class EvaluationCancelled extends Error {
@@ -88,7 +89,7 @@ export async function evaluateOpenRun(deps: OpenRunEvaluationDeps, meta: RunMeta
     return true;
   } catch (error) {
     const cancelled = error instanceof EvaluationCancelled;
-    update({ ...progress, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : error instanceof Error ? error.message : String(error) });
+    update({ ...progress, phase: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : errorMessage(error) });
     return false;
   } finally {
     await release?.();

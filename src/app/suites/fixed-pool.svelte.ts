@@ -3,6 +3,7 @@ import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { ImportProblem } from '../../formats/export/files.ts';
 import { checkPool } from './pool-check.ts';
 import type { PoolFiles } from './suite-source.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** Where choosing a fixed pool stands. */
 export interface PoolChoice {
@@ -76,7 +77,7 @@ export class FixedPoolPicker {
       const error = checked.pool ? null : `No environment of ${source} can be used: every one was left out (reasons below).`;
       set({ phase: checked.pool ? 'ready' : 'failed', pool: checked.pool, problems: [...unchecked, ...checked.problems], error });
     } catch (cause) {
-      set({ phase: 'failed', error: `${source} could not be read: ${cause instanceof Error ? cause.message : String(cause)}` });
+      set({ phase: 'failed', error: `${source} could not be read: ${errorMessage(cause)}` });
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Suite } from '../../core/eval/suite.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
 import type { FixedPoolPicker } from './fixed-pool.svelte.ts';
 import { BUILTIN_CHOICE, loadChosenSuite, type SuiteChoice } from './suite-choice.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 /** A stored run whose pool can be a held-out suite: its id, name and committed epochs. */
 export interface SuiteRunOption {
@@ -83,7 +84,7 @@ export class HeldOutChoice {
       const suite = await loadChosenSuite(choice, { builtin: this.deps.builtin, store: this.deps.store });
       if (mine === this.sequence) this.preview = { phase: 'ready', suite, error: null };
     } catch (error) {
-      if (mine === this.sequence) this.preview = { phase: 'failed', suite: null, error: error instanceof Error ? error.message : String(error) };
+      if (mine === this.sequence) this.preview = { phase: 'failed', suite: null, error: errorMessage(error) };
     }
   }
 

@@ -1,4 +1,4 @@
-/** Validation stages, in the order SPADE runs them (SPADE.md section 4). */
+/** Validation stages, in the order SPADE runs them (docs/method.md section 1, "Validate"). */
 export type ValidationStage = 'extract' | 'load' | 'probe' | 'determinism' | 'judge' | 'play';
 
 /** Stable error codes; each names one way an environment can fail the contract. */

@@ -85,7 +85,7 @@ export const PROBE_SEED = 42;
 /** Seed of the replay reset. */
 export const REPLAY_SEED = 123;
 
-/** Tab defaults for validation (SPADE.md section 4, item 5). */
+/** Tab defaults for validation (docs/method.md section 3). */
 export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000 };
 
 /**

@@ -30,7 +30,7 @@ export interface RunState {
   skillAverages: Record<string, SkillAverages>;
   /** The model's `snapshot()` after the epoch and its evaluation (scripted models), restored on resume. */
   modelSnapshot?: unknown;
-  /** The agent's playbook (runs that keep one; SPADE.md section 8). */
+  /** The agent's playbook (runs that keep one; docs/method.md section 7). */
   playbook?: Lesson[];
   /** Each skill's unhinted plays in the last epoch that played it: the baseline of a lesson first shown next. */
   skillTallies?: Record<string, PlayTally>;
@@ -298,7 +298,7 @@ async function scheduledEvaluation(
 }
 
 /**
- * One SPADE epoch (SPADE.md section 2), top to bottom: 0 (first epoch of a run that schedules
+ * One SPADE epoch (docs/method.md section 1), top to bottom: 0 (first epoch of a run that schedules
  * evaluations) evaluate the untrained agent, 1 design every slot (skills rotating) or take the
  * fixed pool's next environments, 2 hint every valid environment, 3 play K unhinted seeds and the
  * hinted ones, a fresh instance each (plus K unhinted plays per further rollout), with the

@@ -1,6 +1,6 @@
 import type { Rng } from './random.ts';
 
-/** One environment remembered for the designer (SPADE.md section 7). */
+/** One environment remembered for the designer (docs/method.md section 2, Memory). */
 export interface MemoryRecord {
   envId: string;
   skill: string;

@@ -52,7 +52,7 @@ async function runCalls(env: EnvHandle, spec: EpisodeSpec, calls: readonly ToolC
 }
 
 /**
- * The turns of a tool-use episode (SPADE.md section 8), after its reset: the first message gives
+ * The turns of a tool-use episode (docs/method.md section 6), after its reset: the first message gives
  * the tool schemas (also passed as `tools` to backends with native tool calling) and the first
  * instruction; each reply's answer, first tool call, or plain text is one step of the
  * environment (read by `parseToolReply`, with the reply aids when the spec turns them on); a tool result comes back as a `tool` message, anything else as a user message;

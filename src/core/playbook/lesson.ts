@@ -4,7 +4,7 @@ export interface PlayTally {
   wins: number;
 }
 
-/** One lesson of the agent's playbook (SPADE.md section 8, a tab addition). */
+/** One lesson of the agent's playbook (docs/method.md section 7, a tab addition). */
 export interface Lesson {
   /** `L-e0003-s01` for a lesson learned from that environment, `L-user-<n>` for one a person wrote. */
   id: string;

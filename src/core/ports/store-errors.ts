@@ -40,11 +40,6 @@ export class StoreQuotaError extends StoreError {
   }
 }
 
-/** True for a StoreError (of any code). */
-export function isStoreError(error: unknown): error is StoreError {
-  return error instanceof StoreError;
-}
-
 /** The error commitEpoch throws when an epoch does not follow the run's last committed one. */
 export function epochConflict(runId: string, expected: number, seen: number): StoreError {
   return new StoreError(

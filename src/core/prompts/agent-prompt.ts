@@ -15,8 +15,8 @@ export function playbookBlock(lessons: readonly string[]): string {
 export const ONE_BOX_NOTE = '\nGive exactly one \\boxed{} in your reply, at its very end, holding only the action you take.';
 
 /**
- * The first user message of a cognitive-game episode, from the run's agent template (SPADE.md
- * section 8), after the playbook block when lessons are shown (first, so every play of a skill in
+ * The first user message of a cognitive-game episode, from the run's agent template (docs/method.md
+ * section 4), after the playbook block when lessons are shown (first, so every play of a skill in
  * an epoch shares the prefix), and ending with ONE_BOX_NOTE when reply aids are on.
  */
 export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = [], aids = false): ChatMessage {

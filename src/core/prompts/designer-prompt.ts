@@ -101,7 +101,7 @@ function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }
   return [{ role: 'user', content: content.replace(/\n{3,}/g, '\n\n') }];
 }
 
-/** Builds the designer messages for one slot (SPADE.md section 3): the games template, or the tool-use one when the slot has a domain. */
+/** Builds the designer messages for one slot (docs/method.md section 4): the games template, or the tool-use one when the slot has a domain. */
 export function buildDesignerPrompt(input: DesignerPromptInput, templates: PromptTemplates): ChatMessage[] {
   if (input.domain !== undefined) return buildToolDesignerPrompt({ ...input, domain: input.domain }, templates);
   const content = fillTemplate(templates.designer, {

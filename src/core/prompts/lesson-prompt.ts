@@ -16,7 +16,7 @@ Write ONE lesson the agent can carry to other games of the same skill: a general
 Do not mention this game's names, numbers, hidden values or moves: the lesson must help on a game the agent has never seen.
 Reply with a single line that starts with "LESSON:".`;
 
-/** The playbook's lesson request (SPADE.md section 8, a tab addition): the fixed instructions, then the skill, the game's first observation and the hint. */
+/** The playbook's lesson request (docs/method.md section 7, a tab addition): the fixed instructions, then the skill, the game's first observation and the hint. */
 export function buildLessonPrompt(source: LessonSource): ChatMessage[] {
   const content = `${LESSON_INSTRUCTIONS}
 

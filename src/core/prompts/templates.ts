@@ -8,7 +8,7 @@ export interface PromptTemplates {
   repair: string;
   /** Hint prompt: instructions first, the environment's code last. */
   hint: string;
-  /** First user message of an agent episode (SPADE.md section 8). */
+  /** First user message of an agent episode (docs/method.md section 4). */
   agent: string;
   /** Tool-use designer prompt: the multi-turn contract, solvability and tool rules, then the slot's inputs (domain included). */
   toolDesigner: string;

@@ -1,4 +1,4 @@
-// The tool-use setting's default templates (SPADE.md sections 1, 3 and 8), in this project's own words.
+// The tool-use setting's default templates (docs/method.md sections 4 and 6), in this project's own words.
 
 const FENCE = '```';
 

@@ -55,7 +55,7 @@ export interface DesignerRewardInput {
 }
 
 /**
- * SPADE's designer reward for one environment under the chosen variant (SPADE.md section 5):
+ * SPADE's designer reward for one environment under the chosen variant (docs/method.md section 2):
  * blend on the matched regret and the window's win rate; regret on the window (r_hint minus the
  * window's mean, floored at 0; -0.5 after a timeout); solve rate; learning potential as the
  * distance of the window's mean from the skill's slow average, 0 for an empty window (docs/method.md

@@ -5,7 +5,7 @@
 import { withPreset, type Config } from '../config.ts';
 import type { EnvironmentRecord, Episode } from '../records.ts';
 import { rememberEnvironments, type MemoryRecord } from '../loop/memory.ts';
-import { planSlotMemory } from '../loop/next-memory.ts';
+import { planSlotMemory } from '../loop/slot-memory-plan.ts';
 import { isMalformedCall } from '../loop/play-tool-episode.ts';
 import { parseToolReply } from '../prompts/tool-call-parse.ts';
 import { scoreEpoch, type EpochScores } from './score-epoch.ts';

@@ -14,12 +14,12 @@ export function hintRegret(hintedReturns: readonly number[], unhintedReturns: re
   return mean(hintedReturns) - mean(unhintedReturns);
 }
 
-/** Win rate over a window of unhinted returns: the mean return (SPADE.md section 5). */
+/** Win rate over a window of unhinted returns: the mean return (docs/method.md section 2). */
 export function winRate(unhintedReturns: readonly number[]): number {
   return mean(unhintedReturns);
 }
 
-/** Fraction of returns above zero (the environment memory's win rate, SPADE.md section 7). */
+/** Fraction of returns above zero (the environment memory's win rate, docs/method.md section 2). */
 export function fractionWon(returns: readonly number[]): number {
   return returns.length === 0 ? 0 : returns.filter((r) => r > 0).length / returns.length;
 }

@@ -1,7 +1,7 @@
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { utf8Length, toJsonLines, type HashText, type TextFile } from './files.ts';
 import type { RunSetting } from '../../core/skills.ts';
-import { checksumLine, environmentSetting, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug } from './pool-format.ts';
+import { checksumLine, settingOfRecord, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug } from './pool-format.ts';
 
 /** One row of a pool's manifest.jsonl (the released pools' columns first, then this app's). */
 export interface PoolManifestRow {
@@ -64,7 +64,7 @@ export async function buildPoolFiles(envs: readonly EnvironmentRecord[], hashTex
       win_rate: env.stats?.winRate ?? null,
       regret: env.stats?.regret ?? null,
       designer_reward: env.stats?.designerReward ?? null,
-      setting: environmentSetting(env),
+      setting: settingOfRecord(env),
       domain: env.domain ?? null,
     });
   }

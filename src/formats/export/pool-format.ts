@@ -39,7 +39,7 @@ export function skillFromSlug(slug: string): string {
 }
 
 /** The setting an environment belongs to: tool use when it has a domain or its validation found tools in `get_tools()`, else games. */
-export function environmentSetting(env: Pick<EnvironmentRecord, 'domain' | 'attempts'>): RunSetting {
+export function settingOfRecord(env: Pick<EnvironmentRecord, 'domain' | 'attempts'>): RunSetting {
   return env.domain !== undefined || env.attempts.some((a) => a.validation.ok && a.validation.toolUse === true) ? 'tool_use' : 'games';
 }
 

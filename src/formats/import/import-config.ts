@@ -1,5 +1,6 @@
 import { configProblems, DEFAULT_CONFIG, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, type Config } from '../../core/config.ts';
 import { isObject, type ImportProblem } from '../export/files.ts';
+import { errorMessage } from '../../core/error-message.ts';
 
 const TIMEOUTS = { validateTimeoutMs: MAX_VALIDATE_TIMEOUT_MS, stepTimeoutMs: MAX_STEP_TIMEOUT_MS } as const;
 
@@ -31,7 +32,7 @@ export function importedConfig(raw: unknown, source: string): { config: Config |
   try {
     reasons = configProblems(config as unknown as Config);
   } catch (error) {
-    reasons = [`a field has the wrong type (${error instanceof Error ? error.message : String(error)})`];
+    reasons = [`a field has the wrong type (${errorMessage(error)})`];
   }
   if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string')) reasons.push('skills must be a list of skill names');
   if (reasons.length === 0) return { config: config as unknown as Config, problems };

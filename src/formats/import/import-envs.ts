@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG, withSetting, type Config } from '../../core/config.ts';
 import { skillsOf, type RunSetting } from '../../core/skills.ts';
-import { environmentSetting } from '../export/pool-format.ts';
+import { settingOfRecord } from '../export/pool-format.ts';
 import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
@@ -122,7 +122,7 @@ export interface PoolRunOptions {
 
 /** The setting of a run made of these environments: tool use when every one is a tool-use environment, else games. */
 export function poolSetting(records: readonly EnvironmentRecord[]): RunSetting {
-  return records.length > 0 && records.every((r) => environmentSetting(r) === 'tool_use') ? 'tool_use' : 'games';
+  return records.length > 0 && records.every((r) => settingOfRecord(r) === 'tool_use') ? 'tool_use' : 'games';
 }
 
 /**

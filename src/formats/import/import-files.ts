@@ -11,7 +11,7 @@ import { importedConfig } from './import-config.ts';
 import { importedEvalSuite, importedFixedPool, importedPlaybookState } from './import-experiments.ts';
 import { failureReason, importValidation, poolRunSnapshot, poolSetting, sharedVerdictNote, validateCandidates, type ValidatePorts } from './import-envs.ts';
 import { validateEntries, validateOnce } from './validate-distinct.ts';
-import { environmentSetting } from '../export/pool-format.ts';
+import { settingOfRecord } from '../export/pool-format.ts';
 import { isObjectPropertyName, MAX_LINE_CHARS } from './import-limits.ts';
 import { codeProblem, isChecksumFile, parsePoolFiles, parsePoolRows, UNLABELLED_SKILL } from './pool-import.ts';
 
@@ -187,7 +187,7 @@ async function importKind(kind: ImportKind, files: readonly ImportFile[], ports:
           ports.hashText,
         );
   const { records, problems } = await validateCandidates(parsed.candidates, ports);
-  const toolUse = records.filter((r) => environmentSetting(r) === 'tool_use').length;
+  const toolUse = records.filter((r) => settingOfRecord(r) === 'tool_use').length;
   if (toolUse > 0 && poolSetting(records) === 'games') {
     problems.push({
       source: '(pool)',

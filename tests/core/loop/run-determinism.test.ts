@@ -4,6 +4,8 @@ import { parseChatScript, ScriptedChatModel } from '../../../src/adapters/llm/sc
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { parseCorpus } from '../../../src/core/loop/corpus.ts';
 import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import type { MemoryRecord } from '../../../src/core/loop/memory.ts';
+import { planSlotMemory } from '../../../src/core/loop/slot-memory-plan.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { describeEnvironment } from '../../../src/core/prompts/designer-prompt.ts';
 import { fakeSandbox, withDelays } from '../../fixtures/fake-sandbox.ts';
@@ -51,6 +53,14 @@ describe('whole-run reproducibility', () => {
     const b = await run({ ...CONFIG, seed: 12 }, 1);
     expect(b.seeds).not.toEqual(a.seeds);
     expect(b.results[0]!.episodes.map((e) => e.seed)).not.toEqual(a.results[0]!.episodes.map((e) => e.seed));
+    // The memory sampling: the same memory shows other positives to the designers of another seed's epoch.
+    const memory: MemoryRecord[] = CONFIG.skills.flatMap((skill, s) =>
+      Array.from({ length: 10 }, (_, i) => ({ envId: `e0000-s${s}${i}`, skill, code: 'class G: pass', winRate: 0.5, regret: 0.1 * i, epoch: 0 })),
+    );
+    const shown = (config: Config) => planSlotMemory(config, memory, 1).map((plan) => plan.selection!.positives.map((record) => record.envId));
+    expect(shown(CONFIG)).toEqual(shown({ ...CONFIG }));
+    expect(shown(CONFIG).flat()).toHaveLength(4);
+    expect(shown({ ...CONFIG, seed: 12 })).not.toEqual(shown(CONFIG));
   });
 
   it('grounds designer prompts in the corpus and shows memory from the previous epoch', async () => {

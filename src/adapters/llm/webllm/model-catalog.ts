@@ -1,5 +1,5 @@
 import type { AppConfig, ModelRecord, ModelType } from '@mlc-ai/web-llm';
-import { parseModelId, type ModelSpec } from './model-choice.ts';
+import { webllmModelTraits, type ModelSpec } from './model-choice.ts';
 import prebuiltRecords from './prebuilt-models.json';
 
 /** A model the app can load: web-llm's record, and its description for choosing. */
@@ -18,7 +18,7 @@ export const CUSTOM_PREFIX = 'custom:';
 export function specOf(record: ModelRecord, custom = false): ModelSpec {
   return {
     id: record.model_id,
-    ...parseModelId(record.model_id),
+    ...webllmModelTraits(record.model_id),
     vramMB: record.vram_required_MB ?? null,
     lowResource: record.low_resource_required ?? custom,
     requiredStorageBufferBytes: record.buffer_size_required_bytes ?? null,

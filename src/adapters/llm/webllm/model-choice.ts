@@ -102,7 +102,7 @@ const SIZE_PATTERN = /^(?:custom:)?(.+?)-(\d+(?:\.\d+)?)([BM])(?=-|$)/i;
 const QUANT_PATTERN = /-q(\d)f(16|32)(?:_\d)?(?=-|$)/i;
 
 /** Family, size and quantisation parsed from a web-llm style id such as `Qwen3-1.7B-q4f32_1-MLC`. */
-export function parseModelId(id: string): Pick<ModelSpec, 'family' | 'paramsB' | 'weightBits' | 'float'> {
+export function webllmModelTraits(id: string): Pick<ModelSpec, 'family' | 'paramsB' | 'weightBits' | 'float'> {
   const match = SIZE_PATTERN.exec(id);
   const quant = QUANT_PATTERN.exec(id);
   const size = match ? Number(match[2]) / (match[3]!.toUpperCase() === 'M' ? 1000 : 1) : null;

@@ -6,6 +6,7 @@ import { wllamaModelId } from '../model-id.ts';
 import { estimatePromptTokens } from '../token-estimate.ts';
 import { countWithEngine, type TemplateParams } from './wllama-token-count.ts';
 import type { WllamaChatEngine } from './wllama-engine.ts';
+import { errorMessage } from '../../../core/error-message.ts';
 
 /** Speed of one finished call, as the engine measured it. */
 export interface GenerationSpeed {
@@ -157,7 +158,7 @@ export class WllamaChatModel implements ChatModel {
 
   /** The failure `error` means, as a `ChatModelError`. */
   private failure(error: unknown): ChatModelError {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'kv_cache_full' || CONTEXT_OVERFLOW.test(text)) {
       const loaded = this.options.contextTokens ? ` of ${this.options.contextTokens} tokens` : '';

@@ -3,7 +3,7 @@ import {
   blockingProblem,
   checkModelFit,
   judgeGpu,
-  parseModelId,
+  webllmModelTraits,
   recommendModel,
   smallerFamilyModel,
   vramBudgetMB,
@@ -48,7 +48,7 @@ const RECORDS: Array<[string, number, boolean, string[]?]> = [
 ];
 const MODELS: ModelSpec[] = RECORDS.map(([id, vramMB, lowResource, requiredFeatures = []]) => ({
   id,
-  ...parseModelId(id),
+  ...webllmModelTraits(id),
   vramMB,
   lowResource,
   requiredStorageBufferBytes: null,
@@ -57,7 +57,7 @@ const MODELS: ModelSpec[] = RECORDS.map(([id, vramMB, lowResource, requiredFeatu
 }));
 const spec = (id: string): ModelSpec => MODELS.find((m) => m.id === id)!;
 
-describe('parseModelId', () => {
+describe('webllmModelTraits', () => {
   it.each([
     ['Qwen3-4B-q4f16_1-MLC', { family: 'Qwen3', paramsB: 4, weightBits: 4, float: 16 }],
     ['Qwen3-1.7B-q4f32_1-MLC', { family: 'Qwen3', paramsB: 1.7, weightBits: 4, float: 32 }],
@@ -70,7 +70,7 @@ describe('parseModelId', () => {
     ['Phi-3.5-mini-instruct-q4f16_1-MLC', { family: null, paramsB: null, weightBits: 4, float: 16 }],
     ['my-model', { family: null, paramsB: null, weightBits: null, float: null }],
   ])('%s', (id, expected) => {
-    expect(parseModelId(id)).toEqual(expected);
+    expect(webllmModelTraits(id)).toEqual(expected);
   });
 });
 

@@ -1,0 +1,4 @@
+/** The text of whatever was thrown: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
