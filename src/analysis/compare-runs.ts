@@ -9,6 +9,9 @@ import { heldOutDifference, seedGroup, type HeldOutDifference, type SeedGroup } 
 /** One setting's value as a comparison shows it: a number, a switch, a word, or null when the run has none. */
 export type SettingValue = string | number | boolean | null;
 
+/** A setting's value in words, as every comparison table shows it: a switch on or off, no value `-`. */
+export const settingText = (value: SettingValue): string => (value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
+
 /** What a comparison reads of one run. */
 export interface ComparedRun {
   /** How the comparison names the run (its name, or the directory it was read from). */
@@ -136,7 +139,7 @@ function seedGroupsOf(runs: readonly ComparedRun[], differences: readonly Settin
   });
   return [...groups.values()].map((members) => {
     const first = members[0]!;
-    const label = shown.length === 0 ? 'every run' : shown.map((d) => `${d.key}=${String(d.values[first] ?? '-')}`).join(', ');
+    const label = shown.length === 0 ? 'every run' : shown.map((d) => `${d.key}=${settingText(d.values[first] ?? null)}`).join(', ');
     return seedGroup(
       label,
       members.map((i) => ({ label: runs[i]!.label, seed: runs[i]!.meta.config.seed, last: runs[i]!.evaluations.at(-1) })),

@@ -1,5 +1,5 @@
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
-import { compareRuns, type ComparedRun, type RunComparison, type SettingValue } from '../analysis/compare-runs.ts';
+import { compareRuns, settingText, type ComparedRun, type RunComparison } from '../analysis/compare-runs.ts';
 import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { comparisonCsv } from '../formats/export/comparison-csv.ts';
@@ -14,7 +14,6 @@ export async function comparedRun(dir: string, label = dir): Promise<ComparedRun
 }
 
 const figure = (value: number | null) => (value === null ? 'no data' : value.toFixed(2));
-const setting = (value: SettingValue) => (value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
 
 /** Rows of words as lines whose columns line up. */
 function aligned(rows: readonly string[][]): string[] {
@@ -66,7 +65,7 @@ export function comparisonLines(comparison: RunComparison): string[] {
     const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${run.heldOut.afterEpochs} epoch(s)` : 'none';
     return [
       run.label,
-      ...comparison.differences.map((d) => setting(d.values[i] ?? null)),
+      ...comparison.differences.map((d) => settingText(d.values[i] ?? null)),
       String(run.epochs),
       figure(run.winRate),
       figure(run.regret),

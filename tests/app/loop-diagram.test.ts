@@ -23,11 +23,28 @@ describe('the loop diagram', () => {
     const lesson = (await buildLearnFigures(store, 'r'))!;
     const stats = lesson.example!.stats!;
     const figure = (id: string) => loopStages(lesson).find((s) => s.id === id)!.figure;
-    expect(figure('designer')).toBe(`${lesson.validCount + lesson.rejectedCount} slots designed in 1 epoch(s)`);
-    expect(figure('validate')).toBe(`${lesson.validCount} valid, ${lesson.rejectedCount} rejected`);
+    // The fixture's epoch: two slots, both valid, one attempt rejected by the checks and tried again.
+    expect([lesson.validCount, lesson.rejectedCount, lesson.failedAttempts]).toEqual([2, 0, 1]);
+    expect(figure('designer')).toBe('2 slots designed in 1 epoch');
+    expect(figure('validate')).toBe('2 valid; 1 rejected attempt tried again');
     expect(figure('nohint')).toBe(`${lesson.example!.id}: r_nohint = ${stats.rNoHint.toFixed(2)}`);
     expect(figure('hinted')).toBe(`${lesson.example!.id}: r_hint = ${stats.rHint!.toFixed(2)}`);
     expect(figure('regret')).toBe(`${lesson.example!.id}: regret = ${stats.regret.toFixed(2)}; last epoch's mean ${lesson.epochs[0]!.meanRegret.toFixed(2)}`);
     expect(figure('memory')).toBe(`${lesson.memorySize} environments remembered`);
+  });
+
+  it('counts rejected attempts, not only rejected slots, so a retried design never reads as "0 rejected"', async () => {
+    const store = new MemoryRunStore(() => 0);
+    await store.createRun(testMeta('r'));
+    for (const e of await scriptedEpochs(fakeSandbox(HINT_HELPS_DOUBLES), 2)) await store.commitEpoch('r', e);
+    const lesson = (await buildLearnFigures(store, 'r'))!;
+    const validate = (l: typeof lesson) => loopStages(l).find((s) => s.id === 'validate')!.figure;
+    const designer = (l: typeof lesson) => loopStages(l).find((s) => s.id === 'designer')!.figure;
+    expect(designer(lesson)).toBe(`${lesson.validCount} slots designed in 2 epochs`);
+    expect(validate({ ...lesson, validCount: 8, rejectedCount: 0, failedAttempts: 0 })).toBe('8 valid, no attempt rejected');
+    expect(validate({ ...lesson, validCount: 8, rejectedCount: 0, failedAttempts: 3 })).toBe('8 valid; 3 rejected attempts tried again');
+    // Slots that never validated: their attempts are counted in all.
+    expect(validate({ ...lesson, validCount: 6, rejectedCount: 2, failedAttempts: 11 })).toBe('6 valid, 2 slots rejected; 11 attempts rejected in all');
+    expect(validate({ ...lesson, validCount: 3, rejectedCount: 1, failedAttempts: 5 })).toBe('3 valid, 1 slot rejected; 5 attempts rejected in all');
   });
 });

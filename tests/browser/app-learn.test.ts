@@ -83,7 +83,11 @@ describe('Learn without a run, then the guided tour over the demo', () => {
       // Learn with the run open: the diagram carries its numbers, and the same next-epoch list.
       await page.getByRole('button', { name: 'Learn', exact: true }).click();
       await page.getByRole('heading', { name: "How SPADE works, on this run's numbers" }).waitFor();
-      await expect(page.getByTestId('loop-diagram').getByText('slots designed in 1 epoch(s)').count()).resolves.toBe(1);
+      const diagram = page.getByTestId('loop-diagram');
+      await expect(diagram.getByText(/slots designed in 1 epoch$/).count()).resolves.toBe(1);
+      // The Validate box counts the rejected attempt too, as the tally below does: never "0 rejected".
+      await expect(diagram.getByText(/^\d+ valid(; [1-9]\d* rejected attempts? tried again|, .* rejected in all)$/).count()).resolves.toBe(1);
+      await expect(diagram.getByText(/\b0 rejected/).count()).resolves.toBe(0);
       // The demo's first design attempt fails the probe: the designer's tally counts it, and never says nothing was rejected.
       const roles = page.locator('p', { hasText: 'is the Environment Designer' });
       await expect(roles.textContent()).resolves.toMatch(

@@ -2,7 +2,7 @@
 // `each_key_duplicate` there on a repeated key and the view never renders. Run archives are read
 // by a test page as the app's import reads them (without re-validating, which needs Python): one
 // whose environment has two design attempts both numbered 0, and three runs named "Twin",
-// "Twin (2)" and "Twin", compared side by side.
+// "Twin (2)" and "Twin", compared side by side (and on a 390 px phone).
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +81,16 @@ describe('views on hostile records', () => {
     const rows = await page.locator('table tbody th[scope="row"]').allTextContents();
     expect(rows.filter((row) => row.startsWith('Twin')).sort()).toEqual(['Twin', 'Twin (2)', 'Twin (3)']);
     expect(errors.filter((e) => /each_key_duplicate/.test(e))).toEqual([]);
+  });
+
+  it('the comparison of the three runs fits a 390 px phone: its wide tables scroll in their own box, not the page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Final figures' }).waitFor();
+    // Let the charts take the narrower width (they follow their box).
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, { timeout: 5_000 }).catch(() => undefined);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const finals = page.getByRole('region', { name: 'Final figures' });
+    await expect(finals.evaluate((box) => box.scrollWidth > box.clientWidth)).resolves.toBe(true);
   });
 });

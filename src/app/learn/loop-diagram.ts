@@ -1,4 +1,5 @@
 import type { LearnFigures } from './learn.ts';
+import { counted } from '../shell/wording.ts';
 
 /** One box of the loop diagram: what the stage does, and (with a run open) that run's figure. */
 export interface LoopStage {
@@ -9,6 +10,13 @@ export interface LoopStage {
 }
 
 const f2 = (n: number) => n.toFixed(2);
+
+// Rejected attempts as well as rejected slots: a slot whose retry passed still had an attempt rejected.
+function validationFigure({ validCount, rejectedCount, failedAttempts }: LearnFigures): string {
+  if (rejectedCount > 0) return `${validCount} valid, ${counted(rejectedCount, 'slot')} rejected; ${counted(Math.max(failedAttempts, rejectedCount), 'attempt')} rejected in all`;
+  if (failedAttempts === 0) return `${validCount} valid, no attempt rejected`;
+  return `${validCount} valid; ${counted(failedAttempts, 'rejected attempt')} tried again`;
+}
 
 /**
  * The stages of one epoch as the Learn page draws them, in order (the two play arms side by side);
@@ -23,13 +31,13 @@ export function loopStages(lesson: LearnFigures | null): LoopStage[] {
       id: 'designer',
       label: 'Designer',
       sentence: 'The model writes a complete Python game for one skill, from a grounding document and remembered examples.',
-      figure: lesson ? `${lesson.validCount + lesson.rejectedCount} slots designed in ${lesson.epochs.length} epoch(s)` : null,
+      figure: lesson ? `${lesson.validCount + lesson.rejectedCount} slots designed in ${counted(lesson.epochs.length, 'epoch')}` : null,
     },
     {
       id: 'validate',
       label: 'Validate',
       sentence: 'The sandbox loads the code, probes reset and step, and checks that a seed repeats; a failure names its stage and the designer tries again.',
-      figure: lesson ? `${lesson.validCount} valid, ${lesson.rejectedCount} rejected` : null,
+      figure: lesson ? validationFigure(lesson) : null,
     },
     {
       id: 'hint',

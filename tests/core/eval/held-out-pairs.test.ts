@@ -85,8 +85,9 @@ describe('compareRuns', () => {
     expect(comparison.versusFirst[2]).toEqual({ kind: 'paired', ...pairedDifference(toCounts(designed[0]!), toCounts(fixed[0]!), EVAL_BOOTSTRAP_SEED)! });
     expect(comparison.versusFirst[2]).toMatchObject({ difference: 0.5 });
     expect(comparison.seedGroups.map((g) => [g.label, g.runs, g.seeds, g.meanWinRate])).toEqual([
-      ['useMemory=false', ['fixed-1', 'fixed-2'], [1, 2], (0.25 + 0.5) / 2],
-      ['useMemory=true', ['designed-1', 'designed-2'], [1, 2], (0.75 + 0.5) / 2],
+      // A switch reads on or off, as the settings tables show it (and as a sweep's cells are named).
+      ['useMemory=off', ['fixed-1', 'fixed-2'], [1, 2], (0.25 + 0.5) / 2],
+      ['useMemory=on', ['designed-1', 'designed-2'], [1, 2], (0.75 + 0.5) / 2],
     ]);
     // Summed per environment over the two seeds: 4/4 on env0-1, 2/4 on env2-3, 0/4 after for the fixed pool.
     const fixedSums = [4, 4, 2, 2, 0, 0, 0, 0].map((wins) => ({ wins, plays: 4 }));
