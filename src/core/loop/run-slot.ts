@@ -52,7 +52,14 @@ export async function runSlot(ctx: EpochContext, planned: PlannedSlot): Promise<
   const { scheduler } = ctx;
   const designed = planned.pooled ?? (await scheduler.turn({ stage: 'design', order: [DESIGN_ORDER, planned.slot], run: () => design(ctx, planned) }));
   if (designed.status === 'rejected') return { environment: designed, episodes: [] };
-  const plays = new EnvironmentPlays(designed, ctx.model, ctx.ports.sandbox, ctx.config, ctx.emit, ctx.lessonsOf(designed.skill).map((l) => l.text));
+  const plays = new EnvironmentPlays(
+    designed,
+    ctx.model,
+    ctx.ports.sandbox,
+    ctx.config,
+    ctx.emit,
+    ctx.lessonsOf(designed.skill).map((l) => l.text),
+  );
   try {
     const unhinted = plays.playArm('nohint', scheduler, [PLAY_ORDER, planned.slot]);
     const environment = await scheduler.turn({ stage: 'hint', order: [HINT_ORDER, planned.slot], run: () => hint(ctx, designed) });

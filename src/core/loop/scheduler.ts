@@ -47,11 +47,7 @@ export class Scheduler {
     });
   }
 
-  /**
-   * Awaits scripts that take their units' turns here, and resolves with their results in order.
-   * The first failure, a unit's or a script's own, stops new starts and cancels the queued units;
-   * the returned promise rejects with it once every script and started unit has settled.
-   */
+  /** Awaits scripts that take their units' turns here, resolving with their results in order; the first failure (a unit's or a script's own) cancels the queued units and rejects once all have settled. */
   async all<T>(scripts: ReadonlyArray<Promise<T>>): Promise<T[]> {
     const results: T[] = [];
     await Promise.all(
