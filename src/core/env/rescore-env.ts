@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import { EpochAbortedError } from '../loop/epoch.ts';
 import type { SpadeEvent } from '../loop/events.ts';
 import { hintEnvironment } from '../loop/hint-environment.ts';
-import { playEnvironment } from '../loop/play-environment.ts';
+import { EnvironmentPlays } from '../loop/play-environment.ts';
+import { effectiveConcurrency, lookAheadOf, Scheduler, type Gate } from '../loop/scheduler.ts';
 import type { EnvironmentRecord, EnvStats, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import type { SkillAverages } from '../scoring/designer-reward.ts';
@@ -64,4 +65,26 @@ export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInpu
   const scored = scores.environments[0]!;
   if (!scored.stats) throw new Error(`the environment got no scores: ${scored.note ?? scored.status}`);
   return { hint, hintGenerated, episodes: scores.episodes, stats: scored.stats };
+}
+
+// Plays one valid environment's schedule (see EnvironmentPlays), up to the run's concurrency at
+// once: the unhinted plays and, when the environment has a hint, the hinted ones.
+async function playEnvironment(
+  env: EnvironmentRecord,
+  model: ChatModel,
+  sandbox: SandboxRuntime,
+  config: Config,
+  emit: (event: SpadeEvent) => void,
+  gate: Gate,
+  lessons: readonly string[] = [],
+): Promise<Episode[]> {
+  const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
+  plays.setHint(env.hint);
+  try {
+    await scheduler.all([plays.playArm('nohint', scheduler, []), ...(env.hint !== null ? [plays.playArm('hint', scheduler, [])] : [])]);
+  } finally {
+    await plays.close();
+  }
+  return plays.episodes;
 }

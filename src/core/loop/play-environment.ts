@@ -3,47 +3,16 @@ import type { Config } from '../config.ts';
 import { envError, isEnvError, type EnvErrorCode } from '../env/env-error.ts';
 import type { SpadeEvent } from './events.ts';
 import { playEpisode, type PlayedEpisode } from './play-episode.ts';
-import { deriveSeed } from './random.ts';
 import { agentSettings } from './agent-settings.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
 import { FreshInstances, HANG_CODES, playsPerInterpreter } from './fresh-instances.ts';
 import { clipEpisode } from './stored-episode.ts';
-import { effectiveConcurrency, lookAheadOf, Scheduler, type Gate, type WorkUnit } from './scheduler.ts';
+import { playId, playSchedule, scheduleKey, type PlannedPlay } from './play-schedule.ts';
+import type { Scheduler } from './scheduler.ts';
+import { before } from './work-unit.ts';
 
-/** One play of an environment's schedule. */
-export interface PlannedPlay {
-  rollout: number;
-  arm: Arm;
-  index: number;
-  seed: number;
-}
-
-/**
- * The plays of one environment: rollout 0 has K unhinted plays then the hinted ones (on the first
- * seeds of the unhinted ones), later rollouts K unhinted plays each. No hint, no hint arm.
- */
-export function playSchedule(config: Config, envId: string, withHint = true): PlannedPlay[] {
-  const seed = (rollout: number, index: number) => deriveSeed(config.seed, envId, 'play', rollout, index);
-  const schedule: PlannedPlay[] = [];
-  for (let rollout = 0; rollout < config.rolloutsPerEpoch; rollout++) {
-    for (let index = 0; index < config.playsPerArm; index++) schedule.push({ rollout, arm: 'nohint', index, seed: seed(rollout, index) });
-    if (rollout === 0 && withHint) {
-      for (let index = 0; index < config.hintPlays; index++) schedule.push({ rollout, arm: 'hint', index, seed: seed(0, index) });
-    }
-  }
-  return schedule;
-}
-
-/** The id of a play (`-failed` marks a first attempt that was retried). */
-function playId(envId: string, play: PlannedPlay): string {
-  return `${envId}-r${play.rollout}-${play.arm}-${play.index}`;
-}
-
-/** A play's place in its environment's schedule, as a sort key (the same whether or not there is a hint arm). */
-function scheduleKey(play: PlannedPlay): number[] {
-  return [play.rollout, play.arm === 'hint' ? 1 : 0, play.index];
-}
+export { playSchedule, type PlannedPlay } from './play-schedule.ts';
 
 function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
   return { firstObservation: '', messages: [], turns: [], return: 0, error: { code, message }, usage: { promptTokens: 0, completionTokens: 0 } };
@@ -53,17 +22,21 @@ function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
 type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped: boolean; retried: boolean }>; hang: EnvErrorCode | null } | 'not run';
 
 /**
- * The plays of one valid environment as units of work, with SPADE's failure rules: a fresh
- * module and instance per play, in interpreters that never serve both arms; an unhinted play that fails is retried once and then dropped; a hinted play
- * that fails scores 0; a hang skips the environment's remaining plays (unhinted dropped, hinted
- * scored 0). Plays may run at the same time, so the hang rule is applied in schedule order: every
- * play after the first hang in the schedule is recorded as skipped, even if it ran (and one not
- * started yet is not run). Episodes are emitted and returned in schedule order, as each becomes final.
+ * The plays of one valid environment, each a unit of work on a scheduler, with SPADE's failure
+ * rules (docs/method.md section 1, steps 5 and 6): a fresh module and instance per play, in
+ * interpreters that never serve both arms; an unhinted play that fails is retried once and then
+ * dropped; a hinted play that fails scores 0; a hang skips the environment's remaining plays
+ * (unhinted dropped, hinted scored 0). Plays may run at the same time, so the hang rule is applied
+ * in schedule order: every play after the first hang in the schedule is recorded as skipped, even
+ * if it ran (and one not started yet is not run). Episodes are emitted and kept in schedule order,
+ * as each becomes final.
  */
 export class EnvironmentPlays {
   private readonly instances: FreshInstances;
   private readonly outcomes = new Map<string, PlayOutcome>();
   private schedule: PlannedPlay[] | null = null;
+  private hint: string | null = null;
+  private readonly arms: Array<Promise<void>> = [];
   private firstHang: number[] | null = null;
   private cursor = 0;
   private hangCode: EnvErrorCode | null = null;
@@ -83,24 +56,31 @@ export class EnvironmentPlays {
   }
 
   /**
-   * Units for the environment's plays of one arm (`order` prefixes each unit's sort key); unhinted
-   * ones can start before the hint. Plays of one lane (see `playsPerInterpreter`) share an
+   * Plays one arm (`order` prefixes each play's sort key on `scheduler`): queues its plays now and
+   * resolves once every one is final (rejects with the first failure once all have settled). The
+   * unhinted arm can start before the hint. Plays of one lane (see `playsPerInterpreter`) share an
    * interpreter, one after another in index order: the first reserves a booted interpreter ahead of
    * its turn, each later one waits for the one before it.
    */
-  units(arm: Arm, order: readonly number[]): WorkUnit[] {
+  playArm(arm: Arm, scheduler: Scheduler, order: readonly number[]): Promise<void> {
     const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
     const perLane = playsPerInterpreter(this.config);
     this.pending += plays.length;
-    return plays.map((play) => {
+    const turns = plays.map((play) => {
       const lane = `${play.rollout}-${play.arm}-${Math.floor(play.index / perLane)}`;
-      return this.instances.inLane(lane, { stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play, lane) });
+      return scheduler.turn(this.instances.inLane(lane, { stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play, lane) }));
     });
+    const played = Promise.allSettled(turns).then((outcomes) => {
+      for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+    });
+    this.arms.push(played.catch(() => undefined));
+    return played;
   }
 
   /** Fixes the schedule once the hint is known (no hint, no hint arm); emits what is final. */
-  setHint(withHint: boolean): void {
-    this.schedule = playSchedule(this.config, this.env.id, withHint);
+  setHint(hint: string | null): void {
+    this.hint = hint;
+    this.schedule = playSchedule(this.config, this.env.id, hint !== null);
     this.flush();
     void this.closeWhenDone().catch(() => undefined);
   }
@@ -110,19 +90,20 @@ export class EnvironmentPlays {
     return this.schedule !== null && this.cursor === this.schedule.length;
   }
 
-  /** Retires the environment's interpreters. */
-  close(): Promise<void> {
-    return this.instances.close();
+  /** Retires the environment's interpreters once none of its plays is running. */
+  async close(): Promise<void> {
+    await Promise.all(this.arms);
+    await this.instances.close();
   }
 
   private async runPlay(play: PlannedPlay, lane: string): Promise<void> {
     const id = playId(this.env.id, play);
     const key = scheduleKey(play);
-    if (this.firstHang && later(key, this.firstHang)) {
+    if (this.firstHang && before(this.firstHang, key)) {
       this.outcomes.set(id, 'not run');
     } else {
       const outcome = await this.play(play, id, lane);
-      if (outcome.hang && (!this.firstHang || later(this.firstHang, key))) this.firstHang = key;
+      if (outcome.hang && (!this.firstHang || before(key, this.firstHang))) this.firstHang = key;
       this.outcomes.set(id, outcome);
     }
     this.pending -= 1;
@@ -132,7 +113,7 @@ export class EnvironmentPlays {
 
   // Frees the environment's interpreters as soon as no play of it can still run.
   private async closeWhenDone(): Promise<void> {
-    if (this.pending === 0 && this.done) await this.close();
+    if (this.pending === 0 && this.done) await this.instances.close();
   }
 
   private async play(play: PlannedPlay, id: string, lane: string): Promise<Exclude<PlayOutcome, 'not run'>> {
@@ -155,7 +136,7 @@ export class EnvironmentPlays {
       return await this.instances.play(lane, (handle) =>
         playEpisode(this.model, handle, {
           seed: play.seed,
-          hint: play.arm === 'hint' ? env.hint : null,
+          hint: play.arm === 'hint' ? this.hint : null,
           lessons: this.lessons,
           ...agentSettings(config, this.model),
           modelSeedKey: seedKey,
@@ -200,35 +181,4 @@ export class EnvironmentPlays {
     this.episodes.push(episode);
     this.emit({ type: 'episode', epoch: this.env.epoch, episode });
   }
-}
-
-/** True when schedule key `a` comes after `b`. */
-function later(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
-  return a.length > b.length;
-}
-
-/**
- * Plays one valid environment's schedule (see EnvironmentPlays), up to the run's concurrency at
- * once: the unhinted plays and, when the environment has a hint, the hinted ones.
- */
-export async function playEnvironment(
-  env: EnvironmentRecord,
-  model: ChatModel,
-  sandbox: SandboxRuntime,
-  config: Config,
-  emit: (event: SpadeEvent) => void,
-  gate: Gate,
-  lessons: readonly string[] = [],
-): Promise<Episode[]> {
-  const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
-  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
-  plays.setHint(env.hint !== null);
-  for (const unit of [...plays.units('nohint', []), ...(env.hint !== null ? plays.units('hint', []) : [])]) scheduler.add(unit);
-  try {
-    await scheduler.drain();
-  } finally {
-    await plays.close();
-  }
-  return plays.episodes;
 }

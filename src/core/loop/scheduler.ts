@@ -1,62 +1,26 @@
-import type { ChatModel } from '../ports/chat-port.ts';
-import type { EpochStage } from './events.ts';
-import type { SandboxRuntime } from '../ports/sandbox-port.ts';
+import { before, earliest, type Gate, type UnitDone, type WorkUnit } from './work-unit.ts';
 
-/** One unit of work: the stage it belongs to (for the gate), its place in the fixed order, and what it does. */
-export interface WorkUnit {
-  stage: EpochStage;
-  /** Sort key: lower runs first (compared element by element); the order a sequential run would take. */
-  order: readonly number[];
-  run: () => Promise<void>;
-  /**
-   * Work done ahead of the unit, outside the concurrency limit (loading a play's environment into
-   * an interpreter of its own): the scheduler starts it early, for at most its look-ahead of units
-   * at once, earliest in `order` first, and starts the unit only once it has settled.
-   */
-  prepare?: () => Promise<void>;
-  /** The unit is not ready before this settles (the play before it on the same interpreter); waiting for it holds no place and no look-ahead. */
-  after?: Promise<void>;
-}
-
-/** Called once the unit of work a gate let through has finished (a run controller's Step knows its unit is done). */
-export type UnitDone = () => void;
-
-/** Awaited before each unit of work starts (a run controller pauses here); may resolve to a UnitDone, called when that unit has finished. */
-export type Gate = (stage: EpochStage) => Promise<UnitDone | void>;
-
-/** How many units may run at once: the run's `concurrency`, bounded by what the model says it can take (1 when it says nothing). */
-export function effectiveConcurrency(concurrency: number, model: Pick<ChatModel, 'maxConcurrency'>): number {
-  const bound = Math.min(concurrency, model.maxConcurrency ?? 1);
-  return Number.isFinite(bound) ? Math.max(1, Math.floor(bound)) : 1;
-}
-
-/** How many plays to load ahead of their turn: the interpreters the sandbox runs well at once (none when it does not say). */
-export function lookAheadOf(sandbox: Pick<SandboxRuntime, 'parallelism'>): number {
-  return Math.max(0, Math.floor(sandbox.parallelism ?? 0));
-}
-
-function before(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return a.length < b.length;
-}
+export { effectiveConcurrency, lookAheadOf, type Gate, type UnitDone, type WorkUnit } from './work-unit.ts';
 
 /**
  * Runs units of work, at most `limit` at once, always starting the ready unit first in `order`.
  * `gate` is awaited before each unit starts, one at a time (so a paused run starts nothing and a
  * step starts exactly one unit); what the gate resolves to, if anything, is called once that unit
- * has finished. Units may add further units while they run. A unit with `after` waits for it
- * first, holding nothing; a unit with `prepare` is ready once its preparation has settled; up to `lookAhead` units are prepared (or being prepared) and not
- * yet started at once, so a request never waits for what could be done beforehand, while a
- * unit still preparing never holds a place. Without preparations, at limit 1 the units run one
- * after another in `order`, whatever their timing. The first failure stops new starts; `drain`
- * rejects with it once every started unit and preparation has settled.
+ * has finished. A script awaits its units' turns (`turn`), queueing its next units as soon as a
+ * turn resolves and before the scheduler starts another unit. A unit with `after` waits for it
+ * first, holding nothing; a unit with `prepare` is ready once its preparation has settled; up to
+ * `lookAhead` units are prepared (or being prepared) and not yet started at once, so a request
+ * never waits for what could be done beforehand, while a unit still preparing never holds a place.
+ * Without preparations, at limit 1 the units run one after another in `order`, whatever their
+ * timing. The first failure stops new starts and cancels every queued unit; `drain` rejects with
+ * it once every started unit and preparation has settled.
  */
 export class Scheduler {
   private readonly ready: WorkUnit[] = [];
   private readonly unprepared: WorkUnit[] = [];
   private ahead = 0;
   private preparing = 0;
-  private blocked = 0;
+  private readonly blocked = new Set<WorkUnit>();
   private readonly released = new WeakSet<WorkUnit>();
   private running = 0;
   private dispatching = false;
@@ -71,15 +35,42 @@ export class Scheduler {
     private readonly lookAhead = 0,
   ) {}
 
+  /** Queues `unit` and resolves with what its `run` resolves to once it has run; rejects with its failure, or with the failure that stopped the scheduler before it started. */
+  turn<T>(unit: Omit<WorkUnit, 'run' | 'cancel'> & { run: () => Promise<T> }): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const run = () =>
+        unit.run().then(resolve, (error: unknown) => {
+          reject(error);
+          throw error;
+        });
+      this.add({ ...unit, run, cancel: reject });
+    });
+  }
+
+  /** Awaits scripts that take their units' turns here, resolving with their results in order; the first failure (a unit's or a script's own) cancels the queued units and rejects once all have settled. */
+  async all<T>(scripts: ReadonlyArray<Promise<T>>): Promise<T[]> {
+    const results: T[] = [];
+    await Promise.all(
+      scripts.map(async (script, i) => {
+        try {
+          results[i] = await script;
+        } catch (error) {
+          this.fail(error);
+          this.settle();
+        }
+      }),
+    );
+    await this.drain();
+    return results;
+  }
+
   /** Queues a unit; it starts when what it comes after has settled, it is prepared, a place is free, and no earlier unit is ready. */
   add(unit: WorkUnit): void {
     if (unit.after) {
-      const after = unit.after;
-      this.blocked += 1;
-      void after.then(
-        () => this.unblock({ ...unit, after: undefined }),
-        () => this.unblock({ ...unit, after: undefined }),
-      );
+      const waiting = { ...unit, after: undefined };
+      this.blocked.add(waiting);
+      const release = () => this.unblock(waiting);
+      void unit.after.then(release, release);
       return;
     }
     if (unit.prepare && this.lookAhead > 0) this.unprepared.push(unit);
@@ -88,11 +79,11 @@ export class Scheduler {
     void this.dispatch();
   }
 
+  // A unit cancelled meanwhile is no longer blocked, and stays cancelled.
   private unblock(unit: WorkUnit): void {
-    this.blocked -= 1;
+    if (!this.blocked.delete(unit)) return;
     this.released.add(unit);
-    if (this.failure) this.settle();
-    else this.add(unit);
+    this.add(unit);
   }
 
   // Starts the preparations of the earliest unprepared units while fewer than `lookAhead` prepared units wait.
@@ -162,6 +153,7 @@ export class Scheduler {
         } catch (error) {
           this.running -= 1;
           this.fail(error);
+          picked.cancel?.(error);
           break;
         }
         this.peak = Math.max(this.peak, this.running);
@@ -191,15 +183,15 @@ export class Scheduler {
   }
 
   private settle(): void {
+    if (this.failure) this.cancelQueued(this.failure.error);
     if (!this.idle || this.running > 0 || this.dispatching || this.preparing > 0) return;
     if (this.failure) this.idle.reject(this.failure.error);
-    else if (this.ready.length === 0 && this.unprepared.length === 0 && this.blocked === 0) this.idle.resolve();
+    else if (this.ready.length === 0 && this.unprepared.length === 0 && this.blocked.size === 0) this.idle.resolve();
   }
-}
 
-// Removes and returns the unit first in `order` (the list is not empty).
-function earliest(units: WorkUnit[]): WorkUnit {
-  let best = 0;
-  for (let i = 1; i < units.length; i++) if (before(units[i]!.order, units[best]!.order)) best = i;
-  return units.splice(best, 1)[0]!;
+  private cancelQueued(error: unknown): void {
+    const queued = [...this.ready.splice(0), ...this.unprepared.splice(0), ...this.blocked];
+    this.blocked.clear();
+    for (const unit of queued) unit.cancel?.(error);
+  }
 }
