@@ -86,16 +86,19 @@ describe('browser sandbox runtime', () => {
     expect(report).toMatchObject({ ok: true, code: null, className: 'CodeBreakerEnv' });
     expect(report.stages.map((s) => s.stage)).toEqual(['extract', 'load', 'probe', 'determinism']);
     expect(report.firstObservation).toContain('Guess the hidden 3-digit code');
+    // Its interpreters were restored to their sealed state in the worker, not killed.
+    expect(await page.evaluate(() => window.spadeTest.recycled())).toBeGreaterThan(0);
+    expect(await restarts()).toBe(0);
   });
 
   it('kills a hung step within its time limit, restarts, and the page main thread never stalls', async () => {
-    // Each environment gets a fresh interpreter: start-up booted the syntax interpreter and one
-    // spare, the validation took the spare and a replacement booted; let it finish.
+    // Start-up booted the syntax interpreter and one spare, the validation took the spare and a
+    // replacement booted; let it finish.
     const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(3));
     console.log(`replacement spare up ${spare.waitedMs} ms after the good validation (${JSON.stringify(spare)})`);
     expect(spare).toMatchObject({ started: 3, ready: 3, failed: 0 });
-    // The syntax interpreter and the spare; the validated environment's interpreter was killed.
-    // They are workers of one sandbox frame.
+    // The syntax interpreter and the one spare kept (the validated environment's interpreter was
+    // restored, but the pool keeps one spare here). They are workers of one sandbox frame.
     expect(await page.evaluate(() => window.spadeTest.liveInterpreters())).toBe(2);
     expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(1);
     const before = await restarts();

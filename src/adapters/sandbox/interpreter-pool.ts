@@ -12,7 +12,8 @@ interface Waiter {
  * a load asks and is never charged to a call's time limit. Until the first `grow()` it keeps only
  * `idleSize` (an open page or a command that has not loaded an environment yet holds less memory
  * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
- * fewer cores only delays the first one).
+ * fewer cores only delays the first one). Interpreters restored after an environment come back
+ * here too, up to `keptAtMost` waiting: while they last, no boot is needed.
  */
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
@@ -28,6 +29,7 @@ export class InterpreterPool {
     private readonly size: number,
     private readonly bootsAtOnce = 1,
     idleSize = size,
+    private readonly keptAtMost = size,
   ) {
     this.target = Math.max(1, Math.min(idleSize, size));
   }
@@ -65,14 +67,16 @@ export class InterpreterPool {
     return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
   }
 
-  /** Takes an interpreter that has run nothing (just booted, or taken and given back unused): the next waiter gets it, or it waits as a spare. */
+  /**
+   * Takes an interpreter as sealed (just booted, taken and given back unused, or restored after an
+   * environment): the next waiter gets it, or it waits as a spare; one beyond `keptAtMost` waiting
+   * is killed (a spare holds a few hundred MB).
+   */
   giveBack(proc: SandboxProcess): void {
-    if (this.closed) proc.kill();
-    else {
-      const waiter = this.waiters.shift();
-      if (waiter) waiter.resolve(proc);
-      else this.keep(proc);
-    }
+    const waiter = this.closed ? undefined : this.waiters.shift();
+    if (waiter) waiter.resolve(proc);
+    else if (this.closed || this.ready.length >= this.keptAtMost) proc.kill();
+    else this.keep(proc);
   }
 
   /** Starts the next spare at once, beside any already booting: a killed interpreter has just freed its core. */

@@ -2,7 +2,7 @@ import { EnvError, envError, type EnvErrorCode, type ValidationStage } from '../
 import { parseHarnessReply } from '../../core/env/harness-protocol.ts';
 import type { EnvCall } from '../../core/env/contract.ts';
 import { SerialQueue } from '../serial-queue.ts';
-import { replyLimitFor } from './sandbox-service.ts';
+import { RECYCLE_REQUEST, replyLimitFor } from './sandbox-service.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 import { errorMessage } from '../../core/error-message.ts';
 
@@ -46,6 +46,22 @@ export class Interpreter {
     if (this.gone) return;
     this.gone = 'retired';
     this.proc.kill();
+  }
+
+  /**
+   * Retires it and asks its sandbox, after any call still running, to restore the interpreter to
+   * its sealed state: resolves with the sandbox to hand to the next environment, or null when it
+   * cannot be restored exactly or did not answer within `timeoutMs` (then it was killed).
+   */
+  recycle(timeoutMs: number): Promise<SandboxProcess | null> {
+    return this.queue.run(async () => {
+      if (this.gone) return null;
+      this.gone = 'retired';
+      const outcome = await raceCall(this.proc, RECYCLE_REQUEST, timeoutMs);
+      if (outcome.kind === 'reply' && typeof outcome.value === 'string' && restored(outcome.value)) return this.proc;
+      this.proc.kill();
+      return null;
+    });
   }
 
   /** Sends one harness request; resolves with the parsed reply or rejects with an EnvError. */
@@ -108,6 +124,14 @@ export class Interpreter {
 export function protocolError(stage: ValidationStage, error: unknown): EnvError {
   const seen = errorMessage(error);
   return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
+}
+
+function restored(reply: string): boolean {
+  try {
+    return (JSON.parse(reply) as { ok?: unknown } | null)?.ok === true;
+  } catch {
+    return false;
+  }
 }
 
 async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {

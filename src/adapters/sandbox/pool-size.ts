@@ -7,15 +7,18 @@ export interface PoolSize {
   spares: number;
   /** Interpreters booted side by side at most. */
   bootsAtOnce: number;
+  /** Interpreters kept waiting at most, booted or restored after an environment (a restored one spares a later boot). */
+  kept: number;
 }
 
 /**
  * The pool for a machine with `cores` cores and `freeBytes` of memory to spare: a booted spare
  * per core (a boot is CPU-bound, so more cannot be refilled faster), at most as many as half the
- * free memory holds, never capped at a fixed count; boots on every core but `reservedCores`.
+ * free memory holds, never capped at a fixed count; boots on every core but `reservedCores`;
+ * keeps as many waiting as half the free memory holds.
  */
 export function poolSize(cores: number, freeBytes: number, reservedCores = 0): PoolSize {
   const usable = Math.max(1, Math.floor(cores));
   const byMemory = Math.max(1, Math.floor(freeBytes / 2 / INTERPRETER_BUDGET_BYTES));
-  return { spares: Math.min(usable, byMemory), bootsAtOnce: Math.max(1, usable - reservedCores) };
+  return { spares: Math.min(usable, byMemory), bootsAtOnce: Math.max(1, usable - reservedCores), kept: byMemory };
 }

@@ -20,6 +20,8 @@ export interface PyodideRuntimeOptions {
   spares: number;
   /** Interpreters booted side by side at most (the adapters use the core count less one, at least 1). */
   bootsAtOnce: number;
+  /** Interpreters kept waiting at most, booted or restored after an environment (default: `spares`; the adapters take it from memory). */
+  kept?: number;
   /** Spares kept booted until the first environment loads (default: `spares`; the adapters keep 1, so an idle page or command holds one besides the syntax checker's). */
   idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
@@ -36,6 +38,9 @@ export const DEFAULT_RUNTIME_OPTIONS: PyodideRuntimeOptions = {
   defaultCallTimeoutMs: 2000,
 };
 
+// A restore writes back about 30 MB and draws entropy: milliseconds; a sandbox that takes longer is killed.
+const RECYCLE_TIMEOUT_MS = 2000;
+
 // A reserved interpreter: `use` hands it to one load (then null), `release` back to the pool.
 type Ticket = InterpreterTicket & { use(): SandboxProcess | null };
 
@@ -49,9 +54,11 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
 };
 
 /**
- * Host side of the Pyodide sandboxes: every environment gets a fresh interpreter of its own from
- * a pool of booted spares (start-up is never charged to a time limit), hangs are killed, replies
- * are decoded and checked here, and a disposed environment's interpreter is killed, never reused.
+ * Host side of the Pyodide sandboxes: every environment gets an interpreter of its own, as
+ * sealed, from a pool of booted spares (start-up is never charged to a time limit), hangs are
+ * killed, replies are decoded and checked here, and a disposed environment's interpreter is
+ * restored byte for byte to its sealed state for the next one (see memory-image.ts), or killed
+ * when that cannot be done exactly.
  */
 export class PyodideSandboxRuntime implements SandboxRuntime {
   private readonly pool: InterpreterPool;
@@ -60,6 +67,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private readonly held = new Set<SandboxProcess>();
   private syntax: Promise<Interpreter> | null = null;
   private killed = 0;
+  private restored = 0;
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
   readonly parallelism: number;
@@ -67,13 +75,19 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   constructor(spawn: SpawnSandbox, options: Partial<PyodideRuntimeOptions> = {}) {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
-    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)), Math.floor(this.options.idleSpares ?? spares));
+    const kept = Math.max(spares, Math.floor(this.options.kept ?? spares));
+    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)), Math.floor(this.options.idleSpares ?? spares), kept);
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
   /** Number of interpreters killed after a hang, a crash or a malformed reply. */
   get restarts(): number {
     return this.killed;
+  }
+
+  /** Number of interpreters restored to their sealed state after an environment and handed to the next one instead of a fresh boot. */
+  get recycled(): number {
+    return this.restored;
   }
 
   /** Starts booting the spares now, without waiting (a command or a page that will need Python soon); a failed boot is reported to the next load. */
@@ -138,7 +152,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
     } catch (error) {
-      this.retire(interpreter);
+      await this.retire(interpreter);
       throw error;
     }
   }
@@ -178,9 +192,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     return this.syntax;
   }
 
-  private retire(interpreter: Interpreter): void {
-    interpreter.retire();
+  // An environment is done with its interpreter: restored to its sealed state it waits for the
+  // next one (a restore takes milliseconds, a boot a second of CPU); one that cannot be restored
+  // exactly is killed.
+  private async retire(interpreter: Interpreter): Promise<void> {
     this.live.delete(interpreter);
+    if (this.closed) return interpreter.retire();
+    const proc = await interpreter.recycle(RECYCLE_TIMEOUT_MS);
+    if (!proc) return;
+    this.restored += 1;
+    this.pool.giveBack(proc);
   }
 
   private handle(interpreter: Interpreter, className: string, hasSolution: boolean, loadTimeoutMs: number): EnvHandle {
@@ -226,9 +247,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
         const reply = decoded(interpreter, stage, () => asLoadReply(raw));
         if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       },
-      dispose: async () => {
-        this.retire(interpreter);
-      },
+      dispose: () => this.retire(interpreter),
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { PyodideAPI } from 'pyodide';
 import { removeBuiltinModules, type InittabMemory } from './seal-inittab.ts';
+import { MemoryImage, type InterpreterModule } from './memory-image.ts';
 
 /** The Python sources a sandbox worker installs: the value encoding, the tool-use base class and the harness, and the seal. */
 export interface SandboxSources {
@@ -11,9 +12,15 @@ export interface SandboxSources {
 
 /** What a sandbox worker exposes to its owner: one JSON call, nothing else. */
 export interface SandboxService {
-  /** Runs one harness request (JSON text) and returns the reply (JSON text). */
+  /** Runs one harness request (JSON text) and returns the reply (JSON text); `RECYCLE_REQUEST` restores the interpreter instead. */
   call(request: string): string;
 }
+
+/** The request that restores a sandbox's interpreter to its sealed state (see MemoryImage); the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
+export const RECYCLE_REQUEST = '{"op":"recycle"}';
+
+// Draws fresh entropy for `random` (a restored image holds the state drawn before it was taken).
+const RESEED = 'import random\ndef spade_reseed():\n    random.seed()\n';
 
 /** Characters a reply may have before the worker refuses to send it. */
 export function replyLimitFor(maxObservationChars: number): number {
@@ -73,11 +80,14 @@ export function privateFunctions(pyodide: PyodideAPI, sources: readonly string[]
  * Installs the harness into a freshly loaded Pyodide and warms it up on a typical environment,
  * then seals the interpreter (seal.py and the builtin-table patch) so Python can no longer reach
  * JavaScript, and returns the service the worker exposes. Nothing but the harness entry is called
- * afterwards.
+ * afterwards, and `RECYCLE_REQUEST`, which writes back the memory image taken right after the seal
+ * (then draws fresh entropy for `random`), so one process serves environment after environment,
+ * each finding the interpreter exactly as sealed.
  */
 export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSources): SandboxService {
   const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.toolUse, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
   const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [PyCallable, PyCallable];
+  const [reseed] = privateFunctions(pyodide, [RESEED], ['spade_reseed']) as [PyCallable];
   if (pyodide.globals.has(COMPILED)) pyodide.globals.delete(COMPILED);
   warmUp();
   warmUp.destroy();
@@ -85,11 +95,30 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
   seal();
   blocked.destroy();
   seal.destroy();
+  const image = MemoryImage.capture((pyodide as unknown as { _module: InterpreterModule })._module);
+  // A reply that was not text, or a call that threw, may have left JavaScript holding a Python
+  // object made after the image was taken: such an interpreter is never restored.
+  let tainted = false;
+  const recycle = (): string => {
+    const why = tainted ? 'a harness call did not return text' : image.restore();
+    if (why) return JSON.stringify({ ok: false, why });
+    reseed();
+    return '{"ok":true}';
+  };
   return {
     call(request: string): string {
+      if (request === RECYCLE_REQUEST) return recycle();
       const limit = replyLimitFor(readMaxChars(request));
-      const reply = entry(request);
+      let reply: unknown;
+      try {
+        reply = entry(request);
+      } catch (error) {
+        tainted = true;
+        throw error;
+      }
       if (typeof reply !== 'string') {
+        tainted = true;
+        (reply as { destroy?: () => void } | null)?.destroy?.();
         return JSON.stringify({ ok: false, error: 'exception', type: 'HarnessError', msg: 'harness returned a non-string' });
       }
       if (reply.length > limit) {

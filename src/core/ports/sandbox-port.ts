@@ -57,7 +57,7 @@ export interface EnvHandle {
   close?(options?: CallOptions): Promise<void>;
   /** Calls `solution()`; null when the class has none. */
   solution(options?: CallOptions): Promise<string | null>;
-  /** Retires the environment's interpreter: it is killed and nothing of it is used again. */
+  /** Retires the environment's interpreter: nothing of the environment is used again (the interpreter is killed, or restored exactly to its state before any environment ran). */
   dispose(): Promise<void>;
 }
 

@@ -24,7 +24,8 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await handle.step('\\boxed{up}');
     expect(await handle.step('\\boxed{up}')).toMatchObject({ reward: 1, terminated: true });
     await handle.dispose();
-    expect(log.killed).toBe(1);
+    // Restored, but the pool already holds its one spare: killed.
+    expect([log.recycled, log.killed]).toEqual([1, 1]);
     await runtime.close();
   });
 
@@ -63,10 +64,40 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await next.reset(1);
     expect(log.killed).toBe(0);
     await next.dispose();
-    expect(log.killed).toBe(1);
+    // Restored to its sealed state, it waits for the next environment instead of being killed.
+    expect([log.recycled, log.killed, runtime.recycled]).toEqual([1, 0, 1]);
     await runtime.close();
-    // The environment still loaded in the first reserved interpreter is killed with the runtime.
+    // At close the restored spare and the environment still loaded in the first reserved interpreter are killed.
     expect(log.killed).toBe(2);
+  });
+
+  it('restores the interpreter of a disposed environment for the next environment, which then needs no boot', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, kept: 4 });
+    const handles = await Promise.all([1, 2, 3].map(() => runtime.load('count', LOAD)));
+    await runtime.whenSpareReady();
+    const booted = log.spawned;
+    await Promise.all(handles.map((h) => h.dispose()));
+    expect([log.recycled, log.killed]).toEqual([3, 0]);
+    const again = await Promise.all([1, 2, 3, 4].map(() => runtime.load('count', LOAD)));
+    expect(log.spawned).toBe(booted);
+    for (const handle of again) await handle.reset(1);
+    await runtime.close();
+  });
+
+  it('kills a disposed interpreter that refuses to be restored, and one restored beyond the kept count', async () => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, kept: 1 });
+    const [dirty, first, second] = await Promise.all(['dirty', 'count', 'count'].map((code) => runtime.load(code, LOAD)));
+    await runtime.whenSpareReady();
+    await dirty!.dispose();
+    expect([log.recycled, log.killed]).toEqual([0, 1]);
+    // The pool already holds its one spare: both restored interpreters are killed.
+    await first!.dispose();
+    await second!.dispose();
+    expect([log.recycled, log.killed, runtime.recycled]).toEqual([2, 3, 2]);
+    expect(runtime.restarts).toBe(0);
+    await runtime.close();
   });
 
   it('kills a step that does not answer within its limit, counts a restart, and loses that environment only', async () => {
@@ -150,7 +181,8 @@ describe('validateEnvironment over fake processes', () => {
 
   it('six designs validated at once, waiting for interpreters booted one at a time, are all valid within a budget shorter than the wait', async () => {
     // Each boot takes 150 ms, one at a time: the sixth design waits about a second for its interpreter.
-    const runtime = new PyodideSandboxRuntime(fakeSpawner(150).spawn, { spares: 1, bootsAtOnce: 1 });
+    // Interpreters are not restored here, or the designs would never wait.
+    const runtime = new PyodideSandboxRuntime(fakeSpawner(150, false).spawn, { spares: 1, bootsAtOnce: 1 });
     await runtime.warm();
     const started = Date.now();
     const reports = await Promise.all(Array.from({ length: 6 }, () => validateEnvironment(reply('count'), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 400, callTimeoutMs: 200 })));

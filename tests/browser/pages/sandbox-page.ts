@@ -323,6 +323,8 @@ const api = {
     runtime = null;
   },
   restarts: (): number => currentRuntime().restarts,
+  /** Interpreters restored to their sealed state after an environment instead of being killed. */
+  recycled: (): number => currentRuntime().recycled,
   /** Counts of sandbox spawns so far (started, up, failed). */
   spawns: () => ({ ...spawns }),
   /** Waits until at least `count` sandboxes were started and every started one is up (or failed); resolves with the counts and the wait. */

@@ -1,0 +1,121 @@
+/** The parts of Pyodide's Emscripten module a memory image reads (internal, but stable across the versions this project pins). */
+export interface InterpreterModule {
+  HEAP8: Int8Array;
+  FS: FileSystem;
+  wasmTable: { length: number };
+  LDSO: { loadedLibsByName: Record<string, unknown> };
+  stackSave(): number;
+  hiwire: { num_keys(): number };
+}
+
+interface FileSystem {
+  streams: ({ node?: { mode: number } } | null | undefined)[];
+  cwd(): string;
+  isChrdev(mode: number): boolean;
+  [operation: string]: unknown;
+}
+
+// File system operations that change a file, a folder or the working folder. Writes to a
+// character device (stdout, stderr) change nothing that stays.
+const CHANGES = [
+  'mknod',
+  'mkdir',
+  'symlink',
+  'rename',
+  'rmdir',
+  'unlink',
+  'chmod',
+  'fchmod',
+  'lchmod',
+  'chown',
+  'fchown',
+  'lchown',
+  'truncate',
+  'ftruncate',
+  'utime',
+  'mount',
+  'unmount',
+  'chdir',
+  'msync',
+];
+
+/** A restored interpreter's memory may grow to this many times its image before it is discarded instead (the zeroed growth stays resident). */
+const MAX_GROWTH = 4;
+
+// Everything of an interpreter that lives outside its linear memory and that Python can change.
+interface Outside {
+  streams: number;
+  cwd: string;
+  table: number;
+  libs: number;
+  stack: number;
+  refs: number;
+}
+
+function outside(module: InterpreterModule): Outside {
+  return {
+    streams: module.FS.streams.filter(Boolean).length,
+    cwd: module.FS.cwd(),
+    table: module.wasmTable.length,
+    libs: Object.keys(module.LDSO.loadedLibsByName).length,
+    stack: module.stackSave(),
+    refs: module.hiwire.num_keys(),
+  };
+}
+
+/**
+ * A copy of a sealed interpreter's whole linear memory, taken between calls, that a later
+ * `restore` writes back byte for byte: every Python object, module, builtin and allocator is then
+ * as it was, so the next environment finds what a freshly booted interpreter holds. What lives
+ * outside that memory (the file system, open files, the working folder, the function table,
+ * loaded libraries, JavaScript references, the stack) is watched instead: when any of it changed,
+ * `restore` refuses and the interpreter must be discarded.
+ */
+export class MemoryImage {
+  private changedFiles = false;
+
+  private constructor(
+    private readonly module: InterpreterModule,
+    private readonly bytes: Int8Array,
+    private readonly before: Outside,
+  ) {
+    const fs = module.FS;
+    for (const name of CHANGES) {
+      const operation = fs[name];
+      if (typeof operation !== 'function') continue;
+      fs[name] = (...args: unknown[]) => {
+        this.changedFiles = true;
+        return (operation as (...a: unknown[]) => unknown).apply(fs, args);
+      };
+    }
+    const write = fs['write'] as (stream: { node?: { mode: number } }, ...rest: unknown[]) => unknown;
+    fs['write'] = (stream: { node?: { mode: number } }, ...rest: unknown[]) => {
+      if (!stream?.node || !fs.isChrdev(stream.node.mode)) this.changedFiles = true;
+      return write.call(fs, stream, ...rest);
+    };
+  }
+
+  /** Takes the image now; call it between calls, once the interpreter is sealed and before any environment runs. */
+  static capture(module: InterpreterModule): MemoryImage {
+    return new MemoryImage(module, module.HEAP8.slice(), outside(module));
+  }
+
+  /** Writes the image back and returns null, or returns why it cannot (then nothing was written and the interpreter must be discarded). */
+  restore(): string | null {
+    const why = this.refusal();
+    if (why) return why;
+    const heap = this.module.HEAP8;
+    heap.set(this.bytes);
+    if (heap.length > this.bytes.length) heap.fill(0, this.bytes.length);
+    return null;
+  }
+
+  private refusal(): string | null {
+    if (this.changedFiles) return 'the environment changed the file system';
+    const now = outside(this.module);
+    const changed = (Object.keys(now) as (keyof Outside)[]).filter((key) => now[key] !== this.before[key]);
+    if (changed.length > 0) return `state outside memory changed (${changed.join(', ')})`;
+    if (this.module.HEAP8.length > this.bytes.length * MAX_GROWTH) return `memory grew to ${Math.round(this.module.HEAP8.length / 2 ** 20)} MB`;
+    return null;
+  }
+}
