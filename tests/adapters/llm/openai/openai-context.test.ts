@@ -8,7 +8,9 @@ const NOT_FOUND = () => jsonReply({ error: { message: 'Not Found' } }, 404);
 
 describe('OpenAIChatModel: the context window and prompt counts a server offers', () => {
   let server: FakeOpenAIServer;
-  const model = (contextWindow?: number) => new OpenAIChatModel({ baseUrl: `${server.origin}/v1`, model: 'qwen3-4b', probeTimeoutMs: 300, ...(contextWindow !== undefined ? { contextWindow } : {}) });
+  // Probes get the product's own timeout (a loaded machine answers the first request slowly); the silent-server test sets a short one.
+  const model = (contextWindow?: number, probeTimeoutMs?: number) =>
+    new OpenAIChatModel({ baseUrl: `${server.origin}/v1`, model: 'qwen3-4b', ...(probeTimeoutMs !== undefined ? { probeTimeoutMs } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}) });
   const paths = () => server.requests.map((r) => `${r.method} ${r.path}`);
 
   beforeAll(async () => void (server = await FakeOpenAIServer.start()));
@@ -75,7 +77,7 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   it('gives up on a probe the server never answers after the probe timeout, as unknown', async () => {
     server.enqueue(silentReply(), silentReply());
     const started = Date.now();
-    expect(await model().contextWindow()).toBeNull();
+    expect(await model(undefined, 300).contextWindow()).toBeNull();
     expect(Date.now() - started).toBeLessThan(3000);
   });
 });
