@@ -18,7 +18,7 @@ function docComment(doc: string): string[] {
   return ['  /**', ...lines, '   */'];
 }
 
-/** `source` (src/core/config-table.ts) with every field of `export interface Config` preceded by exactly its doc from `docs`; throws on a field without one. */
+/** `source` (src/core/knobs/config-interface.ts) with every field of `export interface Config` preceded by exactly its doc from `docs`; throws on a field without one. */
 export function withConfigDocs(source: string, docs: Readonly<Record<string, string>>): string {
   const start = source.indexOf('export interface Config {\n');
   const end = source.indexOf('\n}\n', start);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KNOBS } from '../../src/core/config-table.ts';
 import { withConfigDocs } from '../../scripts/config-docs.ts';
 
-const SOURCE = readFileSync(new URL('../../src/core/config-table.ts', import.meta.url), 'utf8');
+const SOURCE = readFileSync(new URL('../../src/core/knobs/config-interface.ts', import.meta.url), 'utf8');
 const DOCS = Object.fromEntries(KNOBS.map((knob) => [knob.key, knob.doc]));
 
 /** Each field of the Config interface with the text of the doc comment right above it (null when it has none). */

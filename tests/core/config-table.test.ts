@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { completeConfig, configProblems, DEFAULT_CONFIG, withSetting, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, REFERENCE_PRESET, withPreset, type Config } from '../../src/core/config.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
+import { DESIGN_KNOBS } from '../../src/core/knobs/design-knobs.ts';
+import { GROUNDING_KNOBS } from '../../src/core/knobs/grounding-knobs.ts';
+import { LEARNING_KNOBS } from '../../src/core/knobs/learning-knobs.ts';
+import { MODEL_KNOBS } from '../../src/core/knobs/model-knobs.ts';
+import { PLAY_KNOBS } from '../../src/core/knobs/play-knobs.ts';
+import { RULE_KNOBS } from '../../src/core/knobs/rule-knobs.ts';
+import { RUN_KNOBS } from '../../src/core/knobs/run-knobs.ts';
+import { SANDBOX_KNOBS } from '../../src/core/knobs/sandbox-knobs.ts';
 
 const FLAG = /^[a-z]+(-[a-z]+)*$/;
 
@@ -47,6 +55,13 @@ describe('the config table', () => {
       'prompts',
     ]);
     expect(Object.keys(DEFAULT_CONFIG)).toEqual(KNOBS.map((knob) => knob.key));
+  });
+
+  it('takes each row from exactly one group file (src/core/knobs/), unchanged, the groups in table order', () => {
+    const groups = [RUN_KNOBS, DESIGN_KNOBS, PLAY_KNOBS, RULE_KNOBS, MODEL_KNOBS, LEARNING_KNOBS, GROUNDING_KNOBS, SANDBOX_KNOBS];
+    const grouped = groups.flatMap((rows) => Object.entries(rows));
+    expect([...grouped.map(([key]) => key), 'prompts']).toEqual(KNOBS.map((knob) => knob.key));
+    for (const [key, row] of grouped) expect(CONFIG_TABLE[key as keyof typeof CONFIG_TABLE], key).toBe(row);
   });
 
   it('documents every row and puts it in a known group', () => {
