@@ -12,6 +12,10 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 /** One epoch against the stand-in server at one concurrency. */
 export interface ConcurrencyRun {
   concurrency: number;
+  /** 1 for the run's first epoch (the sandbox as a command starts it), 2 for the next (its interpreters kept from the first). */
+  epoch: number;
+  /** Longest chain of dependent requests in the epoch. */
+  criticalPath: number;
   /** Wall time of the epoch; estimated as requests x latency when `estimated`. */
   ms: number;
   estimated: boolean;
@@ -19,20 +23,21 @@ export interface ConcurrencyRun {
   maxInFlight: number;
 }
 
-/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per lane of plays). */
+/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per play, restored after it). */
 export type BenchSandbox = 'fake' | 'node';
 
-/** One scale of the benchmark: both runs and the ideal. */
+/** One scale of the benchmark: both epochs at concurrency 1 and at the scale's concurrency. */
 export interface ConcurrencyFigures {
   name: string;
   sandbox: BenchSandbox;
   slots: number;
   plays: number;
   latencyMs: number;
-  /** Longest chain of dependent requests in the epoch. */
-  criticalPath: number;
   runs: ConcurrencyRun[];
 }
+
+/** Epochs per measured run: the first starts from a command's sandbox, the second finds the interpreters the first left. */
+const EPOCHS = 2;
 
 const GLOW_KEY = (JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
 
@@ -57,8 +62,8 @@ function criticalPath(result: EpochResult): number {
   );
 }
 
-/** Runs one epoch through the OpenAI adapter against a stand-in answering every request after `latencyMs`; counts requests and the most in flight. */
-async function timedEpoch(config: Config, latencyMs: number, kind: BenchSandbox): Promise<{ run: ConcurrencyRun; result: EpochResult }> {
+/** Runs `EPOCHS` epochs through the OpenAI adapter against a stand-in answering every request after `latencyMs`; counts each epoch's requests and the most in flight. */
+async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox): Promise<ConcurrencyRun[]> {
   const server = await FakeOpenAIServer.start();
   const respond = scriptedResponder(new ScriptedChatModel(SCRIPT), { pieces: 'whole' });
   let inFlight = 0;
@@ -83,9 +88,16 @@ async function timedEpoch(config: Config, latencyMs: number, kind: BenchSandbox)
     const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
     await sandbox.warm();
     try {
-      const started = performance.now();
-      const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, INITIAL_RUN_STATE, config);
-      return { run: { concurrency: config.concurrency, ms: performance.now() - started, estimated: false, requests, maxInFlight }, result };
+      const runs: ConcurrencyRun[] = [];
+      let state = INITIAL_RUN_STATE;
+      for (let epoch = 1; epoch <= EPOCHS; epoch++) {
+        [requests, maxInFlight] = [0, 0];
+        const started = performance.now();
+        const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
+        runs.push({ concurrency: config.concurrency, epoch, criticalPath: criticalPath(result), ms: performance.now() - started, estimated: false, requests, maxInFlight });
+        state = result.nextState;
+      }
+      return runs;
     } finally {
       await sandbox.close();
     }
@@ -119,26 +131,32 @@ export async function measureConcurrency(
     useCorpus: false,
     concurrency: scale.concurrency,
   };
-  const concurrent = await timedEpoch(config, latencyMs, sandbox);
+  const concurrent = await timedEpochs(config, latencyMs, sandbox);
   const sequential = estimateSequential
-    ? { concurrency: 1, ms: concurrent.run.requests * latencyMs, estimated: true, requests: concurrent.run.requests, maxInFlight: 1 }
-    : (await timedEpoch({ ...config, concurrency: 1 }, latencyMs, sandbox)).run;
-  return { name, sandbox, slots, plays, latencyMs, criticalPath: criticalPath(concurrent.result), runs: [sequential, concurrent.run] };
+    ? concurrent.map((run) => ({ ...run, concurrency: 1, ms: run.requests * latencyMs, estimated: true, maxInFlight: 1 }))
+    : await timedEpochs({ ...config, concurrency: 1 }, latencyMs, sandbox);
+  return { name, sandbox, slots, plays, latencyMs, runs: [...sequential, ...concurrent] };
 }
 
-/** The figures as the bench prints them. */
+/** The figures as the bench prints them: per epoch, concurrency 1 against the scale's concurrency, with the ideal. */
 export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
-  const [one, many] = f.runs as [ConcurrencyRun, ConcurrencyRun];
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const ideal = f.criticalPath * f.latencyMs;
-  const bound = Math.max(f.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
-  return [
-    `Concurrent epoch, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per lane of plays)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, ${one.requests} requests, stand-in server at ${f.latencyMs} ms per request)`,
-    `  concurrency 1                 ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}`,
-    `  concurrency ${String(many.concurrency).padEnd(18)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
-    `  ratio                         ${(one.ms / many.ms).toFixed(1)}x`,
-    `  ideal (critical path)         ${s(ideal)}   (${f.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
-    `  best at concurrency ${String(many.concurrency).padEnd(10)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,
-    '',
-  ].join('\n');
+  const lines = [
+    `Concurrent epochs, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per play, restored after it)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`,
+  ];
+  for (let epoch = 1; epoch <= EPOCHS; epoch++) {
+    const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;
+    const many = f.runs.find((r) => r.epoch === epoch && r.concurrency !== 1)!;
+    const ideal = many.criticalPath * f.latencyMs;
+    const bound = Math.max(many.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
+    lines.push(
+      `  epoch ${epoch}${epoch === 1 ? ' (the sandbox as a command starts it)' : ' (interpreters of epoch 1)'}`,
+      `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)`,
+      `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
+      `    ratio                       ${(one.ms / many.ms).toFixed(1)}x`,
+      `    ideal (critical path)       ${s(ideal)}   (${many.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
+      `    best at concurrency ${String(many.concurrency).padEnd(8)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,
+    );
+  }
+  return [...lines, ''].join('\n');
 }

@@ -78,7 +78,7 @@ function environmentUnits(
   };
   const play = async (index: number): Promise<{ play: EvalPlay; hung: boolean }> => {
     try {
-      const played = await instances.play('held-out', (handle) =>
+      const played = await instances.play((handle) =>
         playEpisode(ports.model, handle, {
           seed: evalSeed(env.id, index),
           hint: null,
@@ -94,9 +94,9 @@ function environmentUnits(
       return { play: { ...base(index), error: error.code }, hung: HANG_CODES.has(error.code) };
     }
   };
-  // One interpreter plays the environment's seeds one after another (a module run afresh for each): one boot per suite environment.
+  // Each seed is played in an interpreter of its own, reserved ahead of its turn.
   const units = Array.from({ length: config.evalSeeds }, (_, index): WorkUnit =>
-    instances.inLane('held-out', {
+    instances.reserving({
       stage: 'evaluate',
       order: [position, index],
       run: async () => {
@@ -114,8 +114,8 @@ function environmentUnits(
  * Evaluates the agent as it was after `afterEpochs` epochs on a held-out suite: `evalSeeds` unhinted plays of every environment on
  * fixed seeds, with the playbook's lessons when the run uses it. A play whose environment crashes
  * or hangs counts as lost; after a hang the environment's remaining plays (in seed order) are lost,
- * unplayed. An environment's plays run one after another in one interpreter (its module run afresh
- * for each); environments run up to the run's concurrency at once.
+ * unplayed. Every play runs in an interpreter of its own; plays run up to the run's concurrency at
+ * once.
  */
 export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationRequest): Promise<EvalRecord> {
   const total = request.suite.environments.length * request.config.evalSeeds;

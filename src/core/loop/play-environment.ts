@@ -6,7 +6,7 @@ import { playEpisode, type PlayedEpisode } from './play-episode.ts';
 import { agentSettings } from './agent-settings.ts';
 import type { Arm, EnvironmentRecord, Episode } from '../records.ts';
 import type { SandboxRuntime } from '../ports/sandbox-port.ts';
-import { FreshInstances, HANG_CODES, playsPerInterpreter } from './fresh-instances.ts';
+import { FreshInstances, HANG_CODES } from './fresh-instances.ts';
 import { clipEpisode } from './stored-episode.ts';
 import { playId, playSchedule, scheduleKey, type PlannedPlay } from './play-schedule.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -58,18 +58,13 @@ export class EnvironmentPlays {
   /**
    * Plays one arm (`order` prefixes each play's sort key on `scheduler`): queues its plays now and
    * resolves once every one is final (rejects with the first failure once all have settled). The
-   * unhinted arm can start before the hint. Plays of one lane (see `playsPerInterpreter`) share an
-   * interpreter, one after another in index order: the first reserves a booted interpreter ahead of
-   * its turn, each later one waits for the one before it.
+   * unhinted arm can start before the hint. Each play reserves an interpreter of its own ahead of
+   * its turn.
    */
   playArm(arm: Arm, scheduler: Scheduler, order: readonly number[]): Promise<void> {
     const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
-    const perLane = playsPerInterpreter(this.config);
     this.pending += plays.length;
-    const turns = plays.map((play) => {
-      const lane = `${play.rollout}-${play.arm}-${Math.floor(play.index / perLane)}`;
-      return scheduler.turn(this.instances.inLane(lane, { stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play, lane) }));
-    });
+    const turns = plays.map((play) => scheduler.turn(this.instances.reserving({ stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play) })));
     const played = Promise.allSettled(turns).then((outcomes) => {
       for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
     });
@@ -96,13 +91,13 @@ export class EnvironmentPlays {
     await this.instances.close();
   }
 
-  private async runPlay(play: PlannedPlay, lane: string): Promise<void> {
+  private async runPlay(play: PlannedPlay): Promise<void> {
     const id = playId(this.env.id, play);
     const key = scheduleKey(play);
     if (this.firstHang && before(this.firstHang, key)) {
       this.outcomes.set(id, 'not run');
     } else {
-      const outcome = await this.play(play, id, lane);
+      const outcome = await this.play(play, id);
       if (outcome.hang && (!this.firstHang || before(key, this.firstHang))) this.firstHang = key;
       this.outcomes.set(id, outcome);
     }
@@ -116,13 +111,12 @@ export class EnvironmentPlays {
     if (this.pending === 0 && this.done) await this.instances.close();
   }
 
-  private async play(play: PlannedPlay, id: string, lane: string): Promise<Exclude<PlayOutcome, 'not run'>> {
+  private async play(play: PlannedPlay, id: string): Promise<Exclude<PlayOutcome, 'not run'>> {
     const records: Exclude<PlayOutcome, 'not run'>['records'] = [];
-    let played = await this.attempt(play, `${this.config.seed}:${id}`, lane);
+    let played = await this.attempt(play, `${this.config.seed}:${id}`);
     if (played.error && !HANG_CODES.has(played.error.code) && play.arm === 'nohint') {
       records.push({ id: `${id}-failed`, played, dropped: true, retried: true });
-      // The retry gets an interpreter of its own: a seed seen twice in one interpreter would tell it that it is an unhinted play.
-      played = await this.attempt(play, `${this.config.seed}:${id}:retry`, null);
+      played = await this.attempt(play, `${this.config.seed}:${id}:retry`);
     }
     const hang = played.error && HANG_CODES.has(played.error.code) ? played.error.code : null;
     if (played.error && play.arm === 'hint') played = { ...played, return: 0 };
@@ -130,10 +124,10 @@ export class EnvironmentPlays {
     return { records, hang };
   }
 
-  private async attempt(play: PlannedPlay, seedKey: string, lane: string | null): Promise<PlayedEpisode> {
+  private async attempt(play: PlannedPlay, seedKey: string): Promise<PlayedEpisode> {
     const { env, config } = this;
     try {
-      return await this.instances.play(lane, (handle) =>
+      return await this.instances.play((handle) =>
         playEpisode(this.model, handle, {
           seed: play.seed,
           hint: play.arm === 'hint' ? this.hint : null,

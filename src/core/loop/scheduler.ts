@@ -1,4 +1,4 @@
-import { before, earliest, type Gate, type UnitDone, type WorkUnit } from './work-unit.ts';
+import { earliest, type Gate, type UnitDone, type WorkUnit } from './work-unit.ts';
 
 export { effectiveConcurrency, lookAheadOf, type Gate, type UnitDone, type WorkUnit } from './work-unit.ts';
 
@@ -7,8 +7,7 @@ export { effectiveConcurrency, lookAheadOf, type Gate, type UnitDone, type WorkU
  * `gate` is awaited before each unit starts, one at a time (so a paused run starts nothing and a
  * step starts exactly one unit); what the gate resolves to, if anything, is called once that unit
  * has finished. A script awaits its units' turns (`turn`), queueing its next units as soon as a
- * turn resolves and before the scheduler starts another unit. A unit with `after` waits for it
- * first, holding nothing; a unit with `prepare` is ready once its preparation has settled; up to
+ * turn resolves and before the scheduler starts another unit. A unit with `prepare` is ready once its preparation has settled; up to
  * `lookAhead` units are prepared (or being prepared) and not yet started at once, so a request
  * never waits for what could be done beforehand, while a unit still preparing never holds a place.
  * Without preparations, at limit 1 the units run one after another in `order`, whatever their
@@ -20,8 +19,6 @@ export class Scheduler {
   private readonly unprepared: WorkUnit[] = [];
   private ahead = 0;
   private preparing = 0;
-  private readonly blocked = new Set<WorkUnit>();
-  private readonly released = new WeakSet<WorkUnit>();
   private running = 0;
   private dispatching = false;
   private failure: { error: unknown } | null = null;
@@ -64,26 +61,12 @@ export class Scheduler {
     return results;
   }
 
-  /** Queues a unit; it starts when what it comes after has settled, it is prepared, a place is free, and no earlier unit is ready. */
+  /** Queues a unit; it starts when it is prepared, a place is free, and no earlier unit is ready. */
   add(unit: WorkUnit): void {
-    if (unit.after) {
-      const waiting = { ...unit, after: undefined };
-      this.blocked.add(waiting);
-      const release = () => this.unblock(waiting);
-      void unit.after.then(release, release);
-      return;
-    }
     if (unit.prepare && this.lookAhead > 0) this.unprepared.push(unit);
     else this.ready.push(unit.prepare ? { ...unit, run: () => unit.prepare!().then(unit.run) } : unit);
     this.prepareAhead();
     void this.dispatch();
-  }
-
-  // A unit cancelled meanwhile is no longer blocked, and stays cancelled.
-  private unblock(unit: WorkUnit): void {
-    if (!this.blocked.delete(unit)) return;
-    this.released.add(unit);
-    this.add(unit);
   }
 
   // Starts the preparations of the earliest unprepared units while fewer than `lookAhead` prepared units wait.
@@ -117,20 +100,6 @@ export class Scheduler {
     });
   }
 
-  // A unit that waited for another (`after`: a lane's next play) may have become ready while the
-  // gate held `picked`: the earliest such unit of the same stage runs instead, as a sequential run
-  // would take it, and `picked` waits again.
-  private earliestOfStage(picked: WorkUnit): WorkUnit {
-    const same = this.ready.filter((u) => this.released.has(u) && u.stage === picked.stage && before(u.order, picked.order));
-    if (same.length === 0) return picked;
-    const unit = earliest(same);
-    this.ready.splice(this.ready.indexOf(unit), 1);
-    this.ready.push(picked);
-    const counted = (u: WorkUnit) => (u.prepare && this.lookAhead > 0 ? 1 : 0);
-    this.ahead += counted(picked) - counted(unit);
-    return unit;
-  }
-
   private next(): WorkUnit {
     const unit = earliest(this.ready);
     if (unit.prepare && this.lookAhead > 0) {
@@ -157,7 +126,7 @@ export class Scheduler {
           break;
         }
         this.peak = Math.max(this.peak, this.running);
-        void this.start(this.earliestOfStage(picked), done);
+        void this.start(picked, done);
       }
     } finally {
       this.dispatching = false;
@@ -186,12 +155,11 @@ export class Scheduler {
     if (this.failure) this.cancelQueued(this.failure.error);
     if (!this.idle || this.running > 0 || this.dispatching || this.preparing > 0) return;
     if (this.failure) this.idle.reject(this.failure.error);
-    else if (this.ready.length === 0 && this.unprepared.length === 0 && this.blocked.size === 0) this.idle.resolve();
+    else if (this.ready.length === 0 && this.unprepared.length === 0) this.idle.resolve();
   }
 
   private cancelQueued(error: unknown): void {
-    const queued = [...this.ready.splice(0), ...this.unprepared.splice(0), ...this.blocked];
-    this.blocked.clear();
+    const queued = [...this.ready.splice(0), ...this.unprepared.splice(0)];
     for (const unit of queued) unit.cancel?.(error);
   }
 }

@@ -14,8 +14,6 @@ export interface WorkUnit {
    * at once, earliest in `order` first, and starts the unit only once it has settled.
    */
   prepare?: () => Promise<void>;
-  /** The unit is not ready before this settles (the play before it on the same interpreter); waiting for it holds no place and no look-ahead. */
-  after?: Promise<void>;
   /** Called instead of `run` when a failure stopped the scheduler before the unit started, with that failure. */
   cancel?: (error: unknown) => void;
 }

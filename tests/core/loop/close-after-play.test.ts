@@ -1,6 +1,6 @@
-// After each play the environment's own close() runs, as the reference calls it: a clean play's
-// instance is closed and renewed for the next play; a close() that fails retires the interpreter
-// and the play's result stands.
+// Every play loads the environment into an interpreter of its own, retired after it; after a clean
+// play the environment's own close() runs first, as the reference calls it, and a close() that
+// fails leaves the play's result as it is.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/core/config.ts';
 import { FreshInstances } from '../../../src/core/loop/fresh-instances.ts';
@@ -35,24 +35,32 @@ function counting(failClose: boolean): SandboxRuntime & { closes: number; dispos
 }
 
 describe('close() after a play', () => {
-  it("closes the instance after each clean play and keeps its interpreter for its lane's next play", async () => {
+  it('closes the instance after each clean play; every play has an interpreter of its own, retired after it', async () => {
     const sandbox = counting(false);
     const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
-    const first = await instances.play('lane', async () => ({ error: null, value: 1 }));
-    const second = await instances.play('lane', async () => ({ error: null, value: 2 }));
+    const first = await instances.play(async () => ({ error: null, value: 1 }));
+    const second = await instances.play(async () => ({ error: null, value: 2 }));
     expect([first.value, second.value]).toEqual([1, 2]);
-    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 2, disposes: 0, loads: 1 });
+    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 2, disposes: 2, loads: 2 });
   });
 
-  it('a close() that raises retires the interpreter; the play keeps its result and the next play loads afresh', async () => {
+  it('a close() that raises leaves the play its result', async () => {
     const sandbox = counting(true);
     const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
-    const first = await instances.play('lane', async () => ({ error: null, value: 1 }));
-    const second = await instances.play('lane', async () => ({ error: null, value: 2 }));
+    const first = await instances.play(async () => ({ error: null, value: 1 }));
+    const second = await instances.play(async () => ({ error: null, value: 2 }));
     expect([first, second]).toEqual([
       { error: null, value: 1 },
       { error: null, value: 2 },
     ]);
     expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 2, disposes: 2, loads: 2 });
+  });
+
+  it('a play that failed is not closed, and its interpreter is retired all the same', async () => {
+    const sandbox = counting(false);
+    const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
+    await expect(instances.play(async () => ({ error: 'step_exception', value: 0 }))).resolves.toEqual({ error: 'step_exception', value: 0 });
+    await expect(instances.play(async () => Promise.reject(new Error('model gone')))).rejects.toThrow('model gone');
+    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 0, disposes: 2, loads: 2 });
   });
 });

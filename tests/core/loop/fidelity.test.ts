@@ -8,7 +8,6 @@ import { activeSkills, INITIAL_RUN_STATE, planSlots, runEpoch, type EpochResult 
 import { memoryBlock } from '../../../src/core/prompts/designer-prompt.ts';
 import { parseAction } from '../../../src/core/prompts/agent-prompt.ts';
 import { fakeFailure, fakeSandbox, oneStepGame, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
-import { playsPerInterpreter } from '../../../src/core/loop/fresh-instances.ts';
 
 const L = 'Logical Deduction';
 const O = 'Optimization';
@@ -213,19 +212,14 @@ describe('failures as SPADE treats them', () => {
     expect(result.environments[0]!).toMatchObject({ status: 'quarantined', stats: null });
   });
 
-  it('runs the module afresh for every play, in lanes of K and H plays that never mix the arms', async () => {
+  it('loads the module afresh into an interpreter of its own for every play, at any concurrency', async () => {
     const sandbox = fakeSandbox(GAMES);
     await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 1 });
-    // Validation, then one interpreter per arm (K = H = 2: a lane of 2 plays each): 3 loads, and the
-    // second play of each lane gets the module run again (a renew), 5 instances in all.
-    expect(sandbox.counts).toEqual({ loads: 3, renews: 2, instances: 5 });
+    // Validation, then K = 2 unhinted and H = 2 hinted plays: 5 loads, no play renewed in another's interpreter.
+    expect(sandbox.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
     const wide = fakeSandbox(GAMES);
     await runEpoch({ model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
-    expect(wide.counts).toEqual({ loads: 3, renews: 2, instances: 5 });
-    // K = 2, H = 1: lanes of one play, an interpreter each.
-    const single = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: single, corpus: [] }, INITIAL_RUN_STATE, { ...config, hintPlays: 1, reward: 'blend', concurrency: 1 });
-    expect(single.counts).toEqual({ loads: 4, renews: 0, instances: 4 });
+    expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
   });
 });
 
@@ -299,13 +293,4 @@ it('a skill named __proto__ is an ordinary key of the per-skill metrics and aver
   expect(Object.hasOwn(result.metrics.perSkill, '__proto__')).toBe(true);
   expect(Object.getPrototypeOf(result.metrics.perSkill)).toBe(Object.prototype);
   expect(Object.hasOwn(result.nextState.skillAverages, '__proto__')).toBe(true);
-});
-
-describe('plays per interpreter', () => {
-  it('puts gcd(K, H) plays in a lane, so every lane of either arm holds as many plays', () => {
-    expect(playsPerInterpreter({ playsPerArm: 4, hintPlays: 4 })).toBe(4);
-    expect(playsPerInterpreter({ playsPerArm: 8, hintPlays: 16 })).toBe(8);
-    expect(playsPerInterpreter({ playsPerArm: 6, hintPlays: 4 })).toBe(2);
-    expect(playsPerInterpreter({ playsPerArm: 4, hintPlays: 3 })).toBe(1);
-  });
 });
