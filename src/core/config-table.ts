@@ -76,9 +76,9 @@ export interface Config {
    */
   crashesLose: boolean;
   /**
-   * The reference's step wrapper: a 5-tuple step return is converted before it is checked (the observation
-   * by str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False;
-   * a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab's strict contract refuses each;
+   * The reference's step wrapper: a 5-tuple step return is converted before it is checked (the observation by
+   * str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a
+   * non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab's strict contract refuses each;
    * docs/method.md section 5, "Odd step returns").
    */
   coerceStepReturns: boolean;
