@@ -429,7 +429,7 @@ export const CONFIG_TABLE: { readonly [K in keyof Config]: SpecOf<Config[K]> } =
   coerceStepReturns: {
     kind: 'toggle',
     group: 'play',
-    doc: "The reference's step wrapper: a 5-tuple step return is converted before it is checked (the observation by str(), None as \"No observation\"; the reward by float(), None as 0; the flags by bool(), None as False; a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab's strict contract refuses each; docs/method.md section 5, \"Odd step returns\").",
+    doc: 'The reference\'s step wrapper: a 5-tuple step return is converted before it is checked (the observation by str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab\'s strict contract refuses each; docs/method.md section 5, "Odd step returns").',
     default: false,
     reference: true,
     flag: 'coerce-step-returns',

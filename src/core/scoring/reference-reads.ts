@@ -1,7 +1,8 @@
 // For differences that need a new run, how many of the run's stored plays they touched: a reply
-// the reference would have read as another action, a tool-use turn the reference would have
-// run another way, or a step return the reference would have converted (docs/method.md section 5, "What it cost your run"). Counted, never recomputed:
-// what the environment would have answered is not in the files.
+// the reference would have read as another action, a tool-use turn the reference would have run
+// another way, or a step return the reference would have converted (docs/method.md section 5,
+// "What it cost your run"). Counted, never recomputed: what the environment would have answered
+// is not in the files.
 import type { Config } from '../config.ts';
 import type { Episode } from '../records.ts';
 import { parseAction } from '../prompts/agent-prompt.ts';
@@ -46,7 +47,11 @@ export function touchedPlays(config: Config, reference: Config, episodes: readon
     touched.freeToolCalls = { plays: count((e) => freeToolCallsTouch(e, config.replyAids)), of: episodes.length, what: 'a reply with several calls (only the first ran) or the class turns run out' };
   }
   if (config.coerceStepReturns !== reference.coerceStepReturns && !config.coerceStepReturns) {
-    touched.coerceStepReturns = { plays: count(refusedConvertible), of: episodes.length, what: 'a step return refused here that the reference converts (a refused reward counted though float() may not read it)' };
+    touched.coerceStepReturns = {
+      plays: count(refusedConvertible),
+      of: episodes.length,
+      what: 'a step return refused here that the reference converts (a refused reward counted though float() may not read it)',
+    };
   }
   return touched;
 }

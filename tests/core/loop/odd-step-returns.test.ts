@@ -90,10 +90,16 @@ describe('odd step returns, real sandbox', () => {
   });
 
   it("keeps of an info dict what the reference's filter keeps: numbers, bools, None and what float() reads", async () => {
-    const handle = await runtime().load(envReturning('("obs", 1.0, True, False, {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()})').replace('class OddEnv', 'class Decimalish:\n    def __float__(self):\n        return 2.5\n\nclass OddEnv'), {
-      maxTurns: 1,
-      timeoutMs: 10_000,
-    });
+    const handle = await runtime().load(
+      envReturning('("obs", 1.0, True, False, {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()})').replace(
+        'class OddEnv',
+        'class Decimalish:\n    def __float__(self):\n        return 2.5\n\nclass OddEnv',
+      ),
+      {
+        maxTurns: 1,
+        timeoutMs: 10_000,
+      },
+    );
     await handle.reset(1, { timeoutMs: 10_000 });
     const step = await stepKeepingCrashes(handle, 'go', { timeoutMs: 10_000, coerce: true }, true, {});
     await handle.dispose();
