@@ -70,6 +70,7 @@ export function completeConfig(stored: Config): Config {
     thinkingBudget: { ...UNSET_THINKING_BUDGET, ...partial.thinkingBudget },
     constrainAgent: partial.constrainAgent ?? false,
     crashesLose: partial.crashesLose ?? false,
+    coerceStepReturns: partial.coerceStepReturns ?? false,
     freeToolCalls: partial.freeToolCalls ?? false,
     toolUseMasks: partial.toolUseMasks ?? false,
   };

@@ -90,6 +90,8 @@ export interface Turn {
   action: string;
   observation: string;
   reward: number;
+  /** A reward JSON cannot hold (`coerceStepReturns` lets NaN and infinities through): which one, since `reward` is written as null. */
+  nonfiniteReward?: 'nan' | 'inf' | '-inf';
   terminated: boolean;
   truncated: boolean;
   /** Where a multi-turn tool-use task stands after this step (absent for other environments and in runs recorded before it). */

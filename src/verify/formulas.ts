@@ -23,11 +23,23 @@ export function spread(xs: readonly number[]): number {
 
 const clamp = (x: number, low: number, high: number) => Math.min(high, Math.max(low, x));
 
-/** An episode's return: the last step's reward clipped to [-1, 1] when it terminated, otherwise 0; 0 for a failed play. */
-export function returnOf(turns: readonly { reward: number; terminated: boolean }[], failed: boolean): number {
+// Python's min(a, b) and max(a, b): the first argument unless the second compares smaller (larger).
+const pythonMin = (a: number, b: number) => (b < a ? b : a);
+const pythonMax = (a: number, b: number) => (b > a ? b : a);
+
+const NONFINITE: Readonly<Record<string, number>> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, '-inf': Number.NEGATIVE_INFINITY };
+
+/**
+ * An episode's return: the last step's reward clipped to [-1, 1] when it terminated, otherwise 0; 0 for a
+ * failed play. A stored non-finite reward is read from its name, and the clip is Python's
+ * max(-1, min(1, r)), under which NaN becomes 1.
+ */
+export function returnOf(turns: readonly { reward: number; nonfiniteReward?: string; terminated: boolean }[], failed: boolean): number {
   if (failed || turns.length === 0) return 0;
   const last = turns[turns.length - 1]!;
-  return last.terminated ? clamp(last.reward, -1, 1) : 0;
+  if (!last.terminated) return 0;
+  const reward = last.nonfiniteReward !== undefined ? (NONFINITE[last.nonfiniteReward] ?? Number.NaN) : last.reward;
+  return pythonMax(-1, pythonMin(1, reward));
 }
 
 /** The solve-rate plateau: 1 for w in [0.4, 0.6], ramping to 0 over 0.25 on either side. */

@@ -30,6 +30,7 @@ describe('the config table', () => {
       'maxTurns',
       'replyAids',
       'crashesLose',
+      'coerceStepReturns',
       'freeToolCalls',
       'toolUseMasks',
       'toolBaseAids',
@@ -88,6 +89,7 @@ describe('the config table', () => {
       repairMode: false,
       replyAids: true,
       crashesLose: false,
+      coerceStepReturns: false,
       freeToolCalls: false,
       toolUseMasks: true,
       toolBaseAids: true,
@@ -112,6 +114,7 @@ describe('the config table', () => {
       maxTurns: 25,
       replyAids: false,
       crashesLose: true,
+      coerceStepReturns: true,
       freeToolCalls: true,
       toolUseMasks: true,
       toolBaseAids: false,
@@ -130,7 +133,7 @@ describe('the config table', () => {
   });
 
   it('gives every numeric and on/off knob a command-line flag and a form label, with no flag used twice', () => {
-    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(28);
+    expect(NUMBER_KNOBS.length + TOGGLE_KNOBS.length).toBe(29);
     for (const knob of NUMBER_KNOBS) {
       expect(knob.flag, knob.key).toMatch(FLAG);
       expect(knob.flagValue, knob.key).toMatch(/^[A-Z]+$/);
@@ -198,10 +201,10 @@ describe('configProblems, from the table', () => {
     expect(configProblems(completed)).toEqual([]);
   });
 
-  it('completes a config stored before the failure, tool-turn and mask rules as it ran: failed plays dropped, one step per reply, no masks', () => {
-    const { crashesLose: _c, freeToolCalls: _f, toolUseMasks: _m, ...old } = DEFAULT_CONFIG;
+  it('completes a config stored before the failure, step-conversion, tool-turn and mask rules as it ran: failed plays dropped, strict step returns, one step per reply, no masks', () => {
+    const { crashesLose: _c, coerceStepReturns: _s, freeToolCalls: _f, toolUseMasks: _m, ...old } = { ...DEFAULT_CONFIG, coerceStepReturns: true };
     const completed = completeConfig(old as unknown as Config);
-    expect(completed).toMatchObject({ crashesLose: false, freeToolCalls: false, toolUseMasks: false });
+    expect(completed).toMatchObject({ crashesLose: false, coerceStepReturns: false, freeToolCalls: false, toolUseMasks: false });
     expect(configProblems(completed)).toEqual([]);
   });
 

@@ -110,9 +110,40 @@ def _reset(seed):
     return {"ok": True, "value": _encode_result(env.reset(seed=seed), ["observation", "info"], _state["max_chars"])}
 
 
-def _step(action):
+def _numeric_info(info):
+    """The reference's info filter: numbers, bools and None stay, strings go, anything else is kept as float() of it or left out."""
+    kept = {}
+    for key, value in dict.items(info):
+        if isinstance(value, (int, float, bool, type(None))):
+            kept[key] = value
+        elif not isinstance(value, str):
+            try:
+                kept[key] = float(value)
+            except (ValueError, TypeError):
+                pass
+    return kept
+
+
+def _converted(result):
+    """A 5-tuple step return converted as the reference's wrapper converts it (docs/method.md section 5,
+    "Odd step returns"); anything else is returned as it is, for the host to refuse. A conversion that
+    raises raises here, as it does in the wrapper, and the host reads it as the step's exception."""
+    if not _is(result, tuple) or tuple.__len__(result) != 5:
+        return result
+    obs, reward, terminated, truncated, info = tuple.__iter__(result)
+    return (
+        "No observation" if obs is None else str(obs),
+        0.0 if reward is None else float(reward),
+        False if terminated is None else bool(terminated),
+        False if truncated is None else bool(truncated),
+        _numeric_info(info) if isinstance(info, dict) else {},
+    )
+
+
+def _step(action, coerce):
     names = ["observation", "reward", "terminated", "truncated", "info"]
-    return {"ok": True, "value": _encode_result(_env().step(action), names, _state["max_chars"])}
+    result = _env().step(action)
+    return {"ok": True, "value": _encode_result(_converted(result) if coerce else result, names, _state["max_chars"])}
 
 
 def _execute_tool(name, arguments):
@@ -156,7 +187,7 @@ def _dispatch(request):
     if op == "reset":
         return _reset(request.get("seed"))
     if op == "step":
-        return _step(str(request["action"]))
+        return _step(str(request["action"]), request.get("coerce") is True)
     if op == "solution":
         return _solution()
     if op == "tool":

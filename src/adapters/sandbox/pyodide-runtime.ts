@@ -223,8 +223,9 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
         return checked(stage, () => checkResetValue(value, stage));
       },
       step: async (action, options) => {
-        const { value, stage } = await call('step', { action }, options);
-        return checked(stage, () => checkStepValue(value, stage));
+        const coerce = options?.coerce === true;
+        const { value, stage } = await call('step', { action, coerce }, options);
+        return checked(stage, () => checkStepValue(value, stage, coerce));
       },
       solution: async (options) => {
         const { value, stage } = await call('solution', {}, options);

@@ -144,9 +144,15 @@ export function checkResetValue(value: DescribedValue, stage: ValidationStage): 
   return { observation, info: pair ? (pair[1]!.v as Record<string, unknown>) : {} };
 }
 
-function checkReward(value: DescribedValue, stage: ValidationStage): number {
+const NONFINITE_REWARD: Readonly<Record<string, number>> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, '-inf': Number.NEGATIVE_INFINITY };
+
+function checkReward(value: DescribedValue, stage: ValidationStage, coerced: boolean): number {
   if (!NUMERIC.has(value.t)) {
     throw envError('step_bad_reward', stage, { expected: 'a numeric reward (int or float)', seen: describeSeen(value), fix: 'return a float reward such as 0.0 or 1.0' });
+  }
+  if (coerced && value.t === 'float') {
+    const number = value.nonfinite ? NONFINITE_REWARD[value.nonfinite] : value.v;
+    if (typeof number === 'number') return number;
   }
   if (value.nonfinite || (typeof value.v !== 'number' && typeof value.v !== 'boolean')) {
     throw envError('reward_not_finite', stage, { expected: 'a finite reward', seen: describeSeen(value), fix: 'never return nan or inf; clamp rewards into [-10, 10]' });
@@ -162,8 +168,11 @@ function checkReward(value: DescribedValue, stage: ValidationStage): number {
   return reward;
 }
 
-/** Checks a described `step` return against the contract. */
-export function checkStepValue(value: DescribedValue, stage: ValidationStage): StepResult {
+/**
+ * Checks a described `step` return against the contract; `coerced` when the harness already converted it
+ * as the reference's wrapper does, which lets a non-finite float reward and one beyond ±10 through.
+ */
+export function checkStepValue(value: DescribedValue, stage: ValidationStage, coerced = false): StepResult {
   const items = value.t === 'tuple' ? (value.items ?? []) : [];
   if (items.length !== 5) {
     throw envError('step_bad_return', stage, {
@@ -176,7 +185,7 @@ export function checkStepValue(value: DescribedValue, stage: ValidationStage): S
   if (obs.t !== 'str') {
     throw envError('step_bad_observation', stage, { expected: 'the observation to be a str', seen: describeSeen(obs), fix: 'build the observation with an f-string or str()' });
   }
-  const checkedReward = checkReward(reward, stage);
+  const checkedReward = checkReward(reward, stage, coerced);
   for (const [name, flag] of [
     ['terminated', terminated],
     ['truncated', truncated],

@@ -76,6 +76,13 @@ export interface Config {
    */
   crashesLose: boolean;
   /**
+   * The reference's step wrapper: a 5-tuple step return is converted before it is checked (the observation by
+   * str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a
+   * non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab's strict contract refuses each;
+   * docs/method.md section 5, "Odd step returns").
+   */
+  coerceStepReturns: boolean;
+  /**
    * The reference's tool-use turns: every tool call of a reply runs through execute_tool and costs no
    * environment step; only answers and call-less replies go through step, and the run's turn cap bounds the
    * replies (off: each reply is one step, its first call only).

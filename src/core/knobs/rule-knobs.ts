@@ -25,6 +25,17 @@ export const RULE_KNOBS = {
     label: 'Crashes count as losses',
     help: "A step that raises or returns a bad value ends the play at -1 instead of dropping it (the reference's rule)",
   },
+  coerceStepReturns: {
+    kind: 'toggle',
+    group: 'play',
+    doc: 'The reference\'s step wrapper: a 5-tuple step return is converted before it is checked (the observation by str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab\'s strict contract refuses each; docs/method.md section 5, "Odd step returns").',
+    default: false,
+    reference: true,
+    flag: 'coerce-step-returns',
+    negatedFlag: 'no-coerce-step-returns',
+    label: 'Convert odd step returns',
+    help: "Read a step's odd values as the reference does (str, float, bool, {} for a bad info) instead of refusing them",
+  },
   freeToolCalls: {
     kind: 'toggle',
     group: 'play',

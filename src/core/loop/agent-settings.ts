@@ -27,6 +27,8 @@ export interface EpisodeSpec {
   constrain?: boolean;
   /** The reference's failure rule (`crashesLose`): a step the environment breaks ends the play with -1, a broken reset plays on. */
   crashesLose?: boolean;
+  /** The reference's step wrapper (`coerceStepReturns`): a 5-tuple step return is converted as the reference converts it, not refused. */
+  coerceStepReturns?: boolean;
   /** Tool use by the reference's turn rule (`freeToolCalls`): calls run through `execute_tool` and cost no step. */
   freeToolCalls?: boolean;
   /** Tool use with the reference's masks (`toolUseMasks`): a reply with an unreadable `<tool_call>` is flagged and its feedback carries a format line. */
@@ -38,10 +40,10 @@ export interface EpisodeSpec {
 /** What every agent play of a run shares, training and held-out alike. */
 export type AgentSettings = Pick<
   EpisodeSpec,
-  'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'freeToolCalls' | 'toolUseMasks'
+  'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'coerceStepReturns' | 'freeToolCalls' | 'toolUseMasks'
 >;
 
-/** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, the failure, tool-turn and mask rules, and a grammar when this model honours one. */
+/** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, the failure, step-conversion, tool-turn and mask rules, and a grammar when this model honours one. */
 export function agentSettings(config: Config, model: Pick<ChatModel, 'grammars'>): AgentSettings {
   return {
     maxTurns: config.maxTurns,
@@ -53,6 +55,7 @@ export function agentSettings(config: Config, model: Pick<ChatModel, 'grammars'>
     replyAids: config.replyAids,
     constrain: constrainsAgent(config, model),
     crashesLose: config.crashesLose,
+    coerceStepReturns: config.coerceStepReturns,
     freeToolCalls: config.freeToolCalls,
     toolUseMasks: config.toolUseMasks && config.setting === 'tool_use',
   };

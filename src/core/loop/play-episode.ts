@@ -65,7 +65,7 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });
     const action = parseAction(reply.text, spec.replyAids);
-    const step = await stepKeepingCrashes(env, action, { timeoutMs: spec.stepTimeoutMs }, spec.crashesLose === true, log);
+    const step = await stepKeepingCrashes(env, action, { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
     const turn: Turn = { reply: reply.text, action, ...storedStep(step) };
     turns.push(turn);
     spec.onTurn?.(turnIndex, turn);

@@ -88,7 +88,7 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     const action = free ? parsed.calls.map(toolCallAction).join('\n') : toolReplyAction(parsed);
     const step = free
       ? { observation: await runCalls(env, spec, parsed.calls), reward: 0, terminated: false, truncated: false, info: {} }
-      : await stepKeepingCrashes(env, action, options, spec.crashesLose === true, log);
+      : await stepKeepingCrashes(env, action, { ...options, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
     const progress = instructions ? progressOf(await env.toolFacts(options)) : null;
     const malformed = spec.toolUseMasks === true && isMalformedCall(reply.text, parsed);
     const turn: Turn = { reply: reply.text, action, ...storedStep(step), ...(progress ? { progress } : {}), ...(malformed ? { malformedCall: true as const } : {}) };

@@ -10,6 +10,12 @@ import type { PlayCrash } from '../records.ts';
 /** Step failures the reference's wrapper turns into a losing terminal step: an exception, or a return the contract refuses. */
 export const STEP_CRASH_CODES: ReadonlySet<EnvErrorCode> = STEP_CONTRACT_CODES;
 
+/**
+ * Step refusals of the tab's contract that the reference's wrapper converts instead (`coerceStepReturns`):
+ * a refused reward is one even though float() may fail on it, which the files cannot tell.
+ */
+export const CONVERTED_STEP_CODES: ReadonlySet<EnvErrorCode> = new Set(['step_bad_observation', 'step_bad_reward', 'step_bad_flags', 'step_bad_info', 'reward_not_finite', 'reward_out_of_range']);
+
 /** Reset failures after which the reference plays on from a fixed error observation. */
 export const RESET_CRASH_CODES: ReadonlySet<EnvErrorCode> = new Set(['reset_exception', 'reset_bad_return', 'reset_empty_observation', 'reset_bad_info']);
 

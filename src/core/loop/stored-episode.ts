@@ -13,9 +13,11 @@ export const EPOCH_TEXT_CHARS = 256_000_000;
 /** Ends a stored string that was cut. */
 export const CLIP_MARKER = '\n[…cut here: the rest of this text was not stored (storage limits, docs/method.md)]';
 
-/** What a turn keeps of a step: never its info dict, which no score or view reads. */
-export function storedStep(step: StepResult): Pick<Turn, 'observation' | 'reward' | 'terminated' | 'truncated'> {
-  return { observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated };
+/** What a turn keeps of a step: never its info dict, which no score or view reads; a non-finite reward is named too, as JSON writes it as null. */
+export function storedStep(step: StepResult): Pick<Turn, 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated'> {
+  const stored = { observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated };
+  if (Number.isFinite(step.reward)) return stored;
+  return { ...stored, nonfiniteReward: Number.isNaN(step.reward) ? 'nan' : step.reward > 0 ? 'inf' : '-inf' };
 }
 
 // Characters a UTF-16 unit takes in a JSON Lines file: JSON.stringify's escapes, and U+0085,

@@ -35,6 +35,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Stage named in errors (default `play`). */
   stage?: ValidationStage;
+  /** `step` only: convert a 5-tuple return as the reference's wrapper does before the contract reads it (`coerceStepReturns`, docs/method.md section 5). */
+  coerce?: boolean;
 }
 
 /** One environment loaded in its own fresh interpreter, which it owns. All methods reject with EnvError on contract failures. */

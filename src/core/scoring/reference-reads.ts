@@ -1,11 +1,13 @@
 // For differences that need a new run, how many of the run's stored plays they touched: a reply
-// the reference would have read as another action, or a tool-use turn the reference would have
-// run another way (docs/method.md section 5, "What it cost your run"). Counted, never recomputed:
-// what the environment would have answered is not in the files.
+// the reference would have read as another action, a tool-use turn the reference would have run
+// another way, or a step return the reference would have converted (docs/method.md section 5,
+// "What it cost your run"). Counted, never recomputed: what the environment would have answered
+// is not in the files.
 import type { Config } from '../config.ts';
 import type { Episode } from '../records.ts';
 import { parseAction } from '../prompts/agent-prompt.ts';
 import { parseToolReply } from '../prompts/tool-call-parse.ts';
+import { CONVERTED_STEP_CODES } from '../loop/step-crash.ts';
 
 /** How many plays a difference touched, out of how many, and what touched them. */
 export interface TouchedPlays {
@@ -30,7 +32,10 @@ function freeToolCallsTouch(e: Episode, replyAids: boolean): boolean {
   return several || e.turns.at(-1)?.truncated === true;
 }
 
-/** The plays of `episodes` that the run's reply aids or one-step-per-reply rule touched, for the knobs where the run differs from `reference`. */
+// A step return the contract refused (the play failed, or ended at -1) that the reference's wrapper would have converted.
+const refusedConvertible = (e: Episode) => [e.error?.code, e.crash?.code].some((code) => code !== undefined && CONVERTED_STEP_CODES.has(code));
+
+/** The plays of `episodes` that the run's reply aids, one-step-per-reply rule or strict step contract touched, for the knobs where the run differs from `reference`. */
 export function touchedPlays(config: Config, reference: Config, episodes: readonly Episode[]): Partial<Record<keyof Config, TouchedPlays>> {
   const toolUse = config.setting === 'tool_use';
   const touched: Partial<Record<keyof Config, TouchedPlays>> = {};
@@ -40,6 +45,13 @@ export function touchedPlays(config: Config, reference: Config, episodes: readon
   }
   if (toolUse && config.freeToolCalls !== reference.freeToolCalls && !config.freeToolCalls) {
     touched.freeToolCalls = { plays: count((e) => freeToolCallsTouch(e, config.replyAids)), of: episodes.length, what: 'a reply with several calls (only the first ran) or the class turns run out' };
+  }
+  if (config.coerceStepReturns !== reference.coerceStepReturns && !config.coerceStepReturns) {
+    touched.coerceStepReturns = {
+      plays: count(refusedConvertible),
+      of: episodes.length,
+      what: 'a step return refused here that the reference converts (a refused reward counted though float() may not read it)',
+    };
   }
   return touched;
 }

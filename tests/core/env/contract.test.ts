@@ -65,6 +65,28 @@ describe('checkStepValue', () => {
   ])('%s -> %s', (_name, value, code) => {
     expect(codeOf(() => checkStepValue(value, 'probe'))).toBe(code);
   });
+
+  it('after the harness converted a return (coerceStepReturns), lets NaN, infinities and rewards beyond ±10 through', () => {
+    const rewardOf = (value: DescribedValue) => checkStepValue(replace(1, value), 'play', true).reward;
+    expect([rewardOf({ t: 'float', nonfinite: 'nan' }), rewardOf({ t: 'float', nonfinite: 'inf' }), rewardOf({ t: 'float', nonfinite: '-inf' }), rewardOf(num(11)), rewardOf(num(-50))]).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      11,
+      -50,
+    ]);
+  });
+
+  it.each([
+    ['reward str', replace(1, str('1.0')), 'step_bad_reward'],
+    ['reward None', replace(1, { t: 'NoneType' }), 'step_bad_reward'],
+    ['observation None', replace(0, { t: 'NoneType' }), 'step_bad_observation'],
+    ['terminated int', replace(2, num(1, 'int')), 'step_bad_flags'],
+    ['info list', replace(4, { t: 'other', name: 'list', repr: '[]' }), 'step_bad_info'],
+    ['a bare str', str('a'), 'step_bad_return'],
+  ])('after the harness converted a return, still refuses what it would not have sent: %s -> %s', (_name, value, code) => {
+    expect(codeOf(() => checkStepValue(value, 'play', true))).toBe(code);
+  });
 });
 
 describe('checkSolutionValue', () => {

@@ -1,59 +1,114 @@
-// Odd `step` returns under the reference preset's failure rule (docs/method.md section 5, "Failed
-// plays"): each return the contract refuses ends the play with a kept -1, never a dropped play.
-// Beside each case, what the reference's game wrapper makes of it, read by hand from its step():
-// a non-5-tuple is "Invalid game response" at -1, an exception is "Error: ..." at -1, and
-// otherwise the observation goes through str(), the reward through float(), the flags through
-// bool() and a non-dict info becomes {}, with no range or finiteness check.
+// Odd `step` returns played in the real sandbox (docs/method.md section 5, "Odd step returns"). Under
+// the reference preset (`coerceStepReturns` with `crashesLose`) each one gives what the reference's
+// game wrapper gives, read by hand from its step(): a return that is not a 5-tuple is "Invalid game
+// response" at -1; a conversion that raises is "Error: ..." at -1; otherwise the observation goes
+// through str() (None as "No observation"), the reward through float() (None as 0.0), the flags
+// through bool() (None as False) and a non-dict info becomes {}, with no range or finiteness check;
+// the return is then max(-1.0, min(1.0, reward)) of the terminal step. Under the tab's default each
+// one is refused by the contract and the play fails with that code.
 import { describe, expect, it } from 'vitest';
-import { checkStepValue } from '../../../src/core/env/contract.ts';
-import type { DescribedValue } from '../../../src/core/env/harness-protocol.ts';
-import { isEnvError } from '../../../src/core/env/env-error.ts';
-import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
-import { CRASH_REWARD, STEP_CRASH_CODES, stepKeepingCrashes, type CrashLog } from '../../../src/core/loop/step-crash.ts';
+import { DEFAULT_CONFIG, withPreset, type Config } from '../../../src/core/config.ts';
+import { playEpisode } from '../../../src/core/loop/play-episode.ts';
+import { agentSettings, type EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
+import { stepKeepingCrashes, CRASH_REWARD } from '../../../src/core/loop/step-crash.ts';
+import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
+import { returnOf } from '../../../src/verify/formulas.ts';
+import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 
-const str = (v: string): DescribedValue => ({ t: 'str', v });
-const num = (v: number, t: 'int' | 'float' = 'float'): DescribedValue => ({ t, v });
-const bool = (v: boolean): DescribedValue => ({ t: 'bool', v });
-const NONE: DescribedValue = { t: 'NoneType' };
-const OK = [str('obs'), num(1), bool(true), bool(false), { t: 'dict', v: {} } as DescribedValue];
-const tuple = (...items: DescribedValue[]): DescribedValue => ({ t: 'tuple', items });
-const replace = (index: number, value: DescribedValue) => tuple(...OK.map((item, i) => (i === index ? value : item)));
+const runtime = fileSandbox();
 
-/** A handle whose step returns `value` through the host's contract check, as the sandbox runtime does. */
-function handle(value: DescribedValue): EnvHandle {
-  return { step: async () => checkStepValue(value, 'play') } as unknown as EnvHandle;
+const envReturning = (expression: string) => `
+class OddEnv:
+    def reset(self, seed=None):
+        return "Say anything.", {}
+    def step(self, action):
+        return ${expression}
+`;
+
+const oneReply: ChatModel = { id: 'one-reply', complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
+
+async function play(expression: string, config: Config) {
+  const handle = await runtime().load(envReturning(expression), { maxTurns: 1, timeoutMs: 10_000 });
+  const spec: EpisodeSpec = { ...agentSettings(config, oneReply), maxTurns: 1, stepTimeoutMs: 10_000, seed: 1, hint: null, modelSeedKey: 'odd' };
+  try {
+    return await playEpisode(oneReply, handle, spec);
+  } finally {
+    await handle.dispose();
+  }
 }
 
-// [case, the return, the refusal code here, the reference wrapper's (reward, terminated)]
-const CASES: Array<[string, DescribedValue, string, [number, boolean]]> = [
-  ['a 4-tuple', tuple(...OK.slice(0, 4)), 'step_bad_return', [-1, true]],
-  ['a bare str', str('done'), 'step_bad_return', [-1, true]],
-  ['a reward float() cannot read', replace(1, str('win')), 'step_bad_reward', [-1, true]],
-  ['a numeric string reward', replace(1, str('1.0')), 'step_bad_reward', [1, true]],
-  ['a None reward', replace(1, NONE), 'step_bad_reward', [0, true]],
-  ['a None observation', replace(0, NONE), 'step_bad_observation', [1, true]],
-  ['an int observation', replace(0, num(5, 'int')), 'step_bad_observation', [1, true]],
-  ['an int terminated flag', replace(2, num(0, 'int')), 'step_bad_flags', [1, false]],
-  ['a None truncated flag', replace(3, NONE), 'step_bad_flags', [1, true]],
-  ['a list info', replace(4, { t: 'other', name: 'list', repr: '[]' }), 'step_bad_info', [1, true]],
-  ['a NaN reward', replace(1, { t: 'float', nonfinite: 'nan' }), 'reward_not_finite', [Number.NaN, true]],
-  ['a reward of 11', replace(1, num(11)), 'reward_out_of_range', [11, true]],
+const REFERENCE = withPreset(DEFAULT_CONFIG, 'reference');
+
+// [case, the step's return in Python, the tab's refusal code, the reference's (observation or null when
+// it is an error text, reward, terminated, truncated, return), and the kept crash's code under the reference preset]
+type Case = [string, string, string, [string | null, number, boolean, boolean, number], string | null];
+const CASES: Case[] = [
+  ['a 4-tuple', '("obs", 1.0, True, False)', 'step_bad_return', [null, -1, true, false, -1], 'step_bad_return'],
+  ['a bare str', '"done"', 'step_bad_return', [null, -1, true, false, -1], 'step_bad_return'],
+  ['a reward float() cannot read', '("obs", "win", True, False, {})', 'step_bad_reward', [null, -1, true, false, -1], 'step_exception'],
+  ['a numeric string reward', '("obs", "1.0", True, False, {})', 'step_bad_reward', ['obs', 1, true, false, 1], null],
+  ['a None reward', '("obs", None, True, False, {})', 'step_bad_reward', ['obs', 0, true, false, 0], null],
+  ['a None observation', '(None, 1.0, True, False, {})', 'step_bad_observation', ['No observation', 1, true, false, 1], null],
+  ['an int observation', '(5, 1.0, True, False, {})', 'step_bad_observation', ['5', 1, true, false, 1], null],
+  ['an int terminated flag', '("obs", 1.0, 0, False, {})', 'step_bad_flags', ['obs', 1, false, false, 0], null],
+  ['a None truncated flag', '("obs", 1.0, True, None, {})', 'step_bad_flags', ['obs', 1, true, false, 1], null],
+  ['a list info', '("obs", 1.0, True, False, [])', 'step_bad_info', ['obs', 1, true, false, 1], null],
+  ['a NaN reward', '("obs", float("nan"), True, False, {})', 'reward_not_finite', ['obs', Number.NaN, true, false, 1], null],
+  ['a reward of 11', '("obs", 11, True, False, {})', 'reward_out_of_range', ['obs', 11, true, false, 1], null],
 ];
 
-describe("odd step returns under the reference preset's failure rule", () => {
-  it.each(CASES)('%s is refused (%s) and kept as a terminal -1', async (_name, value, code) => {
-    const log: CrashLog = {};
-    const step = await stepKeepingCrashes(handle(value), 'go', { timeoutMs: 1000 }, true, log);
-    expect([step.reward, step.terminated, step.truncated, log.crash?.at, log.crash?.code]).toEqual([CRASH_REWARD, true, false, 'step', code]);
-    expect(STEP_CRASH_CODES.has(log.crash!.code)).toBe(true);
-    // Under the tab's rule the same return fails the play instead.
-    const failed = await stepKeepingCrashes(handle(value), 'go', { timeoutMs: 1000 }, false, {}).catch((error: unknown) => error);
-    expect(isEnvError(failed) && failed.code === code).toBe(true);
+describe('odd step returns, real sandbox', () => {
+  it('the reference preset converts them and the tab default refuses them', () => {
+    expect([REFERENCE.coerceStepReturns, REFERENCE.crashesLose, DEFAULT_CONFIG.coerceStepReturns, DEFAULT_CONFIG.crashesLose]).toEqual([true, true, false, false]);
   });
 
-  it('agrees with the reference on the returns its wrapper turns into -1, and differs (as the table says) on those it coerces', () => {
-    const agrees = CASES.filter(([, , , [reward, terminated]]) => reward === CRASH_REWARD && terminated).map(([name]) => name);
-    expect(agrees).toEqual(['a 4-tuple', 'a bare str', 'a reward float() cannot read']);
-    expect(CASES.length - agrees.length).toBe(9);
+  it.each(CASES)('%s: the reference preset gives what the reference gives', async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
+    const episode = await play(expression, REFERENCE);
+    const turn = episode.turns[0]!;
+    expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+    if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+    else expect(turn.observation).toBe(observation);
+  });
+
+  it.each(CASES)('%s: the tab default refuses it (%s) and the play fails', async (_name, expression, tabCode) => {
+    const episode = await play(expression, DEFAULT_CONFIG);
+    expect([episode.error?.code, episode.return, episode.crash]).toEqual([tabCode, 0, undefined]);
+  });
+
+  it("says float()'s own words when the reward cannot be read", async () => {
+    const episode = await play('("obs", "win", True, False, {})', REFERENCE);
+    expect(episode.turns[0]!.observation).toContain("could not convert string to float: 'win'");
+  });
+
+  it('stores a NaN reward by name, so the return recomputed from the run files is the reference one', async () => {
+    const episode = await play('("obs", float("nan"), True, False, {})', REFERENCE);
+    const stored = JSON.parse(JSON.stringify(episode.turns)) as typeof episode.turns;
+    expect([stored[0]!.reward, stored[0]!.nonfiniteReward, returnOf(stored, false), episode.return]).toEqual([null, 'nan', 1, 1]);
+    const minusInfinity = await play('("obs", float("-inf"), True, False, {})', REFERENCE);
+    const storedMinus = JSON.parse(JSON.stringify(minusInfinity.turns)) as typeof episode.turns;
+    expect([storedMinus[0]!.nonfiniteReward, returnOf(storedMinus, false), minusInfinity.return]).toEqual(['-inf', -1, -1]);
+  });
+
+  it("keeps of an info dict what the reference's filter keeps: numbers, bools, None and what float() reads", async () => {
+    const handle = await runtime().load(
+      envReturning('("obs", 1.0, True, False, {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()})').replace(
+        'class OddEnv',
+        'class Decimalish:\n    def __float__(self):\n        return 2.5\n\nclass OddEnv',
+      ),
+      {
+        maxTurns: 1,
+        timeoutMs: 10_000,
+      },
+    );
+    await handle.reset(1, { timeoutMs: 10_000 });
+    const step = await stepKeepingCrashes(handle, 'go', { timeoutMs: 10_000, coerce: true }, true, {});
+    await handle.dispose();
+    expect(step.info).toEqual({ i: 2, n: null, b: true, d: 2.5 });
+  });
+
+  it('agrees with the reference on the returns its wrapper turns into -1, and on no other', () => {
+    const losses = CASES.filter(([, , , [, reward, terminated]]) => reward === CRASH_REWARD && terminated).map(([name]) => name);
+    expect(losses).toEqual(['a 4-tuple', 'a bare str', 'a reward float() cannot read']);
+    expect(CASES.filter(([, , , , code]) => code !== null).map(([name]) => name)).toEqual(losses);
   });
 });

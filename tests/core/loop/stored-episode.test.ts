@@ -12,6 +12,7 @@ import {
   episodeTextSize,
   fairCap,
   STORED_STRING_CHARS,
+  storedStep,
   writtenLength,
 } from '../../../src/core/loop/stored-episode.ts';
 
@@ -116,5 +117,17 @@ describe('clipEpochEpisodes', () => {
 
   it('the epoch budget leaves an epoch file well inside the longest string V8 makes (2^29 - 24 characters)', () => {
     expect(EPOCH_TEXT_CHARS).toBeLessThanOrEqual((2 ** 29 - 24) / 2);
+  });
+});
+
+describe('storedStep', () => {
+  it('names a non-finite reward, which JSON writes as null, and nothing else', () => {
+    const step = (reward: number) => storedStep({ observation: 'o', reward, terminated: true, truncated: false, info: { x: 1 } });
+    expect(JSON.parse(JSON.stringify([step(Number.NaN), step(Number.POSITIVE_INFINITY), step(Number.NEGATIVE_INFINITY), step(0.5)]))).toEqual([
+      { observation: 'o', reward: null, nonfiniteReward: 'nan', terminated: true, truncated: false },
+      { observation: 'o', reward: null, nonfiniteReward: 'inf', terminated: true, truncated: false },
+      { observation: 'o', reward: null, nonfiniteReward: '-inf', terminated: true, truncated: false },
+      { observation: 'o', reward: 0.5, terminated: true, truncated: false },
+    ]);
   });
 });

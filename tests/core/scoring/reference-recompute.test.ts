@@ -58,7 +58,7 @@ describe('the knobs a run differs from the reference preset in', () => {
     expect(games.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose']);
     expect(games.filter((d) => d.status === 'inactive').map((d) => d.knob)).toEqual(['freeToolCalls', 'toolBaseAids', 'extraToolChecks']);
     expect(games.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(
-      expect.arrayContaining(['skillsPerEpoch', 'restartSkillCycle', 'slotsPerEpoch', 'playsPerArm', 'maxTurns', 'replyAids', 'difficulty', 'stepTimeoutMs']),
+      expect.arrayContaining(['skillsPerEpoch', 'restartSkillCycle', 'slotsPerEpoch', 'playsPerArm', 'maxTurns', 'replyAids', 'coerceStepReturns', 'difficulty', 'stepTimeoutMs']),
     );
     const toolUse = ruleDifferences({ ...withSetting(DEFAULT_CONFIG, 'tool_use'), toolUseMasks: false });
     expect(toolUse.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose', 'toolUseMasks']);
@@ -239,5 +239,16 @@ describe('differences that need a new run, counted on the stored plays', () => {
     const episodes = [replying(play('T', 0, 'nohint', 0, 1), two), play('T', 0, 'nohint', 1, 1), { ...truncated, turns: truncated.turns.map((t) => ({ ...t, terminated: false, truncated: true })) }];
     const result = compareWithReference(config, [stored(config, [env], episodes)]);
     expect(result.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({ status: 'replay', touched: { plays: 2, of: 3 } });
+  });
+
+  it('the strict step contract: the plays that failed or lost on a return the reference converts', () => {
+    // A's hinted play failed on step_bad_info, one unhinted play kept a reward_not_finite crash (recorded
+    // under crashesLose), one failed on step_bad_return (a -1 in the reference too): 2 of 4 touched.
+    const kept = { ...play('A', 1, 'nohint', 0, -1), crash: { at: 'step' as const, code: 'reward_not_finite' as const, message: 'scripted' } };
+    const episodes = [play('A', 0, 'nohint', 0, 1), failed('A', 0, 'hint', 0, 'step_bad_info'), kept, failed('A', 1, 'nohint', 1, 'step_bad_return')];
+    const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
+    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({ status: 'replay', run: false, reference: true, touched: { plays: 2, of: 4 } });
+    const converted = compareWithReference({ ...TAB, coerceStepReturns: true }, [stored(TAB, [designedEnv('A', 0)], episodes)]);
+    expect(converted.differences.some((d) => d.knob === 'coerceStepReturns')).toBe(false);
   });
 });
