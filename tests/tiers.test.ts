@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeTestTiers } from './tiers.ts';
+import { CLI_OVER_FAKES, nodeTestTiers } from './tiers.ts';
 import { tempDir } from './fixtures/temp-dirs.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -37,6 +37,22 @@ describe('test tiers', () => {
     });
   });
 
+  it('puts a file that drives the CLI only over fakes in the unit tier, unless it imports something else heavy; type-only imports never count', () => {
+    const root = tree({
+      'tests/cli/over-fakes.test.ts': `${CLI_OVER_FAKES}\nimport { runCli } from '../../src/cli/cli.ts';\nimport type { Result } from './spade-cli.ts';\n`,
+      'tests/cli/fakes-and-process.test.ts': `${CLI_OVER_FAKES}\nimport { runCli } from '../../src/cli/cli.ts';\nimport { spawnSync } from 'node:child_process';\n`,
+      'tests/cli/fakes-and-sandbox.test.ts': `${CLI_OVER_FAKES}\nimport { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';\n`,
+      'tests/cli/fakes-and-helper.test.ts': `${CLI_OVER_FAKES}\nimport { inProcess } from './spade-cli.ts';\n`,
+      'tests/cli/unmarked.test.ts': "import { runCli } from '../../src/cli/cli.ts';\n",
+      'tests/cli/type-only.test.ts': "import type { Result } from './spade-cli.ts';\n",
+      'tests/cli/spade-cli.ts': "import { spawnSync } from 'node:child_process';\nexport type Result = number;\n",
+    });
+    expect(nodeTestTiers(root)).toEqual({
+      unit: ['tests/cli/over-fakes.test.ts', 'tests/cli/type-only.test.ts'],
+      integration: ['tests/cli/fakes-and-helper.test.ts', 'tests/cli/fakes-and-process.test.ts', 'tests/cli/fakes-and-sandbox.test.ts', 'tests/cli/unmarked.test.ts'],
+    });
+  });
+
   it('sorts every Node test file of this project into exactly one tier, the sandbox and CLI tests into integration', () => {
     const { unit, integration } = nodeTestTiers(ROOT);
     expect(unit.filter((file) => integration.includes(file))).toEqual([]);
@@ -44,6 +60,7 @@ describe('test tiers', () => {
     expect(unit).toContain('tests/app/run-controller.test.ts');
     expect(integration).toContain('tests/adapters/sandbox/node-sandbox-escape.test.ts');
     expect(integration).toContain('tests/cli/verify.test.ts');
+    expect(unit).toContain('tests/cli/run-folder.test.ts');
     expect(integration).toContain('tests/core/env/validate-env.test.ts');
     expect([...unit, ...integration].some((file) => file.startsWith('tests/browser/'))).toBe(false);
   });

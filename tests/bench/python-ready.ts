@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS } from '../browser/harness.ts';
 import { serveStatic } from '../browser/static-server.ts';
 import { visit } from './first-view.ts';
 
-/** First paint to "Python ready" on one server: medians over fresh profiles and over second visits, and what each start came from. */
+/** The click on "Start the demo" to "Python ready" on one server: medians over fresh profiles and over second visits, and what each start came from. */
 export interface ReadyFigures {
   server: string;
   freshMs: number;
@@ -20,7 +20,8 @@ export interface ReadyFigures {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 /**
- * Builds the app and times first paint to "Python ready" on the dev server, behind `vite preview`
+ * Builds the app and times the click on "Start the demo" (Python starts when a new run's form
+ * opens) to "Python ready" on the dev server, behind `vite preview`
  * (which serves the snapshot's .gz with Content-Encoding: gzip) and behind a plain static host
  * (which serves its bytes as they are): `rounds` fresh profiles and second visits each, the
  * servers taking turns, service workers blocked (each page fetches from its server).
@@ -68,7 +69,7 @@ export function formatPythonReady(figures: ReadyFigures[]): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const ratio = (ms: number, base: number | undefined) => (base ? ` (${(ms / base).toFixed(2)}x)` : '');
   return [
-    'Python ready (Chromium, first paint to "Python ready", medians; the build behind vite preview and a plain static host beside the dev server)',
+    'Python ready (Chromium, the click on "Start the demo" to "Python ready", medians; the build behind vite preview and a plain static host beside the dev server)',
     ...figures.map((f) =>
       [
         `  ${f.server.padEnd(30)}`,

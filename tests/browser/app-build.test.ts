@@ -52,8 +52,13 @@ afterAll(async () => {
 
 describe('the production build', () => {
   it('loads a first view of at most 400 KB gzip: no sandbox worker, no view but the first, web-llm only for the WebGPU probe', async () => {
-    // The first view is what loaded before any click, once the page has settled (Python starts at load).
-    await page.getByTestId('python-status').getByText('Python ready').waitFor({ timeout: 150_000 });
+    // The first view is what loaded before any click, once the page has settled (Python starts on its first need, not at load).
+    // Settled: the Model view's WebGPU probe has answered (this Chromium has WebGPU) and nothing is loading.
+    await page.getByTestId('python-status').getByText('Python starts when a run or an environment needs it').waitFor({ timeout: 150_000 });
+    await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    // The page asked for none of Python's files (the service worker precaches them, as it does every file).
+    expect(loaded.filter((request) => !request.serviceWorker() && /\/pyodide\/|sandbox-worker/.test(request.url())).map((request) => request.url())).toEqual([]);
     const firstView = firstViewFiles(loaded, baseUrl + '/', outDir);
     // Where WebGPU works (this Chromium has it), the Model view proves the worker engine at once:
     // web-llm's library and its worker (about 4 MB gzip) come on top, both or neither.
@@ -75,6 +80,8 @@ describe('the production build', () => {
     const result = page.getByTestId('validation-result');
     await result.getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
     expect(await result.textContent()).toContain('determinism: passed');
+    // The validation was Python's first need: it started Python, and the header says so.
+    await page.getByTestId('python-status').getByText('Python ready').waitFor({ timeout: 150_000 });
   });
 
   it("ships the Node sandbox's interpreter snapshot, gzipped, and the page's interpreters start from it", async () => {

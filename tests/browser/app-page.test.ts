@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 describe('app page', () => {
-  it('says what the app is, starts Python at load with an estimate, and validates the example environment in the sandbox', async () => {
+  it('says what the app is, starts Python when the new-run form opens (not at load) with an estimate, and validates the example environment in the sandbox', async () => {
     const page = await rig.open('/');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
     // The app's tests drive the production build (the tier's shared server serves it), not the dev app.
@@ -21,8 +21,15 @@ describe('app page', () => {
       scripts.every((path) => /^\/spade-lab\/assets\/[^/]+\.js$/.test(path)),
       scripts.join(', '),
     ).toBe(true);
-    // No click yet: Python starts with the page and says so, then says it is ready and how long it took.
+    // No click yet: the page has settled and Python has not started (no sandbox frame), and the header says when it will.
     const status = page.getByTestId('python-status');
+    await status.getByText('Python starts when a run or an environment needs it').waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('iframe').count()).resolves.toBe(0);
+    expect(await status.textContent()).toMatch(/^\s*Python starts when a run or an environment needs it\s*$/);
+    // Opening a new run's form starts it and says so, then says it is ready and how long it took.
+    await page.getByRole('button', { name: 'Model', exact: true }).click();
+    await page.getByRole('button', { name: 'Start the demo' }).click();
     await status.getByText(/^Starting Python, about \d+ s$/).waitFor({ timeout: 30_000 });
     expect(await status.textContent()).toMatch(/first visit: an estimate; \d+ s so far/);
     await status.getByText('Python ready').waitFor({ timeout: 120_000 });

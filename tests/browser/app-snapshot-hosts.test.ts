@@ -37,12 +37,19 @@ afterAll(async () => {
   await host?.close();
 });
 
-/** Opens the app at `url` in a fresh context and waits until Python is ready (or failed); returns the page, the header's Python status, what it says Python started from, and the snapshot's response. */
+/** Opens a new run's form, which starts Python (the page alone does not). */
+async function startPython(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Model', exact: true }).click({ timeout: PYTHON_START_MS });
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+}
+
+/** Opens the app at `url` in a fresh context, starts Python and waits until it is ready (or failed); returns the page, the header's Python status, what it says Python started from, and the snapshot's response. */
 async function bootAt(url: string): Promise<{ page: Page; status: string; startedFrom: string | null; snapshot: Response }> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   const snapshot = page.waitForResponse((response) => response.url().endsWith(`/pyodide/${SNAPSHOT_FILE}`), { timeout: PYTHON_START_MS });
   await page.goto(url);
+  await startPython(page);
   const status = page.getByTestId('python-status');
   await status.getByText(/Python ready|Python could not start/).waitFor({ timeout: PYTHON_START_MS });
   const text = ((await status.textContent()) ?? '').replace(/\s+/g, ' ').trim();
@@ -99,6 +106,7 @@ describe("the built app's Python on static hosts", () => {
       expect(stored.head).toEqual([0x00, 0x73, 0x6e, 0x70]);
       await context.setOffline(true);
       await page.reload();
+      await startPython(page);
       const status = page.getByTestId('python-status');
       await status.getByText(/Python ready|Python could not start/).waitFor({ timeout: PYTHON_START_MS });
       await expect(status.getAttribute('data-started-from')).resolves.toBe('snapshot');

@@ -1,6 +1,7 @@
 // When the command line's sandbox starts and stops, over fake processes behind the spawn seam (no
 // Python, milliseconds): a command that runs Python starts booting as it begins, one that runs
 // none never makes a sandbox, and the exit never waits for a spare that is still booting.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 // `spade compare` and `spade sweep` with held-out intervals (issue 33, item 3): the paired
 // difference from the first run in the table and in --json, and a sweep's cells averaged over
 // seeds; in-process over the fake sandbox with the doubles of the scripted games.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.ts';

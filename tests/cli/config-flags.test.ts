@@ -1,3 +1,4 @@
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs, UsageError } from '../../src/cli/args.ts';

@@ -1,5 +1,6 @@
 // The import's progress line (distinct codes done, rate, time left) and how `spade import` shows it:
 // a line every two seconds on a terminal, only the closing summary otherwise.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { describe, expect, it } from 'vitest';
 import { validationProgress } from '../../src/cli/import-command.ts';
 import { formatDuration, importProgressLine } from '../../src/formats/import/import-progress.ts';

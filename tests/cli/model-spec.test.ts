@@ -1,3 +1,4 @@
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { contextWindowOption, modelFromSpec } from '../../src/cli/model-spec.ts';

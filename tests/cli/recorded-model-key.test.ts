@@ -1,5 +1,6 @@
 // Attack: a run folder (or an imported archive) records `openai:URL#MODEL` with the attacker's URL;
 // `spade eval --run DIR` must never send OPENAI_API_KEY there unless this command line names it.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

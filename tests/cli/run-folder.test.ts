@@ -1,6 +1,7 @@
 // `spade run --out DIR` on a folder that already holds something (issue 33, item 1): refused
 // unless --resume continues the run or --replace discards it; in-process over the fake sandbox with
 // the doubles of the scripted games.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // A run directory's own pool as a held-out suite (`--suite DIR` / `DIR@N` for spade eval, and
 // `--eval` for spade run), in-process over the fake sandbox with the doubles of the scripted games.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // Attack: control characters from data (a run's model id, a directory name, a command name) must
 // never reach the terminal raw: ESC sequences retitle windows or forge lines, BEL rings, CR overwrites.
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -73,7 +73,7 @@ export interface AppContext {
   compare: Comparison;
   /** A sweep over settings and seeds, its runs run one after another (kept across reloads). */
   sweep: SweepController;
-  /** The Python sandbox, warmed as the page loads: starting (with an estimate), ready or failed. */
+  /** The Python sandbox, started on its first need or when a new run's form opens: idle, starting (with an estimate), ready or failed. */
   python: PythonStatus;
   /** True when a run with this model id can start now (a demo or a server, or the loaded WebGPU or CPU model). */
   modelReady(modelId: string): boolean;
@@ -110,11 +110,15 @@ export function createAppUpdate(): AppUpdate {
 
 /** Builds the app: IndexedDB store, browser sandbox, models, the run controller, and the UI's door onto them. */
 export async function createAppContext(onStoreClosed: (reason: string) => void): Promise<AppContext> {
-  // The context owns the app's one browser sandbox; Python starts first, beside the database, so the first validation or demo epoch finds it booted.
-  const sandbox = createBrowserSandboxRuntime(sandboxAssets);
-  const appSandbox = () => sandbox;
-  const python = new PythonStatus(() => warmSandbox(sandbox));
-  void python.start();
+  // The context owns the app's one browser sandbox. Python starts on its first real need (anything
+  // that takes the sandbox) or when a new run's form opens (App.svelte), not with the page: a visit
+  // that only reads stored runs never boots it.
+  const runtime = createBrowserSandboxRuntime(sandboxAssets);
+  const python = new PythonStatus(() => warmSandbox(runtime));
+  const sandbox = () => {
+    void python.start();
+    return runtime;
+  };
   const store = await openIndexedDbRunStore({ onClosed: (reason) => onStoreClosed(reason) });
   const modelSetup = new ModelSetupController();
   const cpu = new CpuModelController();
@@ -161,7 +165,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
   const presence = new RunPresence(link);
   const runs = new RunController({
     store,
-    sandbox: appSandbox,
+    sandbox,
     corpus: activeGroundingCorpus,
     model,
     suite: heldOut,
@@ -190,18 +194,18 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     modelSetup,
     cpu,
     views: runViews(store),
-    sandbox: sandboxActions(appSandbox, (meta) => runs.modelFor(meta)),
-    data: dataActions(store, appSandbox, async (runId) => ((await library.delete(runId)) ? null : library.deleteError)),
+    sandbox: sandboxActions(sandbox, (meta) => runs.modelFor(meta)),
+    data: dataActions(store, sandbox, async (runId) => ((await library.delete(runId)) ? null : library.deleteError)),
     playbook: new PlaybookController({ store, run: runs }),
     pools: new FixedPoolPicker({
-      sandbox: appSandbox,
+      sandbox,
       heldOut,
       bundled: async () => ({ name: STARTER_POOL_NAME, read: await readServedPool(fetchAsset, STARTER_POOL_FOLDER) }),
       readPicked: readPickedPool,
     }),
     suites: {
-      scheduled: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox: appSandbox, readPicked: readPickedPool }) }),
-      onDemand: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox: appSandbox, readPicked: readPickedPool }) }),
+      scheduled: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }) }),
+      onDemand: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }) }),
     },
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     setContextWindow: (baseUrl, tokens) => contextWindows.set(baseUrl, tokens),

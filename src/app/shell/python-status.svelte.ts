@@ -28,10 +28,10 @@ export function savedStartMs(storage: PreferenceStorage | null): number | null {
 }
 
 /**
- * Warms the app's Python sandbox as the page loads and says where it stands: starting, with an
- * estimate (this browser's last start, or a labelled first-visit guess), ready with the time it
- * took (remembered for the next visit's estimate) and, when it started cold instead of from the
- * build's snapshot, why, or failed with the reason.
+ * Starts the app's Python sandbox on its first need and says where it stands: not started yet,
+ * starting, with an estimate (this browser's last start, or a labelled first-visit guess), ready
+ * with the time it took (remembered for the next visit's estimate) and, when it started cold
+ * instead of from the build's snapshot, why, or failed with the reason.
  */
 export class PythonStatus {
   state: PythonState = $state.raw({ phase: 'idle' });

@@ -1,6 +1,7 @@
 // How each backend passes a request's grammar, with the fakes of each engine or server: wllama's
 // sampling `grammar`, web-llm's `response_format`, and the field an OpenAI-compatible server of
 // the named family reads (none, and `grammars` false, when no family is named).
+// Test tier: unit (the CLI over fakes only: no Python, no process).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIChatModel } from '../../../src/adapters/llm/openai/openai-chat-model.ts';
 import { GRAMMAR_SERVERS, isGrammarServer } from '../../../src/adapters/llm/openai/openai-grammar.ts';
