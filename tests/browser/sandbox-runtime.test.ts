@@ -155,7 +155,10 @@ describe('browser sandbox runtime', () => {
     await page.getByRole('button', { name: 'Clicked 1 times' }).waitFor({ timeout: 2000 });
     const { report } = await validateTimed(EXAMPLE_ENV);
     expect(report.ok).toBe(true);
-    // The syntax interpreter plus one warm spare: every environment's own worker is gone.
+    // Once the replacement that started when the validation took the spare has booted: the syntax
+    // interpreter plus one spare (the environment's own worker, restored, or that replacement; the
+    // page's runtime keeps one, so the other is gone).
+    await page.evaluate(() => window.spadeTest.waitForSpawns(0));
     expect(await page.evaluate(() => window.spadeTest.liveInterpreters())).toBe(2);
     expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(1);
   });
