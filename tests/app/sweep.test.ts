@@ -97,6 +97,7 @@ function setup(behaviour?: (name: string) => Behaviour, ready = true) {
     run: runs,
     refreshRuns: async () => refreshed++,
     storage: localSweepStorage(() => storage),
+    store,
     demoModelId: DEMO,
     modelReady: () => ready,
     lock: async (id) => {
