@@ -1,3 +1,4 @@
+import { comparableModelId } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { compareRuns, settingText, type ComparedRun, type RunComparison } from '../analysis/compare-runs.ts';
 import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
@@ -91,7 +92,7 @@ export async function runCompare(argv: string[], _runtime: () => SandboxRuntime,
   const { values, positionals } = parseCommandArgs(argv, COMPARE_OPTIONS);
   if (positionals.length === 0) throw new UsageError('compare needs at least one run directory');
   if (values.json && values.csv) throw new UsageError('compare prints --json or --csv, not both');
-  const comparison = compareRuns(await Promise.all(positionals.map((dir) => comparedRun(dir))));
+  const comparison = compareRuns(await Promise.all(positionals.map((dir) => comparedRun(dir))), comparableModelId);
   if (values.json) print(JSON.stringify(comparison));
   else if (values.csv) print(comparisonCsv(comparison).trimEnd());
   else comparisonLines(comparison).forEach((line) => print(line));

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { formatModelId } from '../adapters/llm/model-id.ts';
-import { bundledScriptOf, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
+import { bundledScriptOf, comparableModelId, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { KNOBS } from '../core/config-table.ts';
 import { compareRuns, type ComparedRun } from '../analysis/compare-runs.ts';
@@ -99,6 +99,6 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
     if ((await new FileRunStore(dir).listRuns()).length > 0) runs.push(await comparedRun(dir, cell.name));
   }
   print('');
-  comparisonLines(compareRuns(runs)).forEach((line) => print(line));
+  comparisonLines(compareRuns(runs, comparableModelId)).forEach((line) => print(line));
   return failed > 0 ? 1 : 0;
 }

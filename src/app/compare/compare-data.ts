@@ -1,3 +1,4 @@
+import { comparableModelId } from '../../adapters/llm/scripted/bundled-scripts.ts';
 import { compareRuns, type ComparedRun, type RunComparison } from '../../analysis/compare-runs.ts';
 import type { HeldOutDifference, SeedGroup } from '../../analysis/held-out-pairs.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
@@ -53,7 +54,7 @@ export async function loadComparison(store: ComparisonStore, ids: readonly strin
   return {
     ids: [...ids],
     runs,
-    comparison: compareRuns(runs),
+    comparison: compareRuns(runs, comparableModelId),
     charts: overlayCharts(runs),
     unevaluated: runs.filter((r) => r.evaluations.length === 0).map((r) => r.label),
     missing: read.filter((r) => !r.run).map((r) => r.id),
