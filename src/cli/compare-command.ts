@@ -78,7 +78,9 @@ export function comparisonLines(comparison: RunComparison): string[] {
     ];
   });
   const note =
-    comparison.differences.length === 0 ? ['every setting is the same in all runs'] : [`${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`];
+    comparison.differences.length === 0
+      ? ['every setting is the same in all runs']
+      : [`${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`];
   return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 

@@ -21,7 +21,12 @@ const meta = (id: string, modelId: string): RunMeta => ({
 async function differencesOf(...modelIds: string[]) {
   const store = new MemoryRunStore();
   for (const [i, modelId] of modelIds.entries()) await store.createRun(meta(`r${i}`, modelId));
-  return (await loadComparison(store, modelIds.map((_, i) => `r${i}`))).comparison.differences;
+  return (
+    await loadComparison(
+      store,
+      modelIds.map((_, i) => `r${i}`),
+    )
+  ).comparison.differences;
 }
 
 describe('the models of compared runs', () => {

@@ -127,12 +127,7 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
   const validateCode = validateOnce((code) => validateEnvironment(code, ports.sandbox, importValidation(ports, { maxTurns: checked.config!.maxTurns })));
   const valid = environments.filter((e) => e.status === 'valid');
   // The fixed pool's and the held-out pool's environments go in the same pass (checked again below from the cache), so none is validated after the progress says done.
-  const verdicts = await validateEntries(
-    [...valid.map((e) => e.code), ...poolCodes(snapshot.meta)],
-    validateCode,
-    ports.sandbox.parallelism ?? 1,
-    ports.onProgress,
-  );
+  const verdicts = await validateEntries([...valid.map((e) => e.code), ...poolCodes(snapshot.meta)], validateCode, ports.sandbox.parallelism ?? 1, ports.onProgress);
   for (const [i, { report, validatedAs }] of verdicts.slice(0, valid.length).entries()) {
     const shared = validatedAs === i ? '' : ` (${sharedVerdictNote(valid[validatedAs]!.id)})`;
     if (!report.ok) problems.push({ source: valid[i]!.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}${shared}`, kept: true });
