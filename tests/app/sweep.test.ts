@@ -234,6 +234,20 @@ describe('SweepController', () => {
     expect(sweep.runIds).toEqual(['r1', 'r2', 'r3', 'r4']);
   });
 
+  it('reads its figures per grid cell from the store, and forgets them with the sweep', async () => {
+    const { sweep } = setup();
+    expect(await sweep.start(FORM)).toBe(true);
+    await until(() => sweep.plan!.status === 'finished', 'the sweep to finish');
+    await sweep.loadFigures();
+    expect(sweep.figures!.map((row) => [row.cell, row.seeds, row.completed])).toEqual([
+      ['reward=blend', '1, 2', '2 of 2 runs completed'],
+      ['reward=regret', '1, 2', '2 of 2 runs completed'],
+    ]);
+    sweep.dismiss();
+    await sweep.loadFigures();
+    expect(sweep.figures).toBeNull();
+  });
+
   it('refuses a form with a mistake, or while a run, an evaluation or another sweep is under way', async () => {
     const { sweep, runs } = setup(() => 'hold');
     expect(await sweep.start({ ...FORM, grid: 'reward=' })).toBe(false);
