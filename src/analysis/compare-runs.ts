@@ -63,10 +63,10 @@ const PROMPT_PREFIX = 'prompts.';
 /** A fixed pool or suite as one comparable word: its name and the start of its digest. */
 const suiteWord = (suite: { name: string; sha256: string } | undefined): SettingValue => (suite ? `${suite.name} (${suite.sha256.slice(0, 12)})` : null);
 
-/** Every setting of a run, flattened: the model, the fixed pool, the held-out suite, then each config key (`agent.temperature`, `prompts.hint`). */
-function settingsOf(meta: RunMeta): Map<string, SettingValue> {
+/** Every setting of a run, flattened: the model (named by `modelName`), the fixed pool, the held-out suite, then each config key (`agent.temperature`, `prompts.hint`). */
+function settingsOf(meta: RunMeta, modelName: (modelId: string) => string): Map<string, SettingValue> {
   const settings = new Map<string, SettingValue>([
-    ['model', meta.modelId],
+    ['model', modelName(meta.modelId)],
     ['fixedPool', suiteWord(meta.fixedPool)],
     ['evalSuite', suiteWord(meta.evalSuite)],
   ]);
@@ -111,9 +111,11 @@ function finalsOf(run: ComparedRun): RunFinals {
  * final figures (the last epoch's mean win rate, regret, validity and designer reward, and the last
  * held-out evaluation's win rate with its 95% interval), each run's held-out difference from the
  * first run with its paired interval, and the runs grouped over seeds (mean and interval per group).
+ * `modelName` names each run's model, so two ids of one model (the bundled demo script recorded by
+ * the tab and by the command line) are not a difference; by default the id as recorded.
  */
-export function compareRuns(runs: readonly ComparedRun[]): RunComparison {
-  const settings = runs.map((run) => settingsOf(run.meta));
+export function compareRuns(runs: readonly ComparedRun[], modelName: (modelId: string) => string = (id) => id): RunComparison {
+  const settings = runs.map((run) => settingsOf(run.meta, modelName));
   const keys = [...new Set(settings.flatMap((s) => [...s.keys()]))];
   const differences: SettingDifference[] = [];
   for (const key of keys) {

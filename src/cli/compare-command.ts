@@ -1,9 +1,11 @@
+import { comparableModelId } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { compareRuns, settingText, type ComparedRun, type RunComparison } from '../analysis/compare-runs.ts';
 import type { HeldOutDifference, SeedGroup } from '../analysis/held-out-pairs.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { comparisonCsv } from '../formats/export/comparison-csv.ts';
 import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
+import { count } from './plural.ts';
 
 /** Reads the run in directory `dir` for a comparison, named `label` (default: the directory as given). */
 export async function comparedRun(dir: string, label = dir): Promise<ComparedRun> {
@@ -62,7 +64,7 @@ export function comparisonLines(comparison: RunComparison): string[] {
     `held-out minus ${first} (paired 95% CI)`,
   ];
   const rows = comparison.runs.map((run, i) => {
-    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${run.heldOut.afterEpochs} epoch(s)` : 'none';
+    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${count(run.heldOut.afterEpochs, 'epoch')}` : 'none';
     return [
       run.label,
       ...comparison.differences.map((d) => settingText(d.values[i] ?? null)),
@@ -76,7 +78,9 @@ export function comparisonLines(comparison: RunComparison): string[] {
     ];
   });
   const note =
-    comparison.differences.length === 0 ? ['every setting is the same in all runs'] : [`${comparison.differences.length} setting(s) differ: ${comparison.differences.map((d) => d.key).join(', ')}`];
+    comparison.differences.length === 0
+      ? ['every setting is the same in all runs']
+      : [`${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`];
   return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 
@@ -91,7 +95,7 @@ export async function runCompare(argv: string[], _runtime: () => SandboxRuntime,
   const { values, positionals } = parseCommandArgs(argv, COMPARE_OPTIONS);
   if (positionals.length === 0) throw new UsageError('compare needs at least one run directory');
   if (values.json && values.csv) throw new UsageError('compare prints --json or --csv, not both');
-  const comparison = compareRuns(await Promise.all(positionals.map((dir) => comparedRun(dir))));
+  const comparison = compareRuns(await Promise.all(positionals.map((dir) => comparedRun(dir))), comparableModelId);
   if (values.json) print(JSON.stringify(comparison));
   else if (values.csv) print(comparisonCsv(comparison).trimEnd());
   else comparisonLines(comparison).forEach((line) => print(line));

@@ -3,6 +3,7 @@ import { EXPORT_FORMATS, exportRun, type ExportFormat } from '../adapters/store/
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
+import { count } from './plural.ts';
 
 const WHAT: Record<ExportFormat, string> = { pool: 'games', rollouts: 'rollout rows', metrics: 'epochs', archive: 'environments' };
 
@@ -25,6 +26,6 @@ export async function runExport(argv: string[], _runtime: () => SandboxRuntime, 
   if (!run) throw new UsageError(`${dir} holds no run (no config.json); give the --out directory of spade run or spade import`);
   const file = await exportRun(store, run.id, format);
   await writeFile(out, file.bytes);
-  print(`wrote ${out}: ${file.count} ${WHAT[format]} of run ${run.id} (${run.epochsCompleted} epoch(s)), ${file.bytes.length} bytes`);
+  print(`wrote ${out}: ${file.count} ${WHAT[format]} of run ${run.id} (${count(run.epochsCompleted, 'epoch')}), ${file.bytes.length} bytes`);
   return 0;
 }

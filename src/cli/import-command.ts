@@ -11,6 +11,7 @@ import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../formats/import/impo
 import type { SandboxRuntime } from '../core/ports/sandbox-port.ts';
 import { importProgressLine } from '../formats/import/import-progress.ts';
 import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
+import { count } from './plural.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.
 async function listFolder(root: string, dir = root, out = { paths: [] as string[], passed: [] as Array<{ path: string; why: string }> }) {
@@ -118,9 +119,9 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
     }
     await mkdir(out, { recursive: true });
     await writeFile(file, toJsonLines(report.corpus));
-    print(`imported ${report.imported} corpus document(s) into ${file} (use it with spade run --corpus)`);
+    print(`imported ${count(report.imported, 'corpus document')} into ${file} (use it with spade run --corpus)`);
   } else if (report.runId) {
-    print(`imported ${report.imported} of ${report.found} environment(s) (${report.kind}) into ${out} as run ${report.runId}`);
+    print(`imported ${report.imported} of ${count(report.found, 'environment')} (${report.kind}) into ${out} as run ${report.runId}`);
   } else {
     print(`nothing imported from ${source}${report.kind ? ` (${report.kind})` : ''}`);
   }

@@ -1,5 +1,6 @@
 import type { FigureChange, FigureValue, QuantityTally, ReferenceComparison } from '../core/scoring/reference-recompute.ts';
 import type { RuleDifference } from '../core/scoring/reference-rules.ts';
+import { count } from './plural.ts';
 
 /** Most plays named in the line about plays left as they ran. */
 const NAMED_PLAYS = 5;
@@ -31,7 +32,7 @@ export function referenceLines(comparison: ReferenceComparison): string[] {
   const { differences } = comparison;
   const of = (status: RuleDifference['status']) => differences.filter((d) => d.status === status);
   const lines = [
-    `reference rules: ${differences.length} setting(s) differ from the reference preset: ${of('recomputed').length} recomputed from the stored plays, ${of('replay').length} need a new run, ${of('inactive').length} without effect in this setting`,
+    `reference rules: ${count(differences.length, 'setting')} ${differences.length === 1 ? 'differs' : 'differ'} from the reference preset: ${of('recomputed').length} recomputed from the stored plays, ${of('replay').length} need a new run, ${of('inactive').length} without effect in this setting`,
   ];
   for (const d of of('recomputed')) {
     lines.push(`  ${settingOf(d)}, recomputed: ${d.why}`, ...tallyLines(d.tallies, '    '));
@@ -47,7 +48,7 @@ export function referenceLines(comparison: ReferenceComparison): string[] {
   const left = comparison.needReplay;
   if (left.length > 0) {
     const named = left.slice(0, NAMED_PLAYS).join(', ') + (left.length > NAMED_PLAYS ? `, and ${left.length - NAMED_PLAYS} more` : '');
-    lines.push(`  ${left.length} play(s) left as they ran, since the reference would have played them anew: ${named}`);
+    lines.push(`  ${count(left.length, 'play')} left as they ran, since the reference would have played them anew: ${named}`);
   }
   return lines;
 }

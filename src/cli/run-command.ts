@@ -19,13 +19,14 @@ import { epochLine, evalLine, runSummary } from './run-output.ts';
 import { checkOutFolder, checkResumedConfig, type FolderMode } from './run-folder.ts';
 import { loadSuite } from './suite-spec.ts';
 import { errorMessage } from '../core/error-message.ts';
+import { count } from './plural.ts';
 
 /** The corpus shipped with the app. */
 export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concepts.jsonl', import.meta.url));
 
 async function loadCorpus(file: string, print: (line: string) => void): Promise<CorpusDoc[]> {
   const { docs, problems } = parseCorpus(await readFile(file, 'utf8'), file);
-  if (problems.length > 0) print(`corpus ${file}: skipped ${problems.length} line(s), e.g. line ${problems[0]!.line}: ${problems[0]!.reason}`);
+  if (problems.length > 0) print(`corpus ${file}: skipped ${count(problems.length, 'line')}, e.g. line ${problems[0]!.line}: ${problems[0]!.reason}`);
   if (docs.length === 0) throw new UsageError(`the corpus ${file} has no usable documents`);
   return docs;
 }
@@ -149,7 +150,7 @@ async function resumeRun(values: RunValues, meta: RunMeta, out: string, runtime:
   checkResumedConfig(meta.config, asked);
   if (values.eval !== undefined && meta.config.evalEvery === 0) throw new UsageError('--resume: the run schedules no held-out evaluations, so --eval cannot be given');
   const epochs = values.epochs === undefined ? meta.epochsPlanned : integerOption(values.epochs, 'epochs', 1);
-  if (epochs < meta.epochsCompleted) throw new UsageError(`--epochs ${epochs} is fewer than the ${meta.epochsCompleted} epoch(s) ${out} already holds`);
+  if (epochs < meta.epochsCompleted) throw new UsageError(`--epochs ${epochs} is fewer than the ${count(meta.epochsCompleted, 'epoch')} ${out} already holds`);
   const model = await modelFromSpec(String(values.model), contextWindowOption(values['context-window'], String(values.model)));
   if (model.id !== meta.modelId) throw new UsageError(`--resume: the run was made with the model ${meta.modelId}, not ${model.id}`);
   const unconstrained = grammarNote(meta.config, model);
@@ -157,7 +158,7 @@ async function resumeRun(values: RunValues, meta: RunMeta, out: string, runtime:
   const store = new FileRunStore(out);
   if (epochs === meta.epochsCompleted) {
     if (meta.status !== 'completed') await store.updateRun(meta.id, { status: 'completed', epochsPlanned: epochs });
-    print(`${out} already holds all ${epochs} epoch(s); nothing to run (give a larger --epochs to extend it)`);
+    print(`${out} already holds all ${count(epochs, 'epoch')}; nothing to run (give a larger --epochs to extend it)`);
     return 0;
   }
   const evalSuite = meta.config.evalEvery > 0 ? await resumedSuite(values, meta, runtime, print) : undefined;
@@ -168,7 +169,7 @@ async function resumeRun(values: RunValues, meta: RunMeta, out: string, runtime:
   const loaded = await store.loadRun(meta.id);
   if (!loaded) throw new UsageError(`--resume: ${out} holds no run to continue`);
   await store.updateRun(meta.id, { epochsPlanned: epochs, status: 'running', lastError: null });
-  print(`resuming ${out} after epoch ${loaded.state.epoch}, to ${epochs} epoch(s)`);
+  print(`resuming ${out} after epoch ${loaded.state.epoch}, to ${count(epochs, 'epoch')}`);
   return playEpochs({ store, meta: { ...meta, epochsPlanned: epochs }, model, state: loaded.state, epochs, evalSuite, pool, corpus, out }, runtime, print);
 }
 

@@ -8,6 +8,7 @@ import type { RunMeta } from '../core/ports/store-port.ts';
 import { STATE_FILE } from '../formats/export/run-files.ts';
 import { UsageError } from './args.ts';
 import { errorMessage } from '../core/error-message.ts';
+import { count } from './plural.ts';
 
 /** What `spade run --out DIR` finds at DIR: nothing (absent or empty), a stored run, or other files. */
 export type OutFolder = { kind: 'free' } | { kind: 'run'; meta: RunMeta } | { kind: 'other'; entries: number };
@@ -29,7 +30,7 @@ export async function readOutFolder(dir: string): Promise<OutFolder> {
 /** How the command treats an existing run folder: refuse it, continue it, or replace it. */
 export type FolderMode = 'new' | 'resume' | 'replace';
 
-const epochsOf = (meta: RunMeta) => `${meta.epochsCompleted} of ${meta.epochsPlanned} epoch(s), ${meta.status}`;
+const epochsOf = (meta: RunMeta) => `${meta.epochsCompleted} of ${count(meta.epochsPlanned, 'epoch')}, ${meta.status}`;
 
 /**
  * Checks DIR against the mode before anything is loaded or written: a new run needs DIR absent or

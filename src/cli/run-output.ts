@@ -2,6 +2,7 @@ import type { EvalRecord } from '../core/eval/eval-record.ts';
 import { environmentPlace, type EpochResult } from '../core/loop/epoch.ts';
 import { epochFigures } from '../core/scoring/epoch-figures.ts';
 import { CONFIG_FILE, RUN_FILES, RUN_META_FILE, STATE_FILE } from '../formats/export/run-files.ts';
+import { count } from './plural.ts';
 
 /** Files of a run directory, one JSON object per line (written by FileRunStore). */
 export { RUN_FILES };
@@ -21,7 +22,7 @@ export function epochLine(result: EpochResult): string {
 /** One line per held-out evaluation: when it ran, on what, and the win rate with its 95% interval. */
 export function evalLine(record: EvalRecord): string {
   const [lo, hi] = record.ci95;
-  return `held-out evaluation after ${record.afterEpochs} epoch(s) on ${record.suite}: win rate ${fixed(record.winRate)} (95% CI ${fixed(lo)}-${fixed(hi)}), ${record.environments} environments, ${record.episodes} episodes, playbook ${record.playbook ? 'on' : 'off'}`;
+  return `held-out evaluation after ${count(record.afterEpochs, 'epoch')} on ${record.suite}: win rate ${fixed(record.winRate)} (95% CI ${fixed(lo)}-${fixed(hi)}), ${record.environments} environments, ${record.episodes} episodes, playbook ${record.playbook ? 'on' : 'off'}`;
 }
 
 /** The closing summary: totals and the environments nearest the agent's frontier, each id with its epoch and slot counted from 1 as the epoch lines count (ids count from 0, as the files do). */
@@ -31,7 +32,7 @@ export function runSummary(results: readonly EpochResult[], dir: string): string
   const best = [...valid].sort((a, b) => b.stats!.designerReward - a.stats!.designerReward).slice(0, 5);
   const tokens = results.reduce((n, r) => n + r.metrics.promptTokens + r.metrics.completionTokens, 0);
   return [
-    `${results.length} epoch(s): ${valid.length}/${envs.length} environments valid, ${results.reduce((n, r) => n + r.metrics.episodes, 0)} episodes, ${tokens} tokens`,
+    `${count(results.length, 'epoch')}: ${valid.length}/${envs.length} environments valid, ${results.reduce((n, r) => n + r.metrics.episodes, 0)} episodes, ${tokens} tokens`,
     'top environments by designer reward (ids count epochs and slots from 0, as the files do):',
     ...best.map(
       (e) =>

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { formatModelId } from '../adapters/llm/model-id.ts';
-import { bundledScriptOf, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
+import { bundledScriptOf, comparableModelId, demoSweepNote } from '../adapters/llm/scripted/bundled-scripts.ts';
 import { FileRunStore } from '../adapters/store/file-run-store.ts';
 import { KNOBS } from '../core/config-table.ts';
 import { compareRuns, type ComparedRun } from '../analysis/compare-runs.ts';
@@ -13,6 +13,7 @@ import { comparedRun, comparisonLines } from './compare-command.ts';
 import { CONFIG_FLAG_OPTIONS } from './config-flags.ts';
 import { RUN_OPTIONS, runRun } from './run-command.ts';
 import { errorMessage } from '../core/error-message.ts';
+import { count } from './plural.ts';
 
 /** The flags only the sweep reads; every other flag goes to each cell's `spade run` as written. */
 export const SWEEP_OPTIONS = {
@@ -83,7 +84,7 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
     const dir = cellDirectory(cell, values.out);
     const stored = await storedRun(dir);
     const done = stored?.status === 'completed' && stored.epochsCompleted >= epochs;
-    print(`cell ${i + 1}/${cells.length} ${cell.name}${done ? `: skipped, ${dir} already holds a completed run of ${stored.epochsCompleted} epoch(s)` : ''}`);
+    print(`cell ${i + 1}/${cells.length} ${cell.name}${done ? `: skipped, ${dir} already holds a completed run of ${count(stored.epochsCompleted, 'epoch')}` : ''}`);
     if (done) continue;
     try {
       await runRun([...sweepRunArgs(cell, options).slice(1), ...(stored ? ['--resume'] : [])], runtime, print);
@@ -99,6 +100,6 @@ export async function runSweep(argv: string[], runtime: () => SandboxRuntime, pr
     if ((await new FileRunStore(dir).listRuns()).length > 0) runs.push(await comparedRun(dir, cell.name));
   }
   print('');
-  comparisonLines(compareRuns(runs)).forEach((line) => print(line));
+  comparisonLines(compareRuns(runs, comparableModelId)).forEach((line) => print(line));
   return failed > 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { compareRuns } from '../../src/analysis/compare-runs.ts';
+import { comparableModelId } from '../../src/adapters/llm/scripted/bundled-scripts.ts';
 import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { evaluation, meta, metrics, run } from './compared-runs.ts';
 
@@ -12,6 +13,12 @@ describe('compareRuns', () => {
       { key: 'reward', values: ['blend', 'regret'] },
       { key: 'agent.temperature', values: [0.2, 0.6] },
     ]);
+  });
+
+  it('names each model as told, so two ids of one model are no difference', () => {
+    const [tab, cli] = [meta({}, { modelId: 'scripted:spade-lab-demo' }), meta({}, { modelId: 'scripted:demo-script.json' })];
+    expect(compareRuns([run('a', tab), run('b', cli)]).differences).toEqual([{ key: 'model', values: ['scripted:spade-lab-demo', 'scripted:demo-script.json'] }]);
+    expect(compareRuns([run('a', tab), run('b', cli)], comparableModelId).differences).toEqual([]);
   });
 
   it('says nothing differs for identical runs', () => {

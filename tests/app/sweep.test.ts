@@ -97,6 +97,7 @@ function setup(behaviour?: (name: string) => Behaviour, ready = true) {
     run: runs,
     refreshRuns: async () => refreshed++,
     storage: localSweepStorage(() => storage),
+    store,
     demoModelId: DEMO,
     modelReady: () => ready,
     lock: async (id) => {
@@ -231,6 +232,20 @@ describe('SweepController', () => {
     expect(sweep.driving).toBe(false);
     expect(parsePlan(storage.getItem('spade-lab-sweep'))!.status).toBe('finished');
     expect(sweep.runIds).toEqual(['r1', 'r2', 'r3', 'r4']);
+  });
+
+  it('reads its figures per grid cell from the store, and forgets them with the sweep', async () => {
+    const { sweep } = setup();
+    expect(await sweep.start(FORM)).toBe(true);
+    await until(() => sweep.plan!.status === 'finished', 'the sweep to finish');
+    await sweep.loadFigures();
+    expect(sweep.figures!.map((row) => [row.cell, row.seeds, row.completed])).toEqual([
+      ['reward=blend', '1, 2', '2 of 2 runs completed'],
+      ['reward=regret', '1, 2', '2 of 2 runs completed'],
+    ]);
+    sweep.dismiss();
+    await sweep.loadFigures();
+    expect(sweep.figures).toBeNull();
   });
 
   it('refuses a form with a mistake, or while a run, an evaluation or another sweep is under way', async () => {

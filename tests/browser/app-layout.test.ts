@@ -100,6 +100,18 @@ function layout(target: Page) {
   });
 }
 
+describe('the new-run form', () => {
+  it.each([1280, 390])('at %i px shows the whole default name of a run', async (width) => {
+    await page.setViewportSize({ width, height: 800 });
+    await nav('Model').click();
+    await page.getByRole('button', { name: 'Start the demo' }).click();
+    const name = page.getByLabel('Name', { exact: true });
+    await expect(name.inputValue()).resolves.toMatch(/^Run .*\d/);
+    const [scroll, client] = await name.evaluate((input) => [input.scrollWidth, input.clientWidth]);
+    expect(scroll).toBeLessThanOrEqual(client);
+  });
+});
+
 describe('every view fits the window', () => {
   it.each([1366, 390])('at %i px: no sideways scroll; at 1366 one header row and the content in one place', async (width) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 768 });

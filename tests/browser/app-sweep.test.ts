@@ -91,4 +91,45 @@ describe('a sweep in the tab, then its runs side by side', () => {
     },
     DEMO_TEST_TIMEOUT_MS,
   );
+
+  it(
+    "brings the progress up on start and shows each cell's held-out mean and interval, the figures of the comparison",
+    async () => {
+      await page.getByRole('button', { name: 'Sweeps', exact: true }).click();
+      await page.getByLabel('Grid').fill('playbook=off,on');
+      await page.getByLabel('Seeds', { exact: true }).fill('1');
+      await page.getByLabel('Epochs per run').fill('1');
+      // One play per held-out environment: the figures are the point, not the demo's games.
+      await page.getByLabel('Shared settings (optional)').fill('slots=1;plays=1;skills-per-epoch=1;corpus=off;eval-every=1;eval-seeds=1');
+      await page.getByText('2 runs of 1 epoch: playbook-off_seed-1, playbook-on_seed-1').waitFor();
+      await page.getByRole('button', { name: 'Start the sweep' }).click();
+      await cells().first().filter({ hasText: 'playbook-off_seed-1' }).waitFor();
+      // Focus moves to the progress heading once the runs are created (a wait that times out when it never does).
+      await page.waitForFunction(() => document.activeElement?.id === 'sweep-progress-title', undefined, { timeout: 30_000 });
+      const title = page.locator('#sweep-progress-title');
+      const box = await title.boundingBox();
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+
+      await page.getByTestId('sweep-progress').and(page.locator('[data-status="finished"]')).waitFor({ timeout: 240_000 });
+      const figure = /^\d\.\d\d \(\d\.\d\d to \d\.\d\d\)$/;
+      const rows = page.getByTestId('sweep-figures').locator('tbody tr');
+      await rows.nth(1).locator('td').nth(2).filter({ hasText: figure }).waitFor({ timeout: 30_000 });
+      const table = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!.trim())));
+      expect(table.map((row) => row.slice(0, 3))).toEqual([
+        ['usePlaybook=off', '1', '1 of 1 run completed'],
+        ['usePlaybook=on', '1', '1 of 1 run completed'],
+      ]);
+      expect(table.map((row) => row[3])).toEqual([expect.stringMatching(figure), expect.stringMatching(figure)]);
+      await screenshot(page, 'sweep-figures');
+
+      // The same numbers as the comparison of the two runs: one seed each, so each cell's mean is its run's own figure.
+      await page.getByRole('button', { name: 'Compare these runs' }).click();
+      const finals = page.getByTestId('finals').locator('tbody tr');
+      await finals.first().waitFor({ timeout: 30_000 });
+      const compared = await finals.evaluateAll((trs) => trs.map((tr) => tr.children[6]!.textContent!.trim().split(' after ')[0]));
+      expect(compared).toEqual(table.map((row) => row[3]));
+    },
+    DEMO_TEST_TIMEOUT_MS,
+  );
 });

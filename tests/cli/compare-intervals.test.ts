@@ -59,6 +59,6 @@ describe('held-out intervals in spade compare and spade sweep', () => {
     ]);
     const table = (await spade('compare', ...dirs)).stdout.split('\n');
     expect(table[1]).toMatch(/held-out minus .*reward-blend_seed-1 \(paired 95% CI\)$/);
-    expect(table[3]).toMatch(new RegExp(`0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch\\(s\\) +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`));
+    expect(table[3]).toMatch(new RegExp(`0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`));
   });
 });

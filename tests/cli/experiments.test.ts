@@ -79,7 +79,7 @@ describe('spade eval', () => {
     const result = await spade('eval', '--run', run, '--suite', TINY, '--model', SCRIPT, '--seeds', '3', '--no-playbook');
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped  suite tiny: broken_gate');
-    expect(result.stdout).toContain('held-out evaluation after 1 epoch(s) on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off');
+    expect(result.stdout).toContain('held-out evaluation after 1 epoch on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off');
     expect(result.stdout).toMatch(/^ {2}Planning +win rate 1\.00/m);
     expect(result.stdout).toContain(`appended to ${join(run, 'evals.jsonl')}`);
     expect(rows<EvalRecord>(run, 'evals.jsonl').map((r) => r.episodes)).toEqual([4, 6]);
@@ -131,9 +131,9 @@ describe('spade run with held-out evaluations', () => {
     const result = await spade('run', '--model', SCRIPT, '--out', dir, ...SMALL, '--eval', TINY);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n').filter((l) => /^(epoch|held-out)/.test(l))).toEqual([
-      expect.stringMatching(/^held-out evaluation after 0 epoch\(s\) on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/),
+      expect.stringMatching(/^held-out evaluation after 0 epochs on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/),
       expect.stringMatching(/^epoch 1: /),
-      expect.stringMatching(/^held-out evaluation after 1 epoch\(s\) on tiny: /),
+      expect.stringMatching(/^held-out evaluation after 1 epoch on tiny: /),
     ]);
     expect(json(dir, 'config.json')).toMatchObject({ config: { evalEvery: 1 } });
     const refused = await spade('run', '--model', SCRIPT, '--out', join(tmp, 'refused'), '--eval', TINY, '--eval-every', '0');
@@ -189,7 +189,7 @@ describe('spade compare', () => {
       [regret, 1, 0.5, null],
     ]);
     const table = (await spade('compare', blend, regret)).stdout.split('\n');
-    expect(table[0]).toBe('1 setting(s) differ: reward');
+    expect(table[0]).toBe('1 setting differs: reward');
     expect(table[1]).toMatch(/^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/);
     expect(table[2]).toMatch(/blend +1 +0\.50 +0\.50 +0\.67 +0\.20 +none +-$/);
     expect(table[3]).toMatch(/regret +1 +0\.50 +0\.50 +0\.67 +0\.50 +none +none \(not evaluated\)$/);
@@ -217,12 +217,12 @@ describe('spade sweep', () => {
       expect(json(dir, 'config.json')).toMatchObject({ config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false } });
     }
     expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
-    expect(first.stdout).toContain('1 setting(s) differ: reward');
+    expect(first.stdout).toContain('1 setting differs: reward');
     expect(first.stdout).not.toContain('note: ');
     const written = statSync(join(dirs[0]!, 'run.json')).mtimeMs;
     const again = await sweep(out);
     expect(again.status, again.stderr).toBe(0);
-    expect(again.stdout.match(/: skipped, .* already holds a completed run of 1 epoch\(s\)$/gm)).toHaveLength(2);
+    expect(again.stdout.match(/: skipped, .* already holds a completed run of 1 epoch$/gm)).toHaveLength(2);
     expect(again.stdout).not.toMatch(/^epoch 1: /m);
     expect(statSync(join(dirs[0]!, 'run.json')).mtimeMs).toBe(written);
   });

@@ -35,7 +35,7 @@ describe('spade export', () => {
     const out = join(tmp, 'pool.zip');
     const result = spadeSubprocess('export', '--run', run, '--format', 'pool', '--out', out);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^wrote .*pool\.zip: 4 games of run run \(2 epoch\(s\)\)/);
+    expect(result.stdout).toMatch(/^wrote .*pool\.zip: 4 games of run run \(2 epochs\)/);
     const files = unzip(out);
     const dir = join(tmp, 'pool');
     for (const [path, text] of Object.entries(files)) {
@@ -77,7 +77,7 @@ describe('spade import', () => {
     const into = join(tmp, 'from-pool');
     const result = spadeSubprocess('import', join(tmp, 'pool.zip'), '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/imported 4 of 4 environment\(s\) \(pool\) into .* as run import-/);
+    expect(result.stdout).toMatch(/imported 4 of 4 environments \(pool\) into .* as run import-/);
     expect((await spade('export', '--run', into, '--format', 'pool', '--out', join(tmp, 'pool2.zip'))).status).toBe(0);
     expect(unzip(join(tmp, 'pool2.zip'))['checksums.sha256']).toBe(unzip(join(tmp, 'pool.zip'))['checksums.sha256']);
   });
@@ -122,7 +122,7 @@ describe('spade import', () => {
     const result = await spade('import', folder, '--out', into);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/^skipped {2}game_00000_001_logical_deduction\.py: invalid at load \(syntax_error\)/m);
-    expect(result.stdout).toMatch(/imported 1 of 2 environment\(s\) \(pool\)/);
+    expect(result.stdout).toMatch(/imported 1 of 2 environments \(pool\)/);
     expect(read(into, 'environments.jsonl').trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(into, 'state.json'))).toBe(true);
   });

@@ -49,7 +49,7 @@ describe('spade import on attack files', () => {
     expect(result.stdout).toMatch(/^skipped {2}attack\.zip:\.\.\\win\.py: expected a relative path with "\/" separators, saw a backslash in the path/m);
     expect(result.stdout).toMatch(/^skipped {2}attack\.zip:\/abs\.py: expected a relative path with "\/" separators, saw an absolute path/m);
     expect(result.stdout).toMatch(/^skipped {2}attack\.zip:games\/liar\.py: the directory declares 10 bytes, the data inflates to more/m);
-    expect(result.stdout).toMatch(/imported 1 of 1 environment\(s\) \(pool\)/);
+    expect(result.stdout).toMatch(/imported 1 of 1 environment \(pool\)/);
   });
 
   it('a JSONL line over the cap is one problem line and never reaches the sandbox', async () => {
@@ -58,7 +58,7 @@ describe('spade import on attack files', () => {
     const result = await spade('import', join(dir, 'rows.jsonl'), '--out', join(dir, 'from-rows'));
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(new RegExp(`^skipped {2}rows\\.jsonl:1: expected a line of at most ${MAX_LINE_CHARS} characters, saw \\d+; the line was not read`, 'm'));
-    expect(result.stdout).toMatch(/imported 1 of 1 environment\(s\) \(rows\)/);
+    expect(result.stdout).toMatch(/imported 1 of 1 environment \(rows\)/);
   });
 
   it('a corpus never replaces an existing corpus.jsonl unless --replace', async () => {

@@ -56,7 +56,7 @@ describe('spade run on an existing folder', () => {
     const again = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', full, ...SMALL);
     expect(again.status).toBe(2);
     expect(again.stderr.split('\n')[0]).toBe(
-      `--out ${full} already holds a run (2 of 2 epoch(s), completed); add --resume to continue it, --replace to discard it and start again, or choose another directory`,
+      `--out ${full} already holds a run (2 of 2 epochs, completed); add --resume to continue it, --replace to discard it and start again, or choose another directory`,
     );
     expect(again.stdout).toBe('');
     // The specific error and a pointer to the usage, not the whole usage text after it.
@@ -103,7 +103,7 @@ describe('spade run --resume', () => {
     expect((await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', dir, ...SMALL)).status).toBe(0);
     const resumed = await spade('run', '--model', SCRIPT, '--epochs', '2', '--out', dir, '--resume', '--eval', TINY);
     expect(resumed.status, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/^resuming .* after epoch 1, to 2 epoch\(s\)$/m);
+    expect(resumed.stdout).toMatch(/^resuming .* after epoch 1, to 2 epochs$/m);
     expect(resumed.stdout).toMatch(/^epoch 2: /m);
     expect(resumed.stdout).not.toMatch(/^epoch 1: /m);
     expect(comparable(dir)).toEqual(comparable(full));
@@ -131,14 +131,14 @@ describe('spade run --resume', () => {
     const suite = await spade('run', '--model', SCRIPT, '--epochs', '3', '--out', full, '--resume');
     expect(suite.stderr.split('\n')[0]).toBe("--resume: the run's evaluations play the suite tiny; give it again with --eval");
     const fewer = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', full, '--resume');
-    expect(fewer.stderr.split('\n')[0]).toBe(`--epochs 1 is fewer than the 2 epoch(s) ${full} already holds`);
+    expect(fewer.stderr.split('\n')[0]).toBe(`--epochs 1 is fewer than the 2 epochs ${full} already holds`);
     expect(snapshot(full)).toEqual(before);
   });
 
   it('on a run that holds all its epochs says so and writes nothing', async () => {
     const before = snapshot(full);
     const done = await spade('run', '--model', SCRIPT, '--out', full, '--resume', ...SMALL);
-    expect([done.status, done.stdout.trim()]).toEqual([0, `${full} already holds all 2 epoch(s); nothing to run (give a larger --epochs to extend it)`]);
+    expect([done.status, done.stdout.trim()]).toEqual([0, `${full} already holds all 2 epochs; nothing to run (give a larger --epochs to extend it)`]);
     expect(snapshot(full)).toEqual(before);
   });
 
@@ -148,7 +148,7 @@ describe('spade run --resume', () => {
     expect((await sweep('1')).status).toBe(0);
     const longer = await sweep('2');
     expect(longer.status, longer.stderr).toBe(0);
-    expect(longer.stdout).toMatch(/resuming .*reward-blend_seed-7 after epoch 1, to 2 epoch\(s\)/);
+    expect(longer.stdout).toMatch(/resuming .*reward-blend_seed-7 after epoch 1, to 2 epochs/);
     expect(lines(join(out, 'reward-blend_seed-7'), 'epochs.jsonl')).toHaveLength(2);
   });
 });

@@ -87,7 +87,7 @@ describe('a run directory as a held-out suite', () => {
     const dir = join(tmp, 'scheduled');
     const result = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', dir, ...SMALL, '--eval', `${source}@1`);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('held-out evaluation after 0 epoch(s) on run source at epoch 1: win rate 0.50');
+    expect(result.stdout).toContain('held-out evaluation after 0 epochs on run source at epoch 1: win rate 0.50');
     expect(evals(dir).map((e) => [e.afterEpochs, e.suite])).toEqual([
       [0, 'run source at epoch 1'],
       [1, 'run source at epoch 1'],

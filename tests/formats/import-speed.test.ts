@@ -1,7 +1,12 @@
 // Import speed without the real sandbox: identical code is validated once, syntax errors and files
 // without `Env` never take an interpreter, validations run side by side up to the sandbox's
 // parallelism, and the result is the same whatever order the validations finish in.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { INITIAL_RUN_STATE } from '../../src/core/loop/epoch.ts';
+import { buildArchiveFiles } from '../../src/formats/export/run-archive.ts';
+import type { RunSnapshot } from '../../src/formats/export/run-snapshot.ts';
+import { testMeta } from '../adapters/store/store-fixtures.ts';
 import { envError } from '../../src/core/env/env-error.ts';
 import type { SandboxRuntime } from '../../src/core/ports/sandbox-port.ts';
 import type { ImportFile } from '../../src/formats/export/files.ts';
@@ -145,5 +150,29 @@ describe('validations side by side, results in a stable order', () => {
     expect(progress).toEqual(['1/3', '2/3', '3/3']);
     expect(verdicts.map((v) => v.validatedAs)).toEqual([0, 1, 0, 3, 1]);
     expect(verdicts.map((v) => v.report.ok)).toEqual([true, false, true, true, false]);
+  });
+});
+
+describe("an archive's fixed pool", () => {
+  it('is validated in the same pass as the run’s environments, side by side and counted in the progress, never after it says done', async () => {
+    const sandbox = countingSandbox(2, () => 5);
+    const pool = Array.from({ length: 6 }, (_, i) => ({ id: `p${i}`, skill: 'Optimization', code: game(i), title: null }));
+    const snapshot: RunSnapshot = {
+      meta: { ...testMeta('r'), epochsCompleted: 0, epochsPlanned: 2, fixedPool: { name: 'starter', sha256: 'x', environments: pool } },
+      state: INITIAL_RUN_STATE,
+      epochs: [],
+      environments: [],
+      episodes: [],
+      rollouts: [],
+      evaluations: [],
+    };
+    const sha = async (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    const files = (await buildArchiveFiles(snapshot, sha)).map((f) => ({ path: f.path, text: f.text, sha256: createHash('sha256').update(f.text, 'utf8').digest('hex') }));
+    const progress: Array<[number, number, number]> = [];
+    const report = await importFiles(files, { sandbox, hashText: sha, nonce: 7, onProgress: (done, total) => progress.push([done, total, sandbox.seen.loads.length]) }, { now: 1 });
+    expect(report.snapshot!.meta.fixedPool!.environments).toHaveLength(6);
+    expect(sandbox.seen.loads).toHaveLength(6);
+    expect(progress.at(-1)).toEqual([6, 6, 6]);
+    expect(sandbox.seen.maxInFlight).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { comparableModelId } from '../../adapters/llm/scripted/bundled-scripts.ts';
 import { compareRuns, type ComparedRun, type RunComparison } from '../../analysis/compare-runs.ts';
 import type { HeldOutDifference, SeedGroup } from '../../analysis/held-out-pairs.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
@@ -53,7 +54,7 @@ export async function loadComparison(store: ComparisonStore, ids: readonly strin
   return {
     ids: [...ids],
     runs,
-    comparison: compareRuns(runs),
+    comparison: compareRuns(runs, comparableModelId),
     charts: overlayCharts(runs),
     unevaluated: runs.filter((r) => r.evaluations.length === 0).map((r) => r.label),
     missing: read.filter((r) => !r.run).map((r) => r.id),
@@ -77,15 +78,15 @@ export interface SeedGroupRow {
   heldOut: string;
 }
 
+/** A group's mean held-out win rate and its interval in words (`0.38 (0.10 to 0.70)`), with how many of its runs were evaluated when not all were. */
+export function seedGroupHeldOut(g: SeedGroup): string {
+  if (g.meanWinRate === null) return 'not evaluated';
+  const interval = g.ci95 ? ` (${two(g.ci95[0])} to ${two(g.ci95[1])})` : ' (no interval: the runs played different suites or were not all evaluated)';
+  return `${two(g.meanWinRate)}${interval}${g.evaluated < g.runs.length ? `, ${g.evaluated} of ${g.runs.length} runs evaluated` : ''}`;
+}
+
 /** The rows of the "over seeds" table, or null when no two runs differ only in their seed (the table is then not shown). */
 export function seedGroupRows(groups: readonly SeedGroup[]): SeedGroupRow[] | null {
   if (!groups.some((g) => g.runs.length > 1)) return null;
-  return groups.map((g) => ({
-    label: g.label,
-    seeds: g.seeds.join(', '),
-    heldOut:
-      g.meanWinRate === null
-        ? 'not evaluated'
-        : `${two(g.meanWinRate)}${g.ci95 ? ` (${two(g.ci95[0])} to ${two(g.ci95[1])})` : ' (no interval: the runs played different suites or were not all evaluated)'}${g.evaluated < g.runs.length ? `, ${g.evaluated} of ${g.runs.length} runs evaluated` : ''}`,
-  }));
+  return groups.map((g) => ({ label: g.label, seeds: g.seeds.join(', '), heldOut: seedGroupHeldOut(g) }));
 }

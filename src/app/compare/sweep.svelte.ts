@@ -2,6 +2,8 @@ import type { ControllerStatus, RunController } from '../run/run-controller.svel
 import type { RunLock } from '../../adapters/tabs/tab-link.ts';
 import { previewSweep, type SweepForm, type SweepPlan, type SweepPlanCell, type SweepPlanStorage, type SweepPreview } from './sweep-plan.ts';
 import { errorMessage } from '../../core/error-message.ts';
+import type { ComparisonStore } from './compare-data.ts';
+import { loadSweepFigures, type SweepFigureRow } from './sweep-figures.ts';
 
 /** What the sweep controller needs from the composition root. */
 export interface SweepDeps {
@@ -10,6 +12,8 @@ export interface SweepDeps {
   /** Reads the Runs list again once the sweep's runs are created. */
   refreshRuns: () => Promise<unknown>;
   storage: SweepPlanStorage;
+  /** Where the sweep's runs are read back for its figures per cell. */
+  store: ComparisonStore;
   /** Model id of the scripted demo (its copied commands name the demo's script file). */
   demoModelId: string;
   /** Whether the model can run now (an in-tab model has to be loaded again after a reload). */
@@ -34,7 +38,13 @@ export class SweepController {
   /** A status line (resumed after a reload, waiting for a model), or null. */
   notice: string | null = $state(null);
 
+  /** Each grid cell's held-out mean over its seeds and its interval, as last read (null: not read yet). */
+  figures: SweepFigureRow[] | null = $state.raw(null);
+  /** Why the figures could not be read, or null. */
+  figuresError: string | null = $state(null);
+
   private cancelRequested = false;
+  private figuresRead = 0;
 
   constructor(private readonly deps: SweepDeps) {}
 
@@ -53,6 +63,24 @@ export class SweepController {
     const cell = this.plan?.cells.find((c) => c.status === 'running');
     const meta = this.deps.run.meta;
     return this.driving && cell && meta?.id === cell.runId ? { done: meta.epochsCompleted, planned: meta.epochsPlanned } : null;
+  }
+
+  /** Reads the sweep's figures per cell again (a later call wins over one still reading). */
+  async loadFigures(): Promise<void> {
+    const plan = this.plan;
+    const mine = ++this.figuresRead;
+    if (!plan) {
+      this.figures = null;
+      return;
+    }
+    try {
+      const rows = await loadSweepFigures(this.deps.store, plan);
+      if (mine !== this.figuresRead) return;
+      this.figures = rows;
+      this.figuresError = null;
+    } catch (error) {
+      if (mine === this.figuresRead) this.figuresError = `The sweep's runs could not be read for its figures: ${errorMessage(error)}.`;
+    }
   }
 
   /** Creates one run per cell and runs them one after another; false (with `error` saying why) when nothing was created. */

@@ -210,7 +210,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     setContextWindow: (baseUrl, tokens) => contextWindows.set(baseUrl, tokens),
     compare: new Comparison({ store, save: saveFile }),
-    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
+    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), store, demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
     python,
     modelReady,
     lecture: new LectureMode(),

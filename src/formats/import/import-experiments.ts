@@ -87,6 +87,14 @@ export async function importedEvalSuite(meta: RunMeta, hashText: HashText, probl
   return { ...rest, evalSuite: { name: raw.name, sha256: await hashText(suiteDigestText(environments)), source: { kind: 'pool', environments } } };
 }
 
+/** The code of every usable environment of an imported run's fixed pool and held-out pool suite, so they are validated with the run's own, in parallel and counted in the progress. */
+export function poolCodes(meta: RunMeta): string[] {
+  const raw = meta as { fixedPool?: unknown; evalSuite?: unknown };
+  const suite = isObject(raw.evalSuite) && isObject(raw.evalSuite.source) && raw.evalSuite.source.kind === 'pool' ? raw.evalSuite.source.environments : undefined;
+  const pool = isObject(raw.fixedPool) ? raw.fixedPool.environments : undefined;
+  return [pool, suite].flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((env: unknown) => (isPoolEnvironment(env) && codeProblem(env.code) === null ? [env.code] : []));
+}
+
 function isPoolEnvironment(v: unknown): v is SuiteEnvironment {
   return isObject(v) && typeof v.id === 'string' && typeof v.skill === 'string' && !isObjectPropertyName(v.skill) && typeof v.code === 'string' && (v.title === null || typeof v.title === 'string');
 }

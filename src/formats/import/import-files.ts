@@ -8,7 +8,7 @@ import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { readCorpusFiles } from './corpus-import.ts';
 import { importedConfig } from './import-config.ts';
-import { importedEvalSuite, importedFixedPool, importedPlaybookState } from './import-experiments.ts';
+import { importedEvalSuite, importedFixedPool, importedPlaybookState, poolCodes } from './import-experiments.ts';
 import { failureReason, importValidation, poolRunSnapshot, poolSetting, sharedVerdictNote, validateCandidates, type ValidatePorts } from './import-envs.ts';
 import { validateEntries, validateOnce } from './validate-distinct.ts';
 import { settingOfRecord } from '../export/pool-format.ts';
@@ -126,13 +126,9 @@ async function importArchive(files: readonly ImportFile[], ports: ImportPorts, o
   const environments = checkedEnvironments(snapshot.environments, problems);
   const validateCode = validateOnce((code) => validateEnvironment(code, ports.sandbox, importValidation(ports, { maxTurns: checked.config!.maxTurns })));
   const valid = environments.filter((e) => e.status === 'valid');
-  const verdicts = await validateEntries(
-    valid.map((e) => e.code),
-    validateCode,
-    ports.sandbox.parallelism ?? 1,
-    ports.onProgress,
-  );
-  for (const [i, { report, validatedAs }] of verdicts.entries()) {
+  // The fixed pool's and the held-out pool's environments go in the same pass (checked again below from the cache), so none is validated after the progress says done.
+  const verdicts = await validateEntries([...valid.map((e) => e.code), ...poolCodes(snapshot.meta)], validateCode, ports.sandbox.parallelism ?? 1, ports.onProgress);
+  for (const [i, { report, validatedAs }] of verdicts.slice(0, valid.length).entries()) {
     const shared = validatedAs === i ? '' : ` (${sharedVerdictNote(valid[validatedAs]!.id)})`;
     if (!report.ok) problems.push({ source: valid[i]!.id, reason: `kept in the run's history, but it no longer validates: ${failureReason(report)}${shared}`, kept: true });
   }

@@ -26,6 +26,12 @@ export function bundledScriptOf(modelId: string): string | null {
   return null;
 }
 
+/** The id a comparison names a model by: a bundled demo session's tab id however the run recorded it (`scripted:demo-script.json` from the command line), any other id as recorded. */
+export function comparableModelId(modelId: string): string {
+  const script = bundledScriptOf(modelId);
+  return [...BUNDLED_SCRIPTS].find(([, file]) => file === script)?.[0] ?? modelId;
+}
+
 /** The settings the demo session's pre-written replies do not change with, by config key, in words. */
 export const DEMO_IGNORED_KEYS: Readonly<Partial<Record<keyof Config, string>>> = {
   useMemory: 'environment memory',
