@@ -1,7 +1,7 @@
 // The run files do not notice the concurrency with the real Node sandbox either: every play in an
 // interpreter of its own (booted, or restored after an earlier environment), plays loaded ahead,
 // 32 at once against 1. The in-process doubles of concurrency.test.ts cover crashes and hangs.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../../src/adapters/sandbox/node-sandbox.ts';
@@ -13,6 +13,7 @@ import { INITIAL_RUN_STATE } from '../../../src/core/loop/epoch.ts';
 import { runEpochs } from '../../../src/core/loop/run-epochs.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
+import { clocklessRunFiles, readRunFiles } from '../../fixtures/run-files.ts';
 
 const GLOW_KEY = (JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
 const KEYS = ['amber', 'cobalt', 'jade'];
@@ -42,7 +43,7 @@ async function runToFiles(concurrency: number): Promise<Record<string, string>> 
   const model = new ScriptedChatModel(reply, 'stateless', () => Math.floor(Math.random() * 3));
   await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
   await runEpochs({ model, sandbox, corpus: [], commit: (result) => store.commitEpoch('run', result) }, INITIAL_RUN_STATE, config, 1);
-  return Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+  return readRunFiles(dir);
 }
 
 describe('concurrency changes no result, in the real sandbox', () => {
@@ -53,16 +54,8 @@ describe('concurrency changes no result, in the real sandbox', () => {
     // The second run's plays ran in interpreters restored after the first run's.
     expect(sandbox.recycled).toBeGreaterThan(restoredBefore);
     expect(Object.keys(many).sort()).toEqual(Object.keys(one).sort());
-    const clockless = (name: string, text: string) => {
-      if (name === 'run.json') return text.replace(/"updatedAt": \d+/, '"updatedAt": 0');
-      if (name !== 'state.json') return text;
-      const state = JSON.parse(text) as { sizes: Record<string, number> };
-      delete state.sizes['timings.jsonl'];
-      return JSON.stringify(state);
-    };
-    for (const name of Object.keys(one).filter((n) => n !== 'timings.jsonl')) {
-      expect(clockless(name, many[name]!.replace('"concurrency": 32', '"concurrency": 1')), name).toBe(clockless(name, one[name]!));
-    }
+    const expected = clocklessRunFiles(one);
+    for (const [name, text] of Object.entries(clocklessRunFiles(many, { from: 32, to: 1 }))) expect(text, name).toBe(expected[name]);
     // Both arms were played and the unhinted arm both won and lost.
     const episodes = one['episodes.jsonl']!.trim()
       .split('\n')

@@ -1,7 +1,6 @@
 // The scheduler is the point, not Python: games are in-process doubles whose resets and steps
 // answer after a random delay, and the model streams after random pauses, so every run finishes
 // its work in a different order. The files a run writes must not notice.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
@@ -13,6 +12,7 @@ import type { ChatModel, ChatRequest } from '../../../src/core/ports/chat-port.t
 import type { Suite } from '../../../src/core/eval/suite.ts';
 import { boxedAnswer, fakeFailure, fakeSandbox, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
+import { clocklessRunFiles, readRunFiles } from '../../fixtures/run-files.ts';
 
 const jitter = () => Math.floor(Math.random() * 3);
 
@@ -113,8 +113,7 @@ async function runToFiles(concurrency: number, lookAhead?: number): Promise<{ fi
     config,
     2,
   );
-  const files = Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
-  return { files, peak: peak() };
+  return { files: readRunFiles(dir), peak: peak() };
 }
 
 describe('concurrency changes no result', () => {
@@ -125,18 +124,9 @@ describe('concurrency changes no result', () => {
     expect(many.peak).toBeGreaterThan(8);
     expect(many.peak).toBeLessThanOrEqual(32);
     expect(Object.keys(many.files).sort()).toEqual(Object.keys(one.files).sort());
-    // Wall-clock parts: run.json's updatedAt, and the size of timings.jsonl that state.json records.
-    const clockless = (name: string, text: string) => {
-      if (name === 'run.json') return text.replace(/"updatedAt": \d+/, '"updatedAt": 0');
-      if (name !== 'state.json') return text;
-      const state = JSON.parse(text) as { sizes: Record<string, number> };
-      delete state.sizes['timings.jsonl'];
-      return JSON.stringify(state);
-    };
-    for (const name of Object.keys(one.files).filter((n) => n !== 'timings.jsonl')) {
-      const recorded = many.files[name]!.replace('"concurrency": 32', '"concurrency": 1');
-      expect(clockless(name, recorded), name).toBe(clockless(name, one.files[name]!));
-    }
+    // Wall-clock parts aside (run.json's updatedAt, timings.jsonl and its size in state.json).
+    const expected = clocklessRunFiles(one.files);
+    for (const [name, text] of Object.entries(clocklessRunFiles(many.files, { from: 32, to: 1 }))) expect(text, name).toBe(expected[name]);
     expect(many.files['config.json']).toContain('"concurrency": 32');
     // The run exercised every rule: retries, a hang that skips plays which ran beside it, held-out hangs, lessons.
     const episodes = one.files['episodes.jsonl']!;
