@@ -43,11 +43,13 @@ describe('a user corpus', () => {
   });
 
   it('a second corpus import asks before replacing it; keeping the earlier one keeps it', async () => {
-    await page.getByLabel('Files').setInputFiles({
-      name: 'other.jsonl',
-      mimeType: 'application/x-ndjson',
-      buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n'),
-    });
+    await page
+      .getByLabel('Files')
+      .setInputFiles({
+        name: 'other.jsonl',
+        mimeType: 'application/x-ndjson',
+        buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n'),
+      });
     const report = page.getByTestId('import-report');
     await report
       .getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`)
