@@ -49,12 +49,7 @@ describe('test tiers', () => {
     });
     expect(nodeTestTiers(root)).toEqual({
       unit: ['tests/cli/over-fakes.test.ts', 'tests/cli/type-only.test.ts'],
-      integration: [
-        'tests/cli/fakes-and-helper.test.ts',
-        'tests/cli/fakes-and-process.test.ts',
-        'tests/cli/fakes-and-sandbox.test.ts',
-        'tests/cli/unmarked.test.ts',
-      ],
+      integration: ['tests/cli/fakes-and-helper.test.ts', 'tests/cli/fakes-and-process.test.ts', 'tests/cli/fakes-and-sandbox.test.ts', 'tests/cli/unmarked.test.ts'],
     });
   });
 

@@ -10,8 +10,7 @@ import { heldOutDifference, seedGroup, type HeldOutDifference, type SeedGroup } 
 export type SettingValue = string | number | boolean | null;
 
 /** A setting's value in words, as every comparison table shows it: a switch on or off, no value `-`. */
-export const settingText = (value: SettingValue): string =>
-  value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
+export const settingText = (value: SettingValue): string => (value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
 
 /** What a comparison reads of one run. */
 export interface ComparedRun {
@@ -62,8 +61,7 @@ export interface RunComparison {
 const PROMPT_PREFIX = 'prompts.';
 
 /** A fixed pool or suite as one comparable word: its name and the start of its digest. */
-const suiteWord = (suite: { name: string; sha256: string } | undefined): SettingValue =>
-  suite ? `${suite.name} (${suite.sha256.slice(0, 12)})` : null;
+const suiteWord = (suite: { name: string; sha256: string } | undefined): SettingValue => (suite ? `${suite.name} (${suite.sha256.slice(0, 12)})` : null);
 
 /** Every setting of a run, flattened: the model (named by `modelName`), the fixed pool, the held-out suite, then each config key (`agent.temperature`, `prompts.hint`). */
 function settingsOf(meta: RunMeta, modelName: (modelId: string) => string): Map<string, SettingValue> {
@@ -74,8 +72,7 @@ function settingsOf(meta: RunMeta, modelName: (modelId: string) => string): Map<
   ]);
   for (const [key, value] of Object.entries(completeConfig(meta.config))) {
     if (Array.isArray(value)) settings.set(key, value.join(', '));
-    else if (typeof value === 'object' && value !== null)
-      for (const [part, inner] of Object.entries(value)) settings.set(`${key}.${part}`, inner as SettingValue);
+    else if (typeof value === 'object' && value !== null) for (const [part, inner] of Object.entries(value)) settings.set(`${key}.${part}`, inner as SettingValue);
     else settings.set(key, value as SettingValue);
   }
   return settings;
@@ -104,15 +101,7 @@ function finalsOf(run: ComparedRun): RunFinals {
     regret: figures?.regret ?? null,
     validity: figures?.validity ?? null,
     designerReward: figures?.designerReward ?? null,
-    heldOut: evaluation
-      ? {
-          suite: evaluation.suite,
-          winRate: evaluation.winRate,
-          ci95: evaluation.ci95,
-          afterEpochs: evaluation.afterEpochs,
-          playbook: evaluation.playbook,
-        }
-      : null,
+    heldOut: evaluation ? { suite: evaluation.suite, winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs, playbook: evaluation.playbook } : null,
   };
 }
 

@@ -44,11 +44,7 @@ const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Sortable = { id: string; slot: number };
 
-function explorerOrder<T extends Sortable>(
-  value: (env: T, sortBy: EnvironmentSortKey) => number | null,
-  sortBy: EnvironmentSortKey,
-  descending: boolean,
-): (a: T, b: T) => number {
+function explorerOrder<T extends Sortable>(value: (env: T, sortBy: EnvironmentSortKey) => number | null, sortBy: EnvironmentSortKey, descending: boolean): (a: T, b: T) => number {
   const sign = descending ? -1 : 1;
   return (a, b) => {
     const va = value(a, sortBy);
@@ -68,18 +64,12 @@ function explorerOrder<T extends Sortable>(
  * when descending; environments without the value (unscored) come last in both directions.
  * Ids compare by UTF-16 code units, as IndexedDB compares string keys.
  */
-export function compareEnvironments(
-  sortBy: EnvironmentSortKey = 'epoch',
-  descending = false,
-): (a: EnvironmentRecord, b: EnvironmentRecord) => number {
+export function compareEnvironments(sortBy: EnvironmentSortKey = 'epoch', descending = false): (a: EnvironmentRecord, b: EnvironmentRecord) => number {
   return explorerOrder(sortValue, sortBy, descending);
 }
 
 /** The explorer's order over summaries (the same as compareEnvironments over their records). */
-export function compareSummaries(
-  sortBy: EnvironmentSortKey = 'epoch',
-  descending = false,
-): (a: EnvironmentSummary, b: EnvironmentSummary) => number {
+export function compareSummaries(sortBy: EnvironmentSortKey = 'epoch', descending = false): (a: EnvironmentSummary, b: EnvironmentSummary) => number {
   return explorerOrder(summarySortValue, sortBy, descending);
 }
 

@@ -61,9 +61,7 @@ function summedCounts(records: readonly EvalRecord[]): WinCount[] {
 /** One group of runs that share every setting but the seed, from their last evaluations (undefined: not evaluated). */
 export function seedGroup(label: string, runs: ReadonlyArray<{ label: string; seed: number; last: EvalRecord | undefined }>): SeedGroup {
   const records = runs.flatMap((run) => (run.last ? [run.last] : []));
-  const sameSuite =
-    records.length === runs.length &&
-    records.every((r) => r.suiteSha256 === records[0]!.suiteSha256 && r.seedsPerEnvironment === records[0]!.seedsPerEnvironment);
+  const sameSuite = records.length === runs.length && records.every((r) => r.suiteSha256 === records[0]!.suiteSha256 && r.seedsPerEnvironment === records[0]!.seedsPerEnvironment);
   const counts = sameSuite ? summedCounts(records) : [];
   return {
     label,

@@ -61,9 +61,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    err(
-      `unknown ${name.startsWith('-') ? 'flag' : 'command'}: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`,
-    );
+    err(`unknown ${name.startsWith('-') ? 'flag' : 'command'}: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`);
     return 2;
   }
   const command = COMMANDS[name]!;
@@ -94,12 +92,7 @@ export interface ClosableSandbox extends SandboxRuntime {
 }
 
 /** Runs one command line with a sandbox made on first need (booting as a Python command begins) and closed when it ends; returns the exit code. */
-export async function runCliWithSandbox(
-  argv: string[],
-  createRuntime: () => ClosableSandbox,
-  out: CliIo['out'],
-  err: CliIo['err'],
-): Promise<number> {
+export async function runCliWithSandbox(argv: string[], createRuntime: () => ClosableSandbox, out: CliIo['out'], err: CliIo['err']): Promise<number> {
   let runtime: ClosableSandbox | null = null;
   const open = () => (runtime ??= createRuntime());
   try {

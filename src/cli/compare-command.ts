@@ -44,9 +44,7 @@ function seedGroupLines(groups: readonly SeedGroup[]): string[] {
   const rows = groups.map((g) => [
     g.label,
     g.seeds.join(','),
-    g.meanWinRate === null
-      ? 'none'
-      : `${figure(g.meanWinRate)}${g.ci95 ? ` (${interval(g.ci95)})` : ''}${g.evaluated < g.runs.length ? ` over ${g.evaluated} of ${g.runs.length} runs` : ''}`,
+    g.meanWinRate === null ? 'none' : `${figure(g.meanWinRate)}${g.ci95 ? ` (${interval(g.ci95)})` : ''}${g.evaluated < g.runs.length ? ` over ${g.evaluated} of ${g.runs.length} runs` : ''}`,
   ]);
   return ['', 'over seeds:', ...aligned([['runs', 'seeds', 'mean held-out win rate (95% CI)'], ...rows])];
 }
@@ -66,9 +64,7 @@ export function comparisonLines(comparison: RunComparison): string[] {
     `held-out minus ${first} (paired 95% CI)`,
   ];
   const rows = comparison.runs.map((run, i) => {
-    const held = run.heldOut
-      ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${count(run.heldOut.afterEpochs, 'epoch')}`
-      : 'none';
+    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${count(run.heldOut.afterEpochs, 'epoch')}` : 'none';
     return [
       run.label,
       ...comparison.differences.map((d) => settingText(d.values[i] ?? null)),
@@ -84,9 +80,7 @@ export function comparisonLines(comparison: RunComparison): string[] {
   const note =
     comparison.differences.length === 0
       ? ['every setting is the same in all runs']
-      : [
-          `${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`,
-        ];
+      : [`${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`];
   return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 

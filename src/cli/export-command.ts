@@ -10,11 +10,7 @@ const WHAT: Record<ExportFormat, string> = { pool: 'games', rollouts: 'rollout r
 /** The flags of `spade export`. */
 export const EXPORT_OPTIONS = {
   run: { type: 'string', value: 'DIR', help: 'the run directory to export; required' },
-  format: {
-    type: 'string',
-    value: EXPORT_FORMATS.join('|'),
-    help: "what to write: the pool (SPADE's format), the trained rollout rows, the epoch metrics, or a run archive; required",
-  },
+  format: { type: 'string', value: EXPORT_FORMATS.join('|'), help: "what to write: the pool (SPADE's format), the trained rollout rows, the epoch metrics, or a run archive; required" },
   out: { type: 'string', value: 'FILE', help: 'the file to write; required' },
 } as const satisfies OptionTable;
 
@@ -30,8 +26,6 @@ export async function runExport(argv: string[], _runtime: () => SandboxRuntime, 
   if (!run) throw new UsageError(`${dir} holds no run (no config.json); give the --out directory of spade run or spade import`);
   const file = await exportRun(store, run.id, format);
   await writeFile(out, file.bytes);
-  print(
-    `wrote ${out}: ${file.count} ${WHAT[format]} of run ${run.id} (${count(run.epochsCompleted, 'epoch')}), ${file.bytes.length} bytes`,
-  );
+  print(`wrote ${out}: ${file.count} ${WHAT[format]} of run ${run.id} (${count(run.epochsCompleted, 'epoch')}), ${file.bytes.length} bytes`);
   return 0;
 }

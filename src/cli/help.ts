@@ -34,8 +34,7 @@ function columns(rows: ReadonlyArray<[string, string]>, names: readonly string[]
 }
 
 /** A flag's name in the help, with its value's name: `--slots N`. */
-const flagRows = (options: OptionTable): Array<[string, string]> =>
-  Object.entries(options).map(([flag, spec]) => [`--${flag}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
+const flagRows = (options: OptionTable): Array<[string, string]> => Object.entries(options).map(([flag, spec]) => [`--${flag}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
 
 /** A command's help: its usage line, summary, and one line per flag, grouped as its sections are, the texts in one column. */
 export function commandHelp(name: string, help: CommandHelp): string {

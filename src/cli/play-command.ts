@@ -7,11 +7,7 @@ import { episodeReturn } from '../core/scoring/episode-return.ts';
 import { integerOption, parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 
 function formatStep(index: number, action: string, step: StepResult): string {
-  return [
-    `--- step ${index}: ${action}`,
-    step.observation,
-    `reward=${step.reward} terminated=${step.terminated} truncated=${step.truncated}`,
-  ].join('\n');
+  return [`--- step ${index}: ${action}`, step.observation, `reward=${step.reward} terminated=${step.terminated} truncated=${step.truncated}`].join('\n');
 }
 
 /** The flags of `spade play`. */
@@ -46,11 +42,7 @@ export async function runPlay(argv: string[], runtime: () => SandboxRuntime, pri
     }
   } catch (error) {
     if (!isEnvError(error)) throw error;
-    print(
-      values.json
-        ? JSON.stringify({ ok: false, code: error.code, message: error.message, steps })
-        : `ERROR ${error.code}: ${error.message}`,
-    );
+    print(values.json ? JSON.stringify({ ok: false, code: error.code, message: error.message, steps }) : `ERROR ${error.code}: ${error.message}`);
     return 1;
   }
   const result = episodeReturn(steps);

@@ -18,8 +18,7 @@ const where = (c: FigureChange) => (c.id === 'epoch' ? `epoch ${c.epoch + 1}` : 
 function tallyLines(tallies: readonly QuantityTally[], indent: string): string[] {
   const moved = tallies.filter((t) => t.changes.length > 0);
   if (moved.length === 0) return [`${indent}no figure differs`];
-  const size = (c: FigureChange) =>
-    typeof c.run === 'number' && typeof c.reference === 'number' ? Math.abs(c.reference - c.run) : Infinity;
+  const size = (c: FigureChange) => (typeof c.run === 'number' && typeof c.reference === 'number' ? Math.abs(c.reference - c.run) : Infinity);
   return moved.map((t) => {
     const largest = t.changes.reduce((a, b) => (size(b) > size(a) ? b : a));
     return `${indent}${t.quantity}: ${t.changes.length} of ${t.compared} differ, e.g. ${where(largest)}: ${value(largest.run)} -> ${value(largest.reference)}`;

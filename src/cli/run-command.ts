@@ -26,38 +26,21 @@ export const SHIPPED_CORPUS = fileURLToPath(new URL('../../public/corpus/concept
 
 async function loadCorpus(file: string, print: (line: string) => void): Promise<CorpusDoc[]> {
   const { docs, problems } = parseCorpus(await readFile(file, 'utf8'), file);
-  if (problems.length > 0)
-    print(`corpus ${file}: skipped ${count(problems.length, 'line')}, e.g. line ${problems[0]!.line}: ${problems[0]!.reason}`);
+  if (problems.length > 0) print(`corpus ${file}: skipped ${count(problems.length, 'line')}, e.g. line ${problems[0]!.line}: ${problems[0]!.reason}`);
   if (docs.length === 0) throw new UsageError(`the corpus ${file} has no usable documents`);
   return docs;
 }
 
 /** The options `spade run` takes besides the config table's flags. */
 export const RUN_OPTIONS = {
-  model: {
-    type: 'string',
-    value: 'SPEC',
-    help: 'the model: scripted:FILE (a chat script) or openai:URL#MODEL (any /v1/chat/completions server; OPENAI_API_KEY is sent when set); required',
-  },
+  model: { type: 'string', value: 'SPEC', help: 'the model: scripted:FILE (a chat script) or openai:URL#MODEL (any /v1/chat/completions server; OPENAI_API_KEY is sent when set); required' },
   epochs: { type: 'string', value: 'N', help: "epochs in all (default 1; with --resume, the run's planned count)" },
   out: { type: 'string', value: 'DIR', help: 'the run directory, new or empty unless --resume or --replace; required' },
   corpus: { type: 'string', value: 'FILE.jsonl', help: 'grounding documents, one JSON object per line (default: the shipped corpus)' },
-  preset: {
-    type: 'string',
-    value: 'tab|reference',
-    help: "the config the flags start from: the tab's defaults or SPADE's own scale (default tab)",
-  },
-  eval: {
-    type: 'string',
-    value: 'builtin|FILE|DIR|DIR@N',
-    help: "the held-out suite of scheduled evaluations (a pool, or a run directory's pool at epoch N); alone, every epoch",
-  },
+  preset: { type: 'string', value: 'tab|reference', help: "the config the flags start from: the tab's defaults or SPADE's own scale (default tab)" },
+  eval: { type: 'string', value: 'builtin|FILE|DIR|DIR@N', help: "the held-out suite of scheduled evaluations (a pool, or a run directory's pool at epoch N); alone, every epoch" },
   'context-window': { type: 'string', value: 'N', help: 'the context window in tokens, for a server that does not report its own' },
-  'fixed-pool': {
-    type: 'string',
-    value: 'FILE|DIR|DIR@N',
-    help: 'play this pool every epoch instead of designing (the fixed-pool baseline)',
-  },
+  'fixed-pool': { type: 'string', value: 'FILE|DIR|DIR@N', help: 'play this pool every epoch instead of designing (the fixed-pool baseline)' },
   resume: { type: 'boolean', help: 'continue the run in --out from its last committed epoch, with its recorded config' },
   replace: { type: 'boolean', help: 'discard the run in --out and start a new one there' },
 } as const satisfies OptionTable;
@@ -67,8 +50,7 @@ export const RUN_OPTIONS = {
  * every epoch, `--eval-every N` alone the built-in suite; null when none are scheduled.
  */
 function scheduledSuite(spec: string | undefined, everyGiven: boolean, config: Config): { spec: string; config: Config } | null {
-  if (spec !== undefined && everyGiven && config.evalEvery === 0)
-    throw new UsageError('--eval needs --eval-every of at least 1 (or no --eval-every, meaning every epoch)');
+  if (spec !== undefined && everyGiven && config.evalEvery === 0) throw new UsageError('--eval needs --eval-every of at least 1 (or no --eval-every, meaning every epoch)');
   if (spec !== undefined) return { spec, config: everyGiven ? config : { ...config, evalEvery: 1 } };
   return config.evalEvery > 0 ? { spec: 'builtin', config } : null;
 }
@@ -88,11 +70,7 @@ function presetOf(values: RunValues): 'tab' | 'reference' {
 /** The config the flags ask for over `base`, with the evaluation schedule `--eval` implies, and the suite spec of its scheduled evaluations. */
 function requestedConfig(values: RunValues, base: Config): { config: Config; suiteSpec: string | null } {
   const flagged = configFromFlags(values, base);
-  const scheduled = scheduledSuite(
-    values.eval === undefined ? undefined : String(values.eval),
-    values[CONFIG_TABLE.evalEvery.flag] !== undefined,
-    flagged,
-  );
+  const scheduled = scheduledSuite(values.eval === undefined ? undefined : String(values.eval), values[CONFIG_TABLE.evalEvery.flag] !== undefined, flagged);
   return { config: scheduled?.config ?? flagged, suiteSpec: scheduled?.spec ?? null };
 }
 
@@ -149,21 +127,13 @@ async function playEpochs(plan: EpochPlan, runtime: () => SandboxRuntime, print:
 /** A suite given again on resume must be the one the run recorded (same digest). */
 function sameSuite(what: string, recorded: { name: string; sha256: string } | undefined, given: Suite): void {
   if (recorded?.sha256 !== given.sha256)
-    throw new UsageError(
-      `--resume: ${what} ${given.name} is not the one the run recorded (${recorded ? `${recorded.name}, sha256 ${recorded.sha256.slice(0, 12)}` : 'none'})`,
-    );
+    throw new UsageError(`--resume: ${what} ${given.name} is not the one the run recorded (${recorded ? `${recorded.name}, sha256 ${recorded.sha256.slice(0, 12)}` : 'none'})`);
 }
 
 /** The suite of a resumed run's scheduled evaluations: `--eval` again, or the built-in one it recorded. */
-async function resumedSuite(
-  values: RunValues,
-  meta: RunMeta,
-  runtime: () => SandboxRuntime,
-  print: (line: string) => void,
-): Promise<Suite> {
+async function resumedSuite(values: RunValues, meta: RunMeta, runtime: () => SandboxRuntime, print: (line: string) => void): Promise<Suite> {
   const spec = values.eval === undefined ? (meta.evalSuite?.name === 'builtin' || !meta.evalSuite ? 'builtin' : null) : String(values.eval);
-  if (spec === null)
-    throw new UsageError(`--resume: the run's evaluations play the suite ${meta.evalSuite!.name}; give it again with --eval`);
+  if (spec === null) throw new UsageError(`--resume: the run's evaluations play the suite ${meta.evalSuite!.name}; give it again with --eval`);
   const suite = await loadSuite(spec, meta.config, runtime, print);
   if (meta.evalSuite) sameSuite('the held-out suite', meta.evalSuite, suite);
   return suite;
@@ -174,21 +144,13 @@ async function resumedSuite(
  * and fixed pool, up to `--epochs` in all (default: the planned count); flags that would change the
  * config are refused. Continuing gives the files an uninterrupted run of as many epochs writes.
  */
-async function resumeRun(
-  values: RunValues,
-  meta: RunMeta,
-  out: string,
-  runtime: () => SandboxRuntime,
-  print: (line: string) => void,
-): Promise<number> {
+async function resumeRun(values: RunValues, meta: RunMeta, out: string, runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
   const base = values.preset === undefined ? meta.config : withPreset(DEFAULT_CONFIG, presetOf(values));
   const asked = values.preset === undefined ? configFromFlags(values, base) : requestedConfig(values, base).config;
   checkResumedConfig(meta.config, asked);
-  if (values.eval !== undefined && meta.config.evalEvery === 0)
-    throw new UsageError('--resume: the run schedules no held-out evaluations, so --eval cannot be given');
+  if (values.eval !== undefined && meta.config.evalEvery === 0) throw new UsageError('--resume: the run schedules no held-out evaluations, so --eval cannot be given');
   const epochs = values.epochs === undefined ? meta.epochsPlanned : integerOption(values.epochs, 'epochs', 1);
-  if (epochs < meta.epochsCompleted)
-    throw new UsageError(`--epochs ${epochs} is fewer than the ${count(meta.epochsCompleted, 'epoch')} ${out} already holds`);
+  if (epochs < meta.epochsCompleted) throw new UsageError(`--epochs ${epochs} is fewer than the ${count(meta.epochsCompleted, 'epoch')} ${out} already holds`);
   const model = await modelFromSpec(String(values.model), contextWindowOption(values['context-window'], String(values.model)));
   if (model.id !== meta.modelId) throw new UsageError(`--resume: the run was made with the model ${meta.modelId}, not ${model.id}`);
   const unconstrained = grammarNote(meta.config, model);
@@ -202,19 +164,13 @@ async function resumeRun(
   const evalSuite = meta.config.evalEvery > 0 ? await resumedSuite(values, meta, runtime, print) : undefined;
   const given = values['fixed-pool'] === undefined ? undefined : await loadSuite(String(values['fixed-pool']), meta.config, runtime, print);
   if (given) sameSuite('the fixed pool', meta.fixedPool, given);
-  const pool = meta.fixedPool
-    ? { name: meta.fixedPool.name, sha256: meta.fixedPool.sha256, environments: meta.fixedPool.environments }
-    : undefined;
+  const pool = meta.fixedPool ? { name: meta.fixedPool.name, sha256: meta.fixedPool.sha256, environments: meta.fixedPool.environments } : undefined;
   const corpus = meta.config.useCorpus && !pool ? await loadCorpus(values.corpus ? String(values.corpus) : SHIPPED_CORPUS, print) : [];
   const loaded = await store.loadRun(meta.id);
   if (!loaded) throw new UsageError(`--resume: ${out} holds no run to continue`);
   await store.updateRun(meta.id, { epochsPlanned: epochs, status: 'running', lastError: null });
   print(`resuming ${out} after epoch ${loaded.state.epoch}, to ${count(epochs, 'epoch')}`);
-  return playEpochs(
-    { store, meta: { ...meta, epochsPlanned: epochs }, model, state: loaded.state, epochs, evalSuite, pool, corpus, out },
-    runtime,
-    print,
-  );
+  return playEpochs({ store, meta: { ...meta, epochsPlanned: epochs }, model, state: loaded.state, epochs, evalSuite, pool, corpus, out }, runtime, print);
 }
 
 /**
@@ -226,8 +182,7 @@ export async function runRun(argv: string[], runtime: () => SandboxRuntime, prin
   const { values, positionals } = parseRunArgs(argv);
   if (positionals.length > 0) throw new UsageError(`run takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.model || !values.out) throw new UsageError('run needs --model and --out');
-  if (values.resume && values.replace)
-    throw new UsageError('--resume continues the run in --out and --replace discards it: give one of them');
+  if (values.resume && values.replace) throw new UsageError('--resume continues the run in --out and --replace discards it: give one of them');
   const out = String(values.out);
   const mode: FolderMode = values.resume ? 'resume' : values.replace ? 'replace' : 'new';
   if (mode !== 'resume') {

@@ -42,11 +42,7 @@ export async function readRunConfig(dir: string): Promise<Config> {
 /** The stored epochs of a run, in order, as the reference recomputation reads them. */
 function storedEpochs(run: StoredRun): StoredEpoch[] {
   const epochs = [...new Set([...run.environments, ...run.episodes].map((r) => r.epoch))].sort((a, b) => a - b);
-  return epochs.map((epoch) => ({
-    epoch,
-    environments: run.environments.filter((e) => e.epoch === epoch),
-    episodes: run.episodes.filter((e) => e.epoch === epoch),
-  }));
+  return epochs.map((epoch) => ({ epoch, environments: run.environments.filter((e) => e.epoch === epoch), episodes: run.episodes.filter((e) => e.epoch === epoch) }));
 }
 
 /** Reads a run directory as `spade run` writes it (records of uncommitted epochs are left out). */

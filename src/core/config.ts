@@ -22,22 +22,14 @@ export type PresetName = 'tab' | 'reference';
  * skills per epoch (a full skill cycle restarting each epoch), 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
  * 6000-word documents, 5 attempts, 60 s validation and 30 s per call. For a server that can take it.
  */
-export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(
-  KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])),
-);
+export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])));
 
 /** A config with a preset's settings applied over it (`tab` is the tab defaults). */
 export function withPreset(config: Config, preset: PresetName): Config {
   const setting = { setting: config.setting, skills: Object.keys(skillsOf(config.setting)) };
   return preset === 'reference'
     ? { ...config, ...REFERENCE_PRESET, ...setting }
-    : {
-        ...DEFAULT_CONFIG,
-        seed: config.seed,
-        prompts: config.prompts,
-        ...setting,
-        skillsPerEpoch: Math.min(DEFAULT_CONFIG.skillsPerEpoch, setting.skills.length),
-      };
+    : { ...DEFAULT_CONFIG, seed: config.seed, prompts: config.prompts, ...setting, skillsPerEpoch: Math.min(DEFAULT_CONFIG.skillsPerEpoch, setting.skills.length) };
 }
 
 /** A config switched to another setting: that setting's skills, all of them configured. */
@@ -99,10 +91,7 @@ export function configProblems(config: Config): string[] {
   if (!RUN_SETTINGS.includes(config.setting)) problems.push(`setting must be one of ${RUN_SETTINGS.join(', ')}`);
   const known = skillsOf(RUN_SETTINGS.includes(config.setting) ? config.setting : 'games');
   const unknown = config.skills.filter((s) => !Object.hasOwn(known, s));
-  if (unknown.length > 0)
-    problems.push(
-      `unknown skills ${JSON.stringify(unknown)} for the ${config.setting} setting; choose from ${Object.keys(known).join(', ')}`,
-    );
+  if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)} for the ${config.setting} setting; choose from ${Object.keys(known).join(', ')}`);
   if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
   if (!DIFFICULTY_MODES.includes(config.difficulty)) problems.push(`difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
   for (const role of ['designer', 'hint', 'agent'] as const) {
@@ -112,8 +101,7 @@ export function configProblems(config: Config): string[] {
     problems.push(...outOfRange(`${role}.maxTokens`, s.maxTokens, { min: 1, max: 131_072, integer: true }));
   }
   problems.push(...thinkingProblems(config));
-  if (typeof config.prompts !== 'object' || config.prompts === null)
-    problems.push('prompts must hold the designer, repair, hint and agent templates');
+  if (typeof config.prompts !== 'object' || config.prompts === null) problems.push('prompts must hold the designer, repair, hint and agent templates');
   else problems.push(...templateProblems(config.prompts));
   return problems;
 }

@@ -38,7 +38,6 @@ export function checkEvaluations(evaluations: readonly EvalRecord[], check: Chec
       ]),
     );
     const expected = { ...summary, ci95: intervalFor(record.ci95, summary.ci95, plays), perSkill };
-    for (const field of ['environments', 'episodes', 'wins', 'winRate', 'ci95', 'perSkill'] as const)
-      check.value('evals.jsonl', id, field, record[field], expected[field]);
+    for (const field of ['environments', 'episodes', 'wins', 'winRate', 'ci95', 'perSkill'] as const) check.value('evals.jsonl', id, field, record[field], expected[field]);
   });
 }

@@ -38,20 +38,13 @@ export function checkRows(
   const agents = rows.filter((row) => row.role === 'agent');
   const kept = episodes.filter((e) => keptUnhinted(e) && !done.quarantined.has(e.envId));
   const designed = (env: EnvironmentRecord) => env.attempts.some((a) => a.validation.ok);
-  check.value(
-    ROLLOUTS,
-    `epoch${epoch}`,
-    'designer rows',
-    designers.length,
-    environments.filter((env) => designed(env) && done.stats.has(env.id)).length,
-  );
+  check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'other rows', rows.length - designers.length - agents.length, 0);
   // A reply flagged as an unreadable call (weight 0) needs the masks on and a <tool_call> tag in it.
   for (const e of episodes) {
     e.turns.forEach((turn, i) => {
-      if (turn.malformedCall !== undefined)
-        check.value('episodes.jsonl', `${e.id}/turn${i}`, 'malformedCall', masks && turn.reply.includes('<tool_call>'), true);
+      if (turn.malformedCall !== undefined) check.value('episodes.jsonl', `${e.id}/turn${i}`, 'malformedCall', masks && turn.reply.includes('<tool_call>'), true);
     });
   }
   for (const env of environments) {

@@ -19,9 +19,7 @@ describe('parseSweepGrid', () => {
     ]);
     expect(grid[2]!.values[1]).toEqual({ text: '8', patch: { slotsPerEpoch: 8 }, args: ['--slots', '8'] });
     expect(parseSweepGrid('repair=on;playbook=off').flatMap((a) => a.values.map((v) => v.args))).toEqual([['--repair'], ['--no-playbook']]);
-    expect(parseSweepGrid('skills=logical deduction+optimization').at(0)!.values[0]!.patch).toEqual({
-      skills: ['Logical Deduction', 'Optimization'],
-    });
+    expect(parseSweepGrid('skills=logical deduction+optimization').at(0)!.values[0]!.patch).toEqual({ skills: ['Logical Deduction', 'Optimization'] });
   });
 
   it.each([
@@ -115,12 +113,6 @@ describe('sweepCommands', () => {
       "npm run --silent spade -- run --model 'openai:http://localhost:8080/v1#qwen 4b' --epochs 3 --out sweeps/a/reward-blend_memory-off_seed-1 --seed 1 --slots 8 --reward blend --no-memory",
       "npm run --silent spade -- run --model 'openai:http://localhost:8080/v1#qwen 4b' --epochs 3 --out sweeps/a/reward-regret_memory-off_seed-1 --seed 1 --slots 8 --reward regret --no-memory",
     ]);
-    expect([shellWord("it's"), shellWord(''), shellWord('#x'), shellWord('a#b'), shellWord('Logical Deduction,Planning')]).toEqual([
-      "'it'\\''s'",
-      "''",
-      "'#x'",
-      'a#b',
-      "'Logical Deduction,Planning'",
-    ]);
+    expect([shellWord("it's"), shellWord(''), shellWord('#x'), shellWord('a#b'), shellWord('Logical Deduction,Planning')]).toEqual(["'it'\\''s'", "''", "'#x'", 'a#b', "'Logical Deduction,Planning'"]);
   });
 });

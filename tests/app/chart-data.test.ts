@@ -86,14 +86,7 @@ describe('summarizeEnvironments', () => {
   });
 
   it('an epoch without valid environments has no means', () => {
-    expect(summarizeEnvironments(0, [])).toEqual({
-      epoch: 0,
-      environments: 0,
-      wonEnvironments: 0,
-      meanTurnsToWin: null,
-      meanCodeChars: null,
-      designerRewardBySkill: {},
-    });
+    expect(summarizeEnvironments(0, [])).toEqual({ epoch: 0, environments: 0, wonEnvironments: 0, meanTurnsToWin: null, meanCodeChars: null, designerRewardBySkill: {} });
   });
 });
 

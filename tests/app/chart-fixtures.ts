@@ -33,12 +33,7 @@ export function envSummary(epoch: number, patch: Partial<EpochEnvSummary> = {}):
 /** Two epochs: "Spatial" and "Logic" in epoch 0, only "Logic" in epoch 1; no timings for epoch 1. */
 export const TWO_EPOCHS: ChartInput = {
   metrics: [
-    metric(0, {
-      perSkill: {
-        Spatial: { environments: 1, meanRegret: 0.5, meanWinRate: 0.25 },
-        Logic: { environments: 2, meanRegret: 0.125, meanWinRate: 0.625 },
-      },
-    }),
+    metric(0, { perSkill: { Spatial: { environments: 1, meanRegret: 0.5, meanWinRate: 0.25 }, Logic: { environments: 2, meanRegret: 0.125, meanWinRate: 0.625 } } }),
     metric(1, {
       validityRate: 0.8,
       meanRegret: 0.375,

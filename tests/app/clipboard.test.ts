@@ -10,13 +10,7 @@ describe('copyText', () => {
 
   it('says why not when the browser refuses or has no clipboard', async () => {
     const refusing = { writeText: () => Promise.reject(new DOMException('Document is not focused.', 'NotAllowedError')) };
-    await expect(copyText('a link', refusing)).resolves.toEqual({
-      copied: false,
-      reason: 'The browser refused the clipboard (Document is not focused.).',
-    });
-    await expect(copyText('a link', undefined)).resolves.toEqual({
-      copied: false,
-      reason: 'This browser gives the page no clipboard here (it needs https or localhost).',
-    });
+    await expect(copyText('a link', refusing)).resolves.toEqual({ copied: false, reason: 'The browser refused the clipboard (Document is not focused.).' });
+    await expect(copyText('a link', undefined)).resolves.toEqual({ copied: false, reason: 'This browser gives the page no clipboard here (it needs https or localhost).' });
   });
 });

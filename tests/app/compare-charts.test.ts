@@ -11,10 +11,7 @@ const byId = (runs: Parameters<typeof overlayCharts>[0]) => Object.fromEntries(o
 
 describe('overlayCharts', () => {
   it('draws one series per run, coloured by run, on the union of the runs’ epochs', () => {
-    const charts = byId([
-      run('a', meta(), [metrics(0, 0.5), metrics(1, 0.75)]),
-      run('b', meta(), [metrics(0, 0.25), metrics(1, 0.5), metrics(2, 0.5)]),
-    ]);
+    const charts = byId([run('a', meta(), [metrics(0, 0.5), metrics(1, 0.75)]), run('b', meta(), [metrics(0, 0.25), metrics(1, 0.5), metrics(2, 0.5)])]);
     expect(Object.keys(charts)).toEqual(['held-out', 'regret', 'win-rate', 'validity', 'designer-reward']);
     const win = charts['win-rate']!;
     expect(win.epochs).toEqual([1, 2, 3]);

@@ -41,8 +41,7 @@ describe('the new-run form fields, from the config table', () => {
   it("has one number field per numeric knob and one switch per on/off knob, with its row's label and limits", () => {
     expect(numbers.map((f) => f.key).sort()).toEqual(NUMBER_KNOBS.map((k) => k.key).sort());
     expect(toggles.map((f) => f.key).sort()).toEqual(TOGGLE_KNOBS.map((k) => k.key).sort());
-    for (const knob of NUMBER_KNOBS)
-      expect(field(knob.key)).toMatchObject({ label: knob.label, min: knob.min, max: knob.max, step: knob.integer ? 1 : 'any' });
+    for (const knob of NUMBER_KNOBS) expect(field(knob.key)).toMatchObject({ label: knob.label, min: knob.min, max: knob.max, step: knob.integer ? 1 : 'any' });
   });
 
   it("groups the fields as the table does, and adds SPADE's value to the help", () => {
@@ -82,8 +81,7 @@ describe('the thinking controls', () => {
 describe('shared settings cover every knob of the table', () => {
   it('round-trips each knob set to another value through a link', () => {
     for (const knob of KNOBS) {
-      const config =
-        knob.key === 'setting' ? withSetting(DEFAULT_CONFIG, 'tool_use') : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
+      const config = knob.key === 'setting' ? withSetting(DEFAULT_CONFIG, 'tool_use') : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
       expect(config[knob.key], knob.key).not.toEqual(DEFAULT_CONFIG[knob.key]);
       expect(settingsFromHash(new URL(settingsUrl({ config }, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({ config });
     }
@@ -97,8 +95,6 @@ describe('shared settings cover every knob of the table', () => {
   });
 
   it('rejects a numeric knob outside its limits', () => {
-    expect(parseSettings(JSON.stringify({ slotsPerEpoch: 257 }))).toEqual({
-      error: 'The settings are not usable: slotsPerEpoch must be an integer from 1 to 256, got 257.',
-    });
+    expect(parseSettings(JSON.stringify({ slotsPerEpoch: 257 }))).toEqual({ error: 'The settings are not usable: slotsPerEpoch must be an integer from 1 to 256, got 257.' });
   });
 });

@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  activeGroundingCorpus,
-  clearUserCorpus,
-  findGroundingDoc,
-  hasUserCorpus,
-  saveUserCorpus,
-} from '../../src/app/new-run/corpus-source.ts';
+import { activeGroundingCorpus, clearUserCorpus, findGroundingDoc, hasUserCorpus, saveUserCorpus } from '../../src/app/new-run/corpus-source.ts';
 
 const SHIPPED = readFileSync(new URL('../../public/corpus/concepts.jsonl', import.meta.url), 'utf8');
 const FIRST_ID = (JSON.parse(SHIPPED.split('\n')[0]!) as { id: string }).id;
@@ -44,9 +38,7 @@ describe('the grounding corpus of the app', () => {
     expect(await hasUserCorpus()).toBe(false);
     expect((await findGroundingDoc(FIRST_ID))?.id).toBe(FIRST_ID);
     expect(await findGroundingDoc('no-such-doc')).toBeNull();
-    expect(await activeGroundingCorpus()).toMatchObject({
-      identity: { label: 'the shipped corpus', documents: 66, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
-    });
+    expect(await activeGroundingCorpus()).toMatchObject({ identity: { label: 'the shipped corpus', documents: 66, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(fetched).toEqual(['/corpus/concepts.jsonl']);
   });
 
@@ -62,9 +54,7 @@ describe('the grounding corpus of the app', () => {
     expect((await findGroundingDoc(FIRST_ID))?.id).toBe(FIRST_ID);
     await clearUserCorpus();
     expect(await hasUserCorpus()).toBe(false);
-    expect(await activeGroundingCorpus()).toMatchObject({
-      identity: { label: 'the shipped corpus', documents: 66, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
-    });
+    expect(await activeGroundingCorpus()).toMatchObject({ identity: { label: 'the shipped corpus', documents: 66, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
   });
 
   it('moves a corpus an earlier version kept in localStorage into Cache Storage, losing nothing', async () => {

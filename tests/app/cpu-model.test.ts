@@ -71,11 +71,7 @@ describe('CpuModelController: choosing', () => {
     expect(controller.propose('ftp://host/model.gguf')).toBe(false);
     expect(controller.state.error).toMatchObject({ code: 'bad_url' });
     expect(controller.propose(URL_06B)).toBe(true);
-    expect(controller.state).toMatchObject({
-      phase: 'confirming',
-      error: null,
-      pending: { url: URL_06B, fileName: 'Qwen3-0.6B-Q4_K_M.gguf', choice: { paramsB: 0.6 } },
-    });
+    expect(controller.state).toMatchObject({ phase: 'confirming', error: null, pending: { url: URL_06B, fileName: 'Qwen3-0.6B-Q4_K_M.gguf', choice: { paramsB: 0.6 } } });
     expect(cache.fetched).toEqual([]);
   });
 });
@@ -112,14 +108,7 @@ describe('CpuModelController: loading', () => {
     expect(events).toEqual([{ type: 'loaded', modelId: 'wllama:Qwen3-0.6B-Q4_K_M.gguf' }]);
     expect(controller.state.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
     const model = controller.chatModel()!;
-    await model.complete({
-      messages: [{ role: 'user', content: 'x' }],
-      temperature: 0.6,
-      topP: 0.95,
-      maxTokens: 8,
-      seed: 1,
-      purpose: 'agent',
-    });
+    await model.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 8, seed: 1, purpose: 'agent' });
     expect(controller.state.measured).toMatchObject({ completionTokens: 1, completionTokensPerSecond: 40 });
   });
 
@@ -153,17 +142,11 @@ describe('CpuModelController: loading', () => {
     const { controller, cache, engines, next } = setup();
     cache.fail = new Error('Failed to fetch');
     expect(await controller.loadUrl(URL_06B)).toBe(false);
-    expect(controller.state).toMatchObject({
-      phase: 'failed',
-      error: { code: 'download_failed', message: `Could not download ${URL_06B} (Failed to fetch).` },
-    });
+    expect(controller.state).toMatchObject({ phase: 'failed', error: { code: 'download_failed', message: `Could not download ${URL_06B} (Failed to fetch).` } });
     cache.fail = null;
     next.loadError = new Error('unknown model architecture: "mamba9"');
     expect(await controller.confirm()).toBe(false);
-    expect(controller.state.error).toMatchObject({
-      code: 'load_failed',
-      message: 'The CPU engine could not load Qwen3-0.6B-Q4_K_M.gguf (unknown model architecture: "mamba9").',
-    });
+    expect(controller.state.error).toMatchObject({ code: 'load_failed', message: 'The CPU engine could not load Qwen3-0.6B-Q4_K_M.gguf (unknown model architecture: "mamba9").' });
     await new Promise((r) => setTimeout(r, 5));
     expect(engines[0]!.exited).toBe(1);
   });
@@ -171,10 +154,7 @@ describe('CpuModelController: loading', () => {
   it('loads a picked GGUF file without the cache, and refuses a file that is not GGUF before starting an engine', async () => {
     const { controller, cache, engines } = setup();
     expect(await controller.loadFile(new File([new TextEncoder().encode('hello')], 'notes.gguf'))).toBe(false);
-    expect(controller.state.error).toMatchObject({
-      code: 'not_gguf',
-      message: expect.stringMatching(/^notes\.gguf: this is not a GGUF file/),
-    });
+    expect(controller.state.error).toMatchObject({ code: 'not_gguf', message: expect.stringMatching(/^notes\.gguf: this is not a GGUF file/) });
     expect(engines).toEqual([]);
     expect(await controller.loadFile(new File([makeTinyGguf()], 'tiny.gguf'))).toBe(true);
     expect(controller.state.loaded).toMatchObject({ id: 'wllama:tiny.gguf', url: null, bytes: 488_800 });

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import {
-  clampTurn,
-  loadEnvPage,
-  memoryProvenance,
-  pairEpisodes,
-  playSeeds,
-  replayFrames,
-  rescoreWithRunModel,
-} from '../../src/app/explorer/env-page.ts';
+import { clampTurn, loadEnvPage, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/explorer/env-page.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
@@ -58,26 +50,10 @@ describe('environment page data', () => {
     const hinted = data.episodes.find((e) => e.arm === 'hint')!;
     const frames = replayFrames(hinted);
     expect(frames).toHaveLength(hinted.turns.length + 1);
-    expect(frames[0]).toEqual({
-      turn: 0,
-      reply: null,
-      action: null,
-      reward: null,
-      observation: hinted.firstObservation,
-      terminated: false,
-      truncated: false,
-    });
+    expect(frames[0]).toEqual({ turn: 0, reply: null, action: null, reward: null, observation: hinted.firstObservation, terminated: false, truncated: false });
     expect(frames[0]!.observation).toContain('\n\nHINT: ');
     const t = hinted.turns[0]!;
-    expect(frames[1]).toEqual({
-      turn: 1,
-      reply: t.reply,
-      action: t.action,
-      reward: t.reward,
-      observation: t.observation,
-      terminated: t.terminated,
-      truncated: t.truncated,
-    });
+    expect(frames[1]).toEqual({ turn: 1, reply: t.reply, action: t.action, reward: t.reward, observation: t.observation, terminated: t.terminated, truncated: t.truncated });
     expect([clampTurn(-1, 3), clampTurn(7, 3), clampTurn(1, 3)]).toEqual([0, 2, 1]);
   });
 
@@ -113,12 +89,7 @@ describe("re-scoring with the run's model", () => {
     const restore = model.restore.bind(model);
     model.restore = (snapshot) => (restored.push(snapshot), restore(snapshot));
     const progress: string[] = [];
-    const result = await rescoreWithRunModel(
-      { model: async (meta) => (expect(meta.id).toBe('r'), model), sandbox },
-      data,
-      data.env.code,
-      (done, total) => progress.push(`${done}/${total}`),
-    );
+    const result = await rescoreWithRunModel({ model: async (meta) => (expect(meta.id).toBe('r'), model), sandbox }, data, data.env.code, (done, total) => progress.push(`${done}/${total}`));
     expect(restored).toEqual([data.state.modelSnapshot]);
     expect(progress).toEqual(['1/4', '2/4', '3/4', '4/4']);
     expect(TEST_CONFIG.playsPerArm).toBe(2);

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { DEFAULT_EXPLORER_SETTINGS, toQuery, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer/explorer-query.ts';
-import {
-  ExplorerWindow,
-  nextRowIndex,
-  openExplorerSource,
-  pagesOf,
-  scrollToShow,
-  visibleRange,
-} from '../../src/app/explorer/explorer-window.ts';
+import { ExplorerWindow, nextRowIndex, openExplorerSource, pagesOf, scrollToShow, visibleRange } from '../../src/app/explorer/explorer-window.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import { selectEnvironments } from '../../src/analysis/env-query.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
@@ -115,13 +108,7 @@ describe('openExplorerSource over a store', () => {
   for (let epoch = 0; epoch < 30; epoch++) {
     for (let slot = 0; slot < 4; slot++) {
       const n = epoch * 4 + slot;
-      envs.push(
-        explorerEnv(
-          epoch,
-          slot,
-          n % 5 === 4 ? null : { regret: ((n * 37) % 11) / 10 - 0.5, winRate: ((n * 13) % 7) / 7, designerReward: ((n * 7) % 9) / 9 },
-        ),
-      );
+      envs.push(explorerEnv(epoch, slot, n % 5 === 4 ? null : { regret: ((n * 37) % 11) / 10 - 0.5, winRate: ((n * 13) % 7) / 7, designerReward: ((n * 7) % 9) / 9 }));
     }
   }
 

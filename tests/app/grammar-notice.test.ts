@@ -10,16 +10,7 @@ import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  slotsPerEpoch: 1,
-  playsPerArm: 1,
-  hintPlays: 1,
-  maxTurns: 2,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 1, playsPerArm: 1, hintPlays: 1, maxTurns: 2, useCorpus: false };
 
 async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -51,9 +42,7 @@ async function run(constrainAgent: boolean): Promise<{ notice: string | null; ag
 describe('constrained agent replies with a model that cannot honour them', () => {
   it('say so in the run notice, and the agent plays unconstrained', async () => {
     const { notice, agent } = await run(true);
-    expect(notice).toMatch(
-      /^Constrained agent replies are on, but scripted:\S+ does not support grammars: the agent plays unconstrained\./,
-    );
+    expect(notice).toMatch(/^Constrained agent replies are on, but scripted:\S+ does not support grammars: the agent plays unconstrained\./);
     expect(agent.length).toBeGreaterThan(0);
     expect(agent.every((r) => r.grammar === undefined)).toBe(true);
   });

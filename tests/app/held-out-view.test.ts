@@ -16,9 +16,7 @@ const ENVS = [
 
 /** An evaluation whose environment i wins `wins[i]` of its 2 plays. */
 function evaluation(afterEpochs: number, wins: readonly number[], patch: Partial<EvalRecord> = {}): EvalRecord {
-  const plays: EvalPlay[] = ENVS.flatMap(([envId, skill], i) =>
-    [0, 1].map((k) => ({ envId, skill, seed: k, return: k < wins[i]! ? 1 : 0, won: k < wins[i]!, turns: 2, error: null })),
-  );
+  const plays: EvalPlay[] = ENVS.flatMap(([envId, skill], i) => [0, 1].map((k) => ({ envId, skill, seed: k, return: k < wins[i]! ? 1 : 0, won: k < wins[i]!, turns: 2, error: null })));
   return {
     epoch: afterEpochs - 1,
     suite: 'builtin',
@@ -38,12 +36,7 @@ describe('heldOutCharts', () => {
   it('draws the overall win rate with a 95% band and each skill with error bars, by epochs trained', () => {
     const evals = [evaluation(0, [0, 1, 0]), evaluation(1, [1, 2, 1]), evaluation(1, [2, 2, 2], { trigger: 'demand' })];
     const [overall, skills] = heldOutCharts(evals);
-    expect(overall).toMatchObject({
-      id: 'held-out',
-      xLabel: 'Epochs trained',
-      epochs: [0, 1, 1],
-      intervals: { style: 'band', label: HELD_OUT_INTERVAL_LABEL },
-    });
+    expect(overall).toMatchObject({ id: 'held-out', xLabel: 'Epochs trained', epochs: [0, 1, 1], intervals: { style: 'band', label: HELD_OUT_INTERVAL_LABEL } });
     expect(overall!.series).toHaveLength(1);
     expect(overall!.series[0]).toMatchObject({ label: HELD_OUT_ALL_LABEL, values: [1 / 6, 4 / 6, 1] });
     expect(overall!.series[0]!.interval!.lower).toEqual(evals.map((e) => e.ci95[0]));
@@ -70,12 +63,7 @@ describe('heldOutCharts', () => {
       "1 evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).",
     );
     const elsewhere = evaluation(2, [2, 2, 2], { trigger: 'demand', suiteSha256: 'c'.repeat(64) });
-    expect(
-      chartedEvaluations([evaluation(0, [0, 0, 0]), evaluation(1, [1, 1, 1]), elsewhere]).shown.map((e) => [
-        e.afterEpochs,
-        e.suiteSha256[0],
-      ]),
-    ).toEqual([
+    expect(chartedEvaluations([evaluation(0, [0, 0, 0]), evaluation(1, [1, 1, 1]), elsewhere]).shown.map((e) => [e.afterEpochs, e.suiteSha256[0]])).toEqual([
       [0, 'a'],
       [1, 'a'],
     ]);
@@ -87,12 +75,7 @@ describe('heldOutCharts', () => {
     const [overall] = heldOutCharts([evaluation(0, [0, 1, 0]), evaluation(3, [2, 2, 2])]);
     const [header, first, second] = chartCsv(overall!).split('\n');
     expect(header).toBe(`epochs trained,${HELD_OUT_ALL_LABEL},${HELD_OUT_ALL_LABEL} 95% low,${HELD_OUT_ALL_LABEL} 95% high`);
-    expect(first!.split(',').map(Number)).toEqual([
-      0,
-      1 / 6,
-      ...overall!.series[0]!.interval!.lower.slice(0, 1),
-      ...overall!.series[0]!.interval!.upper.slice(0, 1),
-    ]);
+    expect(first!.split(',').map(Number)).toEqual([0, 1 / 6, ...overall!.series[0]!.interval!.lower.slice(0, 1), ...overall!.series[0]!.interval!.upper.slice(0, 1)]);
     // Three environments all won: the Jeffreys floor over three environments keeps the low end below 1 (docs/method.md section 7).
     expect(second).toBe(`3,1,${jeffreysInterval(3, 3)[0]},1`);
   });
@@ -112,12 +95,8 @@ describe('evaluation progress', () => {
     );
     const demand = startedEvaluation('demand', 1, 0);
     expect(evalProgressText(demand)).toBe('On-demand held-out evaluation after 1 epoch: reading the suite and the model…');
-    expect(evalProgressText({ ...demand, total: 8, done: 3, phase: 'cancelled' })).toBe(
-      'On-demand held-out evaluation after 1 epoch: cancelled after 3 of 8 plays; nothing was stored',
-    );
-    expect(evalProgressText({ ...demand, phase: 'failed', error: 'no model' })).toBe(
-      'On-demand held-out evaluation after 1 epoch: failed: no model',
-    );
+    expect(evalProgressText({ ...demand, total: 8, done: 3, phase: 'cancelled' })).toBe('On-demand held-out evaluation after 1 epoch: cancelled after 3 of 8 plays; nothing was stored');
+    expect(evalProgressText({ ...demand, phase: 'failed', error: 'no model' })).toBe('On-demand held-out evaluation after 1 epoch: failed: no model');
     expect(applyEvalEvent(progress, { type: 'epoch_completed', epoch: 1, metrics: {} as never })).toBe(progress);
   });
 });

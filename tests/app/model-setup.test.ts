@@ -22,19 +22,9 @@ const SWIFTSHADER: GpuCapabilities = {
   adapterError: null,
   deviceMemoryGB: 16,
 };
-const NVIDIA: GpuCapabilities = {
-  ...SWIFTSHADER,
-  adapter: { ...SWIFTSHADER.adapter!, isFallback: false, vendor: 'nvidia', architecture: 'ampere', shaderF16: true },
-};
+const NVIDIA: GpuCapabilities = { ...SWIFTSHADER, adapter: { ...SWIFTSHADER.adapter!, isFallback: false, vendor: 'nvidia', architecture: 'ampere', shaderF16: true } };
 
-function setup(
-  options: {
-    caps?: GpuCapabilities;
-    remembered?: RememberedModel | null;
-    cached?: CachedModel[];
-    engine?: (index: number) => FakeEngine;
-  } = {},
-) {
+function setup(options: { caps?: GpuCapabilities; remembered?: RememberedModel | null; cached?: CachedModel[]; engine?: (index: number) => FakeEngine } = {}) {
   const fakes = fakeSessionDeps(options.engine);
   const session = new WebLlmSession(fakes.deps);
   let remembered = options.remembered ?? null;
@@ -51,13 +41,7 @@ function setup(
     rememberModel: (model) => void (remembered = model),
     rememberedModel: () => remembered,
   };
-  const controller = new ModelSetupController({
-    detect: async () => options.caps ?? SWIFTSHADER,
-    catalog: prebuiltModels,
-    session,
-    cache,
-    baseUrl: () => 'https://app.example/',
-  });
+  const controller = new ModelSetupController({ detect: async () => options.caps ?? SWIFTSHADER, catalog: prebuiltModels, session, cache, baseUrl: () => 'https://app.example/' });
   const events: ModelEvent[] = [];
   controller.onModelEvent((event) => events.push(event));
   return { ...fakes, controller, events, deleted, remembered: () => remembered };
@@ -81,10 +65,7 @@ describe('ModelSetupController: start', () => {
   });
 
   it('preselects the remembered model and offers to resume it when it is completely cached', async () => {
-    const { controller } = setup({
-      remembered: { id: 'Qwen3-1.7B-q4f32_1-MLC' },
-      cached: [{ id: 'Qwen3-1.7B-q4f32_1-MLC', complete: true, bytes: 5, files: 1 }],
-    });
+    const { controller } = setup({ remembered: { id: 'Qwen3-1.7B-q4f32_1-MLC' }, cached: [{ id: 'Qwen3-1.7B-q4f32_1-MLC', complete: true, bytes: 5, files: 1 }] });
     await controller.start();
     expect(controller.state.selectedId).toBe('Qwen3-1.7B-q4f32_1-MLC');
     expect(controller.state.resumableId).toBe('Qwen3-1.7B-q4f32_1-MLC');
@@ -114,9 +95,7 @@ describe('ModelSetupController: start', () => {
 describe('ModelSetupController: loading', () => {
   it('loads, remembers the model, and hands out one ChatModel for every purpose', async () => {
     const hold = deferred();
-    const { controller, events, remembered } = setup({
-      engine: () => Object.assign(new FakeEngine([{ deltas: ['hello'] }]), { reloadResult: () => hold.promise }),
-    });
+    const { controller, events, remembered } = setup({ engine: () => Object.assign(new FakeEngine([{ deltas: ['hello'] }]), { reloadResult: () => hold.promise }) });
     const phases = [controller.state.phase];
     await controller.start();
     phases.push(controller.state.phase);
@@ -132,14 +111,7 @@ describe('ModelSetupController: loading', () => {
     expect(remembered()).toEqual({ id: 'Qwen3-0.6B-q4f32_1-MLC' });
     const model = controller.chatModel()!;
     expect(model.id).toBe('webllm:Qwen3-0.6B-q4f32_1-MLC');
-    const reply = await model.complete({
-      messages: [{ role: 'user', content: 'hi' }],
-      temperature: 0.6,
-      topP: 1,
-      maxTokens: 8,
-      seed: 1,
-      purpose: 'agent',
-    });
+    const reply = await model.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0.6, topP: 1, maxTokens: 8, seed: 1, purpose: 'agent' });
     expect(reply.text).toBe('hello');
   });
 
@@ -149,9 +121,7 @@ describe('ModelSetupController: loading', () => {
     const option = controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!;
     expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
     expect(option.window).toMatchObject({ tokens: 8192, automatic: true, warning: null });
-    expect(option.window.explanation).toMatch(
-      /^Loads with an 8,192-token window: .*not 16,384: .*assumed \(the browser does not report memory\)\.$/,
-    );
+    expect(option.window.explanation).toMatch(/^Loads with an 8,192-token window: .*not 16,384: .*assumed \(the browser does not report memory\)\.$/);
     await expect(controller.load()).resolves.toBe(true);
     expect(configs.at(-1)!.appConfig!.model_list[0]!.overrides).toMatchObject({ context_window_size: 8192 });
     expect(controller.state.loadedWindow).toBe(8192);
@@ -179,10 +149,7 @@ describe('ModelSetupController: loading', () => {
   });
 
   it('shows a failed load with its next step, naming a smaller window and a smaller model of the family for memory trouble', async () => {
-    const { controller } = setup({
-      caps: NVIDIA,
-      engine: () => Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }),
-    });
+    const { controller } = setup({ caps: NVIDIA, engine: () => Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }) });
     await controller.start();
     expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
     await expect(controller.load()).resolves.toBe(false);
@@ -233,18 +200,8 @@ describe('ModelSetupController: a lost device', () => {
     const model = controller.chatModel()!;
     workers.at(-1)!.emit({ kind: 'spade:device-lost', reason: 'unknown', message: 'GPU process crashed' });
     expect(controller.state.phase).toBe('recovering');
-    expect(events.at(-1)).toEqual({
-      type: 'device-lost',
-      message: 'DeviceLostError: the GPU device was lost (unknown: GPU process crashed)',
-    });
-    const reply = await model.complete({
-      messages: [{ role: 'user', content: 'hi' }],
-      temperature: 0,
-      topP: 1,
-      maxTokens: 8,
-      seed: 1,
-      purpose: 'designer',
-    });
+    expect(events.at(-1)).toEqual({ type: 'device-lost', message: 'DeviceLostError: the GPU device was lost (unknown: GPU process crashed)' });
+    const reply = await model.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, topP: 1, maxTokens: 8, seed: 1, purpose: 'designer' });
     expect(reply.text).toBe('after recovery');
     expect(events.at(-1)).toMatchObject({ type: 'recovered', modelId: 'Qwen3-0.6B-q4f32_1-MLC' });
     expect(controller.state.phase).toBe('ready');
@@ -253,10 +210,7 @@ describe('ModelSetupController: a lost device', () => {
 
   it('reports a failed recovery and withdraws the model', async () => {
     const { controller, events, workers } = setup({
-      engine: (i) =>
-        Object.assign(new FakeEngine(), {
-          reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')),
-        }),
+      engine: (i) => Object.assign(new FakeEngine(), { reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')) }),
     });
     await controller.start();
     await controller.load();
@@ -274,9 +228,7 @@ describe('ModelSetupController: custom models and the cache', () => {
     await controller.start();
     expect(controller.addCustom({ modelUrl: 'ftp://x/Qwen3', modelLibUrl: 'https://x/lib.wasm' })).toBeNull();
     expect(controller.state.customError).toBe('The model URL "ftp://x/Qwen3" uses ftp:; only http(s) URLs can be fetched.');
-    expect(controller.addCustom({ modelUrl: '/models/Qwen3-1.7B-q4f32_1-MLC/', modelLibUrl: '/models/lib.wasm' })).toBe(
-      'custom:Qwen3-1.7B-q4f32_1-MLC',
-    );
+    expect(controller.addCustom({ modelUrl: '/models/Qwen3-1.7B-q4f32_1-MLC/', modelLibUrl: '/models/lib.wasm' })).toBe('custom:Qwen3-1.7B-q4f32_1-MLC');
     expect(controller.state).toMatchObject({ selectedId: 'custom:Qwen3-1.7B-q4f32_1-MLC', customError: null });
   });
 

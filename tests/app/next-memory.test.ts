@@ -35,13 +35,7 @@ const SEEDED: MemoryRecord[] = [
 /** Runs one epoch from `state` with a model that records every designer prompt, keyed by the slot's seed stream. */
 async function epochWithPrompts(state: typeof INITIAL_RUN_STATE, model: ScriptedChatModel) {
   const prompts: string[] = [];
-  const recording = {
-    id: model.id,
-    complete: (r: ChatRequest) => (
-      r.purpose === 'designer' && prompts.push(r.messages.map((m) => m.content).join('\n')),
-      model.complete(r)
-    ),
-  };
+  const recording = { id: model.id, complete: (r: ChatRequest) => (r.purpose === 'designer' && prompts.push(r.messages.map((m) => m.content).join('\n')), model.complete(r)) };
   const result = await runEpoch({ model: recording, sandbox, corpus: [] }, state, CONFIG);
   return { result, prompts };
 }
@@ -80,17 +74,13 @@ describe("the designer's next-epoch memory", () => {
         expect(second.prompts).toContain(prompt);
         shown.positives.forEach((p, i) => {
           const code = memory.find((r) => r.envId === p.envId)!.code;
-          expect(prompt).toContain(
-            `Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)}):\n\`\`\`python\n${code}\n\`\`\``,
-          );
+          expect(prompt).toContain(`Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)}):\n\`\`\`python\n${code}\n\`\`\``);
         });
         expect(prompt.match(/Reference \d \(/g) ?? []).toHaveLength(shown.positives.length);
         if (shown.negative) {
           const negative = memory.find((r) => r.envId === shown.negative!.envId)!;
           // The designer never saw the id: the negative is told by its skill, class name and docstring line.
-          expect(prompt).toContain(
-            `Do not make another environment like ${describeEnvironment(negative.code, negative.skill)}: it was ${shown.negative.reason}`,
-          );
+          expect(prompt).toContain(`Do not make another environment like ${describeEnvironment(negative.code, negative.skill)}: it was ${shown.negative.reason}`);
           expect(prompt).not.toContain(`like ${shown.negative.envId}:`);
         } else expect(prompt).not.toContain('Do not make another environment like');
         const named = new Set([...shown.positives.map((p) => p.envId), shown.negative?.envId]);
@@ -99,10 +89,8 @@ describe("the designer's next-epoch memory", () => {
     }
     expect(next.slots.some((s) => s.negative !== null)).toBe(true);
     // Titles are the stored environments' class names; the seeded records have no stored environment.
-    const className = (id: string) =>
-      first.result.environments.find((e) => e.id === id)?.attempts.find((a) => a.validation.ok)?.validation.className ?? null;
-    for (const env of next.slots.flatMap((s) => [...s.positives, ...(s.negative ? [s.negative] : [])]))
-      expect(env.title).toBe(className(env.envId));
+    const className = (id: string) => first.result.environments.find((e) => e.id === id)?.attempts.find((a) => a.validation.ok)?.validation.className ?? null;
+    for (const env of next.slots.flatMap((s) => [...s.positives, ...(s.negative ? [s.negative] : [])])) expect(env.title).toBe(className(env.envId));
   });
 
   it('says when the run keeps no memory or designs nothing, and null for a run not stored', async () => {

@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import {
-  agentReturnsForSeed,
-  describePlayFailure,
-  PlaySession,
-  wrapBoxed,
-  type PlayOptions,
-} from '../../src/app/explorer/play-yourself.ts';
+import { agentReturnsForSeed, describePlayFailure, PlaySession, wrapBoxed, type PlayOptions } from '../../src/app/explorer/play-yourself.ts';
 import { EnvError } from '../../src/core/env/env-error.ts';
 import type { Episode } from '../../src/core/records.ts';
 import { answerText, toolCallText, toolFormSpecs } from '../../src/app/explorer/tool-form.ts';
@@ -23,14 +17,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const ladder = GOOD_ENVS.find((f) => f.file === 'number_ladder.py')!;
-const options = (over: Partial<PlayOptions> = {}): PlayOptions => ({
-  code: readEnv('good', ladder.file),
-  seed: ladder.seed,
-  hint: null,
-  maxTurns: 12,
-  stepTimeoutMs: 3000,
-  ...over,
-});
+const options = (over: Partial<PlayOptions> = {}): PlayOptions => ({ code: readEnv('good', ladder.file), seed: ladder.seed, hint: null, maxTurns: 12, stepTimeoutMs: 3000, ...over });
 
 describe('PlaySession in the real Node sandbox', () => {
   it('plays a known environment to a win with its winning actions: return 1', async () => {
@@ -60,10 +47,7 @@ describe('PlaySession in the real Node sandbox', () => {
   it('parses typed text as an agent reply: the first \\boxed{} is sent, else the trimmed text', async () => {
     const session = await PlaySession.start(sandbox, options());
     const view = await session.act('<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}');
-    expect(view.turns[0]).toMatchObject({
-      input: '<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}',
-      action: '\\boxed{A}',
-    });
+    expect(view.turns[0]).toMatchObject({ input: '<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}', action: '\\boxed{A}' });
     expect((await session.act('  C  ')).turns[1]!.action).toBe('C');
     await session.dispose();
   });
@@ -106,11 +90,7 @@ describe('PlaySession on a multi-turn tool-use task in the real Node sandbox', (
     const session = await PlaySession.start(sandbox, options({ code: homeRoutine(), seed: 3 }));
     const start = session.view();
     const room = /heading to the (\w+);/.exec(start.firstObservation)![1]!;
-    expect(start.tool!.instructions).toEqual([
-      `I'm heading to the ${room}; please turn its light on.`,
-      'Make it warm in there: comfort mode.',
-      'Show me how that room is set up now.',
-    ]);
+    expect(start.tool!.instructions).toEqual([`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.']);
     const forms = toolFormSpecs(start.tool!.tools);
     expect(forms.map((t) => t.name)).toEqual(['set_light', 'set_heating', 'status', 'list_scenes']);
     const call = (name: string, values: Record<string, string>) => {
@@ -161,9 +141,7 @@ describe('play helpers', () => {
   });
 
   it("names both failure rules for an error inside step, and only the tab's for one outside it", () => {
-    expect(describePlayFailure(new EnvError('step_exception', 'play', 'boom.'), 100)).toMatch(
-      /^The environment failed \(play\/step_exception\): boom\. .*crashes count as losses.*return of -1\.$/,
-    );
+    expect(describePlayFailure(new EnvError('step_exception', 'play', 'boom.'), 100)).toMatch(/^The environment failed \(play\/step_exception\): boom\. .*crashes count as losses.*return of -1\.$/);
     expect(describePlayFailure(new EnvError('bad_harness_reply', 'play', 'bad.'), 100)).toMatch(/as in SPADE, scores nothing/);
   });
 

@@ -56,12 +56,7 @@ describe('playbookView', () => {
       effectText: '+0.35 win rate',
     });
     expect(lessonRow(NEW, true)).toMatchObject({ effect: null, effectText: 'not measured yet (shown in 3 of the 8 plays needed)' });
-    expect(lessonRow(MINE, true)).toMatchObject({
-      origin: 'user',
-      when: 'before the first epoch',
-      shown: 'not shown in a play yet',
-      baseline: 'none yet',
-    });
+    expect(lessonRow(MINE, true)).toMatchObject({ origin: 'user', when: 'before the first epoch', shown: 'not shown in a play yet', baseline: 'none yet' });
     expect(lessonRow(MINE, true).effectText).toBe('not measured yet (no plays of its skill before it was shown)');
     expect(lessonRow(RETIRED, true).inPrompts).toBe(false);
   });
@@ -71,36 +66,19 @@ describe('playbook edits', () => {
   it('an edit checks the text, makes the lesson a person’s (keeping its source) and starts its measurement again', () => {
     const edited = editLessonText([MEASURED, NEW], 'L-a', '  Rule out what each clue forbids.  ');
     expect(edited.problems).toEqual([]);
-    expect(edited.playbook![0]).toEqual({
-      ...MEASURED,
-      text: 'Rule out what each clue forbids.',
-      origin: 'user',
-      baseline: null,
-      shown: { plays: 0, wins: 0 },
-    });
+    expect(edited.playbook![0]).toEqual({ ...MEASURED, text: 'Rule out what each clue forbids.', origin: 'user', baseline: null, shown: { plays: 0, wins: 0 } });
     expect(lessonRow(edited.playbook![0]!, true)).toMatchObject({ origin: 'edited', when: 'epoch 1' });
     expect(edited.playbook![1]).toBe(NEW);
     expect(editLessonText([MEASURED], 'L-a', '   ').problems).toEqual(['a lesson needs some text']);
     expect(editLessonText([MEASURED], 'L-a', 'Answer \\boxed{3}.').problems).toEqual(['a lesson must not contain a \\boxed{} answer']);
     expect(editLessonText([MEASURED], 'L-a', 'x'.repeat(401)).problems).toEqual(['a lesson has at most 400 characters, this one has 401']);
     expect(editLessonText([MEASURED], 'L-a', MEASURED.text).problems).toEqual(['the text is unchanged']);
-    expect(editLessonText([MEASURED], 'L-z', 'Something new.').problems).toEqual([
-      'no lesson L-z in the playbook (it may have changed: reopen the run)',
-    ]);
+    expect(editLessonText([MEASURED], 'L-z', 'Something new.').problems).toEqual(['no lesson L-z in the playbook (it may have changed: reopen the run)']);
   });
 
   it('retire says a person did it; restore makes it active with a fresh measurement; add numbers user lessons', () => {
-    expect(retireLesson([MEASURED], 'L-a').playbook![0]).toMatchObject({
-      status: 'retired',
-      retiredBecause: 'retired by a person',
-      shown: MEASURED.shown,
-    });
-    expect(restoreLesson([RETIRED], 'L-c').playbook![0]).toMatchObject({
-      status: 'active',
-      retiredBecause: null,
-      baseline: null,
-      shown: { plays: 0, wins: 0 },
-    });
+    expect(retireLesson([MEASURED], 'L-a').playbook![0]).toMatchObject({ status: 'retired', retiredBecause: 'retired by a person', shown: MEASURED.shown });
+    expect(restoreLesson([RETIRED], 'L-c').playbook![0]).toMatchObject({ status: 'active', retiredBecause: null, baseline: null, shown: { plays: 0, wins: 0 } });
     const added = addUserLesson([MINE], 'Optimization', 'Keep budget for the last steps.', 3);
     expect(added.playbook![1]).toEqual({
       id: 'L-user-2',

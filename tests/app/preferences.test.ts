@@ -40,9 +40,7 @@ describe('preferences', () => {
 
   it('is the only app or UI file that reads or writes localStorage items', () => {
     const files = [...filesUnder(join(ROOT, 'src', 'app')), ...filesUnder(join(ROOT, 'src', 'ui'))];
-    const direct = files.filter((file) =>
-      /localStorage\s*\.\s*(getItem|setItem|removeItem)\b|'spade-lab-(?!run-)[a-z-]+'/.test(readFileSync(file, 'utf8')),
-    );
+    const direct = files.filter((file) => /localStorage\s*\.\s*(getItem|setItem|removeItem)\b|'spade-lab-(?!run-)[a-z-]+'/.test(readFileSync(file, 'utf8')));
     expect(direct.map((file) => relative(ROOT, file))).toEqual(['src/app/shell/preferences.ts']);
   });
 });

@@ -81,8 +81,7 @@ describe('PythonStatus', () => {
   });
 
   it('ignores a saved duration that is not a plausible start, and a storage that throws', () => {
-    for (const bad of ['', 'abc', '-5', '0', 'Infinity', String(24 * 3600_000)])
-      expect(savedStartMs(memoryStorage({ 'spade-lab-python-start-ms': bad }))).toBeNull();
+    for (const bad of ['', 'abc', '-5', '0', 'Infinity', String(24 * 3600_000)]) expect(savedStartMs(memoryStorage({ 'spade-lab-python-start-ms': bad }))).toBeNull();
     expect(
       savedStartMs({
         getItem: () => {

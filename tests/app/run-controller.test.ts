@@ -13,16 +13,7 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 // The controller is the point here, not Python: the script's two games as in-process doubles.
 // Every call takes a macrotask (2 ms), as a real sandbox's round trip does, so an epoch takes long
@@ -96,13 +87,7 @@ describe('RunController', () => {
     // The script as a model that takes eight calls at once (steps run one unit at a time, so its replies come in the same order).
     const concurrent = async (): Promise<ChatModel> => {
       const model = new ScriptedChatModel(SCRIPT);
-      return {
-        id: model.id,
-        maxConcurrency: 8,
-        complete: (request) => model.complete(request),
-        snapshot: () => model.snapshot(),
-        restore: (saved) => model.restore(saved),
-      };
+      return { id: model.id, maxConcurrency: 8, complete: (request) => model.complete(request), snapshot: () => model.snapshot(), restore: (saved) => model.restore(saved) };
     };
     const controller = new RunController({ ...deps(store), model: concurrent });
     await controller.create({ name: 's', config: { ...CONFIG, concurrency: 8 }, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
@@ -166,11 +151,7 @@ describe('RunController', () => {
       ...deps(store),
       model: async () => {
         const model = new ScriptedChatModel(SCRIPT);
-        return {
-          id: model.id,
-          complete: (request: Parameters<typeof model.complete>[0]) =>
-            failing ? Promise.reject(new Error('the model crashed')) : model.complete(request),
-        };
+        return { id: model.id, complete: (request: Parameters<typeof model.complete>[0]) => (failing ? Promise.reject(new Error('the model crashed')) : model.complete(request)) };
       },
     };
     const controller = new RunController(crashing);
@@ -215,14 +196,7 @@ describe('RunController', () => {
     const recorded = async (s: MemoryRunStore, id: string) => {
       const environments = await s.queryEnvironments(id);
       const episodes = await Promise.all(environments.map((e) => s.episodesOf(id, e.id)));
-      return JSON.stringify({
-        environments,
-        episodes,
-        metrics: await s.metricsOf(id),
-        rollouts: await s.rolloutsOf(id),
-        evaluations: await s.evaluationsOf(id),
-        state: (await s.loadRun(id))!.state,
-      });
+      return JSON.stringify({ environments, episodes, metrics: await s.metricsOf(id), rollouts: await s.rolloutsOf(id), evaluations: await s.evaluationsOf(id), state: (await s.loadRun(id))!.state });
     };
     expect((await store.metricsOf(meta.id)).map((m) => m.epoch)).toEqual([0, 1, 2]);
     expect((await store.evaluationsOf(meta.id)).map((e) => e.afterEpochs)).toEqual([0, 2]);
@@ -276,23 +250,12 @@ describe('RunController when storage is full', () => {
 describe('RunController and the grounding corpus', () => {
   it('records the corpus of the first epoch, and says so when a later epoch would be grounded in another', async () => {
     const store = new MemoryRunStore();
-    const first: GroundingCorpus = {
-      docs: [{ id: 'a-1', text: 'Keys and doors: which key opens which door.' }],
-      identity: { label: 'corpus A', documents: 1, sha256: 'aaa' },
-    };
-    const second: GroundingCorpus = {
-      docs: [{ id: 'b-1', text: 'Words that open doors.' }],
-      identity: { label: 'corpus B', documents: 1, sha256: 'bbb' },
-    };
+    const first: GroundingCorpus = { docs: [{ id: 'a-1', text: 'Keys and doors: which key opens which door.' }], identity: { label: 'corpus A', documents: 1, sha256: 'aaa' } };
+    const second: GroundingCorpus = { docs: [{ id: 'b-1', text: 'Words that open doors.' }], identity: { label: 'corpus B', documents: 1, sha256: 'bbb' } };
     let active = first;
     const grounded = { ...deps(store), corpus: async () => active };
     const controller = new RunController(grounded);
-    const meta = await controller.create({
-      name: 'g',
-      config: { ...CONFIG, useCorpus: true },
-      modelId: 'scripted:hint-helps',
-      epochsPlanned: 2,
-    });
+    const meta = await controller.create({ name: 'g', config: { ...CONFIG, useCorpus: true }, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
     await controller.start();
     await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
     expect(controller.notice).toBeNull();
@@ -332,12 +295,7 @@ describe('RunController after a crash', () => {
 
   it('says no epoch is saved when it was interrupted during its first (never "Epochs 1 to 0")', async () => {
     const store = new MemoryRunStore();
-    const meta = await new RunController(deps(store)).create({
-      name: 'z',
-      config: CONFIG,
-      modelId: 'scripted:hint-helps',
-      epochsPlanned: 2,
-    });
+    const meta = await new RunController(deps(store)).create({ name: 'z', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
     await store.updateRun(meta.id, { status: 'running' });
     const afterReload = new RunController(deps(store));
     await afterReload.open(meta.id);

@@ -6,14 +6,7 @@ import { scaleText } from '../../src/app/learn/formulas.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
-const META = {
-  id: 'r',
-  name: 'r',
-  modelId: 'scripted:demo',
-  config: { ...DEFAULT_CONFIG, useCorpus: false },
-  epochsPlanned: 3,
-  epochsCompleted: 0,
-} as unknown as RunMeta;
+const META = { id: 'r', name: 'r', modelId: 'scripted:demo', config: { ...DEFAULT_CONFIG, useCorpus: false }, epochsPlanned: 3, epochsCompleted: 0 } as unknown as RunMeta;
 
 describe('what the live view says before the first event of an epoch', () => {
   it('shows the held-out evaluation before training with its progress, never "Press Start" for a started run', () => {
@@ -32,9 +25,7 @@ describe('what the live view says before the first event of an epoch', () => {
   it('says what is being readied when nothing is evaluating, and nothing for a run that is not started', () => {
     expect(startingWork(META, 'running', null)).toEqual({ text: 'Starting epoch 1: getting the model and Python ready…', progress: null });
     const grounded = { ...META, epochsCompleted: 2, config: { ...META.config, useCorpus: true } } as RunMeta;
-    expect(startingWork(grounded, 'running', null)!.text).toBe(
-      'Starting epoch 3: getting the model, the grounding corpus and Python ready…',
-    );
+    expect(startingWork(grounded, 'running', null)!.text).toBe('Starting epoch 3: getting the model, the grounding corpus and Python ready…');
     expect(startingWork(META, 'idle', null)).toBeNull();
     expect(startingWork(META, 'completed', null)).toBeNull();
     // An on-demand evaluation is not the epoch's own.
@@ -58,9 +49,7 @@ describe('a design attempt between its reply and its verdict', () => {
 
 describe('the designer scale on the score card', () => {
   it('shows the scale with the numbers it is made of', () => {
-    expect(scaleText({ agentPlays: 16, designs: 4, rollouts: 1, scale: 4 })).toBe(
-      'Designer scale this epoch = min(N_agent / N_designer x R, 50) = min(16 / 4 x 1, 50) = 4',
-    );
+    expect(scaleText({ agentPlays: 16, designs: 4, rollouts: 1, scale: 4 })).toBe('Designer scale this epoch = min(N_agent / N_designer x R, 50) = min(16 / 4 x 1, 50) = 4');
     expect(scaleText({ agentPlays: 7, designs: 3, rollouts: 1, scale: 7 / 3 })).toMatch(/= 2\.333$/);
   });
 });

@@ -6,11 +6,7 @@ import { commitSyntheticEpochs, syntheticMeta } from './compare-fixtures.ts';
 
 describe('run summaries', () => {
   it("shows a designed run's key settings, last held-out evaluation and last epoch", () => {
-    const summary = summarizeRun(
-      meta({ reward: 'regret', useMemory: false, seed: 3, playsPerArm: 6 }),
-      [metrics(1, 0.75), metrics(0, 0.5)],
-      [evaluation(0, 0.2), evaluation(2, 0.4)],
-    );
+    const summary = summarizeRun(meta({ reward: 'regret', useMemory: false, seed: 3, playsPerArm: 6 }), [metrics(1, 0.75), metrics(0, 0.5)], [evaluation(0, 0.2), evaluation(2, 0.4)]);
     expect(settingsLine(summary)).toBe('reward regret · memory off · corpus on · playbook off · seed 3 · K 6 · designer');
     expect(heldOutLine(summary)).toBe('held-out 0.40 (95% 0.10 to 0.90) after 2 epochs');
     expect(lastEpochLine(summary)).toBe('last epoch 2: win rate 0.75, regret 1.25');
@@ -37,11 +33,7 @@ describe('run summaries', () => {
     await store.createRun(syntheticMeta('a', { seed: 9 }, 5));
     await commitSyntheticEpochs(store, 'a', 0, 5, 5);
     const runs = await store.listRuns();
-    const broken = {
-      ...store,
-      metricsOf: async (id: string) => (id === 'b' ? Promise.reject(new Error('closed')) : store.metricsOf(id)),
-      evaluationsOf: (id: string) => store.evaluationsOf(id),
-    };
+    const broken = { ...store, metricsOf: async (id: string) => (id === 'b' ? Promise.reject(new Error('closed')) : store.metricsOf(id)), evaluationsOf: (id: string) => store.evaluationsOf(id) };
     const summaries = await summarizeRuns(broken, [...runs, syntheticMeta('b')]);
     expect(Object.keys(summaries)).toEqual(['a']);
     expect(summaries.a!.seed).toBe(9);

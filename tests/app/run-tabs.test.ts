@@ -16,16 +16,7 @@ import { TabHub } from '../fixtures/fake-tabs.ts';
 import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => 2);
 const POLL_MS = 10;
 
@@ -98,10 +89,7 @@ describe('a second tab on a run another tab runs', () => {
     expect(b.run.history.map((m) => m.epoch)).toEqual([0, 1]);
     expect(b.run.live).toEqual(a.run.live);
     await until(() => listed(b.library, meta.id)?.word === 'completed', 'the list showing completion');
-    await until(
-      () => listed(a.library, meta.id)?.word === 'completed' && a.library.runs[0]?.epochsCompleted === 2,
-      "tab A's own list following",
-    );
+    await until(() => listed(a.library, meta.id)?.word === 'completed' && a.library.runs[0]?.epochsCompleted === 2, "tab A's own list following");
     expect(listed(a.library, meta.id)).toEqual({ word: 'completed', where: null });
   });
 
@@ -221,20 +209,11 @@ describe('opening another run while one stops', () => {
     const { hub, store, slow, a, next, stopping } = await abortThenOpen();
     slow.letGo();
     await until(() => hub.sent.some((s) => s.message.type === 'finished'), 'the stopping run finished');
-    expect([a.run.meta?.id, a.run.status, a.run.error, a.run.stage, a.run.live, a.run.heldHere]).toEqual([
-      next.id,
-      'idle',
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect([a.run.meta?.id, a.run.status, a.run.error, a.run.stage, a.run.live, a.run.heldHere]).toEqual([next.id, 'idle', null, null, null, null]);
     expect(a.run.shown).toEqual({ word: 'new', where: null });
     expect((await store.loadRun(next.id))!.meta).toMatchObject({ status: 'new', epochsCompleted: 0 });
     expect((await store.loadRun(stopping.id))!.meta).toMatchObject({ status: 'aborted', epochsCompleted: 0 });
-    const lastPiece = hub.sent.filter(
-      (s) => s.message.type === 'events' && s.message.events.some((e) => e.type === 'token' && e.delta.includes('a last piece')),
-    );
+    const lastPiece = hub.sent.filter((s) => s.message.type === 'events' && s.message.events.some((e) => e.type === 'token' && e.delta.includes('a last piece')));
     expect(lastPiece.map((s) => s.message.runId)).toEqual([stopping.id]);
     expect(hub.holder(stopping.id)).toBeNull();
   });

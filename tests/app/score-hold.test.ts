@@ -11,16 +11,7 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 function controller(hold: ScoreHold): { runs: RunController; store: MemoryRunStore } {
   const store = new MemoryRunStore();

@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configChanges, parseSettings, settingsFile, settingsFromHash, settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { DEFAULT_CONFIG, withSetting, type Config } from '../../src/core/config.ts';
 
-const custom: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 99,
-  skills: ['Optimization', 'Causal Inference'],
-  reward: 'regret',
-  playsPerArm: 6,
-  agent: { ...DEFAULT_CONFIG.agent, temperature: 0.8 },
-};
+const custom: Config = { ...DEFAULT_CONFIG, seed: 99, skills: ['Optimization', 'Causal Inference'], reward: 'regret', playsPerArm: 6, agent: { ...DEFAULT_CONFIG.agent, temperature: 0.8 } };
 
 describe('shareable settings', () => {
   it('round-trips through a URL and a file, with the epochs and the model', () => {
@@ -24,19 +17,9 @@ describe('shareable settings', () => {
   it('links carry only what differs from the defaults: a few hundred characters, not the prompt templates', () => {
     const url = settingsUrl({ config: custom, epochs: 7, modelId: 'scripted:spade-lab-demo' }, 'http://127.0.0.1:5173/');
     expect(url.length).toBeLessThan(400);
-    const carried = JSON.parse(Buffer.from(new URL(url).hash.slice('#settings='.length), 'base64url').toString('utf8')) as {
-      config: Record<string, unknown>;
-    };
-    expect(carried.config).toEqual({
-      seed: 99,
-      skills: ['Optimization', 'Causal Inference'],
-      reward: 'regret',
-      playsPerArm: 6,
-      agent: { temperature: 0.8 },
-    });
-    expect(settingsFromHash(new URL(settingsUrl({ config: DEFAULT_CONFIG }, 'http://127.0.0.1:5173/')).hash)).toEqual({
-      config: DEFAULT_CONFIG,
-    });
+    const carried = JSON.parse(Buffer.from(new URL(url).hash.slice('#settings='.length), 'base64url').toString('utf8')) as { config: Record<string, unknown> };
+    expect(carried.config).toEqual({ seed: 99, skills: ['Optimization', 'Causal Inference'], reward: 'regret', playsPerArm: 6, agent: { temperature: 0.8 } });
+    expect(settingsFromHash(new URL(settingsUrl({ config: DEFAULT_CONFIG }, 'http://127.0.0.1:5173/')).hash)).toEqual({ config: DEFAULT_CONFIG });
     expect(settingsFile({ config: custom }).length).toBeGreaterThan(url.length * 10);
   });
 
@@ -55,9 +38,7 @@ describe('shareable settings', () => {
   });
 
   it('refuses epochs or a model id it cannot use, naming the value', () => {
-    expect(parseSettings(JSON.stringify({ config: {}, epochs: 0 }))).toEqual({
-      error: 'The settings\' "epochs" must be a whole number from 1 to 1000, got 0.',
-    });
+    expect(parseSettings(JSON.stringify({ config: {}, epochs: 0 }))).toEqual({ error: 'The settings\' "epochs" must be a whole number from 1 to 1000, got 0.' });
     expect(parseSettings(JSON.stringify({ config: {}, epochs: 2.5 }))).toMatchObject({ error: expect.stringContaining('got 2.5') });
     expect(parseSettings(JSON.stringify({ config: {}, modelId: 'gpt' }))).toEqual({
       error: 'The settings\' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got "gpt".',
@@ -74,15 +55,9 @@ describe('shareable settings', () => {
     expect(parseSettings(JSON.stringify({ seed: 'one' }))).toEqual({ error: 'The setting "seed" has the wrong type (expected number).' });
     expect(parseSettings(JSON.stringify({ skills: ['Juggling'] }))).toMatchObject({ error: expect.stringContaining('unknown skills') });
     const fix = 'Nothing was prefilled: the new-run form keeps its defaults. Ask for the link again.';
-    expect(settingsFromHash('#settings=@@@')).toEqual({
-      error: `This settings link cannot be used. It is damaged (it holds characters a settings link never has). ${fix}`,
-    });
-    expect(settingsFromHash('#settings=bm90IGpzb24')).toEqual({
-      error: `This settings link cannot be used. The settings are not valid JSON. ${fix}`,
-    });
-    expect(settingsFromHash('#settings=')).toEqual({
-      error: `This settings link cannot be used. It is damaged (it holds characters a settings link never has). ${fix}`,
-    });
+    expect(settingsFromHash('#settings=@@@')).toEqual({ error: `This settings link cannot be used. It is damaged (it holds characters a settings link never has). ${fix}` });
+    expect(settingsFromHash('#settings=bm90IGpzb24')).toEqual({ error: `This settings link cannot be used. The settings are not valid JSON. ${fix}` });
+    expect(settingsFromHash('#settings=')).toEqual({ error: `This settings link cannot be used. It is damaged (it holds characters a settings link never has). ${fix}` });
     expect(settingsFromHash('#other=1')).toBeNull();
   });
 });

@@ -3,28 +3,12 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
 import type { NewRun } from '../../src/app/new-run/new-run.ts';
 import { SweepController, type SweepDeps } from '../../src/app/compare/sweep.svelte.ts';
-import {
-  commandModel,
-  FIRST_SWEEP_FORM,
-  localSweepStorage,
-  parsePlan,
-  parseSeeds,
-  previewSweep,
-  sweepProgress,
-  type SweepForm,
-} from '../../src/app/compare/sweep-plan.ts';
+import { commandModel, FIRST_SWEEP_FORM, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/compare/sweep-plan.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
 const DEMO = 'scripted:spade-lab-demo';
-const FORM: SweepForm = {
-  grid: 'reward=blend,regret',
-  seeds: '1,2',
-  epochs: 1,
-  shared: 'slots=1;plays=2',
-  modelId: DEMO,
-  modelLabel: 'the demo',
-};
+const FORM: SweepForm = { grid: 'reward=blend,regret', seeds: '1,2', epochs: 1, shared: 'slots=1;plays=2', modelId: DEMO, modelLabel: 'the demo' };
 
 /** What a started run does in the fake: complete after a tick, fail at once, or run until `finish` is called. */
 type Behaviour = 'complete' | 'fail' | 'hold';
@@ -100,12 +84,7 @@ class FakeRuns {
 /** A Storage in a Map (the page's localStorage in the app). */
 function mapStorage() {
   const map = new Map<string, string>();
-  return {
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-    map,
-  };
+  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k), map };
 }
 
 function setup(behaviour?: (name: string) => Behaviour, ready = true) {
@@ -146,20 +125,8 @@ describe('previewSweep', () => {
   it('makes one run per cell over the tab defaults with the shared settings, and the CLI lines', () => {
     const preview = previewSweep(FORM, DEMO);
     if ('error' in preview) throw new Error(preview.error);
-    expect(preview.cells.map((c) => c.name)).toEqual([
-      'reward-blend_seed-1',
-      'reward-blend_seed-2',
-      'reward-regret_seed-1',
-      'reward-regret_seed-2',
-    ]);
-    expect(preview.cells[3]!.config).toEqual({
-      ...DEFAULT_CONFIG,
-      reward: 'regret',
-      seed: 2,
-      slotsPerEpoch: 1,
-      playsPerArm: 2,
-      hintPlays: 2,
-    });
+    expect(preview.cells.map((c) => c.name)).toEqual(['reward-blend_seed-1', 'reward-blend_seed-2', 'reward-regret_seed-1', 'reward-regret_seed-2']);
+    expect(preview.cells[3]!.config).toEqual({ ...DEFAULT_CONFIG, reward: 'regret', seed: 2, slotsPerEpoch: 1, playsPerArm: 2, hintPlays: 2 });
     expect(preview.commands[0]).toBe(
       'npm run --silent spade -- run --model scripted:public/demo/demo-script.json --epochs 1 --out runs/sweep/reward-blend_seed-1 --seed 1 --slots 1 --plays 2 --reward blend',
     );
@@ -231,12 +198,7 @@ describe('the stored plan', () => {
   it('round-trips through the storage and drops anything that is not a plan', () => {
     const storage = mapStorage();
     const plans = localSweepStorage(() => storage);
-    const plan = {
-      form: FORM,
-      status: 'running' as const,
-      cells: [{ name: 'a', runId: 'r1', status: 'pending' as const, error: null }],
-      createdAt: 1,
-    };
+    const plan = { form: FORM, status: 'running' as const, cells: [{ name: 'a', runId: 'r1', status: 'pending' as const, error: null }], createdAt: 1 };
     plans.save(plan);
     expect(plans.load()).toEqual(plan);
     expect(sweepProgress(plan)).toEqual({ done: 0, failed: 0, total: 1, current: null });
@@ -258,9 +220,7 @@ describe('SweepController', () => {
     const { sweep, runs, storage, refreshed } = setup();
     expect(await sweep.start(FORM)).toBe(true);
     expect(refreshed()).toBe(1);
-    expect(
-      (await runs.store.listRuns()).map((r) => [r.name, r.config.reward, r.config.seed, r.config.slotsPerEpoch, r.epochsPlanned]),
-    ).toEqual([
+    expect((await runs.store.listRuns()).map((r) => [r.name, r.config.reward, r.config.seed, r.config.slotsPerEpoch, r.epochsPlanned])).toEqual([
       ['reward-blend_seed-1', 'blend', 1, 1, 1],
       ['reward-blend_seed-2', 'blend', 2, 1, 1],
       ['reward-regret_seed-1', 'regret', 1, 1, 1],

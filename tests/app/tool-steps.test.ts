@@ -13,11 +13,7 @@ describe('tool-use steps as rows', () => {
     const steps = toolSteps({
       instructions: INSTRUCTIONS,
       turns: [
-        step(
-          '<tool_call>{"name":"find_order","arguments":{"id":7,"tags":["a"]}}</tool_call>',
-          'Tool result:\norder 7: shoes\n\nNEXT: Refund it.',
-          { done: 1, criteria: [true, false] },
-        ),
+        step('<tool_call>{"name":"find_order","arguments":{"id":7,"tags":["a"]}}</tool_call>', 'Tool result:\norder 7: shoes\n\nNEXT: Refund it.', { done: 1, criteria: [true, false] }),
         step('hello', 'Format error: ...', { done: 1, criteria: [true, 'KeyError: refund'] }, -0.1),
         step('<tool_call>{"name":"refund","arguments":{}}</tool_call>', 'Tool result:\nrefunded', { done: 2, criteria: [true, true] }),
         step('<answer>ok</answer>', 'Correct!', { done: 2, criteria: [true, true] }, 1, true),
@@ -51,19 +47,13 @@ describe('tool-use steps as rows', () => {
   });
 
   it('names the further calls of a turn that ran several (tool calls outside step)', () => {
-    const action = [
-      '<tool_call>{"name":"find_order","arguments":{"id":7}}</tool_call>',
-      '<tool_call>{"name":"refund","arguments":{"id":7}}</tool_call>',
-    ].join('\n');
+    const action = ['<tool_call>{"name":"find_order","arguments":{"id":7}}</tool_call>', '<tool_call>{"name":"refund","arguments":{"id":7}}</tool_call>'].join('\n');
     const [only] = toolSteps({ instructions: INSTRUCTIONS, turns: [step(action, 'order 7: shoes\n\nrefunded')] });
     expect(only).toMatchObject({ kind: 'call', tool: 'find_order', moreCalls: ['refund({"id":7})'], result: 'order 7: shoes\n\nrefunded' });
   });
 
   it('counts every instruction a single step completes, and skips turns without usable progress', () => {
-    const steps = toolSteps({
-      instructions: ['a', 'b', 'c'],
-      turns: [step('x', 'y'), step('x', 'y', { done: 2, criteria: [] }), step('x', 'y', { done: 9 }), step('x', 'y', { done: 3 })],
-    });
+    const steps = toolSteps({ instructions: ['a', 'b', 'c'], turns: [step('x', 'y'), step('x', 'y', { done: 2, criteria: [] }), step('x', 'y', { done: 9 }), step('x', 'y', { done: 3 })] });
     expect(steps.map((s) => s.met.map((m) => m.number))).toEqual([[], [1, 2], [], [3]]);
     expect(steps[1]!.revealed).toEqual({ number: 3, text: 'c' });
   });
@@ -86,14 +76,7 @@ describe('tool-use steps as rows', () => {
   });
 
   it('places each instruction at a replay position: done, the current one, or not revealed yet', () => {
-    const episode = {
-      instructions: INSTRUCTIONS,
-      turns: [
-        step('a', 'b', { done: 0, criteria: [] }),
-        step('a', 'b', { done: 1, criteria: [] }),
-        step('a', 'b', { done: 2, criteria: [] }),
-      ],
-    };
+    const episode = { instructions: INSTRUCTIONS, turns: [step('a', 'b', { done: 0, criteria: [] }), step('a', 'b', { done: 1, criteria: [] }), step('a', 'b', { done: 2, criteria: [] })] };
     expect(instructionTimeline(episode, 0).map((i) => i.state)).toEqual(['current', 'hidden']);
     expect(instructionTimeline(episode, 2).map((i) => i.state)).toEqual(['done', 'current']);
     expect(instructionTimeline(episode, 3).map((i) => i.state)).toEqual(['done', 'done']);
@@ -163,9 +146,7 @@ describe('the play-it-yourself tool form', () => {
   it('tells apart choices that would show alike (enum [1, "1"]) and sends the one picked', () => {
     expect(choiceTexts(['economy', 2, true])).toEqual(['economy', '2', 'true']);
     expect(choiceTexts([1, '1', 'x'])).toEqual(['1', '"1"', '"x"']);
-    const [dial] = toolFormSpecs([
-      { type: 'function', function: { name: 'dial', parameters: { type: 'object', properties: { level: { enum: [1, '1'] } } } } },
-    ]);
+    const [dial] = toolFormSpecs([{ type: 'function', function: { name: 'dial', parameters: { type: 'object', properties: { level: { enum: [1, '1'] } } } } }]);
     expect(toolCallText(dial!, { level: '"1"' })).toEqual({ text: '<tool_call>{"name":"dial","arguments":{"level":"1"}}</tool_call>' });
     expect(toolCallText(dial!, { level: '1' })).toEqual({ text: '<tool_call>{"name":"dial","arguments":{"level":1}}</tool_call>' });
   });
@@ -176,9 +157,7 @@ describe('the play-it-yourself tool form', () => {
     expect(toolCallText(book, { seat: '1.5', cls: 'economy' })).toEqual({ error: 'seat needs a whole number' });
     expect(toolCallText(book, { seat: '1', cls: 'first' })).toEqual({ error: 'choose one of the values of cls' });
     expect(toolCallText(book, { seat: '1', cls: 'economy', meal: 'yes' })).toEqual({ error: 'meal needs true or false' });
-    expect(toolCallText(book, { seat: '1', cls: 'economy', legs: '{"a": 1}' })).toEqual({
-      error: 'legs needs a JSON list, e.g. ["a", "b"]',
-    });
+    expect(toolCallText(book, { seat: '1', cls: 'economy', legs: '{"a": 1}' })).toEqual({ error: 'legs needs a JSON list, e.g. ["a", "b"]' });
     expect(toolCallText(book, { seat: '1', cls: 'economy', price: 'cheap' })).toEqual({ error: 'price needs a number' });
   });
 });

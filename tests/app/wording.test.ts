@@ -3,12 +3,7 @@ import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/s
 
 describe('wording of counts', () => {
   it('counts with the noun, zero as "no"', () => {
-    expect([counted(0, 'slot'), counted(1, 'slot'), counted(2, 'slot'), counted(2, 'child', 'children')]).toEqual([
-      'no slot',
-      '1 slot',
-      '2 slots',
-      '2 children',
-    ]);
+    expect([counted(0, 'slot'), counted(1, 'slot'), counted(2, 'slot'), counted(2, 'child', 'children')]).toEqual(['no slot', '1 slot', '2 slots', '2 children']);
   });
 
   it('never says "Epochs 1 to 0 are saved"', () => {
@@ -18,12 +13,8 @@ describe('wording of counts', () => {
   it('never says "0 slots were rejected", nor "no slot was rejected" after a rejected attempt', () => {
     expect(designerTally(0, 0, 0)).toBe('wrote no environment');
     const checks = "the sandbox's checks (load, probe, determinism)";
-    expect(designerTally(4, 0, 0)).toBe(
-      `wrote 4 environments as Python programs, and all 4 passed ${checks} at the first attempt; no attempt was rejected`,
-    );
-    expect(designerTally(1, 0, 0)).toBe(
-      `wrote 1 environment as a Python program, and it passed ${checks} at the first attempt; no attempt was rejected`,
-    );
+    expect(designerTally(4, 0, 0)).toBe(`wrote 4 environments as Python programs, and all 4 passed ${checks} at the first attempt; no attempt was rejected`);
+    expect(designerTally(1, 0, 0)).toBe(`wrote 1 environment as a Python program, and it passed ${checks} at the first attempt; no attempt was rejected`);
     expect(designerTally(2, 0, 1)).toBe(
       `wrote 2 environments as Python programs: 1 of its 3 attempts was rejected by ${checks}, each with the exact reason, and tried again; every slot ended with a valid environment`,
     );

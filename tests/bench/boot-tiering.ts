@@ -6,13 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import {
-  nodeWorkerBundle,
-  pyodideDirectory,
-  sandboxExecArgv,
-  spawnNodeSandbox,
-  WASM_TIERING_BUDGET,
-} from '../../src/adapters/sandbox/node-sandbox.ts';
+import { nodeWorkerBundle, pyodideDirectory, sandboxExecArgv, spawnNodeSandbox, WASM_TIERING_BUDGET } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
 
 /** Start figures of one tiering setting. */

@@ -9,12 +9,7 @@ export interface BrowserBootFigures {
 
 // CPU time of the whole machine so far, in seconds (Linux /proc/stat counts in 1/100 s).
 function machineCpuSeconds(): number {
-  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
+  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   return (user! + nice! + system! + irq! + softirq!) / 100;
 }
 

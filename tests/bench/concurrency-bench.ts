@@ -39,8 +39,7 @@ export interface ConcurrencyFigures {
 /** Epochs per measured run: the first starts from a command's sandbox, the second finds the interpreters the first left. */
 const EPOCHS = 2;
 
-const GLOW_KEY = (JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript)
-  .rules[0]!.replies[0]!;
+const GLOW_KEY = (JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
 
 // The epoch-overhead workload: every design valid, hinted plays win in one turn, unhinted ones never win (all 12 turns).
 const SCRIPT: ChatScript = {
@@ -57,8 +56,7 @@ const SCRIPT: ChatScript = {
 function criticalPath(result: EpochResult): number {
   return Math.max(
     ...result.environments.map((env) => {
-      const turns = (arm: 'hint' | 'nohint') =>
-        Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
+      const turns = (arm: 'hint' | 'nohint') => Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
       return env.attempts.length + (env.status === 'valid' ? Math.max(turns('nohint'), (env.hint === null ? 0 : 1) + turns('hint')) : 0);
     }),
   );
@@ -96,15 +94,7 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
         [requests, maxInFlight] = [0, 0];
         const started = performance.now();
         const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
-        runs.push({
-          concurrency: config.concurrency,
-          epoch,
-          criticalPath: criticalPath(result),
-          ms: performance.now() - started,
-          estimated: false,
-          requests,
-          maxInFlight,
-        });
+        runs.push({ concurrency: config.concurrency, epoch, criticalPath: criticalPath(result), ms: performance.now() - started, estimated: false, requests, maxInFlight });
         state = result.nextState;
       }
       return runs;

@@ -13,8 +13,7 @@ import { qwen3PromptTokens } from '../fixtures/qwen3-chatml.ts';
 
 function checkSent(ladder: PromptLadder, sent: readonly ChatRequest[], what: string): void {
   const whole = JSON.stringify(ladder(0));
-  if (!sent.some((r) => JSON.stringify(r.messages) === whole))
-    throw new Error(`the rebuilt ${what} prompt is not one the epoch sent: the bench no longer mirrors designSlot`);
+  if (!sent.some((r) => JSON.stringify(r.messages) === whole)) throw new Error(`the rebuilt ${what} prompt is not one the epoch sent: the bench no longer mirrors designSlot`);
 }
 
 /** The epoch's largest designer prompt and its largest repair prompt (null when it made none), as ladders. */

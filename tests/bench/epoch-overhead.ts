@@ -22,10 +22,7 @@ const KEY_ENV = readFileSync(new URL('../fixtures/scripted/hint-helps.json', imp
  * turns (unhinted plays never win, so they run all 12 turns). Everything measured is the loop,
  * the prompts, parsing, scoring and the real Pyodide sandbox.
  */
-export async function measureEpochOverhead(
-  epochs = 5,
-  createSandbox: () => PyodideSandboxRuntime = () => createNodeSandboxRuntime(),
-): Promise<EpochFigures> {
+export async function measureEpochOverhead(epochs = 5, createSandbox: () => PyodideSandboxRuntime = () => createNodeSandboxRuntime()): Promise<EpochFigures> {
   const keyEnvReply = (JSON.parse(KEY_ENV) as ChatScript).rules[0]!.replies[0]!;
   const script: ChatScript = {
     name: 'bench',
@@ -55,11 +52,5 @@ export async function measureEpochOverhead(
   }
   await sandbox.close();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return {
-    epochs,
-    medianEpochMs: median(totals),
-    medianOutsideModelShare: median(shares),
-    episodesPerEpoch: episodes,
-    stepsPerEpoch: steps,
-  };
+  return { epochs, medianEpochMs: median(totals), medianOutsideModelShare: median(shares), episodesPerEpoch: episodes, stepsPerEpoch: steps };
 }

@@ -59,12 +59,7 @@ async function timeToNextReset(runtime: PyodideSandboxRuntime, code: string, now
  * validation and a play start (load plus first reset) with the spares booted; and the time from
  * a killed hang, and from a second hang killed right after a first, until the next environment answers.
  */
-export async function measureSandbox(
-  create: () => PyodideSandboxRuntime,
-  typicalEnv: string,
-  now: () => number,
-  steps = 300,
-): Promise<SandboxFigures> {
+export async function measureSandbox(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, steps = 300): Promise<SandboxFigures> {
   const t0 = now();
   const runtime = create();
   const handle = await runtime.load(typicalEnv, { maxTurns: 1_000_000, timeoutMs: 30_000 });
@@ -127,11 +122,7 @@ export async function measureSandbox(
 }
 
 /** Median spawn-to-ready time of each way to start an interpreter, started one at a time and alternating, so machine noise hits both alike. */
-export async function measureBoots<K extends string>(
-  ways: Record<K, SpawnSandbox>,
-  now: () => number,
-  rounds = 6,
-): Promise<Record<K, number>> {
+export async function measureBoots<K extends string>(ways: Record<K, SpawnSandbox>, now: () => number, rounds = 6): Promise<Record<K, number>> {
   const times = Object.fromEntries(Object.keys(ways).map((k) => [k, [] as number[]])) as Record<K, number[]>;
   // One untimed start of each first: builds the bundle and makes the shared snapshot if need be.
   for (const spawn of Object.values(ways) as SpawnSandbox[]) (await spawn()).kill();

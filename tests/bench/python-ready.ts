@@ -30,12 +30,7 @@ export async function measurePythonReady(rounds = 2): Promise<ReadyFigures[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'spade-python-ready-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const dev = await startAppServer();
-  const previewServer = await preview({
-    configFile: 'vite.config.ts',
-    logLevel: 'error',
-    build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
+  const previewServer = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const host = await serveStatic(outDir, '/');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
@@ -58,12 +53,7 @@ export async function measurePythonReady(rounds = 2): Promise<ReadyFigures[]> {
         figures[i]!.startedFrom.push(fresh.startedFrom ?? '?', second.startedFrom ?? '?');
       }
     }
-    return figures.map(({ server, fresh, second, startedFrom }) => ({
-      server,
-      freshMs: median(fresh),
-      secondMs: median(second),
-      startedFrom,
-    }));
+    return figures.map(({ server, fresh, second, startedFrom }) => ({ server, freshMs: median(fresh), secondMs: median(second), startedFrom }));
   } finally {
     await browser.close();
     await host.close();

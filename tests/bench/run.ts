@@ -45,8 +45,7 @@ async function benchBrowser(): Promise<SandboxFigures> {
 }
 
 // The Node sandbox as shipped (children restored from the shared snapshot) beside cold-started children.
-const coldNodeRuntime = () =>
-  new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), { spares: Math.min(4, availableParallelism()) });
+const coldNodeRuntime = () => new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), { spares: Math.min(4, availableParallelism()) });
 
 const only = process.argv[2];
 if (!only || only === 'node') {
@@ -118,18 +117,10 @@ if (!only || only === 'cpu') {
 if (!only || only === 'concurrency') {
   const { formatConcurrencyFigures, measureConcurrency } = await import('./concurrency-bench.ts');
   // `concurrency fake` or `concurrency node` runs one sandbox; `full` also runs the reference scale at concurrency 1.
-  const kinds = (['fake', 'node'] as const).filter(
-    (kind) => !process.argv.slice(3).some((a) => a === 'fake' || a === 'node') || process.argv.includes(kind),
-  );
+  const kinds = (['fake', 'node'] as const).filter((kind) => !process.argv.slice(3).some((a) => a === 'fake' || a === 'node') || process.argv.includes(kind));
   for (const kind of kinds) {
-    process.stdout.write(
-      formatConcurrencyFigures(await measureConcurrency('tab scale', { slots: 4, plays: 4, concurrency: 16 }, 300, kind, false)),
-    );
-    process.stdout.write(
-      formatConcurrencyFigures(
-        await measureConcurrency('reference scale', { slots: 24, plays: 8, concurrency: 32 }, 300, kind, !process.argv.includes('full')),
-      ),
-    );
+    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', { slots: 4, plays: 4, concurrency: 16 }, 300, kind, false)));
+    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', { slots: 24, plays: 8, concurrency: 32 }, 300, kind, !process.argv.includes('full'))));
   }
 }
 if (only === 'import') {

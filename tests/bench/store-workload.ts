@@ -37,14 +37,7 @@ export interface StoreFigures {
   charts: { coldLoadMs: number; warmLoadMs: number; buildMs: number; points: number };
 }
 
-const SKILLS = [
-  'Mathematical Reasoning',
-  'Logical Deduction',
-  'Spatial Reasoning',
-  'Pattern Recognition',
-  'Optimization',
-  'Causal Inference',
-];
+const SKILLS = ['Mathematical Reasoning', 'Logical Deduction', 'Spatial Reasoning', 'Pattern Recognition', 'Optimization', 'Causal Inference'];
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -78,16 +71,7 @@ export function benchEpoch(base: EpochResult, epoch: number, w: StoreWorkload): 
       rollouts.push({ ...base.rollouts[i % base.rollouts.length]!, envId: id, epoch });
     }
   }
-  return {
-    ...base,
-    epoch,
-    environments,
-    episodes,
-    rollouts,
-    metrics: { ...base.metrics, epoch },
-    timings: { ...base.timings, epoch },
-    nextState: { ...base.nextState, epoch: epoch + 1 },
-  };
+  return { ...base, epoch, environments, episodes, rollouts, metrics: { ...base.metrics, epoch }, timings: { ...base.timings, epoch }, nextState: { ...base.nextState, epoch: epoch + 1 } };
 }
 
 const QUERIES: Array<[string, EnvironmentQuery]> = [
@@ -100,18 +84,7 @@ const QUERIES: Array<[string, EnvironmentQuery]> = [
 ];
 
 function meta(id: string): RunMeta {
-  return {
-    id,
-    name: id,
-    createdAt: 0,
-    updatedAt: 0,
-    config: DEFAULT_CONFIG,
-    modelId: 'bench',
-    status: 'paused',
-    epochsCompleted: 0,
-    epochsPlanned: 0,
-    lastError: null,
-  };
+  return { id, name: id, createdAt: 0, updatedAt: 0, config: DEFAULT_CONFIG, modelId: 'bench', status: 'paused', epochsCompleted: 0, epochsPlanned: 0, lastError: null };
 }
 
 async function measureCharts(store: RunStore, now: () => number): Promise<StoreFigures['charts']> {
@@ -129,12 +102,7 @@ async function measureCharts(store: RunStore, now: () => number): Promise<StoreF
 }
 
 /** Runs the workload against an empty store. */
-export async function runStoreWorkload(
-  store: RunStore,
-  base: EpochResult,
-  now: () => number,
-  w: StoreWorkload = ISSUE_WORKLOAD,
-): Promise<StoreFigures> {
+export async function runStoreWorkload(store: RunStore, base: EpochResult, now: () => number, w: StoreWorkload = ISSUE_WORKLOAD): Promise<StoreFigures> {
   await store.createRun(meta('big'));
   const commits: number[] = [];
   for (let epoch = 0; epoch < w.epochs; epoch++) {

@@ -61,8 +61,7 @@ async function startTimedChild(): Promise<{ call(request: string): Promise<strin
 export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: StepSplit; paced: StepSplit }> {
   const child = await startTimedChild();
   try {
-    const ask = async (body: Record<string, unknown>) =>
-      JSON.parse(await child.call(JSON.stringify({ ...body, maxChars: 100_000 }))) as { reached: string; returned: string; reply: string };
+    const ask = async (body: Record<string, unknown>) => JSON.parse(await child.call(JSON.stringify({ ...body, maxChars: 100_000 }))) as { reached: string; returned: string; reply: string };
     await ask({ op: 'load', code: EXAMPLE_ENV, maxTurns: 1_000_000 });
     await ask({ op: 'reset', seed: 1 });
     const parts = { backToBack: [] as bigint[][], paced: [] as bigint[][] };
@@ -81,13 +80,7 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
     }
     const split = (rows: bigint[][]): StepSplit => {
       const us = (from: number, to: number) => rows.map((row) => Number(row[to]! - row[from]!) / 1000);
-      return {
-        total: figures(us(0, 3)),
-        toChild: figures(us(0, 1)),
-        python: figures(us(1, 2)),
-        toHost: figures(us(2, 3)),
-        steps: rows.length,
-      };
+      return { total: figures(us(0, 3)), toChild: figures(us(0, 1)), python: figures(us(1, 2)), toHost: figures(us(2, 3)), steps: rows.length };
     };
     return { backToBack: split(parts.backToBack), paced: split(parts.paced) };
   } finally {
@@ -98,8 +91,7 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
 /** The split as printed by `npm run bench -- transport`. */
 export function formatTransportSplit(figures: { backToBack: StepSplit; paced: StepSplit }): string {
   const f = (part: PartFigures) => `${(part.medianUs / 1000).toFixed(3)} / ${(part.p95Us / 1000).toFixed(3)} ms`.padEnd(20);
-  const line = (name: string, s: StepSplit) =>
-    `  ${name.padEnd(14)}${f(s.total)}${f(s.toChild)}${f(s.python)}${f(s.toHost)}(${s.steps} steps)`;
+  const line = (name: string, s: StepSplit) => `  ${name.padEnd(14)}${f(s.total)}${f(s.toChild)}${f(s.python)}${f(s.toHost)}(${s.steps} steps)`;
   return [
     'Node step round trip split (fenced child, shipped service timed inside; median / p95; the two kinds alternate)',
     `  ${''.padEnd(14)}${'whole'.padEnd(20)}${'host to Python'.padEnd(20)}${'Python'.padEnd(20)}${'Python to host'.padEnd(20)}`,

@@ -29,21 +29,11 @@ const loaded: Request[] = [];
 
 beforeAll(async () => {
   outDir = await builtApp();
-  server = await preview({
-    configFile: 'vite.config.ts',
-    base: BUILT_APP_BASE,
-    logLevel: 'error',
-    build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
+  server = await preview({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
   baseUrl = `http://127.0.0.1:${address.port}${BUILT_APP_BASE.replace(/\/$/, '')}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'],
-  });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] });
   const context = await browser.newContext();
   // The bundle is the point here, not the demo's pacing: its replies stream at once.
   await context.addInitScript(() => localStorage.setItem('spade-lab-demo-speed', 'instant'));
@@ -68,19 +58,13 @@ describe('the production build', () => {
     await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');
     // The page asked for none of Python's files (the service worker precaches them, as it does every file).
-    expect(
-      loaded
-        .filter((request) => !request.serviceWorker() && /\/pyodide\/|sandbox-worker/.test(request.url()))
-        .map((request) => request.url()),
-    ).toEqual([]);
+    expect(loaded.filter((request) => !request.serviceWorker() && /\/pyodide\/|sandbox-worker/.test(request.url())).map((request) => request.url())).toEqual([]);
     const firstView = firstViewFiles(loaded, baseUrl + '/', outDir);
     // Where WebGPU works (this Chromium has it), the Model view proves the worker engine at once:
     // web-llm's library and its worker (about 4 MB gzip) come on top, both or neither.
     const probe = firstView.filter((file) => /^\/assets\/(lib|llm-worker)-/.test(file.path));
     const app = firstView.filter((file) => !probe.includes(file));
-    expect([[], ['lib', 'llm-worker']]).toContainEqual(
-      probe.map((file) => (file.path.startsWith('/assets/lib-') ? 'lib' : 'llm-worker')).sort(),
-    );
+    expect([[], ['lib', 'llm-worker']]).toContainEqual(probe.map((file) => (file.path.startsWith('/assets/lib-') ? 'lib' : 'llm-worker')).sort());
     const paths = app.map((file) => file.path);
     expect(paths).toContain('/index.html');
     expect(paths.some((path) => /^\/assets\/index-.*\.js$/.test(path))).toBe(true);
@@ -119,9 +103,7 @@ describe('the production build', () => {
   });
 
   it('loads a GGUF file on the CPU backend with threads, from the wasm the build ships', async () => {
-    await page
-      .getByTestId('cpu-file')
-      .setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/cross-origin isolated: \d+ threads of/);
     const wasm = [...new Set(requests.filter((url) => url.endsWith('.wasm')))];
@@ -148,9 +130,7 @@ describe('the production build', () => {
   );
 
   it('asked for nothing outside its own origin except the model host it was told to use', async () => {
-    const outside = [
-      ...new Set(requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:'))),
-    ];
+    const outside = [...new Set(requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:')))];
     expect(outside.every((url) => url.startsWith('https://huggingface.co/'))).toBe(true);
   });
 });

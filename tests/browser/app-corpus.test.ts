@@ -9,10 +9,7 @@ import { openApp, type BrowserRig } from './harness.ts';
 
 const DOCS = 2500;
 const CORPUS = Array.from({ length: DOCS }, (_, i) =>
-  JSON.stringify({
-    id: `big-${i}`,
-    text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}`,
-  }),
+  JSON.stringify({ id: `big-${i}`, text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}` }),
 ).join('\n');
 
 let rig: BrowserRig;
@@ -30,9 +27,7 @@ describe('a user corpus', () => {
   it('imports a corpus of several megabytes and keeps it across a reload', async () => {
     expect(CORPUS.length).toBeGreaterThan(6_000_000);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await page
-      .getByLabel('Files')
-      .setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
+    await page.getByLabel('Files').setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
     const report = page.getByTestId('import-report');
     await report.waitFor({ timeout: 60_000 });
     await expect(report.textContent()).resolves.toContain(`${DOCS} corpus documents will ground new runs`);
@@ -43,17 +38,9 @@ describe('a user corpus', () => {
   });
 
   it('a second corpus import asks before replacing it; keeping the earlier one keeps it', async () => {
-    await page
-      .getByLabel('Files')
-      .setInputFiles({
-        name: 'other.jsonl',
-        mimeType: 'application/x-ndjson',
-        buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n'),
-      });
+    await page.getByLabel('Files').setInputFiles({ name: 'other.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n') });
     const report = page.getByTestId('import-report');
-    await report
-      .getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`)
-      .waitFor({ timeout: 30_000 });
+    await report.getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`).waitFor({ timeout: 30_000 });
     await expect(report.textContent()).resolves.toContain('other.jsonl:2: no non-empty "text" or "orig_doc" field');
     await page.getByRole('button', { name: 'Keep my earlier corpus' }).click();
     await page.getByText(`Kept your earlier corpus (${DOCS} documents); the new one was not saved.`).waitFor();
@@ -64,9 +51,7 @@ describe('a user corpus', () => {
     await page.getByLabel('Files').setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
     const report = page.getByTestId('import-report');
     await report.getByText('bad.zip:../evil.py', { exact: true }).waitFor({ timeout: 30_000 });
-    await expect(report.textContent()).resolves.toContain(
-      'expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)',
-    );
+    await expect(report.textContent()).resolves.toContain('expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)');
     await expect(report.textContent()).resolves.toContain('games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)');
   });
 

@@ -31,9 +31,7 @@ describe('held-out evaluation and the playbook in the app', () => {
       await page.getByLabel('Epochs', { exact: true }).fill('1');
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('group', { name: /^Playbook and held-out evaluation/ }).waitFor();
-      await expect(page.getByTestId('demo-notice').textContent()).resolves.toMatch(
-        /do not change with environment memory, .*the prompt templates\..*labelled scripted learner/s,
-      );
+      await expect(page.getByTestId('demo-notice').textContent()).resolves.toMatch(/do not change with environment memory, .*the prompt templates\..*labelled scripted learner/s);
       await page.getByRole('button', { name: /^Use the learning demo settings/ }).click();
       await expect(page.getByRole('checkbox', { name: /^Agent's playbook/ }).isChecked()).resolves.toBe(true);
       await expect(page.getByRole('spinbutton', { name: /^Evaluate every N epochs/ }).inputValue()).resolves.toBe('1');
@@ -48,8 +46,7 @@ describe('held-out evaluation and the playbook in the app', () => {
           const shown = main.querySelector('[data-testid="starting-work"]')?.textContent?.trim();
           if (shown && seen.at(-1) !== shown) seen.push(shown);
           const status = main.querySelector('[data-testid="run-status"]')?.textContent;
-          if (status === 'running' && main.querySelector('[data-testid="press-start"]') && seen.at(-1) !== 'Press Start')
-            seen.push('Press Start');
+          if (status === 'running' && main.querySelector('[data-testid="press-start"]') && seen.at(-1) !== 'Press Start') seen.push('Press Start');
           if (main.querySelector('[data-testid="slot"], section.live')) observer.disconnect();
         });
         observer.observe(main, { subtree: true, childList: true, characterData: true });
@@ -59,17 +56,11 @@ describe('held-out evaluation and the playbook in the app', () => {
       const starting = (await page.evaluate(() => (window as unknown as { startingSeen: string[] }).startingSeen)) as string[];
       expect(starting).not.toContain('Press Start');
       expect(
-        starting.some((t) =>
-          /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(
-            t,
-          ),
-        ),
+        starting.some((t) => /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(t)),
       ).toBe(true);
 
       // The scripted learner wins the 4 held-out games of each skill it has a lesson for: 8 of 24 plays.
-      await expect(page.getByTestId('eval-progress').textContent()).resolves.toMatch(
-        /^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /,
-      );
+      await expect(page.getByTestId('eval-progress').textContent()).resolves.toMatch(/^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /);
       await expect(page.getByTestId('live-lessons').textContent()).resolves.toMatch(/Lesson learned from e0000-s0\d/);
       await expect(page.getByTestId('playbook-mode').textContent()).resolves.toContain('Playbook on.');
       await lessons().first().waitFor({ timeout: 10_000 });
@@ -108,9 +99,7 @@ describe('held-out evaluation and the playbook in the app', () => {
       .waitFor({ timeout: 120_000 });
     await nav('Charts').click();
     await heldOut().and(page.locator('[data-points="3"]')).waitFor({ timeout: 30_000 });
-    await expect(heldOut().locator('figcaption').textContent()).resolves.toMatch(
-      /^Held-out win rate, epochs trained: 1 \(the latest of 3\)/,
-    );
+    await expect(heldOut().locator('figcaption').textContent()).resolves.toMatch(/^Held-out win rate, epochs trained: 1 \(the latest of 3\)/);
   });
 
   it('validates an imported pool (rejects listed), then runs the bundled pool as a fixed-pool baseline', async () => {
@@ -121,17 +110,12 @@ describe('held-out evaluation and the playbook in the app', () => {
     await page.getByRole('radio', { name: /^Fixed pool \(baseline, no designer\)/ }).check();
     await expect(page.getByRole('button', { name: 'Create run' }).isDisabled()).resolves.toBe(true);
     const pool = page.getByTestId('fixed-pool');
-    await pool
-      .getByLabel(/^Import a pool file/)
-      .setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'public/pools/starter/games/valve_fountain.py']);
+    await pool.getByLabel(/^Import a pool file/).setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'public/pools/starter/games/valve_fountain.py']);
     await pool.getByTestId('pool-ready').waitFor({ timeout: 60_000 });
     await expect(pool.getByTestId('pool-ready').textContent()).resolves.toMatch(/1 valid environments .*; 1 left out/);
     await expect(pool.getByRole('list').textContent()).resolves.toMatch(/liars_gate_broken: invalid at probe \(step_bad_return\)/);
     await pool.getByRole('button', { name: 'Use the bundled starter pool' }).click();
-    await pool
-      .getByTestId('pool-ready')
-      .filter({ hasText: 'Pool starter from the bundled pool: 16 valid environments' })
-      .waitFor({ timeout: 60_000 });
+    await pool.getByTestId('pool-ready').filter({ hasText: 'Pool starter from the bundled pool: 16 valid environments' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
     await expect(page.getByTestId('pool-slot').allTextContents()).resolves.toEqual([
@@ -158,8 +142,6 @@ describe('held-out evaluation and the playbook in the app', () => {
     await done.waitFor({ timeout: 60_000 });
     await expect(done.textContent()).resolves.toMatch(/^On-demand held-out evaluation after 1 epoch: win rate /);
     // The demo designs the starter pool's first two games, which this fixed-pool run trains on.
-    await expect(page.getByTestId('eval-overlap').textContent()).resolves.toMatch(
-      /^Not held out: 2 of the 2 suite environments \(e0000-s00, e0000-s01\) have the same code/,
-    );
+    await expect(page.getByTestId('eval-overlap').textContent()).resolves.toMatch(/^Not held out: 2 of the 2 suite environments \(e0000-s00, e0000-s01\) have the same code/);
   });
 });

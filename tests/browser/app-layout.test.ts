@@ -22,8 +22,7 @@ beforeAll(async () => {
 afterAll(() => rig?.close());
 
 /** Waits until the focused element is the button (or heading) with this text. */
-const focusOn = (text: string) =>
-  page.waitForFunction((wanted) => document.activeElement?.textContent?.trim() === wanted, text, { timeout: 60_000 });
+const focusOn = (text: string) => page.waitForFunction((wanted) => document.activeElement?.textContent?.trim() === wanted, text, { timeout: 60_000 });
 const status = () => page.getByTestId('run-status').textContent();
 const nav = (view: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: view, exact: true });
 
@@ -33,14 +32,10 @@ describe('keyboard focus and the run controls', () => {
     async () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
       // The form takes the focus at the run's name, and Create run is two Tabs and Enter away (not 37 Tabs from the page's start).
-      await page.waitForFunction(() => document.activeElement === document.querySelector('form input[required]'), null, {
-        timeout: 30_000,
-      });
+      await page.waitForFunction(() => document.activeElement === document.querySelector('form input[required]'), null, { timeout: 30_000 });
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
-      await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe(
-        'Skip to Create run (every other setting keeps its value)',
-      );
+      await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Skip to Create run (every other setting keeps its value)');
       await page.keyboard.press('Enter');
       await focusOn('Create run');
       await page.getByLabel('Epochs', { exact: true }).fill('1');
@@ -80,11 +75,7 @@ describe('keyboard focus and the run controls', () => {
   it('says "Copied" only when the clipboard took the link', async () => {
     await nav('Live run').click();
     await page.getByText('Share these settings').click();
-    await page.evaluate(() =>
-      Object.defineProperty(navigator, 'clipboard', {
-        value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
-      }),
-    );
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) } }));
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.getByText('Not copied: The browser refused the clipboard (Write permission denied.).').waitFor();
     await expect(page.getByRole('button', { name: 'Copied' }).count()).resolves.toBe(0);
@@ -96,9 +87,7 @@ function layout(target: Page) {
   return target.evaluate(() => {
     const root = document.documentElement;
     const main = document.querySelector('main')!.getBoundingClientRect();
-    const rows = new Set(
-      [...document.querySelectorAll('nav[aria-label="Main"] button')].map((b) => Math.round(b.getBoundingClientRect().top)),
-    );
+    const rows = new Set([...document.querySelectorAll('nav[aria-label="Main"] button')].map((b) => Math.round(b.getBoundingClientRect().top)));
     const title = document.querySelector('h1')!.getBoundingClientRect();
     const navBox = document.querySelector('nav[aria-label="Main"]')!.getBoundingClientRect();
     return {
@@ -146,9 +135,7 @@ describe('every view fits the window', () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
       await page.getByRole('heading', { name: 'New run' }).waitFor();
       seen.push({ view: 'new-run form', ...(await layout(page)) });
-      const notice = await page
-        .getByTestId('demo-notice')
-        .evaluate((n) => n.getBoundingClientRect().right - document.documentElement.clientWidth);
+      const notice = await page.getByTestId('demo-notice').evaluate((n) => n.getBoundingClientRect().right - document.documentElement.clientWidth);
       expect(notice).toBeLessThanOrEqual(0);
       await screenshot(page, 'layout-390-new-run');
       const header = () => page.evaluate(() => Math.round(document.querySelector('header')!.getBoundingClientRect().height));

@@ -40,21 +40,14 @@ function boxes(slot: number, work: string): Promise<OnScreen> {
     ({ slot, work }) => {
       const section = document.querySelector(`[data-slot="${slot}"]`);
       const box = (el: Element | null | undefined) => (el ? el.getBoundingClientRect().toJSON() : null);
-      const running = [...(section?.querySelectorAll(work) ?? [])].find(
-        (el) => !el.matches('article') || el.textContent?.includes('playing, turn'),
-      );
-      return {
-        heading: box(section?.querySelector('h3')),
-        work: box(running),
-        scores: box(document.querySelector('[data-testid="lecture-scores"]')),
-      };
+      const running = [...(section?.querySelectorAll(work) ?? [])].find((el) => !el.matches('article') || el.textContent?.includes('playing, turn'));
+      return { heading: box(section?.querySelector('h3')), work: box(running), scores: box(document.querySelector('[data-testid="lecture-scores"]')) };
     },
     { slot, work },
   );
 }
 
-const inside = (box: DOMRect | null) =>
-  box !== null && box.top >= 0 && box.left >= 0 && box.bottom <= VIEWPORT.height && box.right <= VIEWPORT.width;
+const inside = (box: DOMRect | null) => box !== null && box.top >= 0 && box.left >= 0 && box.bottom <= VIEWPORT.height && box.right <= VIEWPORT.width;
 
 /** Waits until slot `slot`'s heading, its work and the score card are all within the viewport (the view scrolls smoothly). */
 async function expectOnScreen(slot: number, work: string, what: string): Promise<void> {
@@ -73,16 +66,12 @@ const status = () => page.getByTestId('run-status').textContent();
 
 /** Finished plays shown in the live view (each says its return). */
 function finishedPlays(): Promise<number> {
-  return page.evaluate(
-    () => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => /return -?\d/.test(el.textContent ?? '')).length,
-  );
+  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => /return -?\d/.test(el.textContent ?? '')).length);
 }
 
 /** Plays under way in the live view. */
 function runningPlays(): Promise<number> {
-  return page.evaluate(
-    () => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => el.textContent?.includes('playing, turn')).length,
-  );
+  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => el.textContent?.includes('playing, turn')).length);
 }
 
 describe('lecture mode at 1920x1080', () => {
@@ -102,9 +91,7 @@ describe('lecture mode at 1920x1080', () => {
       await expect(page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).resolves.toBe('20px');
       await expect(page.evaluate(() => localStorage.getItem('spade-lab-lecture'))).resolves.toBe('on');
       // The demo's speed control sits with the run controls beside the work.
-      await expect(page.getByRole('complementary', { name: 'Run controls and scores' }).getByLabel('Demo speed').isVisible()).resolves.toBe(
-        true,
-      );
+      await expect(page.getByRole('complementary', { name: 'Run controls and scores' }).getByLabel('Demo speed').isVisible()).resolves.toBe(true);
 
       // Designing: the second slot's design streams on screen, the first slot's validated code folded above it.
       await page.locator('[data-slot="1"] .phase[data-phase="designing"]').waitFor({ timeout: 120_000 });
@@ -113,9 +100,7 @@ describe('lecture mode at 1920x1080', () => {
       await shoot('designing');
       const slot1Attempts = page.locator('[data-slot="0"] details[data-part^="attempt-"]');
       await expect(slot1Attempts.count()).resolves.toBeGreaterThan(0);
-      expect(await slot1Attempts.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open))).toEqual(
-        Array(await slot1Attempts.count()).fill(false),
-      );
+      expect(await slot1Attempts.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open))).toEqual(Array(await slot1Attempts.count()).fill(false));
       await expect(page.locator('[data-slot="0"] summary', { hasText: /valid: \w+Env/ }).count()).resolves.toBe(1);
 
       // Playing the first slot: its running play and the score card on screen.

@@ -50,8 +50,7 @@ async function precache(): Promise<{ files: string[]; bytes: number }> {
 
 const heading = () => page.getByRole('heading', { level: 1 }).textContent();
 const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
-const releaseWaiting = (on: Page) =>
-  on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
+const releaseWaiting = (on: Page) => on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
 
 describe('the built app on a static host under a sub-path, without isolation headers', () => {
   it('works without cross-origin isolation on the first visit (the CPU backend says it runs on one thread), asking only for files under its sub-path', async () => {
@@ -64,11 +63,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
 
   it('installs as a PWA: a manifest with icons, and a service worker that precaches the whole app', async () => {
     const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
-    const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.webmanifest'), 'utf8')) as {
-      name: string;
-      icons: Array<{ src: string; sizes: string }>;
-      start_url: string;
-    };
+    const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.webmanifest'), 'utf8')) as { name: string; icons: Array<{ src: string; sizes: string }>; start_url: string };
     expect(manifestHref).toBe(`${BUILT_APP_BASE}manifest.webmanifest`);
     expect(manifest.name).toBe('SPADE Lab');
     expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
@@ -77,14 +72,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
     const { files, bytes } = await precache();
     console.log(`precache: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
     const under = (path: string) => `${BUILT_APP_BASE}${path}`;
-    for (const path of [
-      'index.html',
-      'pyodide/pyodide.asm.wasm',
-      'pyodide/python_stdlib.zip',
-      'pyodide/pyodide-lock.json',
-      'pyodide/sandbox-snapshot.bin.gz',
-      'manifest.webmanifest',
-    ]) {
+    for (const path of ['index.html', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip', 'pyodide/pyodide-lock.json', 'pyodide/sandbox-snapshot.bin.gz', 'manifest.webmanifest']) {
       expect(files).toContain(under(path));
     }
     // Every file of public/: the demo scripts, the corpus, the suites, the pools, the icons.
@@ -150,9 +138,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
     await takeUpdate(page).click();
     await reloaded;
     await expect(heading()).resolves.toBe('SPADE Lab');
-    await page.waitForFunction(() =>
-      navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated'),
-    );
+    await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated'));
     await expect(releaseWaiting(page)).resolves.toBe(false);
     await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();

@@ -18,18 +18,7 @@ import { startRig, type BrowserRig } from './harness.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 /** The settings of `spade run --seed 7 --slots 2 --plays 2 --max-turns 3 --skills logical-deduction --no-corpus` (tests/cli/run-openai.test.ts). */
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  skills: ['Logical Deduction'],
-  repairMode: false,
-  useMemory: true,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, skills: ['Logical Deduction'], repairMode: false, useMemory: true, useCorpus: false };
 const MODEL = 'tiny-test-model';
 
 let rig: BrowserRig;
@@ -95,9 +84,7 @@ describe('a run against an OpenAI-compatible server', () => {
     const posts = server.requests.filter((r) => r.method === 'POST');
     expect(posts.length).toBeGreaterThan(8);
     expect(posts.every((r) => r.path === '/v1/chat/completions' && r.headers.origin === rig.baseUrl)).toBe(true);
-    expect(
-      posts.every((r) => (r.body as { model: string; stream: boolean }).model === MODEL && (r.body as { stream: boolean }).stream),
-    ).toBe(true);
+    expect(posts.every((r) => (r.body as { model: string; stream: boolean }).model === MODEL && (r.body as { stream: boolean }).stream)).toBe(true);
     expect(server.requests.some((r) => r.method === 'OPTIONS')).toBe(true);
     await screenshot(page, 'live-epoch-openai');
     expect(await seriousViolations(page)).toEqual([]);
@@ -107,9 +94,7 @@ describe('a run against an OpenAI-compatible server', () => {
     server.reset();
     const scripted = scriptedResponder(new ScriptedChatModel(SCRIPT));
     server.respondWith((body, path) =>
-      path?.endsWith('/v1/models')
-        ? Promise.resolve(jsonReply({ object: 'list', data: [{ id: MODEL, object: 'model', max_model_len: 32_768 }] }))
-        : scripted(body, path),
+      path?.endsWith('/v1/models') ? Promise.resolve(jsonReply({ object: 'list', data: [{ id: MODEL, object: 'model', max_model_len: 32_768 }] })) : scripted(body, path),
     );
     await createServerRun('with a window');
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
@@ -132,17 +117,11 @@ describe('a run against an OpenAI-compatible server', () => {
     server.reset();
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
     // The first two requests ask for the context window (/v1/models, /props); the first chat request meets the error.
-    server.enqueue(
-      jsonReply({ data: [] }),
-      jsonReply({ error: { message: 'Not Found' } }, 404),
-      jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404),
-    );
+    server.enqueue(jsonReply({ data: [] }), jsonReply({ error: { message: 'Not Found' } }, 404), jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404));
     await createServerRun('after an error');
     await page.getByTestId('run-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
     const alert = page.getByRole('region', { name: 'Run controls' }).getByRole('alert');
-    await expect(alert.textContent()).resolves.toMatch(
-      new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`),
-    );
+    await expect(alert.textContent()).resolves.toMatch(new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`));
     expect(await storedMetrics('after an error')).toEqual([]);
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
     await page.getByRole('button', { name: 'Start' }).click();
@@ -278,9 +257,7 @@ describe('a settings link', () => {
     await page.goto(link);
     await page.getByTestId('shared-model').waitFor({ timeout: 30_000 });
     await page.goto(`${rig.appUrl.split('#')[0]}#settings=@@@`);
-    await page
-      .getByText('This settings link cannot be used. It is damaged (it holds characters a settings link never has). Nothing was prefilled')
-      .waitFor({ timeout: 30_000 });
+    await page.getByText('This settings link cannot be used. It is damaged (it holds characters a settings link never has). Nothing was prefilled').waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('shared-model').count()).resolves.toBe(0);
     await expect(page.getByText('Settings loaded from a link').count()).resolves.toBe(0);
   });

@@ -24,13 +24,7 @@ let previewUrl: string;
 
 beforeAll(async () => {
   const outDir = await builtApp();
-  server = await preview({
-    configFile: 'vite.config.ts',
-    base: BUILT_APP_BASE,
-    logLevel: 'error',
-    build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
+  server = await preview({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
   previewUrl = `http://127.0.0.1:${address.port}${BUILT_APP_BASE}`;
@@ -128,9 +122,7 @@ describe("the built app's Python on static hosts", () => {
       host.replace(`pyodide/${SNAPSHOT_FILE}`, '<!doctype html><title>Not found</title>');
       const { page, status, startedFrom } = await bootAt(`${host.baseUrl}/`);
       expect(startedFrom).toBe('cold');
-      expect(status).toMatch(
-        /Started cold: the build's Python snapshot is neither gzip data nor a Pyodide snapshot \(39 bytes starting 3c 21 64 6f\)[,.]/,
-      );
+      expect(status).toMatch(/Started cold: the build's Python snapshot is neither gzip data nor a Pyodide snapshot \(39 bytes starting 3c 21 64 6f\)[,.]/);
       await page.context().close();
     },
     TEST_MS,

@@ -21,24 +21,15 @@ describe('a sweep in the tab, then its runs side by side', () => {
     async () => {
       await page.getByRole('button', { name: 'Sweeps', exact: true }).click();
       // A first sweep starts from a grid the scripted demo responds to; one over what it ignores says so before it runs.
-      await expect(
-        Promise.all([
-          page.getByLabel('Grid').inputValue(),
-          page.getByLabel('Seeds').inputValue(),
-          page.getByLabel('Shared settings (optional)').inputValue(),
-        ]),
-      ).resolves.toEqual(['playbook=off,on', '1,2', 'eval-every=1']);
-      await page
-        .getByText('4 runs of 2 epochs: playbook-off_seed-1, playbook-off_seed-2, playbook-on_seed-1, playbook-on_seed-2')
-        .waitFor();
+      await expect(Promise.all([page.getByLabel('Grid').inputValue(), page.getByLabel('Seeds').inputValue(), page.getByLabel('Shared settings (optional)').inputValue()])).resolves.toEqual([
+        'playbook=off,on',
+        '1,2',
+        'eval-every=1',
+      ]);
+      await page.getByText('4 runs of 2 epochs: playbook-off_seed-1, playbook-off_seed-2, playbook-on_seed-1, playbook-on_seed-2').waitFor();
       await expect(page.getByTestId('sweep-demo-note').count()).resolves.toBe(0);
       await page.getByLabel('Grid').fill('reward=blend,regret');
-      await page
-        .getByTestId('sweep-demo-note')
-        .filter({
-          hasText: "The scripted demo's replies ignore reward (the reward variant): every cell of this grid gives the same environments",
-        })
-        .waitFor();
+      await page.getByTestId('sweep-demo-note').filter({ hasText: "The scripted demo's replies ignore reward (the reward variant): every cell of this grid gives the same environments" }).waitFor();
       await page.getByLabel('Seeds').fill('1');
       await page.getByLabel('Epochs per run').fill('1');
       // One slot and one play per arm: the sweep's queue and resume are the point, not the demo's games.
@@ -66,10 +57,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await page.reload();
       await page.getByText('A reload interrupted this sweep at cell 1 of 2').waitFor({ timeout: 30_000 });
       await page.getByTestId('sweep-progress').and(page.locator('[data-status="finished"]')).waitFor({ timeout: 180_000 });
-      await expect(cells().evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).resolves.toEqual([
-        'completed',
-        'completed',
-      ]);
+      await expect(cells().evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).resolves.toEqual(['completed', 'completed']);
 
       await page.getByRole('button', { name: 'Compare these runs' }).click();
       await page.getByTestId('compare-view').and(page.locator('[data-rendered="true"]')).waitFor({ timeout: 30_000 });

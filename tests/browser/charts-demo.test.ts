@@ -30,10 +30,7 @@ async function dataTable(id: string): Promise<{ head: string[]; rows: string[][]
 }
 
 async function downloadCsv(title: string): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: `Export CSV of ${title}` }).click(),
-  ]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export CSV of ${title}` }).click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
 }
@@ -54,9 +51,7 @@ describe('charts of a demo run', () => {
       expect(await page.locator('[data-testid="chart"]').count()).toBe(0);
       await status().filter({ hasText: '1 committed epoch.' }).waitFor({ timeout: 240_000 });
       await expect(page.locator('[data-testid="chart"] canvas').count()).resolves.toBe(CHART_IDS.length);
-      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(
-        /^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/,
-      );
+      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
       await status().filter({ hasText: '2 committed epochs.' }).waitFor({ timeout: 240_000 });
       await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
       await nav('Live run').click();
@@ -69,9 +64,7 @@ describe('charts of a demo run', () => {
     const started = Date.now();
     await nav('Charts').click();
     await page.waitForFunction(
-      (n) =>
-        document.querySelectorAll('[data-testid="chart"] canvas').length === n &&
-        [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')),
+      (n) => document.querySelectorAll('[data-testid="chart"] canvas').length === n && [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')),
       CHART_IDS.length,
     );
     const toVisible = Date.now() - started;
@@ -100,9 +93,7 @@ describe('charts of a demo run', () => {
     await page.mouse.move(0, 0);
     await chart('validity').locator('.legend').getByText('at epoch 2').waitFor();
     const loadMs = await page.getByTestId('charts').getAttribute('data-load-ms');
-    console.log(
-      `charts: visible ${toVisible} ms after the click; store read ${loadMs} ms; uPlot build per chart (ms) ${JSON.stringify(perChart)}`,
-    );
+    console.log(`charts: visible ${toVisible} ms after the click; store read ${loadMs} ms; uPlot build per chart (ms) ${JSON.stringify(perChart)}`);
     expect(toVisible).toBeLessThan(3000);
     await screenshot(page, 'charts-light');
     expect(await seriousViolations(page)).toEqual([]);
@@ -130,9 +121,7 @@ describe('charts of a demo run', () => {
     expect(winLines[0]).toBe(['epoch', ...winTable.head.slice(1)].join(','));
     expect(winLines[0]!.startsWith('epoch,Mean (all skills),')).toBe(true);
     expect(winLines.slice(1).map((l) => l.split(',')[0])).toEqual(['1', '2']);
-    expect(winLines.slice(1).map((l) => l.split(',').map((v, i) => (i === 0 ? v : v === '' ? 'no data' : Number(v).toFixed(2))))).toEqual(
-      winTable.rows,
-    );
+    expect(winLines.slice(1).map((l) => l.split(',').map((v, i) => (i === 0 ? v : v === '' ? 'no data' : Number(v).toFixed(2))))).toEqual(winTable.rows);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -142,10 +131,7 @@ describe('charts of a demo run', () => {
       .evaluate((c) => (c as HTMLCanvasElement).toDataURL());
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await expect(page.evaluate('document.documentElement.dataset.theme')).resolves.toBe('dark');
-    await page.waitForFunction(
-      (old) => document.querySelector<HTMLCanvasElement>('[data-chart="regret"] canvas')?.toDataURL() !== old,
-      before,
-    );
+    await page.waitForFunction((old) => document.querySelector<HTMLCanvasElement>('[data-chart="regret"] canvas')?.toDataURL() !== old, before);
     await screenshot(page, 'charts-dark');
     expect(await seriousViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 768, height: 1024 });

@@ -23,8 +23,7 @@ beforeAll(async () => {
 }, 360_000);
 afterAll(() => rig?.close());
 
-const cells = (index: number) =>
-  page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!.trim()), index);
+const cells = (index: number) => page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!.trim()), index);
 
 describe('explorer and environment page on the demo run', () => {
   it("lists the epoch's environments, sorted by regret on request", async () => {
@@ -68,11 +67,7 @@ describe('explorer and environment page on the demo run', () => {
       .getByLabel('Episode to replay')
       .locator('option')
       .evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent!]));
-    const withHint = options.map(([value, text]) => ({
-      value: value!,
-      seed: /seed (\d+)/.exec(text!)![1]!,
-      ret: Number(/, (-?[\d.]+) with the hint/.exec(text!)![1]),
-    }));
+    const withHint = options.map(([value, text]) => ({ value: value!, seed: /seed (\d+)/.exec(text!)![1]!, ret: Number(/, (-?[\d.]+) with the hint/.exec(text!)![1]) }));
     const best = withHint.sort((a, b) => b.ret - a.ret)[0]!;
     expect(best.ret).toBeGreaterThan(0);
     await page.getByLabel('Episode to replay').selectOption(best.value);

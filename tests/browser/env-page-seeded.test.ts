@@ -23,12 +23,7 @@ beforeAll(async () => {
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  await page.evaluate((request) => window.spadeExplorerSeed(request), {
-    meta: seedMeta('run-env-page', EPOCHS),
-    epochs: EPOCHS,
-    slots: 20,
-    featured,
-  });
+  await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta('run-env-page', EPOCHS), epochs: EPOCHS, slots: 20, featured });
   await page.evaluate(() => localStorage.setItem('spade-lab-last-run', 'run-env-page'));
   await page.goto(rig.appUrl);
   await page.getByRole('button', { name: 'Explorer' }).click();

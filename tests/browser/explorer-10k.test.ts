@@ -25,12 +25,7 @@ beforeAll(async () => {
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), {
-    meta: seedMeta(RUN_ID, EPOCHS),
-    epochs: EPOCHS,
-    slots: 20,
-    featured,
-  });
+  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta(RUN_ID, EPOCHS), epochs: EPOCHS, slots: 20, featured });
   console.log(`seeded ${summary.environments} environments into IndexedDB in ${(summary.ms / 1000).toFixed(1)} s`);
   await page.evaluate((id) => localStorage.setItem('spade-lab-last-run', id), RUN_ID);
   await page.goto(rig.appUrl);
@@ -58,11 +53,7 @@ async function sortedBy(name: string, order: 'ascending' | 'descending'): Promis
 }
 
 async function column(index: number): Promise<string[]> {
-  return page.$$eval(
-    'tr[data-testid="explorer-row"]',
-    (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!.trim()),
-    index,
-  );
+  return page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!.trim()), index);
 }
 
 describe('explorer over 10,000 environments', () => {
@@ -78,9 +69,7 @@ describe('explorer over 10,000 environments', () => {
 
   it('filters by skill and status, and sorts by regret, matching the seeded counts', async () => {
     let [wall, inApp] = await firstRows(() => page.getByLabel('Skill').selectOption('Optimization'), summary.perSkill['Optimization']!);
-    console.log(
-      `explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`,
-    );
+    console.log(`explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
     expect(new Set(await column(2))).toEqual(new Set(['Optimization']));
     // Each row names its environment's class beside the skill, in full.
     expect((await column(1)).every((name) => /^Synthetic\d+Env$/.test(name))).toBe(true);
@@ -99,12 +88,8 @@ describe('explorer over 10,000 environments', () => {
       await page.getByRole('button', { name: 'Regret' }).click();
       await sortedBy('Regret', 'descending');
     }, validOptimization);
-    console.log(
-      `explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`,
-    );
-    await expect(page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort')).resolves.toBe(
-      'descending',
-    );
+    console.log(`explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    await expect(page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort')).resolves.toBe('descending');
     const regrets = (await column(6)).map(Number);
     expect(regrets.length).toBeGreaterThan(10);
     expect(regrets).toEqual([...regrets].sort((a, b) => b - a));
@@ -121,9 +106,7 @@ describe('explorer over 10,000 environments', () => {
     await page.getByTestId('explorer-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
     const last = page.locator('tr[aria-rowindex="10001"] button');
     await last.waitFor({ timeout: 30_000 });
-    console.log(
-      `explorer, scrolled to row 10,000: its row rendered in ${Date.now() - started} ms; ${await rows().count()} rows in the DOM`,
-    );
+    console.log(`explorer, scrolled to row 10,000: its row rendered in ${Date.now() - started} ms; ${await rows().count()} rows in the DOM`);
     expect(await rows().count()).toBeLessThan(60);
     expect(await page.locator('tr').count()).toBeLessThan(70);
     // Sorted by regret, descending: the unscored (rejected) environments come last.
@@ -139,9 +122,7 @@ describe('explorer over 10,000 environments', () => {
     expect((await column(0)).slice(0, 2)).toEqual([`e0${EPOCHS - 1}-s00`, `e0${EPOCHS - 1}-s01`]);
     const rejected = page.locator('tr[aria-rowindex="3"]');
     await expect(rejected.locator('td').nth(3).textContent()).resolves.toBe('rejected');
-    await expect(rejected.locator('td.reason').textContent()).resolves.toMatch(
-      /^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/,
-    );
+    await expect(rejected.locator('td.reason').textContent()).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
     await expect(page.locator('tr[aria-rowindex="2"] td').nth(7).textContent()).resolves.toBe('yes');
     await page.locator('tr[aria-rowindex="2"] button').focus();
     await page.keyboard.press('ArrowDown');
@@ -167,18 +148,10 @@ describe('explorer over 10,000 environments', () => {
     await page.getByRole('button', { name: 'Charts', exact: true }).click();
     await page.locator('[data-testid="chart"][data-render-ms] canvas').first().waitFor({ timeout: 30_000 });
     const firstChart = Date.now() - started;
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="chart"]')].every((card) => card.hasAttribute('data-render-ms')),
-      undefined,
-      { timeout: 30_000 },
-    );
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"]')].every((card) => card.hasAttribute('data-render-ms')), undefined, { timeout: 30_000 });
     const allCharts = Date.now() - started;
-    const points = await page
-      .locator('[data-testid="chart"]')
-      .evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-points'))));
-    console.log(
-      `charts of the 500-epoch run: first chart drawn ${firstChart} ms after the click, all ${points.length} in ${allCharts} ms (${points.reduce((a, b) => a + b, 0)} points)`,
-    );
+    const points = await page.locator('[data-testid="chart"]').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-points'))));
+    console.log(`charts of the 500-epoch run: first chart drawn ${firstChart} ms after the click, all ${points.length} in ${allCharts} ms (${points.reduce((a, b) => a + b, 0)} points)`);
     expect(points.length).toBeGreaterThan(3);
     expect(Math.max(...points)).toBeGreaterThanOrEqual(EPOCHS);
   });

@@ -48,14 +48,7 @@ async function attempt(sandbox: SandboxRuntime, index: number, code: string): Pr
     messages: [{ role: 'user', content: `Target skill: Mathematical Reasoning (attempt ${index + 1})` }],
     reply: `\`\`\`python\n${code}\`\`\``,
     code: report.source || code,
-    validation: {
-      ok: report.ok,
-      stage: report.stage,
-      code: report.code,
-      message: report.message,
-      className: report.className,
-      repairedLines: report.repairedLines,
-    },
+    validation: { ok: report.ok, stage: report.stage, code: report.code, message: report.message, className: report.className, repairedLines: report.repairedLines },
     usage: { promptTokens: 1200, completionTokens: 600 },
   };
 }
@@ -74,21 +67,11 @@ const base = (epoch: number, slot: number): Omit<EnvironmentRecord, 'status' | '
 });
 
 /** The featured environments of epoch `epoch` (slots 0 and 1) and the valid one's episodes. */
-export async function featuredEnvironments(
-  sandbox: SandboxRuntime,
-  epoch: number,
-): Promise<{ environments: EnvironmentRecord[]; episodes: Episode[] }> {
+export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: number): Promise<{ environments: EnvironmentRecord[]; episodes: Episode[] }> {
   const ladderCode = readEnv('good', LADDER.file);
   const tried = [await attempt(sandbox, 0, readEnv('broken', 'step_three_tuple.py')), await attempt(sandbox, 1, ladderCode)];
   if (!tried[1]!.validation.ok || tried[0]!.validation.ok) throw new Error('fixture verdicts changed');
-  const ladder: EnvironmentRecord = {
-    ...base(epoch, 0),
-    status: 'valid',
-    code: tried[1]!.code,
-    attempts: tried,
-    hint: LADDER_HINT,
-    stats: null,
-  };
+  const ladder: EnvironmentRecord = { ...base(epoch, 0), status: 'valid', code: tried[1]!.code, attempts: tried, hint: LADDER_HINT, stats: null };
   const handle = await sandbox.load(ladder.code, { maxTurns: SEED_CONFIG.maxTurns, timeoutMs: 5000 });
   const raw: Episode[] = [];
   try {
@@ -99,9 +82,7 @@ export async function featuredEnvironments(
         const line = ((await handle.solution()) ?? '').replace('Shortest sequence: ', '').split(' ');
         const model = new ScriptedChatModel((request) => {
           const turn = request.messages.filter((m) => m.role === 'assistant').length;
-          return arm === 'hint'
-            ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.`
-            : 'Subtracting keeps numbers small. I try \\boxed{C}.';
+          return arm === 'hint' ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.` : 'Subtracting keeps numbers small. I try \\boxed{C}.';
         });
         const played = await playEpisode(model, handle, {
           seed,
@@ -113,36 +94,14 @@ export async function featuredEnvironments(
           modelSeedKey: `${ladder.id}-${arm}-${index}`,
           template: SEED_CONFIG.prompts.agent,
         });
-        raw.push({
-          id: `${ladder.id}-r0-${arm}-${index}`,
-          envId: ladder.id,
-          epoch,
-          rollout: 0,
-          arm,
-          index,
-          seed,
-          ...played,
-          dropped: false,
-          retried: false,
-          advantage: 0,
-        });
+        raw.push({ id: `${ladder.id}-r0-${arm}-${index}`, envId: ladder.id, epoch, rollout: 0, arm, index, seed, ...played, dropped: false, retried: false, advantage: 0 });
       }
     }
   } finally {
     await handle.dispose();
   }
-  const rejectedTries = [
-    await attempt(sandbox, 0, readEnv('broken', 'syntax_error.py')),
-    await attempt(sandbox, 1, readEnv('broken', 'step_three_tuple.py')),
-  ];
-  const rejected: EnvironmentRecord = {
-    ...base(epoch, 1),
-    status: 'rejected',
-    code: rejectedTries[1]!.code,
-    attempts: rejectedTries,
-    hint: null,
-    stats: null,
-  };
+  const rejectedTries = [await attempt(sandbox, 0, readEnv('broken', 'syntax_error.py')), await attempt(sandbox, 1, readEnv('broken', 'step_three_tuple.py'))];
+  const rejected: EnvironmentRecord = { ...base(epoch, 1), status: 'rejected', code: rejectedTries[1]!.code, attempts: rejectedTries, hint: null, stats: null };
   const scored = scoreEpoch(epoch, [ladder, rejected], raw, { ...SEED_CONFIG, rolloutsPerEpoch: 1 }, {});
   return { environments: scored.environments, episodes: scored.episodes };
 }

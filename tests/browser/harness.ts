@@ -3,14 +3,7 @@ import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/run/demo-speed.ts';
 
 /** Chromium flags this machine needs for headless runs. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A running app (Vite dev server) and a Chromium to drive it. */
 export interface BrowserRig {

@@ -104,9 +104,7 @@ describe('browser sandbox runtime', () => {
     const before = await restarts();
     const { report, wallMs, maxStallMs } = await validateTimed(HUNG_STEP);
     const failing = report.stages.find((s) => !s.ok)!;
-    console.log(
-      `hung step: ${report.code} at ${report.stage} after ${failing.ms} ms in that stage, ${wallMs} ms in all; worst main-thread stall ${maxStallMs} ms`,
-    );
+    console.log(`hung step: ${report.code} at ${report.stage} after ${failing.ms} ms in that stage, ${wallMs} ms in all; worst main-thread stall ${maxStallMs} ms`);
     expect(report.ok).toBe(false);
     expect(report.code).toContain('timeout');
     expect(report).toMatchObject({ code: 'step_timeout', stage: 'probe' });

@@ -51,9 +51,7 @@ describe('IndexedDB store in Chromium', () => {
     expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[1]!)).toEqual({ ok: true });
     const all = epochs.flatMap((e) => e.environments);
     for (const query of [{ sortBy: 'regret', descending: true, limit: 2 }, { sortBy: 'winRate', offset: 1 }, { epoch: 1 }] as const) {
-      expect(await page.evaluate((q) => window.spadeStore.query('reload', 'r', q), query)).toEqual(
-        selectEnvironments(all, query).map((e) => e.id),
-      );
+      expect(await page.evaluate((q) => window.spadeStore.query('reload', 'r', q), query)).toEqual(selectEnvironments(all, query).map((e) => e.id));
     }
   });
 
@@ -68,15 +66,8 @@ describe('IndexedDB store in Chromium', () => {
       state: epochs[1]!.nextState,
       epochs: epochs.map((e) => ({ metrics: e.metrics, timings: e.timings })),
     });
-    for (const query of [
-      {},
-      { sortBy: 'regret', descending: true, limit: 3 },
-      { status: 'valid', sortBy: 'winRate', offset: 1, limit: 2 },
-      { epoch: 1 },
-    ] as const) {
-      expect(await page.evaluate((q) => window.spadeStore.summaries('v3', 'old', q), query)).toEqual(
-        selectEnvironments(all, query).map(summarizeEnvironment),
-      );
+    for (const query of [{}, { sortBy: 'regret', descending: true, limit: 3 }, { status: 'valid', sortBy: 'winRate', offset: 1, limit: 2 }, { epoch: 1 }] as const) {
+      expect(await page.evaluate((q) => window.spadeStore.summaries('v3', 'old', q), query)).toEqual(selectEnvironments(all, query).map(summarizeEnvironment));
     }
     const rows = await page.evaluate(() => window.spadeStore.chartRows('v3', 'old'));
     expect(rows.map((r) => r.environments)).toEqual(epochs.map((e) => summarizeEnvironments(e.epoch, e.environments)));
@@ -95,9 +86,7 @@ describe('IndexedDB store in Chromium', () => {
     expect(sums(first).trim().split('\n')).toHaveLength(4);
     const archive = await page.evaluate(() => window.spadeStore.exportThenImport('source', 's', 'archive', 'target'));
     expect(archive).toMatchObject({ kind: 'archive', imported: 4, problems: [], runId: 's' });
-    const [a, b] = await page.evaluate(() =>
-      Promise.all([window.spadeStore.snapshot('source', 's'), window.spadeStore.snapshot('target', 's')]),
-    );
+    const [a, b] = await page.evaluate(() => Promise.all([window.spadeStore.snapshot('source', 's'), window.spadeStore.snapshot('target', 's')]));
     expect(b!.environments).toEqual(a!.environments);
     expect(b!.episodes).toEqual(a!.episodes);
     expect(b!.rollouts).toEqual(a!.rollouts);
@@ -115,10 +104,7 @@ describe('IndexedDB store in Chromium', () => {
     await quotaPage.evaluate((meta) => window.spadeStore.createRun('quota', meta), testMeta('q'));
     expect(await quotaPage.evaluate((e) => window.spadeStore.commitEpoch('quota', 'q', e), epochs[0]!)).toEqual({ ok: true });
     const full = await quotaPage.evaluate((e) => window.spadeStore.commitPadded('quota', 'q', e, 8), epochs[1]!);
-    expect(full).toMatchObject({
-      ok: false,
-      error: { name: 'StoreQuotaError', code: 'quota_exceeded', message: expect.stringMatching(/^Storage is full: epoch 1 of run q/) },
-    });
+    expect(full).toMatchObject({ ok: false, error: { name: 'StoreQuotaError', code: 'quota_exceeded', message: expect.stringMatching(/^Storage is full: epoch 1 of run q/) } });
     const kept = await quotaPage.evaluate(() => window.spadeStore.snapshot('quota', 'q'));
     expect(kept!.meta.epochsCompleted).toBe(1);
     expect(kept!.environments.map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s01']);

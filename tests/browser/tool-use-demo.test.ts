@@ -8,11 +8,7 @@ import { screenshot, seriousViolations } from './app-helpers.ts';
 import { openApp, type BrowserRig } from './harness.ts';
 
 const ENV_ID = 'e0000-s00';
-const INSTRUCTIONS = (room: string) => [
-  `I'm heading to the ${room}; please turn its light on.`,
-  'Make it warm in there: comfort mode.',
-  'Show me how that room is set up now.',
-];
+const INSTRUCTIONS = (room: string) => [`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.'];
 
 let rig: BrowserRig;
 let page: Page;
@@ -23,8 +19,7 @@ afterAll(() => rig?.close());
 
 const text = async (locator: Locator) => (await locator.textContent())!.trim();
 const rowText = (table: Locator, header: string) => text(table.getByRole('row', { name: new RegExp(`^${header}`) }).getByRole('cell'));
-const states = (list: Locator): Promise<Array<string | null>> =>
-  list.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
+const states = (list: Locator): Promise<Array<string | null>> => list.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
 
 describe('the tool-use demo, from the first screen to the replay of a multi-turn task', () => {
   it('starts from the first screen in the tool-use setting and runs one epoch', async () => {
@@ -87,9 +82,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await expect(rowText(step, 'Outcome')).resolves.toBe('reward 1 · terminated');
     await expect(states(list)).resolves.toEqual(['done', 'done', 'done']);
     await expect(text(unhinted.getByTestId('tool-answer'))).resolves.toBe('done');
-    await expect(rowText(unhinted.getByTestId('tool-step'), 'Environment')).resolves.toMatch(
-      /^Not accepted: instruction 1 of 3 is still open/,
-    );
+    await expect(rowText(unhinted.getByTestId('tool-step'), 'Environment')).resolves.toMatch(/^Not accepted: instruction 1 of 3 is still open/);
     await screenshot(page, 'tool-use-demo-replay-end');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -124,9 +117,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await page.getByRole('textbox', { name: 'Final answer' }).fill('done');
     await page.getByRole('button', { name: 'Give the answer' }).click();
     await page.getByText(/The episode is over after 4 turns: your return is 1\.00/).waitFor({ timeout: 30_000 });
-    await expect(yours.getByText('Turn 1: you sent').locator('code').textContent()).resolves.toBe(
-      `<tool_call>{"name":"set_light","arguments":{"room":"${room}","power":"on"}}</tool_call>`,
-    );
+    await expect(yours.getByText('Turn 1: you sent').locator('code').textContent()).resolves.toBe(`<tool_call>{"name":"set_light","arguments":{"room":"${room}","power":"on"}}</tool_call>`);
     await expect(text(page.getByTestId('your-return'))).resolves.toBe('1.00');
     await screenshot(page, 'tool-use-demo-play-yourself');
     expect(await seriousViolations(page)).toEqual([]);
@@ -137,9 +128,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     const status = page.getByTestId('explorer-status');
     await status.filter({ hasText: /^\s*1 environment\b/ }).waitFor({ timeout: 30_000 });
     const domain = page.getByLabel('Domain');
-    const options = (await domain.locator('option').evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value))).filter(
-      (value) => value !== '',
-    );
+    const options = (await domain.locator('option').evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value))).filter((value) => value !== '');
     expect(options).toHaveLength(10);
     const counts: number[] = [];
     for (const option of options) {
@@ -157,9 +146,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     const section = page.getByRole('region', { name: 'Tool use: calls, results and instructions revealed one by one' });
     await expect(text(section.getByTestId('tool-name').first())).resolves.toBe('set_light');
     await expect(section.getByTestId('step-met').count()).resolves.toBe(3);
-    await expect(
-      section.getByText(/Without the hint, the agent's plays met 0 of 3 instructions, with returns 0\.00/).count(),
-    ).resolves.toBe(1);
+    await expect(section.getByText(/Without the hint, the agent's plays met 0 of 3 instructions, with returns 0\.00/).count()).resolves.toBe(1);
     await screenshot(page, 'tool-use-demo-learn');
     await page.getByRole('button', { name: 'Charts' }).click();
     await page.getByRole('heading', { name: 'Win rate per domain (tool use)' }).waitFor({ timeout: 30_000 });

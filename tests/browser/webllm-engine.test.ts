@@ -67,9 +67,7 @@ describe('capability detection in Chromium (SwiftShader)', () => {
     await expect(page.getByTestId('model-reasons').textContent()).resolves.toContain('software fallback');
     await expect(page.locator('#model-choice').inputValue()).resolves.toBe(RECOMMENDED);
     const worker = (await page.getByTestId('model-worker').textContent())!.replace(/\s+/g, ' ');
-    expect(worker).toMatch(
-      /^Model worker: ready \(WebGPU in the worker: vendor google, storage buffers up to 1024 MiB; answered in \d+ ms\)$/,
-    );
+    expect(worker).toMatch(/^Model worker: ready \(WebGPU in the worker: vendor google, storage buffers up to 1024 MiB; answered in \d+ ms\)$/);
   });
 });
 
@@ -92,9 +90,7 @@ describe('the worker engine', () => {
     expect(load.maxStallMs).toBeLessThan(250);
     expect(pings).toBeGreaterThan(0);
     expect(worstPingMs).toBeLessThan(1_000);
-    console.info(
-      `offline load failure: ${load.ms} ms; worst main-thread stall ${load.maxStallMs} ms; ${pings} pings, worst ${worstPingMs} ms`,
-    );
+    console.info(`offline load failure: ${load.ms} ms; worst main-thread stall ${load.maxStallMs} ms; ${pings} pings, worst ${worstPingMs} ms`);
   });
 
   it('reports the offline failure on the setup screen, and a second attempt fails the same way', async () => {
@@ -128,9 +124,7 @@ describe('a lost GPU device', () => {
     const before = await page.evaluate(() => window.webllmTest.sessionEvents.length);
     const cdp = await rig.browser.newBrowserCDPSession();
     await cdp.send('Browser.crashGpuProcess');
-    await page.waitForFunction((from) => window.webllmTest.sessionEvents.slice(from).some((e) => e.type === 'device-lost'), before, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction((from) => window.webllmTest.sessionEvents.slice(from).some((e) => e.type === 'device-lost'), before, { timeout: 30_000 });
     const lost = await page.evaluate((from) => window.webllmTest.sessionEvents.slice(from).find((e) => e.type === 'device-lost'), before);
     expect(lost).toMatchObject({ type: 'device-lost' });
     expect((lost as { message: string }).message).toMatch(/^DeviceLostError: the GPU device was lost \(unknown/);

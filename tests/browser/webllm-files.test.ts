@@ -18,10 +18,7 @@ let origin = '';
 const hits: string[] = [];
 
 function model(folder: string) {
-  return {
-    modelUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1-MLC/`,
-    modelLibUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm`,
-  };
+  return { modelUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1-MLC/`, modelLibUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm` };
 }
 
 beforeAll(async () => {
@@ -56,11 +53,7 @@ describe('loading self-hosted files', () => {
     await page.evaluate(() => window.webllmTest.cancelPending());
     const load = await pending;
     expect(load.ok).toBe(false);
-    expect(load.error).toEqual({
-      code: 'cancelled',
-      message: 'Loading was cancelled.',
-      nextStep: 'Load again when you are ready: shards already downloaded stay cached.',
-    });
+    expect(load.error).toEqual({ code: 'cancelled', message: 'Loading was cancelled.', nextStep: 'Load again when you are ready: shards already downloaded stay cached.' });
     expect(load.cancelToSettleMs).toBeLessThan(100);
     console.info(`cancel during a stalled download: settled ${load.cancelToSettleMs} ms after cancel (load ran ${load.ms} ms)`);
   });
@@ -68,9 +61,7 @@ describe('loading self-hosted files', () => {
   it('names the server and both URLs when it answers 404', async () => {
     const load = await page.evaluate((input) => window.webllmTest.loadCustom(input), model('missing'));
     expect(load.error!.code).toBe('not_found');
-    expect(load.error!.message).toContain(
-      `The server 127.0.0.1:${new URL(origin).port} answered with an error for a file of custom:Qwen3-0.6B-q4f32_1-MLC`,
-    );
+    expect(load.error!.message).toContain(`The server 127.0.0.1:${new URL(origin).port} answered with an error for a file of custom:Qwen3-0.6B-q4f32_1-MLC`);
     expect(load.error!.message).toContain(`${origin}/missing/Qwen3-0.6B-q4f32_1-MLC/resolve/main/`);
     expect(load.error!.nextStep).toMatch(/appends resolve\/main\//);
     expect(load.ms).toBeLessThan(5_000);
@@ -108,10 +99,7 @@ describe('chat calls through the worker', () => {
 });
 
 describe('the model cache', () => {
-  const seeded = () => ({
-    modelUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1-MLC/`,
-    modelLibUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm`,
-  });
+  const seeded = () => ({ modelUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1-MLC/`, modelLibUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm` });
   const base = () => `${seeded().modelUrl}resolve/main/`;
   const tensorCache = JSON.stringify({
     records: [
@@ -146,27 +134,16 @@ describe('the model cache', () => {
     await cache.getByRole('button', { name: `Delete ${id} from the cache` }).click();
     await page.waitForFunction(() => window.webllmTest.controller.state.cached.length === 0);
     const left = await page.evaluate(async () =>
-      (
-        await Promise.all(
-          ['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)),
-        )
-      ).flat(),
+      (await Promise.all(['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)))).flat(),
     );
     expect(left.filter((url) => url.includes('/seeded/'))).toEqual([]);
   });
 
   it('shows a partial download as partial', async () => {
-    await page.evaluate(
-      async ({ base, tensorCache }) =>
-        window.webllmTest.seedCache('webllm/model', {
-          [`${base}tensor-cache.json`]: tensorCache,
-          [`${base}params_shard_0.bin`]: 'a'.repeat(1000),
-        }),
-      {
-        base: base(),
-        tensorCache,
-      },
-    );
+    await page.evaluate(async ({ base, tensorCache }) => window.webllmTest.seedCache('webllm/model', { [`${base}tensor-cache.json`]: tensorCache, [`${base}params_shard_0.bin`]: 'a'.repeat(1000) }), {
+      base: base(),
+      tensorCache,
+    });
     await page.evaluate(() => window.webllmTest.controller.refreshStorage());
     const cached = await page.evaluate(() => window.webllmTest.controller.state.cached);
     expect(cached).toEqual([{ id: 'custom:Qwen3-0.6B-q4f32_1-MLC', complete: false, bytes: tensorCache.length + 1000, files: 2 }]);

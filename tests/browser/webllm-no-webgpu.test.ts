@@ -32,9 +32,7 @@ describe('a Chromium without WebGPU', () => {
     const state = await page.evaluate(() => window.webllmTest.controller.state);
     expect(state.phase).toBe('unsupported');
     expect(state.worker).toBeNull();
-    await expect(page.getByTestId('model-reasons').textContent()).resolves.toContain(
-      'WebGPU exists but the browser granted no GPU adapter',
-    );
+    await expect(page.getByTestId('model-reasons').textContent()).resolves.toContain('WebGPU exists but the browser granted no GPU adapter');
     await expect(page.getByTestId('model-verdict').textContent()).resolves.toMatch(/^Check chrome:\/\/gpu/);
     expect(await page.getByRole('button', { name: 'Load model' }).count()).toBe(0);
     expect(await page.getByTestId('model-worker').count()).toBe(0);

@@ -61,14 +61,7 @@ describe('spade validate', () => {
 
 describe('spade play', () => {
   it('plays the actions and prints the transcript and the return', () => {
-    const { status, stdout } = spadeSubprocess(
-      'play',
-      join(dir, 'good.py'),
-      '--seed',
-      '5',
-      '--actions',
-      '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}',
-    );
+    const { status, stdout } = spadeSubprocess('play', join(dir, 'good.py'), '--seed', '5', '--actions', '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}');
     expect(status).toBe(0);
     expect(stdout).toContain('=== CounterEnv, seed 5');
     expect(stdout).toContain('--- step 2: nonsense\nCount is 1.');

@@ -19,11 +19,7 @@ const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', '
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -31,20 +27,7 @@ let out: string;
 let sweep: SpadeResult;
 beforeAll(async () => {
   out = join(tempDir('spade-compare-intervals-'), 'sweep');
-  sweep = await spade(
-    'sweep',
-    '--model',
-    SCRIPT,
-    '--grid',
-    'reward=blend,regret',
-    '--seeds',
-    '1,2',
-    '--epochs',
-    '1',
-    '--out',
-    out,
-    ...SMALL,
-  );
+  sweep = await spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend,regret', '--seeds', '1,2', '--epochs', '1', '--out', out, ...SMALL);
 }, 60_000);
 
 describe('held-out intervals in spade compare and spade sweep', () => {
@@ -76,8 +59,6 @@ describe('held-out intervals in spade compare and spade sweep', () => {
     ]);
     const table = (await spade('compare', ...dirs)).stdout.split('\n');
     expect(table[1]).toMatch(/held-out minus .*reward-blend_seed-1 \(paired 95% CI\)$/);
-    expect(table[3]).toMatch(
-      new RegExp(`0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`),
-    );
+    expect(table[3]).toMatch(new RegExp(`0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`));
   });
 });

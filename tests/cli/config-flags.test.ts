@@ -28,41 +28,24 @@ describe('the command line flags, from the config table', () => {
   });
 
   it('parse the skills and reward flags', () => {
-    expect(fromArgs('--skills', 'logical deduction,optimization', '--reward', 'regret')).toMatchObject({
-      skills: ['Logical Deduction', 'Optimization'],
-      reward: 'regret',
-    });
+    expect(fromArgs('--skills', 'logical deduction,optimization', '--reward', 'regret')).toMatchObject({ skills: ['Logical Deduction', 'Optimization'], reward: 'regret' });
     expect(() => fromArgs('--reward', 'vibes')).toThrow(UsageError);
     expect(() => fromArgs('--skills', 'juggling')).toThrow(UsageError);
   });
 
   it('parse the thinking flags: one value for every role, or ROLE=VALUE pairs over the base', () => {
     expect(fromArgs('--thinking', 'on').thinking).toEqual({ designer: 'on', hint: 'on', agent: 'on', lesson: 'on' });
-    expect(fromArgs('--thinking', 'agent=on, designer=default').thinking).toEqual({
-      designer: 'default',
-      hint: 'off',
-      agent: 'on',
-      lesson: 'off',
-    });
+    expect(fromArgs('--thinking', 'agent=on, designer=default').thinking).toEqual({ designer: 'default', hint: 'off', agent: 'on', lesson: 'off' });
     expect(fromArgs('--thinking-budget', '300').thinkingBudget).toEqual({ designer: 300, hint: 300, agent: 300, lesson: 300 });
-    expect(fromArgs('--thinking-budget', 'hint=0,lesson=2000').thinkingBudget).toEqual({
-      ...DEFAULT_CONFIG.thinkingBudget,
-      hint: 0,
-      lesson: 2000,
-    });
-    expect(
-      configFromFlags(parseCommandArgs(['--thinking', 'hint=off'], CONFIG_FLAG_OPTIONS).values, withPreset(DEFAULT_CONFIG, 'reference'))
-        .thinking,
-    ).toEqual({
+    expect(fromArgs('--thinking-budget', 'hint=0,lesson=2000').thinkingBudget).toEqual({ ...DEFAULT_CONFIG.thinkingBudget, hint: 0, lesson: 2000 });
+    expect(configFromFlags(parseCommandArgs(['--thinking', 'hint=off'], CONFIG_FLAG_OPTIONS).values, withPreset(DEFAULT_CONFIG, 'reference')).thinking).toEqual({
       designer: 'default',
       hint: 'off',
       agent: 'default',
       lesson: 'default',
     });
     expect(() => fromArgs('--thinking', 'maybe')).toThrow('--thinking must be one of on, off, default, got "maybe"');
-    expect(() => fromArgs('--thinking', 'judge=on')).toThrow(
-      '--thinking takes one value or ROLE=VALUE pairs with ROLE one of designer, hint, agent, lesson, got "judge=on"',
-    );
+    expect(() => fromArgs('--thinking', 'judge=on')).toThrow('--thinking takes one value or ROLE=VALUE pairs with ROLE one of designer, hint, agent, lesson, got "judge=on"');
     expect(() => fromArgs('--thinking-budget', 'agent=lots')).toThrow('--thinking-budget needs a non-negative integer, got "lots"');
   });
 
@@ -78,22 +61,15 @@ describe('the command line flags, from the config table', () => {
       skills: ['API Orchestration', 'Data Retrieval', 'State Modification', 'Error Recovery', 'Tool Selection', 'Multi-Step Workflows'],
       skillsPerEpoch: 2,
     });
-    expect(fromArgs('--setting', 'tool_use', '--skills', 'error recovery,multi-step workflows').skills).toEqual([
-      'Error Recovery',
-      'Multi-Step Workflows',
-    ]);
-    expect(() => fromArgs('--setting', 'tool_use', '--skills', 'optimization')).toThrow(
-      'unknown skill "optimization" for the tool_use setting',
-    );
+    expect(fromArgs('--setting', 'tool_use', '--skills', 'error recovery,multi-step workflows').skills).toEqual(['Error Recovery', 'Multi-Step Workflows']);
+    expect(() => fromArgs('--setting', 'tool_use', '--skills', 'optimization')).toThrow('unknown skill "optimization" for the tool_use setting');
     expect(() => fromArgs('--setting', 'chess')).toThrow('--setting must be one of games, tool_use');
     expect(fromArgs('--solvability-judge').solvabilityJudge).toBe(true);
   });
 
   it('leave the config as it was without flags, key order included (the run files record it)', () => {
     expect(JSON.stringify(fromArgs())).toBe(JSON.stringify(DEFAULT_CONFIG));
-    expect(JSON.stringify(configFromFlags({}, withPreset(DEFAULT_CONFIG, 'reference')))).toBe(
-      JSON.stringify(withPreset(DEFAULT_CONFIG, 'reference')),
-    );
+    expect(JSON.stringify(configFromFlags({}, withPreset(DEFAULT_CONFIG, 'reference')))).toBe(JSON.stringify(withPreset(DEFAULT_CONFIG, 'reference')));
   });
 
   it('keep the two defaults that follow other flags', () => {
@@ -118,9 +94,7 @@ describe('the command line flags, from the config table', () => {
       for (const flag of flags.filter((f): f is string => f !== undefined)) {
         const line = CONFIG_FLAG_OPTIONS[flag]!.help;
         expect(line, flag).not.toContain('\n');
-        expect(line, flag).toContain(
-          flag === knob.flag || !knob.flag ? (knob.label ?? knob.doc.replace(/\.$/, '')) : `turns --${knob.flag} off`,
-        );
+        expect(line, flag).toContain(flag === knob.flag || !knob.flag ? (knob.label ?? knob.doc.replace(/\.$/, '')) : `turns --${knob.flag} off`);
         expect(help, flag).toMatch(new RegExp(`\\n  --${flag}\\b[^\\n]*  ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
         expect(readme, flag).toContain(`[--${flag}`);
       }

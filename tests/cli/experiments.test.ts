@@ -21,11 +21,7 @@ const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', '
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -70,15 +66,7 @@ describe('spade eval', () => {
       'Logical Deduction': { environments: 1, episodes: 2, wins: 0, winRate: 0, ci95: jeffreysInterval(0, 1) },
     });
     const [stored] = rows<EvalRecord>(run, 'evals.jsonl');
-    expect(stored).toMatchObject({
-      trigger: 'demand',
-      afterEpochs: 1,
-      epoch: 0,
-      suite: 'tiny',
-      winRate: 0.5,
-      seedsPerEnvironment: 2,
-      playbook: false,
-    });
+    expect(stored).toMatchObject({ trigger: 'demand', afterEpochs: 1, epoch: 0, suite: 'tiny', winRate: 0.5, seedsPerEnvironment: 2, playbook: false });
     expect(stored!.plays.map((p) => [p.envId, p.won])).toEqual([
       ['door_word', true],
       ['door_word', true],
@@ -91,9 +79,7 @@ describe('spade eval', () => {
     const result = await spade('eval', '--run', run, '--suite', TINY, '--model', SCRIPT, '--seeds', '3', '--no-playbook');
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped  suite tiny: broken_gate');
-    expect(result.stdout).toContain(
-      'held-out evaluation after 1 epoch on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off',
-    );
+    expect(result.stdout).toContain('held-out evaluation after 1 epoch on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off');
     expect(result.stdout).toMatch(/^ {2}Planning +win rate 1\.00/m);
     expect(result.stdout).toContain(`appended to ${join(run, 'evals.jsonl')}`);
     expect(rows<EvalRecord>(run, 'evals.jsonl').map((r) => r.episodes)).toEqual([4, 6]);
@@ -110,8 +96,7 @@ describe('spade eval', () => {
     for (const recorded of [DEMO_MODEL_ID, 'scripted:demo-script.json']) {
       const demo = join(tmp, `demo-${recorded.replace(/\W+/g, '-')}`);
       cpSync(run, demo, { recursive: true });
-      for (const file of ['run.json', 'config.json'])
-        writeFileSync(join(demo, file), readFileSync(join(demo, file), 'utf8').replaceAll('scripted:hint-helps.json', recorded));
+      for (const file of ['run.json', 'config.json']) writeFileSync(join(demo, file), readFileSync(join(demo, file), 'utf8').replaceAll('scripted:hint-helps.json', recorded));
       const result = await spade('eval', '--run', demo, '--suite', TINY);
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toContain(`model: the bundled demo session ${recorded}, from public/demo/demo-script.json`);
@@ -146,9 +131,7 @@ describe('spade run with held-out evaluations', () => {
     const result = await spade('run', '--model', SCRIPT, '--out', dir, ...SMALL, '--eval', TINY);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n').filter((l) => /^(epoch|held-out)/.test(l))).toEqual([
-      expect.stringMatching(
-        /^held-out evaluation after 0 epochs on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/,
-      ),
+      expect.stringMatching(/^held-out evaluation after 0 epochs on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/),
       expect.stringMatching(/^epoch 1: /),
       expect.stringMatching(/^held-out evaluation after 1 epoch on tiny: /),
     ]);
@@ -172,23 +155,7 @@ describe('spade run with held-out evaluations', () => {
 describe('spade run --fixed-pool', () => {
   it('plays the pool in turn without the designer (the script has no designer reply)', async () => {
     const dir = join(tmp, 'fixed');
-    const result = await spade(
-      'run',
-      '--model',
-      NO_DESIGNER,
-      '--epochs',
-      '2',
-      '--out',
-      dir,
-      '--slots',
-      '3',
-      '--plays',
-      '2',
-      '--max-turns',
-      '3',
-      '--fixed-pool',
-      TINY,
-    );
+    const result = await spade('run', '--model', NO_DESIGNER, '--epochs', '2', '--out', dir, '--slots', '3', '--plays', '2', '--max-turns', '3', '--fixed-pool', TINY);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped  suite tiny: broken_gate');
     const environments = rows<{ poolId: string; difficulty: string; status: string; attempts: unknown[] }>(dir, 'environments.jsonl');
@@ -223,9 +190,7 @@ describe('spade compare', () => {
     ]);
     const table = (await spade('compare', blend, regret)).stdout.split('\n');
     expect(table[0]).toBe('1 setting differs: reward');
-    expect(table[1]).toMatch(
-      /^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/,
-    );
+    expect(table[1]).toMatch(/^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/);
     expect(table[2]).toMatch(/blend +1 +0\.50 +0\.50 +0\.67 +0\.20 +none +-$/);
     expect(table[3]).toMatch(/regret +1 +0\.50 +0\.50 +0\.67 +0\.50 +none +none \(not evaluated\)$/);
     const csv = (await spade('compare', blend, regret, '--csv')).stdout.trim().split('\n');
@@ -240,8 +205,7 @@ describe('spade compare', () => {
 });
 
 describe('spade sweep', () => {
-  const sweep = (out: string, ...extra: string[]) =>
-    spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend,regret', '--seeds', '3', '--epochs', '1', '--out', out, ...SMALL, ...extra);
+  const sweep = (out: string, ...extra: string[]) => spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend,regret', '--seeds', '3', '--epochs', '1', '--out', out, ...SMALL, ...extra);
 
   it('makes one run directory per cell, prints the comparison, and skips completed cells when run again', async () => {
     const out = join(tmp, 'sweep');
@@ -250,9 +214,7 @@ describe('spade sweep', () => {
     const dirs = ['reward-blend_seed-3', 'reward-regret_seed-3'].map((name) => join(out, name));
     for (const [i, dir] of dirs.entries()) {
       expect(json(dir, 'run.json')).toMatchObject({ status: 'completed', epochsCompleted: 1 });
-      expect(json(dir, 'config.json')).toMatchObject({
-        config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false },
-      });
+      expect(json(dir, 'config.json')).toMatchObject({ config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false } });
     }
     expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
     expect(first.stdout).toContain('1 setting differs: reward');
@@ -267,18 +229,7 @@ describe('spade sweep', () => {
 
   it('says first when the bundled demo would be swept over settings its replies ignore', async () => {
     const out = join(tmp, 'sweep-demo');
-    const result = await spade(
-      'sweep',
-      '--model',
-      'scripted:public/demo/demo-script.json',
-      '--grid',
-      'memory=on,off',
-      '--epochs',
-      '1',
-      '--out',
-      out,
-      ...SMALL,
-    );
+    const result = await spade('sweep', '--model', 'scripted:public/demo/demo-script.json', '--grid', 'memory=on,off', '--epochs', '1', '--out', out, ...SMALL);
     expect(result.stdout.split('\n')[0]).toBe(
       "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
     );
@@ -287,15 +238,9 @@ describe('spade sweep', () => {
   it('refuses a bad grid and a flag the grid also sets, before running anything', async () => {
     const out = join(tmp, 'sweep-refused');
     const bad = await spade('sweep', '--model', SCRIPT, '--grid', 'reward=vibes', '--out', out);
-    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([
-      2,
-      'reward=vibes: expected one of blend, regret, solve_rate, learning_potential',
-    ]);
+    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([2, 'reward=vibes: expected one of blend, regret, solve_rate, learning_potential']);
     const clash = await sweep(out, '--reward', 'regret');
-    expect([clash.status, clash.stderr.split('\n')[0]]).toEqual([
-      2,
-      "--reward is set by the grid's reward; leave it out of the sweep's flags",
-    ]);
+    expect([clash.status, clash.stderr.split('\n')[0]]).toEqual([2, "--reward is set by the grid's reward; leave it out of the sweep's flags"]);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -11,8 +11,7 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
 // In-process, except one subprocess each for export and import (what users run).
 const spade = inProcessSpade();
-const unzip = (file: string) =>
-  Object.fromEntries(unzipFiles(new Uint8Array(readFileSync(file))).files.map((f) => [f.path, decodeUtf8(f.bytes)]));
+const unzip = (file: string) => Object.fromEntries(unzipFiles(new Uint8Array(readFileSync(file))).files.map((f) => [f.path, decodeUtf8(f.bytes)]));
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 let tmp: string;
@@ -20,25 +19,7 @@ let run: string;
 beforeAll(async () => {
   tmp = tempDir('spade-cli-store-');
   run = join(tmp, 'run');
-  const result = await spade(
-    'run',
-    '--model',
-    `scripted:${SCRIPT}`,
-    '--epochs',
-    '2',
-    '--seed',
-    '7',
-    '--out',
-    run,
-    '--slots',
-    '2',
-    '--plays',
-    '2',
-    '--max-turns',
-    '3',
-    '--skills',
-    'logical deduction',
-  );
+  const result = await spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', run, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
   expect(result.status, result.stderr).toBe(0);
 });
 
@@ -107,8 +88,7 @@ describe('spade import', () => {
     const result = await spade('import', join(tmp, 'a.zip'), '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('(archive)');
-    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'config.json'])
-      expect(read(into, file), file).toBe(read(run, file));
+    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'config.json']) expect(read(into, file), file).toBe(read(run, file));
     expect(JSON.parse(read(into, 'state.json')).state).toEqual(JSON.parse(read(run, 'state.json')).state);
   });
 
@@ -125,9 +105,7 @@ describe('spade import', () => {
     // Refused from the archive's run.json alone: no environment was played (four take seconds in the sandbox).
     expect(Date.now() - started).toBeLessThan(2000);
     expect(read(into, 'run.json')).toBe(before);
-    expect((await spade('import', join(tmp, 'a.zip'), '--out', into, '--as', 'two words')).stderr).toContain(
-      '--as: expected a run id without spaces or control characters, saw "two words"',
-    );
+    expect((await spade('import', join(tmp, 'a.zip'), '--out', into, '--as', 'two words')).stderr).toContain('--as: expected a run id without spaces or control characters, saw "two words"');
     const replaced = await spade('import', join(tmp, 'a.zip'), '--out', into, '--replace', '--as', 'run-again');
     expect(replaced.status, replaced.stdout + replaced.stderr).toBe(0);
     expect(replaced.stdout).toContain('as run run-again');

@@ -45,10 +45,7 @@ describe('spade import progress on standard error', () => {
     advance(500);
     progress.update(10, 10);
     progress.finish(25);
-    expect(lines).toEqual([
-      'validated 2 of 10 distinct environment codes, 0.8/s, about 10 s left',
-      'validated 10 of 10 distinct environment codes in 4 s for 25 entries (6.3 entries/s)',
-    ]);
+    expect(lines).toEqual(['validated 2 of 10 distinct environment codes, 0.8/s, about 10 s left', 'validated 10 of 10 distinct environment codes in 4 s for 25 entries (6.3 entries/s)']);
   });
 
   it('elsewhere, only the summary; nothing at all when nothing was validated', () => {

@@ -19,11 +19,7 @@ const KEY = 'sk-recorded-url-attack-test';
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 

@@ -17,30 +17,12 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const OTHER_SCRIPT = 'scripted:tests/fixtures/scripted/no-designer.json';
 const TINY = 'tests/fixtures/suites/tiny';
-const SMALL = [
-  '--slots',
-  '2',
-  '--plays',
-  '2',
-  '--max-turns',
-  '3',
-  '--skills',
-  'logical deduction',
-  '--no-corpus',
-  '--seed',
-  '7',
-  '--eval',
-  TINY,
-];
+const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7', '--eval', TINY];
 
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -88,10 +70,7 @@ describe('spade run on an existing folder', () => {
     writeFileSync(join(other, 'notes.txt'), 'mine');
     for (const extra of [[], ['--replace']]) {
       const refused = await spade('run', '--model', SCRIPT, '--out', other, ...SMALL, ...extra);
-      expect([refused.status, refused.stderr.split('\n')[0]]).toEqual([
-        2,
-        `--out ${other} is not empty and holds no run (1 entries); choose an empty or new directory`,
-      ]);
+      expect([refused.status, refused.stderr.split('\n')[0]]).toEqual([2, `--out ${other} is not empty and holds no run (1 entries); choose an empty or new directory`]);
     }
     expect(readdirSync(other)).toEqual(['notes.txt']);
     const empty = join(tmp, 'empty');
@@ -112,10 +91,7 @@ describe('spade run on an existing folder', () => {
 
   it('--resume and --replace together, or --resume on a folder without a run, are refused', async () => {
     const both = await spade('run', '--model', SCRIPT, '--out', full, ...SMALL, '--resume', '--replace');
-    expect([both.status, both.stderr.split('\n')[0]]).toEqual([
-      2,
-      '--resume continues the run in --out and --replace discards it: give one of them',
-    ]);
+    expect([both.status, both.stderr.split('\n')[0]]).toEqual([2, '--resume continues the run in --out and --replace discards it: give one of them']);
     const none = await spade('run', '--model', SCRIPT, '--out', join(tmp, 'nothing'), '--resume');
     expect([none.status, none.stderr.split('\n')[0]]).toEqual([2, `--resume: ${join(tmp, 'nothing')} holds no run to continue`]);
   });
@@ -151,9 +127,7 @@ describe('spade run --resume', () => {
       '--resume continues the run with its recorded settings; these flags would change them: --slots (recorded 2, asked 3). Only --epochs may change (to extend the run), or use --replace to start again',
     );
     const model = await spade('run', '--model', OTHER_SCRIPT, '--epochs', '3', '--out', full, '--resume', '--eval', TINY);
-    expect(model.stderr.split('\n')[0]).toBe(
-      '--resume: the run was made with the model scripted:hint-helps.json, not scripted:no-designer.json',
-    );
+    expect(model.stderr.split('\n')[0]).toBe('--resume: the run was made with the model scripted:hint-helps.json, not scripted:no-designer.json');
     const suite = await spade('run', '--model', SCRIPT, '--epochs', '3', '--out', full, '--resume');
     expect(suite.stderr.split('\n')[0]).toBe("--resume: the run's evaluations play the suite tiny; give it again with --eval");
     const fewer = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', full, '--resume');
@@ -164,32 +138,13 @@ describe('spade run --resume', () => {
   it('on a run that holds all its epochs says so and writes nothing', async () => {
     const before = snapshot(full);
     const done = await spade('run', '--model', SCRIPT, '--out', full, '--resume', ...SMALL);
-    expect([done.status, done.stdout.trim()]).toEqual([
-      0,
-      `${full} already holds all 2 epochs; nothing to run (give a larger --epochs to extend it)`,
-    ]);
+    expect([done.status, done.stdout.trim()]).toEqual([0, `${full} already holds all 2 epochs; nothing to run (give a larger --epochs to extend it)`]);
     expect(snapshot(full)).toEqual(before);
   });
 
   it('lets a sweep continue a cell it had finished with fewer epochs', async () => {
     const out = join(tmp, 'sweep');
-    const sweep = (epochs: string) =>
-      spade(
-        'sweep',
-        '--model',
-        SCRIPT,
-        '--grid',
-        'reward=blend',
-        '--seeds',
-        '7',
-        '--epochs',
-        epochs,
-        '--out',
-        out,
-        ...SMALL.slice(0, -4),
-        '--eval',
-        TINY,
-      );
+    const sweep = (epochs: string) => spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend', '--seeds', '7', '--epochs', epochs, '--out', out, ...SMALL.slice(0, -4), '--eval', TINY);
     expect((await sweep('1')).status).toBe(0);
     const longer = await sweep('2');
     expect(longer.status, longer.stderr).toBe(0);

@@ -30,11 +30,7 @@ afterAll(() => server.close());
 describe('spade run against an OpenAI-compatible server', () => {
   it('runs the same loop over HTTP streaming, surviving a server error, with the same numbers', async () => {
     // The client first asks for the context window (vLLM's /v1/models, llama.cpp's /props); this server says nothing, so prompts go whole.
-    server.enqueue(
-      jsonReply({ data: [{ id: 'tiny-test-model' }] }),
-      jsonReply({ error: { message: 'Not Found' } }, 404),
-      jsonReply({ error: { message: 'overloaded' } }, 503),
-    );
+    server.enqueue(jsonReply({ data: [{ id: 'tiny-test-model' }] }), jsonReply({ error: { message: 'Not Found' } }, 404), jsonReply({ error: { message: 'overloaded' } }, 503));
     const out = tempDir('spade-openai-');
     const result = await spade([
       'run',
@@ -59,9 +55,7 @@ describe('spade run against an OpenAI-compatible server', () => {
     ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(
-      /^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m,
-    );
+    expect(result.stdout).toMatch(/^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
     expect(server.requests.slice(0, 2).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'GET /props']);
     const chats = server.requests.slice(2);
     const bodies = chats.map((r) => r.body as Record<string, unknown>);

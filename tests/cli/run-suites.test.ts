@@ -18,11 +18,7 @@ const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', '
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -67,9 +63,7 @@ describe('a run directory as a held-out suite', () => {
     const late = await spade('eval', '--run', target, '--suite', `${source}@3`, '--model', SCRIPT);
     expect(late.status).toBe(2);
     expect(late.stderr).toContain(`the suite ${source}@3: the run source has 2 committed epoch(s): expected an epoch from 1 to 2, got 3`);
-    expect((await spade('eval', '--run', target, '--suite', `${source}@0`, '--model', SCRIPT)).stderr).toContain(
-      'expected an epoch from 1 to 2, got 0',
-    );
+    expect((await spade('eval', '--run', target, '--suite', `${source}@0`, '--model', SCRIPT)).stderr).toContain('expected an epoch from 1 to 2, got 0');
     const pool = await spade('eval', '--run', target, '--suite', 'tests/fixtures/suites/tiny@1', '--model', SCRIPT);
     expect(pool.status).toBe(2);
     expect(pool.stderr).toContain('tests/fixtures/suites/tiny is not a run directory');
@@ -86,9 +80,7 @@ describe('a run directory as a held-out suite', () => {
     // The suite is named after the run it holds (run.json), wherever its directory is.
     expect(result.stdout).toMatch(/^skipped {2}suite run source at epoch 1: e0000-s00: invalid at load \(no_env_class\)/m);
     // One environment left: its interval is the Jeffreys floor over one environment (docs/method.md section 7).
-    expect(result.stdout).toContain(
-      `on run source at epoch 1: win rate 1.00 (95% CI ${jeffreysInterval(1, 1)[0].toFixed(2)}-1.00), 1 environments, 2 episodes`,
-    );
+    expect(result.stdout).toContain(`on run source at epoch 1: win rate 1.00 (95% CI ${jeffreysInterval(1, 1)[0].toFixed(2)}-1.00), 1 environments, 2 episodes`);
   });
 
   it('spade run --eval DIR@N schedules evaluations on it and records the suite', async () => {

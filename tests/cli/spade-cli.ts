@@ -30,11 +30,7 @@ export function inProcessSpade(): (...args: string[]) => Promise<SpadeResult> {
   return async (...args) => {
     const out: string[] = [];
     let stderr = '';
-    const status = await runCli(args, {
-      runtime: () => (runtime ??= createNodeSandboxRuntime()),
-      out: (line) => out.push(line + '\n'),
-      err: (text) => (stderr += text),
-    });
+    const status = await runCli(args, { runtime: () => (runtime ??= createNodeSandboxRuntime()), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
     return { status, stdout: out.join(''), stderr };
   };
 }

@@ -18,11 +18,7 @@ const HOSTILE = 'x\u001b]0;owned\u0007\r\u009b31mforged';
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, {
-    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
-    out: (line) => out.push(line + '\n'),
-    err: (text) => (stderr += text),
-  });
+  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
   return { status, stdout: out.join(''), stderr };
 }
 

@@ -35,8 +35,7 @@ const jsonl = <T>(dir: string, file: string): T[] =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as T);
-const json = (dir: string, file: string) =>
-  JSON.parse(readFileSync(join(dir, file), 'utf8')) as { config: { setting: string; skills: string[] } };
+const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as { config: { setting: string; skills: string[] } };
 
 let tmp: string;
 let run: string;
@@ -44,35 +43,8 @@ beforeAll(async () => {
   tmp = tempDir('spade-tool-use-');
   run = join(tmp, 'run');
   // The least that shows the regret: one slot, one play per arm, four turns (the hinted winning line's length).
-  const flags = [
-    '--slots',
-    '1',
-    '--plays',
-    '1',
-    '--hint-plays',
-    '1',
-    '--max-turns',
-    '4',
-    '--no-corpus',
-    '--validate-timeout-ms',
-    '30000',
-    '--step-timeout-ms',
-    '10000',
-  ];
-  const result = await spade(
-    'run',
-    '--setting',
-    'tool_use',
-    '--model',
-    `scripted:${join(ROOT, 'public/demo/tool-use-script.json')}`,
-    '--epochs',
-    '1',
-    '--seed',
-    String(SEED),
-    '--out',
-    run,
-    ...flags,
-  );
+  const flags = ['--slots', '1', '--plays', '1', '--hint-plays', '1', '--max-turns', '4', '--no-corpus', '--validate-timeout-ms', '30000', '--step-timeout-ms', '10000'];
+  const result = await spade('run', '--setting', 'tool_use', '--model', `scripted:${join(ROOT, 'public/demo/tool-use-script.json')}`, '--epochs', '1', '--seed', String(SEED), '--out', run, ...flags);
   expect(result.status, result.stderr).toBe(0);
 });
 
@@ -82,12 +54,7 @@ describe('spade run --setting tool_use on the scripted demo', () => {
     // r_hint 1, r_nohint 0: regret 1, win rate 0, blend reward 0.4 * clip(1 / 0.15, 0, 1) + 0.6 * plateau(0) = 0.4.
     expect(metrics).toMatchObject({ validEnvironments: 1, meanRegret: 1, meanWinRate: 0, meanDesignerReward: 0.4 });
     const [env] = jsonl<EnvironmentRecord>(run, 'environments.jsonl');
-    expect([env!.skill, env!.domain, env!.stats?.regret, env!.attempts[0]!.validation.toolUse]).toEqual([
-      'API Orchestration',
-      slotDomain(SEED, 'e0000-s00'),
-      1,
-      true,
-    ]);
+    expect([env!.skill, env!.domain, env!.stats?.regret, env!.attempts[0]!.validation.toolUse]).toEqual(['API Orchestration', slotDomain(SEED, 'e0000-s00'), 1, true]);
     expect(json(run, 'run.json').config.setting).toBe('tool_use');
   });
 
@@ -105,24 +72,10 @@ describe('a tool-use pool, exported and imported back', () => {
 
   beforeAll(async () => {
     const code = readToolUseEnv('good', 'phone_lines.py');
-    const report = await validateEnvironment(code, runtime(), {
-      ...DEFAULT_VALIDATION,
-      totalTimeoutMs: 30_000,
-      callTimeoutMs: 10_000,
-      source: 'code',
-    });
+    const report = await validateEnvironment(code, runtime(), { ...DEFAULT_VALIDATION, totalTimeoutMs: 30_000, callTimeoutMs: 10_000, source: 'code' });
     expect(report).toMatchObject({ ok: true, className: 'PhoneLinesEnv', toolUse: true });
     const [designed] = jsonl<EnvironmentRecord>(run, 'environments.jsonl');
-    const mine: EnvironmentRecord = {
-      ...designed!,
-      id: 'phone-lines',
-      slot: 1,
-      skill: 'Multi-Step Workflows',
-      domain: TELECOM,
-      code,
-      hint: null,
-      stats: null,
-    };
+    const mine: EnvironmentRecord = { ...designed!, id: 'phone-lines', slot: 1, skill: 'Multi-Step Workflows', domain: TELECOM, code, hint: null, stats: null };
     expected = [
       ['API Orchestration', designed!.domain!],
       ['Multi-Step Workflows', TELECOM],
@@ -141,9 +94,7 @@ describe('a tool-use pool, exported and imported back', () => {
       .text.trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(rows.map((r) => [r.skill, r.skill_name, r.setting, r.domain])).toEqual(
-      expected.map(([skill, domain]) => [skill.toLowerCase().replaceAll(' ', '_'), skill, 'tool_use', domain]),
-    );
+    expect(rows.map((r) => [r.skill, r.skill_name, r.setting, r.domain])).toEqual(expected.map(([skill, domain]) => [skill.toLowerCase().replaceAll(' ', '_'), skill, 'tool_use', domain]));
   });
 
   it('spade import keeps the setting and the domains, and the skills of the tool-use setting', async () => {

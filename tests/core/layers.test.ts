@@ -56,8 +56,7 @@ function violations(): string[] {
       const where = `${relative(ROOT, file)} imports ${spec}`;
       if (!spec.startsWith('.')) {
         if (PURE.includes(layer)) found.push(`${where}: ${layer} imports only ${ALLOWED[layer].join(' and ')}`);
-        if (layer === 'ui' && !typeOnly && !UI_LIBRARIES.some((prefix) => spec.startsWith(prefix)))
-          found.push(`${where}: ui imports only app, view libraries and types`);
+        if (layer === 'ui' && !typeOnly && !UI_LIBRARIES.some((prefix) => spec.startsWith(prefix))) found.push(`${where}: ui imports only app, view libraries and types`);
         continue;
       }
       const target = layerOf(resolve(dirname(file), spec));
@@ -74,9 +73,7 @@ describe('layer rules', () => {
   });
 
   it('the UI reaches the store and the sandbox only through the app context', () => {
-    const offenders = filesUnder(join(ROOT, 'src', 'ui')).flatMap((file) =>
-      bypassesOf(readFileSync(file, 'utf8')).map((use) => `${relative(ROOT, file)} ${use}`),
-    );
+    const offenders = filesUnder(join(ROOT, 'src', 'ui')).flatMap((file) => bypassesOf(readFileSync(file, 'utf8')).map((use) => `${relative(ROOT, file)} ${use}`));
     expect(offenders).toEqual([]);
   });
 

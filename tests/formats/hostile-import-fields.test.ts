@@ -27,8 +27,7 @@ function snapshot(epochsPlanned: unknown, skill?: string): RunSnapshot {
   };
 }
 
-const imported = async (epochsPlanned: unknown) =>
-  parseArchive(asImport(await buildArchiveFiles(snapshot(epochsPlanned), async (t) => sha(t))));
+const imported = async (epochsPlanned: unknown) => parseArchive(asImport(await buildArchiveFiles(snapshot(epochsPlanned), async (t) => sha(t))));
 
 describe("an imported archive's epochsPlanned", () => {
   it('keeps a plan within bounds', async () => {
@@ -40,13 +39,7 @@ describe("an imported archive's epochsPlanned", () => {
   it.each([1e308, MAX_EPOCHS_PLANNED + 1, -5, 2.5, '9'])('cuts %j to the committed epochs, with a problem line', async (planned) => {
     const { snapshot: read, problems } = await imported(planned);
     expect(read!.meta.epochsPlanned).toBe(EPOCHS.length);
-    expect(problems).toEqual([
-      expect.objectContaining({
-        source: 'run.json',
-        kept: true,
-        reason: expect.stringMatching(/^epochsPlanned .* is not a whole number from 0 to 100000/),
-      }),
-    ]);
+    expect(problems).toEqual([expect.objectContaining({ source: 'run.json', kept: true, reason: expect.stringMatching(/^epochsPlanned .* is not a whole number from 0 to 100000/) })]);
   });
 });
 

@@ -38,8 +38,7 @@ function recordingSandbox(): SandboxRuntime & { loaded: string[] } {
 }
 
 const file = (path: string, text: string): ImportFile => ({ path, text, sha256: 'not-checked' });
-const run = (files: ImportFile[], sandbox = recordingSandbox()) =>
-  importFiles(files, { sandbox, hashText: async () => 'x' }, { runId: 'r', now: 1 });
+const run = (files: ImportFile[], sandbox = recordingSandbox()) => importFiles(files, { sandbox, hashText: async () => 'x' }, { runId: 'r', now: 1 });
 
 describe('lines and code sizes', () => {
   it('a line over the cap is one problem line and is never parsed', () => {
@@ -50,11 +49,7 @@ describe('lines and code sizes', () => {
       [3, { b: 2 }],
     ]);
     expect(parsed.problems).toEqual([
-      {
-        source: 'f.jsonl:2',
-        reason: `expected a line of at most ${MAX_LINE_CHARS} characters, saw ${MAX_LINE_CHARS + 11}; the line was not read. Fix: shorten or split that record`,
-        kept: false,
-      },
+      { source: 'f.jsonl:2', reason: `expected a line of at most ${MAX_LINE_CHARS} characters, saw ${MAX_LINE_CHARS + 11}; the line was not read. Fix: shorten or split that record`, kept: false },
     ]);
   });
 
@@ -78,10 +73,7 @@ describe('lines and code sizes', () => {
     expect(sandbox.loaded).toEqual(['class OkEnv: pass\n']);
     expect(report.problems.map((p) => [p.source, p.reason.split(';')[0]])).toEqual([
       ['rows.json[0] (big)', `expected at most 256 KB of code, saw ${MAX_CODE_BYTES + 7} bytes (256 KB)`],
-      [
-        'rows.json[1] (lone)',
-        'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text',
-      ],
+      ['rows.json[1] (lone)', 'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text'],
     ]);
   });
 
@@ -104,9 +96,7 @@ describe('lines and code sizes', () => {
 
 describe('skill names', () => {
   it('skills named like object properties become Unlabelled, and per-skill metrics stay plain data', async () => {
-    const manifest = ['__proto__', 'toString', 'constructor']
-      .map((skill, i) => JSON.stringify({ file_name: `g${i}.py`, skill_name: skill }))
-      .join('\n');
+    const manifest = ['__proto__', 'toString', 'constructor'].map((skill, i) => JSON.stringify({ file_name: `g${i}.py`, skill_name: skill })).join('\n');
     const report = await run([file('manifest.jsonl', manifest), ...[0, 1, 2].map((i) => file(`g${i}.py`, `class G${i}Env: pass\n`))]);
     expect(report.snapshot!.environments.map((e) => e.skill)).toEqual(['Unlabelled', 'Unlabelled', 'Unlabelled']);
     expect(report.problems.filter((p) => p.kept).map((p) => p.reason.split(';')[0])).toEqual([
@@ -125,16 +115,10 @@ describe('corpus caps', () => {
   const lines = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `d${i}`, text: `doc ${i}` })).join('\n');
 
   it('stops at the document cap with one problem line naming where, and skips later files', () => {
-    const { docs, problems } = readCorpusFiles([file('a.jsonl', lines(5)), file('b.jsonl', lines(2))], {
-      maxDocs: 3,
-      maxChars: 1000,
-      maxLineChars: 100,
-    });
+    const { docs, problems } = readCorpusFiles([file('a.jsonl', lines(5)), file('b.jsonl', lines(2))], { maxDocs: 3, maxChars: 1000, maxLineChars: 100 });
     expect(docs.map((d) => d.id)).toEqual(['d0', 'd1', 'd2']);
     expect(problems.map((p) => p.source)).toEqual(['a.jsonl:4', 'b.jsonl']);
-    expect(problems[0]!.reason).toMatch(
-      /^expected at most 3 documents and 1000 characters of text, saw more; this line and the rest of the file were not read/,
-    );
+    expect(problems[0]!.reason).toMatch(/^expected at most 3 documents and 1000 characters of text, saw more; this line and the rest of the file were not read/);
   });
 
   it('stops at the character cap, and reports over-long and duplicate lines', () => {
@@ -168,19 +152,14 @@ describe('imported run configs', () => {
     const { config, problems } = importedConfig({ ...DEFAULT_CONFIG, playsPerArm: 1e6, skills: ['toString'] }, 'run.json');
     expect(config).toBeNull();
     expect(problems.every((p) => !p.kept && p.reason.startsWith('config rejected: '))).toBe(true);
-    expect(problems.map((p) => p.reason).join('\n')).toMatch(
-      /playsPerArm must be an integer from 1 to 64, got 1000000[\s\S]*unknown skills \["toString"\]/,
-    );
+    expect(problems.map((p) => p.reason).join('\n')).toMatch(/playsPerArm must be an integer from 1 to 64, got 1000000[\s\S]*unknown skills \["toString"\]/);
   });
 
   it("missing fields take this app's defaults, unknown ones are dropped, wrong types are rejected", () => {
     const { seed: _seed, ...rest } = DEFAULT_CONFIG;
     const filled = importedConfig({ ...rest, extra: 1 }, 'run.json');
     expect(filled.config).toEqual(DEFAULT_CONFIG);
-    expect(filled.problems.map((p) => p.reason)).toEqual([
-      `config has no seed; this app's default ${DEFAULT_CONFIG.seed} is used`,
-      'config field "extra" is unknown to this app; dropped',
-    ]);
+    expect(filled.problems.map((p) => p.reason)).toEqual([`config has no seed; this app's default ${DEFAULT_CONFIG.seed} is used`, 'config field "extra" is unknown to this app; dropped']);
     expect(importedConfig({ ...DEFAULT_CONFIG, skills: 'Optimization', designer: null }, 'run.json').config).toBeNull();
     expect(importedConfig(null, 'run.json').problems[0]!.reason).toMatch(/^expected a config object, saw none/);
   });

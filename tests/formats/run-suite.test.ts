@@ -7,14 +7,7 @@ import type { EnvironmentRecord } from '../../src/core/records.ts';
 import { runPoolEnvironments, runPoolSuite, runSuiteEpochProblem, runSuiteName } from '../../src/formats/import/run-suite.ts';
 import { fakeSandbox, oneStepGame } from '../fixtures/fake-sandbox.ts';
 
-function env(
-  id: string,
-  epoch: number,
-  slot: number,
-  status: EnvironmentRecord['status'],
-  code: string,
-  skill = 'Logical Deduction',
-): EnvironmentRecord {
+function env(id: string, epoch: number, slot: number, status: EnvironmentRecord['status'], code: string, skill = 'Logical Deduction'): EnvironmentRecord {
   return {
     id,
     epoch,
@@ -73,16 +66,10 @@ describe('a run pool frozen at an epoch', () => {
     expect(runSuiteEpochProblem(RUN, 3)).toBeNull();
     expect(runSuiteEpochProblem(RUN, 0)).toBe('the run curriculum has 3 committed epoch(s): expected an epoch from 1 to 3, got 0');
     expect(runSuiteEpochProblem(RUN, 4)).toContain('expected an epoch from 1 to 3, got 4');
-    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe(
-      'the run one has 1 committed epoch(s): expected epoch 1, got 2',
-    );
-    expect(runSuiteEpochProblem({ name: 'new', epochsCompleted: 0 }, 1)).toBe(
-      'the run new has no committed epoch, so it has no pool to evaluate on yet',
-    );
+    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe('the run one has 1 committed epoch(s): expected epoch 1, got 2');
+    expect(runSuiteEpochProblem({ name: 'new', epochsCompleted: 0 }, 1)).toBe('the run new has no committed epoch, so it has no pool to evaluate on yet');
     await expect(runPoolSuite(RUN, RECORDS, 4, hashText)).rejects.toThrow('expected an epoch from 1 to 3, got 4');
-    await expect(runPoolSuite(RUN, [RECORDS[1]!], 1, hashText)).rejects.toThrow(
-      'the suite run curriculum at epoch 1 has no usable environment; the run has no valid environment in epochs 1 to 1',
-    );
+    await expect(runPoolSuite(RUN, [RECORDS[1]!], 1, hashText)).rejects.toThrow('the suite run curriculum at epoch 1 has no usable environment; the run has no valid environment in epochs 1 to 1');
   });
 
   it('validates every environment when asked, leaving out each rejected one with the reason', async () => {
@@ -90,8 +77,6 @@ describe('a run pool frozen at an epoch', () => {
     const { suite, problems } = await runPoolSuite(RUN, RECORDS, 1, hashText, { sandbox, options: DEFAULT_VALIDATION });
     expect(suite.environments.map((e) => e.id)).toEqual(['e0000-s00']);
     expect(problems).toEqual([{ source: 'e0000-s02', reason: expect.stringMatching(/^invalid at load \(no_env_class\)/), kept: false }]);
-    await expect(runPoolSuite(RUN, RECORDS.slice(0, 2), 2, hashText, { sandbox, options: DEFAULT_VALIDATION })).rejects.toThrow(
-      /has no usable environment \(e0001-s01: invalid at load/,
-    );
+    await expect(runPoolSuite(RUN, RECORDS.slice(0, 2), 2, hashText, { sandbox, options: DEFAULT_VALIDATION })).rejects.toThrow(/has no usable environment \(e0001-s01: invalid at load/);
   });
 });

@@ -89,9 +89,7 @@ describe('the importer reads every line the writer can write', () => {
     expect(floods.length).toBe(4);
     expect(floods.every((e) => e.clipped === true && e.turns.length === 12 && episodeTextSize(e) <= EPISODE_TEXT_CHARS)).toBe(true);
     expect(result.rollouts.filter((r) => r.envId === result.environments[0]!.id).every((r) => r.clipped === true)).toBe(true);
-    expect(
-      result.episodes.filter((e) => e.envId === result.environments[1]!.id).every((e) => e.clipped === undefined && e.return === 1),
-    ).toBe(true);
+    expect(result.episodes.filter((e) => e.envId === result.environments[1]!.id).every((e) => e.clipped === undefined && e.return === 1)).toBe(true);
 
     const snapshot = {
       meta: { ...testMeta('flood'), config, epochsCompleted: 1 },

@@ -9,10 +9,7 @@ import { fakeSandbox, oneStepGame } from '../fixtures/fake-sandbox.ts';
 const file = (path: string, text: string): ImportFile => ({ path, text, sha256: createHash('sha256').update(text).digest('hex') });
 const WIN = 'class WinEnv:\n    pass\n';
 const ALSO = 'class AlsoEnv:\n    pass\n';
-const manifest = file(
-  'manifest.jsonl',
-  '{"file_name":"games/win.py","skill_name":"Logical Deduction","title":"Say Win"}\n{"file_name":"also.py","skill_name":"Optimization"}\n',
-);
+const manifest = file('manifest.jsonl', '{"file_name":"games/win.py","skill_name":"Logical Deduction","title":"Say Win"}\n{"file_name":"also.py","skill_name":"Optimization"}\n');
 const sandbox = () => fakeSandbox({ 'class WinEnv:': oneStepGame, 'class AlsoEnv:': oneStepGame });
 
 describe('suite environments from import candidates', () => {
@@ -58,11 +55,9 @@ describe('readSuite', () => {
   });
 
   it('refuses a suite with nothing usable, saying why', async () => {
-    await expect(readSuite('empty', [manifest], hashText)).rejects.toThrow(
-      'the suite empty has no usable environment; expected .py games in a folder or zip',
+    await expect(readSuite('empty', [manifest], hashText)).rejects.toThrow('the suite empty has no usable environment; expected .py games in a folder or zip');
+    await expect(readSuite('bad', [file('games/broken.py', 'class BrokenEnv:\n')], hashText, { sandbox: sandbox(), options: DEFAULT_VALIDATION })).rejects.toThrow(
+      /the suite bad has no usable environment \(broken: invalid at load/,
     );
-    await expect(
-      readSuite('bad', [file('games/broken.py', 'class BrokenEnv:\n')], hashText, { sandbox: sandbox(), options: DEFAULT_VALIDATION }),
-    ).rejects.toThrow(/the suite bad has no usable environment \(broken: invalid at load/);
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapInterval } from '../../src/core/eval/bootstrap.ts';
-import {
-  countsByEnvironment,
-  EVAL_BOOTSTRAP_SEED,
-  summarizeEvaluation,
-  type EvalPlay,
-  type EvalRecord,
-} from '../../src/core/eval/eval-record.ts';
+import { countsByEnvironment, EVAL_BOOTSTRAP_SEED, summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../src/core/eval/eval-record.ts';
 import { Checker } from '../../src/verify/checker.ts';
 import { checkEvaluations } from '../../src/verify/check-evals.ts';
 
@@ -46,9 +40,7 @@ describe('spade verify: held-out evaluations', () => {
 
   it('accepts an evaluation stored before the Jeffreys floor, whose intervals are the percentile bootstrap alone, and no other interval', () => {
     const earlier = (some: EvalPlay[]) => bootstrapInterval(countsByEnvironment(some), EVAL_BOOTSTRAP_SEED);
-    const perSkill = Object.fromEntries(
-      Object.entries(record.perSkill).map(([skill, s]) => [skill, { ...s, ci95: earlier(plays.filter((p) => p.skill === skill)) }]),
-    );
+    const perSkill = Object.fromEntries(Object.entries(record.perSkill).map(([skill, s]) => [skill, { ...s, ci95: earlier(plays.filter((p) => p.skill === skill)) }]));
     const stored: EvalRecord = { ...record, ci95: earlier(plays), perSkill };
     expect(stored.ci95).not.toEqual(record.ci95);
     const check = new Checker();

@@ -4,10 +4,7 @@ import { errorMessage } from '../../core/error-message.ts';
 /** The part of a WebGPU `GPUAdapter` the detection reads (TypeScript's DOM lib has no WebGPU types). */
 export interface GpuAdapterLike {
   readonly features: { has(name: string): boolean };
-  readonly limits: Pick<
-    GpuAdapterFacts,
-    'maxBufferSize' | 'maxStorageBufferBindingSize' | 'maxComputeWorkgroupStorageSize' | 'maxStorageBuffersPerShaderStage'
-  >;
+  readonly limits: Pick<GpuAdapterFacts, 'maxBufferSize' | 'maxStorageBufferBindingSize' | 'maxComputeWorkgroupStorageSize' | 'maxStorageBuffersPerShaderStage'>;
   readonly info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
   readonly isFallbackAdapter?: boolean;
 }
@@ -43,10 +40,7 @@ export function describeAdapter(adapter: GpuAdapterLike): GpuAdapterFacts {
 }
 
 /** Detects WebGPU, the adapter web-llm would get (`high-performance`), its limits and `shader-f16`. Never throws. */
-export async function detectGpuCapabilities(
-  nav: NavigatorLike = globalThis.navigator as NavigatorLike,
-  timeoutMs = ADAPTER_TIMEOUT_MS,
-): Promise<GpuCapabilities> {
+export async function detectGpuCapabilities(nav: NavigatorLike = globalThis.navigator as NavigatorLike, timeoutMs = ADAPTER_TIMEOUT_MS): Promise<GpuCapabilities> {
   const deviceMemoryGB = typeof nav?.deviceMemory === 'number' ? nav.deviceMemory : null;
   if (!nav?.gpu) return { webgpu: false, adapter: null, adapterError: null, deviceMemoryGB };
   try {

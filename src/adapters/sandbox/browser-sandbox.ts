@@ -54,9 +54,7 @@ async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownl
 async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
   const [workerSource, files, snapshot] = await Promise.all([
     fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
-    Promise.all(
-      assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const),
-    ).then(Object.fromEntries),
+    Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
     fetchSnapshot(assets),
   ]);
   return { workerSource, files, snapshot };
@@ -81,8 +79,7 @@ function waitForReady(port: MessagePort, exited: Promise<string>, signal?: Abort
     const onMessage = (event: MessageEvent) => {
       const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown; snapshotRefused?: unknown } | null;
       if (data?.spadeSandboxReady === true) settle(null, data.snapshotRefused === true);
-      else if (typeof data?.spadeSandboxError === 'string')
-        settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
+      else if (typeof data?.spadeSandboxError === 'string') settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
     };
     const timer = setTimeout(() => settle(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -116,16 +113,10 @@ function removeIfDone(host: SandboxFrame): void {
 function snapshotUseOf(source: unknown, why: unknown): SnapshotUse {
   if (source === 'build') return { fromBuild: true };
   const reason = typeof why === 'string' && why ? why.slice(0, 300) : 'was not used';
-  return {
-    fromBuild: false,
-    why: source === 'page' ? reason : `${reason}, and this page could not make one of its own either (every interpreter starts cold)`,
-  };
+  return { fromBuild: false, why: source === 'page' ? reason : `${reason}, and this page could not make one of its own either (every interpreter starts cold)` };
 }
 
-async function openSandboxFrame(
-  { files, workerSource }: SandboxDownloads,
-  prebuilt: { bytes: ArrayBuffer } | { why: string },
-): Promise<SandboxFrame> {
+async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebuilt: { bytes: ArrayBuffer } | { why: string }): Promise<SandboxFrame> {
   const element = document.createElement('iframe');
   element.setAttribute('sandbox', 'allow-scripts');
   element.setAttribute('aria-hidden', 'true');
@@ -141,8 +132,7 @@ async function openSandboxFrame(
   const snapshotUse = new Promise<SnapshotUse>((resolve) => (said = resolve));
   channel.port1.onmessage = (event: MessageEvent) => {
     const data = event.data as { spadeSandboxDied?: unknown; id?: unknown; spadeSnapshotSource?: unknown; why?: unknown } | null;
-    if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string')
-      deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
+    if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
     else if (data && 'spadeSnapshotSource' in data) said(snapshotUseOf(data.spadeSnapshotSource, data.why));
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
@@ -257,10 +247,7 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
  * until the first environment loads), booted side by side on all cores but one, which the page
  * and the model keep (unless `options` say otherwise).
  */
-export function createBrowserSandboxRuntime(
-  assets: BrowserSandboxAssets,
-  options: Partial<PyodideRuntimeOptions> = {},
-): BrowserSandboxRuntime {
+export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): BrowserSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
   // navigator.deviceMemory (GB, rounded down and capped at 8 by the browser); 4 GB where it is not told.
   const deviceBytes = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;

@@ -71,10 +71,7 @@ export function callOver(line: MessageLine): (request: string) => Promise<unknow
     if (!call) return;
     waiting.delete(message[0]);
     // The error text is read only when it is a string: anything else could be built to be costly (or recursive) to print.
-    if (message[1] === null && message.length > 2)
-      call.reject(
-        new Error(typeof message[2] === 'string' ? message[2].slice(0, 2000) : 'the sandbox reported an error without a message'),
-      );
+    if (message[1] === null && message.length > 2) call.reject(new Error(typeof message[2] === 'string' ? message[2].slice(0, 2000) : 'the sandbox reported an error without a message'));
     else call.resolve(message[1]);
   });
   return (request) =>

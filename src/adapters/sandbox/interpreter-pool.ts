@@ -94,11 +94,7 @@ export class InterpreterPool {
   }
 
   private fill(extra = 0): void {
-    while (
-      !this.closed &&
-      this.ready.length + this.booting < this.target + this.waiters.length &&
-      this.booting < this.bootsAtOnce + extra
-    ) {
+    while (!this.closed && this.ready.length + this.booting < this.target + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),

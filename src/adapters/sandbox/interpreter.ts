@@ -77,12 +77,7 @@ export class Interpreter {
     this.onKilled();
   }
 
-  private async exchange(
-    body: Record<string, unknown>,
-    call: EnvCall,
-    stage: ValidationStage,
-    timeoutMs: number,
-  ): Promise<Record<string, unknown>> {
+  private async exchange(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
     if (this.gone) {
       throw envError('env_lost', stage, {
         expected: 'the environment to still be loaded',
@@ -128,11 +123,7 @@ export class Interpreter {
 /** The environment's own failure for a sandbox reply that broke the protocol (its interpreter is killed): `bad_harness_reply`. */
 export function protocolError(stage: ValidationStage, error: unknown): EnvError {
   const seen = errorMessage(error);
-  return new EnvError(
-    'bad_harness_reply',
-    stage,
-    `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`,
-  );
+  return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
 }
 
 function restored(reply: string): boolean {

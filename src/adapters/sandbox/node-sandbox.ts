@@ -250,12 +250,7 @@ function launchChild(
   return { child, ...watchDeath(child, () => stderrTail) };
 }
 
-async function startChild(
-  launcher: SandboxLauncher,
-  bundle: string,
-  snapshot: string | null,
-  signal?: AbortSignal,
-): Promise<SandboxProcess> {
+async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: string | null, signal?: AbortSignal): Promise<SandboxProcess> {
   signal?.throwIfAborted();
   const { child, exited, lost } = launchChild(launcher, bundle, snapshot ? [snapshot] : [], snapshot);
   const stop = () => lost('its runtime closed while it was starting');
@@ -280,9 +275,5 @@ async function startChild(
  * first environment loads), booted side by side on every core (unless `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), {
-    ...poolSize(availableParallelism(), freemem()),
-    idleSpares: 1,
-    ...options,
-  });
+  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { ...poolSize(availableParallelism(), freemem()), idleSpares: 1, ...options });
 }

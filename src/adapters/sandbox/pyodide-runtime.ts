@@ -2,14 +2,7 @@ import type { CallOptions, EnvHandle, InterpreterTicket, LoadOptions, SandboxRun
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, isEnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
-import {
-  checkResetValue,
-  checkSolutionValue,
-  checkStepValue,
-  checkToolResultValue,
-  failureToEnvError,
-  type EnvCall,
-} from '../../core/env/contract.ts';
+import { checkResetValue, checkSolutionValue, checkStepValue, checkToolResultValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
 import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
@@ -83,13 +76,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
     const kept = Math.max(spares, Math.floor(this.options.kept ?? spares));
-    this.pool = new InterpreterPool(
-      spawn,
-      spares,
-      Math.max(1, Math.floor(this.options.bootsAtOnce)),
-      Math.floor(this.options.idleSpares ?? spares),
-      kept,
-    );
+    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)), Math.floor(this.options.idleSpares ?? spares), kept);
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
@@ -160,12 +147,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const interpreter = await this.take(stage, stage !== 'play', reserved);
     options.onRunning?.();
     try {
-      const raw = await interpreter.request(
-        { op: 'load', code, maxTurns: options.maxTurns, toolBaseAids: options.toolBaseAids !== false },
-        'load',
-        stage,
-        options.timeoutMs,
-      );
+      const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns, toolBaseAids: options.toolBaseAids !== false }, 'load', stage, options.timeoutMs);
       const reply = decoded(interpreter, stage, () => asLoadReply(raw));
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
@@ -185,17 +167,12 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   }
 
   private async take(stage: ValidationStage = 'load', urgent = false, reserved: SandboxProcess | null = null): Promise<Interpreter> {
-    if (this.closed)
-      throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
+    if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
     let proc;
     try {
       proc = reserved ?? (await this.pool.take(urgent));
     } catch (error) {
-      throw new EnvError(
-        'sandbox_crashed',
-        stage,
-        `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`,
-      );
+      throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`);
     }
     const interpreter = new Interpreter(proc, this.options.maxObservationChars, () => {
       this.killed += 1;

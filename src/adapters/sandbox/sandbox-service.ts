@@ -85,11 +85,7 @@ export function privateFunctions(pyodide: PyodideAPI, sources: readonly string[]
  * each finding the interpreter exactly as sealed.
  */
 export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSources): SandboxService {
-  const [entry, warmUp] = privateFunctions(
-    pyodide,
-    [sources.encoding, sources.toolUse, sources.harness],
-    ['spade_harness_call', 'spade_warm_up'],
-  ) as [PyCallable, PyCallable];
+  const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.toolUse, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
   const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [PyCallable, PyCallable];
   const [reseed] = privateFunctions(pyodide, [RESEED], ['spade_reseed']) as [PyCallable];
   if (pyodide.globals.has(COMPILED)) pyodide.globals.delete(COMPILED);

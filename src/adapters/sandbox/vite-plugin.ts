@@ -91,11 +91,7 @@ export function spadeSandboxPlugin(): Plugin {
         }
         if (path === base + 'pyodide/' + SNAPSHOT_FILE) {
           devSnapshot ??= gzippedSnapshot();
-          void devSnapshot.then((bytes) =>
-            bytes
-              ? res.setHeader('Content-Type', 'application/gzip').end(bytes)
-              : res.writeHead(404).end('no sandbox snapshot on this machine'),
-          );
+          void devSnapshot.then((bytes) => (bytes ? res.setHeader('Content-Type', 'application/gzip').end(bytes) : res.writeHead(404).end('no sandbox snapshot on this machine')));
           return;
         }
         const name = path.replace(base + 'pyodide/', '');

@@ -104,9 +104,7 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
   const offset = query.offset ?? 0;
   if (query.limit === undefined) {
     const filter = narrowestFilter(runId, query);
-    const rows = filter
-      ? await db.getAllFromIndex('environments', filter.index, filter.range)
-      : await db.getAll('environments', runRange(runId));
+    const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
     return rows
       .map((r) => r.record)
       .filter((env) => matchesEnvironmentQuery(env, query))

@@ -46,13 +46,7 @@ export interface EpochRows {
 /** The rows of one epoch (`codeSha256[i]` is the hash of environment i's code). */
 export function epochRows(runId: string, result: EpochResult, codeSha256: readonly string[]): EpochRows {
   return {
-    epoch: {
-      runId,
-      epoch: result.epoch,
-      metrics: result.metrics,
-      timings: result.timings,
-      envSummary: summarizeEnvironments(result.epoch, result.environments),
-    },
+    epoch: { runId, epoch: result.epoch, metrics: result.metrics, timings: result.timings, envSummary: summarizeEnvironments(result.epoch, result.environments) },
     environments: result.environments.map((env, i) => environmentRow(runId, env, codeSha256[i]!)),
     summaries: result.environments.map((env) => envSummaryRow(runId, env)),
     episodes: result.episodes.map((episode, seq) => ({ runId, epoch: result.epoch, seq, envId: episode.envId, episode })),

@@ -103,16 +103,7 @@ export interface SpadeDbSchema extends DBSchema {
 }
 
 /** Every object store, for transactions that span them all. */
-export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = [
-  'runs',
-  'epochs',
-  'environments',
-  'episodes',
-  'rollouts',
-  'state',
-  'evals',
-  'envSummaries',
-];
+export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state', 'evals', 'envSummaries'];
 
 /** Index of each environment sort key. */
 export const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;

@@ -33,9 +33,7 @@ export class RunClashError extends Error {
     /** A free id to import under instead. */
     readonly suggestedId: string,
   ) {
-    super(
-      `A run with id ${JSON.stringify(runId)} ("${storedName}") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run`,
-    );
+    super(`A run with id ${JSON.stringify(runId)} ("${storedName}") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run`);
   }
 }
 

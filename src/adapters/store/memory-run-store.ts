@@ -22,13 +22,9 @@ function clone<T>(value: T, what: string): T {
   try {
     return structuredClone(value);
   } catch (error) {
-    throw new StoreError(
-      'bad_record',
-      `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`,
-      {
-        cause: error,
-      },
-    );
+    throw new StoreError('bad_record', `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, {
+      cause: error,
+    });
   }
 }
 
@@ -48,20 +44,8 @@ export class MemoryRunStore implements RunStore {
   }
 
   async createRun(meta: RunMeta): Promise<void> {
-    if (this.runs.has(meta.id))
-      throw new StoreError(
-        'run_exists',
-        `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`,
-      );
-    this.runs.set(meta.id, {
-      meta: clone(meta, `run ${meta.id}`),
-      state: INITIAL_RUN_STATE,
-      epochs: [],
-      environments: [],
-      episodes: [],
-      rollouts: [],
-      evaluations: [],
-    });
+    if (this.runs.has(meta.id)) throw new StoreError('run_exists', `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`);
+    this.runs.set(meta.id, { meta: clone(meta, `run ${meta.id}`), state: INITIAL_RUN_STATE, epochs: [], environments: [], episodes: [], rollouts: [], evaluations: [] });
   }
 
   async listRuns(): Promise<RunMeta[]> {

@@ -46,8 +46,7 @@ export { epochFigures };
 export const MEAN_LABEL = 'Mean (all skills)';
 
 /** The value when it is a finite number, else null. */
-export const finite = (value: number | null | undefined): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
+export const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Every skill seen in the run's metrics or designer rewards, sorted (the palette follows this order). */
 export function skillsOf(input: ChartInput): string[] {
@@ -58,11 +57,7 @@ export function skillsOf(input: ChartInput): string[] {
 }
 
 function perSkillChart(input: ChartInput, skills: string[], key: 'meanRegret' | 'meanWinRate'): ChartSeries[] {
-  const mean: ChartSeries = {
-    label: MEAN_LABEL,
-    colorIndex: -1,
-    values: input.metrics.map((m) => (isScoredEpoch(m) ? finite(m[key]) : null)),
-  };
+  const mean: ChartSeries = { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => (isScoredEpoch(m) ? finite(m[key]) : null)) };
   const own = skills.map((skill, i) => ({
     label: skill,
     colorIndex: i,
@@ -80,12 +75,7 @@ export function domainsOf(input: ChartInput): string[] {
 function domainCharts(input: ChartInput, epochs: number[]): ChartSpec[] {
   const domains = domainsOf(input);
   if (domains.length === 0) return [];
-  const series = (key: 'winRate' | 'regret') =>
-    domains.map((domain, i) => ({
-      label: domain,
-      colorIndex: i,
-      values: input.environments.map((e) => finite(e.byDomain?.[domain]?.[key])),
-    }));
+  const series = (key: 'winRate' | 'regret') => domains.map((domain, i) => ({ label: domain, colorIndex: i, values: input.environments.map((e) => finite(e.byDomain?.[domain]?.[key])) }));
   const base = { epochs, digits: 2, softRange: [0, 1] as [number, number] };
   return [
     {
@@ -94,8 +84,7 @@ function domainCharts(input: ChartInput, epochs: number[]): ChartSpec[] {
       title: 'Win rate per domain (tool use)',
       yLabel: 'Win rate',
       band: PLATEAU_BAND,
-      description:
-        "Mean win rate of the epoch's valid tool-use environments set in each everyday domain (each environment's win rate is the mean return of its unhinted plays).",
+      description: "Mean win rate of the epoch's valid tool-use environments set in each everyday domain (each environment's win rate is the mean return of its unhinted plays).",
       series: series('winRate'),
     },
     {
@@ -129,8 +118,7 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       digits: 2,
       softRange: [0, 1],
       band: PLATEAU_BAND,
-      description:
-        'Mean return of the unhinted plays, per skill and over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
+      description: 'Mean return of the unhinted plays, per skill and over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
       series: perSkillChart(input, skills, 'meanWinRate'),
     },
     {
@@ -151,8 +139,7 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       epochs,
       digits: 2,
       softRange: [0, 1],
-      description:
-        'Fraction of design attempts that passed the sandbox checks (load, probe, determinism); no data for an epoch without design attempts (a fixed pool).',
+      description: 'Fraction of design attempts that passed the sandbox checks (load, probe, determinism); no data for an epoch without design attempts (a fixed pool).',
       series: [{ label: 'Validity rate', colorIndex: 0, values: input.metrics.map((m) => finite(epochFigures(m).validity)) }],
     },
     {
@@ -165,11 +152,7 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       description: "Mean designer reward of the epoch's scored environments, over all skills and per skill.",
       series: [
         { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => finite(epochFigures(m).designerReward)) },
-        ...skills.map((skill, i) => ({
-          label: skill,
-          colorIndex: i,
-          values: input.environments.map((e) => finite(e.designerRewardBySkill[skill])),
-        })),
+        ...skills.map((skill, i) => ({ label: skill, colorIndex: i, values: input.environments.map((e) => finite(e.designerRewardBySkill[skill])) })),
       ],
     },
     {
@@ -237,9 +220,7 @@ export function formatValue(value: number | null, digits: number): string {
 export function chartSummary(spec: ChartSpec): string {
   const last = spec.epochs.length - 1;
   if (last < 0 || pointCount(spec) === 0) return `${spec.title}: no data yet.`;
-  const values = spec.series
-    .map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}${intervalText(s, last, spec.digits)}`)
-    .join('; ');
+  const values = spec.series.map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}${intervalText(s, last, spec.digits)}`).join('; ');
   const band = spec.band ? ` Shaded: ${spec.band.label.toLowerCase()}.` : '';
   return `${spec.title}, ${xText(spec, last)} (the latest of ${spec.epochs.length}): ${values}.${band}`;
 }

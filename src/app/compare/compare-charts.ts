@@ -29,16 +29,10 @@ function heldOutChart(runs: readonly ComparedRun[]): OverlayChart {
   const epochs = union(perRun.map((m) => m.keys()));
   const series = runs.map((run, i): ChartSeries => {
     const at = epochs.map((x) => perRun[i]!.get(x) ?? null);
-    return {
-      label: run.label,
-      colorIndex: i,
-      values: at.map((e) => e?.winRate ?? null),
-      interval: { lower: at.map((e) => e?.ci95[0] ?? null), upper: at.map((e) => e?.ci95[1] ?? null) },
-    };
+    return { label: run.label, colorIndex: i, values: at.map((e) => e?.winRate ?? null), interval: { lower: at.map((e) => e?.ci95[0] ?? null), upper: at.map((e) => e?.ci95[1] ?? null) } };
   });
   const suites = [...new Set(runs.flatMap((run) => run.evaluations.at(-1)?.suite ?? []))];
-  const mixed =
-    suites.length > 1 ? ` The runs were evaluated on different suites (${suites.join(', ')}), so their rates do not compare.` : '';
+  const mixed = suites.length > 1 ? ` The runs were evaluated on different suites (${suites.join(', ')}), so their rates do not compare.` : '';
   return {
     id: 'held-out',
     title: 'Held-out win rate',
@@ -60,11 +54,7 @@ type EpochChart = Pick<OverlayChart, 'id' | 'title' | 'description' | 'yLabel' |
 function epochChart(runs: readonly ComparedRun[], chart: EpochChart, value: (m: EpochMetrics) => number | null): OverlayChart {
   const perRun = runs.map((run) => new Map(run.metrics.map((m) => [m.epoch + 1, finite(value(m))])));
   const epochs = union(perRun.map((m) => m.keys()));
-  const series = runs.map((run, i): ChartSeries => ({
-    label: run.label,
-    colorIndex: i,
-    values: epochs.map((epoch) => perRun[i]!.get(epoch) ?? null),
-  }));
+  const series = runs.map((run, i): ChartSeries => ({ label: run.label, colorIndex: i, values: epochs.map((epoch) => perRun[i]!.get(epoch) ?? null) }));
   return { ...chart, epochs, series, softRange: [0, 1], empty: emptyOf(runs, series) };
 }
 
@@ -91,31 +81,18 @@ export function overlayCharts(runs: readonly ComparedRun[]): OverlayChart[] {
         yLabel: 'Win rate',
         digits: 2,
         band: PLATEAU_BAND,
-        description:
-          'Mean return of the unhinted training plays over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
+        description: 'Mean return of the unhinted training plays over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
       },
       (m) => epochFigures(m).winRate,
     ),
     epochChart(
       runs,
-      {
-        id: 'validity',
-        title: 'Validity rate',
-        yLabel: 'Valid attempts',
-        digits: 2,
-        description: 'Fraction of design attempts that passed the sandbox checks.',
-      },
+      { id: 'validity', title: 'Validity rate', yLabel: 'Valid attempts', digits: 2, description: 'Fraction of design attempts that passed the sandbox checks.' },
       (m) => epochFigures(m).validity,
     ),
     epochChart(
       runs,
-      {
-        id: 'designer-reward',
-        title: 'Designer reward',
-        yLabel: 'Designer reward',
-        digits: 3,
-        description: "Mean designer reward of the epoch's scored environments, over all skills.",
-      },
+      { id: 'designer-reward', title: 'Designer reward', yLabel: 'Designer reward', digits: 3, description: "Mean designer reward of the epoch's scored environments, over all skills." },
       (m) => epochFigures(m).designerReward,
     ),
   ];
@@ -125,9 +102,7 @@ export function overlayCharts(runs: readonly ComparedRun[]): OverlayChart[] {
 export function overlaySummary(chart: OverlayChart): string {
   const parts = chart.series.map((s) => {
     const i = s.values.reduce<number>((found, v, k) => (v === null ? found : k), -1);
-    return i < 0
-      ? `${s.label}: no data`
-      : `${s.label} ${formatValue(s.values[i]!, chart.digits)}${intervalText(s, i, chart.digits)} at ${xText(chart, i)}`;
+    return i < 0 ? `${s.label}: no data` : `${s.label} ${formatValue(s.values[i]!, chart.digits)}${intervalText(s, i, chart.digits)} at ${xText(chart, i)}`;
   });
   const band = chart.band ? ` Shaded: ${chart.band.label.toLowerCase()}.` : '';
   return `${chart.title}, each run's latest point: ${parts.join('; ')}.${band}`;

@@ -1,13 +1,6 @@
 import type { ControllerStatus, RunController } from '../run/run-controller.svelte.ts';
 import type { RunLock } from '../../adapters/tabs/tab-link.ts';
-import {
-  previewSweep,
-  type SweepForm,
-  type SweepPlan,
-  type SweepPlanCell,
-  type SweepPlanStorage,
-  type SweepPreview,
-} from './sweep-plan.ts';
+import { previewSweep, type SweepForm, type SweepPlan, type SweepPlanCell, type SweepPlanStorage, type SweepPreview } from './sweep-plan.ts';
 import { errorMessage } from '../../core/error-message.ts';
 import type { ComparisonStore } from './compare-data.ts';
 import { loadSweepFigures, type SweepFigureRow } from './sweep-figures.ts';
@@ -94,23 +87,14 @@ export class SweepController {
   async start(form: SweepForm): Promise<boolean> {
     this.error = null;
     this.notice = null;
-    if (this.driving || this.plan?.status === 'running')
-      return this.refuse('A sweep is under way: cancel it, or let it finish, before starting another.');
-    if (this.tabBusy())
-      return this.refuse(
-        'A run or an evaluation is under way in this tab: let it finish or stop it on the Live run view, then start the sweep.',
-      );
+    if (this.driving || this.plan?.status === 'running') return this.refuse('A sweep is under way: cancel it, or let it finish, before starting another.');
+    if (this.tabBusy()) return this.refuse('A run or an evaluation is under way in this tab: let it finish or stop it on the Live run view, then start the sweep.');
     const preview = this.preview(form);
     if ('error' in preview) return this.refuse(preview.error);
     const cells: SweepPlanCell[] = [];
     try {
       for (const planned of preview.cells) {
-        const meta = await this.deps.run.create({
-          name: planned.name,
-          config: planned.config,
-          modelId: form.modelId,
-          epochsPlanned: form.epochs,
-        });
+        const meta = await this.deps.run.create({ name: planned.name, config: planned.config, modelId: form.modelId, epochsPlanned: form.epochs });
         cells.push({ name: planned.name, runId: meta.id, status: 'pending', error: null });
       }
     } catch (error) {
@@ -145,11 +129,7 @@ export class SweepController {
     if (!plan || this.driving) return;
     this.error = null;
     this.notice = null;
-    this.save({
-      ...plan,
-      status: 'running',
-      cells: plan.cells.map((c) => (c.status === 'failed' || c.status === 'cancelled' ? { ...c, status: 'pending', error: null } : c)),
-    });
+    this.save({ ...plan, status: 'running', cells: plan.cells.map((c) => (c.status === 'failed' || c.status === 'cancelled' ? { ...c, status: 'pending', error: null } : c)) });
     void this.drive();
   }
 
@@ -194,9 +174,7 @@ export class SweepController {
 
   private finish(): void {
     const cancelled = this.cancelRequested;
-    const cells = this.plan!.cells.map((c) =>
-      cancelled && (c.status === 'pending' || c.status === 'running') ? { ...c, status: 'cancelled' as const } : c,
-    );
+    const cells = this.plan!.cells.map((c) => (cancelled && (c.status === 'pending' || c.status === 'running') ? { ...c, status: 'cancelled' as const } : c));
     this.save({ ...this.plan!, status: cancelled ? 'cancelled' : 'finished', cells });
     this.cancelRequested = false;
   }
@@ -239,11 +217,7 @@ export class SweepController {
       }
       if (run.status === 'completed') this.setCell(index, { status: 'completed' });
       else if (this.cancelRequested) this.setCell(index, { status: 'cancelled' });
-      else
-        this.setCell(index, {
-          status: 'failed',
-          error: run.error ?? `The run stopped (${run.status}) before its last epoch; continue the sweep to run it on.`,
-        });
+      else this.setCell(index, { status: 'failed', error: run.error ?? `The run stopped (${run.status}) before its last epoch; continue the sweep to run it on.` });
     } catch (error) {
       this.setCell(index, { status: this.cancelRequested ? 'cancelled' : 'failed', error: errorMessage(error) });
     }

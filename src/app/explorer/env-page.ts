@@ -20,11 +20,7 @@ export interface EnvPageData {
 
 /** Reads one environment with its episodes and its run (null when either is missing). */
 export async function loadEnvPage(store: RunStore, runId: string, envId: string): Promise<EnvPageData | null> {
-  const [loaded, env, episodes] = await Promise.all([
-    store.loadRun(runId),
-    store.getEnvironment(runId, envId),
-    store.episodesOf(runId, envId),
-  ]);
+  const [loaded, env, episodes] = await Promise.all([store.loadRun(runId), store.getEnvironment(runId, envId), store.episodesOf(runId, envId)]);
   if (!loaded || !env) return null;
   return { meta: loaded.meta, env, episodes, state: loaded.state };
 }
@@ -71,27 +67,8 @@ export interface ReplayFrame {
 
 /** An episode as frames to step through: the first observation, then one frame per turn. */
 export function replayFrames(episode: Episode): ReplayFrame[] {
-  const start: ReplayFrame = {
-    turn: 0,
-    reply: null,
-    action: null,
-    reward: null,
-    observation: episode.firstObservation,
-    terminated: false,
-    truncated: false,
-  };
-  return [
-    start,
-    ...episode.turns.map((t, i) => ({
-      turn: i + 1,
-      reply: t.reply,
-      action: t.action,
-      reward: t.reward,
-      observation: t.observation,
-      terminated: t.terminated,
-      truncated: t.truncated,
-    })),
-  ];
+  const start: ReplayFrame = { turn: 0, reply: null, action: null, reward: null, observation: episode.firstObservation, terminated: false, truncated: false };
+  return [start, ...episode.turns.map((t, i) => ({ turn: i + 1, reply: t.reply, action: t.action, reward: t.reward, observation: t.observation, terminated: t.terminated, truncated: t.truncated }))];
 }
 
 /** Clamps a replay position to an episode's frames. */
@@ -108,10 +85,7 @@ export interface MemorySource {
 }
 
 /** What memory fed the designer for this environment, and whether the environment is in memory now. */
-export function memoryProvenance(
-  env: EnvironmentRecord,
-  memory: readonly MemoryRecord[],
-): { shown: MemorySource[]; inMemory: MemoryRecord | null } {
+export function memoryProvenance(env: EnvironmentRecord, memory: readonly MemoryRecord[]): { shown: MemorySource[]; inMemory: MemoryRecord | null } {
   const find = (id: string) => memory.find((r) => r.envId === id) ?? null;
   const shown: MemorySource[] = env.memoryShown.positives.map((envId) => ({ envId, role: 'positive' as const, record: find(envId) }));
   if (env.memoryShown.negative) shown.push({ envId: env.memoryShown.negative, role: 'negative', record: find(env.memoryShown.negative) });
@@ -142,13 +116,7 @@ export interface RescoreDeps {
  * last snapshot, as a resumed run would be): the first rollout's unhinted and hinted plays on the
  * original seeds, scored alone. Nothing is written to the store. `onEpisode` gets (done, total).
  */
-export async function rescoreWithRunModel(
-  deps: RescoreDeps,
-  data: EnvPageData,
-  code: string,
-  onEpisode: (done: number, total: number) => void,
-  signal?: AbortSignal,
-): Promise<RescoreResult> {
+export async function rescoreWithRunModel(deps: RescoreDeps, data: EnvPageData, code: string, onEpisode: (done: number, total: number) => void, signal?: AbortSignal): Promise<RescoreResult> {
   const model = await deps.model(data.meta);
   if (data.state.modelSnapshot !== undefined) model.restore?.(data.state.modelSnapshot);
   const total = data.meta.config.playsPerArm + data.meta.config.hintPlays;
@@ -156,8 +124,5 @@ export async function rescoreWithRunModel(
   const emit = (event: SpadeEvent) => {
     if (event.type === 'episode') onEpisode(++done, total);
   };
-  return rescoreEnvironment(
-    { model, sandbox: deps.sandbox, emit, ...(signal ? { signal } : {}) },
-    { env: data.env, code, config: data.meta.config, skillAverages: data.state.skillAverages },
-  );
+  return rescoreEnvironment({ model, sandbox: deps.sandbox, emit, ...(signal ? { signal } : {}) }, { env: data.env, code, config: data.meta.config, skillAverages: data.state.skillAverages });
 }

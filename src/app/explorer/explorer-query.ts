@@ -21,15 +21,7 @@ export interface ExplorerSettings {
 }
 
 /** Every environment, in epoch order. */
-export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = {
-  skill: null,
-  status: null,
-  setting: null,
-  domain: null,
-  epoch: null,
-  sortBy: 'epoch',
-  descending: false,
-};
+export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = { skill: null, status: null, setting: null, domain: null, epoch: null, sortBy: 'epoch', descending: false };
 
 /** The sortable columns with their labels, in table order. */
 export const SORT_COLUMNS: ReadonlyArray<{ key: ExplorerSortKey; label: string }> = [

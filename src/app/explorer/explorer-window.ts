@@ -28,14 +28,7 @@ export function pagesOf(range: RowRange, pageSize: number): number[] {
 
 /** The row a navigation key moves to (Arrow keys, Page keys, Home, End), or null for other keys. */
 export function nextRowIndex(key: string, index: number, total: number, rowsPerPage: number): number | null {
-  const moves: Record<string, number> = {
-    ArrowDown: index + 1,
-    ArrowUp: index - 1,
-    PageDown: index + rowsPerPage,
-    PageUp: index - rowsPerPage,
-    Home: 0,
-    End: total - 1,
-  };
+  const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + rowsPerPage, PageUp: index - rowsPerPage, Home: 0, End: total - 1 };
   const target = moves[key];
   return target === undefined || total <= 0 ? null : Math.min(total - 1, Math.max(0, target));
 }
@@ -141,10 +134,6 @@ export async function openExplorerSource(store: RunStore, runId: string): Promis
     memory,
     count: (settings) => store.countEnvironments(runId, toQuery(settings)),
     window: (settings, onchange) =>
-      new ExplorerWindow(
-        async (offset, limit) =>
-          (await store.queryEnvironmentSummaries(runId, toQuery(settings, { offset, limit }))).map((env) => toExplorerRow(env, memory)),
-        onchange,
-      ),
+      new ExplorerWindow(async (offset, limit) => (await store.queryEnvironmentSummaries(runId, toQuery(settings, { offset, limit }))).map((env) => toExplorerRow(env, memory)), onchange),
   };
 }

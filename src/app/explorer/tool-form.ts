@@ -67,8 +67,7 @@ function fieldValue(field: ToolParameterField, text: string): { value: unknown }
       return { error: `${field.name} needs ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
     return { value: number };
   }
-  if (field.type === 'boolean')
-    return text === 'true' || text === 'false' ? { value: text === 'true' } : { error: `${field.name} needs true or false` };
+  if (field.type === 'boolean') return text === 'true' || text === 'false' ? { value: text === 'true' } : { error: `${field.name} needs true or false` };
   try {
     const parsed: unknown = JSON.parse(text);
     if (field.type === 'array' ? Array.isArray(parsed) : isRecord(parsed)) return { value: parsed };

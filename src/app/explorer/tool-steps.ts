@@ -67,11 +67,7 @@ export function doneAfter(turn: StepRecord, total: number): number | null {
 
 /** Whether an environment's episodes are tool use: a tool-use run, a domain on the environment, or instructions or tool messages in a play. */
 export function isToolUse(meta: Pick<RunMeta, 'config'>, env: Pick<EnvironmentRecord, 'domain'>, episodes: readonly Episode[]): boolean {
-  return (
-    meta.config.setting === 'tool_use' ||
-    env.domain !== undefined ||
-    episodes.some((e) => episodeInstructions(e).length > 0 || e.messages.some((m) => m.role === 'tool'))
-  );
+  return meta.config.setting === 'tool_use' || env.domain !== undefined || episodes.some((e) => episodeInstructions(e).length > 0 || e.messages.some((m) => m.role === 'tool'));
 }
 
 function criteriaRows(turn: StepRecord, instructions: readonly string[]): CriterionRow[] {
@@ -121,10 +117,7 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
 }
 
 /** Each instruction's place after `turns` steps: done, revealed (the current one) or not yet shown. */
-export function instructionTimeline(
-  episode: StepsSource,
-  turns: number,
-): Array<NumberedInstruction & { state: 'done' | 'current' | 'hidden' }> {
+export function instructionTimeline(episode: StepsSource, turns: number): Array<NumberedInstruction & { state: 'done' | 'current' | 'hidden' }> {
   const instructions = episodeInstructions(episode);
   let done = 0;
   for (const turn of episode.turns.slice(0, turns)) done = doneAfter(turn, instructions.length) ?? done;

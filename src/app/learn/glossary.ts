@@ -45,12 +45,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     definition: `What the designer earns for one environment. A run picks one variant: ${REWARD_VARIANTS.join(', ')} (the paper uses blend).`,
     details: REWARD_VARIANTS.map(rewardFormula),
   },
-  {
-    id: 'blend',
-    term: 'blend',
-    aliases: ['blend'],
-    definition: `${rewardFormula('blend')} The paper's designer reward: regret up to a cap, plus the plateau of the win rate.`,
-  },
+  { id: 'blend', term: 'blend', aliases: ['blend'], definition: `${rewardFormula('blend')} The paper's designer reward: regret up to a cap, plus the plateau of the win rate.` },
   { id: 'advantage', term: 'advantage', aliases: ['agent advantage', 'advantage', 'advantages'], definition: FORMULAS.agentAdvantage },
   {
     id: 'grpo-group',
@@ -92,13 +87,8 @@ export interface GlossSegment {
   term: string | null;
 }
 
-const ALIASES = GLOSSARY.flatMap((e) => e.aliases.map((alias) => ({ alias: alias.toLowerCase(), id: e.id }))).sort(
-  (a, b) => b.alias.length - a.alias.length,
-);
-const ALIAS_PATTERN = new RegExp(
-  `(?<![\\w])(${ALIASES.map((a) => a.alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w])`,
-  'gi',
-);
+const ALIASES = GLOSSARY.flatMap((e) => e.aliases.map((alias) => ({ alias: alias.toLowerCase(), id: e.id }))).sort((a, b) => b.alias.length - a.alias.length);
+const ALIAS_PATTERN = new RegExp(`(?<![\\w])(${ALIASES.map((a) => a.alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w])`, 'gi');
 
 /** Splits a text into plain pieces and terms; each entry is marked at its first mention only, the longest name winning. */
 export function glossSegments(text: string): GlossSegment[] {

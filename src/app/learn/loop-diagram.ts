@@ -13,8 +13,7 @@ const f2 = (n: number) => n.toFixed(2);
 
 // Rejected attempts as well as rejected slots: a slot whose retry passed still had an attempt rejected.
 function validationFigure({ validCount, rejectedCount, failedAttempts }: LearnFigures): string {
-  if (rejectedCount > 0)
-    return `${validCount} valid, ${counted(rejectedCount, 'slot')} rejected; ${counted(Math.max(failedAttempts, rejectedCount), 'attempt')} rejected in all`;
+  if (rejectedCount > 0) return `${validCount} valid, ${counted(rejectedCount, 'slot')} rejected; ${counted(Math.max(failedAttempts, rejectedCount), 'attempt')} rejected in all`;
   if (failedAttempts === 0) return `${validCount} valid, no attempt rejected`;
   return `${validCount} valid; ${counted(failedAttempts, 'rejected attempt')} tried again`;
 }
@@ -37,8 +36,7 @@ export function loopStages(lesson: LearnFigures | null): LoopStage[] {
     {
       id: 'validate',
       label: 'Validate',
-      sentence:
-        'The sandbox loads the code, probes reset and step, and checks that a seed repeats; a failure names its stage and the designer tries again.',
+      sentence: 'The sandbox loads the code, probes reset and step, and checks that a seed repeats; a failure names its stage and the designer tries again.',
       figure: lesson ? validationFigure(lesson) : null,
     },
     {
@@ -62,15 +60,13 @@ export function loopStages(lesson: LearnFigures | null): LoopStage[] {
     {
       id: 'regret',
       label: 'Regret',
-      sentence:
-        'r_hint - r_nohint, how much the hint helps; with a win rate in the plateau it marks the frontier, which the designer reward pays for.',
+      sentence: 'r_hint - r_nohint, how much the hint helps; with a win rate in the plateau it marks the frontier, which the designer reward pays for.',
       figure: stats && last ? `${example}: regret = ${f2(stats.regret)}; last epoch's mean ${f2(last.meanRegret)}` : null,
     },
     {
       id: 'memory',
       label: 'Memory',
-      sentence:
-        "Each environment's win rate and regret are remembered; the next epoch's designer sees well-calibrated examples of its skill and one to avoid.",
+      sentence: "Each environment's win rate and regret are remembered; the next epoch's designer sees well-calibrated examples of its skill and one to avoid.",
       figure: lesson ? `${lesson.memorySize} environments remembered` : null,
     },
   ];

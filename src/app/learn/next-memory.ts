@@ -60,9 +60,7 @@ export async function loadNextMemory(store: RunStore, runId: string): Promise<Ne
   const slots: NextSlotMemory[] = [];
   for (const plan of plans) {
     const positives = await Promise.all(plan.selection?.positives.map(shown) ?? []);
-    const negative = plan.selection?.negative
-      ? { ...(await shown(plan.selection.negative.record)), reason: plan.selection.negative.reason }
-      : null;
+    const negative = plan.selection?.negative ? { ...(await shown(plan.selection.negative.record)), reason: plan.selection.negative.reason } : null;
     slots.push({ slot: plan.slot, skill: plan.skill, envId: plan.envId, positives, negative });
   }
   const counts = new Map<string, number>();

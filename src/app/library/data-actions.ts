@@ -1,20 +1,7 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../../adapters/store/export-run.ts';
-import {
-  importIntoStore,
-  readPickedFiles,
-  refuseStoredId,
-  RunClashError,
-  runIdProblem,
-  type StoreImportOptions,
-  type StoredImport,
-} from '../../adapters/store/import-run.ts';
+import { importIntoStore, readPickedFiles, refuseStoredId, RunClashError, runIdProblem, type StoreImportOptions, type StoredImport } from '../../adapters/store/import-run.ts';
 import { validationNonce } from '../../adapters/validation-nonce.ts';
-import {
-  estimateStorage,
-  requestPersistentStorage,
-  type PersistOutcome,
-  type StorageEstimate,
-} from '../../adapters/store/storage-quota.ts';
+import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import { importProgressLine } from '../../formats/import/import-progress.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
@@ -106,23 +93,11 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-async function importPicked(
-  store: RunStore,
-  sandbox: SandboxRuntime,
-  picked: readonly File[],
-  onProgress: (line: string) => void,
-  options: StoreImportOptions,
-): Promise<AppImport> {
+async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: readonly File[], onProgress: (line: string) => void, options: StoreImportOptions): Promise<AppImport> {
   const read = await readPickedFiles(picked);
   const started = Date.now();
   const progress = (done: number, total: number) => onProgress(importProgressLine(done, total, Date.now() - started));
-  const report = await importIntoStore(
-    store,
-    read.files,
-    { sandbox, onProgress: progress, nonce: validationNonce() },
-    options,
-    read.problems,
-  );
+  const report = await importIntoStore(store, read.files, { sandbox, onProgress: progress, nonce: validationNonce() }, options, read.problems);
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

@@ -84,8 +84,7 @@ export class RunLibrary {
   }
 
   private async deleteUnlessRunning(runId: string): Promise<string | null> {
-    if (this.activeId === runId)
-      return 'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.';
+    if (this.activeId === runId) return 'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.';
     const release = this.deps.lock ? await this.deps.lock(runId) : () => undefined;
     if (!release) return 'Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.';
     try {

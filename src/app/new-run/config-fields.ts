@@ -39,11 +39,7 @@ export const FIELD_GROUPS: readonly FieldGroup[] = (Object.keys(KNOB_GROUPS) as 
     group,
     title: KNOB_GROUPS[group],
     numbers: KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number' && knob.group === group).map(numberField),
-    toggles: KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle' && knob.group === group).map((knob) => ({
-      key: knob.key,
-      label: knob.label,
-      help: `${knob.help}.`,
-    })),
+    toggles: KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle' && knob.group === group).map((knob) => ({ key: knob.key, label: knob.label, help: `${knob.help}.` })),
   }))
   .filter((box) => box.numbers.length + box.toggles.length > 0);
 
@@ -54,12 +50,7 @@ export function withNumber(config: Config, field: NumberField, value: number): C
 }
 
 /** Each thinking role as the form names it. */
-export const THINKING_ROLE_LABELS: Readonly<Record<ThinkingRole, string>> = {
-  designer: 'Designer (its repairs and the judge too)',
-  hint: 'Hint',
-  agent: 'Agent',
-  lesson: 'Lesson (playbook)',
-};
+export const THINKING_ROLE_LABELS: Readonly<Record<ThinkingRole, string>> = { designer: 'Designer (its repairs and the judge too)', hint: 'Hint', agent: 'Agent', lesson: 'Lesson (playbook)' };
 
 /** Each thinking switch as the form names it. */
 export const THINKING_MODE_LABELS: Readonly<Record<ThinkingMode, string>> = { on: 'On', off: 'Off', default: "Model's default" };

@@ -25,14 +25,7 @@ export async function userCorpus(): Promise<readonly CorpusDoc[] | null> {
 export async function activeGroundingCorpus(): Promise<GroundingCorpus> {
   const own = await userCorpus();
   const docs = own ?? (await shippedCorpus());
-  return {
-    docs,
-    identity: {
-      label: own ? 'your imported corpus' : 'the shipped corpus',
-      documents: docs.length,
-      sha256: await sha256Hex(toJsonLines(docs)),
-    },
-  };
+  return { docs, identity: { label: own ? 'your imported corpus' : 'the shipped corpus', documents: docs.length, sha256: await sha256Hex(toJsonLines(docs)) } };
 }
 
 /** The grounding document with this id, from the user's corpus or the shipped one, or null. */

@@ -52,10 +52,7 @@ export function configChanges(config: Config): Partial<Record<keyof Config, unkn
   for (const knob of KNOBS) {
     const [key, value, expected]: [keyof Config, unknown, unknown] = [knob.key, config[knob.key], knob.default];
     if (sameJson(value, expected)) continue;
-    changes[key] =
-      isRecord(value) && isRecord(expected)
-        ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k])))
-        : value;
+    changes[key] = isRecord(value) && isRecord(expected) ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k]))) : value;
   }
   if ('setting' in changes) changes.skills = config.skills;
   return changes;
@@ -86,9 +83,7 @@ function runChoices(given: Record<string, unknown>): Omit<SharedSettings, 'confi
     return { error: `The settings' "epochs" must be a whole number from 1 to ${MAX_EPOCHS}, got ${JSON.stringify(epochs)}.` };
   }
   if (modelId !== undefined && (typeof modelId !== 'string' || parseModelId(modelId) === null)) {
-    return {
-      error: `The settings' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got ${JSON.stringify(modelId)}.`,
-    };
+    return { error: `The settings' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got ${JSON.stringify(modelId)}.` };
   }
   return { ...(epochs === undefined ? {} : { epochs }), ...(modelId === undefined ? {} : { modelId }) };
 }
@@ -118,15 +113,11 @@ export function parseSettings(json: string): SharedSettings | { error: string } 
     const given = (raw as Record<string, unknown>)[key];
     if (given === undefined) continue;
     const sameShape = Array.isArray(expected) ? Array.isArray(given) : typeof given === typeof expected;
-    if (!sameShape)
-      return { error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).` };
+    if (!sameShape) return { error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).` };
     config[key] = typeof expected === 'object' && !Array.isArray(expected) ? { ...(expected as object), ...(given as object) } : given;
   }
   const given = raw as Record<string, unknown>;
-  const settled =
-    given.setting !== undefined && given.skills === undefined
-      ? withSetting(config as unknown as Config, config.setting as Config['setting'])
-      : (config as unknown as Config);
+  const settled = given.setting !== undefined && given.skills === undefined ? withSetting(config as unknown as Config, config.setting as Config['setting']) : (config as unknown as Config);
   const problems = configProblems(settled);
   return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled, ...choices };
 }
@@ -140,9 +131,7 @@ export function settingsFromHash(hash: string): SharedSettings | { error: string
   if (!match) return null;
   let read: SharedSettings | { error: string };
   try {
-    read = /^[A-Za-z0-9_-]+$/.test(match[1]!)
-      ? parseSettings(fromBase64Url(match[1]!))
-      : { error: 'It is damaged (it holds characters a settings link never has).' };
+    read = /^[A-Za-z0-9_-]+$/.test(match[1]!) ? parseSettings(fromBase64Url(match[1]!)) : { error: 'It is damaged (it holds characters a settings link never has).' };
   } catch {
     read = { error: 'It is damaged (it does not decode).' };
   }

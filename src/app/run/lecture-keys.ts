@@ -31,8 +31,7 @@ export interface ShortcutRun {
 // Form controls whose own keys (typing, space, arrows) must keep working.
 const OWN_KEYS_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 // Widgets that take space or the arrows themselves; `.cm-editor` is a code editor or code view.
-const OWN_KEYS_SELECTOR =
-  '.cm-editor, [role="textbox"], [role="combobox"], [role="slider"], [role="spinbutton"], [role="listbox"], [role="radiogroup"]';
+const OWN_KEYS_SELECTOR = '.cm-editor, [role="textbox"], [role="combobox"], [role="slider"], [role="spinbutton"], [role="listbox"], [role="radiogroup"]';
 
 /** True when the focus is where space and the arrows mean something of their own: a form field, a code editor, editable text. */
 export function keepsOwnKeys(target: FocusedElement | null): boolean {

@@ -21,9 +21,7 @@ function activePart(slot: LiveSlot): string | null {
   const attempt = slot.attempts[slot.attempts.length - 1];
   if (slot.phase === 'designing' && attempt) return `attempt-${attempt.attempt}`;
   if (slot.hint === null && slot.hintStreaming !== '') return 'hint';
-  const play = slot.plays
-    .filter(running)
-    .sort((a, b) => a.rollout - b.rollout || (a.arm === b.arm ? 0 : a.arm === 'nohint' ? -1 : 1) || a.index - b.index)[0];
+  const play = slot.plays.filter(running).sort((a, b) => a.rollout - b.rollout || (a.arm === b.arm ? 0 : a.arm === 'nohint' ? -1 : 1) || a.index - b.index)[0];
   return play ? playPartId(play) : null;
 }
 

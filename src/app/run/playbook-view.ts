@@ -1,12 +1,4 @@
-import {
-  lessonEffect,
-  lessonTextProblems,
-  MIN_PLAYS_FOR_EFFECT,
-  shownLessons,
-  tallyRate,
-  type Lesson,
-  type PlayTally,
-} from '../../core/playbook/lesson.ts';
+import { lessonEffect, lessonTextProblems, MIN_PLAYS_FOR_EFFECT, shownLessons, tallyRate, type Lesson, type PlayTally } from '../../core/playbook/lesson.ts';
 
 export { MAX_LESSON_CHARS } from '../../core/playbook/lesson.ts';
 
@@ -60,10 +52,7 @@ export function lessonRow(lesson: Lesson, inPrompts: boolean): LessonRow {
     lesson,
     origin: originOf(lesson),
     when: whenOf(lesson),
-    shown:
-      lesson.shown.plays === 0
-        ? 'not shown in a play yet'
-        : `${lesson.shown.wins} won of ${lesson.shown.plays} plays (${percent(lesson.shown)})`,
+    shown: lesson.shown.plays === 0 ? 'not shown in a play yet' : `${lesson.shown.wins} won of ${lesson.shown.plays} plays (${percent(lesson.shown)})`,
     baseline: lesson.baseline ? `${lesson.baseline.wins} won of ${lesson.baseline.plays} plays (${percent(lesson.baseline)})` : 'none yet',
     effect,
     effectText: effectText(lesson, effect),

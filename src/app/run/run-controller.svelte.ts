@@ -49,11 +49,7 @@ export class RunController extends RunPlaying<RunControllerDeps> {
     if (this.evaluating) throw new Error('Cancel the held-out evaluation under way before opening another run.');
     const view = ++this.view;
     this.stopFollowing();
-    const [loaded, history] = await Promise.all([
-      this.deps.store.loadRun(runId),
-      this.deps.store.metricsOf(runId),
-      this.deps.presence?.refresh().catch(() => undefined),
-    ]);
+    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId), this.deps.presence?.refresh().catch(() => undefined)]);
     if (!loaded) throw new Error(`No run with id ${runId}.`);
     if (view !== this.view) return;
     this.showOpened(loaded.meta, history);
@@ -70,9 +66,7 @@ export class RunController extends RunPlaying<RunControllerDeps> {
       return;
     }
     this.starting = true;
-    const release = await this.ended
-      .then(() => (this.deps.lock ? this.deps.lock(meta.id) : () => undefined))
-      .finally(() => (this.starting = false));
+    const release = await this.ended.then(() => (this.deps.lock ? this.deps.lock(meta.id) : () => undefined)).finally(() => (this.starting = false));
     if (!release) {
       this.error = 'Another tab is running this run: this view follows it read-only. Control it in that tab.';
       await this.deps.presence?.refresh().catch(() => undefined);
@@ -152,8 +146,7 @@ export class RunController extends RunPlaying<RunControllerDeps> {
     if (!meta || this.evaluating || this.heldHere || this.readOnly) return;
     const abort = new AbortController();
     this.evalAbort = abort;
-    if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress)))
-      this.evaluationsStored += 1;
+    if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
     if (this.evalAbort === abort) this.evalAbort = null;
   }
 

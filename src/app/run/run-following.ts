@@ -87,9 +87,7 @@ export class RunFollowing<Deps extends FollowingDeps> extends RunViewState {
     const runId = this.meta?.id;
     if (!runId) return;
     const read = ++this.reads;
-    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId)]).catch(
-      () => [null, []] as const,
-    );
+    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId)]).catch(() => [null, []] as const);
     if (view !== this.view || read !== this.reads || !loaded) return;
     this.meta = loaded.meta;
     this.history = [...history];

@@ -90,10 +90,7 @@ export async function playStoredRun(deps: StoredRunDeps, session: RunSession, vi
       committed: (result) => {
         session.epochsCompleted = result.nextState.epoch;
         if (evalSuite && training) for (const code of trainingCodes({}, result.environments)) training.add(code);
-        return view.committed(
-          result,
-          evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null,
-        );
+        return view.committed(result, evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null);
       },
     },
     state,

@@ -177,9 +177,7 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
 
   /** Stores how a start ended (in its own run), then shows it when the start's run is still the open one. */
   private async finish(session: RunSession, status: FinishedStatus, message: string | null): Promise<FinishedStatus> {
-    await this.deps.store
-      .updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() })
-      .catch(() => undefined);
+    await this.deps.store.updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
     if (this.session === session) this.session = null;
     if (this.heldHere?.runId === session.runId) this.heldHere = null;
     if (this.inView(session)) this.showFinished(status, message);

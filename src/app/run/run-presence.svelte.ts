@@ -86,9 +86,7 @@ export class RunPresence {
     const before = this.elsewhere;
     const same =
       Object.keys(before).length === Object.keys(next).length &&
-      Object.entries(next).every(
-        ([id, entry]) => id in before && before[id]?.status === entry?.status && before[id]?.epochsCompleted === entry?.epochsCompleted,
-      );
+      Object.entries(next).every(([id, entry]) => id in before && before[id]?.status === entry?.status && before[id]?.epochsCompleted === entry?.epochsCompleted);
     if (!same) {
       this.elsewhere = next;
       for (const listener of this.changed) listener();

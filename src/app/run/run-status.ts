@@ -30,11 +30,7 @@ export type HeldElsewhere = Readonly<Record<string, Pick<AnnouncedState, 'status
  * stored `running` means the tab that ran it is gone (interrupted), and a run with every planned
  * epoch committed is completed.
  */
-export function runStatus(
-  meta: Pick<RunMeta, 'id' | 'status' | 'epochsCompleted' | 'epochsPlanned'>,
-  here: HeldHere | null,
-  elsewhere: HeldElsewhere,
-): RunStatusView {
+export function runStatus(meta: Pick<RunMeta, 'id' | 'status' | 'epochsCompleted' | 'epochsPlanned'>, here: HeldHere | null, elsewhere: HeldElsewhere): RunStatusView {
   if (here?.runId === meta.id) return { word: here.status, where: 'this tab' };
   if (meta.id in elsewhere) {
     const announced = elsewhere[meta.id]?.status;

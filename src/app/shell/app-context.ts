@@ -33,15 +33,7 @@ import { LectureMode } from './lecture-mode.svelte.ts';
 import { browserTabLink } from '../../adapters/tabs/tab-link.ts';
 import { RunPresence } from '../run/run-presence.svelte.ts';
 import { asAnnouncement } from '../run/run-announcement.ts';
-import {
-  BUILTIN_SUITE_FOLDER,
-  BUILTIN_SUITE_NAME,
-  loadServedSuite,
-  readServedPool,
-  STARTER_POOL_FOLDER,
-  STARTER_POOL_NAME,
-  type PoolFiles,
-} from '../suites/suite-source.ts';
+import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from '../suites/suite-source.ts';
 
 import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from '../models/demo-models.ts';
 
@@ -144,12 +136,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     if (id?.kind === 'openai') {
       const apiKey = apiKeys.get(id.baseUrl);
       const contextWindow = contextWindows.get(id.baseUrl);
-      return new OpenAIChatModel({
-        baseUrl: id.baseUrl,
-        model: id.model,
-        ...(apiKey ? { apiKey } : {}),
-        ...(contextWindow ? { contextWindow } : {}),
-      });
+      return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(apiKey ? { apiKey } : {}), ...(contextWindow ? { contextWindow } : {}) });
     }
     if (id?.kind === 'wllama') {
       const cpuModel = cpu.chatModel();
@@ -223,15 +210,7 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     setContextWindow: (baseUrl, tokens) => contextWindows.set(baseUrl, tokens),
     compare: new Comparison({ store, save: saveFile }),
-    sweep: new SweepController({
-      run: runs,
-      refreshRuns: () => library.refresh(),
-      storage: localSweepStorage(() => localStorage),
-      store,
-      demoModelId: DEMO_MODEL_ID,
-      modelReady,
-      lock: link.lock,
-    }),
+    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), store, demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
     python,
     modelReady,
     lecture: new LectureMode(),

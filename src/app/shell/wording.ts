@@ -25,17 +25,13 @@ export function designerTally(valid: number, rejected: number, failedAttempts: n
   const checks = "the sandbox's checks (load, probe, determinism)";
   if (total === 0) return 'wrote no environment';
   const wrote = total === 1 ? 'wrote 1 environment as a Python program' : `wrote ${total} environments as Python programs`;
-  if (rejected === 0 && failedAttempts === 0)
-    return `${wrote}, ${total === 1 ? 'and it' : `and all ${total}`} passed ${checks} at the first attempt; no attempt was rejected`;
+  if (rejected === 0 && failedAttempts === 0) return `${wrote}, ${total === 1 ? 'and it' : `and all ${total}`} passed ${checks} at the first attempt; no attempt was rejected`;
   if (rejected === 0) {
     const attempts = `${failedAttempts} of its ${total + failedAttempts} attempts ${failedAttempts === 1 ? 'was' : 'were'} rejected by ${checks}, each with the exact reason, and tried again`;
     return `${wrote}: ${attempts}; every slot ended with a valid environment`;
   }
   const passed = valid === 0 ? 'none' : String(valid);
-  const slots =
-    rejected === 1
-      ? '1 slot was rejected after all attempts, with the exact reason'
-      : `${rejected} slots were rejected after all attempts, each with the exact reason`;
+  const slots = rejected === 1 ? '1 slot was rejected after all attempts, with the exact reason' : `${rejected} slots were rejected after all attempts, each with the exact reason`;
   return `${wrote}, of which ${passed} passed ${checks} and ${slots} (${counted(Math.max(failedAttempts, rejected), 'attempt')} rejected in all)`;
 }
 

@@ -32,14 +32,7 @@ export function countPlay(progress: EvalProgress, play: EvalPlay, done: number, 
 /** The progress after a finished evaluation. */
 export function finishedEvaluation(progress: EvalProgress, record: EvalRecord): EvalProgress {
   const { environments, episodes, wins, winRate, ci95 } = record;
-  return {
-    ...progress,
-    phase: 'done',
-    done: episodes,
-    total: episodes,
-    result: { environments, episodes, wins, winRate, ci95 },
-    suite: record.suite,
-  };
+  return { ...progress, phase: 'done', done: episodes, total: episodes, result: { environments, episodes, wins, winRate, ci95 }, suite: record.suite };
 }
 
 /** The evaluation a scheduled-evaluation event leaves (the same progress for every other event). */

@@ -46,8 +46,7 @@ export function recordedSuite(suite: Suite, choice: SuiteChoice): NonNullable<Ru
 export function choiceOf(recorded: RunMeta['evalSuite']): SuiteChoice {
   const source = recorded?.source;
   if (source?.kind === 'run') return { kind: 'run', runId: source.runId, epoch: source.epoch };
-  if (source?.kind === 'pool')
-    return { kind: 'pool', suite: { name: recorded!.name, sha256: recorded!.sha256, environments: source.environments } };
+  if (source?.kind === 'pool') return { kind: 'pool', suite: { name: recorded!.name, sha256: recorded!.sha256, environments: source.environments } };
   return BUILTIN_CHOICE;
 }
 

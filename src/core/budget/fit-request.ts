@@ -1,11 +1,4 @@
-import {
-  ChatModelError,
-  type AbortSignalLike,
-  type ChatMessage,
-  type ChatModel,
-  type ChatPurpose,
-  type ChatRequest,
-} from '../ports/chat-port.ts';
+import { ChatModelError, type AbortSignalLike, type ChatMessage, type ChatModel, type ChatPurpose, type ChatRequest } from '../ports/chat-port.ts';
 import { estimatePromptTokens } from './prompt-estimate.ts';
 import { minimumReplyRoom } from './reply-room.ts';
 
@@ -68,11 +61,7 @@ export function contextWindowOf(model: ChatModel): Promise<number | null> {
 }
 
 async function countTokens(model: ChatModel, messages: ChatMessage[], input: FitInput): Promise<number> {
-  const request = {
-    messages,
-    ...(input.tools ? { tools: input.tools } : {}),
-    ...(input.thinking !== undefined ? { thinking: input.thinking } : {}),
-  };
+  const request = { messages, ...(input.tools ? { tools: input.tools } : {}), ...(input.thinking !== undefined ? { thinking: input.thinking } : {}) };
   if (!model.countPromptTokens) return estimatePromptTokens(request);
   try {
     return await model.countPromptTokens(request, input.signal);

@@ -21,8 +21,7 @@ export interface DescribedValue {
 }
 
 /** Failure kinds the harness reports. */
-export type HarnessFailureKind =
-  'syntax' | 'import' | 'exec' | 'init' | 'no_class' | 'missing_method' | 'exception' | 'exit' | 'memory' | 'too_large' | 'bad_request';
+export type HarnessFailureKind = 'syntax' | 'import' | 'exec' | 'init' | 'no_class' | 'missing_method' | 'exception' | 'exit' | 'memory' | 'too_large' | 'bad_request';
 
 /** A failed harness call. */
 export interface HarnessFailure {
@@ -55,19 +54,7 @@ export interface ValueReply {
 /** Reply to `syntax`. */
 export type SyntaxReply = { ok: true } | { ok: false; line: number | null; msg: string };
 
-const FAILURE_KINDS = new Set<string>([
-  'syntax',
-  'import',
-  'exec',
-  'init',
-  'no_class',
-  'missing_method',
-  'exception',
-  'exit',
-  'memory',
-  'too_large',
-  'bad_request',
-]);
+const FAILURE_KINDS = new Set<string>(['syntax', 'import', 'exec', 'init', 'no_class', 'missing_method', 'exception', 'exit', 'memory', 'too_large', 'bad_request']);
 
 /** Error thrown when a harness reply is not what the protocol allows (a compromised or broken sandbox). */
 export class HarnessProtocolError extends Error {
@@ -144,8 +131,7 @@ function decodeOne(raw: unknown, what: string, maxChars: number): DescribedValue
     case 'n':
       return { t: 'NoneType' };
     case 'o':
-      if (typeof raw[1] !== 'string' || (raw[2] !== undefined && typeof raw[2] !== 'string'))
-        throw new HarnessProtocolError('sandbox sent a malformed other value');
+      if (typeof raw[1] !== 'string' || (raw[2] !== undefined && typeof raw[2] !== 'string')) throw new HarnessProtocolError('sandbox sent a malformed other value');
       return { t: 'other', name: raw[1].slice(0, NAME_CHARS), repr: (raw[2] ?? '').slice(0, REPR_CHARS) };
     default:
       throw new HarnessProtocolError(`sandbox sent an unknown value tag ${JSON.stringify(String(raw[0]).slice(0, 20))}`);
@@ -192,8 +178,7 @@ export function parseHarnessReply(text: unknown, maxChars: number): Record<strin
 function asFailure(reply: Record<string, unknown>): HarnessFailure {
   const cut = (value: unknown, chars: number) => (typeof value === 'string' ? value.slice(0, chars) : undefined);
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-  const names = (value: unknown, most: number, chars: number) =>
-    Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined;
+  const names = (value: unknown, most: number, chars: number) => (Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined);
   return {
     ok: false,
     error: reply.error as HarnessFailureKind,

@@ -15,10 +15,7 @@ interface ClassLine {
 }
 
 function classLines(source: string): ClassLine[] {
-  return [...source.matchAll(CLASS_LINE)].map((m) => ({
-    name: m[1]!,
-    bases: (m[2] ?? '').split(',').map((b) => b.trim().split('.').pop()!),
-  }));
+  return [...source.matchAll(CLASS_LINE)].map((m) => ({ name: m[1]!, bases: (m[2] ?? '').split(',').map((b) => b.trim().split('.').pop()!) }));
 }
 
 /** The classes the sandbox may take as the environment, in the order it looks at them (definition order). */
@@ -44,11 +41,7 @@ export function cutOffError(reply: string, stoppedAtLimit: boolean, failure: Env
   // A reply stopped at the limit after a closed block has its code whole: its syntax error is real.
   const atLimit = stoppedAtLimit && !BLOCK_TEST.test(text);
   if (!inThink && !inFence && !atLimit) return null;
-  const where = inThink
-    ? 'inside its <think> block, before any code'
-    : inFence
-      ? 'inside its ```python block, with no closing ```'
-      : 'before the code was complete';
+  const where = inThink ? 'inside its <think> block, before any code' : inFence ? 'inside its ```python block, with no closing ```' : 'before the code was complete';
   return envError('reply_cut_off', 'extract', {
     expected: 'a complete reply: the whole environment in one fenced python block, closed with ```',
     seen: `the reply was cut off ${where}${stoppedAtLimit ? ' (it reached the token limit)' : ''}`,

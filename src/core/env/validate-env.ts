@@ -95,11 +95,7 @@ export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeou
  */
 export function validationForBudget(totalTimeoutMs: number): ValidationOptions {
   const { callTimeoutMs: call, totalTimeoutMs: total } = DEFAULT_VALIDATION;
-  return {
-    ...DEFAULT_VALIDATION,
-    totalTimeoutMs,
-    callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))),
-  };
+  return { ...DEFAULT_VALIDATION, totalTimeoutMs, callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))) };
 }
 
 /**
@@ -112,13 +108,7 @@ export function validationCallCap(totalTimeoutMs: number, stepTimeoutMs: number)
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(
-  handle: EnvHandle,
-  budget: ValidationBudget,
-  actions: readonly string[],
-  options: ValidationOptions,
-  report: ValidationReport,
-): Promise<string> {
+async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], options: ValidationOptions, report: ValidationReport): Promise<string> {
   const extra = options.extraToolChecks !== false;
   const timeout = () => budget.limit('probe', 'the tool checks');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe' });
@@ -141,11 +131,7 @@ async function probe(
     await handle.reset(REPLAY_SEED, { stage: 'probe' });
   } catch (error) {
     if (isEnvError(error) && error.code === 'reset_exception') {
-      throw new EnvError(
-        'replay_reset_exception',
-        'probe',
-        error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'),
-      );
+      throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'));
     }
     throw error;
   }
@@ -172,12 +158,7 @@ async function requireParsingProse(code: string, runtime: SandboxRuntime): Promi
 // A failure whose usual message points the wrong way, told as what happened (the verdict is the same).
 function explainFailure(failure: EnvError, reply: string, source: string, options: ValidationOptions): EnvError {
   const fromReply = options.source !== 'code';
-  return (
-    (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ??
-    (fromReply ? splitBlocksError(reply, failure) : null) ??
-    baseClassError(source, failure) ??
-    failure
-  );
+  return (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ?? (fromReply ? splitBlocksError(reply, failure) : null) ?? baseClassError(source, failure) ?? failure;
 }
 
 /**
@@ -187,11 +168,7 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
  * first seed), then the environment's own close() when it has one, as the reference calls it. The
  * first failure is reported with its stage, stable code and message.
  */
-export async function validateEnvironment(
-  reply: string,
-  runtime: SandboxRuntime,
-  options: ValidationOptions = DEFAULT_VALIDATION,
-): Promise<ValidationReport> {
+export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
   await runtime.warm();
   const started = now();
@@ -228,11 +205,7 @@ export async function validateEnvironment(
         'extract',
         isCode
           ? { expected: 'Python code', seen: 'empty code', fix: 'put the complete environment in the file' }
-          : {
-              expected: 'Python code in a ```python fenced block',
-              seen: 'an empty reply',
-              fix: 'reply with the complete environment in one fenced python block',
-            },
+          : { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' },
       );
     }
     const repaired = isCode ? { code: extracted, repairedLines: [] } : await repairFStringBraces(extracted, runtime.checkSyntax);
@@ -260,13 +233,7 @@ export async function validateEnvironment(
     report.ok = true;
   } catch (error) {
     stages.push({ stage, ok: false, ms: now() - stageStart });
-    const raw = isEnvError(error)
-      ? error
-      : new EnvError(
-          'sandbox_crashed',
-          stage,
-          `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`,
-        );
+    const raw = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
     const failure = explainFailure(raw, reply, report.source, options);
     report.stage = failure.stage;
     report.code = failure.code;

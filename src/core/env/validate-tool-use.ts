@@ -50,12 +50,7 @@ function seenPart(error: EnvError): string {
  * Checks a tool-use environment right after its first reset: its tools, the first instruction, and
  * that a malformed action, an unknown tool and a call with wrong arguments each get the 5-tuple.
  */
-export async function probeToolUse(
-  handle: EnvHandle,
-  facts: ToolFacts,
-  first: { seed: number; observation: string },
-  timeoutMs: () => number,
-): Promise<void> {
+export async function probeToolUse(handle: EnvHandle, facts: ToolFacts, first: { seed: number; observation: string }, timeoutMs: () => number): Promise<void> {
   const tools = checkToolSchemas(facts, STAGE);
   checkInstructions(facts, first.observation, STAGE);
   for (const probe of toolProbes(tools[0]!)) {

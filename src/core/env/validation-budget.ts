@@ -1,14 +1,7 @@
 import type { CallOptions, EnvHandle } from '../ports/sandbox-port.ts';
 import { envError, isEnvError, type EnvError, type ValidationStage } from './env-error.ts';
 
-const TIMEOUT_CODES: ReadonlySet<string> = new Set([
-  'load_timeout',
-  'reset_timeout',
-  'step_timeout',
-  'solution_timeout',
-  'inspect_timeout',
-  'close_timeout',
-]);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['load_timeout', 'reset_timeout', 'step_timeout', 'solution_timeout', 'inspect_timeout', 'close_timeout']);
 
 /**
  * The validation budget, charged only with the time the environment's own code runs in its
@@ -79,8 +72,7 @@ export class ValidationBudget {
       reset: (seed, options) => run(options, `reset(seed=${seed})`, (o) => handle.reset(seed, o)),
       step: (action, options) => run(options, `step(${JSON.stringify(action.slice(0, 40))})`, (o) => handle.step(action, o)),
       renew: (options) => run(options, 'a fresh instance', (o) => handle.renew(o)),
-      executeTool: (name, args, options) =>
-        run(options, `execute_tool(${JSON.stringify(name.slice(0, 40))})`, (o) => handle.executeTool(name, args, o)),
+      executeTool: (name, args, options) => run(options, `execute_tool(${JSON.stringify(name.slice(0, 40))})`, (o) => handle.executeTool(name, args, o)),
       toolFacts: (options) => run(options, 'reading the tool facts', (o) => handle.toolFacts(o)),
       solution: (options) => run(options, 'solution()', (o) => handle.solution(o)),
       ...(handle.close ? { close: (options?: CallOptions) => run(options, 'close()', (o) => handle.close!(o)) } : {}),

@@ -70,12 +70,7 @@ export interface PairedDifference {
  * share n environments can rule out), so runs that agree everywhere do not get a point. Seeded;
  * null when the lists differ in length or are empty.
  */
-export function pairedDifference(
-  a: readonly WinCount[],
-  b: readonly WinCount[],
-  seed = 1,
-  resamples = BOOTSTRAP_RESAMPLES,
-): PairedDifference | null {
+export function pairedDifference(a: readonly WinCount[], b: readonly WinCount[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): PairedDifference | null {
   if (a.length !== b.length || a.length === 0) return null;
   const rng = createRng(seed);
   const differences: number[] = [];
@@ -94,10 +89,7 @@ export function pairedDifference(
   const floor = jeffreysInterval(0, a.length)[1];
   return {
     difference,
-    ci95: [
-      Math.max(-1, Math.min(differences[Math.floor(0.025 * resamples)]!, difference - floor)),
-      Math.min(1, Math.max(differences[Math.ceil(0.975 * resamples) - 1]!, difference + floor)),
-    ],
+    ci95: [Math.max(-1, Math.min(differences[Math.floor(0.025 * resamples)]!, difference - floor)), Math.min(1, Math.max(differences[Math.ceil(0.975 * resamples) - 1]!, difference + floor))],
     environments: a.length,
   };
 }

@@ -46,11 +46,7 @@ const OPEN_THOUGHT = /<think>(?![\s\S]*<\/think>)[\s\S]*$/;
  * sees its own previous reply; the episode keeps every reply whole.
  */
 export function historyWithoutThoughts(messages: readonly ChatMessage[]): ChatMessage[] {
-  return messages.map((m) =>
-    m.role === 'assistant' && m.content.includes('<think>')
-      ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') }
-      : { ...m },
-  );
+  return messages.map((m) => (m.role === 'assistant' && m.content.includes('<think>') ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') } : { ...m }));
 }
 
 /** A request whose prompt is a ladder of trim levels rather than fixed messages. */
@@ -92,9 +88,6 @@ export async function completeFitted(
   const second = await send({ ...base, thinking: false, seed: deriveSeed(request.seed, 'thought-cut') });
   return {
     ...second,
-    usage: {
-      promptTokens: first.usage.promptTokens + second.usage.promptTokens,
-      completionTokens: first.usage.completionTokens + second.usage.completionTokens,
-    },
+    usage: { promptTokens: first.usage.promptTokens + second.usage.promptTokens, completionTokens: first.usage.completionTokens + second.usage.completionTokens },
   };
 }

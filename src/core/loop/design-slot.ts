@@ -83,14 +83,7 @@ export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[]
 
 // A passing validation report turned into the judge's rejection.
 function judgedReport(report: ValidationReport, rejection: EnvError): ValidationReport {
-  return {
-    ...report,
-    ok: false,
-    stage: rejection.stage,
-    code: rejection.code,
-    message: rejection.message,
-    stages: [...report.stages, { stage: 'judge', ok: false, ms: 0 }],
-  };
+  return { ...report, ok: false, stage: rejection.stage, code: rejection.code, message: rejection.message, stages: [...report.stages, { stage: 'judge', ok: false, ms: 0 }] };
 }
 
 function verdictOf(report: ValidationReport): ValidationVerdict {

@@ -50,8 +50,7 @@ export function planEpoch(ctx: EpochContext): PlannedSlot[] {
  */
 export async function runSlot(ctx: EpochContext, planned: PlannedSlot): Promise<SlotOutcome> {
   const { scheduler } = ctx;
-  const designed =
-    planned.pooled ?? (await scheduler.turn({ stage: 'design', order: [DESIGN_ORDER, planned.slot], run: () => design(ctx, planned) }));
+  const designed = planned.pooled ?? (await scheduler.turn({ stage: 'design', order: [DESIGN_ORDER, planned.slot], run: () => design(ctx, planned) }));
   if (designed.status === 'rejected') return { environment: designed, episodes: [] };
   const plays = new EnvironmentPlays(
     designed,
@@ -100,14 +99,7 @@ async function design(ctx: EpochContext, { slot, skill }: PlannedSlot): Promise<
 // Step 4: the environment's record with its hint, or with the reason it has none.
 async function hint(ctx: EpochContext, env: EnvironmentRecord): Promise<EnvironmentRecord> {
   const hinted = await hintEnvironment(env, ctx.model, ctx.config, ctx.emit);
-  const record = {
-    ...env,
-    hintMessages: hinted.messages,
-    hintReply: hinted.reply,
-    hint: hinted.hint,
-    note: hinted.note,
-    hintUsage: hinted.usage,
-  };
+  const record = { ...env, hintMessages: hinted.messages, hintReply: hinted.reply, hint: hinted.hint, note: hinted.note, hintUsage: hinted.usage };
   ctx.emit({ type: 'hinted', epoch: ctx.epoch, envId: env.id, hint: record.hint, note: record.note });
   return record;
 }

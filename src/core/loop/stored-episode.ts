@@ -77,8 +77,7 @@ type Texts = { sizes: number[]; rebuild: (cut: (text: string) => string) => Epis
 // Every string of an episode an environment or a model chose, and the episode rebuilt with each one cut.
 function texts(e: Episode): Texts {
   const all: string[] = [e.firstObservation, ...(e.instructions ?? []), ...e.messages.map((m) => m.content), e.error?.message ?? ''];
-  for (const t of e.turns)
-    all.push(t.reply, t.action, t.observation, ...(t.progress?.criteria ?? []).map((c) => (typeof c === 'string' ? c : '')));
+  for (const t of e.turns) all.push(t.reply, t.action, t.observation, ...(t.progress?.criteria ?? []).map((c) => (typeof c === 'string' ? c : '')));
   const booleans = e.turns.reduce((n, t) => n + (t.progress?.criteria ?? []).filter((c) => typeof c === 'boolean').length, 0);
   const rebuild = (cut: (text: string) => string): Episode => ({
     ...e,
@@ -90,9 +89,7 @@ function texts(e: Episode): Texts {
       reply: cut(t.reply),
       action: cut(t.action),
       observation: cut(t.observation),
-      ...(t.progress
-        ? { progress: { ...t.progress, criteria: t.progress.criteria.map((c) => (typeof c === 'string' ? cut(c) : c)) } }
-        : {}),
+      ...(t.progress ? { progress: { ...t.progress, criteria: t.progress.criteria.map((c) => (typeof c === 'string' ? cut(c) : c)) } } : {}),
     })),
     error: e.error ? { ...e.error, message: cut(e.error.message) } : null,
   });
@@ -146,24 +143,8 @@ export function longestEpisodeLine(maxTurns: number): number {
   const skeleton = {
     ...{ id, envId: id, epoch: n, rollout: n, arm: 'nohint', index: n, seed: n, firstObservation: '', instructions: [] },
     messages: Array.from({ length: 2 * maxTurns + 1 }, () => ({ role: 'assistant', content: '', weight: 1 })),
-    turns: Array.from({ length: maxTurns }, () => ({
-      reply: '',
-      action: '',
-      observation: '',
-      reward: n,
-      terminated: false,
-      truncated: false,
-      progress: { done: n, criteria: [] },
-    })),
-    ...{
-      return: n,
-      error: { code: id, message: '' },
-      dropped: false,
-      retried: false,
-      usage: { promptTokens: n, completionTokens: n },
-      advantage: n,
-      clipped: true,
-    },
+    turns: Array.from({ length: maxTurns }, () => ({ reply: '', action: '', observation: '', reward: n, terminated: false, truncated: false, progress: { done: n, criteria: [] } })),
+    ...{ return: n, error: { code: id, message: '' }, dropped: false, retried: false, usage: { promptTokens: n, completionTokens: n }, advantage: n, clipped: true },
     ...{ role: 'designer', reward: n, group: `${id}:rollout${n}` },
   };
   return EPISODE_TEXT_CHARS + JSON.stringify(skeleton).length;

@@ -45,15 +45,7 @@ export function lessonSources(environments: readonly EnvironmentRecord[], episod
   const best = new Map<string, EnvironmentRecord>();
   for (const env of environments) {
     const stats = env.stats;
-    if (
-      env.status !== 'valid' ||
-      !stats ||
-      env.hint === null ||
-      stats.rHint === null ||
-      stats.rHint <= stats.rNoHint ||
-      !wonHinted.has(env.id)
-    )
-      continue;
+    if (env.status !== 'valid' || !stats || env.hint === null || stats.rHint === null || stats.rHint <= stats.rNoHint || !wonHinted.has(env.id)) continue;
     const current = best.get(env.skill);
     if (!current || stats.regret > current.stats!.regret) best.set(env.skill, env);
   }
@@ -66,24 +58,10 @@ function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[
 }
 
 /** Asks the model for one lesson from an environment; the lesson, or why none was kept. */
-export async function learnLesson(
-  model: ChatModel,
-  env: EnvironmentRecord,
-  episodes: readonly Episode[],
-  config: Config,
-): Promise<LessonOutcome> {
+export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
-  const messages = buildLessonPrompt({
-    skill: env.skill,
-    skillDescription: skillDescription(env.skill),
-    observation,
-    hint: env.hint ?? '',
-  });
-  const { text: reply, usage } = await completeThinking(
-    model,
-    { messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' },
-    roleThinking(config, 'lesson'),
-  );
+  const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
+  const { text: reply, usage } = await completeThinking(model, { messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' }, roleThinking(config, 'lesson'));
   const parsed = parseLesson(reply, observation);
   if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
   const lesson: Lesson = {

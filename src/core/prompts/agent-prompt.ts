@@ -24,12 +24,7 @@ export function agentFirstMessage(observation: string, template: string, lessons
 }
 
 /** The first user message of a tool-use episode: the playbook block, then the run's tool-use agent template with one JSON line per tool. */
-export function toolAgentFirstMessage(
-  observation: string,
-  tools: readonly ToolSchema[],
-  template: string,
-  lessons: readonly string[] = [],
-): ChatMessage {
+export function toolAgentFirstMessage(observation: string, tools: readonly ToolSchema[], template: string, lessons: readonly string[] = []): ChatMessage {
   return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { tools: toolSchemaBlock(tools), observation }) };
 }
 

@@ -59,8 +59,7 @@ function trimRuns(text: string, mark: string): string {
 }
 
 // Full-width forms (U+FF01-FF5E) to ASCII, the ideographic space to a space.
-const halfWidth = (text: string) =>
-  text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+const halfWidth = (text: string) => text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
 
 /**
  * A box's content as a game's parser expects it: extra braces, `$...$`, `\text{}`-style wrappers

@@ -33,10 +33,7 @@ export function designerInputLevels(input: DesignerPromptInput): DesignerPromptI
   const bare = { ...input, document: null };
   const memory = input.memory;
   if (memory && memory.positives.some((p) => p.code.length > SHORT_EXAMPLE_CHARS))
-    push({
-      ...bare,
-      memory: withCode(memory, (code) => (code.length > SHORT_EXAMPLE_CHARS ? `${code.slice(0, SHORT_EXAMPLE_CHARS)}\n# …` : code)),
-    });
+    push({ ...bare, memory: withCode(memory, (code) => (code.length > SHORT_EXAMPLE_CHARS ? `${code.slice(0, SHORT_EXAMPLE_CHARS)}\n# …` : code)) });
   if (memory && memory.positives.length > 0) push({ ...bare, memory: withCode(memory, () => '') });
   if (memory && (memory.positives.length > 0 || memory.negative)) push({ ...bare, memory: null });
   return levels;

@@ -8,10 +8,7 @@ export function gbnfLiteral(text: string): string {
   let out = '"';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff)
-      throw new RangeError(
-        `a grammar literal cannot hold the lone surrogate U+${code.toString(16).toUpperCase()}; JSON-encode the text first`,
-      );
+    if (code >= 0xd800 && code <= 0xdfff) throw new RangeError(`a grammar literal cannot hold the lone surrogate U+${code.toString(16).toUpperCase()}; JSON-encode the text first`);
     if (char === '"' || char === '\\') out += `\\${char}`;
     else if (code >= 0x20 && code < 0x7f) out += char;
     else out += code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;

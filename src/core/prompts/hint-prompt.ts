@@ -17,8 +17,7 @@ export function buildHintPrompt(code: string, templates: PromptTemplates, settin
 }
 
 // A label opening the hint ("Hint:", "**Hint 1:**", "Here is a hint:", a "### Hint" heading line).
-const LABEL =
-  /^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:here(?:'s| is) (?:a |the |my )?)?hint(?:\s*\d+)?\s*(?:(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?\s*\n)\s*(?:\*\*|__)?\s*/i;
+const LABEL = /^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:here(?:'s| is) (?:a |the |my )?)?hint(?:\s*\d+)?\s*(?:(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?\s*\n)\s*(?:\*\*|__)?\s*/i;
 // Characters of a reply the aided cleaner reads: far more than 100 words, so a huge reply costs little.
 const MAX_AIDED_CHARS = 20_000;
 const QUOTED = /^["'“‘](.*)["'”’]$/;
@@ -30,9 +29,7 @@ function fencedHint(text: string): string | null {
   if (!fenced) return null;
   try {
     const data: unknown = JSON.parse(fenced[1]!.trim());
-    return typeof data === 'object' && data !== null && typeof (data as { hint?: unknown }).hint === 'string'
-      ? (data as { hint: string }).hint
-      : null;
+    return typeof data === 'object' && data !== null && typeof (data as { hint?: unknown }).hint === 'string' ? (data as { hint: string }).hint : null;
   } catch {
     return null;
   }

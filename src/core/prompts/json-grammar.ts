@@ -80,20 +80,12 @@ export class JsonGrammar {
   /** An object with the schema's properties: the required ones first in their order, then any of the others in property order. */
   schemaObject(schema: Record<string, unknown>, depth = 0): string {
     const properties = schema.properties;
-    if (!isRecord(properties) || Object.keys(properties).length > SHAPED_PROPERTIES || depth > SHAPED_DEPTH)
-      return this.genericObject(GENERIC_DEPTH + 1);
+    if (!isRecord(properties) || Object.keys(properties).length > SHAPED_PROPERTIES || depth > SHAPED_DEPTH) return this.genericObject(GENERIC_DEPTH + 1);
     const ws = this.ws();
     const keys = Object.keys(properties);
-    const required = [
-      ...new Set(
-        Array.isArray(schema.required)
-          ? schema.required.filter((k): k is string => typeof k === 'string' && Object.hasOwn(properties, k))
-          : [],
-      ),
-    ];
+    const required = [...new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string' && Object.hasOwn(properties, k)) : [])];
     const optional = keys.filter((k) => !required.includes(k));
-    const member = (key: string) =>
-      this.builder.rule(`${jsonLiteral(key)!} ${ws} ":" ${ws} ${this.schemaValue(properties[key], depth + 1)}`, 'mem');
+    const member = (key: string) => this.builder.rule(`${jsonLiteral(key)!} ${ws} ":" ${ws} ${this.schemaValue(properties[key], depth + 1)}`, 'mem');
     // tails[j]: any of optional[j..] in order, each after a comma; firsts[j]: the first present one and its tail.
     const tails: string[] = [];
     const firsts: string[] = [];
@@ -103,12 +95,7 @@ export class JsonGrammar {
       tails[j] = this.builder.rule(`("," ${ws} ${item})?${tail ? ` ${tail}` : ''}`, 'tail');
       firsts[j] = this.builder.rule(firsts[j + 1] ? `${item}${tail ? ` ${tail}` : ''} | ${firsts[j + 1]}` : item, 'first');
     }
-    const body =
-      required.length > 0
-        ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ')
-        : firsts[0]
-          ? `${firsts[0]}?`
-          : '';
+    const body = required.length > 0 ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ') : firsts[0] ? `${firsts[0]}?` : '';
     return this.builder.rule(`"{" ${ws} ${body === '' ? '' : `${body} ${ws} `}"}"`, 'obj');
   }
 
@@ -125,9 +112,7 @@ export class JsonGrammar {
       case 'null':
         return '"null"';
       case 'array':
-        return depth < SHAPED_DEPTH && isRecord(schema.items)
-          ? this.list('[', ']', this.schemaValue(schema.items, depth + 1))
-          : this.genericArray();
+        return depth < SHAPED_DEPTH && isRecord(schema.items) ? this.list('[', ']', this.schemaValue(schema.items, depth + 1)) : this.genericArray();
       case 'object':
         return depth < SHAPED_DEPTH ? this.schemaObject(schema, depth + 1) : this.genericObject();
       default:
@@ -137,9 +122,6 @@ export class JsonGrammar {
 
   private list(open: string, close: string, item: string): string {
     const ws = this.ws();
-    return this.builder.rule(
-      `${gbnfLiteral(open)} ${ws} (${item} ${repeat(`("," ${ws} ${item})`, 0, GENERIC_ITEMS - 1)} ${ws})? ${gbnfLiteral(close)}`,
-      'list',
-    );
+    return this.builder.rule(`${gbnfLiteral(open)} ${ws} (${item} ${repeat(`("," ${ws} ${item})`, 0, GENERIC_ITEMS - 1)} ${ws})? ${gbnfLiteral(close)}`, 'list');
   }
 }

@@ -51,8 +51,7 @@ function xmlCall(body: string): ToolCall | null {
   const name = call?.head[1];
   if (!call || !name || !NAME.test(name)) return null;
   const args: Record<string, unknown> = {};
-  for (const parameter of tagBlocks(call.inner, PARAMETER_OPEN, PARAMETER_CLOSE))
-    args[parameter.head[1]!] = parameterValue(parameter.inner);
+  for (const parameter of tagBlocks(call.inner, PARAMETER_OPEN, PARAMETER_CLOSE)) args[parameter.head[1]!] = parameterValue(parameter.inner);
   return { name, arguments: args };
 }
 

@@ -38,10 +38,7 @@ export function toolReplyGrammar(tools: readonly ToolSchema[], bounds: ReplyBoun
   );
   const choices = [answer];
   if (calls.length > 0) {
-    const call = builder.define(
-      'toolcall',
-      `${gbnfLiteral('<tool_call>{')} ${ws} ${gbnfLiteral('"name"')} ${ws} ":" ${ws} (${calls.join(' | ')}) ${ws} ${gbnfLiteral('}</tool_call>')}`,
-    );
+    const call = builder.define('toolcall', `${gbnfLiteral('<tool_call>{')} ${ws} ${gbnfLiteral('"name"')} ${ws} ":" ${ws} (${calls.join(' | ')}) ${ws} ${gbnfLiteral('}</tool_call>')}`);
     choices.unshift(call);
   }
   const lead = preamble(builder, bounds, '[^\\x3C]');

@@ -26,23 +26,8 @@ const failedIn = (e: Episode, codes: ReadonlySet<EnvErrorCode>) => e.error !== n
 function keptCrash(e: Episode): Episode {
   const error = e.error!;
   const reply = e.messages.filter((m) => m.role === 'assistant').at(-1)?.content ?? '';
-  const crashStep: Turn = {
-    reply,
-    action: '',
-    observation: `Error: ${error.message}`,
-    reward: CRASH_REWARD,
-    terminated: true,
-    truncated: false,
-  };
-  return {
-    ...e,
-    turns: [...e.turns, crashStep],
-    return: CRASH_REWARD,
-    error: null,
-    crash: { at: 'step', code: error.code, message: error.message },
-    dropped: false,
-    retried: false,
-  };
+  const crashStep: Turn = { reply, action: '', observation: `Error: ${error.message}`, reward: CRASH_REWARD, terminated: true, truncated: false };
+  return { ...e, turns: [...e.turns, crashStep], return: CRASH_REWARD, error: null, crash: { at: 'step', code: error.code, message: error.message }, dropped: false, retried: false };
 }
 
 /**

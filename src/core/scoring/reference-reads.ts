@@ -17,9 +17,7 @@ export interface TouchedPlays {
 }
 
 const readAlike = (reply: string, toolUse: boolean) =>
-  toolUse
-    ? JSON.stringify(parseToolReply(reply, false)) === JSON.stringify(parseToolReply(reply, true))
-    : parseAction(reply, false) === parseAction(reply, true);
+  toolUse ? JSON.stringify(parseToolReply(reply, false)) === JSON.stringify(parseToolReply(reply, true)) : parseAction(reply, false) === parseAction(reply, true);
 
 function replyAidsTouch(e: Episode, toolUse: boolean): boolean {
   return e.turns.some((turn) => !readAlike(turn.reply, toolUse));
@@ -35,8 +33,7 @@ function freeToolCallsTouch(e: Episode, replyAids: boolean): boolean {
 }
 
 // A step return the contract refused (the play failed, or ended at -1) that the reference's wrapper would have converted.
-const refusedConvertible = (e: Episode) =>
-  [e.error?.code, e.crash?.code].some((code) => code !== undefined && CONVERTED_STEP_CODES.has(code));
+const refusedConvertible = (e: Episode) => [e.error?.code, e.crash?.code].some((code) => code !== undefined && CONVERTED_STEP_CODES.has(code));
 
 /** The plays of `episodes` that the run's reply aids, one-step-per-reply rule or strict step contract touched, for the knobs where the run differs from `reference`. */
 export function touchedPlays(config: Config, reference: Config, episodes: readonly Episode[]): Partial<Record<keyof Config, TouchedPlays>> {
@@ -44,18 +41,10 @@ export function touchedPlays(config: Config, reference: Config, episodes: readon
   const touched: Partial<Record<keyof Config, TouchedPlays>> = {};
   const count = (test: (e: Episode) => boolean) => episodes.filter(test).length;
   if (config.replyAids !== reference.replyAids) {
-    touched.replyAids = {
-      plays: count((e) => replyAidsTouch(e, toolUse)),
-      of: episodes.length,
-      what: 'a reply the other rule reads as another action',
-    };
+    touched.replyAids = { plays: count((e) => replyAidsTouch(e, toolUse)), of: episodes.length, what: 'a reply the other rule reads as another action' };
   }
   if (toolUse && config.freeToolCalls !== reference.freeToolCalls && !config.freeToolCalls) {
-    touched.freeToolCalls = {
-      plays: count((e) => freeToolCallsTouch(e, config.replyAids)),
-      of: episodes.length,
-      what: 'a reply with several calls (only the first ran) or the class turns run out',
-    };
+    touched.freeToolCalls = { plays: count((e) => freeToolCallsTouch(e, config.replyAids)), of: episodes.length, what: 'a reply with several calls (only the first ran) or the class turns run out' };
   }
   if (config.coerceStepReturns !== reference.coerceStepReturns && !config.coerceStepReturns) {
     touched.coerceStepReturns = {

@@ -100,8 +100,7 @@ interface RunRules {
 }
 
 // A stored environment as it was before scoring, so it can be scored again under other rules.
-const unscored = (env: EnvironmentRecord): EnvironmentRecord =>
-  env.status === 'quarantined' ? { ...env, status: 'valid', stats: null } : { ...env, stats: null };
+const unscored = (env: EnvironmentRecord): EnvironmentRecord => (env.status === 'quarantined' ? { ...env, status: 'valid', stats: null } : { ...env, stats: null });
 
 function withCallFlags(e: Episode, replyAids: boolean): Episode {
   const turns = e.turns.map((turn) => {
@@ -181,9 +180,7 @@ function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean
     }
     if (designs && config.useMemory) {
       for (const plan of planSlotMemory(config, memory, epoch + 1)) {
-        const shown = plan.selection
-          ? [...plan.selection.positives.map((r) => r.envId), `negative ${plan.selection.negative?.record.envId ?? 'none'}`]
-          : [];
+        const shown = plan.selection ? [...plan.selection.positives.map((r) => r.envId), `negative ${plan.selection.negative?.record.envId ?? 'none'}`] : [];
         put('memory selection', epoch + 1, plan.envId, shown.join(' '));
       }
     }
@@ -229,8 +226,7 @@ function rulesWith(config: Config, knobs: readonly RecomputableKnob[]): RunRules
 export function compareWithReference(config: Config, epochs: readonly StoredEpoch[]): ReferenceComparison {
   const designs = epochs.some((stored) => stored.environments.some((env) => env.attempts.length > 0));
   const asRun = figuresOf(scoreRun(epochs, rulesWith(config, []), []), config, designs);
-  const costOf = (knobs: readonly RecomputableKnob[], needReplay: string[]) =>
-    tally(asRun, figuresOf(scoreRun(epochs, rulesWith(config, knobs), needReplay), config, designs));
+  const costOf = (knobs: readonly RecomputableKnob[], needReplay: string[]) => tally(asRun, figuresOf(scoreRun(epochs, rulesWith(config, knobs), needReplay), config, designs));
   const touched = touchedPlays(
     config,
     withPreset(config, 'reference'),

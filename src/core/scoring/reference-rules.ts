@@ -61,8 +61,7 @@ const REPLAY_WHY: Partial<Readonly<Record<keyof Config, string>>> = {
 const isRecomputable = (knob: keyof Config): knob is RecomputableKnob => (RECOMPUTABLE_KNOBS as readonly string[]).includes(knob);
 
 function handling(knob: keyof Config, config: Config): Pick<RuleDifference, 'status' | 'why'> {
-  if (TOOL_USE_ONLY.has(knob) && config.setting !== 'tool_use')
-    return { status: 'inactive', why: 'a tool-use setting only; this run plays games' };
+  if (TOOL_USE_ONLY.has(knob) && config.setting !== 'tool_use') return { status: 'inactive', why: 'a tool-use setting only; this run plays games' };
   if (isRecomputable(knob)) return { status: 'recomputed', why: RECOMPUTED_WHY[knob] };
   return { status: 'replay', why: `changes ${REPLAY_WHY[knob] ?? 'what the run designed or played'}` };
 }

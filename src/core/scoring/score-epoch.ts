@@ -70,16 +70,7 @@ function agentMessages(e: Episode, masks: boolean): RowMessage[] {
 
 function agentRow(e: Episode, masks: boolean): RolloutRow {
   const messages = agentMessages(e, masks);
-  return {
-    role: 'agent',
-    messages,
-    reward: e.return,
-    advantage: e.advantage,
-    group: `${e.envId}:rollout${e.rollout}`,
-    envId: e.envId,
-    epoch: e.epoch,
-    ...(e.clipped ? { clipped: true } : {}),
-  };
+  return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch, ...(e.clipped ? { clipped: true } : {}) };
 }
 
 /** The design sample SPADE trains: the valid attempt, or for a repaired design the first turn it repaired. */
@@ -93,17 +84,7 @@ function designerRow(env: EnvironmentRecord, epoch: number): RolloutRow[] {
   const attempt = trainedAttempt(env);
   if (!env.stats || !attempt) return [];
   const messages: RowMessage[] = [...attempt.messages.map((m) => ({ ...m })), { role: 'assistant', content: attempt.reply, weight: 1 }];
-  return [
-    {
-      role: 'designer',
-      messages,
-      reward: env.stats.designerReward,
-      advantage: env.stats.designerAdvantage,
-      group: `epoch${epoch}:${env.skill}`,
-      envId: env.id,
-      epoch,
-    },
-  ];
+  return [{ role: 'designer', messages, reward: env.stats.designerReward, advantage: env.stats.designerAdvantage, group: `epoch${epoch}:${env.skill}`, envId: env.id, epoch }];
 }
 
 function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], scale: number): EpochMetrics {
@@ -113,10 +94,7 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
   const perSkill: EpochMetrics['perSkill'] = Object.fromEntries(
     [...new Set(scored.map((e) => e.skill))].map((skill) => {
       const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
-      return [
-        skill,
-        { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) },
-      ];
+      return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
     }),
   );
   // Every model call of the epoch's designer side (designs, repairs, judge calls), hints and agent
@@ -146,11 +124,7 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
 }
 
 /** Updates each skill's averages once with the mean of its kept unhinted returns this epoch. */
-function updatedAverages(
-  valid: readonly EnvironmentRecord[],
-  episodes: readonly Episode[],
-  averages: Readonly<Record<string, SkillAverages>>,
-): Record<string, SkillAverages> {
+function updatedAverages(valid: readonly EnvironmentRecord[], episodes: readonly Episode[], averages: Readonly<Record<string, SkillAverages>>): Record<string, SkillAverages> {
   const next = new Map(Object.entries(averages));
   for (const skill of new Set(valid.map((e) => e.skill))) {
     const ids = new Set(valid.filter((e) => e.skill === skill).map((e) => e.id));
@@ -180,18 +154,10 @@ function memoryRecord(env: EnvironmentRecord, rolloutZeroPlays: readonly Episode
  * unhinted plays only, the designer scale from rollout 0's unhinted plays, and memory from
  * rollout 0.
  */
-export function scoreEpoch(
-  epoch: number,
-  environments: readonly EnvironmentRecord[],
-  rawEpisodes: readonly Episode[],
-  config: Config,
-  averages: Readonly<Record<string, SkillAverages>>,
-): EpochScores {
+export function scoreEpoch(epoch: number, environments: readonly EnvironmentRecord[], rawEpisodes: readonly Episode[], config: Config, averages: Readonly<Record<string, SkillAverages>>): EpochScores {
   const planned = config.playsPerArm * config.rolloutsPerEpoch;
   const ownOf = (env: EnvironmentRecord) => rawEpisodes.filter((e) => e.envId === env.id);
-  const quarantined = new Set(
-    environments.filter((env) => env.status === 'valid' && droppedPlays(ownOf(env)) >= planned * QUARANTINE_SHARE).map((env) => env.id),
-  );
+  const quarantined = new Set(environments.filter((env) => env.status === 'valid' && droppedPlays(ownOf(env)) >= planned * QUARANTINE_SHARE).map((env) => env.id));
   const episodes = withAgentAdvantages(rawEpisodes, quarantined);
   const valid = environments.filter((e) => e.status === 'valid' && !quarantined.has(e.id));
   const skillAverages = updatedAverages(valid, episodes, averages);
@@ -200,12 +166,7 @@ export function scoreEpoch(
     if (env.status !== 'valid') return env;
     const own = episodes.filter((e) => e.envId === env.id);
     if (quarantined.has(env.id)) {
-      return {
-        ...env,
-        status: 'quarantined',
-        note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '),
-        stats: null,
-      };
+      return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '), stats: null };
     }
     const windowReturns = own.filter(unhinted).map((e) => e.return);
     const first = firstMeasured(own.filter(unhinted)).map((e) => e.return);
@@ -221,14 +182,7 @@ export function scoreEpoch(
       regret,
       winRate: w,
       fractionWon: fractionWon(first),
-      designerReward: designerReward(config.reward, {
-        regret,
-        rHint,
-        winRate: w,
-        windowPlays: windowReturns.length,
-        baseline: skillAverages[env.skill]?.slow ?? 0,
-        hung,
-      }),
+      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, windowPlays: windowReturns.length, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
       designerAdvantage: 0,
       designerGroupSize: groupSize(env.skill),
       hung,
@@ -252,9 +206,7 @@ export function scoreEpoch(
     episodes,
     rollouts: [
       ...finalEnvs.flatMap((e) => designerRow(e, epoch)),
-      ...episodes
-        .filter((e) => unhinted(e) && !quarantined.has(e.envId))
-        .map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
+      ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
     ],
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
     memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),

@@ -36,10 +36,7 @@ export async function snapshotRun(store: RunStore, runId: string): Promise<RunSn
   return {
     meta: loaded.meta,
     state: loaded.state,
-    epochs: metrics.map((m) => ({
-      metrics: m,
-      timings: timingOf.get(m.epoch) ?? { epoch: m.epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 },
-    })),
+    epochs: metrics.map((m) => ({ metrics: m, timings: timingOf.get(m.epoch) ?? { epoch: m.epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 } })),
     environments,
     episodes,
     rollouts,

@@ -12,11 +12,7 @@ const TIMEOUTS = { validateTimeoutMs: MAX_VALIDATE_TIMEOUT_MS, stepTimeoutMs: MA
  */
 export function importedConfig(raw: unknown, source: string): { config: Config | null; problems: ImportProblem[] } {
   const problems: ImportProblem[] = [];
-  if (!isObject(raw))
-    return {
-      config: null,
-      problems: [{ source, reason: 'expected a config object, saw none; cannot rebuild the run. Fix: export the run again', kept: false }],
-    };
+  if (!isObject(raw)) return { config: null, problems: [{ source, reason: 'expected a config object, saw none; cannot rebuild the run. Fix: export the run again', kept: false }] };
   const config = { ...DEFAULT_CONFIG } as Record<string, unknown>;
   for (const key of Object.keys(DEFAULT_CONFIG)) {
     if (Object.hasOwn(raw, key)) config[key] = raw[key];
@@ -38,12 +34,8 @@ export function importedConfig(raw: unknown, source: string): { config: Config |
   } catch (error) {
     reasons = [`a field has the wrong type (${errorMessage(error)})`];
   }
-  if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string'))
-    reasons.push('skills must be a list of skill names');
+  if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string')) reasons.push('skills must be a list of skill names');
   if (reasons.length === 0) return { config: config as unknown as Config, problems };
   const fix = 'Fix: correct config in run.json, or export the run again from an app that accepts it';
-  return {
-    config: null,
-    problems: [...problems, ...reasons.map((reason) => ({ source, reason: `config rejected: ${reason}. ${fix}`, kept: false }))],
-  };
+  return { config: null, problems: [...problems, ...reasons.map((reason) => ({ source, reason: `config rejected: ${reason}. ${fix}`, kept: false }))] };
 }

@@ -48,17 +48,7 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
     ...(domain !== undefined ? { domain } : {}),
     status: 'valid',
     code: report.source,
-    attempts: [
-      {
-        attempt: 0,
-        repair: false,
-        messages: [],
-        reply: '',
-        code: report.source,
-        validation: verdictOf(report),
-        usage: { promptTokens: 0, completionTokens: 0 },
-      },
-    ],
+    attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
     memoryShown: { positives: [], negative: null },
     hint: candidate.hint,
     hintMessages: null,
@@ -85,10 +75,7 @@ export function sharedVerdictNote(firstSource: string): string {
  * records of epoch 0 (slot = their index among the valid); invalid ones (syntax errors, hangs,
  * contract violations) are listed with the validator's reason. Nothing aborts the loop.
  */
-export async function validateCandidates(
-  candidates: readonly ImportCandidate[],
-  ports: ValidatePorts,
-): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
+export async function validateCandidates(candidates: readonly ImportCandidate[], ports: ValidatePorts): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
   const options = importValidation(ports);
   const validate = (code: string) => validateEnvironment(code, ports.sandbox, options);
   const verdicts = await validateEntries(
@@ -116,18 +103,10 @@ function declarationProblems(candidate: ImportCandidate, toolUse: boolean): Impo
   const problems: ImportProblem[] = [];
   if (candidate.setting !== undefined && candidate.setting !== actual) {
     const what = toolUse ? 'a tool-use environment (its get_tools() lists tools)' : 'a game (no tools from get_tools())';
-    problems.push({
-      source: candidate.source,
-      reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`,
-      kept: true,
-    });
+    problems.push({ source: candidate.source, reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`, kept: true });
   }
   if (candidate.domain !== undefined && !toolUse)
-    problems.push({
-      source: candidate.source,
-      reason: `the code is a game, which has no domain; the domain ${JSON.stringify(candidate.domain)} was dropped`,
-      kept: true,
-    });
+    problems.push({ source: candidate.source, reason: `the code is a game, which has no domain; the domain ${JSON.stringify(candidate.domain)} was dropped`, kept: true });
   return problems;
 }
 
@@ -158,9 +137,7 @@ export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: 
   const config: Config = { ...base, skills: skills.length > 0 ? skills : base.skills };
   const counts = new Map<string, number>();
   for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
-  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries(
-    [...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]),
-  );
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));
   const metrics: EpochMetrics = {
     epoch: 0,
     slots: records.length,

@@ -22,12 +22,7 @@ export function runSuiteEpochProblem(run: FrozenRun, epoch: number): string | nu
   return `the run ${run.name} has ${run.epochsCompleted} committed epoch(s): expected ${range}, got ${epoch}`;
 }
 
-const wellFormed = (env: EnvironmentRecord) =>
-  typeof env.id === 'string' &&
-  typeof env.skill === 'string' &&
-  typeof env.code === 'string' &&
-  Number.isInteger(env.epoch) &&
-  Number.isInteger(env.slot);
+const wellFormed = (env: EnvironmentRecord) => typeof env.id === 'string' && typeof env.skill === 'string' && typeof env.code === 'string' && Number.isInteger(env.epoch) && Number.isInteger(env.slot);
 
 /**
  * A run's pool after its first `epoch` epochs (app count: stored epochs 0 to `epoch` - 1): its
@@ -36,9 +31,7 @@ const wellFormed = (env: EnvironmentRecord) =>
  * run plays its pool again and again), so each game counts once.
  */
 export function runPoolEnvironments(environments: readonly EnvironmentRecord[], epoch: number): SuiteEnvironment[] {
-  const taken = environments
-    .filter((env) => wellFormed(env) && env.status === 'valid' && env.epoch < epoch)
-    .sort((a, b) => a.epoch - b.epoch || a.slot - b.slot);
+  const taken = environments.filter((env) => wellFormed(env) && env.status === 'valid' && env.epoch < epoch).sort((a, b) => a.epoch - b.epoch || a.slot - b.slot);
   const seen = new Set<string>();
   const pool: SuiteEnvironment[] = [];
   for (const env of taken) {
@@ -55,13 +48,7 @@ export function runPoolEnvironments(environments: readonly EnvironmentRecord[], 
  * `validation` is given (each one left out comes back as a problem). Throws when the epoch is out
  * of range (saying the range) or no environment is left.
  */
-export async function runPoolSuite(
-  run: FrozenRun,
-  environments: readonly EnvironmentRecord[],
-  epoch: number,
-  hashText: HashText,
-  validation?: SuiteValidation,
-): Promise<ReadSuite> {
+export async function runPoolSuite(run: FrozenRun, environments: readonly EnvironmentRecord[], epoch: number, hashText: HashText, validation?: SuiteValidation): Promise<ReadSuite> {
   const range = runSuiteEpochProblem(run, epoch);
   if (range) throw new Error(range);
   const name = runSuiteName(run.name, epoch);
@@ -69,9 +56,7 @@ export async function runPoolSuite(
   const checked = validation ? await validateSuiteEnvironments(found, validation) : { valid: found, problems: [] as ImportProblem[] };
   if (checked.valid.length === 0) {
     const reasons = checked.problems.map((p) => `${p.source}: ${p.reason}`);
-    throw new Error(
-      `the suite ${name} has no usable environment${reasons.length > 0 ? ` (${reasons.slice(0, 3).join('; ')})` : `; the run has no valid environment in epochs 1 to ${epoch}`}`,
-    );
+    throw new Error(`the suite ${name} has no usable environment${reasons.length > 0 ? ` (${reasons.slice(0, 3).join('; ')})` : `; the run has no valid environment in epochs 1 to ${epoch}`}`);
   }
   return { suite: await makeSuite(name, checked.valid, hashText), problems: checked.problems };
 }

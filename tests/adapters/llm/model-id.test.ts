@@ -13,22 +13,12 @@ describe('model ids', () => {
     expect(formatModelId(id)).toBe(text);
   });
 
-  it.each([
-    '',
-    'webllm',
-    'webllm:',
-    ':x',
-    'gpt:foo',
-    'openai:http://h/v1',
-    'openai:http://h/v1#',
-    'openai:#model',
-    'openai:ftp://h/v1#m',
-    'openai:http://#m',
-    'wllama:',
-    'scripted:',
-  ])('%j names no model', (text) => {
-    expect(parseModelId(text)).toBeNull();
-  });
+  it.each(['', 'webllm', 'webllm:', ':x', 'gpt:foo', 'openai:http://h/v1', 'openai:http://h/v1#', 'openai:#model', 'openai:ftp://h/v1#m', 'openai:http://#m', 'wllama:', 'scripted:'])(
+    '%j names no model',
+    (text) => {
+      expect(parseModelId(text)).toBeNull();
+    },
+  );
 
   it('builds the ids the backends report', () => {
     expect(webllmModelId('Qwen3-1.7B-q4f32_1-MLC')).toBe('webllm:Qwen3-1.7B-q4f32_1-MLC');

@@ -16,8 +16,7 @@ function linePair(): [MessageLine, MessageLine] {
   return [end(0), end(1)];
 }
 
-const settledWithin = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise.then((value) => ({ value })), new Promise((done) => setTimeout(() => done('pending'), ms))]);
+const settledWithin = <T>(promise: Promise<T>, ms: number) => Promise.race([promise.then((value) => ({ value })), new Promise((done) => setTimeout(() => done('pending'), ms))]);
 
 describe('ipcLine', () => {
   it('hands a send that fails asynchronously (a closed channel) to onSendFailure instead of throwing', async () => {

@@ -33,12 +33,7 @@ let sealed: Report;
 let control: Report;
 
 async function unsealedRun(): Promise<Report> {
-  const pyodide = await loadPyodide({
-    indexURL: pyodideDirectory(),
-    jsglobals: Object.create(null),
-    stdout: () => undefined,
-    stderr: () => undefined,
-  });
+  const pyodide = await loadPyodide({ indexURL: pyodideDirectory(), jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined });
   pyodide.globals.set('SOURCE', CUTOFF);
   const text = String(pyodide.runPython('space = {"__name__": "control"}\nexec(SOURCE, space)\nspace["JsCutoffEnv"]().reset()[0]'));
   return JSON.parse(text.slice('CUTOFF '.length)) as Report;

@@ -2,12 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  createNodeSandboxRuntime,
-  nodeWorkerBundle,
-  pyodideDirectory,
-  spawnNodeSandbox,
-} from '../../../src/adapters/sandbox/node-sandbox.ts';
+import { createNodeSandboxRuntime, nodeWorkerBundle, pyodideDirectory, spawnNodeSandbox } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_DATA_LIMIT_BYTES } from '../../../src/adapters/sandbox/process-fence.ts';
 import { isEnvError } from '../../../src/core/env/env-error.ts';
@@ -47,10 +42,7 @@ describe('a sandbox child dies with its host', () => {
   });
 
   it.each(['idle', 'busy'])('%s: the host is SIGKILLed and every sandbox child is gone within 3 s', async (mode) => {
-    host = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/sandbox/sandbox-host.ts', mode], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    host = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/sandbox/sandbox-host.ts', mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     host.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
@@ -63,14 +55,10 @@ describe('a sandbox child dies with its host', () => {
 
   it('the child leaves by itself when its IPC channel closes (the watchdog, without the kernel signal)', async () => {
     const bundle = await nodeWorkerBundle();
-    const child = spawn(
-      process.execPath,
-      ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()],
-      {
-        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-        serialization: 'json',
-      },
-    );
+    const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'json',
+    });
     const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     await new Promise<void>((done) => child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()));
     child.disconnect();

@@ -99,11 +99,7 @@ class SurroundingsEnv:
 describe('os.environ in the sandbox', () => {
   it('holds only neutral values: no host folder, bundle name or hash', async () => {
     const handle = await runtime().load(SURROUNDINGS, { maxTurns: 3, timeoutMs: 5000 });
-    const seen = JSON.parse((await handle.reset(1, { timeoutMs: 5000 })).observation) as {
-      environ: Record<string, string>;
-      cwd: string;
-      path: string[];
-    };
+    const seen = JSON.parse((await handle.reset(1, { timeoutMs: 5000 })).observation) as { environ: Record<string, string>; cwd: string; path: string[] };
     await handle.dispose();
     expect(seen.environ).toEqual({
       USER: 'web_user',

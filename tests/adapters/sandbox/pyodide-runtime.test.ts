@@ -46,8 +46,7 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     const { spawn: boot, log } = fakeSpawner();
     // Two interpreters boot; every later boot never finishes, so a load can only be served by those two.
     let boots = 0;
-    const spawn: typeof boot = (signal) =>
-      ++boots <= 2 ? boot(signal) : new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    const spawn: typeof boot = (signal) => (++boots <= 2 ? boot(signal) : new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))));
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
     const used = await runtime.reserve();
     const unused = await runtime.reserve();
@@ -128,20 +127,17 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await runtime.close();
   });
 
-  it.each(['badtag', 'deepinfo'])(
-    'a %s reply that parses as JSON but breaks the value encoding kills the interpreter with bad_harness_reply',
-    async (behaviour) => {
-      const { spawn, log } = fakeSpawner();
-      const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
-      const handle = await runtime.load(behaviour, LOAD);
-      await handle.reset(1);
-      await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
-      expect(runtime.restarts).toBe(1);
-      expect(log.killed).toBe(1);
-      await expect(handle.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
-      await runtime.close();
-    },
-  );
+  it.each(['badtag', 'deepinfo'])('a %s reply that parses as JSON but breaks the value encoding kills the interpreter with bad_harness_reply', async (behaviour) => {
+    const { spawn, log } = fakeSpawner();
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const handle = await runtime.load(behaviour, LOAD);
+    await handle.reset(1);
+    await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
+    expect(runtime.restarts).toBe(1);
+    expect(log.killed).toBe(1);
+    await expect(handle.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
+    await runtime.close();
+  });
 
   it('reports a process that dies mid-call as sandbox_crashed', async () => {
     const { spawn } = fakeSpawner();
@@ -189,11 +185,7 @@ describe('validateEnvironment over fake processes', () => {
     const runtime = new PyodideSandboxRuntime(fakeSpawner(150, false).spawn, { spares: 1, bootsAtOnce: 1 });
     await runtime.warm();
     const started = Date.now();
-    const reports = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        validateEnvironment(reply('count'), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 400, callTimeoutMs: 200 }),
-      ),
-    );
+    const reports = await Promise.all(Array.from({ length: 6 }, () => validateEnvironment(reply('count'), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 400, callTimeoutMs: 200 })));
     expect(Date.now() - started).toBeGreaterThan(600);
     expect(reports.map((r) => r.code)).toEqual(Array(6).fill(null));
     for (const report of reports) expect(report.envMs).toBeLessThan(400);

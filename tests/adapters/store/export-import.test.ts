@@ -69,14 +69,7 @@ describe('SPADE pool export', () => {
     const pool = await exportRun(source, 'r', 'pool');
     expect(pool).toMatchObject({ fileName: 'r-pool.zip', mimeType: 'application/zip', count: 4 });
     const files = unzipText(pool.bytes);
-    expect(files.map((f) => f.path)).toEqual([
-      'games/game_000000.py',
-      'games/game_000001.py',
-      'games/game_000002.py',
-      'games/game_000003.py',
-      'checksums.sha256',
-      'manifest.jsonl',
-    ]);
+    expect(files.map((f) => f.path)).toEqual(['games/game_000000.py', 'games/game_000001.py', 'games/game_000002.py', 'games/game_000003.py', 'checksums.sha256', 'manifest.jsonl']);
     expect(text(files, 'games/game_000000.py')).toBe('"""SPADE self-play generated game"""\n\n' + epochs[0]!.environments[0]!.code);
     const root = tempDir('spade-pool-');
     for (const f of files) {
@@ -101,9 +94,7 @@ describe('SPADE pool export', () => {
     expect(report).toMatchObject({ kind: 'pool', found: 4, imported: 4, problems: [], runId: 'imported' });
     const imported = await target.queryEnvironments('imported');
     const original = epochs.flatMap((e) => e.environments);
-    expect(imported.map((e) => [e.id, e.code, e.skill, e.hint, e.status, e.attempts[0]!.validation.ok])).toEqual(
-      original.map((e, i) => [`pool-00000${i}`, e.code, e.skill, e.hint, 'valid', true]),
-    );
+    expect(imported.map((e) => [e.id, e.code, e.skill, e.hint, e.status, e.attempts[0]!.validation.ok])).toEqual(original.map((e, i) => [`pool-00000${i}`, e.code, e.skill, e.hint, 'valid', true]));
     const again = unzipText((await exportRun(target, 'imported', 'pool')).bytes);
     const first = unzipText(pool.bytes);
     expect(text(again, 'checksums.sha256')).toBe(text(first, 'checksums.sha256'));
@@ -133,20 +124,12 @@ describe('SPADE pool export', () => {
       kept: false,
       reason: expect.stringMatching(/^checksum mismatch: the checksum file says [0-9a-f]{64}, the file's bytes hash to [0-9a-f]{64}$/),
     });
-    expect(byPath['games/game_000004.py']).toMatchObject({
-      kept: false,
-      reason: expect.stringMatching(/^invalid at load \(syntax_error\)/),
-    });
-    expect(byPath['games/game_000005.py']).toMatchObject({
-      kept: false,
-      reason: expect.stringMatching(/^invalid at probe \(reset_timeout\)/),
-    });
+    expect(byPath['games/game_000004.py']).toMatchObject({ kept: false, reason: expect.stringMatching(/^invalid at load \(syntax_error\)/) });
+    expect(byPath['games/game_000005.py']).toMatchObject({ kept: false, reason: expect.stringMatching(/^invalid at probe \(reset_timeout\)/) });
     expect(byPath['games/game_000009.py']).toMatchObject({ kept: false, reason: 'listed in the checksum file but missing' });
     expect(byPath['checksums.sha256:8']).toMatchObject({ kept: false, reason: expect.stringMatching(/^not a sha256sum line/) });
     expect(report.problems).toHaveLength(5);
-    expect((await target.queryEnvironments('bad')).map((e) => e.code)).toEqual(
-      [0, 2, 3].map((i) => epochs.flatMap((e) => e.environments)[i]!.code),
-    );
+    expect((await target.queryEnvironments('bad')).map((e) => e.code)).toEqual([0, 2, 3].map((i) => epochs.flatMap((e) => e.environments)[i]!.code));
   });
 
   it('imports a folder of .py files without checksums, reading the skill from reference file names; files run as written', async () => {
@@ -163,9 +146,7 @@ describe('SPADE pool export', () => {
     );
     expect(report).toMatchObject({ kind: 'pool', imported: 1 });
     expect(report.snapshot!.environments.map((e) => [e.skill, e.code])).toEqual([['Mathematical Reasoning', good]]);
-    expect(report.problems).toEqual([
-      { source: 'mine/notes/plain.py', reason: expect.stringMatching(/^invalid at load \(syntax_error\)/), kept: false },
-    ]);
+    expect(report.problems).toEqual([{ source: 'mine/notes/plain.py', reason: expect.stringMatching(/^invalid at load \(syntax_error\)/), kept: false }]);
   });
 });
 
@@ -179,18 +160,12 @@ describe('other imports', () => {
     const after = (await snapshotRun(target, 'r'))!;
     expect(before.meta.status).toBe('running');
     expect(after.meta.status).toBe('paused');
-    expect({ ...after, meta: { ...after.meta, updatedAt: 0, status: 'running' } }).toEqual({
-      ...before,
-      meta: { ...before.meta, updatedAt: 0 },
-    });
+    expect({ ...after, meta: { ...after.meta, updatedAt: 0, status: 'running' } }).toEqual({ ...before, meta: { ...before.meta, updatedAt: 0 } });
     const again = unzipText((await exportRun(target, 'r', 'archive')).bytes);
-    for (const f of unzipText(archive.bytes).filter((x) => !['run.json', 'manifest.json'].includes(x.path)))
-      expect(text(again, f.path), f.path).toBe(f.text);
+    for (const f of unzipText(archive.bytes).filter((x) => !['run.json', 'manifest.json'].includes(x.path))) expect(text(again, f.path), f.path).toBe(f.text);
     // The import's commits write the summaries again: the explorer and the charts read what the source gives.
     expect(await target.chartRowsOf('r')).toEqual(await source.chartRowsOf('r'));
-    expect(await target.queryEnvironmentSummaries('r', { sortBy: 'regret' })).toEqual(
-      (await source.queryEnvironments('r', { sortBy: 'regret' })).map(summarizeEnvironment),
-    );
+    expect(await target.queryEnvironmentSummaries('r', { sortBy: 'regret' })).toEqual((await source.queryEnvironments('r', { sortBy: 'regret' })).map(summarizeEnvironment));
   });
 
   it('back into a store that holds its run: refused before any validation, then taken under a free id or over the stored run', async () => {
@@ -228,15 +203,10 @@ describe('other imports', () => {
       { game_id: 'game_000001', skill: 'causal_inference', sha256: 'f'.repeat(64), code },
       { game_id: 'game_000002', skill: 'optimization' },
     ];
-    const report = await importIntoStore(
-      new MemoryRunStore(),
-      [{ path: 'rows.jsonl', bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join('\n')) }],
-      ports(),
-      {
-        runId: 'rows',
-        now: 1,
-      },
-    );
+    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'rows.jsonl', bytes: new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join('\n')) }], ports(), {
+      runId: 'rows',
+      now: 1,
+    });
     expect(report).toMatchObject({ kind: 'rows', found: 1, imported: 1 });
     expect(report.snapshot!.environments[0]).toMatchObject({ skill: 'Causal Inference', code: code.trim() + '\n', hint: null });
     expect(report.problems.map((p) => [p.source, p.reason.split(':')[0], p.kept])).toEqual([
@@ -246,15 +216,8 @@ describe('other imports', () => {
   });
 
   it('a user corpus: documents with text or orig_doc, bad lines reported', async () => {
-    const lines = [
-      '{"text":"Doors and keys.","skill":"Logical Deduction"}',
-      '{"orig_doc":"Rivers flow downhill."}',
-      'not json',
-      '{"title":"no text"}',
-    ].join('\n');
-    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'docs.jsonl', bytes: new TextEncoder().encode(lines) }], ports(), {
-      now: 1,
-    });
+    const lines = ['{"text":"Doors and keys.","skill":"Logical Deduction"}', '{"orig_doc":"Rivers flow downhill."}', 'not json', '{"title":"no text"}'].join('\n');
+    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'docs.jsonl', bytes: new TextEncoder().encode(lines) }], ports(), { now: 1 });
     expect(report.kind).toBe('corpus');
     expect(report.runId).toBeNull();
     expect(report.corpus!.map((d) => d.text)).toEqual(['Doors and keys.', 'Rivers flow downhill.']);

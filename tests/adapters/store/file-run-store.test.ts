@@ -81,14 +81,7 @@ describe('file store', () => {
     expect(loaded!.state.memory).toEqual(
       rememberEnvironments(
         [],
-        envs.map((e) => ({
-          envId: e.id,
-          skill: e.skill,
-          code: e.code,
-          winRate: e.stats!.fractionWon,
-          regret: e.stats!.regret,
-          epoch: e.epoch,
-        })),
+        envs.map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })),
       ),
     );
     expect(loaded!.state.memory).toEqual(EPOCHS[1]!.nextState.memory);

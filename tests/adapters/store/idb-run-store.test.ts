@@ -50,10 +50,7 @@ describe('commitEpoch is one transaction', () => {
     await store.commitEpoch('r', EPOCHS[0]!);
     const realPut = IDBObjectStore.prototype.put;
     let puts = 0;
-    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (
-      this: IDBObjectStore,
-      ...args: Parameters<IDBObjectStore['put']>
-    ) {
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
       if (++puts === 6) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return realPut.apply(this, args);
     });

@@ -35,12 +35,7 @@ describe('schema v2 -> v3', () => {
     await restoreV2Database(name);
     const before = await openDB<SpadeDbSchema>(name, 2);
     expect([...before.objectStoreNames]).not.toContain('evals');
-    const rows = {
-      runs: await before.getAll('runs'),
-      environments: await before.getAll('environments'),
-      episodes: await before.count('episodes'),
-      state: await before.getAll('state'),
-    };
+    const rows = { runs: await before.getAll('runs'), environments: await before.getAll('environments'), episodes: await before.count('episodes'), state: await before.getAll('state') };
     before.close();
 
     const store = await openIndexedDbRunStore({ name });

@@ -68,12 +68,9 @@ describe('schema v3 -> v4', () => {
     expect(before.environments.length).toBeGreaterThan(10);
     const store = await openIndexedDbRunStore({ name });
     expect(store.db.version).toBe(DB_VERSION);
-    for (const s of STORES.filter((s) => s !== 'epochs'))
-      expect(await store.db.getAll(s), s).toEqual((before as Record<string, unknown[]>)[s]);
+    for (const s of STORES.filter((s) => s !== 'epochs')) expect(await store.db.getAll(s), s).toEqual((before as Record<string, unknown[]>)[s]);
     const recordsOf = (runId: string) => before.environments.filter((e) => e.runId === runId).map((e) => e.record);
-    expect(await store.db.getAll('epochs')).toEqual(
-      before.epochs.map((row) => ({ ...row, envSummary: summarizeEnvironments(row.epoch, recordsOf(row.runId)) })),
-    );
+    expect(await store.db.getAll('epochs')).toEqual(before.epochs.map((row) => ({ ...row, envSummary: summarizeEnvironments(row.epoch, recordsOf(row.runId)) })));
     const summaries = await store.db.getAll('envSummaries');
     expect(summaries).toHaveLength(before.environments.length);
     for (const row of before.environments) {
@@ -105,12 +102,8 @@ describe('schema v3 -> v4', () => {
       { epoch: 2, sortBy: 'designerReward' },
     ];
     for (const q of queries) {
-      expect(await store.queryEnvironmentSummaries('mixed', q), JSON.stringify(q)).toEqual(
-        selectEnvironments(mixed, q).map(summarizeEnvironment),
-      );
-      expect(await store.countEnvironments('mixed', q), JSON.stringify(q)).toBe(
-        selectEnvironments(mixed, { ...q, offset: 0, limit: undefined }).length,
-      );
+      expect(await store.queryEnvironmentSummaries('mixed', q), JSON.stringify(q)).toEqual(selectEnvironments(mixed, q).map(summarizeEnvironment));
+      expect(await store.countEnvironments('mixed', q), JSON.stringify(q)).toBe(selectEnvironments(mixed, { ...q, offset: 0, limit: undefined }).length);
     }
     const rows = await store.chartRowsOf('mixed');
     expect(rows.map((r) => r.environments)).toEqual([0, 1, 2].map((epoch) => summarizeEnvironments(epoch, mixed)));
@@ -151,9 +144,7 @@ describe('schema v4 -> v5', () => {
     const store = await openIndexedDbRunStore({ name });
     expect(store.db.version).toBe(DB_VERSION);
     const summaries = await store.db.getAll('envSummaries');
-    expect(summaries.map((r) => r.summary.className)).toEqual(
-      summaries.map((r) => summarizeEnvironment(records.get(`${r.runId}/${r.envId}`)!).className),
-    );
+    expect(summaries.map((r) => r.summary.className)).toEqual(summaries.map((r) => summarizeEnvironment(records.get(`${r.runId}/${r.envId}`)!).className));
     expect(summaries.map((r) => r.summary.className)).toContain('GlowKeyEnv');
     store.close();
   });

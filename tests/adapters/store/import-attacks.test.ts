@@ -15,10 +15,7 @@ import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 
 const GOOD = readFileSync(new URL('../../../public/pools/starter/games/number_ladder.py', import.meta.url), 'utf8');
 /** Valid code that model-reply extraction would cut: a fenced block in a docstring. */
-const FENCED_DOCSTRING = GOOD.replace(
-  '    """Mathematical reasoning:',
-  '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:',
-);
+const FENCED_DOCSTRING = GOOD.replace('    """Mathematical reasoning:', '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:');
 /** Valid code that `<think>` stripping would cut: the tag inside a string literal. */
 const THINK_STRING = GOOD.replace('    def __init__(self, max_turns=12):', '    TAG = "<think>"\n\n    def __init__(self, max_turns=12):');
 const VALIDATION = { ...DEFAULT_VALIDATION, totalTimeoutMs: 4000, callTimeoutMs: 1500 };
@@ -53,10 +50,7 @@ describe('hostile run archives', () => {
   async function archiveWith(config: Record<string, unknown>, metaFields: Record<string, unknown> = {}): Promise<Uint8Array> {
     const store = new MemoryRunStore();
     await importIntoStore(store, [{ path: 'g.py', bytes: bytes(GOOD) }], ports(), { runId: 'a', now: 1 });
-    const files = unzipFiles((await exportRun(store, 'a', 'archive')).bytes).files.map((f) => ({
-      path: f.path,
-      text: decodeUtf8(f.bytes),
-    }));
+    const files = unzipFiles((await exportRun(store, 'a', 'archive')).bytes).files.map((f) => ({ path: f.path, text: decodeUtf8(f.bytes) }));
     const run = files.find((f) => f.path === 'run.json')!;
     const meta = JSON.parse(run.text) as { config: Record<string, unknown> };
     run.text = JSON.stringify({ ...meta, ...metaFields, config: { ...meta.config, ...config } });
@@ -64,12 +58,7 @@ describe('hostile run archives', () => {
   }
 
   it("an hour-long validateTimeoutMs is lowered to this app's limit, and the import validates within its own", async () => {
-    const report = await importIntoStore(
-      new MemoryRunStore(),
-      [{ path: 'a.zip', bytes: await archiveWith({ validateTimeoutMs: 3_600_000 }) }],
-      ports(),
-      { now: 2 },
-    );
+    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'a.zip', bytes: await archiveWith({ validateTimeoutMs: 3_600_000 }) }], ports(), { now: 2 });
     expect(report.snapshot!.meta.config.validateTimeoutMs).toBe(MAX_VALIDATE_TIMEOUT_MS);
     expect(report.problems.map((p) => [p.source, p.kept, p.reason.split(';')[0]])).toEqual([
       ['run.json', true, expect.stringMatching(/^checksum mismatch/)],
@@ -96,8 +85,7 @@ describe('hostile run archives', () => {
     expect(report.runId).toBeNull();
     expect(report.problems.at(-1)).toEqual({
       source: 'run.json',
-      reason:
-        'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it',
+      reason: 'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it',
       kept: false,
     });
     expect(await store.listRuns()).toEqual([]);

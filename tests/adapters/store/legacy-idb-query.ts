@@ -108,9 +108,7 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
   const offset = query.offset ?? 0;
   if (query.limit === undefined) {
     const filter = filterRanges(runId, query)[0];
-    const rows = filter
-      ? await db.getAllFromIndex('environments', filter.index, filter.range)
-      : await db.getAll('environments', runRange(runId));
+    const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
     return rows
       .map((r) => r.record)
       .filter((env) => matchesEnvironmentQuery(env, query))
@@ -120,10 +118,7 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
   if (query.limit <= 0) return [];
   const tx = db.transaction('environments', 'readonly');
   // Sorting by epoch, an epoch filter is the cursor's own key range.
-  const filtered =
-    query.skill !== undefined ||
-    query.status !== undefined ||
-    (query.epoch !== undefined && query.sortBy !== undefined && query.sortBy !== 'epoch');
+  const filtered = query.skill !== undefined || query.status !== undefined || (query.epoch !== undefined && query.sortBy !== undefined && query.sortBy !== 'epoch');
   if (!filtered) {
     const page = await walkPage(tx, runId, query, query.limit);
     await tx.done;

@@ -26,9 +26,5 @@ beforeAll(async () => {
 
 const common = { realEpochs: () => real, syntheticEpochs: () => synthetic };
 runStoreContract('memory', { ...common, multiRun: true, makeStore: async () => new MemoryRunStore() });
-runStoreContract('IndexedDB (fake-indexeddb)', {
-  ...common,
-  multiRun: true,
-  makeStore: () => openIndexedDbRunStore({ name: `contract-${++dbCount}` }),
-});
+runStoreContract('IndexedDB (fake-indexeddb)', { ...common, multiRun: true, makeStore: () => openIndexedDbRunStore({ name: `contract-${++dbCount}` }) });
 runStoreContract('file', { ...common, multiRun: false, makeStore: async () => new FileRunStore(join(tempDir('spade-store-'), 'run')) });

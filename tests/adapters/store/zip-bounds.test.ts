@@ -77,9 +77,7 @@ describe('zip integrity', () => {
     const { files, problems } = unzipFiles(zip, 'c.zip');
     expect(files.map((f) => f.path)).toEqual(['b.py']);
     const crc = crc32(strToU8('print("hello")\n')).toString(16).padStart(8, '0');
-    expect(reasonOf(problems, 'c.zip:a.py')).toMatch(
-      new RegExp(`^CRC-32 mismatch: the directory says ${crc}, the data has [0-9a-f]{8}; skipped`),
-    );
+    expect(reasonOf(problems, 'c.zip:a.py')).toMatch(new RegExp(`^CRC-32 mismatch: the directory says ${crc}, the data has [0-9a-f]{8}; skipped`));
   });
 
   it('crc32 matches the standard check value', () => {
@@ -117,8 +115,7 @@ describe('unsafe names and bytes', () => {
     const { files, problems } = unzipFiles(zip, 'u.zip');
     expect(files.map((f) => f.path)).toEqual(['games/ok.py']);
     expect(problems.map((p) => p.source)).toEqual(names.map((n) => `u.zip:${n}`));
-    for (const p of problems.slice(0, -1))
-      expect(p.reason).toMatch(/^expected a relative path with "\/" separators, saw .*; skipped \(an unsafe path\)/);
+    for (const p of problems.slice(0, -1)) expect(p.reason).toMatch(/^expected a relative path with "\/" separators, saw .*; skipped \(an unsafe path\)/);
     expect(problems.at(-1)!.reason).toBe('macOS metadata, not part of the import; skipped');
   });
 
@@ -126,13 +123,7 @@ describe('unsafe names and bytes', () => {
     const bad = new Uint8Array([...strToU8('x = "'), 0xc3, 0x28, ...strToU8('"\n')]);
     const good = strToU8('\uFEFFs = "caf\u00e9"\n');
     const { files, problems } = await toImportFiles([{ path: 'p.zip', bytes: zipSync({ 'bad.py': bad, 'good.py': good }) }]);
-    expect(problems).toEqual([
-      {
-        source: 'bad.py',
-        reason: 'expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1); skipped. Fix: save the file as UTF-8',
-        kept: false,
-      },
-    ]);
+    expect(problems).toEqual([{ source: 'bad.py', reason: 'expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1); skipped. Fix: save the file as UTF-8', kept: false }]);
     expect(files).toEqual([{ path: 'good.py', text: '\uFEFFs = "caf\u00e9"\n', sha256: await sha256Hex(good) }]);
     expect(await sha256Hex(files[0]!.text)).toBe(files[0]!.sha256);
   });
@@ -143,13 +134,7 @@ describe('unsafe names and bytes', () => {
       { path: 'small.jsonl', bytes: strToU8('{}\n') },
     ]);
     expect(files.map((f) => f.path)).toEqual(['small.jsonl']);
-    expect(problems).toEqual([
-      {
-        source: 'huge.jsonl',
-        reason: 'expected a file of at most 64 MB, saw 67108865 bytes (64 MB); not read. Fix: split it into smaller files',
-        kept: false,
-      },
-    ]);
+    expect(problems).toEqual([{ source: 'huge.jsonl', reason: 'expected a file of at most 64 MB, saw 67108865 bytes (64 MB); not read. Fix: split it into smaller files', kept: false }]);
   });
 
   it('a corrupt deflate stream is a problem line, not a crash', () => {
@@ -158,8 +143,6 @@ describe('unsafe names and bytes', () => {
     const at = zip.findIndex((_, i) => data.every((b, j) => zip[i + j] === b));
     zip.fill(0xff, at, at + 4);
     expect(at).toBeGreaterThan(0);
-    expect(reasonOf(unzipFiles(zip, 'd.zip').problems, 'd.zip:a.py')).toBe(
-      'expected deflate data, saw a corrupt stream (invalid block type); skipped',
-    );
+    expect(reasonOf(unzipFiles(zip, 'd.zip').problems, 'd.zip:a.py')).toBe('expected deflate data, saw a corrupt stream (invalid block type); skipped');
   });
 });

@@ -14,8 +14,7 @@
     violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
   });
 
-  const describeError = (error) =>
-    error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error);
+  const describeError = (error) => (error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error));
 
   const withTimeout = (promise, ms) =>
     new Promise((resolve, reject) => {

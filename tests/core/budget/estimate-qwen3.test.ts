@@ -14,21 +14,10 @@ const TOOLS: ToolSchema[] = [
     function: {
       name: 'set_light',
       description: 'Turn a room light on or off.',
-      parameters: {
-        type: 'object',
-        properties: { room: { type: 'string', enum: ['hall', 'kitchen'] }, on: { type: 'boolean' } },
-        required: ['room', 'on'],
-      },
+      parameters: { type: 'object', properties: { room: { type: 'string', enum: ['hall', 'kitchen'] }, on: { type: 'boolean' } }, required: ['room', 'on'] },
     },
   },
-  {
-    type: 'function',
-    function: {
-      name: 'read_meter',
-      description: 'Read the energy meter in kWh.',
-      parameters: { type: 'object', properties: {}, required: [] },
-    },
-  },
+  { type: 'function', function: { name: 'read_meter', description: 'Read the energy meter in kWh.', parameters: { type: 'object', properties: {}, required: [] } } },
 ];
 
 // The estimate must never count fewer tokens than the engine, or a fitted request could still overflow.

@@ -31,10 +31,7 @@ describe('the designer prompt at each trim level', () => {
     expect(levels[1]!.memory).toBe(INPUT.memory);
     expect(levels.slice(2).map((l) => l.document)).toEqual([null, null, null, null]);
     expect(levels[2]!.memory).toBe(INPUT.memory);
-    expect(levels[3]!.memory!.positives.map((p) => p.code.length)).toEqual([
-      SHORT_EXAMPLE_CHARS + '\n# …'.length,
-      'class TinyEnv:\n    pass'.length,
-    ]);
+    expect(levels[3]!.memory!.positives.map((p) => p.code.length)).toEqual([SHORT_EXAMPLE_CHARS + '\n# …'.length, 'class TinyEnv:\n    pass'.length]);
     expect(levels[4]!.memory!.positives.map((p) => p.code)).toEqual(['', '']);
     expect(levels[4]!.memory!.negative).toEqual(INPUT.memory!.negative);
     expect(levels[5]!.memory).toBeNull();
@@ -52,9 +49,7 @@ describe('the designer prompt at each trim level', () => {
     }
     expect(lengths).toHaveLength(6);
     expect(lengths.every((n, i) => i === 0 || n < lengths[i - 1]!)).toBe(true);
-    expect(ladder(4)![0]!.content).toContain(
-      "Reference 1 (skill: Optimization, win rate 0.50, regret 0.40); its code is left out to fit the model's context.",
-    );
+    expect(ladder(4)![0]!.content).toContain("Reference 1 (skill: Optimization, win rate 0.50, regret 0.40); its code is left out to fit the model's context.");
     expect(ladder(0)).toEqual(buildDesignerPrompt(INPUT, DEFAULT_TEMPLATES));
   });
 
@@ -77,38 +72,20 @@ describe('the designer prompt at each trim level', () => {
 
 function gameHistory(turns: number, lessons: string[] = []): AgentHistory {
   const messages: ChatMessage[] = [];
-  for (let t = 1; t <= turns; t++)
-    messages.push({ role: 'assistant', content: `reply ${t}` }, { role: 'user', content: `observation ${t}` });
-  return {
-    first: (withPlaybook) => agentFirstMessage('the start', DEFAULT_TEMPLATES.agent, withPlaybook ? lessons : []),
-    hasPlaybook: lessons.length > 0,
-    turns: messages,
-    toolUse: false,
-  };
+  for (let t = 1; t <= turns; t++) messages.push({ role: 'assistant', content: `reply ${t}` }, { role: 'user', content: `observation ${t}` });
+  return { first: (withPlaybook) => agentFirstMessage('the start', DEFAULT_TEMPLATES.agent, withPlaybook ? lessons : []), hasPlaybook: lessons.length > 0, turns: messages, toolUse: false };
 }
 
 describe('an agent request at each trim level', () => {
   it('leaves out the earliest turns one at a time, keeping the first message with a note and the latest turn, then drops the playbook', () => {
     const ladder = historyLadder(gameHistory(4, ['Count before you move.']));
-    expect(ladder(0)!.map((m) => m.content.split('\n')[0])).toEqual([
-      PLAYBOOK_HEADING,
-      'reply 1',
-      'observation 1',
-      'reply 2',
-      'observation 2',
-      'reply 3',
-      'observation 3',
-      'reply 4',
-      'observation 4',
-    ]);
+    expect(ladder(0)!.map((m) => m.content.split('\n')[0])).toEqual([PLAYBOOK_HEADING, 'reply 1', 'observation 1', 'reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
     expect(
       ladder(1)!
         .slice(1)
         .map((m) => m.content),
     ).toEqual(['reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
-    expect(ladder(1)![0]!.content).toMatch(
-      /the start[\s\S]*\[Turn 1 is left out here to fit the model's context; the latest turns follow\.\]$/,
-    );
+    expect(ladder(1)![0]!.content).toMatch(/the start[\s\S]*\[Turn 1 is left out here to fit the model's context; the latest turns follow\.\]$/);
     expect(
       ladder(3)!
         .slice(1)

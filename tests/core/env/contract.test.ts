@@ -42,13 +42,7 @@ describe('checkResetValue', () => {
 describe('checkStepValue', () => {
   const ok = [str('obs'), num(0.5), bool(false), bool(true), dict()];
   it('accepts a well-formed 5-tuple, ints and bools as rewards', () => {
-    expect(checkStepValue(tuple(...ok), 'probe')).toEqual({
-      observation: 'obs',
-      reward: 0.5,
-      terminated: false,
-      truncated: true,
-      info: {},
-    });
+    expect(checkStepValue(tuple(...ok), 'probe')).toEqual({ observation: 'obs', reward: 0.5, terminated: false, truncated: true, info: {} });
     expect(checkStepValue(tuple(str('o'), num(-10, 'int'), bool(true), bool(false), dict()), 'probe').reward).toBe(-10);
     expect(checkStepValue(tuple(str('o'), bool(true), bool(true), bool(false), dict()), 'probe').reward).toBe(1);
   });
@@ -74,13 +68,13 @@ describe('checkStepValue', () => {
 
   it('after the harness converted a return (coerceStepReturns), lets NaN, infinities and rewards beyond ±10 through', () => {
     const rewardOf = (value: DescribedValue) => checkStepValue(replace(1, value), 'play', true).reward;
-    expect([
-      rewardOf({ t: 'float', nonfinite: 'nan' }),
-      rewardOf({ t: 'float', nonfinite: 'inf' }),
-      rewardOf({ t: 'float', nonfinite: '-inf' }),
-      rewardOf(num(11)),
-      rewardOf(num(-50)),
-    ]).toEqual([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 11, -50]);
+    expect([rewardOf({ t: 'float', nonfinite: 'nan' }), rewardOf({ t: 'float', nonfinite: 'inf' }), rewardOf({ t: 'float', nonfinite: '-inf' }), rewardOf(num(11)), rewardOf(num(-50))]).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      11,
+      -50,
+    ]);
   });
 
   it.each([
@@ -124,11 +118,7 @@ describe('failureToEnvError', () => {
     expect(error.message).toContain('Fix:');
   });
   it('names the exception and the line in the message', () => {
-    const error = failureToEnvError(
-      { ok: false, error: 'exception', type: 'ZeroDivisionError', msg: 'division by zero', line: 14 },
-      'step',
-      'play',
-    );
+    const error = failureToEnvError({ ok: false, error: 'exception', type: 'ZeroDivisionError', msg: 'division by zero', line: 14 }, 'step', 'play');
     expect(error.message).toContain('ZeroDivisionError: division by zero at line 14');
   });
 });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  asLoadReply,
-  asSyntaxReply,
-  asValueReply,
-  HarnessProtocolError,
-  parseHarnessReply,
-  pythonLength,
-} from '../../../src/core/env/harness-protocol.ts';
+import { asLoadReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply, pythonLength } from '../../../src/core/env/harness-protocol.ts';
 
 const STEP = ['observation', 'reward', 'terminated', 'truncated', 'info'];
 
@@ -180,16 +173,7 @@ describe('reply narrowing', () => {
 
   it('keeps only the known failure fields, of their own types: a deep list in any of them is dropped unread', () => {
     const deep = JSON.parse(`${'['.repeat(12_000)}${']'.repeat(12_000)}`) as unknown;
-    const failure = {
-      ok: false,
-      error: 'too_large',
-      what: deep,
-      size: deep,
-      limit: deep,
-      classes: [deep, 'AEnv'],
-      missing: deep,
-      extra: deep,
-    };
+    const failure = { ok: false, error: 'too_large', what: deep, size: deep, limit: deep, classes: [deep, 'AEnv'], missing: deep, extra: deep };
     expect(asValueReply(failure, STEP, 100)).toEqual({
       ok: false,
       error: 'too_large',

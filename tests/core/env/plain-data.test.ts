@@ -44,10 +44,7 @@ describe('harness lengths', () => {
 describe('measurePlainData', () => {
   it('measures a dict as the harness writes it, without spaces', () => {
     const info = { score: 3, names: ['x', 'y'], ok: true, none: null, nested: { r: 0.5 } };
-    expect(measurePlainData(info, 20, 1000)).toEqual({
-      ok: true,
-      size: '{"score":3,"names":["x","y"],"ok":true,"none":null,"nested":{"r":0.5}}'.length,
-    });
+    expect(measurePlainData(info, 20, 1000)).toEqual({ ok: true, size: '{"score":3,"names":["x","y"],"ok":true,"none":null,"nested":{"r":0.5}}'.length });
   });
 
   it('keeps 20 levels (what the harness sends at most) and refuses 21', () => {
@@ -62,13 +59,8 @@ describe('measurePlainData', () => {
   });
 
   it('stops counting once over the limit, before it looks inside what is left', () => {
-    expect(
-      measurePlainData({ deeper: JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`) as unknown, text: 'x'.repeat(990) }, 20, 1000),
-    ).toEqual({ ok: true, size: 1011 });
-    expect(measurePlainData({ items: Array.from({ length: 2000 }, () => 1) }, 20, 1000)).toEqual({
-      ok: true,
-      size: '{"items":[]}'.length + 1999,
-    });
+    expect(measurePlainData({ deeper: JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`) as unknown, text: 'x'.repeat(990) }, 20, 1000)).toEqual({ ok: true, size: 1011 });
+    expect(measurePlainData({ items: Array.from({ length: 2000 }, () => 1) }, 20, 1000)).toEqual({ ok: true, size: '{"items":[]}'.length + 1999 });
   });
 
   it.each([

@@ -25,8 +25,7 @@ function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRunt
       const names = [...code.matchAll(/^class (\w+)/gm)].map((m) => m[1]!);
       const cls = names.find((n) => n.endsWith('Env'));
       if (!cls) throw failureToEnvError({ ok: false, error: 'no_class', classes: names }, 'load', stage);
-      if (code.includes('# missing reset'))
-        throw failureToEnvError({ ok: false, error: 'missing_method', cls, missing: ['reset'] }, 'load', stage);
+      if (code.includes('# missing reset')) throw failureToEnvError({ ok: false, error: 'missing_method', cls, missing: ['reset'] }, 'load', stage);
       return {
         className: cls,
         hasSolution: false,
@@ -44,8 +43,7 @@ function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRunt
   };
 }
 
-const validate = (reply: string, runtime = harnessLike(), stoppedAtLimit = false) =>
-  validateEnvironment(reply, runtime, { ...DEFAULT_VALIDATION, stoppedAtLimit });
+const validate = (reply: string, runtime = harnessLike(), stoppedAtLimit = false) => validateEnvironment(reply, runtime, { ...DEFAULT_VALIDATION, stoppedAtLimit });
 
 describe('repair messages point at the real cause', () => {
   it('a base class and its subclass both ending in Env: rename the base, not "define reset in it"', async () => {
@@ -74,9 +72,7 @@ describe('repair messages point at the real cause', () => {
   });
 
   it('a missing method on a lone class keeps its own message', async () => {
-    const report = await validate(
-      '```python\nclass LoneEnv:\n    # missing reset\n    def step(self, action):\n        return "ok", 0.0, True, False, {}\n```',
-    );
+    const report = await validate('```python\nclass LoneEnv:\n    # missing reset\n    def step(self, action):\n        return "ok", 0.0, True, False, {}\n```');
     expect(report).toMatchObject({ ok: false, code: 'missing_method' });
     expect(report.message).toContain('Fix: implement reset(self, seed=None) and step(self, action)');
   });
@@ -133,14 +129,7 @@ describe('repair messages point at the real cause', () => {
     const head = 'Welcome to the vault. The dial has eight positions and the lamp is ';
     // The probe resets at seed 42, then 123, the challenge at two drawn seeds, then the determinism
     // check at 42 and the first drawn seed again.
-    const runtime = harnessLike([
-      `${head}red. Tail text that is the same.`,
-      'x',
-      'y',
-      'z',
-      `${head}blue. Tail text that is the same.`,
-      'y',
-    ]);
+    const runtime = harnessLike([`${head}red. Tail text that is the same.`, 'x', 'y', 'z', `${head}blue. Tail text that is the same.`, 'y']);
     const report = await validate('```python\nclass VaultEnv:\n    pass\n```', runtime);
     expect(report).toMatchObject({ ok: false, stage: 'determinism', code: 'nondeterministic_reset' });
     expect(report.message).toContain(`they first differ at character ${head.length + 1} (line 1)`);

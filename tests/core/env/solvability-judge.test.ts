@@ -37,11 +37,7 @@ describe('the solvability judge', () => {
   });
 
   it('rejects with a stable code at its own stage, quoting the reasoning and saying how to fix it', () => {
-    const error = judgeRejection({
-      messages: [],
-      reply: '<think>hmm</think>Criterion 2 needs status "closed", which no tool writes. \\boxed{no}',
-      verdict: 'no',
-    });
+    const error = judgeRejection({ messages: [], reply: '<think>hmm</think>Criterion 2 needs status "closed", which no tool writes. \\boxed{no}', verdict: 'no' });
     expect([error.code, error.stage]).toEqual(['judge_unsolvable', 'judge']);
     expect(error.message).toMatch(
       /^Expected the solvability judge .*\. Saw the verdict \\boxed\{no\}, reasoning: "Criterion 2 needs status "closed", which no tool writes\. \\boxed\{no\}"\. Fix: make every criterion reachable: .*switch the solvability judge off if it is wrong\.$/,

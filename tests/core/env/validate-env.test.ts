@@ -89,8 +89,7 @@ describe('broken and hostile environments', () => {
   });
 
   it('a prose reply with no code block says so, not that the prose is a syntax error', async () => {
-    const prose =
-      '<think>Hmm.</think>I would design a maze where the agent collects keys. Each door needs a key, and the goal is the exit.';
+    const prose = '<think>Hmm.</think>I would design a maze where the agent collects keys. Each door needs a key, and the goal is the exit.';
     const report = await validateEnvironment(prose, runtime(), OPTIONS);
     expect(report).toMatchObject({ ok: false, stage: 'extract', code: 'no_code_block' });
     expect(report.message).toMatch(
@@ -108,9 +107,7 @@ describe('broken and hostile environments', () => {
 
   it('the replay failure names the second reset', async () => {
     const report = await validateEnvironment(readEnv('broken', 'replay_reset_raises.py'), runtime(), OPTIONS);
-    expect(report.message).toMatch(
-      /^Expected a second reset\(seed=123\) to return \(observation, info\) without raising\. Saw KeyError: 123/,
-    );
+    expect(report.message).toMatch(/^Expected a second reset\(seed=123\) to return \(observation, info\) without raising\. Saw KeyError: 123/);
   });
 
   it('an os._exit is reported as an exit, not as a crash', async () => {

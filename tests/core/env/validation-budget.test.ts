@@ -14,12 +14,7 @@ const CODE = 'class ClockEnv:\n    pass\n';
 function clockRuntime(waitMs: number, callMs: number) {
   let clock = 0;
   const limits: number[] = [];
-  const run = <T>(
-    limit: number | undefined,
-    code: 'load_timeout' | 'reset_timeout' | 'step_timeout',
-    value: T,
-    stage: ValidationStage = 'probe',
-  ): Promise<T> => {
+  const run = <T>(limit: number | undefined, code: 'load_timeout' | 'reset_timeout' | 'step_timeout', value: T, stage: ValidationStage = 'probe'): Promise<T> => {
     limits.push(limit ?? Infinity);
     if (limit !== undefined && limit < callMs) {
       clock += limit;
@@ -43,8 +38,7 @@ function clockRuntime(waitMs: number, callMs: number) {
         className: 'ClockEnv',
         hasSolution: false,
         reset: (_seed, o) => run(o?.timeoutMs, 'reset_timeout', { observation: 'Say \\boxed{go}.', info: {} }),
-        step: (_action, o) =>
-          run(o?.timeoutMs, 'step_timeout', { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
+        step: (_action, o) => run(o?.timeoutMs, 'step_timeout', { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
         renew: async () => undefined,
         toolFacts: async () => null,
         executeTool: async () => {
@@ -93,9 +87,7 @@ describe('the validation budget is charged with the environment time only', () =
   it('a call before any time is charged when nothing is left reports validation_timeout', () => {
     const budget = new ValidationBudget(100, 50, () => 0);
     budget.charge('load', 100);
-    expect(() => budget.limit('determinism', 'reset(seed=42)')).toThrow(
-      /ran for 100 ms \(load 100 ms\).*determinism stage, at reset\(seed=42\)/,
-    );
+    expect(() => budget.limit('determinism', 'reset(seed=42)')).toThrow(/ran for 100 ms \(load 100 ms\).*determinism stage, at reset\(seed=42\)/);
   });
 });
 

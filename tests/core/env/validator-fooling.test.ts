@@ -17,42 +17,23 @@ const knowsTheProbe: FakeClass = () => ({
   },
 });
 const knowsTheActions: FakeClass = () => ({ ...knowsTheProbe(0), reset: () => ({ observation: 'ready', info: {} }) });
-const honest: FakeClass = () => ({
-  reset: () => ({ observation: 'ready', info: {} }),
-  step: () => ({ observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
-});
+const honest: FakeClass = () => ({ reset: () => ({ observation: 'ready', info: {} }), step: () => ({ observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }) });
 
 const options = { maxTurns: 5, totalTimeoutMs: 5000, callTimeoutMs: 1000 };
 const sandbox = fakeSandbox({ PROBE: knowsTheProbe, ACTIONS: knowsTheActions, HONEST: honest });
 
 describe('validation cannot be whitelisted', () => {
   it('a validation given no challenge still draws one, from the code and the nonce', async () => {
-    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code' })).toMatchObject({
-      ok: false,
-      stage: 'probe',
-      code: 'reset_exception',
-    });
-    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', nonce: 99 })).toMatchObject({
-      ok: false,
-      stage: 'probe',
-      code: 'step_exception',
-    });
+    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code' })).toMatchObject({ ok: false, stage: 'probe', code: 'reset_exception' });
+    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', nonce: 99 })).toMatchObject({ ok: false, stage: 'probe', code: 'step_exception' });
     expect(challengeSeed('code', 1)).not.toBe(challengeSeed('code', 2));
     expect(challengeSeed('code', 1)).not.toBe(challengeSeed('code!', 1));
     expect(challengeSeed('code', 1)).toBe(challengeSeed('code', 1));
   });
   it('the drawn challenge catches one tuned to the probe seeds, and one tuned to the probe actions', async () => {
     const challenge = drawChallenge(12345);
-    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code', challenge })).toMatchObject({
-      ok: false,
-      stage: 'probe',
-      code: 'reset_exception',
-    });
-    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', challenge })).toMatchObject({
-      ok: false,
-      stage: 'probe',
-      code: 'step_exception',
-    });
+    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code', challenge })).toMatchObject({ ok: false, stage: 'probe', code: 'reset_exception' });
+    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', challenge })).toMatchObject({ ok: false, stage: 'probe', code: 'step_exception' });
     expect((await validateEnvironment('HONEST', sandbox, { ...options, source: 'code', challenge })).ok).toBe(true);
   });
   it('draws different seeds and actions from different seeds, the same from the same', () => {
@@ -60,11 +41,7 @@ describe('validation cannot be whitelisted', () => {
     const draws = [1, 2, 3, 4].map(drawChallenge);
     expect(new Set(draws.flatMap((d) => d.seeds)).size).toBe(8);
     const fixed = [PROBE_SEED, REPLAY_SEED];
-    expect(
-      draws.every(
-        (d) => d.seeds.every((s) => !fixed.includes(s)) && d.actions.every((a) => !(PROBE_ACTIONS as readonly string[]).includes(a)),
-      ),
-    ).toBe(true);
+    expect(draws.every((d) => d.seeds.every((s) => !fixed.includes(s)) && d.actions.every((a) => !(PROBE_ACTIONS as readonly string[]).includes(a)))).toBe(true);
   });
   it('answers the observation with one of its own tokens, boxed', () => {
     const challenge = drawChallenge(5);
@@ -82,14 +59,7 @@ describe('validation cannot be whitelisted', () => {
     });
     const challenge = drawChallenge(3);
     expect((await validateEnvironment('COUNTED', counted, { ...options, source: 'code', challenge })).ok).toBe(true);
-    expect(calls.filter((c) => c.startsWith('reset')).map((c) => Number(c.slice(6)))).toEqual([
-      PROBE_SEED,
-      REPLAY_SEED,
-      challenge.seeds[0],
-      challenge.seeds[1],
-      PROBE_SEED,
-      challenge.seeds[0],
-    ]);
+    expect(calls.filter((c) => c.startsWith('reset')).map((c) => Number(c.slice(6)))).toEqual([PROBE_SEED, REPLAY_SEED, challenge.seeds[0], challenge.seeds[1], PROBE_SEED, challenge.seeds[0]]);
     expect(calls.filter((c) => c.startsWith('step')).length).toBeGreaterThan(6);
   });
 });

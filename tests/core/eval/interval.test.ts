@@ -50,15 +50,7 @@ describe('the win-rate interval', () => {
   });
 
   it('is what an evaluation records, and [0, 1] with no plays', () => {
-    const play = (envId: string, won: boolean): EvalPlay => ({
-      envId,
-      skill: 'Optimization',
-      seed: 0,
-      return: won ? 1 : 0,
-      won,
-      turns: 1,
-      error: null,
-    });
+    const play = (envId: string, won: boolean): EvalPlay => ({ envId, skill: 'Optimization', seed: 0, return: won ? 1 : 0, won, turns: 1, error: null });
     const plays = Array.from({ length: 24 }, (_, i) => [play(`e${i}`, false), play(`e${i}`, false)]).flat();
     expect(summarizePlays(plays).ci95).toEqual(winRateInterval(counts(Array(24).fill(0), 2), 20240601));
     expect(summarizePlays([]).ci95).toEqual([0, 1]);

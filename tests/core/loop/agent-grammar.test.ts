@@ -17,24 +17,11 @@ const named =
   (name: string): FakeClass =>
   () => ({
     reset: () => ({ observation: `Game ${name}: say its name.`, info: {} }),
-    step: (action) => ({
-      observation: 'over',
-      reward: boxedAnswer(action) === name.toLowerCase() ? 1 : 0,
-      terminated: true,
-      truncated: false,
-      info: {},
-    }),
+    step: (action) => ({ observation: 'over', reward: boxedAnswer(action) === name.toLowerCase() ? 1 : 0, terminated: true, truncated: false, info: {} }),
   });
 
 const TOOLS: ToolSchema[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'lookup',
-      description: 'Look up a code.',
-      parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
-    },
-  },
+  { type: 'function', function: { name: 'lookup', description: 'Look up a code.', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } } },
 ];
 
 /** A tool-use double: any reply ends the episode. */
@@ -62,11 +49,7 @@ function recording(grammars: boolean | undefined): { model: ChatModel; requests:
   return { model, requests };
 }
 
-const SUITE: Suite = {
-  name: 'doubles',
-  sha256: 'doubles',
-  environments: [{ id: 'held-0', skill: 'Logical Deduction', code: 'Amber', title: null }],
-};
+const SUITE: Suite = { name: 'doubles', sha256: 'doubles', environments: [{ id: 'held-0', skill: 'Logical Deduction', code: 'Amber', title: null }] };
 const CONFIG: Config = {
   ...DEFAULT_CONFIG,
   skills: ['Logical Deduction'],
@@ -151,14 +134,7 @@ describe('the decision and the note', () => {
 });
 
 describe('the grammar follows the request', () => {
-  const base: ChatRequest = {
-    messages: [{ role: 'user', content: 'x' }],
-    temperature: 0.6,
-    topP: 0.95,
-    maxTokens: 50,
-    seed: 1,
-    purpose: 'agent',
-  };
+  const base: ChatRequest = { messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 50, seed: 1, purpose: 'agent' };
 
   it('allows a think block unless thinking is off, bounded by twice the reply budget in characters', () => {
     const thinking = parseGbnf(withActionGrammar(base).grammar!.gbnf);

@@ -59,10 +59,7 @@ describe('close() after a play', () => {
   it('a play that failed is not closed, and its interpreter is retired all the same', async () => {
     const sandbox = counting(false);
     const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
-    await expect(instances.play(async () => ({ error: 'step_exception', value: 0 }))).resolves.toEqual({
-      error: 'step_exception',
-      value: 0,
-    });
+    await expect(instances.play(async () => ({ error: 'step_exception', value: 0 }))).resolves.toEqual({ error: 'step_exception', value: 0 });
     await expect(instances.play(async () => Promise.reject(new Error('model gone')))).rejects.toThrow('model gone');
     expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 0, disposes: 2, loads: 2 });
   });

@@ -15,8 +15,7 @@ import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
 import { clocklessRunFiles, readRunFiles } from '../../fixtures/run-files.ts';
 
-const GLOW_KEY = (JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript)
-  .rules[0]!.replies[0]!;
+const GLOW_KEY = (JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
 const KEYS = ['amber', 'cobalt', 'jade'];
 
 // Replies from the request alone, so they cannot depend on the order of calls: hinted plays take the glowing key, unhinted ones a key by the request's seed.
@@ -28,17 +27,7 @@ function reply(request: ChatRequest): string {
   return `\\boxed{${/HINT:/.test(text) ? glowing : KEYS[request.seed % KEYS.length]}}`;
 }
 
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 9,
-  slotsPerEpoch: 3,
-  playsPerArm: 3,
-  hintPlays: 3,
-  rolloutsPerEpoch: 2,
-  maxTurns: 3,
-  useCorpus: false,
-  evalEvery: 0,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 9, slotsPerEpoch: 3, playsPerArm: 3, hintPlays: 3, rolloutsPerEpoch: 2, maxTurns: 3, useCorpus: false, evalEvery: 0 };
 
 let sandbox: PyodideSandboxRuntime;
 beforeAll(async () => {
@@ -52,18 +41,7 @@ async function runToFiles(concurrency: number): Promise<Record<string, string>> 
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const model = new ScriptedChatModel(reply, 'stateless', () => Math.floor(Math.random() * 3));
-  await store.createRun({
-    id: 'run',
-    name: 'run',
-    createdAt: 0,
-    updatedAt: 0,
-    config,
-    modelId: model.id,
-    status: 'running',
-    epochsCompleted: 0,
-    epochsPlanned: 1,
-    lastError: null,
-  });
+  await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
   await runEpochs({ model, sandbox, corpus: [], commit: (result) => store.commitEpoch('run', result) }, INITIAL_RUN_STATE, config, 1);
   return readRunFiles(dir);
 }

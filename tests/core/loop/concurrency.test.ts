@@ -33,13 +33,7 @@ const game =
         if (opened && failure) throw fakeFailure(failure === 'hang' ? 'step_timeout' : 'step_exception');
         if (!opened) {
           opened = boxedAnswer(action) === 'open';
-          return {
-            observation: opened ? 'The door is open. Now the word.' : 'Still shut.',
-            reward: 0,
-            terminated: false,
-            truncated: false,
-            info: {},
-          };
+          return { observation: opened ? 'The door is open. Now the word.' : 'Still shut.', reward: 0, terminated: false, truncated: false, info: {} };
         }
         const won = boxedAnswer(action) === name.toLowerCase();
         return { observation: won ? 'You win.' : 'Wrong word.', reward: won ? 1 : 0, terminated: true, truncated: false, info: {} };
@@ -70,11 +64,7 @@ function reply(request: ChatRequest): string {
   return helped ? `I say \\boxed{${name.toLowerCase()}}.` : 'I say \\boxed{nothing}.';
 }
 
-const SUITE: Suite = {
-  name: 'doubles',
-  sha256: 'doubles',
-  environments: ['Held', 'Amber'].map((name, i) => ({ id: `held-${i}`, skill: 'Logical Deduction', code: name, title: null })),
-};
+const SUITE: Suite = { name: 'doubles', sha256: 'doubles', environments: ['Held', 'Amber'].map((name, i) => ({ id: `held-${i}`, skill: 'Logical Deduction', code: name, title: null })) };
 
 const CONFIG: Config = {
   ...DEFAULT_CONFIG,
@@ -116,26 +106,9 @@ async function runToFiles(concurrency: number, lookAhead?: number): Promise<{ fi
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const { model, peak } = countingModel();
-  await store.createRun({
-    id: 'run',
-    name: 'run',
-    createdAt: 0,
-    updatedAt: 0,
-    config,
-    modelId: model.id,
-    status: 'running',
-    epochsCompleted: 0,
-    epochsPlanned: 2,
-    lastError: null,
-  });
+  await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 2, lastError: null });
   await runEpochs(
-    {
-      model,
-      sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead },
-      corpus: [],
-      evalSuite: SUITE,
-      commit: (result) => store.commitEpoch('run', result),
-    },
+    { model, sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead }, corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) },
     INITIAL_RUN_STATE,
     config,
     2,
@@ -166,19 +139,11 @@ describe('concurrency changes no result', () => {
   it('never has more calls in flight than the concurrency, nor more than the model takes', async () => {
     for (const concurrency of [3, 7]) {
       const { model, peak } = countingModel();
-      await runEpoch({ model, sandbox: withDelays(fakeSandbox(GAMES), jitter), corpus: [] }, INITIAL_RUN_STATE, {
-        ...CONFIG,
-        evalEvery: 0,
-        concurrency,
-      });
+      await runEpoch({ model, sandbox: withDelays(fakeSandbox(GAMES), jitter), corpus: [] }, INITIAL_RUN_STATE, { ...CONFIG, evalEvery: 0, concurrency });
       expect(peak()).toBe(concurrency);
     }
     const { model, peak } = countingModel();
-    await runEpoch(
-      { model: { ...model, complete: model.complete, maxConcurrency: 2 }, sandbox: fakeSandbox(GAMES), corpus: [] },
-      INITIAL_RUN_STATE,
-      { ...CONFIG, evalEvery: 0, concurrency: 32 },
-    );
+    await runEpoch({ model: { ...model, complete: model.complete, maxConcurrency: 2 }, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, { ...CONFIG, evalEvery: 0, concurrency: 32 });
     expect(peak()).toBe(2);
   });
 });

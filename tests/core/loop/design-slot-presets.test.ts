@@ -25,25 +25,12 @@ function recording(): { sandbox: SandboxRuntime; loads: Array<{ code: string; op
   return { sandbox, loads };
 }
 
-const model: ChatModel = {
-  id: 'stub',
-  complete: async () => ({ text: REPLY, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }),
-};
+const model: ChatModel = { id: 'stub', complete: async () => ({ text: REPLY, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
 
 async function loadsUnder(config: Config): Promise<Array<{ code: string; options: LoadOptions }>> {
   const { sandbox, loads } = recording();
   await designSlot({
-    ...{
-      epoch: 0,
-      slot: 0,
-      skill: config.skills[0]!,
-      envId: 'e0000-s00',
-      config: { ...config, attemptsPerSlot: 1, useCorpus: false, useMemory: false },
-      corpus: [],
-      memory: [],
-      model,
-      sandbox,
-    },
+    ...{ epoch: 0, slot: 0, skill: config.skills[0]!, envId: 'e0000-s00', config: { ...config, attemptsPerSlot: 1, useCorpus: false, useMemory: false }, corpus: [], memory: [], model, sandbox },
     ...{ onAttemptStart: () => undefined, onToken: () => undefined, onValidated: () => undefined },
   });
   return loads;

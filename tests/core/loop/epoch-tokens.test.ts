@@ -8,24 +8,9 @@ import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
 // The hint-helps script, which answers a lesson request too: its hint wins where the agent alone loses, so the playbook asks.
-const BASE = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as {
-  name: string;
-  rules: unknown[];
-};
-const SCRIPT = {
-  ...BASE,
-  rules: [...BASE.rules, { purpose: 'lesson', replies: ['LESSON: Read which key the text marks before trying one.'] }],
-};
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 11,
-  skills: ['Logical Deduction', 'Optimization'],
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  usePlaybook: true,
-};
+const BASE = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as { name: string; rules: unknown[] };
+const SCRIPT = { ...BASE, rules: [...BASE.rules, { purpose: 'lesson', replies: ['LESSON: Read which key the text marks before trying one.'] }] };
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, usePlaybook: true };
 
 // The epoch's tokens are every model call it made: designs, hints, plays and the playbook's lessons.
 describe("an epoch's token count", () => {

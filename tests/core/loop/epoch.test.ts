@@ -9,17 +9,7 @@ import type { SpadeEvent } from '../../../src/core/loop/events.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  skillsPerEpoch: 1,
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 let sandbox: PyodideSandboxRuntime;
 let result: EpochResult;
@@ -49,10 +39,7 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
   });
 
   it('parses the hints (label stripped)', () => {
-    expect(result.environments.map((e) => e.hint)).toEqual([
-      'Pick the key that glows. Answer as \\boxed{name}.',
-      'The password is the thing you stand before.',
-    ]);
+    expect(result.environments.map((e) => e.hint)).toEqual(['Pick the key that glows. Answer as \\boxed{name}.', 'The password is the thing you stand before.']);
   });
 
   it('plays K seeds per arm on the same seeds, hint appended once to the first observation', () => {
@@ -103,10 +90,7 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     ]);
     expect(result.metrics).toMatchObject({ slots: 2, validEnvironments: 2, attempts: 3, episodes: 8 });
     expect(result.metrics.validityRate).toBeCloseTo(2 / 3, 12);
-    expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual([
-      'epoch0:Logical Deduction',
-      'epoch0:Logical Deduction',
-    ]);
+    expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual(['epoch0:Logical Deduction', 'epoch0:Logical Deduction']);
     const agentRows = result.rollouts.filter((r) => r.role === 'agent');
     expect(agentRows).toHaveLength(4);
     expect(agentRows.every((r) => r.messages.every((m) => !m.content.includes('HINT:')))).toBe(true);

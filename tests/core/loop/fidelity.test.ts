@@ -73,18 +73,8 @@ describe('skill rotation gives every active skill several slots', () => {
     expect([...counts.values()]).toEqual([8, 8, 8]);
   });
   it('with the tab defaults, each epoch has two skills with two slots each', () => {
-    expect(planSlots(DEFAULT_CONFIG, 0).map((s) => s.skill)).toEqual([
-      DEFAULT_CONFIG.skills[0],
-      DEFAULT_CONFIG.skills[1],
-      DEFAULT_CONFIG.skills[0],
-      DEFAULT_CONFIG.skills[1],
-    ]);
-    expect(planSlots(DEFAULT_CONFIG, 1).map((s) => s.skill)).toEqual([
-      DEFAULT_CONFIG.skills[2],
-      DEFAULT_CONFIG.skills[3],
-      DEFAULT_CONFIG.skills[2],
-      DEFAULT_CONFIG.skills[3],
-    ]);
+    expect(planSlots(DEFAULT_CONFIG, 0).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1], DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1]]);
+    expect(planSlots(DEFAULT_CONFIG, 1).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3], DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3]]);
   });
   it('with every skill active, the tab continues the round-robin across epochs; the reference restarts it at the first skill', () => {
     const [a, b, c] = ['Logical Deduction', 'Optimization', 'Spatial Reasoning'];
@@ -151,10 +141,7 @@ describe('a run with two environments per skill: advantages and rows by hand', (
     expect(reward('W')).toBeCloseTo(0.25, 12);
     expect(reward('M')).toBeCloseTo(0.25, 12);
     expect(reward('H')).toBe(0);
-    const next = await runEpoch({ model: model(['W', 'H', 'M', 'X']), sandbox: fakeSandbox(GAMES), corpus: [] }, result.nextState, {
-      ...BASE,
-      reward: 'learning_potential',
-    });
+    const next = await runEpoch({ model: model(['W', 'H', 'M', 'X']), sandbox: fakeSandbox(GAMES), corpus: [] }, result.nextState, { ...BASE, reward: 'learning_potential' });
     // Epoch 1 sees the same returns: slow = 0.15 * 0.75 + 0.85 * 0.75 = 0.75 again, fast likewise.
     expect(next.nextState.skillAverages[L]!.slow).toBeCloseTo(0.75, 12);
   });
@@ -231,11 +218,7 @@ describe('failures as SPADE treats them', () => {
     // Validation, then K = 2 unhinted and H = 2 hinted plays: 5 loads, no play renewed in another's interpreter.
     expect(sandbox.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
     const wide = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] }, INITIAL_RUN_STATE, {
-      ...config,
-      reward: 'blend',
-      concurrency: 8,
-    });
+    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
     expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
   });
 });
@@ -258,10 +241,7 @@ describe('hints: retried when unusable, never a hinted play without one', () => 
   it("by the reference's rules (no reply aids), a think-only reply is a hint: asked once, and every hinted play shows it whole", async () => {
     const hints: ChatRequest[] = [];
     const m = model(['H'], (r) => (hints.push(r), '<think>Say win.</think>'));
-    const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, {
-      ...config,
-      replyAids: false,
-    });
+    const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, { ...config, replyAids: false });
     expect(hints).toHaveLength(1);
     const hinted = result.episodes.filter((e) => e.arm === 'hint');
     expect(hinted).toHaveLength(2);
@@ -293,14 +273,7 @@ describe('designer rows, memory and actions', () => {
     expect(row.messages.at(-1)!.content).toContain('NOPE');
   });
   it('the negative memory example is named by its class (with its skill), its code not shown', () => {
-    const record = {
-      envId: 'e0003-s01',
-      skill: L,
-      code: 'class SecretEnv:\n    def reset(self, seed=None):\n        return "hidden body", {}\n',
-      winRate: 0.95,
-      regret: 0,
-      epoch: 3,
-    };
+    const record = { envId: 'e0003-s01', skill: L, code: 'class SecretEnv:\n    def reset(self, seed=None):\n        return "hidden body", {}\n', winRate: 0.95, regret: 0, epoch: 3 };
     const text = memoryBlock({ positives: [], negative: { record, reason: 'too easy' } });
     // The designer never saw the run's ids: the class name is what it can recognise.
     expect(text).toContain(`the ${L} game SecretEnv`);

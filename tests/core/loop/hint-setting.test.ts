@@ -7,8 +7,7 @@ import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import { environmentSetting } from '../../../src/core/skills.ts';
 
 const CODE = 'class TaskEnv: pass';
-const record = (skill: string, domain?: string) =>
-  ({ id: 'e0000-s00', epoch: 0, slot: 0, skill, code: CODE, ...(domain ? { domain } : {}) }) as EnvironmentRecord;
+const record = (skill: string, domain?: string) => ({ id: 'e0000-s00', epoch: 0, slot: 0, skill, code: CODE, ...(domain ? { domain } : {}) }) as EnvironmentRecord;
 
 /** The hint prompt hintEnvironment sends for an environment in a run of `setting`. */
 async function hintPrompt(env: EnvironmentRecord, setting: 'games' | 'tool_use'): Promise<string> {

@@ -25,21 +25,11 @@ class OddEnv:
         return ${expression}
 `;
 
-const oneReply: ChatModel = {
-  id: 'one-reply',
-  complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }),
-};
+const oneReply: ChatModel = { id: 'one-reply', complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
 
 async function play(expression: string, config: Config) {
   const handle = await runtime().load(envReturning(expression), { maxTurns: 1, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = {
-    ...agentSettings(config, oneReply),
-    maxTurns: 1,
-    stepTimeoutMs: 10_000,
-    seed: 1,
-    hint: null,
-    modelSeedKey: 'odd',
-  };
+  const spec: EpisodeSpec = { ...agentSettings(config, oneReply), maxTurns: 1, stepTimeoutMs: 10_000, seed: 1, hint: null, modelSeedKey: 'odd' };
   try {
     return await playEpisode(oneReply, handle, spec);
   } finally {
@@ -69,31 +59,16 @@ const CASES: Case[] = [
 
 describe('odd step returns, real sandbox', () => {
   it('the reference preset converts them and the tab default refuses them', () => {
-    expect([REFERENCE.coerceStepReturns, REFERENCE.crashesLose, DEFAULT_CONFIG.coerceStepReturns, DEFAULT_CONFIG.crashesLose]).toEqual([
-      true,
-      true,
-      false,
-      false,
-    ]);
+    expect([REFERENCE.coerceStepReturns, REFERENCE.crashesLose, DEFAULT_CONFIG.coerceStepReturns, DEFAULT_CONFIG.crashesLose]).toEqual([true, true, false, false]);
   });
 
-  it.each(CASES)(
-    '%s: the reference preset gives what the reference gives',
-    async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
-      const episode = await play(expression, REFERENCE);
-      const turn = episode.turns[0]!;
-      expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([
-        reward,
-        terminated,
-        truncated,
-        played,
-        null,
-        crashCode,
-      ]);
-      if (observation === null) expect(turn.observation).toMatch(/^Error: /);
-      else expect(turn.observation).toBe(observation);
-    },
-  );
+  it.each(CASES)('%s: the reference preset gives what the reference gives', async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
+    const episode = await play(expression, REFERENCE);
+    const turn = episode.turns[0]!;
+    expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+    if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+    else expect(turn.observation).toBe(observation);
+  });
 
   it.each(CASES)('%s: the tab default refuses it (%s) and the play fails', async (_name, expression, tabCode) => {
     const episode = await play(expression, DEFAULT_CONFIG);

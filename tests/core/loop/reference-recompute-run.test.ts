@@ -19,20 +19,12 @@ function game(maxTurns: number): FakeInstance {
       turns += 1;
       if (action.includes('crash')) throw fakeFailure('step_exception');
       const over = action.includes('win') || action.includes('lose');
-      return {
-        observation: 'next',
-        reward: action.includes('win') ? 1 : 0,
-        terminated: over,
-        truncated: !over && turns >= maxTurns,
-        info: {},
-      };
+      return { observation: 'next', reward: action.includes('win') ? 1 : 0, terminated: over, truncated: !over && turns >= maxTurns, info: {} };
     },
   };
 }
 
-const TOOLS = [
-  { type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } },
-];
+const TOOLS = [{ type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } }];
 
 /** A tool-use desk: `lookup` tells the shelf, the answer B4 wins, `crash` in an answer makes step raise, another answer loses. */
 function desk(maxTurns: number): FakeInstance {
@@ -44,13 +36,7 @@ function desk(maxTurns: number): FakeInstance {
       turns += 1;
       if (action.includes('crash')) throw fakeFailure('step_exception');
       const answered = action.includes('<answer>');
-      return {
-        observation: answered ? 'over' : 'Tool result: B4',
-        reward: action.includes('B4</answer>') ? 1 : 0,
-        terminated: answered,
-        truncated: !answered && turns >= maxTurns,
-        info: {},
-      };
+      return { observation: answered ? 'over' : 'Tool result: B4', reward: action.includes('B4</answer>') ? 1 : 0, terminated: answered, truncated: !answered && turns >= maxTurns, info: {} };
     },
     toolFacts: () => ({ methods: ['lookup'], tools: TOOLS, toolsError: null, messages: null, criteria: null, current: 0 }),
     executeTool: () => 'B4',
@@ -58,13 +44,7 @@ function desk(maxTurns: number): FakeInstance {
 }
 
 const GAME_REPLIES = ['\\boxed{win}', '\\boxed{crash}', '\\boxed{lose}', '\\boxed{wait}'];
-const TOOL_REPLIES = [
-  '<answer>B4</answer>',
-  '<answer>crash</answer>',
-  '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>',
-  '<tool_call>{"name": lookup</tool_call>',
-  '<answer>A1</answer>',
-];
+const TOOL_REPLIES = ['<answer>B4</answer>', '<answer>crash</answer>', '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>', '<tool_call>{"name": lookup</tool_call>', '<answer>A1</answer>'];
 
 /** The designer sends the fake's name, hints are one sentence; a hinted agent wins at once, an unhinted one picks a reply by its request's seed. */
 function agent(code: string, replies: readonly string[]): ScriptedChatModel {
@@ -129,12 +109,8 @@ describe('the same at the tab defaults', () => {
     expect(epochs.flatMap((e) => e.episodes).some((e) => e.retried)).toBe(true);
     const comparison = compared(TAB_GAMES, epochs);
     expect(comparison.differences.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose']);
-    expect(changesOf(comparison, 'crashesLose')).toEqual(
-      expect.arrayContaining(['play return', 'agent advantage', 'agent rows', 'win rate', 'designer reward', 'skill average (slow)']),
-    );
-    expect(comparison.differences.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(
-      expect.arrayContaining(['playsPerArm', 'maxTurns', 'replyAids', 'difficulty']),
-    );
+    expect(changesOf(comparison, 'crashesLose')).toEqual(expect.arrayContaining(['play return', 'agent advantage', 'agent rows', 'win rate', 'designer reward', 'skill average (slow)']));
+    expect(comparison.differences.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(expect.arrayContaining(['playsPerArm', 'maxTurns', 'replyAids', 'difficulty']));
     expect(differing(comparison)).toEqual(changesOf(comparison, 'crashesLose'));
   }, 60_000);
 

@@ -9,17 +9,7 @@ import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  seed: 7,
-  skills: ['Logical Deduction'],
-  skillsPerEpoch: 1,
-  slotsPerEpoch: 2,
-  playsPerArm: 2,
-  hintPlays: 2,
-  maxTurns: 3,
-  useCorpus: false,
-};
+const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
 
 /** A memory store holding one new run, and the ports of runEpochs over it; `log` records the order of epoch starts, commits and hook calls. */
 async function setup(runId = 'r') {
@@ -109,9 +99,7 @@ describe('runEpochs', () => {
     const gate = async () => {
       if (log.includes('start 1')) abort.abort();
     };
-    await expect(runEpochs({ ...ports, gate, signal: abort.signal }, INITIAL_RUN_STATE, CONFIG, 3)).rejects.toBeInstanceOf(
-      EpochAbortedError,
-    );
+    await expect(runEpochs({ ...ports, gate, signal: abort.signal }, INITIAL_RUN_STATE, CONFIG, 3)).rejects.toBeInstanceOf(EpochAbortedError);
     expect(log).toEqual(['start 0', 'commit 0', 'committed 0', 'start 1']);
     expect((await store.loadRun('r'))!.state.epoch).toBe(1);
   });

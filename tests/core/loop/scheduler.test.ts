@@ -176,12 +176,7 @@ describe('the scheduler', () => {
         ['b', [1]],
         ['a', [0]],
       ] as const)
-        scheduler.add({
-          stage: 'play',
-          order: [...order],
-          prepare: async () => void log.push(`prepare ${name}`),
-          run: async () => void log.push(`run ${name}`),
-        });
+        scheduler.add({ stage: 'play', order: [...order], prepare: async () => void log.push(`prepare ${name}`), run: async () => void log.push(`run ${name}`) });
       await scheduler.drain();
       expect(log).toEqual(['prepare b', 'run b', 'prepare a', 'run a']);
     });

@@ -34,14 +34,7 @@ function episode(id: string, observation: string, turns: number): Episode {
         { role: 'user' as const, content: observation },
       ]).flat(),
     ],
-    turns: Array.from({ length: turns }, (_, i) => ({
-      reply: `reply ${i}`,
-      action: `${i}`,
-      observation,
-      reward: i === turns - 1 ? 1 : 0.25,
-      terminated: i === turns - 1,
-      truncated: false,
-    })),
+    turns: Array.from({ length: turns }, (_, i) => ({ reply: `reply ${i}`, action: `${i}`, observation, reward: i === turns - 1 ? 1 : 0.25, terminated: i === turns - 1, truncated: false })),
     return: 1,
     error: null,
     dropped: false,
@@ -93,9 +86,7 @@ describe('clipEpisode', () => {
     const stored = clipEpisode(e);
     expect(stored.clipped).toBe(true);
     expect(episodeTextSize(stored)).toBeLessThanOrEqual(EPISODE_TEXT_CHARS);
-    expect(stored.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action])).toEqual(
-      e.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action]),
-    );
+    expect(stored.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action])).toEqual(e.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action]));
     expect(stored.messages.filter((m) => m.role === 'assistant')).toEqual(e.messages.filter((m) => m.role === 'assistant'));
     expect(stored.return).toBe(e.return);
     expect(stored.turns[0]!.observation.endsWith(CLIP_MARKER)).toBe(true);
@@ -132,9 +123,7 @@ describe('clipEpochEpisodes', () => {
 describe('storedStep', () => {
   it('names a non-finite reward, which JSON writes as null, and nothing else', () => {
     const step = (reward: number) => storedStep({ observation: 'o', reward, terminated: true, truncated: false, info: { x: 1 } });
-    expect(
-      JSON.parse(JSON.stringify([step(Number.NaN), step(Number.POSITIVE_INFINITY), step(Number.NEGATIVE_INFINITY), step(0.5)])),
-    ).toEqual([
+    expect(JSON.parse(JSON.stringify([step(Number.NaN), step(Number.POSITIVE_INFINITY), step(Number.NEGATIVE_INFINITY), step(0.5)]))).toEqual([
       { observation: 'o', reward: null, nonfiniteReward: 'nan', terminated: true, truncated: false },
       { observation: 'o', reward: null, nonfiniteReward: 'inf', terminated: true, truncated: false },
       { observation: 'o', reward: null, nonfiniteReward: '-inf', terminated: true, truncated: false },

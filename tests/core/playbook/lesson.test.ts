@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  creditLessons,
-  lessonEffect,
-  lessonTextProblems,
-  MIN_PLAYS_FOR_EFFECT,
-  shownLessons,
-  type Lesson,
-} from '../../../src/core/playbook/lesson.ts';
+import { creditLessons, lessonEffect, lessonTextProblems, MIN_PLAYS_FOR_EFFECT, shownLessons, type Lesson } from '../../../src/core/playbook/lesson.ts';
 import { parseLesson } from '../../../src/core/prompts/lesson-prompt.ts';
 import { agentFirstMessage, PLAYBOOK_HEADING } from '../../../src/core/prompts/agent-prompt.ts';
 
@@ -62,27 +55,17 @@ describe('the playbook', () => {
 
   it('opens the first agent message with the playbook block, and leaves it unchanged without lessons', () => {
     expect(agentFirstMessage('obs', 'Observation: {observation}').content).toBe('Observation: obs');
-    expect(agentFirstMessage('obs', 'Observation: {observation}', ['Halve the range.', 'Count first.']).content).toBe(
-      `${PLAYBOOK_HEADING}\n- Halve the range.\n- Count first.\n\nObservation: obs`,
-    );
+    expect(agentFirstMessage('obs', 'Observation: {observation}', ['Halve the range.', 'Count first.']).content).toBe(`${PLAYBOOK_HEADING}\n- Halve the range.\n- Count first.\n\nObservation: obs`);
   });
 
   it('parses lesson replies and refuses answers, leaked values and empty or overlong text', () => {
-    expect(
-      parseLesson('<think>the key was amber</think>LESSON: Look for the one detail that differs.\nmore', 'The amber key glows.'),
-    ).toEqual({
+    expect(parseLesson('<think>the key was amber</think>LESSON: Look for the one detail that differs.\nmore', 'The amber key glows.')).toEqual({
       lesson: 'Look for the one detail that differs.',
       problem: null,
     });
     expect(parseLesson('Just try things.', '')).toEqual({ lesson: null, problem: 'the reply has no line starting with "LESSON:"' });
-    expect(parseLesson('LESSON: answer \\boxed{42}', '')).toMatchObject({
-      lesson: null,
-      problem: 'a lesson must not contain a \\boxed{} answer',
-    });
-    expect(parseLesson('LESSON: the code is 73', 'Code between 10 and 73.')).toEqual({
-      lesson: null,
-      problem: 'the lesson names 73, a value of this game',
-    });
+    expect(parseLesson('LESSON: answer \\boxed{42}', '')).toMatchObject({ lesson: null, problem: 'a lesson must not contain a \\boxed{} answer' });
+    expect(parseLesson('LESSON: the code is 73', 'Code between 10 and 73.')).toEqual({ lesson: null, problem: 'the lesson names 73, a value of this game' });
     expect(parseLesson('LESSON:   ', '')).toEqual({ lesson: null, problem: 'a lesson needs some text' });
     expect(lessonTextProblems('x'.repeat(401))).toEqual(['a lesson has at most 400 characters, this one has 401']);
   });

@@ -7,35 +7,17 @@ import { parseToolReply } from '../../../src/core/prompts/tool-call-parse.ts';
 import type { ToolSchema } from '../../../src/core/ports/chat-port.ts';
 import { matches, parseGbnf, sampleGbnf, seededRandom } from '../../fixtures/gbnf-matcher.ts';
 
-const tool = (name: string, parameters: unknown): ToolSchema => ({
-  type: 'function',
-  function: { name, description: '', parameters: parameters as Record<string, unknown> },
-});
+const tool = (name: string, parameters: unknown): ToolSchema => ({ type: 'function', function: { name, description: '', parameters: parameters as Record<string, unknown> } });
 
 const TOOLS: ToolSchema[] = [
   tool('get_order', {
     type: 'object',
-    properties: {
-      order_id: { type: 'integer' },
-      view: { type: 'string', enum: ['summary', 'items'] },
-      note: { type: 'string' },
-      tags: { type: 'array', items: { type: 'string' } },
-    },
+    properties: { order_id: { type: 'integer' }, view: { type: 'string', enum: ['summary', 'items'] }, note: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
     required: ['order_id'],
   }),
-  tool('refund', {
-    type: 'object',
-    properties: { order_id: { type: 'integer' }, amount: { type: 'number' }, full: { type: 'boolean' } },
-    required: ['order_id', 'full'],
-  }),
+  tool('refund', { type: 'object', properties: { order_id: { type: 'integer' }, amount: { type: 'number' }, full: { type: 'boolean' } }, required: ['order_id', 'full'] }),
   tool('ping', { type: 'object', properties: {} }),
-  tool('search', {
-    type: 'object',
-    properties: {
-      query: { type: ['string', 'null'] },
-      filters: { type: 'object', properties: { city: { const: 'Paris' } }, required: ['city'] },
-    },
-  }),
+  tool('search', { type: 'object', properties: { query: { type: ['string', 'null'] }, filters: { type: 'object', properties: { city: { const: 'Paris' } }, required: ['city'] } } }),
 ];
 
 describe('GBNF literals', () => {
@@ -56,12 +38,7 @@ describe('the boxed-action grammar', () => {
   const grammar = parseGbnf(boxedActionGrammar({ think: true }).gbnf);
   const noThink = parseGbnf(boxedActionGrammar({ think: false }).gbnf);
 
-  it.each([
-    ['\\boxed{read 7}'],
-    ['I should open the door first.\n\\boxed{open door}'],
-    ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'],
-    ['\\boxed{UP, UP, LEFT}'],
-  ])('allows %j', (reply) => {
+  it.each([['\\boxed{read 7}'], ['I should open the door first.\n\\boxed{open door}'], ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'], ['\\boxed{UP, UP, LEFT}']])('allows %j', (reply) => {
     expect(matches(grammar, reply)).toBe(true);
   });
 
@@ -161,9 +138,7 @@ describe('the tool-reply grammar', () => {
 
   it('escapes hostile tool names and keys, and gives them back exactly through JSON', () => {
     const names = ['x"</tool_call>\\', 'a\nb', '\u00fc\u{1f600}', ']) | root', 'lone\ud800'];
-    const hostile = names.map((name) =>
-      tool(name, { type: 'object', properties: { [`${name}-key`]: { type: 'string', enum: [name] } }, required: [`${name}-key`] }),
-    );
+    const hostile = names.map((name) => tool(name, { type: 'object', properties: { [`${name}-key`]: { type: 'string', enum: [name] } }, required: [`${name}-key`] }));
     const rules = parseGbnf(toolReplyGrammar(hostile, { think: false }).gbnf);
     const random = seededRandom(3);
     const seen = new Set<string>();

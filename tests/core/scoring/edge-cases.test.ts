@@ -100,9 +100,7 @@ describe('learning potential', () => {
   });
 
   it('stores regret 0 in the memory, as the reference does for this variant; blend stores the matched regret', () => {
-    expect(score({ ...EDGE_CONFIG, reward: 'learning_potential' }).memoryRecords).toEqual([
-      expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0 }),
-    ]);
+    expect(score({ ...EDGE_CONFIG, reward: 'learning_potential' }).memoryRecords).toEqual([expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0 })]);
     expect(score(EDGE_CONFIG).memoryRecords).toEqual([expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0.5 })]);
   });
 });

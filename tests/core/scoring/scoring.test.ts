@@ -36,9 +36,7 @@ describe('returns and regret', () => {
     expect(episodeReturn([])).toBe(0);
   });
   it("clips a non-finite terminal reward as the reference's max(-1, min(1, r)) does: NaN to 1", () => {
-    const clipped = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((reward) =>
-      episodeReturn([{ reward, terminated: true }]),
-    );
+    const clipped = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((reward) => episodeReturn([{ reward, terminated: true }]));
     expect(clipped).toEqual([1, 1, -1]);
   });
   it('regret is r_hint - r_nohint and is not floored', () => {

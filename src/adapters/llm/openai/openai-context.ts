@@ -51,8 +51,7 @@ export class OpenAIContext {
     let counted: number | null;
     if (this.tokenizer) {
       const kind = await this.tokenizer;
-      counted =
-        kind === 'vllm' ? await this.countVllm(request, signal) : kind === 'llamacpp' ? await this.countLlamaCpp(request, signal) : null;
+      counted = kind === 'vllm' ? await this.countVllm(request, signal) : kind === 'llamacpp' ? await this.countLlamaCpp(request, signal) : null;
     } else {
       const detected = this.detect(request, signal);
       this.tokenizer = detected.then((d) => d.kind);
@@ -63,10 +62,7 @@ export class OpenAIContext {
   }
 
   // The first count: vLLM's endpoint, else llama.cpp's, else none; which one answered is kept for the next counts.
-  private async detect(
-    request: Pick<ChatRequest, 'messages' | 'tools'>,
-    signal?: AbortSignalLike,
-  ): Promise<{ kind: Tokenizer; counted: number | null }> {
+  private async detect(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<{ kind: Tokenizer; counted: number | null }> {
     const vllm = await this.countVllm(request, signal);
     if (vllm !== null) return { kind: 'vllm', counted: vllm };
     const llamacpp = await this.countLlamaCpp(request, signal);
@@ -85,12 +81,7 @@ export class OpenAIContext {
   }
 
   private async countLlamaCpp(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
-    const templated = await this.json(
-      'POST',
-      '/apply-template',
-      { messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined) },
-      signal,
-    );
+    const templated = await this.json('POST', '/apply-template', { messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined) }, signal);
     const prompt = isObject(templated) && typeof templated.prompt === 'string' ? templated.prompt : null;
     if (prompt === null) return null;
     const answer = await this.json('POST', '/tokenize', { content: prompt, add_special: true }, signal);
@@ -107,12 +98,7 @@ export class OpenAIContext {
     const timer = setTimeout(stop, this.timeoutMs);
     signal?.addEventListener('abort', stop);
     try {
-      const response = await this.fetchFn(`${this.root}${path}`, {
-        method,
-        headers: this.headers,
-        signal: controller.signal,
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
+      const response = await this.fetchFn(`${this.root}${path}`, { method, headers: this.headers, signal: controller.signal, ...(body ? { body: JSON.stringify(body) } : {}) });
       return response.ok ? parseJson(await response.text()) : null;
     } catch {
       return null;

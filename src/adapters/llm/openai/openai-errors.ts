@@ -3,8 +3,7 @@ import { ChatModelError, type ChatErrorCode } from '../../../core/ports/chat-por
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
 
-const CONTEXT_OVERFLOW =
-  /context (length|size|window)|maximum model length|context_length_exceeded|exceed_context_size|too many tokens|prompt is too long|input is too large/i;
+const CONTEXT_OVERFLOW = /context (length|size|window)|maximum model length|context_length_exceeded|exceed_context_size|too many tokens|prompt is too long|input is too large/i;
 const retryDelays = new WeakMap<ChatModelError, number>();
 
 /** A `ChatModelError`; with `retryDelayMs` (0 = plain backoff) it is marked retryable. */
@@ -70,10 +69,7 @@ export function httpFailure(url: string, model: string, response: Response, body
 /** The failure for an `error` object inside a 200 reply (some servers report failures mid-stream); not retryable. */
 export function replyFailure(url: string, chunk: Json): ChatModelError {
   const detail = serverMessage(JSON.stringify(chunk));
-  return failure(
-    CONTEXT_OVERFLOW.test(detail) ? 'context_length' : 'http_error',
-    `${url} reported an error in its reply: ${detail}. See the server log.`,
-  );
+  return failure(CONTEXT_OVERFLOW.test(detail) ? 'context_length' : 'http_error', `${url} reported an error in its reply: ${detail}. See the server log.`);
 }
 
 /** The retryable `unreachable` failure for a fetch or body read that threw (refused, reset, DNS, CORS). */

@@ -34,11 +34,7 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
     const call = reply.calls[0]!;
     pending = `call_${index}`;
     const text = content.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/gi, '').trim();
-    return {
-      role,
-      content: text === '' ? null : text,
-      tool_calls: [{ id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
-    };
+    return { role, content: text === '' ? null : text, tool_calls: [{ id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
   });
 }
 
@@ -50,9 +46,7 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
 export function withoutListedTools(messages: readonly ChatMessage[], tools: readonly ToolSchema[] | undefined): ChatMessage[] {
   const block = tools && tools.length > 0 ? toolSchemaBlock(tools) : '';
   const at = block === '' ? -1 : messages.findIndex((m) => m.role === 'user' && m.content.includes(block));
-  return at < 0
-    ? [...messages]
-    : messages.map((m, index) => (index === at ? { ...m, content: m.content.replace(block, () => TOOLS_SENT_NATIVELY) } : m));
+  return at < 0 ? [...messages] : messages.map((m, index) => (index === at ? { ...m, content: m.content.replace(block, () => TOOLS_SENT_NATIVELY) } : m));
 }
 
 interface PartialCall {
@@ -92,9 +86,7 @@ export class ToolCallCollector {
           args = undefined;
         }
         const parsed: ToolCall | null = isObject(args) ? { name: call.name, arguments: args } : null;
-        return parsed
-          ? toolCallAction(parsed)
-          : `<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.arguments)}}</tool_call>`;
+        return parsed ? toolCallAction(parsed) : `<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.arguments)}}</tool_call>`;
       })
       .join('\n');
   }

@@ -157,9 +157,6 @@ export class ScriptedChatModel implements ChatModel {
       }
     }
     const last = request.messages[request.messages.length - 1]?.content ?? '';
-    throw new ChatModelError(
-      'no_script_match',
-      `The script ${this.id} has no reply for a ${request.purpose} request ending with ${JSON.stringify(last.slice(-120))}. Add a rule for it.`,
-    );
+    throw new ChatModelError('no_script_match', `The script ${this.id} has no reply for a ${request.purpose} request ending with ${JSON.stringify(last.slice(-120))}. Add a rule for it.`);
   }
 }

@@ -100,15 +100,7 @@ interface Need {
   problem: string | null;
 }
 
-function needOf(
-  shape: KvShape,
-  float: 16 | 32,
-  vramMB: number,
-  listWindow: number,
-  tokens: number,
-  caps: GpuCapabilities,
-  budget: { mb: number; assumed: boolean },
-): Need {
+function needOf(shape: KvShape, float: 16 | 32, vramMB: number, listWindow: number, tokens: number, caps: GpuCapabilities, budget: { mb: number; assumed: boolean }): Need {
   const totalMB = vramMB + ((tokens - listWindow) * kvBytesPerToken(shape, float)) / BYTES_PER_MB;
   const layerBytes = kvLayerBufferBytes(shape, float, tokens);
   const adapter = caps.adapter;
@@ -134,31 +126,12 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
   const need = (tokens: number): Need | null => (known ? needOf(shape, float, model.vramMB!, listWindow!, tokens, caps, budget) : null);
   if (override !== null) {
     const problem = need(override)?.problem ?? null;
-    return {
-      tokens: override,
-      automatic: false,
-      explanation: `Loads with ${sized(override)}, as chosen under "Context window".`,
-      warning: problem ? `May not load: ${problem}.` : null,
-    };
+    return { tokens: override, automatic: false, explanation: `Loads with ${sized(override)}, as chosen under "Context window".`, warning: problem ? `May not load: ${problem}.` : null };
   }
   if (!known) {
-    const why =
-      shape === null
-        ? 'SPADE Lab does not know the size of its KV cache, so the window is not enlarged'
-        : 'its GPU memory or float width is not known, so the window is not enlarged';
-    if (listWindow === null)
-      return {
-        tokens: null,
-        automatic: true,
-        explanation: `Loads with the window its mlc-chat-config.json sets (known after loading): ${why}.`,
-        warning: null,
-      };
-    return {
-      tokens: listWindow,
-      automatic: true,
-      explanation: `Loads with web-llm's ${count(listWindow)}-token window: ${why}.`,
-      warning: null,
-    };
+    const why = shape === null ? 'SPADE Lab does not know the size of its KV cache, so the window is not enlarged' : 'its GPU memory or float width is not known, so the window is not enlarged';
+    if (listWindow === null) return { tokens: null, automatic: true, explanation: `Loads with the window its mlc-chat-config.json sets (known after loading): ${why}.`, warning: null };
+    return { tokens: listWindow, automatic: true, explanation: `Loads with web-llm's ${count(listWindow)}-token window: ${why}.`, warning: null };
   }
   const perToken = `its KV cache takes ${kib(kvBytesPerToken(shape, float))} per token`;
   const candidates = WINDOW_CHOICES.filter((tokens) => tokens <= shape.nativeWindow && tokens > listWindow!);
@@ -167,9 +140,7 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
     if (fit.problem) continue;
     const larger = candidates[index - 1];
     const notLarger =
-      larger === undefined
-        ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})`
-        : `not ${count(larger)}: ${need(larger)!.problem}`;
+      larger === undefined ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})` : `not ${count(larger)}: ${need(larger)!.problem}`;
     return {
       tokens,
       automatic: true,
@@ -178,14 +149,6 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
     };
   }
   const smallest = candidates[candidates.length - 1];
-  const why =
-    smallest === undefined
-      ? `web-llm's list already allows what the model was trained for`
-      : `not ${count(smallest)}: ${need(smallest)!.problem}`;
-  return {
-    tokens: listWindow,
-    automatic: true,
-    explanation: `Loads with web-llm's ${count(listWindow!)}-token window: ${perToken}; ${why}.`,
-    warning: null,
-  };
+  const why = smallest === undefined ? `web-llm's list already allows what the model was trained for` : `not ${count(smallest)}: ${need(smallest)!.problem}`;
+  return { tokens: listWindow, automatic: true, explanation: `Loads with web-llm's ${count(listWindow!)}-token window: ${perToken}; ${why}.`, warning: null };
 }

@@ -64,8 +64,7 @@ function absoluteUrl(raw: string, what: string, baseUrl: string): URL {
   } catch {
     throw new Error(`The ${what} ${JSON.stringify(text)} is not a URL: give e.g. https://example.org/models/Qwen3-0.6B-q4f32_1-MLC/`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`The ${what} ${JSON.stringify(text)} uses ${url.protocol}; only http(s) URLs can be fetched.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The ${what} ${JSON.stringify(text)} uses ${url.protocol}; only http(s) URLs can be fetched.`);
   return url;
 }
 
@@ -74,9 +73,7 @@ export function customModel(input: CustomModelInput, baseUrl: string): CatalogMo
   const modelUrl = absoluteUrl(input.modelUrl, 'model URL', baseUrl);
   const libUrl = absoluteUrl(input.modelLibUrl, 'model library URL', baseUrl);
   if (!libUrl.pathname.endsWith('.wasm'))
-    throw new Error(
-      `The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`,
-    );
+    throw new Error(`The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`);
   const folder =
     modelUrl.pathname
       .replace(/\/resolve\/[^/]+\/?$/, '')

@@ -13,10 +13,7 @@ interface AdapterClass {
  * reason `destroyed` is web-llm unloading on purpose and is not reported. Returns false when
  * this scope has no WebGPU.
  */
-export function watchDeviceLoss(
-  post: (notice: WorkerNotice) => void,
-  scope: { GPUAdapter?: AdapterClass } = globalThis as { GPUAdapter?: AdapterClass },
-): boolean {
+export function watchDeviceLoss(post: (notice: WorkerNotice) => void, scope: { GPUAdapter?: AdapterClass } = globalThis as { GPUAdapter?: AdapterClass }): boolean {
   const adapterClass = scope.GPUAdapter;
   if (!adapterClass) return false;
   const original = adapterClass.prototype.requestDevice;

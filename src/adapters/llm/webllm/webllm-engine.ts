@@ -40,7 +40,5 @@ export interface WebLlmEngineSource {
 
 /** True for a failure text that means the engine lost its GPU device or its model (so reloading helps). */
 export function isEngineLoss(text: string): boolean {
-  return /DeviceLostError|device (was |is )?lost|ModelNotLoadedError|Model not loaded|WorkerEngineModelNotLoadedError|is not loaded with a model|EngineNotLoadedError|GPUDevice.*destroyed/i.test(
-    text,
-  );
+  return /DeviceLostError|device (was |is )?lost|ModelNotLoadedError|Model not loaded|WorkerEngineModelNotLoadedError|is not loaded with a model|EngineNotLoadedError|GPUDevice.*destroyed/i.test(text);
 }

@@ -64,13 +64,7 @@ const defaultDeps: SessionDeps = {
 
 /** The load context of a model with no alternatives to suggest. */
 export function defaultContext(model: CatalogModel): LoadContext {
-  return {
-    modelId: model.spec.id,
-    filesUrl: filesBaseUrl(model.record.model),
-    modelLibUrl: model.record.model_lib,
-    f32Alternative: null,
-    smallerAlternative: null,
-  };
+  return { modelId: model.spec.id, filesUrl: filesBaseUrl(model.record.model), modelLibUrl: model.record.model_lib, f32Alternative: null, smallerAlternative: null };
 }
 
 function race<T>(pending: Promise<T>, ...stops: Array<Promise<never>>): Promise<T> {
@@ -152,9 +146,7 @@ export class WebLlmSession implements WebLlmEngineSource {
 
   /** Cancels a running load or recovery at once (the worker is terminated; shards already downloaded stay cached). */
   cancel(): void {
-    this.cancelLoad?.(
-      new ModelLoadError('cancelled', 'Loading was cancelled.', 'Load again when you are ready: shards already downloaded stay cached.'),
-    );
+    this.cancelLoad?.(new ModelLoadError('cancelled', 'Loading was cancelled.', 'Load again when you are ready: shards already downloaded stay cached.'));
   }
 
   /** Unloads the model and stops the worker. */
@@ -208,11 +200,7 @@ export class WebLlmSession implements WebLlmEngineSource {
     const timer = setTimeout(
       () =>
         markLost(
-          new ModelLoadError(
-            'worker_failed',
-            `The model worker did not start within ${this.deps.startTimeoutMs} ms.`,
-            'Reload the page; if it persists, the browser may block module workers.',
-          ),
+          new ModelLoadError('worker_failed', `The model worker did not start within ${this.deps.startTimeoutMs} ms.`, 'Reload the page; if it persists, the browser may block module workers.'),
         ),
       this.deps.startTimeoutMs,
     );
@@ -229,10 +217,7 @@ export class WebLlmSession implements WebLlmEngineSource {
       markLost(new ModelLoadError('worker_failed', `The model worker stopped: ${message}.`, 'Reload the page and load the model again.'));
     });
     const tracker = new ProgressTracker();
-    const engine = connect(port, {
-      appConfig,
-      initProgressCallback: (report) => this.emit({ type: 'progress', progress: tracker.take(report) }),
-    });
+    const engine = connect(port, { appConfig, initProgressCallback: (report) => this.emit({ type: 'progress', progress: tracker.take(report) }) });
     const generation: Generation = { worker, engine, lost, ready, markLost };
     return generation;
   }

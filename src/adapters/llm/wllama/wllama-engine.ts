@@ -1,11 +1,4 @@
-import {
-  Wllama,
-  type ChatCompletionChunk,
-  type ChatCompletionParams,
-  type LoadModelParams,
-  type StreamParams,
-  type WllamaLogger,
-} from '@wllama/wllama';
+import { Wllama, type ChatCompletionChunk, type ChatCompletionParams, type LoadModelParams, type StreamParams, type WllamaLogger } from '@wllama/wllama';
 import { readGgufHeader, type GgufSummary } from './gguf-header.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
@@ -69,9 +62,7 @@ const quietLogger: WllamaLogger = {
 };
 
 /** The engine's environment on this page: threads only when cross-origin isolated, then half the logical processors (at least 2, at most 8). */
-export function cpuEnvironment(
-  scope: { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } } = globalThis,
-): CpuEnvironment {
+export function cpuEnvironment(scope: { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } } = globalThis): CpuEnvironment {
   const isolated = scope.crossOriginIsolated === true;
   const hardwareConcurrency = Math.max(1, scope.navigator?.hardwareConcurrency ?? 1);
   const threads = isolated && hardwareConcurrency > 1 ? Math.min(8, Math.max(2, Math.floor(hardwareConcurrency / 2))) : 1;

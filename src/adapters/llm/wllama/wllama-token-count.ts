@@ -32,11 +32,7 @@ interface Counted {
  * the engine refuses to read, counts as the larger of `window + 1` and the rough estimate, a lower
  * bound that tells the caller to trim.
  */
-export async function countWithEngine(
-  engine: WllamaChatEngine,
-  params: TemplateParams,
-  { window, estimate, signal, failure }: CountContext,
-): Promise<number> {
+export async function countWithEngine(engine: WllamaChatEngine, params: TemplateParams, { window, estimate, signal, failure }: CountContext): Promise<number> {
   if (signal?.aborted) throw aborted();
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();

@@ -95,8 +95,6 @@ describe('ScriptedChatModel: an optional context window', () => {
     const refused = await model.complete({ ...request('agent', 'x'.repeat(404)) }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ChatModelError);
     expect(refused).toMatchObject({ code: 'context_length' });
-    expect((refused as Error).message).toBe(
-      'scripted:windowed holds 200 tokens; this agent request asks for 101 prompt tokens plus maxTokens 100. Shorten the prompt or lower maxTokens.',
-    );
+    expect((refused as Error).message).toBe('scripted:windowed holds 200 tokens; this agent request asks for 101 prompt tokens plus maxTokens 100. Shorten the prompt or lower maxTokens.');
   });
 });

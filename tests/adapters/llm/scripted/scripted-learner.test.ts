@@ -10,14 +10,7 @@ const OBSERVATION =
   '[Beacon Sync] Three beacons flash every 4, 6 and 10 seconds. All three flashed together at second 7. At which second after second 100 do all three next flash together? Reply with the second as \\boxed{number}. One wrong answer ends the game.';
 
 function agentRequest(lessons: string[], observation = OBSERVATION): ChatRequest {
-  return {
-    messages: [agentFirstMessage(observation, DEFAULT_TEMPLATES.agent, lessons)],
-    temperature: 0,
-    topP: 1,
-    maxTokens: 100,
-    seed: 1,
-    purpose: 'agent',
-  };
+  return { messages: [agentFirstMessage(observation, DEFAULT_TEMPLATES.agent, lessons)], temperature: 0, topP: 1, maxTokens: 100, seed: 1, purpose: 'agent' };
 }
 
 describe('the scripted learner', () => {

@@ -21,12 +21,7 @@ function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
 function setup(replies: FakeWllamaReply[], options: { enableThinking?: boolean } = {}) {
   const engine = new FakeWllama(replies);
   const speeds: GenerationSpeed[] = [];
-  const model = new WllamaChatModel(engine, {
-    modelName: 'Qwen3-0.6B-Q4_K_M.gguf',
-    contextTokens: 8192,
-    onSpeed: (s) => speeds.push(s),
-    ...options,
-  });
+  const model = new WllamaChatModel(engine, { modelName: 'Qwen3-0.6B-Q4_K_M.gguf', contextTokens: 8192, onSpeed: (s) => speeds.push(s), ...options });
   return { engine, model, speeds };
 }
 
@@ -112,10 +107,7 @@ describe('WllamaChatModel: requests and streaming', () => {
 describe('WllamaChatModel: abort', () => {
   it('resolves with the text so far and finishReason abort; later pieces are dropped; the next call works', async () => {
     const abort = new AbortController();
-    const { engine, model } = setup([
-      { deltas: ['one ', 'two ', 'three ', 'four'], beforePiece: (i) => void (i === 2 && abort.abort()) },
-      { deltas: ['again'] },
-    ]);
+    const { engine, model } = setup([{ deltas: ['one ', 'two ', 'three ', 'four'], beforePiece: (i) => void (i === 2 && abort.abort()) }, { deltas: ['again'] }]);
     const pieces: string[] = [];
     const result = await model.complete(request({ signal: abort.signal, onToken: (p) => pieces.push(p) }));
     expect(result).toMatchObject({ text: 'one two ', finishReason: 'abort' });
@@ -135,12 +127,7 @@ describe('WllamaChatModel: abort', () => {
 
 describe('WllamaChatModel: failures', () => {
   it("turns the engine's context overflow into context_length with the loaded context and what to change", async () => {
-    const { model } = setup([
-      {
-        deltas: [],
-        error: wllamaError('request (9319 tokens) exceeds the available context size (8192 tokens), try increasing it', 'inference_error'),
-      },
-    ]);
+    const { model } = setup([{ deltas: [], error: wllamaError('request (9319 tokens) exceeds the available context size (8192 tokens), try increasing it', 'inference_error') }]);
     const error = await failureOf(model.complete(request()));
     expect(error.code).toBe('context_length');
     expect(error.message).toBe(
@@ -206,10 +193,7 @@ describe('WllamaChatModel: window and prompt tokens', () => {
 
   it('counts a prompt longer than the window as more than the window, and fails clearly otherwise', async () => {
     const long = request({ messages: [{ role: 'user', content: 'x'.repeat(40_000) }] });
-    const refused = () => ({
-      deltas: [],
-      error: wllamaError('the request exceeds the available context size, try increasing it', 'inference_error'),
-    });
+    const refused = () => ({ deltas: [], error: wllamaError('the request exceeds the available context size, try increasing it', 'inference_error') });
     const { model } = setup([refused(), refused()]);
     await expect(model.countPromptTokens(request())).resolves.toBe(8193);
     await expect(model.countPromptTokens(long)).resolves.toBe(10_004);

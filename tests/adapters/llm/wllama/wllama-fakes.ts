@@ -20,11 +20,7 @@ export function wllamaError(message: string, type: string): Error {
   return Object.assign(new Error(message), { type });
 }
 
-const chunk = (
-  content: string | null,
-  finish: 'stop' | 'length' | null,
-  extra: Partial<ChatCompletionChunk> = {},
-): ChatCompletionChunk => ({
+const chunk = (content: string | null, finish: 'stop' | 'length' | null, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
   id: '',
   object: 'chat.completion.chunk',
   created: 0,

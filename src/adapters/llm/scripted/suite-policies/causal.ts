@@ -40,22 +40,14 @@ function domino(observations: readonly string[]): string {
 function wards(observations: readonly string[]) {
   const text = firstOf(observations);
   const group = (name: string) =>
-    new Map(
-      grabAll(grab(text, new RegExp(`${name} cases: ([^.]*)\\.`))[0]!, /(\w+) (\d+) of (\d+) recovered/g).map(
-        ([d, r, n]) => [d!, [Number(r), Number(n)]] as const,
-      ),
-    );
+    new Map(grabAll(grab(text, new RegExp(`${name} cases: ([^.]*)\\.`))[0]!, /(\w+) (\d+) of (\d+) recovered/g).map(([d, r, n]) => [d!, [Number(r), Number(n)]] as const));
   return { mild: group('Mild'), severe: group('Severe') };
 }
 
 /** Reads the log's beat from the blink turns nobody caused, then tests the buttons on off-beat turns. */
 function kiosk(observations: readonly string[]): string {
   const text = latestOf(observations);
-  const log = grabAll(text, /Turn (\d+): (?:([A-E]) pressed|no press), (blink|dark)/g).map(([t, b, lit]) => ({
-    turn: Number(t),
-    button: b || null,
-    lit: lit === 'blink',
-  }));
+  const log = grabAll(text, /Turn (\d+): (?:([A-E]) pressed|no press), (blink|dark)/g).map(([t, b, lit]) => ({ turn: Number(t), button: b || null, lit: lit === 'blink' }));
   const next = Number(grab(text, /Next is turn (\d+)/)[0]);
   const visitorBlinks = log.filter((e) => e.turn <= 9 && e.lit).map((e) => e.turn);
   const period = visitorBlinks[1]! - visitorBlinks[0]!;
@@ -78,12 +70,7 @@ function kioskHabit(observations: readonly string[]): string {
 export const CAUSAL_POLICIES: readonly SuitePolicy[] = [
   { title: 'Greenhouse Trials', skill: SKILL, win: greenhouse, lose: greenhouseRecords },
   // The losing line pushes A once and guesses a single chain.
-  {
-    title: 'Domino Garden',
-    skill: SKILL,
-    win: domino,
-    lose: (obs) => (obs.length < 2 ? boxed('push A') : boxed('links A>B, B>C, C>D, D>E')),
-  },
+  { title: 'Domino Garden', skill: SKILL, win: domino, lose: (obs) => (obs.length < 2 ? boxed('push A') : boxed('links A>B, B>C, C>D, D>E')) },
   {
     title: 'Ward Records',
     skill: SKILL,

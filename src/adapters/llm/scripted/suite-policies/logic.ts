@@ -55,17 +55,12 @@ type Suspect = { name: string; looks: Record<string, boolean> };
 const FEATURES = ['hat', 'glasses', 'scarf', 'boots'];
 
 function lineup(observations: readonly string[]) {
-  const suspects: Suspect[] = grabAll(
-    firstOf(observations),
-    /(\w+) \(hat (yes|no), glasses (yes|no), scarf (yes|no), boots (yes|no)\)/g,
-  ).map(([name, ...values]) => ({
+  const suspects: Suspect[] = grabAll(firstOf(observations), /(\w+) \(hat (yes|no), glasses (yes|no), scarf (yes|no), boots (yes|no)\)/g).map(([name, ...values]) => ({
     name: name!,
     looks: Object.fromEntries(FEATURES.map((f, i) => [f, values[i] === 'yes'])),
   }));
   const latest = latestOf(observations);
-  const answers = grabAll(grab(latest, /Witness answers so far: ([^.]*)\./)[0]!, /(\w+)=(yes|no)/g).map(
-    ([f, v]) => [f!, v === 'yes'] as const,
-  );
+  const answers = grabAll(grab(latest, /Witness answers so far: ([^.]*)\./)[0]!, /(\w+)=(yes|no)/g).map(([f, v]) => [f!, v === 'yes'] as const);
   const left = Number(grab(latest, /Questions left: (\d+)/)[0]);
   return { suspects, answers, left };
 }
@@ -84,10 +79,7 @@ const solvable = (group: readonly Suspect[], left: number): boolean => group.len
 function closure(observations: readonly string[], rounds: number): string[] {
   const text = firstOf(observations);
   const active = new Set(grab(text, /Signals start active: ([a-z, ]+)\./)[0]!.split(', '));
-  const rules = grabAll(grab(text, /Rules: (.*?)\. A rule fires/)[0]!, /if ([a-z ]+?) then ([a-z]+)/g).map(([needs, result]) => ({
-    needs: needs!.split(' and '),
-    result: result!,
-  }));
+  const rules = grabAll(grab(text, /Rules: (.*?)\. A rule fires/)[0]!, /if ([a-z ]+?) then ([a-z]+)/g).map(([needs, result]) => ({ needs: needs!.split(' and '), result: result! }));
   for (let round = 0; round < rounds; round++) {
     const fired = rules.filter((rule) => rule.needs.every((n) => active.has(n))).map((rule) => rule.result);
     if (fired.every((r) => active.has(r))) break;

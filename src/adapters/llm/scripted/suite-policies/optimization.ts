@@ -5,13 +5,9 @@ const SKILL = 'Optimization';
 
 /** Cheapest route cost from A to G, comparing (roads, toll) pairs in order: `fewestRoads` puts the road count first. */
 function tollRoute(observations: readonly string[], fewestRoads: boolean): number {
-  const roads = grabAll(firstOf(observations), /([A-G])-([A-G]) (\d+)/g).flatMap(([x, y, toll]) => [
-    [x!, y!, Number(toll)] as const,
-    [y!, x!, Number(toll)] as const,
-  ]);
+  const roads = grabAll(firstOf(observations), /([A-G])-([A-G]) (\d+)/g).flatMap(([x, y, toll]) => [[x!, y!, Number(toll)] as const, [y!, x!, Number(toll)] as const]);
   const best = new Map<string, [number, number]>([['A', [0, 0]]]);
-  const better = (a: [number, number], b: [number, number] | undefined) =>
-    !b || (fewestRoads ? a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) : a[1] < b[1]);
+  const better = (a: [number, number], b: [number, number] | undefined) => !b || (fewestRoads ? a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) : a[1] < b[1]);
   // Bellman-Ford: seven towns settle within seven rounds.
   for (let round = 0; round < 7; round++) {
     for (const [from, to, toll] of roads) {
@@ -58,9 +54,7 @@ function jugRoutine(observations: readonly string[]): string {
 }
 
 function courier(observations: readonly string[]) {
-  const spots = new Map(
-    grabAll(firstOf(observations), /\b([HPQRST]) \((\d+), (\d+)\)/g).map(([s, x, y]) => [s!, [Number(x), Number(y)]] as const),
-  );
+  const spots = new Map(grabAll(firstOf(observations), /\b([HPQRST]) \((\d+), (\d+)\)/g).map(([s, x, y]) => [s!, [Number(x), Number(y)]] as const));
   const [at, visited] = grab(latestOf(observations), /Now at ([HPQRST]); visited: ([^;]*);/);
   const left = [...spots.keys()].filter((s) => s !== 'H' && s !== at && !visited!.split(', ').includes(s));
   const dist = (a: string, b: string) => {

@@ -93,10 +93,7 @@ const moveGrid = (move: (r: number, c: number) => Cell) => (grid: string) => {
   );
   return out.map((row) => row.join('')).join('/');
 };
-const PIXEL_RULES: Array<(grid: string) => string> = [
-  ...PIXEL_MOVES.map(moveGrid),
-  (grid) => grid.replace(/[.#]/g, (ch) => (ch === '#' ? '.' : '#')),
-];
+const PIXEL_RULES: Array<(grid: string) => string> = [...PIXEL_MOVES.map(moveGrid), (grid) => grid.replace(/[.#]/g, (ch) => (ch === '#' ? '.' : '#'))];
 
 function pixel(observations: readonly string[]): string {
   const text = firstOf(observations);
@@ -109,12 +106,7 @@ function pixel(observations: readonly string[]): string {
 /** The suite's Pattern Recognition players. */
 export const PATTERN_POLICIES: readonly SuitePolicy[] = [
   // The losing line assumes the rule is plain addition.
-  {
-    title: 'Missing Tile',
-    skill: SKILL,
-    win: (obs) => missingTile(obs, TILE_RULES),
-    lose: (obs) => missingTile(obs, TILE_RULES.slice(0, 1)),
-  },
+  { title: 'Missing Tile', skill: SKILL, win: (obs) => missingTile(obs, TILE_RULES), lose: (obs) => missingTile(obs, TILE_RULES.slice(0, 1)) },
   // The losing line treats the code as one fixed shift.
   { title: 'Cipher Pairs', skill: SKILL, win: (obs) => cipher(obs, false), lose: (obs) => cipher(obs, true) },
   // The losing line calls every number a glow.

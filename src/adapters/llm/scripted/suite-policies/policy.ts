@@ -57,13 +57,7 @@ export function subsets<T>(items: readonly T[]): T[][] {
 }
 
 /** Breadth-first search over states from `start` to the first state `done` accepts; the moves, or null. */
-export function shortestMoves<S>(
-  start: S,
-  done: (state: S) => boolean,
-  moves: readonly string[],
-  apply: (state: S, move: string) => S,
-  key: (state: S) => string,
-): string[] | null {
+export function shortestMoves<S>(start: S, done: (state: S) => boolean, moves: readonly string[], apply: (state: S, move: string) => S, key: (state: S) => string): string[] | null {
   const queue: Array<[S, string[]]> = [[start, []]];
   const seen = new Set([key(start)]);
   for (let i = 0; i < queue.length; i++) {
