@@ -111,9 +111,13 @@ def _reset(seed):
 
 
 def _numeric_info(info):
-    """The reference's info filter: numbers, bools and None stay, strings go, anything else is kept as float() of it or left out."""
+    """The reference's info filter: numbers, bools and None stay, strings go, anything else is kept as float() of it or left out.
+    It reads the dict through its own isinstance() and items(), so a subclass's items() (or a class that claims
+    to be a dict) is called as the reference calls it."""
+    if not isinstance(info, dict):
+        return {}
     kept = {}
-    for key, value in dict.items(info):
+    for key, value in info.items():
         if isinstance(value, (int, float, bool, type(None))):
             kept[key] = value
         elif not isinstance(value, str):
@@ -124,26 +128,42 @@ def _numeric_info(info):
     return kept
 
 
+class _NotFiveItems:
+    """A tuple whose len() is not 5 although it holds another number of items: the reference calls it an
+    invalid game response. The host is shown its class and len(), not its items, so it refuses it."""
+
+    def __init__(self, result, length):
+        self.cls, self.length = _name(result), length
+
+
 def _converted(result):
     """A 5-tuple step return converted as the reference's wrapper converts it (docs/method.md section 5,
-    "Odd step returns"); anything else is returned as it is, for the host to refuse. A conversion that
-    raises raises here, as it does in the wrapper, and the host reads it as the step's exception."""
-    if not _is(result, tuple) or tuple.__len__(result) != 5:
+    "Odd step returns"); anything else is returned as it is, for the host to refuse. It asks isinstance(),
+    len() and unpacking, as the wrapper does, so a tuple subclass's __len__ and __iter__ (or an object that
+    claims to be a tuple) are called just as there. A conversion that raises raises here, as it does in the
+    wrapper, and the host reads it as the step's exception."""
+    if not isinstance(result, tuple):
         return result
-    obs, reward, terminated, truncated, info = tuple.__iter__(result)
+    length = len(result)
+    if length != 5:
+        return _NotFiveItems(result, length) if _is(result, tuple) and tuple.__len__(result) != length else result
+    obs, reward, terminated, truncated, info = result
     return (
         "No observation" if obs is None else str(obs),
         0.0 if reward is None else float(reward),
         False if terminated is None else bool(terminated),
         False if truncated is None else bool(truncated),
-        _numeric_info(info) if isinstance(info, dict) else {},
+        _numeric_info(info if isinstance(info, dict) else {}),
     )
 
 
 def _step(action, coerce):
     names = ["observation", "reward", "terminated", "truncated", "info"]
     result = _env().step(action)
-    return {"ok": True, "value": _encode_result(_converted(result) if coerce else result, names, _state["max_chars"])}
+    value = _converted(result) if coerce else result
+    if type(value) is _NotFiveItems:
+        return {"ok": True, "value": ["o", value.cls, f"a tuple whose len() is {value.length}"]}
+    return {"ok": True, "value": _encode_result(value, names, _state["max_chars"])}
 
 
 def _execute_tool(name, arguments):

@@ -17,7 +17,7 @@ import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 
 const runtime = fileSandbox();
 
-const envReturning = (expression: string) => `
+const envReturning = (expression: string, classes = '') => `${classes}
 class OddEnv:
     def reset(self, seed=None):
         return "Say anything.", {}
@@ -27,11 +27,22 @@ class OddEnv:
 
 const oneReply: ChatModel = { id: 'one-reply', complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
 
-async function play(expression: string, config: Config) {
-  const handle = await runtime().load(envReturning(expression), { maxTurns: 1, timeoutMs: 10_000 });
+async function play(expression: string, config: Config, classes = '') {
+  const handle = await runtime().load(envReturning(expression, classes), { maxTurns: 1, timeoutMs: 10_000 });
   const spec: EpisodeSpec = { ...agentSettings(config, oneReply), maxTurns: 1, stepTimeoutMs: 10_000, seed: 1, hint: null, modelSeedKey: 'odd' };
   try {
     return await playEpisode(oneReply, handle, spec);
+  } finally {
+    await handle.dispose();
+  }
+}
+
+// The info a converted step gives when the environment returns ("obs", 1.0, True, False, <info>), the classes defined first.
+async function infoOf(classes: string, info: string) {
+  const handle = await runtime().load(envReturning(`("obs", 1.0, True, False, ${info})`, classes), { maxTurns: 1, timeoutMs: 10_000 });
+  try {
+    await handle.reset(1, { timeoutMs: 10_000 });
+    return (await stepKeepingCrashes(handle, 'go', { timeoutMs: 10_000, coerce: true }, true, {})).info;
   } finally {
     await handle.dispose();
   }
@@ -57,6 +68,42 @@ const CASES: Case[] = [
   ['a reward of 11', '("obs", 11, True, False, {})', 'reward_out_of_range', ['obs', 11, true, false, 1], null],
 ];
 
+// Classes that override what the reference's wrapper calls (isinstance, len, unpacking): [case, the classes,
+// the step's return, the reference's outcome as in CASES, the kept crash's code]. The outcomes are what
+// the wrapper's own calls give on these objects in CPython; __getitem__ is not one of them.
+type SubclassCase = [string, string, string, [string | null, number, boolean, boolean, number], string | null];
+const SUBCLASS_CASES: SubclassCase[] = [
+  ['a tuple subclass whose __len__ says 4', 'class Short(tuple):\n    def __len__(self):\n        return 4\n', 'Short(("obs", 1.0, True, False, {}))', [null, -1, true, false, -1], 'step_bad_return'],
+  [
+    'a tuple subclass whose __iter__ yields other items',
+    'class OwnIter(tuple):\n    def __iter__(self):\n        return iter(("from iter", 1.0, True, False, {}))\n',
+    'OwnIter(("real", 0.0, False, False, {}))',
+    ['from iter', 1, true, false, 1],
+    null,
+  ],
+  [
+    'a tuple subclass whose __getitem__ answers otherwise',
+    'class OwnItem(tuple):\n    def __getitem__(self, i):\n        return "from getitem"\n',
+    'OwnItem(("obs", 1.0, True, False, {}))',
+    ['obs', 1, true, false, 1],
+    null,
+  ],
+  [
+    'a tuple subclass whose __len__ says 5 over 4 items',
+    'class Long(tuple):\n    def __len__(self):\n        return 5\n',
+    'Long(("obs", 1.0, True, False))',
+    [null, -1, true, false, -1],
+    'step_exception',
+  ],
+  [
+    'an object that claims to be a tuple',
+    'class Claims:\n    __class__ = property(lambda self: tuple)\n    def __len__(self):\n        return 5\n    def __iter__(self):\n        return iter(("claimed", 1.0, True, False, {}))\n',
+    'Claims()',
+    ['claimed', 1, true, false, 1],
+    null,
+  ],
+];
+
 describe('odd step returns, real sandbox', () => {
   it('the reference preset converts them and the tab default refuses them', () => {
     expect([REFERENCE.coerceStepReturns, REFERENCE.crashesLose, DEFAULT_CONFIG.coerceStepReturns, DEFAULT_CONFIG.crashesLose]).toEqual([true, true, false, false]);
@@ -73,6 +120,21 @@ describe('odd step returns, real sandbox', () => {
   it.each(CASES)('%s: the tab default refuses it (%s) and the play fails', async (_name, expression, tabCode) => {
     const episode = await play(expression, DEFAULT_CONFIG);
     expect([episode.error?.code, episode.return, episode.crash]).toEqual([tabCode, 0, undefined]);
+  });
+
+  it.each(SUBCLASS_CASES)('%s: the reference preset calls its overrides as the reference does', async (_name, classes, expression, [observation, reward, terminated, truncated, played], crashCode) => {
+    const episode = await play(expression, REFERENCE, classes);
+    const turn = episode.turns[0]!;
+    expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+    if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+    else expect(turn.observation).toBe(observation);
+  });
+
+  it('names the len() it was told when a tuple subclass is refused, and the unpacking error when it raises', async () => {
+    const short = await play('Short(("obs", 1.0, True, False, {}))', REFERENCE, SUBCLASS_CASES[0]![1]);
+    expect(short.turns[0]!.observation).toContain('an instance of class "Short" (a tuple whose len() is 4)');
+    const long = await play('Long(("obs", 1.0, True, False))', REFERENCE, SUBCLASS_CASES[3]![1]);
+    expect(long.turns[0]!.observation).toContain('not enough values to unpack (expected 5, got 4)');
   });
 
   it("says float()'s own words when the reward cannot be read", async () => {
@@ -104,6 +166,31 @@ describe('odd step returns, real sandbox', () => {
     const step = await stepKeepingCrashes(handle, 'go', { timeoutMs: 10_000, coerce: true }, true, {});
     await handle.dispose();
     expect(step.info).toEqual({ i: 2, n: null, b: true, d: 2.5 });
+  });
+
+  it("reads a dict subclass's info through its own items(), as the reference's filter does", async () => {
+    const info = await infoOf(
+      `class OwnItems(dict):
+    def items(self):
+        return [("score", 3), ("name", "x")]`,
+      'OwnItems(real=1)',
+    );
+    expect(info).toEqual({ score: 3 });
+    const claims = await infoOf(
+      `class ClaimsDict:
+    __class__ = property(lambda self: dict)
+    def items(self):
+        return [("k", 2)]`,
+      'ClaimsDict()',
+    );
+    expect(claims).toEqual({ k: 2 });
+    const ownIter = await infoOf(
+      `class OwnIter(dict):
+    def __iter__(self):
+        return iter(["ghost"])`,
+      'OwnIter(real=1)',
+    );
+    expect(ownIter).toEqual({ real: 1 });
   });
 
   it('agrees with the reference on the returns its wrapper turns into -1, and on no other', () => {
