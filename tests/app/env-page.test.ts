@@ -50,11 +50,23 @@ describe('environment page data', () => {
     const hinted = data.episodes.find((e) => e.arm === 'hint')!;
     const frames = replayFrames(hinted);
     expect(frames).toHaveLength(hinted.turns.length + 1);
-    expect(frames[0]).toEqual({ turn: 0, reply: null, action: null, reward: null, observation: hinted.firstObservation, terminated: false, truncated: false });
+    expect(frames[0]).toEqual({ turn: 0, reply: null, action: null, reward: null, rewardNote: null, observation: hinted.firstObservation, terminated: false, truncated: false });
     expect(frames[0]!.observation).toContain('\n\nHINT: ');
     const t = hinted.turns[0]!;
-    expect(frames[1]).toEqual({ turn: 1, reply: t.reply, action: t.action, reward: t.reward, observation: t.observation, terminated: t.terminated, truncated: t.truncated });
+    expect(frames[1]).toEqual({ turn: 1, reply: t.reply, action: t.action, reward: t.reward, rewardNote: null, observation: t.observation, terminated: t.terminated, truncated: t.truncated });
     expect([clampTurn(-1, 3), clampTurn(7, 3), clampTurn(1, 3)]).toEqual([0, 2, 1]);
+  });
+
+  it('replays a stored non-finite reward as the environment returned it, with how it was scored', async () => {
+    const data = (await loadEnvPage(store, 'r', 'e0000-s00'))!;
+    const played = data.episodes.find((e) => e.arm === 'nohint')!;
+    const last = played.turns.length - 1;
+    const withNaN = { ...played, error: null, turns: played.turns.map((t, i) => (i === last ? { ...t, reward: Number.NaN, nonfiniteReward: 'nan' as const, terminated: true } : t)) };
+    const stored = JSON.parse(JSON.stringify(withNaN)) as typeof withNaN;
+    expect(stored.turns[last]!.reward).toBeNull();
+    const frame = replayFrames(stored)[last + 1]!;
+    expect(frame.reward).toBeNaN();
+    expect(frame.rewardNote).toBe('scored as a return of 1: the return is max(-1, min(1, reward)), which gives 1 for nan');
   });
 
   it('names what memory showed the designer, and whether the environment is in memory now', async () => {

@@ -7,6 +7,7 @@ import { rescoreEnvironment, type RescoreResult } from '../../core/env/rescore-e
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { RunState } from '../../core/loop/epoch.ts';
 import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import { nonfiniteRewardNote, returnedReward } from './step-reward.ts';
 
 /** Everything the environment page shows, read from the store. */
 export interface EnvPageData {
@@ -57,8 +58,10 @@ export interface ReplayFrame {
   reply: string | null;
   /** The action parsed from the reply and sent to the environment. */
   action: string | null;
-  /** The step's reward (null at the start). */
+  /** The step's reward as the environment returned it, NaN and infinities included (null at the start, or when the record holds no number). */
   reward: number | null;
+  /** How a non-finite reward counted in the return (null for a finite one and at the start). */
+  rewardNote: string | null;
   /** The observation the agent sees next (at the start: the first observation, with the hint when hinted). */
   observation: string;
   terminated: boolean;
@@ -67,8 +70,21 @@ export interface ReplayFrame {
 
 /** An episode as frames to step through: the first observation, then one frame per turn. */
 export function replayFrames(episode: Episode): ReplayFrame[] {
-  const start: ReplayFrame = { turn: 0, reply: null, action: null, reward: null, observation: episode.firstObservation, terminated: false, truncated: false };
-  return [start, ...episode.turns.map((t, i) => ({ turn: i + 1, reply: t.reply, action: t.action, reward: t.reward, observation: t.observation, terminated: t.terminated, truncated: t.truncated }))];
+  const start: ReplayFrame = { turn: 0, reply: null, action: null, reward: null, rewardNote: null, observation: episode.firstObservation, terminated: false, truncated: false };
+  const failed = Boolean(episode.error);
+  return [
+    start,
+    ...episode.turns.map((t, i) => ({
+      turn: i + 1,
+      reply: t.reply,
+      action: t.action,
+      reward: returnedReward(t),
+      rewardNote: nonfiniteRewardNote(episode.turns, i, failed),
+      observation: t.observation,
+      terminated: t.terminated,
+      truncated: t.truncated,
+    })),
+  ];
 }
 
 /** Clamps a replay position to an episode's frames. */

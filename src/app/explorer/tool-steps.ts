@@ -1,6 +1,7 @@
 import { parseToolReply } from '../../core/prompts/tool-call-parse.ts';
 import type { EnvironmentRecord, Episode, Turn } from '../../core/records.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
+import { returnedReward } from './step-reward.ts';
 
 /** An instruction of a multi-turn task, numbered from 1 as the replay shows it. */
 export interface NumberedInstruction {
@@ -29,7 +30,8 @@ export interface ToolStepView {
   text: string | null;
   /** What the environment sent back, without the base class's "Tool result:" line. */
   result: string;
-  reward: number;
+  /** The reward the environment returned, NaN and infinities included (null when the record holds no number). */
+  reward: number | null;
   terminated: boolean;
   truncated: boolean;
   /** Instructions whose criterion this step met (the task moved past them). */
@@ -51,7 +53,7 @@ export function episodeInstructions(episode: { instructions?: unknown }): string
 }
 
 /** What the step views read of a turn (an agent's, or one you played). */
-export type StepRecord = Pick<Turn, 'action' | 'observation' | 'reward' | 'terminated' | 'truncated' | 'progress'>;
+export type StepRecord = Pick<Turn, 'action' | 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated' | 'progress'>;
 
 /** A played episode as the step views read it. */
 export interface StepsSource {
@@ -105,7 +107,7 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
       moreCalls: reply.kind === 'calls' ? reply.calls.slice(1).map((c) => `${c.name}(${JSON.stringify(c.arguments)})`) : [],
       text: reply.kind === 'calls' ? null : reply.text,
       result: turn.observation.startsWith(RESULT_PREFIX) ? turn.observation.slice(RESULT_PREFIX.length) : turn.observation,
-      reward: turn.reward,
+      reward: returnedReward(turn),
       terminated: turn.terminated,
       truncated: turn.truncated,
       met,
