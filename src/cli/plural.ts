@@ -1,4 +1,2 @@
-/** A count with its noun for the terminal, digits always: `0 epochs`, `1 epoch`, `2 epochs` (the plural is the singular plus `s` unless given). */
-export function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
-}
+/** A count with its noun for the terminal (the formats' own, so a file's problem and a CLI line count alike). */
+export { count } from '../formats/plural.ts';

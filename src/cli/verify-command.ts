@@ -12,6 +12,7 @@ import { compareWithReference, type StoredEpoch } from '../core/scoring/referenc
 import { parseCommandArgs, UsageError, type OptionTable } from './args.ts';
 import { referenceLines } from './reference-lines.ts';
 import { errorMessage } from '../core/error-message.ts';
+import { count } from './plural.ts';
 
 async function text(dir: string, file: string, optional = false): Promise<string | null> {
   try {
@@ -98,7 +99,7 @@ export async function runVerify(argv: string[], _runtime: () => SandboxRuntime, 
   else {
     for (const m of report.mismatches) print(mismatchLine(m));
     for (const line of referenceLines(reference)) print(line);
-    print(`verify ${values.run}: ${report.checked} values recomputed, ${report.mismatches.length} mismatch(es)`);
+    print(`verify ${values.run}: ${report.checked} values recomputed, ${count(report.mismatches.length, 'mismatch', 'mismatches')}`);
   }
   return report.mismatches.length === 0 ? 0 : 1;
 }

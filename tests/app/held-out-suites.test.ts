@@ -161,7 +161,7 @@ describe('the held-out suite chooser', () => {
     expect([choice.runId, choice.epoch, choice.preview.suite?.name]).toEqual([newest.id, 2, 'run newer at epoch 2']);
     expect(choice.choice).toEqual({ kind: 'run', runId: newest.id, epoch: 2 });
     await choice.useRun(newest.id, 3);
-    expect(choice.preview).toMatchObject({ phase: 'failed', error: 'the run newer has 2 committed epoch(s): expected an epoch from 1 to 2, got 3' });
+    expect(choice.preview).toMatchObject({ phase: 'failed', error: 'the run newer has 2 committed epochs: expected an epoch from 1 to 2, got 3' });
     expect(choice.choice).toBeNull();
     expect(choice.missing).toBe('Choose a stored run and an epoch for the held-out suite.');
     await choice.useRun(newest.id, 1);

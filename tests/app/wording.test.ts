@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { asSentence, counted, designerTally, savedEpochs } from '../../src/app/shell/wording.ts';
+import { asSentence, count, counted, designerTally, designGroup, lineList, savedEpochs } from '../../src/app/shell/wording.ts';
 
 describe('wording of counts', () => {
   it('counts with the noun, zero as "no"', () => {
     expect([counted(0, 'slot'), counted(1, 'slot'), counted(2, 'slot'), counted(2, 'child', 'children')]).toEqual(['no slot', '1 slot', '2 slots', '2 children']);
+  });
+
+  it('counts with digits where "no" would read wrong, and names one line or several', () => {
+    expect([count(0, 'slot'), count(1, 'slot'), count(2, 'mismatch', 'mismatches')]).toEqual(['0 slots', '1 slot', '2 mismatches']);
+    expect([lineList([3]), lineList([3, 5])]).toEqual(['line 3', 'lines 3, 5']);
+  });
+
+  it("names the designer advantage's group with its size, or says the record has none", () => {
+    expect([designGroup(1, 'spatial'), designGroup(3, 'spatial')]).toEqual(['a group of 1 design of spatial', 'a group of 3 designs of spatial']);
+    expect(designGroup(undefined, 'spatial')).toBe('a group of designs of spatial whose size this run did not record');
   });
 
   it('never says "Epochs 1 to 0 are saved"', () => {

@@ -165,7 +165,7 @@ describe('spade run --fixed-pool', () => {
     const pool = json(dir, 'run.json').fixedPool as { name: string; environments: Array<{ id: string }> };
     expect([pool.name, pool.environments.map((e) => e.id)]).toEqual(['tiny', ['door_word', 'glow_key']]);
     const verified = await spade('verify', '--run', dir);
-    expect([verified.status, verified.stdout.trim().split('\n').at(-1)]).toEqual([0, expect.stringMatching(/ 0 mismatch\(es\)$/)]);
+    expect([verified.status, verified.stdout.trim().split('\n').at(-1)]).toEqual([0, expect.stringMatching(/ 0 mismatches$/)]);
     const compared = await spade('compare', dir);
     expect(compared.stdout.split('\n')[2]).toMatch(/ +2 +\d\.\d\d +-?\d\.\d\d +no data +-?\d\.\d{2} +none +-$/);
   });

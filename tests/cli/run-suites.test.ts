@@ -62,7 +62,7 @@ describe('a run directory as a held-out suite', () => {
   it('refuses an epoch out of range with the valid range, and @N on a folder that is not a run', async () => {
     const late = await spade('eval', '--run', target, '--suite', `${source}@3`, '--model', SCRIPT);
     expect(late.status).toBe(2);
-    expect(late.stderr).toContain(`the suite ${source}@3: the run source has 2 committed epoch(s): expected an epoch from 1 to 2, got 3`);
+    expect(late.stderr).toContain(`the suite ${source}@3: the run source has 2 committed epochs: expected an epoch from 1 to 2, got 3`);
     expect((await spade('eval', '--run', target, '--suite', `${source}@0`, '--model', SCRIPT)).stderr).toContain('expected an epoch from 1 to 2, got 0');
     const pool = await spade('eval', '--run', target, '--suite', 'tests/fixtures/suites/tiny@1', '--model', SCRIPT);
     expect(pool.status).toBe(2);

@@ -40,6 +40,8 @@ describe("an imported archive's epochsPlanned", () => {
     const { snapshot: read, problems } = await imported(planned);
     expect(read!.meta.epochsPlanned).toBe(EPOCHS.length);
     expect(problems).toEqual([expect.objectContaining({ source: 'run.json', kept: true, reason: expect.stringMatching(/^epochsPlanned .* is not a whole number from 0 to 100000/) })]);
+    expect(problems[0]!.reason).toMatch(new RegExp(`the run plans its ${EPOCHS.length} committed epochs?$`));
+    expect(problems[0]!.reason).not.toContain('(s)');
   });
 });
 

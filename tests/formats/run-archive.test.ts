@@ -73,8 +73,8 @@ describe('run archive', () => {
       ['rollouts.jsonl', false],
     ]);
     expect(problems[0]!.reason).toMatch(/^checksum mismatch: manifest says [0-9a-f]{64}, file has [0-9a-f]{64}; read line by line anyway$/);
-    expect(problems[3]!.reason).toBe('1 record(s) of epoch 0 and later dropped: epochs.jsonl has no record of epoch 0');
-    expect(problems[4]!.reason).toMatch(/^4 record\(s\) of epoch 0/);
+    expect(problems[3]!.reason).toBe('1 record of epoch 0 and later dropped: epochs.jsonl has no record of epoch 0');
+    expect(problems[4]!.reason).toMatch(/^4 records of epoch 0 /);
     expect(read!.epochs).toEqual([]);
     expect(read!.environments).toEqual([]);
   });

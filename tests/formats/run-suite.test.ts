@@ -64,9 +64,9 @@ describe('a run pool frozen at an epoch', () => {
 
   it('refuses an epoch out of range, saying the range, and a run with nothing valid', async () => {
     expect(runSuiteEpochProblem(RUN, 3)).toBeNull();
-    expect(runSuiteEpochProblem(RUN, 0)).toBe('the run curriculum has 3 committed epoch(s): expected an epoch from 1 to 3, got 0');
+    expect(runSuiteEpochProblem(RUN, 0)).toBe('the run curriculum has 3 committed epochs: expected an epoch from 1 to 3, got 0');
     expect(runSuiteEpochProblem(RUN, 4)).toContain('expected an epoch from 1 to 3, got 4');
-    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe('the run one has 1 committed epoch(s): expected epoch 1, got 2');
+    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe('the run one has 1 committed epoch: expected epoch 1, got 2');
     expect(runSuiteEpochProblem({ name: 'new', epochsCompleted: 0 }, 1)).toBe('the run new has no committed epoch, so it has no pool to evaluate on yet');
     await expect(runPoolSuite(RUN, RECORDS, 4, hashText)).rejects.toThrow('expected an epoch from 1 to 3, got 4');
     await expect(runPoolSuite(RUN, [RECORDS[1]!], 1, hashText)).rejects.toThrow('the suite run curriculum at epoch 1 has no usable environment; the run has no valid environment in epochs 1 to 1');

@@ -24,7 +24,7 @@ export const EXAMPLE_ENV = `class CodeBreakerEnv:
         hits = sum(a == b for a, b in zip(guess, self.code))
         if hits == 3:
             return "Correct, the code is " + self.code + ".", 1.0, True, False, {}
-        return f"{hits} digit(s) in the right place. Guess again as \\\\boxed{{ddd}}.", 0.0, False, truncated, {}
+        return f"{hits} digit{'' if hits == 1 else 's'} in the right place. Guess again as \\\\boxed{{ddd}}.", 0.0, False, truncated, {}
 
     def solution(self):
         return "Vary one digit at a time and keep the changes that raise the count."

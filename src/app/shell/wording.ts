@@ -1,3 +1,5 @@
+import { count } from '../../formats/plural.ts';
+
 /** The place of an environment id in the app's words (`epoch 2, slot 3` for e0001-s02; ids count from 0 as the run's files do), for the views. */
 export { placeOfId } from '../../core/loop/epoch.ts';
 
@@ -5,6 +7,19 @@ export { placeOfId } from '../../core/loop/epoch.ts';
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
   if (n === 0) return `no ${singular}`;
   return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** A count with its noun, digits always (`0 slots`, `1 slot`), where `counted`'s "no slot" would read wrong. */
+export { count };
+
+/** Line numbers for a message: `line 3`, `lines 3, 5`. */
+export function lineList(lines: readonly number[]): string {
+  return `${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`;
+}
+
+/** The designer advantage's group for the Learn page: `a group of 3 designs of X`; a record without the size (older runs) says so. */
+export function designGroup(size: unknown, skill: string): string {
+  return typeof size === 'number' ? `a group of ${count(size, 'design')} of ${skill}` : `a group of designs of ${skill} whose size this run did not record`;
 }
 
 /** Which epochs of a run are saved: `No epoch is saved`, `Epoch 1 is saved`, `Epochs 1 to 3 are saved` (the app counts epochs from 1). */

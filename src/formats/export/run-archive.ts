@@ -7,6 +7,7 @@ import type { RunSnapshot } from './run-snapshot.ts';
 import { isEvalRecordShape, withRecomputedSummary } from './eval-rows.ts';
 import { MAX_DOMAIN_CHARS, MAX_EPOCHS_PLANNED } from '../import/import-limits.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
+import { count } from '../plural.ts';
 
 /** The `format` field of an archive manifest. */
 export const ARCHIVE_FORMAT = 'spade-lab-run-archive';
@@ -99,7 +100,7 @@ function parseJson(file: ImportFile | undefined, problems: ImportProblem[]): Rec
 function plannedEpochs(planned: unknown, committed: number, problems: ImportProblem[]): number {
   if (typeof planned === 'number' && Number.isInteger(planned) && planned >= 0 && planned <= MAX_EPOCHS_PLANNED) return Math.max(planned, committed);
   const seen = typeof planned === 'number' ? String(planned) : `a ${typeof planned}`;
-  problems.push({ source: RUN_META_FILE, reason: `epochsPlanned ${seen} is not a whole number from 0 to ${MAX_EPOCHS_PLANNED}: the run plans its ${committed} committed epoch(s)`, kept: true });
+  problems.push({ source: RUN_META_FILE, reason: `epochsPlanned ${seen} is not a whole number from 0 to ${MAX_EPOCHS_PLANNED}: the run plans its ${count(committed, 'committed epoch')}`, kept: true });
   return committed;
 }
 
@@ -173,7 +174,7 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
   const dropped = (list: Array<Record<string, unknown>>, what: string) => {
     const kept = list.filter((r) => (r.epoch as number) < epochs);
     if (kept.length < list.length)
-      problems.push({ source: what, reason: `${list.length - kept.length} record(s) of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`, kept: false });
+      problems.push({ source: what, reason: `${count(list.length - kept.length, 'record')} of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`, kept: false });
     return kept;
   };
   const stateFile = parseJson(byName.get(STATE_FILE), problems) as StateFile | null;

@@ -2,6 +2,7 @@ import type { SuiteEnvironment } from '../../core/eval/suite.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import type { HashText, ImportProblem } from '../export/files.ts';
 import { makeSuite, validateSuiteEnvironments, type ReadSuite, type SuiteValidation } from './suite-import.ts';
+import { count } from '../plural.ts';
 
 /** The run whose pool is frozen: its name and how many epochs it has committed. */
 export interface FrozenRun {
@@ -19,7 +20,7 @@ export function runSuiteEpochProblem(run: FrozenRun, epoch: number): string | nu
   if (run.epochsCompleted < 1) return `the run ${run.name} has no committed epoch, so it has no pool to evaluate on yet`;
   if (Number.isInteger(epoch) && epoch >= 1 && epoch <= run.epochsCompleted) return null;
   const range = run.epochsCompleted === 1 ? 'epoch 1' : `an epoch from 1 to ${run.epochsCompleted}`;
-  return `the run ${run.name} has ${run.epochsCompleted} committed epoch(s): expected ${range}, got ${epoch}`;
+  return `the run ${run.name} has ${count(run.epochsCompleted, 'committed epoch')}: expected ${range}, got ${epoch}`;
 }
 
 const wellFormed = (env: EnvironmentRecord) => typeof env.id === 'string' && typeof env.skill === 'string' && typeof env.code === 'string' && Number.isInteger(env.epoch) && Number.isInteger(env.slot);
