@@ -1,6 +1,6 @@
 import { loadCompatWorkerCode, WLLAMA_COMPAT_WASM_URL, WLLAMA_WASM_URL } from '../../adapters/llm/wllama/wllama-assets.ts';
 import { fileNameOf, wllamaCache, type CachedGguf, type GgufCache } from '../../adapters/llm/wllama/wllama-cache.ts';
-import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../../adapters/llm/wllama/wllama-catalog.ts';
+import { estimateCpuSpeed, formatBytes, formatRate, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../../adapters/llm/wllama/wllama-catalog.ts';
 import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../../adapters/llm/wllama/wllama-chat-model.ts';
 import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../../adapters/llm/wllama/wllama-engine.ts';
 import { wllamaModelId } from '../../adapters/llm/model-id.ts';
@@ -9,7 +9,7 @@ import { GgufFormatError, type GgufSummary } from '../../adapters/llm/wllama/ggu
 import { errorMessage } from '../../core/error-message.ts';
 
 export type { CachedGguf, CpuEnvironment, GenerationSpeed, GgufModelOption, GgufSummary, LoadedGguf, SpeedEstimate };
-export { formatBytes, formatSpeed };
+export { formatBytes, formatRate, formatSpeed };
 
 /** Context windows offered, in tokens (the KV cache of Qwen3 0.6B/1.7B takes about 115 kB per token). */
 export const CONTEXT_CHOICES = [4096, 8192, 16384] as const;

@@ -87,6 +87,11 @@ export function formatSpeed(range: SpeedRange): string {
   return `${round(range[0])}–${round(range[1])} tokens/s`;
 }
 
+/** A measured rate as text, e.g. `40.0 tokens/s`; `no rate reported` when the engine gave none. */
+export function formatRate(tokensPerSecond: number | null): string {
+  return tokensPerSecond === null ? 'no rate reported' : `${tokensPerSecond.toFixed(1)} tokens/s`;
+}
+
 /** A byte count as text, e.g. `397 MB` or `1.11 GB` (decimal units, as download sites show them). */
 export function formatBytes(bytes: number): string {
   if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;

@@ -11,12 +11,15 @@ import { errorMessage } from '../../../core/error-message.ts';
 /** Speed of one finished call, as the engine measured it. */
 export interface GenerationSpeed {
   promptTokens: number;
-  /** Prompt tokens read per second (cached prefix excluded). */
-  promptTokensPerSecond: number;
+  /** Prompt tokens read per second (cached prefix excluded); null when the engine reported no finite rate (nothing read, no time measured). */
+  promptTokensPerSecond: number | null;
   completionTokens: number;
-  /** Reply tokens generated per second. */
-  completionTokensPerSecond: number;
+  /** Reply tokens generated per second; null when the engine reported no finite rate. */
+  completionTokensPerSecond: number | null;
 }
+
+// A rate the engine reported: llama.cpp divides by the time taken, which can be 0, and writes NaN as null.
+const finiteRate = (rate: unknown): number | null => (typeof rate === 'number' && Number.isFinite(rate) ? rate : null);
 
 /** Options of {@link WllamaChatModel}. */
 export interface WllamaChatModelOptions {
@@ -137,9 +140,9 @@ export class WllamaChatModel implements ChatModel {
     if (!timings || !this.options.onSpeed) return;
     this.options.onSpeed({
       promptTokens: timings.prompt_n + timings.cache_n,
-      promptTokensPerSecond: timings.prompt_per_second,
+      promptTokensPerSecond: finiteRate(timings.prompt_per_second),
       completionTokens: timings.predicted_n,
-      completionTokensPerSecond: timings.predicted_per_second,
+      completionTokensPerSecond: finiteRate(timings.predicted_per_second),
     });
   }
 

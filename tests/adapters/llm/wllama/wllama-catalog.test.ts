@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameOf } from '../../../../src/adapters/llm/wllama/wllama-cache.ts';
-import { estimateCpuSpeed, formatBytes, formatSpeed, RECOMMENDED_GGUF_MODELS, threadSpeedup } from '../../../../src/adapters/llm/wllama/wllama-catalog.ts';
+import { estimateCpuSpeed, formatBytes, formatRate, formatSpeed, RECOMMENDED_GGUF_MODELS, threadSpeedup } from '../../../../src/adapters/llm/wllama/wllama-catalog.ts';
 import { cpuEnvironment, needsCompatBuild } from '../../../../src/adapters/llm/wllama/wllama-engine.ts';
 
 describe('threads', () => {
@@ -58,6 +58,7 @@ describe('formatting', () => {
   it('formats speeds, sizes and file names for the screen', () => {
     expect(formatSpeed([3, 8.04])).toBe('3.0–8.0 tokens/s');
     expect(formatSpeed([8.3, 33.3])).toBe('8.3–33 tokens/s');
+    expect([formatRate(40), formatRate(null)]).toEqual(['40.0 tokens/s', 'no rate reported']);
     expect([formatBytes(488_800), formatBytes(397e6), formatBytes(1.11e9)]).toEqual(['488.8 kB', '397 MB', '1.11 GB']);
     expect(fileNameOf('https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf?download=true')).toBe('Qwen3-0.6B-Q4_K_M.gguf');
     expect(fileNameOf('http://127.0.0.1:1/models/my%20model.gguf')).toBe('my model.gguf');

@@ -91,6 +91,12 @@ describe('WllamaChatModel: requests and streaming', () => {
     expect(speeds).toEqual([{ promptTokens: 12, promptTokensPerSecond: 100, completionTokens: 3, completionTokensPerSecond: 40 }]);
   });
 
+  it('reports a rate the engine could not measure as null, never NaN or a crash in the view', async () => {
+    const { model, speeds } = setup([{ deltas: ['a'], timings: { prompt_n: 0, cache_n: 12, prompt_ms: 0, prompt_per_second: null, predicted_per_second: Number.POSITIVE_INFINITY } }]);
+    await model.complete(request());
+    expect(speeds).toEqual([{ promptTokens: 12, promptTokensPerSecond: null, completionTokens: 1, completionTokensPerSecond: null }]);
+  });
+
   it("finishes with 'stop' when the model ends its reply", async () => {
     const { model } = setup([{ deltas: ['done'] }]);
     await expect(model.complete(request())).resolves.toMatchObject({ text: 'done', finishReason: 'stop' });

@@ -13,6 +13,8 @@ export interface FakeWllamaReply {
   beforePiece?: (index: number) => Promise<void> | void;
   /** Prompt tokens reported in a progress chunk before the pieces, when the call asks for progress (llama.cpp's `return_progress`). */
   progressTotal?: number;
+  /** Timings that replace the usual ones in the last chunk (e.g. the null llama.cpp writes for a rate it divided by 0 to get). */
+  timings?: Record<string, number | null>;
 }
 
 /** An error shaped like wllama's `WllamaError`. */
@@ -102,8 +104,9 @@ export class FakeWllama implements WllamaLike {
         predicted_ms: 50,
         predicted_per_token_ms: 25,
         predicted_per_second: 40,
+        ...reply.timings,
       };
-      onData(chunk(null, reply.finish ?? 'stop', { timings }));
+      onData(chunk(null, reply.finish ?? 'stop', { timings: timings as ChatCompletionChunk['timings'] }));
     } finally {
       this.active--;
     }
