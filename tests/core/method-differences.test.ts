@@ -45,6 +45,7 @@ const KNOB_ROWS: ReadonlyArray<{ row: string; knob: keyof Config; tab: unknown; 
   { row: 'Difficulty word', knob: 'difficulty', tab: 'adaptive', reference: 'medium' },
   { row: 'Failed plays', knob: 'crashesLose', tab: false, reference: true },
   { row: 'Odd step returns', knob: 'coerceStepReturns', tab: false, reference: true },
+  { row: 'Odd reset returns', knob: 'coerceStepReturns', tab: false, reference: true },
   { row: 'Skill cycle with every skill active', knob: 'restartSkillCycle', tab: false, reference: true },
   { row: 'Thinking', knob: 'thinking', tab: { designer: 'off', hint: 'off', agent: 'off', lesson: 'off' }, reference: { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' } },
   { row: 'Thinking', knob: 'thinkingBudget', tab: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 }, reference: { designer: 0, hint: 0, agent: 0, lesson: 0 } },

@@ -103,11 +103,13 @@ def _env():
     return _state["env"]
 
 
-def _reset(seed):
+def _reset(seed, coerce):
     env = _env()
     if seed is not None:
         random.seed(seed)
-    return {"ok": True, "value": _encode_result(env.reset(seed=seed), ["observation", "info"], _state["max_chars"])}
+    result = env.reset(seed=seed)
+    value = _converted_reset(result) if coerce else result
+    return {"ok": True, "value": _encode_result(value, ["observation", "info"], _state["max_chars"])}
 
 
 def _numeric_info(info):
@@ -155,6 +157,22 @@ def _converted(result):
         False if truncated is None else bool(truncated),
         _numeric_info(info if isinstance(info, dict) else {}),
     )
+
+
+def _converted_reset(result):
+    """A reset return converted as the reference's wrapper converts it (docs/method.md section 5, "Odd
+    reset returns"): a tuple whose len() is 2 is unpacked as (observation, info), a str is the observation
+    with an empty info, anything else is str() of it; the info goes through the numeric filter. The
+    wrapper leaves a pair's observation as it is and the agent's prompt writes it with format(), so the
+    observation is format() of it. Always an (str, dict) pair; a conversion that raises raises here, as the
+    reset's exception, which the reference's wrapper catches as it catches the game's own."""
+    if isinstance(result, tuple) and len(result) == 2:
+        obs, info = result
+    elif isinstance(result, str):
+        obs, info = result, {}
+    else:
+        obs, info = str(result), {}
+    return format(obs, ""), _numeric_info(info)
 
 
 def _step(action, coerce):
@@ -205,7 +223,7 @@ def _dispatch(request):
     if op == "renew":
         return _run_module() if _state["cls"] is not None else _failure("bad_request", msg="nothing loaded")
     if op == "reset":
-        return _reset(request.get("seed"))
+        return _reset(request.get("seed"), request.get("coerce") is True)
     if op == "step":
         return _step(str(request["action"]), request.get("coerce") is True)
     if op == "solution":

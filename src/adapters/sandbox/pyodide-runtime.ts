@@ -219,8 +219,9 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
       className,
       hasSolution,
       reset: async (seed, options) => {
-        const { value, stage } = await call('reset', { seed }, options);
-        return checked(stage, () => checkResetValue(value, stage));
+        const coerce = options?.coerce === true;
+        const { value, stage } = await call('reset', { seed, coerce }, options);
+        return checked(stage, () => checkResetValue(value, stage, coerce));
       },
       step: async (action, options) => {
         const coerce = options?.coerce === true;

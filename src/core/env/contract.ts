@@ -123,15 +123,18 @@ function isDict(value: DescribedValue | undefined): boolean {
   return value?.t === 'dict' && typeof value.v === 'object' && value.v !== null;
 }
 
-/** Checks a described `reset` return against the contract (a bare string is tolerated). */
-export function checkResetValue(value: DescribedValue, stage: ValidationStage): ResetResult {
+/**
+ * Checks a described `reset` return against the contract (a bare string is tolerated); `coerced` when the
+ * harness already converted it as the reference's wrapper does, which lets an empty observation through.
+ */
+export function checkResetValue(value: DescribedValue, stage: ValidationStage, coerced = false): ResetResult {
   const pair = value.t === 'tuple' ? (value.items ?? []) : null;
   const obsValue = pair ? pair[0] : value;
   if ((pair && pair.length !== 2) || obsValue?.t !== 'str') {
     throw envError('reset_bad_return', stage, { expected: 'reset() to return (observation: str, info: dict) or a str', seen: describeSeen(value), fix: 'end reset with `return observation, {}`' });
   }
   const observation = String(obsValue.v ?? '');
-  if (observation.length === 0) {
+  if (observation.length === 0 && !coerced) {
     throw envError('reset_empty_observation', stage, {
       expected: 'a non-empty observation string from reset()',
       seen: 'an empty string',

@@ -28,13 +28,13 @@ export const RULE_KNOBS = {
   coerceStepReturns: {
     kind: 'toggle',
     group: 'play',
-    doc: 'The reference\'s step wrapper: a 5-tuple step return is converted before it is checked (the observation by str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab\'s strict contract refuses each; docs/method.md section 5, "Odd step returns").',
+    doc: 'The reference\'s game wrapper, at reset and step: a reset return is converted before it is checked (a tuple whose len() is 2 as (observation, info), a str as the observation, anything else by str(); the observation as format() writes it, an empty one too; the info through the reference\'s numeric filter), and so is a 5-tuple step return (the observation by str(), None as "No observation"; the reward by float(), None as 0; the flags by bool(), None as False; a non-dict info as {}), and NaN and rewards beyond ±10 pass (off: the tab\'s strict contract refuses each; docs/method.md section 5, "Odd reset returns" and "Odd step returns").',
     default: false,
     reference: true,
     flag: 'coerce-step-returns',
     negatedFlag: 'no-coerce-step-returns',
-    label: 'Convert odd step returns',
-    help: "Read a step's odd values as the reference does (str, float, bool, {} for a bad info) instead of refusing them",
+    label: 'Convert odd reset and step returns',
+    help: "Read odd reset and step values as the reference does (str, float, bool, {} for a bad info) instead of refusing them",
   },
   freeToolCalls: {
     kind: 'toggle',

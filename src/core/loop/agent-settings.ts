@@ -27,7 +27,7 @@ export interface EpisodeSpec {
   constrain?: boolean;
   /** The reference's failure rule (`crashesLose`): a step the environment breaks ends the play with -1, a broken reset plays on. */
   crashesLose?: boolean;
-  /** The reference's step wrapper (`coerceStepReturns`): a 5-tuple step return is converted as the reference converts it, not refused. */
+  /** The reference's game wrapper (`coerceStepReturns`): a reset return and a 5-tuple step return are converted as the reference converts them, not refused. */
   coerceStepReturns?: boolean;
   /** Tool use by the reference's turn rule (`freeToolCalls`): calls run through `execute_tool` and cost no step. */
   freeToolCalls?: boolean;

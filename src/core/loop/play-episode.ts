@@ -33,7 +33,7 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   const log: ToolEpisodeLog = { messages, turns, usage };
   let firstObservation = '';
   try {
-    const reset = await resetKeepingCrashes(env, spec.seed, { timeoutMs: spec.stepTimeoutMs }, spec.crashesLose === true, log);
+    const reset = await resetKeepingCrashes(env, spec.seed, { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
     const facts = await env.toolFacts({ timeoutMs: spec.stepTimeoutMs });
     if (facts) await playToolTurns(model, env, spec, facts, firstObservation, log);

@@ -16,7 +16,13 @@ export const STEP_CRASH_CODES: ReadonlySet<EnvErrorCode> = STEP_CONTRACT_CODES;
  */
 export const CONVERTED_STEP_CODES: ReadonlySet<EnvErrorCode> = new Set(['step_bad_observation', 'step_bad_reward', 'step_bad_flags', 'step_bad_info', 'reward_not_finite', 'reward_out_of_range']);
 
-/** Reset failures after which the reference plays on from a fixed error observation. */
+/**
+ * Reset refusals of the tab's contract that the reference's wrapper converts instead (`coerceStepReturns`):
+ * a refused return is one even though str() may fail on it, which the files cannot tell.
+ */
+export const CONVERTED_RESET_CODES: ReadonlySet<EnvErrorCode> = new Set(['reset_bad_return', 'reset_empty_observation', 'reset_bad_info']);
+
+/** Reset failures after which the reference plays on from a fixed error observation (with `coerceStepReturns`, only an exception is left to fail). */
 export const RESET_CRASH_CODES: ReadonlySet<EnvErrorCode> = new Set(['reset_exception', 'reset_bad_return', 'reset_empty_observation', 'reset_bad_info']);
 
 /** The first observation of a play whose reset failed under the reference's rule. */

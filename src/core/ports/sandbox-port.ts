@@ -35,7 +35,7 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Stage named in errors (default `play`). */
   stage?: ValidationStage;
-  /** `step` only: convert a 5-tuple return as the reference's wrapper does before the contract reads it (`coerceStepReturns`, docs/method.md section 5). */
+  /** `reset` and `step`: convert the return as the reference's wrapper does before the contract reads it (`coerceStepReturns`, docs/method.md section 5). */
   coerce?: boolean;
 }
 

@@ -1,13 +1,14 @@
 // For differences that need a new run, how many of the run's stored plays they touched: a reply
 // the reference would have read as another action, a tool-use turn the reference would have run
-// another way, or a step return the reference would have converted (docs/method.md section 5,
+// another way, or a reset or step return the reference would have converted (docs/method.md section 5,
 // "What it cost your run"). Counted, never recomputed: what the environment would have answered
 // is not in the files.
 import type { Config } from '../config.ts';
 import type { Episode } from '../records.ts';
+import type { EnvErrorCode } from '../env/env-error.ts';
 import { parseAction } from '../prompts/agent-prompt.ts';
 import { parseToolReply } from '../prompts/tool-call-parse.ts';
-import { CONVERTED_STEP_CODES } from '../loop/step-crash.ts';
+import { CONVERTED_RESET_CODES, CONVERTED_STEP_CODES } from '../loop/step-crash.ts';
 
 /** How many plays a difference touched, out of how many, and what touched them. */
 export interface TouchedPlays {
@@ -32,10 +33,12 @@ function freeToolCallsTouch(e: Episode, replyAids: boolean): boolean {
   return several || e.turns.at(-1)?.truncated === true;
 }
 
-// A step return the contract refused (the play failed, or ended at -1) that the reference's wrapper would have converted.
-const refusedConvertible = (e: Episode) => [e.error?.code, e.crash?.code].some((code) => code !== undefined && CONVERTED_STEP_CODES.has(code));
+const convertible = (code: EnvErrorCode | undefined) => code !== undefined && (CONVERTED_STEP_CODES.has(code) || CONVERTED_RESET_CODES.has(code));
 
-/** The plays of `episodes` that the run's reply aids, one-step-per-reply rule or strict step contract touched, for the knobs where the run differs from `reference`. */
+// A reset or step return the contract refused (the play failed, ended at -1 or went on from the reset error) that the reference's wrapper would have converted.
+const refusedConvertible = (e: Episode) => [e.error?.code, e.crash?.code].some(convertible);
+
+/** The plays of `episodes` that the run's reply aids, one-step-per-reply rule or strict reset and step contract touched, for the knobs where the run differs from `reference`. */
 export function touchedPlays(config: Config, reference: Config, episodes: readonly Episode[]): Partial<Record<keyof Config, TouchedPlays>> {
   const toolUse = config.setting === 'tool_use';
   const touched: Partial<Record<keyof Config, TouchedPlays>> = {};
@@ -50,7 +53,7 @@ export function touchedPlays(config: Config, reference: Config, episodes: readon
     touched.coerceStepReturns = {
       plays: count(refusedConvertible),
       of: episodes.length,
-      what: 'a step return refused here that the reference converts (a refused reward counted though float() may not read it)',
+      what: 'a reset or step return refused here that the reference converts (a refused return or reward counted though str() or float() may not read it)',
     };
   }
   return touched;

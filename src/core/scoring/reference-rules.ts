@@ -55,7 +55,7 @@ const REPLAY_WHY: Partial<Readonly<Record<keyof Config, string>>> = {
   difficulty: 'the difficulty word the designer reads',
   validateTimeoutMs: 'which designs validation keeps',
   stepTimeoutMs: 'which plays hang',
-  coerceStepReturns: 'what an odd step return counts as, and whether its play went on',
+  coerceStepReturns: 'what an odd reset or step return counts as, and whether its play went on',
 };
 
 const isRecomputable = (knob: keyof Config): knob is RecomputableKnob => (RECOMPUTABLE_KNOBS as readonly string[]).includes(knob);

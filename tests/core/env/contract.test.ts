@@ -37,6 +37,11 @@ describe('checkResetValue', () => {
   ])('%s -> %s', (_name, value, code) => {
     expect(codeOf(() => checkResetValue(value, 'probe'))).toBe(code);
   });
+  it('after the harness converted a return (coerceStepReturns), lets an empty observation through and still checks the types', () => {
+    expect(checkResetValue(tuple(str(''), dict()), 'play', true)).toEqual({ observation: '', info: {} });
+    expect(codeOf(() => checkResetValue(tuple(num(1, 'int'), dict()), 'play', true))).toBe('reset_bad_return');
+    expect(codeOf(() => checkResetValue(tuple(str('a'), { t: 'other', name: 'list', repr: '[]' }), 'play', true))).toBe('reset_bad_info');
+  });
 });
 
 describe('checkStepValue', () => {

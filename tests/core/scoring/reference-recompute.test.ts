@@ -251,4 +251,14 @@ describe('differences that need a new run, counted on the stored plays', () => {
     const converted = compareWithReference({ ...TAB, coerceStepReturns: true }, [stored(TAB, [designedEnv('A', 0)], episodes)]);
     expect(converted.differences.some((d) => d.knob === 'coerceStepReturns')).toBe(false);
   });
+
+  it('the strict reset contract: the plays that failed or went on from the reset error on a return the reference converts', () => {
+    // A 1-tuple failed one play (reset_bad_return), an empty observation was kept as a reset crash under
+    // crashesLose, and a reset that raised failed another (the reference catches that one too, but
+    // converts nothing: it is crashesLose's difference): 2 of 4 touched.
+    const kept = { ...play('A', 0, 'nohint', 1, 1), crash: { at: 'reset' as const, code: 'reset_empty_observation' as const, message: 'scripted' } };
+    const episodes = [play('A', 0, 'nohint', 0, 1), failed('A', 0, 'hint', 0, 'reset_bad_return'), kept, failed('A', 1, 'nohint', 0, 'reset_exception')];
+    const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
+    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({ touched: { plays: 2, of: 4, what: expect.stringContaining('a reset or step return') } });
+  });
 });
