@@ -34,7 +34,7 @@ export const RULE_KNOBS = {
     flag: 'coerce-step-returns',
     negatedFlag: 'no-coerce-step-returns',
     label: 'Convert odd reset and step returns',
-    help: "Read odd reset and step values as the reference does (str, float, bool, {} for a bad info) instead of refusing them",
+    help: 'Read odd reset and step values as the reference does (str, float, bool, {} for a bad info) instead of refusing them',
   },
   freeToolCalls: {
     kind: 'toggle',
