@@ -33,6 +33,9 @@ const SANDBOX_NAMES: Record<BenchSandbox, string> = {
   browser: "browser sandbox in Chromium (the app's Pyodide workers, the epoch and the OpenAI adapter in the page)",
 };
 
+/** Chromium's limit on HTTP/1.1 connections to one host, so on requests in flight to one OpenAI-compatible server from a tab. */
+const CHROMIUM_CONNECTIONS = 6;
+
 /** One scale of the benchmark: both epochs at concurrency 1 and at the scale's concurrency. */
 export interface ConcurrencyFigures {
   name: string;
@@ -163,13 +166,19 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
     const ideal = many.criticalPath * f.latencyMs;
     const bound = Math.max(many.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
     lines.push(
-      `  epoch ${epoch}${epoch === 1 ? ' (the sandbox as a command starts it)' : ' (interpreters of epoch 1)'}`,
+      `  epoch ${epoch}${epoch === 1 ? ` (the sandbox as ${f.sandbox === 'browser' ? 'the app' : 'a command'} starts it)` : ' (interpreters of epoch 1)'}`,
       `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)`,
       `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
       `    ratio                       ${(one.ms / many.ms).toFixed(1)}x`,
       `    ideal (critical path)       ${s(ideal)}   (${many.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
       `    best at concurrency ${String(many.concurrency).padEnd(8)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,
     );
+    if (f.sandbox === 'browser' && many.concurrency > CHROMIUM_CONNECTIONS) {
+      const capped = Math.max(many.criticalPath, Math.ceil(many.requests / CHROMIUM_CONNECTIONS)) * f.latencyMs;
+      lines.push(
+        `    best with ${CHROMIUM_CONNECTIONS} connections     ${s(capped)}   (Chromium opens at most ${CHROMIUM_CONNECTIONS} HTTP/1.1 connections to one server: requests / ${CHROMIUM_CONNECTIONS} x latency; the concurrent epoch is ${(many.ms / capped).toFixed(2)}x it)`,
+      );
+    }
   }
   return [...lines, ''].join('\n');
 }
