@@ -22,7 +22,7 @@ let run: { model: OpenAIChatModel; sandbox: ReturnType<typeof createBrowserSandb
 window.spadeConcurrencyOpen = async (origin) => {
   const sandbox = createBrowserSandboxRuntime(sandboxAssets);
   await sandbox.warm();
-  run = { model: new OpenAIChatModel({ baseUrl: origin, model: 'stand-in', maxRetries: 0 }), sandbox, state: INITIAL_RUN_STATE };
+  run = { model: new OpenAIChatModel({ baseUrl: origin, model: 'stand-in' }), sandbox, state: INITIAL_RUN_STATE };
 };
 
 window.spadeConcurrencyEpoch = async (config) => {

@@ -69,8 +69,9 @@ export interface EpochRunner {
 }
 
 // The fake or the Node sandbox in this process. The real sandbox starts as a command would: its first spare booted, nothing else.
+// The adapter retries as the app's and the CLI's do: a connection reset on a loaded machine (seen once at reference scale) is retried, not fatal.
 async function localRunner(kind: 'fake' | 'node', origin: string): Promise<EpochRunner> {
-  const model = new OpenAIChatModel({ baseUrl: origin, model: 'stand-in', maxRetries: 0 });
+  const model = new OpenAIChatModel({ baseUrl: origin, model: 'stand-in' });
   const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
   await sandbox.warm();
   let state = INITIAL_RUN_STATE;
