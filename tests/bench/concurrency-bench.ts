@@ -3,11 +3,12 @@ import { performance } from 'node:perf_hooks';
 import { OpenAIChatModel } from '../../src/adapters/llm/openai/openai-chat-model.ts';
 import { ScriptedChatModel, type ChatScript } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
-import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../src/core/loop/epoch.ts';
+import { INITIAL_RUN_STATE, runEpoch } from '../../src/core/loop/epoch.ts';
 import { FakeOpenAIServer, scriptedResponder, type Reply } from '../adapters/llm/openai/fake-openai-server.ts';
 import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
+import { criticalPath } from './critical-path.ts';
 
 /** One epoch against the stand-in server at one concurrency. */
 export interface ConcurrencyRun {
@@ -23,8 +24,17 @@ export interface ConcurrencyRun {
   maxInFlight: number;
 }
 
-/** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per play, restored after it). */
-export type BenchSandbox = 'fake' | 'node';
+/** Where the environments run: the in-process double of the game, the product's Node sandbox (a Pyodide child per play, restored after it), or the app's browser sandbox in Chromium. */
+export type BenchSandbox = 'fake' | 'node' | 'browser';
+
+const SANDBOX_NAMES: Record<BenchSandbox, string> = {
+  fake: 'in-process fake sandbox',
+  node: 'real Node sandbox (a Pyodide child per play, restored after it)',
+  browser: "browser sandbox in Chromium (the app's Pyodide workers, the epoch and the OpenAI adapter in the page)",
+};
+
+/** Chromium's limit on HTTP/1.1 connections to one host, so on requests in flight to one OpenAI-compatible server from a tab. */
+const CHROMIUM_CONNECTIONS = 6;
 
 /** One scale of the benchmark: both epochs at concurrency 1 and at the scale's concurrency. */
 export interface ConcurrencyFigures {
@@ -52,19 +62,32 @@ const SCRIPT: ChatScript = {
   ],
 };
 
-/** The longest chain of requests that must follow one another: a slot's design attempts, then the longer of its longest unhinted play and its hint plus its longest hinted play. */
-function criticalPath(result: EpochResult): number {
-  return Math.max(
-    ...result.environments.map((env) => {
-      const turns = (arm: 'hint' | 'nohint') => Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
-      return env.attempts.length + (env.status === 'valid' ? Math.max(turns('nohint'), (env.hint === null ? 0 : 1) + turns('hint')) : 0);
-    }),
-  );
+/** A run's epochs one after another in one sandbox against the stand-in; `epoch` resolves with the epoch's critical path. */
+export interface EpochRunner {
+  epoch(config: Config): Promise<number>;
+  close(): Promise<void>;
+}
+
+// The fake or the Node sandbox in this process. The real sandbox starts as a command would: its first spare booted, nothing else.
+// The adapter retries as the app's and the CLI's do: a connection reset on a loaded machine (seen once at reference scale) is retried, not fatal.
+async function localRunner(kind: 'fake' | 'node', origin: string): Promise<EpochRunner> {
+  const model = new OpenAIChatModel({ baseUrl: origin, model: 'stand-in' });
+  const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
+  await sandbox.warm();
+  let state = INITIAL_RUN_STATE;
+  return {
+    async epoch(config) {
+      const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
+      state = result.nextState;
+      return criticalPath(result);
+    },
+    close: () => sandbox.close(),
+  };
 }
 
 /** Runs `EPOCHS` epochs through the OpenAI adapter against a stand-in answering every request after `latencyMs`; counts each epoch's requests and the most in flight. */
 async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox): Promise<ConcurrencyRun[]> {
-  const server = await FakeOpenAIServer.start();
+  const server = await FakeOpenAIServer.start({ cors: kind === 'browser' });
   const respond = scriptedResponder(new ScriptedChatModel(SCRIPT), { pieces: 'whole' });
   let inFlight = 0;
   let maxInFlight = 0;
@@ -83,23 +106,18 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
     };
   });
   try {
-    const model = new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in', maxRetries: 0 });
-    // The real sandbox starts as a command would: its first spare booted, nothing else.
-    const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
-    await sandbox.warm();
+    const runner = kind === 'browser' ? await (await import('./concurrency-browser.ts')).browserRunner(server.origin) : await localRunner(kind, server.origin);
     try {
       const runs: ConcurrencyRun[] = [];
-      let state = INITIAL_RUN_STATE;
       for (let epoch = 1; epoch <= EPOCHS; epoch++) {
         [requests, maxInFlight] = [0, 0];
         const started = performance.now();
-        const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
-        runs.push({ concurrency: config.concurrency, epoch, criticalPath: criticalPath(result), ms: performance.now() - started, estimated: false, requests, maxInFlight });
-        state = result.nextState;
+        const path = await runner.epoch(config);
+        runs.push({ concurrency: config.concurrency, epoch, criticalPath: path, ms: performance.now() - started, estimated: false, requests, maxInFlight });
       }
       return runs;
     } finally {
-      await sandbox.close();
+      await runner.close();
     }
   } finally {
     await server.close();
@@ -109,7 +127,8 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
 /**
  * An epoch at concurrency 1 and at `concurrency` against a local OpenAI-compatible stand-in with a
  * fixed latency per request, its environments in `sandbox` (the fake shows the schedule alone;
- * the Node sandbox, what a command gets). With `estimateSequential`, concurrency 1 is not run but
+ * the Node sandbox, what a command gets; the browser one, what a tab gets, the stand-in then
+ * answering the page across origins). With `estimateSequential`, concurrency 1 is not run but
  * estimated as requests x latency.
  */
 export async function measureConcurrency(
@@ -141,22 +160,26 @@ export async function measureConcurrency(
 /** The figures as the bench prints them: per epoch, concurrency 1 against the scale's concurrency, with the ideal. */
 export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const lines = [
-    `Concurrent epochs, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per play, restored after it)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`,
-  ];
+  const lines = [`Concurrent epochs, ${f.name}, ${SANDBOX_NAMES[f.sandbox]} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`];
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;
     const many = f.runs.find((r) => r.epoch === epoch && r.concurrency !== 1)!;
     const ideal = many.criticalPath * f.latencyMs;
     const bound = Math.max(many.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
     lines.push(
-      `  epoch ${epoch}${epoch === 1 ? ' (the sandbox as a command starts it)' : ' (interpreters of epoch 1)'}`,
+      `  epoch ${epoch}${epoch === 1 ? ` (the sandbox as ${f.sandbox === 'browser' ? 'the app' : 'a command'} starts it)` : ' (interpreters of epoch 1)'}`,
       `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)`,
       `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
       `    ratio                       ${(one.ms / many.ms).toFixed(1)}x`,
       `    ideal (critical path)       ${s(ideal)}   (${many.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
       `    best at concurrency ${String(many.concurrency).padEnd(8)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,
     );
+    if (f.sandbox === 'browser' && many.concurrency > CHROMIUM_CONNECTIONS) {
+      const capped = Math.max(many.criticalPath, Math.ceil(many.requests / CHROMIUM_CONNECTIONS)) * f.latencyMs;
+      lines.push(
+        `    best with ${CHROMIUM_CONNECTIONS} connections     ${s(capped)}   (Chromium opens at most ${CHROMIUM_CONNECTIONS} HTTP/1.1 connections to one server: requests / ${CHROMIUM_CONNECTIONS} x latency; the concurrent epoch is ${(many.ms / capped).toFixed(2)}x it)`,
+      );
+    }
   }
   return [...lines, ''].join('\n');
 }

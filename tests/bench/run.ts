@@ -116,11 +116,13 @@ if (!only || only === 'cpu') {
 }
 if (!only || only === 'concurrency') {
   const { formatConcurrencyFigures, measureConcurrency } = await import('./concurrency-bench.ts');
-  // `concurrency fake` or `concurrency node` runs one sandbox; `full` also runs the reference scale at concurrency 1.
-  const kinds = (['fake', 'node'] as const).filter((kind) => !process.argv.slice(3).some((a) => a === 'fake' || a === 'node') || process.argv.includes(kind));
-  for (const kind of kinds) {
-    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('tab scale', { slots: 4, plays: 4, concurrency: 16 }, 300, kind, false)));
-    process.stdout.write(formatConcurrencyFigures(await measureConcurrency('reference scale', { slots: 24, plays: 8, concurrency: 32 }, 300, kind, !process.argv.includes('full'))));
+  // `concurrency fake`, `node` or `browser` (or two of them) runs those sandboxes; `tab` or `reference` one scale; `full` also runs the reference scale at concurrency 1.
+  const pick = <T extends string>(all: readonly T[]) => all.filter((x) => !all.some((y) => process.argv.slice(3).includes(y)) || process.argv.slice(3).includes(x));
+  const scales = { tab: { slots: 4, plays: 4, concurrency: 16 }, reference: { slots: 24, plays: 8, concurrency: 32 } };
+  for (const scale of pick(['tab', 'reference'] as const)) {
+    for (const kind of pick(['fake', 'node', 'browser'] as const)) {
+      process.stdout.write(formatConcurrencyFigures(await measureConcurrency(`${scale} scale`, scales[scale], 300, kind, scale === 'reference' && !process.argv.includes('full'))));
+    }
   }
 }
 if (only === 'import') {
