@@ -49,6 +49,6 @@ export const MODEL_KNOBS = {
     flag: 'concurrency',
     flagValue: 'N',
     label: 'Concurrent requests',
-    help: 'Designs, hints and plays run at once against a server that serves several requests (WebGPU and CPU models take one at a time); the results do not depend on it',
+    help: 'Designs, hints and plays run at once against a server that serves several requests (WebGPU and CPU models take one at a time); the results do not depend on it. A tab sends at most six at once to a plain http:// server (the browser opens six connections per server); the CLI has no such limit',
   },
 } satisfies KnobRows;
