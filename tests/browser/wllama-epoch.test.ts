@@ -9,7 +9,10 @@ import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { EpochSummary } from './pages/wllama.ts';
 
-const PAGE = '/tests/browser/pages/wllama.html';
+// One engine thread: this file tests what the engine writes, not its threads (wllama-engine.test.ts
+// does). Two threads meet at a barrier for every step of every token; on a loaded 2-core machine
+// each wait lasts until the other thread is scheduled again, which made sampling about five times slower.
+const PAGE = '/tests/browser/pages/wllama.html?threads=1';
 
 let rig: BrowserRig;
 let page: Page;

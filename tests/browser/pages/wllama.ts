@@ -8,6 +8,7 @@ import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { CpuModelController } from '../../../src/app/models/cpu-model.svelte.ts';
+import { cpuEnvironment } from '../../../src/adapters/llm/wllama/wllama-engine.ts';
 import { EXAMPLE_ENV } from '../../../src/app/sandbox/example-env.ts';
 import { applyEvent, createLiveEpoch } from '../../../src/app/run/live-epoch.ts';
 import type { ChatMessage, ChatModel, ChatResult, ReplyGrammar } from '../../../src/core/ports/chat-port.ts';
@@ -46,7 +47,9 @@ export interface EpochSummary {
   promptChars: number[];
 }
 
-const controller = new CpuModelController();
+/** Threads the engine loads with: the page's own (cpuEnvironment) unless the URL asks for one (`?threads=1`). */
+const threadsParam = new URLSearchParams(location.search).get('threads');
+const controller = new CpuModelController(threadsParam === '1' ? { environment: { ...cpuEnvironment(), threads: 1 } } : {});
 mount(CpuModelSetup, { target: document.getElementById('setup')!, props: { controller } });
 
 function loaded(): ChatModel {
