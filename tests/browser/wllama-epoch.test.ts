@@ -22,6 +22,8 @@ beforeAll(async () => {
   rig = await startRig();
   page = await rig.open(PAGE);
   await page.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
+  // Python boots while the model loads, as in the app, where it starts when a new run's form opens.
+  await page.evaluate(() => window.wllamaTest.warmSandbox());
   await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
   await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
   summary = await page.evaluate(() =>

@@ -188,6 +188,8 @@ const api = {
   chat,
   count,
   contextWindow: () => loaded().contextWindow!(),
+  /** Starts booting Python without waiting, as the app does when a new run's form opens (a failed boot is reported to the epoch that needs it). */
+  warmSandbox: () => void pageSandbox().warm().catch(() => undefined),
   epoch,
 };
 
