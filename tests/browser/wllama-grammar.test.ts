@@ -4,8 +4,8 @@
 // (src/core/loop/agent-grammar.ts) every reply is one well-formed `\boxed{...}` action, or one
 // well-formed tool call or answer, and the engine ends it there. The sampled grammars are the
 // agent's with short bounds (a random model fills every bound, and a loaded 2-core machine makes
-// about 4 tokens a second); the run's own grammars, thinking block and default bounds included,
-// are checked to compile in the engine. Counts are printed for the report.
+// some 30 tokens a second on one engine thread); the run's own grammars, thinking block and
+// default bounds included, are checked to compile in the engine. Counts are printed for the report.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';

@@ -2,7 +2,7 @@
 // over the real controller and wllama engine, and puts timed helpers on `window.wllamaTest` for
 // tests/browser/wllama-*.test.ts: chat calls with streaming, abort and a grammar, and one whole SPADE epoch
 // with the loaded engine in both roles, the real browser sandbox and the IndexedDB store, whose
-// slots are then shown with the app's own slot view.
+// slots are then shown with the app's own slot view. `?threads=1` loads the engine on one thread.
 import { mount } from 'svelte';
 import { sandboxAssets } from 'virtual:spade-sandbox';
 import { createBrowserSandboxRuntime, type BrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
@@ -189,7 +189,10 @@ const api = {
   count,
   contextWindow: () => loaded().contextWindow!(),
   /** Starts booting Python without waiting, as the app does when a new run's form opens (a failed boot is reported to the epoch that needs it). */
-  warmSandbox: () => void pageSandbox().warm().catch(() => undefined),
+  warmSandbox: () =>
+    void pageSandbox()
+      .warm()
+      .catch(() => undefined),
   epoch,
 };
 
