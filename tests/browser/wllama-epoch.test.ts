@@ -9,7 +9,10 @@ import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { EpochSummary } from './pages/wllama.ts';
 
-const PAGE = '/tests/browser/pages/wllama.html';
+// One engine thread: this file tests what the engine writes, not its threads (wllama-engine.test.ts
+// does). Two threads meet at a barrier for every step of every token; on a loaded 2-core machine
+// each wait lasts until the other thread is scheduled again, which made sampling about five times slower.
+const PAGE = '/tests/browser/pages/wllama.html?threads=1';
 
 let rig: BrowserRig;
 let page: Page;
@@ -19,6 +22,8 @@ beforeAll(async () => {
   rig = await startRig();
   page = await rig.open(PAGE);
   await page.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
+  // Python boots while the model loads, as in the app, where it starts when a new run's form opens.
+  await page.evaluate(() => window.wllamaTest.warmSandbox());
   await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
   await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
   summary = await page.evaluate(() =>

@@ -4,8 +4,8 @@
 // (src/core/loop/agent-grammar.ts) every reply is one well-formed `\boxed{...}` action, or one
 // well-formed tool call or answer, and the engine ends it there. The sampled grammars are the
 // agent's with short bounds (a random model fills every bound, and a loaded 2-core machine makes
-// about 4 tokens a second); the run's own grammars, thinking block and default bounds included,
-// are checked to compile in the engine. Counts are printed for the report.
+// some 30 tokens a second on one engine thread); the run's own grammars, thinking block and
+// default bounds included, are checked to compile in the engine. Counts are printed for the report.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
@@ -20,7 +20,10 @@ import { DEFAULT_TEMPLATES } from '../../src/core/prompts/templates.ts';
 import { parseToolReply } from '../../src/core/prompts/tool-call-parse.ts';
 import type { ChatMessage, ChatRequest, ReplyGrammar, ToolSchema } from '../../src/core/ports/chat-port.ts';
 
-const PAGE = '/tests/browser/pages/wllama.html';
+// One engine thread: this file tests what the engine writes, not its threads (wllama-engine.test.ts
+// does). Two threads meet at a barrier for every step of every token; on a loaded 2-core machine
+// each wait lasts until the other thread is scheduled again, which made sampling about five times slower.
+const PAGE = '/tests/browser/pages/wllama.html?threads=1';
 const SAMPLES = 8;
 const SHORT: ReplyBounds = { think: false, leadChars: 16, boxChars: 16, answerChars: 16, stringChars: 8 };
 // Generous: every reply is sampled token by token on a shared CPU.

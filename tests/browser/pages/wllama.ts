@@ -2,12 +2,13 @@
 // over the real controller and wllama engine, and puts timed helpers on `window.wllamaTest` for
 // tests/browser/wllama-*.test.ts: chat calls with streaming, abort and a grammar, and one whole SPADE epoch
 // with the loaded engine in both roles, the real browser sandbox and the IndexedDB store, whose
-// slots are then shown with the app's own slot view.
+// slots are then shown with the app's own slot view. `?threads=1` loads the engine on one thread.
 import { mount } from 'svelte';
 import { sandboxAssets } from 'virtual:spade-sandbox';
-import { createBrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
+import { createBrowserSandboxRuntime, type BrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { CpuModelController } from '../../../src/app/models/cpu-model.svelte.ts';
+import { cpuEnvironment } from '../../../src/adapters/llm/wllama/wllama-engine.ts';
 import { EXAMPLE_ENV } from '../../../src/app/sandbox/example-env.ts';
 import { applyEvent, createLiveEpoch } from '../../../src/app/run/live-epoch.ts';
 import type { ChatMessage, ChatModel, ChatResult, ReplyGrammar } from '../../../src/core/ports/chat-port.ts';
@@ -46,7 +47,9 @@ export interface EpochSummary {
   promptChars: number[];
 }
 
-const controller = new CpuModelController();
+/** Threads the engine loads with: the page's own (cpuEnvironment) unless the URL asks for one (`?threads=1`). */
+const threadsParam = new URLSearchParams(location.search).get('threads');
+const controller = new CpuModelController(threadsParam === '1' ? { environment: { ...cpuEnvironment(), threads: 1 } } : {});
 mount(CpuModelSetup, { target: document.getElementById('setup')!, props: { controller } });
 
 function loaded(): ChatModel {
@@ -117,6 +120,14 @@ async function chat(options: {
   }
 }
 
+let sandbox: BrowserSandboxRuntime | null = null;
+
+/** The page's one browser sandbox runtime, as the app keeps one per tab: the interpreters an epoch booted serve the next. */
+function pageSandbox(): BrowserSandboxRuntime {
+  sandbox ??= createBrowserSandboxRuntime(sandboxAssets);
+  return sandbox;
+}
+
 async function corpus() {
   const response = await fetch('/corpus/concepts.jsonl');
   return parseCorpus(await response.text()).docs;
@@ -126,7 +137,6 @@ async function corpus() {
 async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' = 'engine'): Promise<EpochSummary> {
   const model = loaded();
   const config: Config = { ...DEFAULT_CONFIG, ...overrides };
-  const sandbox = createBrowserSandboxRuntime(sandboxAssets);
   const store = await openIndexedDbRunStore({ name: `spade-wllama-test-${Date.now()}` });
   const runId = 'cpu-epoch';
   const now = Date.now();
@@ -143,25 +153,21 @@ async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' 
     },
   };
   const started = performance.now();
-  try {
-    const result = await runEpoch({ model: measuring, sandbox, corpus: await corpus(), emit: (event) => events.push(event) }, INITIAL_RUN_STATE, config);
-    await store.commitEpoch(runId, result);
-    showEpoch(events);
-    const run = await store.loadRun(runId);
-    const stored = await store.queryEnvironments(runId);
-    return {
-      ms: Math.round(performance.now() - started),
-      modelId: model.id,
-      metrics: result.metrics,
-      stored,
-      episodes: (await Promise.all(stored.map((env) => store.episodesOf(runId, env.id)))).flat(),
-      epochsCompleted: run?.meta.epochsCompleted ?? -1,
-      eventTypes: [...new Set(events.map((e) => e.type))],
-      promptChars,
-    };
-  } finally {
-    await sandbox.close();
-  }
+  const result = await runEpoch({ model: measuring, sandbox: pageSandbox(), corpus: await corpus(), emit: (event) => events.push(event) }, INITIAL_RUN_STATE, config);
+  await store.commitEpoch(runId, result);
+  showEpoch(events);
+  const run = await store.loadRun(runId);
+  const stored = await store.queryEnvironments(runId);
+  return {
+    ms: Math.round(performance.now() - started),
+    modelId: model.id,
+    metrics: result.metrics,
+    stored,
+    episodes: (await Promise.all(stored.map((env) => store.episodesOf(runId, env.id)))).flat(),
+    epochsCompleted: run?.meta.epochsCompleted ?? -1,
+    eventTypes: [...new Set(events.map((e) => e.type))],
+    promptChars,
+  };
 }
 
 /** Shows the epoch with the app's slot view, built from the core's events exactly as the run view builds it. */
@@ -182,6 +188,11 @@ const api = {
   chat,
   count,
   contextWindow: () => loaded().contextWindow!(),
+  /** Starts booting Python without waiting, as the app does when a new run's form opens (a failed boot is reported to the epoch that needs it). */
+  warmSandbox: () =>
+    void pageSandbox()
+      .warm()
+      .catch(() => undefined),
   epoch,
 };
 
