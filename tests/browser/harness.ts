@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import type { DemoSpeed } from '../../src/app/run/demo-speed.ts';
+import type { ScoreHold } from '../../src/app/run/score-hold.ts';
 
 /** Chromium flags this machine needs for headless runs. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -14,8 +15,8 @@ export interface BrowserRig {
   baseUrl: string;
   /** The app's URL, ending in a slash: the production build on the browser tier's shared server, else the dev server's app. */
   appUrl: string;
-  /** Opens a fresh page (own context, so fresh storage; service workers blocked) at `path`: a test page under /tests/, else a path of the app; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`). */
-  open(path: string, options?: { demoSpeed?: DemoSpeed }): Promise<Page>;
+  /** Opens a fresh page (own context, so fresh storage; service workers blocked) at `path`: a test page under /tests/, else a path of the app; `demoSpeed` presets the demo's speed control (tests not about pacing use `instant`), `scoreHold` how long an epoch's scores stay before the next epoch (tests not about the hold use `off`). */
+  open(path: string, options?: { demoSpeed?: DemoSpeed; scoreHold?: ScoreHold }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -53,6 +54,7 @@ export async function startRig(extraArgs: string[] = [], options: { ownServer?: 
       // The production build's service worker would precache the whole app in every context.
       const context = await browser.newContext({ serviceWorkers: 'block' });
       if (options.demoSpeed) await context.addInitScript((speed) => localStorage.setItem('spade-lab-demo-speed', speed), options.demoSpeed);
+      if (options.scoreHold) await context.addInitScript((hold) => localStorage.setItem('spade-lab-score-hold', hold), options.scoreHold);
       const page = await context.newPage();
       await page.goto(path.startsWith('/tests/') ? baseUrl + path : appUrl + path.replace(/^\//, ''));
       return page;

@@ -55,6 +55,13 @@ function playThriceFromBuild(): ReturnType<typeof playThrice> {
   return fromBuild;
 }
 
+let madeInNode: ReturnType<typeof currentSandboxSnapshot> | null = null;
+/** The Node sandbox's snapshot, made once per file (each call bundles the sandbox anew, and the sources do not change mid-run). */
+function nodeSnapshot(): ReturnType<typeof currentSandboxSnapshot> {
+  madeInNode ??= currentSandboxSnapshot();
+  return madeInNode;
+}
+
 beforeAll(async () => {
   rig = await startRig();
   page = await rig.open(PAGE);
@@ -73,7 +80,7 @@ describe("the build's interpreter snapshot", () => {
     const served = await fetch(`${rig.baseUrl}/pyodide/${SNAPSHOT_FILE}`);
     expect(served.status).toBe(200);
     const gzipped = Buffer.from(await served.arrayBuffer());
-    const made = await currentSandboxSnapshot();
+    const made = await nodeSnapshot();
     expect(made).not.toBeNull();
     expect(gunzipSync(gzipped).equals(Buffer.from(made!))).toBe(true);
     // gzip pays: interpreter memory is mostly zeros.
@@ -92,7 +99,7 @@ describe("the build's interpreter snapshot", () => {
   });
 
   it('is used as it is when the host unpacked it (Content-Encoding: gzip): one frame, nothing fails, started from the build', async () => {
-    const made = await currentSandboxSnapshot();
+    const made = await nodeSnapshot();
     await serveBesidePyodide('unpacked.bin.gz', Buffer.from(made!));
     const played = await playThrice('unpacked.bin.gz');
     expect({ failed: played.failed, framesOpened: played.framesOpened, snapshotUse: played.snapshotUse }).toEqual({ failed: 0, framesOpened: 1, snapshotUse: { fromBuild: true } });
