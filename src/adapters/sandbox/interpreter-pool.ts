@@ -13,13 +13,15 @@ interface Waiter {
  * `idleSize` (an open page or a command that has not loaded an environment yet holds less memory
  * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
  * fewer cores only delays the first one). Interpreters restored after an environment come back
- * here too, up to `keptAtMost` waiting: while they last, no boot is needed.
+ * here too, up to `keptAtMost` waiting: while they last, no boot is needed, and one being
+ * restored counts as waiting already.
  */
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly watchers: { count: number; done: () => void; fail: (error: unknown) => void }[] = [];
   private booting = 0;
+  private restoring = 0;
   private closed = false;
   private readonly stopBooting = new AbortController();
   private target: number;
@@ -79,6 +81,19 @@ export class InterpreterPool {
     else this.keep(proc);
   }
 
+  /**
+   * Counts an interpreter being restored after an environment as one already coming back, so no
+   * boot starts for a waiter it will serve (a restore takes milliseconds, a boot a second of CPU);
+   * once `restored` settles it is given back, or a boot may start when it could not be restored.
+   */
+  async comingBack(restored: Promise<SandboxProcess | null>): Promise<void> {
+    this.restoring += 1;
+    const proc = await restored.catch(() => null);
+    this.restoring -= 1;
+    if (proc) this.giveBack(proc);
+    else this.fill();
+  }
+
   /** Starts the next spare at once, beside any already booting: a killed interpreter has just freed its core. */
   replaceKilled(): void {
     this.fill(1);
@@ -94,7 +109,7 @@ export class InterpreterPool {
   }
 
   private fill(extra = 0): void {
-    while (!this.closed && this.ready.length + this.booting < this.target + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
+    while (!this.closed && this.ready.length + this.booting + this.restoring < this.target + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),

@@ -198,10 +198,11 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private async retire(interpreter: Interpreter): Promise<void> {
     this.live.delete(interpreter);
     if (this.closed) return interpreter.retire();
-    const proc = await interpreter.recycle(RECYCLE_TIMEOUT_MS);
-    if (!proc) return;
-    this.restored += 1;
-    this.pool.giveBack(proc);
+    const restoring = interpreter.recycle(RECYCLE_TIMEOUT_MS).then((proc) => {
+      if (proc) this.restored += 1;
+      return proc;
+    });
+    await this.pool.comingBack(restoring);
   }
 
   private handle(interpreter: Interpreter, className: string, hasSolution: boolean, loadTimeoutMs: number): EnvHandle {

@@ -1,0 +1,108 @@
+// The interpreter pool's refills over fake processes (no Python, milliseconds): a burst of hangs
+// never leaves the next environment waiting for a boot, a hung interpreter is never handed out
+// again, and an interpreter being restored counts as one coming back, so no boot starts for it.
+import { describe, expect, it } from 'vitest';
+import { InterpreterPool } from '../../../src/adapters/sandbox/interpreter-pool.ts';
+import { poolSize } from '../../../src/adapters/sandbox/pool-size.ts';
+import { PyodideSandboxRuntime, type SandboxProcess, type SpawnSandbox } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import { fakeSpawner } from '../../fixtures/fake-sandbox-process.ts';
+
+const GIB = 1024 ** 3;
+const LOAD = { maxTurns: 5, timeoutMs: 1000 };
+
+// Numbers every process the fake spawner starts and notes which process answered each request and which were killed.
+function tagged(bootMs: number): { spawn: SpawnSandbox; served: number[]; killed: Set<number>; started: () => number } {
+  const fake = fakeSpawner(bootMs);
+  const served: number[] = [];
+  const killed = new Set<number>();
+  let next = 0;
+  const spawn: SpawnSandbox = async (signal) => {
+    const proc = await fake.spawn(signal);
+    const id = ++next;
+    return {
+      call: (request) => (served.push(id), proc.call(request)),
+      kill: () => (killed.add(id), proc.kill()),
+      exited: proc.exited,
+    };
+  };
+  return { spawn, served, killed, started: () => fake.log.started };
+}
+
+describe('InterpreterPool refills', () => {
+  it('two hangs killed back to back on a two-core machine leave a booted spare: the next environment starts without waiting for a boot', async () => {
+    const { spawn, served, killed } = tagged(400);
+    const runtime = new PyodideSandboxRuntime(spawn, { ...poolSize(2, 20 * GIB), idleSpares: 1 });
+    await runtime.whenSpareReady();
+    for (let hang = 0; hang < 2; hang++) {
+      const hung = await runtime.load('hang', LOAD);
+      await hung.reset(1);
+      await expect(hung.step('x', { timeoutMs: 20 })).rejects.toThrow(/step to return within 20 ms/);
+    }
+    expect(runtime.restarts).toBe(2);
+    const from = Date.now();
+    const next = await runtime.load('count', LOAD);
+    await next.reset(2);
+    // A boot takes 400 ms here; the spare answers at once.
+    expect(Date.now() - from).toBeLessThan(200);
+    // Neither hung interpreter answered anything after its kill.
+    expect(killed.size).toBe(2);
+    expect(served.slice(-2).filter((id) => killed.has(id))).toEqual([]);
+    await next.dispose();
+    await runtime.close();
+  });
+
+  it('the same hangs with one spare per core and no reserve make the next environment wait for a boot', async () => {
+    const { spawn } = tagged(400);
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 2, bootsAtOnce: 2, idleSpares: 1 });
+    await runtime.whenSpareReady();
+    for (let hang = 0; hang < 2; hang++) {
+      const hung = await runtime.load('hang', LOAD);
+      await hung.reset(1);
+      await hung.step('x', { timeoutMs: 20 }).catch(() => undefined);
+    }
+    const from = Date.now();
+    const next = await runtime.load('count', LOAD);
+    await next.reset(2);
+    expect(Date.now() - from).toBeGreaterThanOrEqual(200);
+    await runtime.close();
+  });
+
+  it('boots no spare for an interpreter that is being restored, and hands the restored one out', async () => {
+    const { spawn, started } = tagged(5);
+    const pool = new InterpreterPool(spawn, 1);
+    await pool.whenReady();
+    const first = await pool.take();
+    await pool.whenReady();
+    expect(started()).toBe(2);
+    let restore: (proc: SandboxProcess | null) => void = () => undefined;
+    const back = pool.comingBack(new Promise((resolve) => (restore = resolve)));
+    // The spare is taken while the first is being restored: the restore refills the pool, not a boot.
+    const second = await pool.take();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started()).toBe(2);
+    restore(first);
+    await back;
+    expect(await pool.take()).toBe(first);
+    // Now the pool is below its size with nothing coming back: it boots.
+    expect(started()).toBe(3);
+    second.kill();
+    pool.close();
+  });
+
+  it('boots a replacement once a restore fails', async () => {
+    const { spawn, started } = tagged(5);
+    const pool = new InterpreterPool(spawn, 1);
+    await pool.whenReady();
+    const first = await pool.take();
+    await pool.whenReady();
+    let restore: (proc: SandboxProcess | null) => void = () => undefined;
+    const back = pool.comingBack(new Promise((resolve) => (restore = resolve)));
+    await pool.take();
+    expect(started()).toBe(2);
+    first.kill();
+    restore(null);
+    await back;
+    expect(started()).toBe(3);
+    pool.close();
+  });
+});
