@@ -14,7 +14,10 @@ interface Waiter {
  * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
  * fewer cores only delays the first one). Interpreters restored after an environment come back
  * here too, up to `keptAtMost` waiting: while they last, no boot is needed, and one being
- * restored counts as waiting already.
+ * restored counts as waiting already. Once grown, it also keeps as many interpreters in all
+ * (waiting, booting, restoring or handed out) as were ever wanted at once, up to `keptAtMost`:
+ * boots that fell behind a burst of demand go on while the demand rests (a designer writing the
+ * next environments), so the next burst finds them booted.
  */
 export class InterpreterPool {
   private readonly ready: SandboxProcess[] = [];
@@ -22,6 +25,10 @@ export class InterpreterPool {
   private readonly watchers: { count: number; done: () => void; fail: (error: unknown) => void }[] = [];
   private booting = 0;
   private restoring = 0;
+  private readonly lent = new Set<SandboxProcess>();
+  private readonly watched = new WeakSet<SandboxProcess>();
+  private mostWanted = 0;
+  private grown = false;
   private closed = false;
   private readonly stopBooting = new AbortController();
   private target: number;
@@ -39,6 +46,7 @@ export class InterpreterPool {
   /** Keeps the full `size` booted from now on: environments are being loaded. */
   grow(): void {
     this.target = this.size;
+    this.grown = true;
     this.fill();
   }
 
@@ -51,11 +59,12 @@ export class InterpreterPool {
     if (this.closed) return Promise.reject(new Error('the sandbox runtime is closed'));
     const proc = this.ready.shift();
     const taken = proc
-      ? Promise.resolve(proc)
+      ? Promise.resolve(this.lend(proc))
       : new Promise<SandboxProcess>((resolve, reject) => {
           const at = urgent ? this.waiters.findIndex((w) => !w.urgent) : -1;
-          this.waiters.splice(at < 0 ? this.waiters.length : at, 0, { resolve, reject, urgent });
+          this.waiters.splice(at < 0 ? this.waiters.length : at, 0, { resolve: (booted) => resolve(this.lend(booted)), reject, urgent });
         });
+    this.mostWanted = Math.max(this.mostWanted, this.lent.size + this.waiters.length);
     this.fill();
     return taken;
   }
@@ -75,6 +84,7 @@ export class InterpreterPool {
    * is killed (a spare holds a few hundred MB).
    */
   giveBack(proc: SandboxProcess): void {
+    this.lent.delete(proc);
     const waiter = this.closed ? undefined : this.waiters.shift();
     if (waiter) waiter.resolve(proc);
     else if (this.closed || this.ready.length >= this.keptAtMost) proc.kill();
@@ -109,7 +119,7 @@ export class InterpreterPool {
   }
 
   private fill(extra = 0): void {
-    while (!this.closed && this.ready.length + this.booting + this.restoring < this.target + this.waiters.length && this.booting < this.bootsAtOnce + extra) {
+    while (!this.closed && this.wantsMore() && this.booting < this.bootsAtOnce + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),
@@ -123,6 +133,25 @@ export class InterpreterPool {
         },
       );
     }
+  }
+
+  // Fewer than the spares and the waiters, or (once grown) fewer in all than were ever wanted at once.
+  private wantsMore(): boolean {
+    const coming = this.ready.length + this.booting + this.restoring;
+    if (coming < this.target + this.waiters.length) return true;
+    return this.grown && coming + this.lent.size < Math.min(this.mostWanted, this.keptAtMost);
+  }
+
+  // Notes `proc` as handed out until it is given back or dies.
+  private lend(proc: SandboxProcess): SandboxProcess {
+    this.lent.add(proc);
+    if (!this.watched.has(proc)) {
+      this.watched.add(proc);
+      void proc.exited.then(() => {
+        if (this.lent.delete(proc)) this.fill();
+      });
+    }
+    return proc;
   }
 
   private booted(proc: SandboxProcess): void {

@@ -1,6 +1,7 @@
 // The interpreter pool's refills over fake processes (no Python, milliseconds): a burst of hangs
 // never leaves the next environment waiting for a boot, a hung interpreter is never handed out
-// again, and an interpreter being restored counts as one coming back, so no boot starts for it.
+// again, an interpreter being restored counts as one coming back, so no boot starts for it, and
+// a grown pool keeps booting while idle until it holds as many as were ever wanted at once.
 import { describe, expect, it } from 'vitest';
 import { InterpreterPool } from '../../../src/adapters/sandbox/interpreter-pool.ts';
 import { poolSize } from '../../../src/adapters/sandbox/pool-size.ts';
@@ -104,5 +105,31 @@ describe('InterpreterPool refills', () => {
     await back;
     expect(started()).toBe(3);
     pool.close();
+  });
+
+  // One spare, booted one at a time; four wanted at once, each served in turn by the same interpreter given back (plays that end at once).
+  async function burstThenRest(keptAtMost: number): Promise<number> {
+    const { spawn, started } = tagged(20);
+    const pool = new InterpreterPool(spawn, 1, 1, 1, keptAtMost);
+    pool.grow();
+    await pool.whenReady();
+    const takes = [pool.take(), pool.take(), pool.take(), pool.take()];
+    const first = await takes[0]!;
+    for (const next of takes.slice(1)) {
+      pool.giveBack(first);
+      expect(await next).toBe(first);
+    }
+    pool.giveBack(first);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const boots = started();
+    pool.close();
+    return boots;
+  }
+
+  it('once grown, boots while demand rests until it holds as many interpreters as were ever wanted at once, up to the kept count', async () => {
+    // Four were wanted at once: the first spare and three more booted after the burst had passed.
+    expect(await burstThenRest(10)).toBe(4);
+    // Two kept at most: the spare and the replacement booted during the burst, nothing more.
+    expect(await burstThenRest(2)).toBe(2);
   });
 });
