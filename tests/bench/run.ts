@@ -71,7 +71,12 @@ if (!only || only === 'node') {
 if (only === 'recovery') {
   // `recovery N`: only the recovery after hangs, N rounds (default 5) with the Node sandbox as shipped.
   const { measureRecovery } = await import('./measure-sandbox.ts');
-  const r = await measureRecovery(() => createNodeSandboxRuntime(), EXAMPLE_ENV, () => performance.now(), Number(process.argv[3] ?? 5));
+  const r = await measureRecovery(
+    () => createNodeSandboxRuntime(),
+    EXAMPLE_ENV,
+    () => performance.now(),
+    Number(process.argv[3] ?? 5),
+  );
   process.stdout.write(
     [
       `Recovery after hangs (Node sandbox from the snapshot, ${r.rounds} rounds)`,

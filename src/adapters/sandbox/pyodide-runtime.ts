@@ -16,7 +16,7 @@ export type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 export interface PyodideRuntimeOptions {
   /** Longest string (observation, info, solution) accepted from an environment, in characters. */
   maxObservationChars: number;
-  /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count). */
+  /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count and two more, see pool-size.ts). */
   spares: number;
   /** Interpreters booted side by side at most (the adapters use the core count less one, at least 1). */
   bootsAtOnce: number;
@@ -26,7 +26,7 @@ export interface PyodideRuntimeOptions {
   idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
-  /** Plays loaded ahead of their turn, and interpreters a held-out environment's plays share (default: `spares`, which the adapters take from cores and memory). */
+  /** Plays loaded ahead of their turn, and imports' validations at once (default: `spares`, which the adapters take from cores and memory). */
   parallelism?: number;
 }
 

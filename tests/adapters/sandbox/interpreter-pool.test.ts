@@ -132,4 +132,15 @@ describe('InterpreterPool refills', () => {
     // Two kept at most: the spare and the replacement booted during the burst, nothing more.
     expect(await burstThenRest(2)).toBe(2);
   });
+
+  it('hands out an interpreter restored after an environment before spares that never ran one', async () => {
+    const { spawn } = tagged(1);
+    const pool = new InterpreterPool(spawn, 2, 2, 2, 4);
+    await pool.whenReady();
+    const used = await pool.take();
+    await pool.whenReady();
+    await pool.comingBack(Promise.resolve(used));
+    expect(await pool.take()).toBe(used);
+    pool.close();
+  });
 });
