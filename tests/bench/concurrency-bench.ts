@@ -21,6 +21,8 @@ export interface ConcurrencyRun {
   estimated: boolean;
   requests: number;
   maxInFlight: number;
+  /** With the Node sandbox: interpreters booted during the epoch, and the time loads and reservations waited for one (summed over all of them). */
+  interpreters?: { boots: number; waitMs: number };
 }
 
 /** Where the environments run: the in-process double of the game, or the product's Node sandbox (a Pyodide child per play, restored after it). */
@@ -85,16 +87,22 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
   try {
     const model = new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in', maxRetries: 0 });
     // The real sandbox starts as a command would: its first spare booted, nothing else.
-    const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
+    const node = kind === 'node' ? createNodeSandboxRuntime() : null;
+    const sandbox = node ?? fakeSandbox(HINT_HELPS_DOUBLES);
     await sandbox.warm();
+    const interpreters = () => (node ? { boots: node.boots, waitMs: node.interpreterWaitMs } : undefined);
     try {
       const runs: ConcurrencyRun[] = [];
       let state = INITIAL_RUN_STATE;
       for (let epoch = 1; epoch <= EPOCHS; epoch++) {
         [requests, maxInFlight] = [0, 0];
         const started = performance.now();
+        const before = interpreters();
         const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
-        runs.push({ concurrency: config.concurrency, epoch, criticalPath: criticalPath(result), ms: performance.now() - started, estimated: false, requests, maxInFlight });
+        const ms = performance.now() - started;
+        const after = interpreters();
+        const used = before && after ? { boots: after.boots - before.boots, waitMs: after.waitMs - before.waitMs } : undefined;
+        runs.push({ concurrency: config.concurrency, epoch, criticalPath: criticalPath(result), ms, estimated: false, requests, maxInFlight, ...(used ? { interpreters: used } : {}) });
         state = result.nextState;
       }
       return runs;
@@ -144,6 +152,8 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const lines = [
     `Concurrent epochs, ${f.name}, ${f.sandbox === 'node' ? 'real Node sandbox (a Pyodide child per play, restored after it)' : 'in-process fake sandbox'} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`,
   ];
+  // Interpreters booted in the epoch and the seconds loads waited for one in all (several wait at once, so it can exceed the epoch).
+  const used = (run: ConcurrencyRun) => (run.interpreters ? `   ${run.interpreters.boots} interpreters booted, ${s(run.interpreters.waitMs)} waited for one in all` : '');
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;
     const many = f.runs.find((r) => r.epoch === epoch && r.concurrency !== 1)!;
@@ -151,8 +161,8 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
     const bound = Math.max(many.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
     lines.push(
       `  epoch ${epoch}${epoch === 1 ? ' (the sandbox as a command starts it)' : ' (interpreters of epoch 1)'}`,
-      `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)`,
-      `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
+      `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)${one.estimated ? '' : used(one)}`,
+      `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)${used(many)}`,
       `    ratio                       ${(one.ms / many.ms).toFixed(1)}x`,
       `    ideal (critical path)       ${s(ideal)}   (${many.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
       `    best at concurrency ${String(many.concurrency).padEnd(8)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,

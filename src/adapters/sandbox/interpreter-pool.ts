@@ -29,6 +29,7 @@ export class InterpreterPool {
   private readonly watched = new WeakSet<SandboxProcess>();
   private mostWanted = 0;
   private grown = false;
+  private bootsDone = 0;
   private closed = false;
   private readonly stopBooting = new AbortController();
   private target: number;
@@ -41,6 +42,11 @@ export class InterpreterPool {
     private readonly keptAtMost = size,
   ) {
     this.target = Math.max(1, Math.min(idleSize, size));
+  }
+
+  /** Number of interpreters booted so far. */
+  get boots(): number {
+    return this.bootsDone;
   }
 
   /** Keeps the full `size` booted from now on: environments are being loaded. */
@@ -158,6 +164,7 @@ export class InterpreterPool {
 
   private booted(proc: SandboxProcess): void {
     this.booting -= 1;
+    this.bootsDone += 1;
     this.giveBack(proc);
     // The next queued boot starts now that this one is done.
     this.fill();

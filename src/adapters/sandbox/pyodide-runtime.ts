@@ -68,6 +68,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private syntax: Promise<Interpreter> | null = null;
   private killed = 0;
   private restored = 0;
+  private waited = 0;
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
   readonly parallelism: number;
@@ -88,6 +89,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   /** Number of interpreters restored to their sealed state after an environment and handed to the next one instead of a fresh boot. */
   get recycled(): number {
     return this.restored;
+  }
+
+  /** Number of interpreters booted so far (spares and replacements). */
+  get boots(): number {
+    return this.pool.boots;
+  }
+
+  /** Milliseconds that loads, reservations and the syntax checker have waited for an interpreter in all (none was booted or restored yet). */
+  get interpreterWaitMs(): number {
+    return this.waited;
   }
 
   /** Starts booting the spares now, without waiting (a command or a page that will need Python soon); a failed boot is reported to the next load. */
@@ -115,7 +126,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   async reserve(): Promise<InterpreterTicket> {
     this.pool.grow();
-    const proc = await this.pool.take();
+    const proc = await this.timedTake(false);
     let held: SandboxProcess | null = proc;
     const drop = () => {
       this.held.delete(proc);
@@ -170,7 +181,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
     let proc;
     try {
-      proc = reserved ?? (await this.pool.take(urgent));
+      proc = reserved ?? (await this.timedTake(urgent));
     } catch (error) {
       throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`);
     }
@@ -182,6 +193,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     if (this.closed) interpreter.retire();
     else this.live.add(interpreter);
     return interpreter;
+  }
+
+  // The pool's next interpreter, the time waited for it counted.
+  private async timedTake(urgent: boolean): Promise<SandboxProcess> {
+    const from = performance.now();
+    try {
+      return await this.pool.take(urgent);
+    } finally {
+      this.waited += performance.now() - from;
+    }
   }
 
   // compile() runs no environment code, so one interpreter serves every syntax check until it is killed.

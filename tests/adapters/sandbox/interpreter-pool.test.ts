@@ -143,4 +143,20 @@ describe('InterpreterPool refills', () => {
     expect(await pool.take()).toBe(used);
     pool.close();
   });
+
+  it('counts the interpreters booted and the time loads waited for one', async () => {
+    const { spawn } = tagged(60);
+    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+    const first = await runtime.load('count', LOAD);
+    expect(runtime.boots).toBe(1);
+    expect(runtime.interpreterWaitMs).toBeGreaterThanOrEqual(50);
+    await runtime.whenSpareReady();
+    const waited = runtime.interpreterWaitMs;
+    const second = await runtime.load('count', LOAD);
+    // The spare was booted already: no wait added.
+    expect(runtime.interpreterWaitMs - waited).toBeLessThan(20);
+    expect(runtime.boots).toBe(2);
+    await Promise.all([first.dispose(), second.dispose()]);
+    await runtime.close();
+  });
 });
