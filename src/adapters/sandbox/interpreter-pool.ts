@@ -12,7 +12,8 @@ interface Waiter {
  * a load asks and is never charged to a call's time limit. Until the first `grow()` it keeps only
  * `idleSize` (an open page or a command that has not loaded an environment yet holds less memory
  * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
- * fewer cores only delays the first one). Interpreters restored after an environment come back
+ * fewer cores only delays the first one), and only while something waits for one: spares nobody
+ * waits for yet boot one at a time beside the environments running. Interpreters restored after an environment come back
  * here too, up to `keptAtMost` waiting: while they last, no boot is needed, and one being
  * restored counts as waiting already. Once grown, it also keeps as many interpreters in all
  * (waiting, booting, restoring or handed out) as were ever wanted at once, up to `keptAtMost`:
@@ -79,9 +80,13 @@ export class InterpreterPool {
   whenReady(count: number = this.size): Promise<void> {
     const wanted = Math.min(count, this.size);
     this.target = Math.max(this.target, wanted);
+    if (this.ready.length >= wanted || this.closed) {
+      this.fill();
+      return Promise.resolve();
+    }
+    const ready = new Promise<void>((done, fail) => this.watchers.push({ count: wanted, done, fail }));
     this.fill();
-    if (this.ready.length >= wanted || this.closed) return Promise.resolve();
-    return new Promise((done, fail) => this.watchers.push({ count: wanted, done, fail }));
+    return ready;
   }
 
   /**
@@ -127,7 +132,7 @@ export class InterpreterPool {
   }
 
   private fill(extra = 0): void {
-    while (!this.closed && this.wantsMore() && this.booting < this.bootsAtOnce + extra) {
+    while (!this.closed && this.wantsMore() && this.booting < this.atOnce() + extra) {
       this.booting += 1;
       this.spawn(this.stopBooting.signal).then(
         (proc) => this.booted(proc),
@@ -141,6 +146,11 @@ export class InterpreterPool {
         },
       );
     }
+  }
+
+  // All of `bootsAtOnce` while a load or a caller of whenReady waits; one at a time for spares nobody waits for yet, so they leave the other cores to the environments running.
+  private atOnce(): number {
+    return this.waiters.length > 0 || this.watchers.length > 0 ? this.bootsAtOnce : 1;
   }
 
   // Fewer than the spares and the waiters, or (once grown) fewer in all than were ever wanted at once.

@@ -159,4 +159,17 @@ describe('InterpreterPool refills', () => {
     await Promise.all([first.dispose(), second.dispose()]);
     await runtime.close();
   });
+
+  it('boots spares nobody waits for one at a time, and side by side up to bootsAtOnce while loads wait', async () => {
+    const { spawn, log } = fakeSpawner(10);
+    const pool = new InterpreterPool(spawn, 3, 3);
+    pool.grow();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([log.spawned, log.mostAtOnce]).toEqual([3, 1]);
+    const taken = await Promise.all([1, 2, 3, 4, 5].map(() => pool.take()));
+    // Two loads waited beyond the three spares: their boots and the spares' refills ran three at once.
+    expect(log.mostAtOnce).toBe(3);
+    for (const proc of taken) proc.kill();
+    pool.close();
+  });
 });
