@@ -13,9 +13,9 @@ interface Waiter {
  * `idleSize` (an open page or a command that has not loaded an environment yet holds less memory
  * and boots less). At most `bootsAtOnce` boot side by side (a boot is CPU-bound: more at once on
  * fewer cores only delays the first one), and only while something waits for one: spares nobody
- * waits for yet boot one at a time beside the environments running. Interpreters restored after an environment come back
- * here too, up to `keptAtMost` waiting: while they last, no boot is needed, and one being
- * restored counts as waiting already. Once grown, it also keeps as many interpreters in all
+ * waits for yet boot one at a time beside the environments running. Interpreters restored after
+ * an environment come back here too, up to `keptAtMost` waiting: while they last, no boot is
+ * needed, and one being restored counts as waiting already. Once grown, it also keeps as many interpreters in all
  * (waiting, booting, restoring or handed out) as were ever wanted at once, up to `keptAtMost`:
  * boots that fell behind a burst of demand go on while the demand rests (a designer writing the
  * next environments), so the next burst finds them booted.
@@ -148,7 +148,8 @@ export class InterpreterPool {
     }
   }
 
-  // All of `bootsAtOnce` while a load or a caller of whenReady waits; one at a time for spares nobody waits for yet, so they leave the other cores to the environments running.
+  // All of `bootsAtOnce` while a load or a caller of whenReady waits; one at a time for spares
+  // nobody waits for yet, so they leave the other cores to the environments running.
   private atOnce(): number {
     return this.waiters.length > 0 || this.watchers.length > 0 ? this.bootsAtOnce : 1;
   }
