@@ -22,6 +22,8 @@ export interface ConcurrencyRun {
   estimated: boolean;
   requests: number;
   maxInFlight: number;
+  /** With the Node sandbox: interpreters booted during the epoch, and the time loads and reservations waited for one (summed over all of them). */
+  interpreters?: { boots: number; waitMs: number };
 }
 
 /** Where the environments run: the in-process double of the game, the product's Node sandbox (a Pyodide child per play, restored after it), or the app's browser sandbox in Chromium. */
@@ -66,16 +68,20 @@ const SCRIPT: ChatScript = {
 export interface EpochRunner {
   epoch(config: Config): Promise<number>;
   close(): Promise<void>;
+  /** With the Node sandbox: interpreters booted so far and the time loads waited for one, summed. */
+  interpreters?(): { boots: number; waitMs: number };
 }
 
 // The fake or the Node sandbox in this process. The real sandbox starts as a command would: its first spare booted, nothing else.
 // The adapter retries as the app's and the CLI's do: a connection reset on a loaded machine (seen once at reference scale) is retried, not fatal.
 async function localRunner(kind: 'fake' | 'node', origin: string): Promise<EpochRunner> {
   const model = new OpenAIChatModel({ baseUrl: origin, model: 'stand-in' });
-  const sandbox = kind === 'node' ? createNodeSandboxRuntime() : fakeSandbox(HINT_HELPS_DOUBLES);
+  const node = kind === 'node' ? createNodeSandboxRuntime() : null;
+  const sandbox = node ?? fakeSandbox(HINT_HELPS_DOUBLES);
   await sandbox.warm();
   let state = INITIAL_RUN_STATE;
   return {
+    ...(node ? { interpreters: () => ({ boots: node.boots, waitMs: node.interpreterWaitMs }) } : {}),
     async epoch(config) {
       const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
       state = result.nextState;
@@ -112,8 +118,12 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
       for (let epoch = 1; epoch <= EPOCHS; epoch++) {
         [requests, maxInFlight] = [0, 0];
         const started = performance.now();
+        const before = runner.interpreters?.();
         const path = await runner.epoch(config);
-        runs.push({ concurrency: config.concurrency, epoch, criticalPath: path, ms: performance.now() - started, estimated: false, requests, maxInFlight });
+        const ms = performance.now() - started;
+        const after = runner.interpreters?.();
+        const used = before && after ? { boots: after.boots - before.boots, waitMs: after.waitMs - before.waitMs } : undefined;
+        runs.push({ concurrency: config.concurrency, epoch, criticalPath: path, ms, estimated: false, requests, maxInFlight, ...(used ? { interpreters: used } : {}) });
       }
       return runs;
     } finally {
@@ -161,6 +171,8 @@ export async function measureConcurrency(
 export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const lines = [`Concurrent epochs, ${f.name}, ${SANDBOX_NAMES[f.sandbox]} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`];
+  // Interpreters booted in the epoch and the seconds loads waited for one in all (several wait at once, so it can exceed the epoch).
+  const used = (run: ConcurrencyRun) => (run.interpreters ? `   ${run.interpreters.boots} interpreters booted, ${s(run.interpreters.waitMs)} waited for one in all` : '');
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;
     const many = f.runs.find((r) => r.epoch === epoch && r.concurrency !== 1)!;
@@ -168,8 +180,8 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
     const bound = Math.max(many.criticalPath, Math.ceil(many.requests / many.concurrency)) * f.latencyMs;
     lines.push(
       `  epoch ${epoch}${epoch === 1 ? ` (the sandbox as ${f.sandbox === 'browser' ? 'the app' : 'a command'} starts it)` : ' (interpreters of epoch 1)'}`,
-      `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)`,
-      `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)`,
+      `    concurrency 1               ${s(one.ms)}${one.estimated ? ' (estimated: requests x latency)' : ''}   max in flight ${one.maxInFlight}   (${one.requests} requests)${one.estimated ? '' : used(one)}`,
+      `    concurrency ${String(many.concurrency).padEnd(16)}${s(many.ms)}   max in flight ${many.maxInFlight}   (${many.requests} requests)${used(many)}`,
       `    ratio                       ${(one.ms / many.ms).toFixed(1)}x`,
       `    ideal (critical path)       ${s(ideal)}   (${many.criticalPath} requests x ${f.latencyMs} ms; the concurrent epoch is ${(many.ms / ideal).toFixed(2)}x it)`,
       `    best at concurrency ${String(many.concurrency).padEnd(8)}${s(bound)}   (the critical path, or requests / concurrency, x latency; the concurrent epoch is ${(many.ms / bound).toFixed(2)}x it)`,

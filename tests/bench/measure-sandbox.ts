@@ -53,6 +53,47 @@ async function timeToNextReset(runtime: PyodideSandboxRuntime, code: string, now
   return ms;
 }
 
+/** Times to the next environment's first reset after one killed hang, and after two killed back to back, each from a pool with its spares booted. */
+async function recoverOnce(runtime: PyodideSandboxRuntime, code: string, now: () => number): Promise<{ afterHangMs: number; afterSecondHangMs: number }> {
+  await runtime.whenSpareReady();
+  await hangOnce(runtime);
+  const afterHangMs = await timeToNextReset(runtime, code, now);
+  await runtime.whenSpareReady();
+  await hangOnce(runtime);
+  await hangOnce(runtime);
+  return { afterHangMs, afterSecondHangMs: await timeToNextReset(runtime, code, now) };
+}
+
+/** Recovery figures over several rounds, in milliseconds: medians and the worst round. */
+export interface RecoveryFigures {
+  rounds: number;
+  afterHangMedianMs: number;
+  afterSecondHangMedianMs: number;
+  afterSecondHangMaxMs: number;
+}
+
+/** Only the recovery measurement, `rounds` times on one runtime (after a first environment has loaded): the cheap check of how fast the sandbox comes back from hangs. */
+export async function measureRecovery(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, rounds = 5): Promise<RecoveryFigures> {
+  const runtime = create();
+  try {
+    const first = await runtime.load(typicalEnv, { maxTurns: 12, timeoutMs: 30_000 });
+    await first.reset(1);
+    await first.dispose();
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const figures = await recoverOnce(runtime, typicalEnv, now);
+      one.push(figures.afterHangMs);
+      two.push(figures.afterSecondHangMs);
+    }
+    one.sort((a, b) => a - b);
+    two.sort((a, b) => a - b);
+    return { rounds, afterHangMedianMs: percentile(one, 0.5), afterSecondHangMedianMs: percentile(two, 0.5), afterSecondHangMaxMs: two[two.length - 1]! };
+  } finally {
+    await runtime.close();
+  }
+}
+
 /**
  * Measures one sandbox runtime: cold start to the first reset; step round trips at steady state
  * (spares booted), back to back and paced like real play (after 100-300 ms idle); a typical
@@ -97,13 +138,7 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
   }
   validations.sort((a, b) => a - b);
   playStarts.sort((a, b) => a - b);
-  await runtime.whenSpareReady();
-  await hangOnce(runtime);
-  const recoveryAfterHangMs = await timeToNextReset(runtime, typicalEnv, now);
-  await runtime.whenSpareReady();
-  await hangOnce(runtime);
-  await hangOnce(runtime);
-  const recoveryAfterSecondHangMs = await timeToNextReset(runtime, typicalEnv, now);
+  const { afterHangMs: recoveryAfterHangMs, afterSecondHangMs: recoveryAfterSecondHangMs } = await recoverOnce(runtime, typicalEnv, now);
   await runtime.close();
   return {
     coldStartToFirstResetMs,

@@ -68,6 +68,24 @@ if (!only || only === 'node') {
     ),
   );
 }
+if (only === 'recovery') {
+  // `recovery N`: only the recovery after hangs, N rounds (default 5) with the Node sandbox as shipped.
+  const { measureRecovery } = await import('./measure-sandbox.ts');
+  const r = await measureRecovery(
+    () => createNodeSandboxRuntime(),
+    EXAMPLE_ENV,
+    () => performance.now(),
+    Number(process.argv[3] ?? 5),
+  );
+  process.stdout.write(
+    [
+      `Recovery after hangs (Node sandbox from the snapshot, ${r.rounds} rounds)`,
+      `  after a killed hang median    ${r.afterHangMedianMs.toFixed(0)} ms`,
+      `  after a second hang median    ${r.afterSecondHangMedianMs.toFixed(0)} ms   worst ${r.afterSecondHangMaxMs.toFixed(0)} ms   (killed right after a first)`,
+      '',
+    ].join('\n'),
+  );
+}
 if (!only || only === 'boots') {
   const { formatBootTiering } = await import('./boot-tiering.ts');
   process.stdout.write(await formatBootTiering());

@@ -16,7 +16,7 @@ export type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 export interface PyodideRuntimeOptions {
   /** Longest string (observation, info, solution) accepted from an environment, in characters. */
   maxObservationChars: number;
-  /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count). */
+  /** Interpreters kept booted and waiting for the next environment (at least 1; the adapters use the core count and two more, see pool-size.ts). */
   spares: number;
   /** Interpreters booted side by side at most (the adapters use the core count less one, at least 1). */
   bootsAtOnce: number;
@@ -26,7 +26,7 @@ export interface PyodideRuntimeOptions {
   idleSpares?: number;
   /** Default per-call limit when a call names none, in milliseconds. */
   defaultCallTimeoutMs: number;
-  /** Plays loaded ahead of their turn, and interpreters a held-out environment's plays share (default: `spares`, which the adapters take from cores and memory). */
+  /** Plays loaded ahead of their turn, and imports' validations at once (default: `spares`, which the adapters take from cores and memory). */
   parallelism?: number;
 }
 
@@ -68,6 +68,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private syntax: Promise<Interpreter> | null = null;
   private killed = 0;
   private restored = 0;
+  private waited = 0;
   private closed = false;
   private readonly options: PyodideRuntimeOptions;
   readonly parallelism: number;
@@ -88,6 +89,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   /** Number of interpreters restored to their sealed state after an environment and handed to the next one instead of a fresh boot. */
   get recycled(): number {
     return this.restored;
+  }
+
+  /** Number of interpreters booted so far (spares and replacements). */
+  get boots(): number {
+    return this.pool.boots;
+  }
+
+  /** Milliseconds that loads, reservations and the syntax checker have waited for an interpreter in all (none was booted or restored yet). */
+  get interpreterWaitMs(): number {
+    return this.waited;
   }
 
   /** Starts booting the spares now, without waiting (a command or a page that will need Python soon); a failed boot is reported to the next load. */
@@ -115,7 +126,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   async reserve(): Promise<InterpreterTicket> {
     this.pool.grow();
-    const proc = await this.pool.take();
+    const proc = await this.timedTake(false);
     let held: SandboxProcess | null = proc;
     const drop = () => {
       this.held.delete(proc);
@@ -170,7 +181,7 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
     let proc;
     try {
-      proc = reserved ?? (await this.pool.take(urgent));
+      proc = reserved ?? (await this.timedTake(urgent));
     } catch (error) {
       throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`);
     }
@@ -182,6 +193,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     if (this.closed) interpreter.retire();
     else this.live.add(interpreter);
     return interpreter;
+  }
+
+  // The pool's next interpreter, the time waited for it counted.
+  private async timedTake(urgent: boolean): Promise<SandboxProcess> {
+    const from = performance.now();
+    try {
+      return await this.pool.take(urgent);
+    } finally {
+      this.waited += performance.now() - from;
+    }
   }
 
   // compile() runs no environment code, so one interpreter serves every syntax check until it is killed.
@@ -198,10 +219,11 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   private async retire(interpreter: Interpreter): Promise<void> {
     this.live.delete(interpreter);
     if (this.closed) return interpreter.retire();
-    const proc = await interpreter.recycle(RECYCLE_TIMEOUT_MS);
-    if (!proc) return;
-    this.restored += 1;
-    this.pool.giveBack(proc);
+    const restoring = interpreter.recycle(RECYCLE_TIMEOUT_MS).then((proc) => {
+      if (proc) this.restored += 1;
+      return proc;
+    });
+    await this.pool.comingBack(restoring);
   }
 
   private handle(interpreter: Interpreter, className: string, hasSolution: boolean, loadTimeoutMs: number): EnvHandle {
