@@ -243,9 +243,9 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment or play, with a booted spare per core as far as the device's memory allows (one
- * until the first environment loads), booted side by side on all cores but one, which the page
- * and the model keep (unless `options` say otherwise).
+ * environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as the
+ * device's memory allows (one until the first environment loads), booted side by side on all cores
+ * but one, which the page and the model keep (unless `options` say otherwise).
  */
 export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): BrowserSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);

@@ -271,8 +271,9 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
 
 /**
  * A sandbox runtime whose interpreters are permission-restricted Node child processes, one per
- * environment or play, with a booted spare per core as far as free memory allows (one until the
- * first environment loads), booted side by side on every core (unless `options` say otherwise).
+ * environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as free
+ * memory allows (one until the first environment loads), booted side by side on every core (unless
+ * `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
   return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { ...poolSize(availableParallelism(), freemem()), idleSpares: 1, ...options });
