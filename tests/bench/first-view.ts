@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page, type Request } from 'playwright-core';
 import { build, preview } from 'vite';
 import { CHROMIUM_ARGS } from '../browser/harness.ts';
+import { shownPattern, shownText } from '../browser/page-text.ts';
 
 /** The first view's budget: HTML, scripts and style sheets the page loads before any click, gzip. */
 export const FIRST_VIEW_BUDGET_BYTES = 400 * 1024;
@@ -73,8 +74,8 @@ export async function visit(page: Page, url: string, onSettled: () => void = () 
   await start.waitFor({ timeout: 60_000 });
   const clickedAt = (await page.evaluate(() => performance.now())) as number;
   await start.click();
-  await status.getByText(/Starting Python|Python ready/).waitFor({ timeout: 60_000 });
-  const estimate = (await status.textContent()) ?? '';
+  await status.getByText(shownPattern(/Starting Python|Python ready/)).waitFor({ timeout: 60_000 });
+  const estimate = await shownText(status);
   await status.getByText('Python ready').waitFor({ timeout: 180_000 });
   const ready = (await page.evaluate(() => performance.getEntriesByName('spade-python-ready')[0]?.startTime ?? NaN)) as number;
   return { readyMs: ready - clickedAt, estimate, startedFrom: await status.getAttribute('data-started-from') };

@@ -18,6 +18,7 @@ import { FIRST_VIEW_BUDGET_BYTES, firstViewFiles, totalGzip } from '../bench/fir
 import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
 import { BUILT_APP_BASE, builtApp } from './built-app.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 let server: PreviewServer;
 let browser: Browser;
@@ -73,13 +74,13 @@ describe('the production build', () => {
   }, 180_000);
 
   it('is served cross-origin isolated and validates the example environment in its bundled sandbox', async () => {
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('SPADE Lab');
+    await expect(shownText(page.getByRole('heading', { level: 1 }))).resolves.toBe('SPADE Lab');
     await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(true);
     await page.getByRole('button', { name: 'Sandbox' }).click();
     await page.getByRole('button', { name: 'Validate' }).click();
     const result = page.getByTestId('validation-result');
     await result.getByText('Valid: CodeBreakerEnv').waitFor({ timeout: 90_000 });
-    expect(await result.textContent()).toContain('determinism: passed');
+    expect(await shownText(result)).toContain('determinism: passed');
     // The validation was Python's first need: it started Python, and the header says so.
     await page.getByTestId('python-status').getByText('Python ready').waitFor({ timeout: 150_000 });
   });
@@ -99,13 +100,13 @@ describe('the production build', () => {
     await page.getByRole('button', { name: 'Load model' }).click();
     const alert = page.getByTestId('model-error');
     await alert.waitFor({ timeout: 30_000 });
-    expect(await alert.textContent()).toMatch(/Could not download .*Next step:/s);
+    expect(await shownText(alert)).toMatch(/Could not download .*Next step:/s);
   });
 
   it('loads a GGUF file on the CPU backend with threads, from the wasm the build ships', async () => {
     await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
-    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/cross-origin isolated: \d+ threads of/);
+    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(/cross-origin isolated: \d+ threads of/);
     const wasm = [...new Set(requests.filter((url) => url.endsWith('.wasm')))];
     expect(wasm.filter((url) => url.includes('wllama'))).toHaveLength(1);
     expect(wasm.every((url) => url.startsWith(`${baseUrl}/`))).toBe(true);
@@ -124,7 +125,7 @@ describe('the production build', () => {
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await page.reload();
       await page.getByRole('button', { name: 'Runs', exact: true }).click();
-      await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
+      await page.getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/)).waitFor({ timeout: 30_000 });
     },
     DEMO_TEST_TIMEOUT_MS,
   );

@@ -6,6 +6,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type BrowserRig } from './harness.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 const DOCS = 2500;
 const CORPUS = Array.from({ length: DOCS }, (_, i) =>
@@ -30,7 +31,7 @@ describe('a user corpus', () => {
     await page.getByLabel('Files').setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
     const report = page.getByTestId('import-report');
     await report.waitFor({ timeout: 60_000 });
-    await expect(report.textContent()).resolves.toContain(`${DOCS} corpus documents will ground new runs`);
+    await expect(shownText(report)).resolves.toContain(`${DOCS} corpus documents will ground new runs`);
     await grounded().waitFor();
     await page.reload();
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
@@ -41,7 +42,7 @@ describe('a user corpus', () => {
     await page.getByLabel('Files').setInputFiles({ name: 'other.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n') });
     const report = page.getByTestId('import-report');
     await report.getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`).waitFor({ timeout: 30_000 });
-    await expect(report.textContent()).resolves.toContain('other.jsonl:2: no non-empty "text" or "orig_doc" field');
+    await expect(shownText(report)).resolves.toContain('other.jsonl:2: no non-empty "text" or "orig_doc" field');
     await page.getByRole('button', { name: 'Keep my earlier corpus' }).click();
     await page.getByText(`Kept your earlier corpus (${DOCS} documents); the new one was not saved.`).waitFor();
   });
@@ -51,8 +52,8 @@ describe('a user corpus', () => {
     await page.getByLabel('Files').setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
     const report = page.getByTestId('import-report');
     await report.getByText('bad.zip:../evil.py', { exact: true }).waitFor({ timeout: 30_000 });
-    await expect(report.textContent()).resolves.toContain('expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)');
-    await expect(report.textContent()).resolves.toContain('games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)');
+    await expect(shownText(report)).resolves.toContain('expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)');
+    await expect(shownText(report)).resolves.toContain('games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)');
   });
 
   it('grounds the next run in it', async () => {
@@ -61,14 +62,14 @@ describe('a user corpus', () => {
     await page.getByLabel('Epochs', { exact: true }).fill('1');
     await page.getByRole('button', { name: 'Create run' }).click();
     await page
-      .getByText(/grounded in big-\d+/)
+      .getByText(shownPattern(/grounded in big-\d+/))
       .first()
       .waitFor({ timeout: 60_000 });
     await page.getByText(`grounded in your imported corpus (${DOCS} documents)`, { exact: false }).waitFor();
-    await expect(page.getByText(/grounded in big-\d+/).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByText(shownPattern(/grounded in big-\d+/)).count()).resolves.toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Abort' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'aborted' }).waitFor({ timeout: 30_000 });
-    await expect(page.getByTestId('run-status').textContent()).resolves.toBe('aborted');
+    await expect(shownText(page.getByTestId('run-status'))).resolves.toBe('aborted');
   });
 
   it('can be dropped for the shipped corpus, also after a reload', async () => {

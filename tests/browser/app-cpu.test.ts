@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { screenshot } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownText } from './page-text.ts';
 
 /** Small enough for the tiny model to finish quickly: two slots, one attempt each, 48-token designs. */
 const CONFIG: Config = {
@@ -53,8 +54,8 @@ describe('a run on the CPU backend from the app', () => {
     const slots = page.locator('section.slot');
     await expect(slots.count()).resolves.toBe(2);
     for (let i = 0; i < 2; i++) {
-      await expect(slots.nth(i).locator('h3').textContent()).resolves.toMatch(/rejected after all attempts/);
-      await expect(slots.nth(i).locator('summary').first().textContent()).resolves.toMatch(/invalid: [a-z]+\/[a-z_]+/);
+      await expect(shownText(slots.nth(i).locator('h3'))).resolves.toMatch(/rejected after all attempts/);
+      await expect(shownText(slots.nth(i).locator('summary').first())).resolves.toMatch(/invalid: [a-z]+\/[a-z_]+/);
     }
     await expect(page.getByText(/wllama:spade-tiny\.gguf/).count()).resolves.toBeGreaterThan(0);
     await screenshot(page, 'live-epoch-cpu');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, longTasks, recordLongTasks, screenshot, seriousViolations } from './app-helpers.ts';
+import { shownPattern, shownText, shownTexts } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -15,7 +16,7 @@ afterAll(async () => {
   await rig?.close();
 });
 
-const status = () => page.getByTestId('run-status').textContent();
+const status = () => shownText(page.getByTestId('run-status'));
 
 async function startDemoRun(epochs: number): Promise<void> {
   await page.getByRole('button', { name: 'Model', exact: true }).click();
@@ -57,7 +58,7 @@ describe('first run: the demo runs two epochs end to end', () => {
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByText('Design attempt 1').first().waitFor({ timeout: 60_000 });
       await page.getByText('invalid: probe/step_bad_return').waitFor({ timeout: 60_000 });
-      await expect(page.getByText(/Expected step\(\) to return a 5-tuple/).count()).resolves.toBe(1);
+      await expect(page.getByText(shownPattern(/Expected step\(\) to return a 5-tuple/)).count()).resolves.toBe(1);
       await page.getByText('Without the hint').first().waitFor({ timeout: 120_000 });
       await screenshot(page, 'live-epoch-playing');
       // Every stage has shown at the normal pace; the speed control applies mid-run, so the rest streams at once.
@@ -65,23 +66,23 @@ describe('first run: the demo runs two epochs end to end', () => {
       // The first epoch's final score cards stay on screen (the default hold) before the second epoch replaces them, with the epoch's designer scale.
       const hold = page.getByTestId('score-hold');
       await hold.waitFor({ timeout: 300_000 });
-      await expect(hold.textContent()).resolves.toMatch(/Scores held: epoch 2 starts in \d s\./);
-      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/^\s*Epoch 1 \(complete\)\s*$/);
-      await expect(page.getByTestId('designer-scale').first().textContent()).resolves.toMatch(/^Designer scale this epoch = min\(N_agent \/ N_designer x R, 50\) = min\(\d+ \/ \d x 1, 50\) = /);
+      await expect(shownText(hold)).resolves.toMatch(/Scores held: epoch 2 starts in \d s\./);
+      await expect(shownText(page.locator('#live-title'))).resolves.toMatch(/^Epoch 1 \(complete\)$/);
+      await expect(shownText(page.getByTestId('designer-scale').first())).resolves.toMatch(/^Designer scale this epoch = min\(N_agent \/ N_designer x R, 50\) = min\(\d+ \/ \d x 1, 50\) = /);
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
       // The first epoch stays reachable: the picker shows its two score cards again.
       const picker = page.getByRole('group', { name: 'Show the scores of epoch' });
       await picker.getByRole('button', { name: '1', exact: true }).click();
-      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/Epoch 1 \(complete, an earlier epoch\)/);
-      await expect(page.locator('dt', { hasText: /^regret$/ }).count()).resolves.toBe(2);
+      await expect(shownText(page.locator('#live-title'))).resolves.toMatch(/Epoch 1 \(complete, an earlier epoch\)/);
+      await expect(page.locator('dt', { hasText: shownPattern(/^regret$/) }).count()).resolves.toBe(2);
       await picker.getByRole('button', { name: '2 (latest)' }).click();
-      await expect(page.locator('#live-title').textContent()).resolves.toMatch(/^\s*Epoch 2 \(complete\)\s*$/);
+      await expect(shownText(page.locator('#live-title'))).resolves.toMatch(/^Epoch 2 \(complete\)$/);
       const rows = page.getByTestId('epoch-row');
       await expect(rows.count()).resolves.toBe(2);
       // The last epoch's two slots each show their regret.
-      const regretLabels = await page.locator('dt', { hasText: /^regret$/ }).count();
+      const regretLabels = await page.locator('dt', { hasText: shownPattern(/^regret$/) }).count();
       expect(regretLabels).toBe(2);
-      await expect(page.getByText(/Designer reward \(blend\) = 0\.4 x clip/).count()).resolves.toBeGreaterThan(0);
+      await expect(page.getByText(shownPattern(/Designer reward \(blend\) = 0\.4 x clip/)).count()).resolves.toBeGreaterThan(0);
       const tasks = await longTasks(page);
       console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
       await screenshot(page, 'live-epoch-complete');
@@ -97,7 +98,7 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByTestId('epoch-row').nth(1).waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'Runs' }).click();
-    const listed = page.getByText(/scripted:spade-lab-demo · completed · epochs 2\/2/);
+    const listed = page.getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 2\/2/));
     await listed.waitFor({ timeout: 30_000 });
     await expect(listed.count()).resolves.toBe(1);
     await screenshot(page, 'runs');
@@ -107,7 +108,7 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByRole('button', { name: 'Live run' }).click();
     const speed = page.getByLabel('Demo speed');
     await expect(speed.inputValue()).resolves.toBe('normal');
-    await expect(speed.locator('option').allTextContents()).resolves.toEqual(['slow', 'normal', 'instant']);
+    await expect(shownTexts(speed.locator('option'))).resolves.toEqual(['slow', 'normal', 'instant']);
     await speed.selectOption('instant');
     await page.reload();
     await page.getByRole('button', { name: 'Live run' }).click();
@@ -125,14 +126,14 @@ describe('data: export and import from the app', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/-pool\.zip$/);
     const zipPath = await download.path();
-    await page.getByText(/^Saved .*-pool\.zip \(\d+ items\)\./).waitFor();
+    await page.getByText(shownPattern(/^Saved .*-pool\.zip \(\d+ items\)\./)).waitFor();
     await page.getByLabel('Files').setInputFiles([
       { name: 'demo-pool.zip', mimeType: 'application/zip', buffer: readFileSync(zipPath) },
       { name: 'game_999999.py', mimeType: 'text/x-python', buffer: Buffer.from('class BrokenEnv(:\n    pass\n') },
     ]);
     const report = page.getByTestId('import-report');
     await report.waitFor({ timeout: 120_000 });
-    const text = (await report.textContent()) ?? '';
+    const text = await shownText(report);
     expect(text).toMatch(/Imported pool: \d+ of \d+ kept as a new run/);
     expect(text).toContain('game_999999.py');
     expect(text).toMatch(/syntax_error|SyntaxError/);
@@ -141,7 +142,7 @@ describe('data: export and import from the app', () => {
   });
 
   it('opens the imported pool in the explorer, on an environment page and in the charts', async () => {
-    const imported = Number(/Imported pool: (\d+) of/.exec((await page.getByTestId('import-report').textContent()) ?? '')![1]);
+    const imported = Number(/Imported pool: (\d+) of/.exec(await shownText(page.getByTestId('import-report')))![1]);
     await page.getByRole('button', { name: 'Imported pool' }).first().click();
     await page.getByRole('button', { name: 'Explorer', exact: true }).click();
     await page
@@ -150,7 +151,7 @@ describe('data: export and import from the app', () => {
       .waitFor({ timeout: 30_000 });
     await page.getByTestId('explorer-row').first().getByRole('button').first().click();
     await page.getByRole('heading', { name: /^Environment /, level: 2 }).waitFor({ timeout: 30_000 });
-    await expect(page.getByText(/class \w+Env/).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByText(shownPattern(/class \w+Env/)).count()).resolves.toBeGreaterThan(0);
     await screenshot(page, 'imported-pool-environment');
     await page.getByRole('button', { name: 'Charts', exact: true }).click();
     await page.getByRole('heading', { name: 'Charts', level: 2 }).waitFor();
@@ -164,9 +165,9 @@ describe('run controls', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor();
     await page.waitForTimeout(1000);
-    const attemptsBefore = await page.getByText(/^\s*Design attempt/).count();
+    const attemptsBefore = await page.getByText(shownPattern(/^Design attempt/)).count();
     await page.waitForTimeout(1000);
-    expect(await page.getByText(/^\s*Design attempt/).count()).toBe(attemptsBefore);
+    expect(await page.getByText(shownPattern(/^Design attempt/)).count()).toBe(attemptsBefore);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
     await expect(
       page

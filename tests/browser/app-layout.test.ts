@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
+import { asShown, shownPattern, shownText } from './page-text.ts';
 
 const VIEWS = ['Live run', 'Runs', 'Explorer', 'Charts', 'Compare', 'Sweeps', 'Learn', 'Model', 'Sandbox'] as const;
 
@@ -21,9 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => rig?.close());
 
-/** Waits until the focused element is the button (or heading) with this text. */
-const focusOn = (text: string) => page.waitForFunction((wanted) => document.activeElement?.textContent?.trim() === wanted, text, { timeout: 60_000 });
-const status = () => page.getByTestId('run-status').textContent();
+/** Waits until the focused element is the button (or heading) showing this text (whitespace read as asShown does). */
+const focusOn = (text: string) => page.waitForFunction((wanted) => document.activeElement?.textContent?.replace(/[ \t\n\r\f]+/g, ' ').trim() === wanted, text, { timeout: 60_000 });
+const status = () => shownText(page.getByTestId('run-status'));
 const nav = (view: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: view, exact: true });
 
 describe('keyboard focus and the run controls', () => {
@@ -35,7 +36,7 @@ describe('keyboard focus and the run controls', () => {
       await page.waitForFunction(() => document.activeElement === document.querySelector('form input[required]'), null, { timeout: 30_000 });
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
-      await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Skip to Create run (every other setting keeps its value)');
+      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe('Skip to Create run (every other setting keeps its value)');
       await page.keyboard.press('Enter');
       await focusOn('Create run');
       await page.getByLabel('Epochs', { exact: true }).fill('1');
@@ -50,7 +51,7 @@ describe('keyboard focus and the run controls', () => {
       await page.getByLabel('Demo speed').selectOption('instant');
       await page
         .getByTestId('run-status')
-        .filter({ hasText: /^completed$/ })
+        .filter({ hasText: shownPattern(/^completed$/) })
         .waitFor({ timeout: 180_000 });
 
       const more = page.getByRole('button', { name: 'Run 1 more epoch' });
@@ -58,14 +59,14 @@ describe('keyboard focus and the run controls', () => {
       await page.getByText('epochs 2 / 2').waitFor({ timeout: 120_000 });
       await page
         .getByTestId('run-status')
-        .filter({ hasText: /^completed$/ })
+        .filter({ hasText: shownPattern(/^completed$/) })
         .waitFor({ timeout: 120_000 });
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(2);
       await focusOn('Run 1 more epoch');
 
       await nav('Explorer').click();
       const first = page.getByRole('button', { name: /^e\d+-s\d+$/ }).first();
-      const id = (await first.textContent())!.trim();
+      const id = await shownText(first);
       await first.press('Enter');
       await focusOn(`Environment ${id}`);
     },

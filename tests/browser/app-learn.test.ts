@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
 import { TOUR_STEPS } from '../../src/app/learn/tour-steps.ts';
+import { asShown, shownPattern, shownText } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -34,12 +35,12 @@ describe('Learn without a run, then the guided tour over the demo', () => {
     const headers = await table.locator('thead th').evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
     expect(headers.filter((h) => /regret/.test(h))).toEqual(['regret (r_hint - r_nohint)', 'regret reward']);
     expect(new Set(headers).size).toBe(headers.length);
-    await expect(page.locator('#glossary-plateau').textContent()).resolves.toBe('plateau');
+    await expect(shownText(page.locator('#glossary-plateau'))).resolves.toBe('plateau');
 
     await page.getByTestId('why-regret').getByRole('button', { name: 'plateau(w)' }).focus();
     const tip = page.getByTestId('term-tip');
     await tip.waitFor();
-    await expect(tip.textContent()).resolves.toContain('plateau(w) = 1 on [0.4, 0.6]');
+    await expect(shownText(tip)).resolves.toContain('plateau(w) = 1 on [0.4, 0.6]');
     await screenshot(page, 'learn-no-run');
     await page.keyboard.press('Escape');
     await expect(tip.count()).resolves.toBe(0);
@@ -74,9 +75,10 @@ describe('Learn without a run, then the guided tour over the demo', () => {
       await expect(memory.getByRole('heading', { name: 'The designer will see these next epoch' }).count()).resolves.toBe(1);
       await memory.getByTestId('next-memory-row').first().waitFor();
       // Every slot of the next epoch is listed, with what it will be shown or "none".
-      const slots = await memory.getByTestId('next-memory-row').evaluateAll((rows) => [...new Set(rows.map((r) => r.querySelector('td')!.textContent!.replace(/ \(.*$/, '')))]);
+      const firstCells = await memory.getByTestId('next-memory-row').evaluateAll((rows) => rows.map((r) => r.querySelector('td')!.textContent!));
+      const slots = [...new Set(firstCells.map((cell) => asShown(cell).replace(/ \(.*$/, '')))];
       expect(slots).toEqual(['Slot 1', 'Slot 2', 'Slot 3', 'Slot 4']);
-      await expect(memory.getByText(/Each designer prompt of epoch 2 shows/).count()).resolves.toBe(1);
+      await expect(memory.getByText(shownPattern(/Each designer prompt of epoch 2 shows/)).count()).resolves.toBe(1);
       await tour.getByRole('button', { name: 'Finish' }).click();
       await expect(tour.count()).resolves.toBe(0);
       await expect(highlighted()).resolves.toBeNull();
@@ -84,13 +86,13 @@ describe('Learn without a run, then the guided tour over the demo', () => {
       await page.getByRole('button', { name: 'Learn', exact: true }).click();
       await page.getByRole('heading', { name: "How SPADE works, on this run's numbers" }).waitFor();
       const diagram = page.getByTestId('loop-diagram');
-      await expect(diagram.getByText(/slots designed in 1 epoch$/).count()).resolves.toBe(1);
+      await expect(diagram.getByText(shownPattern(/slots designed in 1 epoch$/)).count()).resolves.toBe(1);
       // The Validate box counts the rejected attempt too, as the tally below does: never "0 rejected".
-      await expect(diagram.getByText(/^\d+ valid(; [1-9]\d* rejected attempts? tried again|, .* rejected in all)$/).count()).resolves.toBe(1);
-      await expect(diagram.getByText(/\b0 rejected/).count()).resolves.toBe(0);
+      await expect(diagram.getByText(shownPattern(/^\d+ valid(; [1-9]\d* rejected attempts? tried again|, .* rejected in all)$/)).count()).resolves.toBe(1);
+      await expect(diagram.getByText(shownPattern(/\b0 rejected/)).count()).resolves.toBe(0);
       // The demo's first design attempt fails the probe: the designer's tally counts it, and never says nothing was rejected.
       const roles = page.locator('p', { hasText: 'is the Environment Designer' });
-      await expect(roles.textContent()).resolves.toMatch(
+      await expect(shownText(roles)).resolves.toMatch(
         /: [1-9]\d* of its \d+ attempts (was|were) rejected by the sandbox's checks .*every slot ended with a valid environment|rejected after all attempts/s,
       );
       await expect(page.getByText('no slot was rejected').count()).resolves.toBe(0);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+import { asShown, shownPattern, shownText } from './page-text.ts';
 
 const VIEWPORT = { width: 1920, height: 1080 };
 
@@ -40,7 +41,7 @@ function boxes(slot: number, work: string): Promise<OnScreen> {
     ({ slot, work }) => {
       const section = document.querySelector(`[data-slot="${slot}"]`);
       const box = (el: Element | null | undefined) => (el ? el.getBoundingClientRect().toJSON() : null);
-      const running = [...(section?.querySelectorAll(work) ?? [])].find((el) => !el.matches('article') || el.textContent?.includes('playing, turn'));
+      const running = [...(section?.querySelectorAll(work) ?? [])].find((el) => !el.matches('article') || el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn'));
       return { heading: box(section?.querySelector('h3')), work: box(running), scores: box(document.querySelector('[data-testid="lecture-scores"]')) };
     },
     { slot, work },
@@ -62,16 +63,16 @@ async function expectOnScreen(slot: number, work: string, what: string): Promise
     .toEqual({ heading: true, work: true, scores: true });
 }
 
-const status = () => page.getByTestId('run-status').textContent();
+const status = () => shownText(page.getByTestId('run-status'));
 
-/** Finished plays shown in the live view (each says its return). */
+/** Finished plays shown in the live view (each says its return; whitespace read as asShown does). */
 function finishedPlays(): Promise<number> {
-  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => /return -?\d/.test(el.textContent ?? '')).length);
+  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => /return -?\d/.test(el.textContent?.replace(/[ \t\n\r\f]+/g, ' ') ?? '')).length);
 }
 
-/** Plays under way in the live view. */
+/** Plays under way in the live view (whitespace read as asShown does). */
 function runningPlays(): Promise<number> {
-  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => el.textContent?.includes('playing, turn')).length);
+  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn')).length);
 }
 
 describe('lecture mode at 1920x1080', () => {
@@ -96,12 +97,12 @@ describe('lecture mode at 1920x1080', () => {
       // Designing: the second slot's design streams on screen, the first slot's validated code folded above it.
       await page.locator('[data-slot="1"] .phase[data-phase="designing"]').waitFor({ timeout: 120_000 });
       await expectOnScreen(1, 'details[open][data-part^="attempt-"]', 'slot 2 designing and the score card on screen');
-      await expect(page.getByTestId('scores-waiting').textContent()).resolves.toMatch(/^\s*Being designed\./);
+      await expect(shownText(page.getByTestId('scores-waiting'))).resolves.toMatch(/^Being designed\./);
       await shoot('designing');
       const slot1Attempts = page.locator('[data-slot="0"] details[data-part^="attempt-"]');
       await expect(slot1Attempts.count()).resolves.toBeGreaterThan(0);
       expect(await slot1Attempts.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open))).toEqual(Array(await slot1Attempts.count()).fill(false));
-      await expect(page.locator('[data-slot="0"] summary', { hasText: /valid: \w+Env/ }).count()).resolves.toBe(1);
+      await expect(page.locator('[data-slot="0"] summary', { hasText: shownPattern(/valid: \w+Env/) }).count()).resolves.toBe(1);
 
       // Playing the first slot: its running play and the score card on screen.
       await page.locator('[data-slot="0"] article[data-part^="play-"]').first().waitFor({ timeout: 120_000 });
@@ -110,7 +111,7 @@ describe('lecture mode at 1920x1080', () => {
       expect(await slot2Attempts.evaluateAll((all) => all.every((d) => !(d as HTMLDetailsElement).open))).toBe(true);
 
       // Space pauses, even with the focus still on the lecture-mode button (which space does not press).
-      await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Lecture mode');
+      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe('Lecture mode');
       await page.keyboard.press('Space');
       await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor();
       await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
@@ -131,16 +132,16 @@ describe('lecture mode at 1920x1080', () => {
       // The right arrow steps one play; a second press while it runs is refused, visibly, not queued.
       const stepButton = page.getByTestId('step-button');
       await page.keyboard.press('ArrowRight');
-      await expect(stepButton.textContent()).resolves.toBe('Step running…');
+      await expect(shownText(stepButton)).resolves.toBe('Step running…');
       await expect(stepButton.getAttribute('aria-disabled')).resolves.toBe('true');
       await expect(page.getByTestId('step-running').isVisible()).resolves.toBe(true);
       await page.keyboard.press('ArrowRight');
-      await expect(page.getByTestId('step-refused').textContent()).resolves.toMatch(/the last step is still running/);
+      await expect(shownText(page.getByTestId('step-refused'))).resolves.toMatch(/the last step is still running/);
       // A click meanwhile is refused the same way (the button keeps the focus); forced, as Playwright itself waits for an aria-disabled button.
       await stepButton.click({ force: true });
       await expect(stepButton.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
       await shoot('step-running');
-      await expect.poll(() => stepButton.textContent(), { timeout: 60_000 }).toBe('Step');
+      await expect.poll(() => shownText(stepButton), { timeout: 60_000 }).toBe('Step');
       await expect(stepButton.getAttribute('aria-disabled')).resolves.toBe('false');
       expect(await finishedPlays()).toBe(before + 1);
       // Nothing was queued: the run stays paused with no play started.
@@ -160,7 +161,7 @@ describe('lecture mode at 1920x1080', () => {
       await page.getByLabel('Demo speed').selectOption('instant');
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
       const card = page.getByTestId('lecture-scores');
-      await expect(card.locator('dt', { hasText: /^designer reward$/ }).count()).resolves.toBe(1);
+      await expect(card.locator('dt', { hasText: shownPattern(/^designer reward$/) }).count()).resolves.toBe(1);
       await shoot('complete');
       expect(inside(await card.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect))).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);

@@ -13,6 +13,7 @@ import { DEMO_TEST_TIMEOUT_MS } from './app-helpers.ts';
 import { BUILT_APP_BASE, builtApp } from './built-app.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 import { serveStatic, type StaticHost } from './static-server.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 let outDir: string;
 let host: StaticHost;
@@ -48,7 +49,7 @@ async function precache(): Promise<{ files: string[]; bytes: number }> {
   });
 }
 
-const heading = () => page.getByRole('heading', { level: 1 }).textContent();
+const heading = () => shownText(page.getByRole('heading', { level: 1 }));
 const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
 const releaseWaiting = (on: Page) => on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
 
@@ -56,7 +57,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
   it('works without cross-origin isolation on the first visit (the CPU backend says it runs on one thread), asking only for files under its sub-path', async () => {
     await expect(heading()).resolves.toBe('SPADE Lab');
     await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(false);
-    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
+    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
     expect(host.requested.length).toBeGreaterThan(0);
     expect(host.requested.filter((path) => !path.startsWith(BUILT_APP_BASE))).toEqual([]);
   });
@@ -118,7 +119,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
       await page.getByRole('button', { name: 'Resume' }).click();
       const status = page.getByTestId('run-status');
       await status.filter({ hasText: /completed|failed/ }).waitFor({ timeout: 240_000 });
-      expect(await status.textContent(), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain('completed');
+      expect(await shownText(status), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain('completed');
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await expect(releaseWaiting(page)).resolves.toBe(true);
     },
@@ -142,11 +143,11 @@ describe('the built app on a static host under a sub-path, without isolation hea
     await expect(releaseWaiting(page)).resolves.toBe(false);
     await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await page.getByText(/scripted:spade-lab-demo · completed · epochs 1\/1/).waitFor({ timeout: 30_000 });
+    await page.getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/)).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Explorer', exact: true }).click();
     await page
       .getByTestId('explorer-status')
-      .filter({ hasText: /^\s*2 environments · first rows in/ })
+      .filter({ hasText: shownPattern(/^2 environments · first rows in/) })
       .waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('explorer-row').count()).resolves.toBe(2);
   });

@@ -15,6 +15,7 @@ import type { EpochMetrics } from '../../src/core/records.ts';
 import { FakeOpenAIServer, jsonReply, scriptedResponder } from '../adapters/llm/openai/fake-openai-server.ts';
 import { screenshot, seriousViolations } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownText } from './page-text.ts';
 
 const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
 /** The settings of `spade run --seed 7 --slots 2 --plays 2 --max-turns 3 --skills logical-deduction --no-corpus` (tests/cli/run-openai.test.ts). */
@@ -101,11 +102,11 @@ describe('a run against an OpenAI-compatible server', () => {
     expectCliNumbers(await storedMetrics('with a window'));
     const live = page.getByTestId('prompt-budget');
     await live.waitFor({ timeout: 30_000 });
-    await expect(live.textContent()).resolves.toMatch(/Designer\s*[\d,]+ \/ 32,768[\s\S]*Agent turn\s*[\d,]+ \/ 32,768/);
+    await expect(shownText(live)).resolves.toMatch(/Designer\s*[\d,]+ \/ 32,768[\s\S]*Agent turn\s*[\d,]+ \/ 32,768/);
     await page.getByRole('button', { name: 'Learn', exact: true }).click();
     const learn = page.getByTestId('prompt-budget').filter({ hasText: '(epoch 1)' });
     await learn.waitFor({ timeout: 30_000 });
-    await expect(learn.textContent()).resolves.toMatch(/Hint\s*[\d,]+ \/ 32,768/);
+    await expect(shownText(learn)).resolves.toMatch(/Hint\s*[\d,]+ \/ 32,768/);
     // The tests below count the stored runs: this one leaves none behind.
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
     page.once('dialog', (dialog) => void dialog.accept());
@@ -121,7 +122,7 @@ describe('a run against an OpenAI-compatible server', () => {
     await createServerRun('after an error');
     await page.getByTestId('run-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
     const alert = page.getByRole('region', { name: 'Run controls' }).getByRole('alert');
-    await expect(alert.textContent()).resolves.toMatch(new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`));
+    await expect(shownText(alert)).resolves.toMatch(new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`));
     expect(await storedMetrics('after an error')).toEqual([]);
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
     await page.getByRole('button', { name: 'Start' }).click();
@@ -185,7 +186,7 @@ describe('the run leaves the tab', () => {
       await other.getByLabel('Files').setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
       const report = other.getByTestId('import-report');
       await report.waitFor({ timeout: 120_000 });
-      await expect(report.textContent()).resolves.toMatch(/Imported archive: 2 of 2 kept as a new run/);
+      await expect(shownText(report)).resolves.toMatch(/Imported archive: 2 of 2 kept as a new run/);
       const imported = await storedEnvironments(other);
       expect(Object.keys(imported)).toEqual(['after an error']);
       expect(imported['after an error']).toHaveLength(2);
@@ -224,7 +225,7 @@ describe('the run leaves the tab', () => {
 
     await pick();
     await clash.waitFor({ timeout: 30_000 });
-    await expect(clash.textContent()).resolves.toContain(
+    await expect(shownText(clash)).resolves.toContain(
       `A run with id "${id}" ("after an error") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run.`,
     );
     await expect(clash.getByLabel('New id').inputValue()).resolves.toBe(`${id}-2`);

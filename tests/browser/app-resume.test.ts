@@ -5,6 +5,7 @@ import { createDemoRun, DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.t
 import { settingsUrl } from '../../src/app/new-run/share-settings.ts';
 import { DEMO_MODEL_ID } from '../../src/app/models/demo-models.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
+import { shownPattern } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -38,9 +39,9 @@ describe('a run survives a reload mid-epoch and resumes with identical results',
     async () => {
       await createDemoRun(page, 'interrupted', 2);
       await page.getByTestId('epoch-row').first().waitFor({ timeout: 180_000 });
-      await page.getByText(/Epoch 2: slots/).waitFor({ timeout: 60_000 });
+      await page.getByText(shownPattern(/Epoch 2: slots/)).waitFor({ timeout: 60_000 });
       await page.reload();
-      await page.getByText(/interrupted during epoch 2/).waitFor({ timeout: 30_000 });
+      await page.getByText(shownPattern(/interrupted during epoch 2/)).waitFor({ timeout: 30_000 });
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await screenshot(page, 'run-interrupted');
       await page.getByRole('button', { name: 'Continue' }).click();

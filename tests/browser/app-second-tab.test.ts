@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
 import { createDemoRun, DEMO_TEST_TIMEOUT_MS, screenshot } from './app-helpers.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 let rig: BrowserRig;
 let tabA: Page;
@@ -60,8 +61,8 @@ describe('a second tab on a run another tab runs', () => {
 
       await tabB.getByRole('button', { name: 'followed', exact: true }).click();
       await tabB.getByTestId('read-only-note').waitFor({ timeout: 15_000 });
-      await expect(tabB.getByTestId('read-only-note').textContent()).resolves.toContain('Running in another tab.');
-      await expect(tabB.getByTestId('run-status').textContent()).resolves.toBe('running');
+      await expect(shownText(tabB.getByTestId('read-only-note'))).resolves.toContain('Running in another tab.');
+      await expect(shownText(tabB.getByTestId('run-status'))).resolves.toBe('running');
       for (const name of ['Start', 'Continue', 'Pause', 'Step', 'Resume', 'Abort']) await expect(tabB.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
       await expect(tabB.getByText(/interrupted/).count()).resolves.toBe(0);
 
@@ -75,9 +76,9 @@ describe('a second tab on a run another tab runs', () => {
       await tabA.getByLabel('Demo speed').selectOption('instant');
 
       // The first commit shows in B while A goes on with epoch 2.
-      await tabB.getByText(/epochs 1 \/ 2/).waitFor({ timeout: 180_000 });
+      await tabB.getByText(shownPattern(/epochs 1 \/ 2/)).waitFor({ timeout: 180_000 });
       await tabB.getByTestId('epoch-row').first().waitFor({ timeout: 30_000 });
-      await expect(tabB.getByTestId('run-status').textContent()).resolves.toMatch(/^(running|completed)$/);
+      await expect(shownText(tabB.getByTestId('run-status'))).resolves.toMatch(/^(running|completed)$/);
 
       await tabA.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
       await tabB.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 15_000 });
@@ -86,7 +87,7 @@ describe('a second tab on a run another tab runs', () => {
       await screenshot(tabB, 'second-tab-completed');
       await showRuns(tabB);
       await expect(listedStatus(tabB, 'followed').getAttribute('data-status')).resolves.toBe('completed');
-      await expect(listedStatus(tabB, 'followed').textContent()).resolves.toContain(' · completed · epochs 2/2');
+      await expect(shownText(listedStatus(tabB, 'followed'))).resolves.toContain(' · completed · epochs 2/2');
       // Later tabs of this browser stream at the normal pace again (the speed is kept in its storage).
       await tabA.getByLabel('Demo speed').selectOption('normal');
     },
@@ -98,7 +99,7 @@ describe('a second tab on a run another tab runs', () => {
     async () => {
       const tabC = await newTab();
       await createDemoRun(tabC, 'abandoned', 2);
-      await tabC.getByText(/Epoch 1: slots/).waitFor({ timeout: 60_000 });
+      await tabC.getByText(shownPattern(/Epoch 1: slots/)).waitFor({ timeout: 60_000 });
       await listedStatus(tabB, 'abandoned').filter({ hasText: 'running in another tab' }).waitFor({ timeout: 15_000 });
       await tabB.getByRole('button', { name: 'abandoned', exact: true }).click();
       await tabB.getByTestId('read-only-note').waitFor({ timeout: 15_000 });
@@ -106,13 +107,13 @@ describe('a second tab on a run another tab runs', () => {
 
       await tabC.close();
       await tabB.getByTestId('run-status').filter({ hasText: 'interrupted' }).waitFor({ timeout: 15_000 });
-      await tabB.getByText(/This run was interrupted during epoch 1/).waitFor({ timeout: 5_000 });
+      await tabB.getByText(shownPattern(/This run was interrupted during epoch 1/)).waitFor({ timeout: 5_000 });
       await expect(tabB.getByTestId('read-only-note').count()).resolves.toBe(0);
       await expect(tabB.getByRole('button', { name: 'Start', exact: true }).isEnabled()).resolves.toBe(true);
       await screenshot(tabB, 'second-tab-interrupted');
       await showRuns(tabB);
       await expect(listedStatus(tabB, 'abandoned').getAttribute('data-status')).resolves.toBe('interrupted');
-      await expect(listedStatus(tabB, 'abandoned').textContent()).resolves.toContain(' · interrupted · epochs 0/2');
+      await expect(shownText(listedStatus(tabB, 'abandoned'))).resolves.toContain(' · interrupted · epochs 0/2');
       await expect(tabB.getByRole('button', { name: 'Delete run abandoned' }).isEnabled()).resolves.toBe(true);
       await screenshot(tabB, 'second-tab-list-interrupted');
 

@@ -12,6 +12,7 @@ import { SNAPSHOT_FILE } from '../../src/adapters/sandbox/vite-plugin.ts';
 import { BUILT_APP_BASE, builtApp } from './built-app.ts';
 import { CHROMIUM_ARGS } from './harness.ts';
 import { serveStatic, type StaticHost } from './static-server.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 /** Hang guards for a Python start on this loaded machine (a cold one took 20-45 s, and up to 2 minutes under load), and for a test of one or two starts. */
 const PYTHON_START_MS = 180_000;
@@ -51,8 +52,8 @@ async function bootAt(url: string): Promise<{ page: Page; status: string; starte
   await page.goto(url);
   await startPython(page);
   const status = page.getByTestId('python-status');
-  await status.getByText(/Python ready|Python could not start/).waitFor({ timeout: PYTHON_START_MS });
-  const text = ((await status.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  await status.getByText(shownPattern(/Python ready|Python could not start/)).waitFor({ timeout: PYTHON_START_MS });
+  const text = await shownText(status);
   return { page, status: text, startedFrom: await status.getAttribute('data-started-from'), snapshot: await snapshot };
 }
 
@@ -108,7 +109,7 @@ describe("the built app's Python on static hosts", () => {
       await page.reload();
       await startPython(page);
       const status = page.getByTestId('python-status');
-      await status.getByText(/Python ready|Python could not start/).waitFor({ timeout: PYTHON_START_MS });
+      await status.getByText(shownPattern(/Python ready|Python could not start/)).waitFor({ timeout: PYTHON_START_MS });
       await expect(status.getAttribute('data-started-from')).resolves.toBe('snapshot');
       await context.close();
     },

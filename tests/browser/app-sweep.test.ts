@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+import { asShown, shownPattern, shownTexts } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -61,7 +62,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
 
       await page.getByRole('button', { name: 'Compare these runs' }).click();
       await page.getByTestId('compare-view').and(page.locator('[data-rendered="true"]')).waitFor({ timeout: 30_000 });
-      const differences = await page.getByTestId('differences').locator('tbody tr').allTextContents();
+      const differences = await shownTexts(page.getByTestId('differences').locator('tbody tr'));
       expect(differences).toEqual(['rewardblendregret']);
       await expect(page.getByTestId('overlay-chart').count()).resolves.toBe(5);
       // Four charts drawn with both runs' points; the held-out one says that neither run was evaluated.
@@ -86,7 +87,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       // The Runs list shows each run's settings and numbers, and the same comparison from its checkboxes.
       await page.getByRole('button', { name: 'Runs', exact: true }).click();
       await page.getByText('reward regret · memory on · corpus off · playbook off · seed 1 · K 1 · designer').waitFor();
-      await expect(page.getByText(/^not evaluated · last epoch 1: win rate /).count()).resolves.toBe(2);
+      await expect(page.getByText(shownPattern(/^not evaluated · last epoch 1: win rate /)).count()).resolves.toBe(2);
       await expect(page.getByRole('button', { name: 'Compare selected (2)' }).isEnabled()).resolves.toBe(true);
     },
     DEMO_TEST_TIMEOUT_MS,
@@ -115,7 +116,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       const figure = /^\d\.\d\d \(\d\.\d\d to \d\.\d\d\)$/;
       const rows = page.getByTestId('sweep-figures').locator('tbody tr');
       await rows.nth(1).locator('td').nth(2).filter({ hasText: figure }).waitFor({ timeout: 30_000 });
-      const table = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!.trim())));
+      const table = (await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)))).map((row) => row.map(asShown));
       expect(table.map((row) => row.slice(0, 3))).toEqual([
         ['usePlaybook=off', '1', '1 of 1 run completed'],
         ['usePlaybook=on', '1', '1 of 1 run completed'],
@@ -127,7 +128,7 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await page.getByRole('button', { name: 'Compare these runs' }).click();
       const finals = page.getByTestId('finals').locator('tbody tr');
       await finals.first().waitFor({ timeout: 30_000 });
-      const compared = await finals.evaluateAll((trs) => trs.map((tr) => tr.children[6]!.textContent!.trim().split(' after ')[0]));
+      const compared = (await finals.evaluateAll((trs) => trs.map((tr) => tr.children[6]!.textContent!))).map((cell) => asShown(cell).split(' after ')[0]);
       expect(compared).toEqual(table.map((row) => row[3]));
     },
     DEMO_TEST_TIMEOUT_MS,

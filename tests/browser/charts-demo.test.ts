@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openApp, type BrowserRig } from './harness.ts';
 import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+import { asShown, shownText, shownTexts } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -24,8 +25,8 @@ async function dataTable(id: string): Promise<{ head: string[]; rows: string[][]
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
   const table = details.locator('table');
   await table.waitFor();
-  const head = await table.locator('thead th').allTextContents();
-  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!.trim())));
+  const head = await shownTexts(table.locator('thead th'));
+  const rows = (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))).map((row) => row.map(asShown));
   return { head: head.map((h) => h.trim()), rows };
 }
 
@@ -51,9 +52,9 @@ describe('charts of a demo run', () => {
       expect(await page.locator('[data-testid="chart"]').count()).toBe(0);
       await status().filter({ hasText: '1 committed epoch.' }).waitFor({ timeout: 240_000 });
       await expect(page.locator('[data-testid="chart"] canvas').count()).resolves.toBe(CHART_IDS.length);
-      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
+      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
       await status().filter({ hasText: '2 committed epochs.' }).waitFor({ timeout: 240_000 });
-      await expect(chart('validity').locator('figcaption').textContent()).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
+      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
       await nav('Live run').click();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 60_000 });
     },
@@ -77,19 +78,19 @@ describe('charts of a demo run', () => {
       expect(box!.width, `${id} canvas width`).toBeGreaterThan(300);
       expect(box!.height, `${id} canvas height`).toBeGreaterThan(150);
       await expect(card.getByRole('img', { name: /^Line chart: .+ by epoch$/ }).count()).resolves.toBe(1);
-      const caption = (await card.locator('figcaption').textContent())!;
+      const caption = await shownText(card.locator('figcaption'));
       expect(caption).toMatch(/epoch 2 \(the latest of 2\): /);
       const describedBy = await card.getByRole('img').getAttribute('aria-describedby');
-      expect(await page.locator(`#${describedBy}`).textContent()).toBe(caption);
+      expect(await shownText(page.locator(`#${describedBy}`))).toBe(caption);
       perChart[id] = Number(await card.getAttribute('data-render-ms'));
     }
-    await expect(chart('win-rate').locator('figcaption').textContent()).resolves.toMatch(/Shaded: plateau band 0\.4 to 0\.6\.$/);
+    await expect(shownText(chart('win-rate').locator('figcaption'))).resolves.toMatch(/Shaded: plateau band 0\.4 to 0\.6\.$/);
     const table = await dataTable('validity');
     await chart('validity').locator('.u-over').scrollIntoViewIfNeeded();
     const over = (await chart('validity').locator('.u-over').boundingBox())!;
     await page.mouse.move(over.x + over.width * 0.25, over.y + over.height / 2);
     await chart('validity').locator('.legend').getByText('at epoch 1').waitFor();
-    await expect(chart('validity').locator('.legend strong').textContent()).resolves.toBe(table.rows[0]![1]);
+    await expect(shownText(chart('validity').locator('.legend strong'))).resolves.toBe(table.rows[0]![1]);
     await page.mouse.move(0, 0);
     await chart('validity').locator('.legend').getByText('at epoch 2').waitFor();
     const loadMs = await page.getByTestId('charts').getAttribute('data-load-ms');

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, seriousViolations } from './app-helpers.ts';
 import { openApp, type BrowserRig } from './harness.ts';
+import { asShown, shownPattern, shownText } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -23,19 +24,19 @@ beforeAll(async () => {
 }, 360_000);
 afterAll(() => rig?.close());
 
-const cells = (index: number) => page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!.trim()), index);
+const cells = async (index: number) => (await page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!), index)).map(asShown);
 
 describe('explorer and environment page on the demo run', () => {
   it("lists the epoch's environments, sorted by regret on request", async () => {
     await page.getByRole('button', { name: 'Explorer' }).click();
     await page
       .getByTestId('explorer-status')
-      .filter({ hasText: /^\s*2 environments · first rows in/ })
+      .filter({ hasText: shownPattern(/^2 environments · first rows in/) })
       .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Regret' }).click();
     await page
       .getByTestId('explorer-status')
-      .filter({ hasText: /first rows in/ })
+      .filter({ hasText: shownPattern(/first rows in/) })
       .waitFor();
     const ids = await cells(0);
     // Columns: environment, class, skill, epoch, status, win rate, regret, ...
@@ -56,7 +57,7 @@ describe('explorer and environment page on the demo run', () => {
     const table = page.getByRole('table', { name: /^Re-scored with scripted:spade-lab-demo/ });
     await table.waitFor({ timeout: 120_000 });
     console.log(`re-score of ${top} (4 + 4 plays with the demo model) took ${Date.now() - started} ms`);
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!.trim())));
+    const rows = (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))).map((row) => row.map(asShown));
     expect(rows.map((r) => r[0])).toEqual(['r_nohint', 'r_hint', 'regret', 'win rate', 'designer reward (blend)']);
     for (const [name, stored, now] of rows) expect(now, name).toBe(stored);
     await screenshot(page, 'env-page-demo-rescored');
@@ -67,7 +68,7 @@ describe('explorer and environment page on the demo run', () => {
       .getByLabel('Episode to replay')
       .locator('option')
       .evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent!]));
-    const withHint = options.map(([value, text]) => ({ value: value!, seed: /seed (\d+)/.exec(text!)![1]!, ret: Number(/, (-?[\d.]+) with the hint/.exec(text!)![1]) }));
+    const withHint = options.map(([value, text]) => ({ value: value!, seed: /seed (\d+)/.exec(asShown(text!))![1]!, ret: Number(/, (-?[\d.]+) with the hint/.exec(asShown(text!))![1]) }));
     const best = withHint.sort((a, b) => b.ret - a.ret)[0]!;
     expect(best.ret).toBeGreaterThan(0);
     await page.getByLabel('Episode to replay').selectOption(best.value);
@@ -75,9 +76,9 @@ describe('explorer and environment page on the demo run', () => {
     const actions: string[] = [];
     while (await page.getByRole('button', { name: 'Step forward' }).isEnabled()) {
       await page.getByRole('button', { name: 'Step forward' }).click();
-      const turn = await hinted.getByTestId('replay-turn').textContent();
+      const turn = await shownText(hinted.getByTestId('replay-turn'));
       if (turn!.includes('ended earlier')) break;
-      actions.push((await hinted.getByTestId('replay-action').textContent())!);
+      actions.push(await shownText(hinted.getByTestId('replay-action')));
     }
     expect(actions.length).toBeGreaterThan(0);
     await page.getByLabel('Seed to play').selectOption(best.seed);
@@ -92,8 +93,8 @@ describe('explorer and environment page on the demo run', () => {
         .getByText(`Turn ${i + 1}: you sent`, { exact: false })
         .waitFor({ timeout: 30_000 });
     }
-    await page.getByText(/The episode is over after \d+ turns?: your return is/).waitFor();
-    await expect(page.getByTestId('your-return').textContent()).resolves.toBe(best.ret.toFixed(2));
+    await page.getByText(shownPattern(/The episode is over after \d+ turns?: your return is/)).waitFor();
+    await expect(shownText(page.getByTestId('your-return'))).resolves.toBe(best.ret.toFixed(2));
     console.log(`played ${actions.length} turns on seed ${best.seed} with the hint: return ${best.ret.toFixed(2)}, as the agent`);
     await screenshot(page, 'env-page-demo-play-yourself');
     expect(await seriousViolations(page)).toEqual([]);

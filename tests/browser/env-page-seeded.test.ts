@@ -9,6 +9,7 @@ import { readEnv } from '../fixtures/env-fixtures.ts';
 import { screenshot, seriousViolations } from './app-helpers.ts';
 import { featuredEnvironments, LADDER, seedMeta } from './explorer-fixtures.ts';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownPattern, shownText, shownTexts } from './page-text.ts';
 
 const EPOCHS = 5;
 const ENV = 'e0004-s00';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await page.getByLabel('Epoch').selectOption({ label: `Epoch ${EPOCHS}` });
   await page
     .getByTestId('explorer-status')
-    .filter({ hasText: /^\s*20 environments/ })
+    .filter({ hasText: shownPattern(/^20 environments/) })
     .waitFor();
   await page.getByRole('button', { name: ENV, exact: true }).click();
   await page.getByRole('heading', { name: `Environment ${ENV}` }).waitFor();
@@ -41,27 +42,27 @@ const side = (arm: 'without' | 'with') => page.getByRole('article', { name: `Pla
 
 describe('environment page', () => {
   it('replays an episode step by step, without and with the hint side by side', async () => {
-    await expect(page.getByTestId('replay-position').textContent()).resolves.toBe('Turn 0 of 6');
+    await expect(shownText(page.getByTestId('replay-position'))).resolves.toBe('Turn 0 of 6');
     await expect(side('with').locator('pre').textContent()).resolves.toContain('\n\nHINT: Multiplying late gets you further');
     await expect(side('without').locator('pre').textContent()).resolves.not.toContain('HINT:');
     const forward = page.getByRole('button', { name: 'Step forward' });
     await forward.click();
-    await expect(side('without').getByTestId('replay-action').textContent()).resolves.toBe('\\boxed{C}');
-    await expect(side('with').getByTestId('replay-action').textContent()).resolves.toBe(LADDER.winning[0]);
+    await expect(shownText(side('without').getByTestId('replay-action'))).resolves.toBe('\\boxed{C}');
+    await expect(shownText(side('with').getByTestId('replay-action'))).resolves.toBe(LADDER.winning[0]);
     await forward.click();
     await forward.click();
-    await expect(side('with').getByTestId('replay-action').textContent()).resolves.toBe(LADDER.winning[2]);
+    await expect(shownText(side('with').getByTestId('replay-action'))).resolves.toBe(LADDER.winning[2]);
     await expect(
       side('with')
-        .getByText(/reward 1 · terminated/)
+        .getByText(shownPattern(/reward 1 · terminated/))
         .count(),
     ).resolves.toBe(1);
     await expect(side('with').getByText('Target reached!', { exact: false }).count()).resolves.toBe(1);
     await forward.click();
-    await expect(side('with').getByTestId('replay-turn').textContent()).resolves.toBe('Turn 3 of 3 (this play ended earlier)');
-    await expect(side('without').getByTestId('replay-turn').textContent()).resolves.toBe('Turn 4 of 6');
+    await expect(shownText(side('with').getByTestId('replay-turn'))).resolves.toBe('Turn 3 of 3 (this play ended earlier)');
+    await expect(shownText(side('without').getByTestId('replay-turn'))).resolves.toBe('Turn 4 of 6');
     await page.getByRole('button', { name: 'Step back' }).click();
-    await expect(side('without').getByTestId('replay-turn').textContent()).resolves.toBe('Turn 3 of 6');
+    await expect(shownText(side('without').getByTestId('replay-turn'))).resolves.toBe('Turn 3 of 6');
     await screenshot(page, 'env-page-replay');
   });
 
@@ -83,10 +84,10 @@ describe('environment page', () => {
     await input.fill(`I double now: ${LADDER.winning[2]}`);
     await input.press('Enter');
     await page.getByText('The episode is over after 3 turns: your return is 1.00.').waitFor();
-    await expect(page.getByTestId('your-return').textContent()).resolves.toBe('1.00');
+    await expect(shownText(page.getByTestId('your-return'))).resolves.toBe('1.00');
     const versus = page.getByRole('table', { name: `Returns on seed ${LADDER.seed}` });
-    await expect(versus.getByRole('row', { name: /Agent with the hint/ }).textContent()).resolves.toContain('1.00');
-    await expect(versus.getByRole('row', { name: /Agent without the hint/ }).textContent()).resolves.toContain('0.00');
+    await expect(shownText(versus.getByRole('row', { name: /Agent with the hint/ }))).resolves.toContain('1.00');
+    await expect(shownText(versus.getByRole('row', { name: /Agent without the hint/ }))).resolves.toContain('0.00');
     await expect(versus.getByRole('row', { name: /You \(with the hint\)/ }).count()).resolves.toBe(1);
     await screenshot(page, 'env-page-play-yourself');
   });
@@ -100,14 +101,14 @@ describe('environment page', () => {
     await page.getByRole('button', { name: 'Validate' }).click();
     const result = page.getByTestId('validation-result');
     await result.getByText('Invalid at stage', { exact: false }).waitFor({ timeout: 60_000 });
-    await expect(result.locator('code').allTextContents()).resolves.toEqual(['load', 'syntax_error']);
-    await expect(result.textContent()).resolves.toMatch(/Expected valid Python 3 source\. Saw SyntaxError: .* at line \d+/);
+    await expect(shownTexts(result.locator('code'))).resolves.toEqual(['load', 'syntax_error']);
+    await expect(shownText(result)).resolves.toMatch(/Expected valid Python 3 source\. Saw SyntaxError: .* at line \d+/);
     await expect(result.getByText('load: failed', { exact: false }).count()).resolves.toBe(1);
     await screenshot(page, 'env-page-validation-error');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
     await page.getByRole('heading', { name: 'Code', exact: true }).waitFor();
     // The verdict was about the edited code: it goes with it.
-    expect((await result.textContent())?.trim()).toBe('');
+    expect(await shownText(result)).toBe('');
     await page.getByRole('button', { name: 'Validate' }).click();
     await result.getByText('Valid: class NumberLadderEnv', { exact: false }).waitFor({ timeout: 60_000 });
   });
@@ -125,10 +126,10 @@ describe('environment page', () => {
     await page.getByLabel('Your action').press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 60_000 });
-    await expect(alert.textContent()).resolves.toBe(
+    await expect(shownText(alert)).resolves.toBe(
       "The environment did not answer within 2000 ms (step_timeout), so the sandbox stopped it. An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.",
     );
-    await expect(page.getByTestId('your-return').textContent()).resolves.toBe('failed: no return');
+    await expect(shownText(page.getByTestId('your-return'))).resolves.toBe('failed: no return');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
   });
 
@@ -136,7 +137,7 @@ describe('environment page', () => {
     const provenance = page.getByRole('region', { name: 'Where it came from' });
     await provenance.getByText('Document mathematical-reasoning-01').click();
     await provenance.getByText('Clock Arithmetic and Residues').waitFor();
-    await expect(page.getByTestId('in-memory').textContent()).resolves.toMatch(/In memory now, as win rate 0\.00 .* and regret 1\.00/);
+    await expect(shownText(page.getByTestId('in-memory'))).resolves.toMatch(/In memory now, as win rate 0\.00 .* and regret 1\.00/);
     await page.getByRole('button', { name: 'e0003-s01' }).click();
     await page.getByRole('heading', { name: 'Environment e0003-s01' }).waitFor();
     await page.getByRole('button', { name: `Back to ${ENV}` }).click();
@@ -155,7 +156,7 @@ describe('environment page', () => {
     await page.getByRole('button', { name: 'Back to the explorer' }).click();
     await page
       .getByTestId('explorer-status')
-      .filter({ hasText: /first rows in/ })
+      .filter({ hasText: shownPattern(/first rows in/) })
       .waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await screenshot(page, 'explorer-dark-tablet');

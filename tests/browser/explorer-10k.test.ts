@@ -9,6 +9,7 @@ import { screenshot, seriousViolations } from './app-helpers.ts';
 import { featuredEnvironments, seedMeta } from './explorer-fixtures.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { SeedSummary } from './pages/explorer-seed.ts';
+import { asShown, shownPattern, shownText } from './page-text.ts';
 
 const EPOCHS = 500;
 const RUN_ID = 'run-explorer-10k';
@@ -40,7 +41,7 @@ async function firstRows(action: () => Promise<unknown>, count: number): Promise
   const started = Date.now();
   await action();
   await status()
-    .filter({ hasText: new RegExp(`^\\s*${count.toLocaleString('en')} environments? · first rows in \\d+ ms`) })
+    .filter({ hasText: shownPattern(new RegExp(`^${count.toLocaleString('en')} environments? · first rows in \\d+ ms`)) })
     .waitFor({ timeout: 30_000 });
   const wall = Date.now() - started;
   const inApp = Number(await page.locator('table[data-load-ms]').getAttribute('data-load-ms'));
@@ -53,7 +54,7 @@ async function sortedBy(name: string, order: 'ascending' | 'descending'): Promis
 }
 
 async function column(index: number): Promise<string[]> {
-  return page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!.trim()), index);
+  return (await page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!), index)).map(asShown);
 }
 
 describe('explorer over 10,000 environments', () => {
@@ -100,7 +101,7 @@ describe('explorer over 10,000 environments', () => {
     await page.getByLabel('Skill').selectOption('');
     await page.getByLabel('Status').selectOption('');
     await status()
-      .filter({ hasText: /^\s*10,000 environments · first rows in/ })
+      .filter({ hasText: shownPattern(/^10,000 environments · first rows in/) })
       .waitFor();
     const started = Date.now();
     await page.getByTestId('explorer-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
@@ -110,7 +111,7 @@ describe('explorer over 10,000 environments', () => {
     expect(await rows().count()).toBeLessThan(60);
     expect(await page.locator('tr').count()).toBeLessThan(70);
     // Sorted by regret, descending: the unscored (rejected) environments come last.
-    await expect(page.locator('tr[aria-rowindex="10001"] td').nth(3).textContent()).resolves.toBe('rejected');
+    await expect(shownText(page.locator('tr[aria-rowindex="10001"] td').nth(3))).resolves.toBe('rejected');
   });
 
   it('is keyboard operable: epoch filter, sort header, arrow keys between rows, Enter opens', async () => {
@@ -121,12 +122,12 @@ describe('explorer over 10,000 environments', () => {
     await page.locator('tr[aria-rowindex="2"] button').waitFor();
     expect((await column(0)).slice(0, 2)).toEqual([`e0${EPOCHS - 1}-s00`, `e0${EPOCHS - 1}-s01`]);
     const rejected = page.locator('tr[aria-rowindex="3"]');
-    await expect(rejected.locator('td').nth(3).textContent()).resolves.toBe('rejected');
-    await expect(rejected.locator('td.reason').textContent()).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
-    await expect(page.locator('tr[aria-rowindex="2"] td').nth(7).textContent()).resolves.toBe('yes');
+    await expect(shownText(rejected.locator('td').nth(3))).resolves.toBe('rejected');
+    await expect(shownText(rejected.locator('td.reason'))).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
+    await expect(shownText(page.locator('tr[aria-rowindex="2"] td').nth(7))).resolves.toBe('yes');
     await page.locator('tr[aria-rowindex="2"] button').focus();
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(`e0${EPOCHS - 1}-s01`);
+    await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe(`e0${EPOCHS - 1}-s01`);
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: `Environment e0${EPOCHS - 1}-s00` }).waitFor({ timeout: 30_000 });
@@ -138,7 +139,7 @@ describe('explorer over 10,000 environments', () => {
   it('comes back to the same filters', async () => {
     await page.getByRole('button', { name: 'Back to the explorer' }).click();
     await status()
-      .filter({ hasText: /^\s*20 environments · first rows in/ })
+      .filter({ hasText: shownPattern(/^20 environments · first rows in/) })
       .waitFor();
     await expect(page.getByLabel('Epoch').inputValue()).resolves.toBe(String(EPOCHS - 1));
   });

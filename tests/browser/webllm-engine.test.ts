@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownText } from './page-text.ts';
 
 const PAGE = '/tests/browser/pages/webllm.html';
 const RECOMMENDED = 'Qwen3-0.6B-q4f32_1-MLC';
@@ -64,9 +65,9 @@ describe('capability detection in Chromium (SwiftShader)', () => {
   });
 
   it('shows the verdict, the worker engine and the recommended model on the setup screen', async () => {
-    await expect(page.getByTestId('model-reasons').textContent()).resolves.toContain('software fallback');
+    await expect(shownText(page.getByTestId('model-reasons'))).resolves.toContain('software fallback');
     await expect(page.locator('#model-choice').inputValue()).resolves.toBe(RECOMMENDED);
-    const worker = (await page.getByTestId('model-worker').textContent())!.replace(/\s+/g, ' ');
+    const worker = await shownText(page.getByTestId('model-worker'));
     expect(worker).toMatch(/^Model worker: ready \(WebGPU in the worker: vendor google, storage buffers up to 1024 MiB; answered in \d+ ms\)$/);
   });
 });
@@ -101,8 +102,8 @@ describe('the worker engine', () => {
       await page.waitForFunction((n) => window.webllmTest.phases.slice(n).join(' ') === 'loading failed', from, { timeout: 15_000 });
       const ms = Date.now() - started;
       const alert = page.getByTestId('model-error');
-      expect(await alert.textContent()).toContain('Could not download Qwen3-0.6B-q4f32_1-MLC');
-      expect(await alert.textContent()).toMatch(/Next step: Check the connection and load again/);
+      expect(await shownText(alert)).toContain('Could not download Qwen3-0.6B-q4f32_1-MLC');
+      expect(await shownText(alert)).toMatch(/Next step: Check the connection and load again/);
       expect(ms).toBeLessThan(5_000);
       console.info(`offline load failure through the UI (attempt ${attempt + 1}): ${ms} ms from click to message`);
     }
@@ -113,7 +114,7 @@ describe('the worker engine', () => {
     await page.getByRole('button', { name: 'Load model' }).click();
     const alert = page.getByTestId('model-error');
     await alert.getByText('Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.').waitFor({ timeout: 5_000 });
-    expect(await alert.textContent()).toContain('Next step: Load Qwen3-4B-q4f32_1-MLC instead');
+    expect(await shownText(alert)).toContain('Next step: Load Qwen3-4B-q4f32_1-MLC instead');
     expect(await page.evaluate(() => window.webllmTest.controller.state.phase)).toBe('failed');
   });
 });
@@ -129,6 +130,6 @@ describe('a lost GPU device', () => {
     expect(lost).toMatchObject({ type: 'device-lost' });
     expect((lost as { message: string }).message).toMatch(/^DeviceLostError: the GPU device was lost \(unknown/);
     await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('model-status').textContent()).toContain('restarting the worker engine');
+    expect(await shownText(page.getByTestId('model-status'))).toContain('restarting the worker engine');
   });
 });

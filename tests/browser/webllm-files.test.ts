@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownText } from './page-text.ts';
 
 const PAGE = '/tests/browser/pages/webllm.html';
 
@@ -130,7 +131,7 @@ describe('the model cache', () => {
     expect(state.storage!.usageBytes).toBeGreaterThan(0);
     expect(state.storage!.quotaBytes).toBeGreaterThan(state.storage!.usageBytes!);
     const cache = page.getByTestId('model-cache');
-    expect((await cache.textContent())!.replace(/\s+/g, ' ')).toContain(`${id}: 3.6 KB in 6 files, complete (loads offline)`);
+    expect(await shownText(cache)).toContain(`${id}: 3.6 KB in 6 files, complete (loads offline)`);
     await cache.getByRole('button', { name: `Delete ${id} from the cache` }).click();
     await page.waitForFunction(() => window.webllmTest.controller.state.cached.length === 0);
     const left = await page.evaluate(async () =>
@@ -147,7 +148,7 @@ describe('the model cache', () => {
     await page.evaluate(() => window.webllmTest.controller.refreshStorage());
     const cached = await page.evaluate(() => window.webllmTest.controller.state.cached);
     expect(cached).toEqual([{ id: 'custom:Qwen3-0.6B-q4f32_1-MLC', complete: false, bytes: tensorCache.length + 1000, files: 2 }]);
-    expect(await page.getByTestId('model-cache').textContent()).toContain('partial download (loading resumes it)');
+    expect(await shownText(page.getByTestId('model-cache'))).toContain('partial download (loading resumes it)');
   });
 
   it('asks for persistent storage and shows the answer', async () => {

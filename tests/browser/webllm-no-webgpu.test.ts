@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
+import { shownText } from './page-text.ts';
 
 let rig: BrowserRig;
 let page: Page;
@@ -32,8 +33,8 @@ describe('a Chromium without WebGPU', () => {
     const state = await page.evaluate(() => window.webllmTest.controller.state);
     expect(state.phase).toBe('unsupported');
     expect(state.worker).toBeNull();
-    await expect(page.getByTestId('model-reasons').textContent()).resolves.toContain('WebGPU exists but the browser granted no GPU adapter');
-    await expect(page.getByTestId('model-verdict').textContent()).resolves.toMatch(/^Check chrome:\/\/gpu/);
+    await expect(shownText(page.getByTestId('model-reasons'))).resolves.toContain('WebGPU exists but the browser granted no GPU adapter');
+    await expect(shownText(page.getByTestId('model-verdict'))).resolves.toMatch(/^Check chrome:\/\/gpu/);
     expect(await page.getByRole('button', { name: 'Load model' }).count()).toBe(0);
     expect(await page.getByTestId('model-worker').count()).toBe(0);
   });

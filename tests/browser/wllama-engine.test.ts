@@ -9,6 +9,7 @@ import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { serveGguf, type GgufHost } from '../fixtures/gguf/serve-gguf.ts';
 import { serveWithoutIsolation, startRig, type BrowserRig } from './harness.ts';
 import type { TimedChat } from './pages/wllama.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 const PAGE = '/tests/browser/pages/wllama.html';
 const NAME = 'spade-tiny.gguf';
@@ -55,29 +56,29 @@ describe('choosing a model', () => {
     const view = await state();
     expect(view.environment.crossOriginIsolated).toBe(true);
     expect(view.environment.threads).toBeGreaterThanOrEqual(2);
-    await expect(page.getByTestId('cpu-threads').textContent()).resolves.toMatch(new RegExp(`cross-origin isolated: ${view.environment.threads} threads of`));
+    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(new RegExp(`cross-origin isolated: ${view.environment.threads} threads of`));
     const first = page.getByTestId('cpu-choice-qwen3-0.6b-q4_k_m');
-    await expect(first.textContent()).resolves.toMatch(/Qwen3 0\.6B.*Estimate: .*tokens\/s.*not a measurement/s);
+    await expect(shownText(first)).resolves.toMatch(/Qwen3 0\.6B.*Estimate: .*tokens\/s.*not a measurement/s);
     expect(view.choices.map((c) => c.model.id)).toEqual(['qwen3-0.6b-q4_k_m', 'qwen3-1.7b-q4_k_m']);
   });
 
   it('fetches nothing until the user confirms the URL', async () => {
     await page.getByTestId('cpu-choice-qwen3-0.6b-q4_k_m').getByRole('radio').check();
-    await expect(page.getByTestId('cpu-confirm').textContent()).resolves.toMatch(/Download Qwen3-0\.6B-Q4_K_M\.gguf \(about 397 MB\) from https:\/\/huggingface\.co\//);
+    await expect(shownText(page.getByTestId('cpu-confirm'))).resolves.toMatch(/Download Qwen3-0\.6B-Q4_K_M\.gguf \(about 397 MB\) from https:\/\/huggingface\.co\//);
     expect((await state()).phase).toBe('confirming');
   });
 
   it('refuses a URL that is not a .gguf file with the next step', async () => {
     await page.getByTestId('cpu-url').fill('https://example.com/model.bin');
     await page.getByRole('button', { name: 'Use this URL' }).click();
-    await expect(page.getByTestId('cpu-error').textContent()).resolves.toMatch(/not an http\(s\) URL of a \.gguf file.*Next step/s);
+    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(/not an http\(s\) URL of a \.gguf file.*Next step/s);
   });
 
   it('reports a download that fails (HTTP 404) clearly', async () => {
     await page.getByTestId('cpu-url').fill(`${host.origin}/missing/${NAME}`);
     await page.getByRole('button', { name: 'Use this URL' }).click();
     await page.getByTestId('cpu-confirm').getByRole('button').click();
-    await expect(page.getByTestId('cpu-error').textContent()).resolves.toMatch(/Could not download .*404.*cross-origin/s);
+    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(/Could not download .*404.*cross-origin/s);
   });
 });
 
@@ -94,7 +95,7 @@ describe('the generated model through the real engine', () => {
       info: { name: 'SPADE tiny test model', threads: view.environment.threads, multithread: true, hasChatTemplate: true, contextTokens: 8192 },
     });
     expect(view.cached).toEqual([expect.objectContaining({ name: NAME, bytes: gguf.length, complete: true })]);
-    await expect(page.getByTestId('cpu-cache').textContent()).resolves.toMatch(/spade-tiny\.gguf.*complete \(loads offline\)/s);
+    await expect(shownText(page.getByTestId('cpu-cache'))).resolves.toMatch(/spade-tiny\.gguf.*complete \(loads offline\)/s);
   });
 
   it('streams tokens as they are generated; the reply is their concatenation', async () => {
@@ -107,13 +108,13 @@ describe('the generated model through the real engine', () => {
     expect(call.pieces.length).toBeGreaterThanOrEqual(12);
     expect(call.pieces.join('')).toBe(result!.text);
     expect(result!.text).not.toMatch(/\uFFFD/);
-    await expect(page.getByTestId('cpu-measured').textContent()).resolves.toMatch(/Measured on the last call: [\d.]+ tokens\/s generating \(24 tokens\)/);
+    await expect(shownText(page.getByTestId('cpu-measured'))).resolves.toMatch(/Measured on the last call: [\d.]+ tokens\/s generating \(24 tokens\)/);
   });
 
   it('reports the loaded n_ctx as its window and counts prompt tokens as the engine reads the rendered chat template', async () => {
     const view = await state();
     await expect(page.evaluate(() => window.wllamaTest.contextWindow())).resolves.toBe(view.loaded!.info.contextTokens);
-    await expect(page.getByTestId('cpu-window').textContent()).resolves.toMatch(/is loaded with a context window of 8,192 tokens \(trained for [\d,]+\)/);
+    await expect(shownText(page.getByTestId('cpu-window'))).resolves.toMatch(/is loaded with a context window of 8,192 tokens \(trained for [\d,]+\)/);
     const messages = (extra: string) => [
       { role: 'system' as const, content: 'You count.' },
       { role: 'user' as const, content: `Tell me the words${extra}` },
@@ -191,7 +192,7 @@ describe('the generated model through the real engine', () => {
     await page.getByTestId('cpu-confirm').getByRole('button').click();
     await page
       .getByTestId('cpu-progress')
-      .getByText(/Downloading: [\d.]+ kB of 488\.8 kB/)
+      .getByText(shownPattern(/Downloading: [\d.]+ kB of 488\.8 kB/))
       .waitFor({ timeout: 20_000 });
     await page.getByTestId('cpu-progress').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('cpu-status').getByText(`Cancelled loading ${NAME}.`).waitFor();
@@ -210,7 +211,7 @@ describe('the generated model through the real engine', () => {
 
   it('refuses a picked file that is not GGUF before starting the engine', async () => {
     await page.getByTestId('cpu-file').setInputFiles({ name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('just some notes') });
-    await expect(page.getByTestId('cpu-error').textContent()).resolves.toMatch(/notes\.gguf: this is not a GGUF file \(it starts with "just", expected "GGUF"\)/);
+    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(/notes\.gguf: this is not a GGUF file \(it starts with "just", expected "GGUF"\)/);
     expect((await state()).phase).toBe('failed');
   });
 });
@@ -235,7 +236,7 @@ describe('a page that is not cross-origin isolated', () => {
     try {
       await plain.goto(rig.baseUrl + PAGE);
       await plain.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
-      await expect(plain.getByTestId('cpu-threads').textContent()).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
+      await expect(shownText(plain.getByTestId('cpu-threads'))).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
       const started = Date.now();
       await plain.getByTestId('cpu-file').setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
       await plain.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });

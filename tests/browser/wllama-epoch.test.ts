@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { EpochSummary } from './pages/wllama.ts';
+import { shownText } from './page-text.ts';
 
 // One engine thread: this file tests what the engine writes, not its threads (wllama-engine.test.ts
 // does). Two threads meet at a barrier for every step of every token; on a loaded 2-core machine
@@ -74,8 +75,8 @@ it("shows the rejected slots and each attempt's reason in the app's slot view", 
   await expect(slots.count()).resolves.toBe(2);
   for (const [index, env] of summary.stored.entries()) {
     const slot = slots.nth(index);
-    await expect(slot.locator('h3').textContent()).resolves.toMatch(new RegExp(`Slot ${index + 1}: ${env.skill}.*rejected after all attempts`, 's'));
-    await expect(slot.locator('summary').first().textContent()).resolves.toContain(`invalid: ${env.attempts[0]!.validation.stage}/${env.attempts[0]!.validation.code}`);
+    await expect(shownText(slot.locator('h3'))).resolves.toMatch(new RegExp(`Slot ${index + 1}: ${env.skill}.*rejected after all attempts`, 's'));
+    await expect(shownText(slot.locator('summary').first())).resolves.toContain(`invalid: ${env.attempts[0]!.validation.stage}/${env.attempts[0]!.validation.code}`);
   }
 });
 
