@@ -26,4 +26,27 @@ export default tseslint.config(
   { files: ['tests/browser/pages/*-worker.js'], languageOptions: { globals: globals.worker } },
   // Tests read JSON files and assert their shape; `any` there is the honest type.
   { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // Browser tests read the page's words as the browser shows them (tests/browser/page-text.ts), so that
+  // rewrapping markup changes no test; raw text only where whitespace shows (a <pre>), through preText.
+  {
+    files: ['tests/browser/**/*.ts', 'tests/bench/**/*.ts'],
+    ignores: ['tests/browser/page-text.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(textContent|allTextContents)$/]',
+          message: 'Read page words with shownText/shownTexts (tests/browser/page-text.ts): textContent keeps markup line breaks.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^getBy(Text|Label)$/] > Literal[regex]',
+          message: 'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
+        },
+        {
+          selector: 'Property[key.name="hasText"] > Literal[regex]',
+          message: 'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
+        },
+      ],
+    },
+  },
 );

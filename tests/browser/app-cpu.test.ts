@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { makeTinyGguf } from '../fixtures/gguf/make-tiny-gguf.ts';
 import { screenshot } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
-import { shownText } from './page-text.ts';
+import { shownPattern, shownText } from './page-text.ts';
 
 /** Small enough for the tiny model to finish quickly: two slots, one attempt each, 48-token designs. */
 const CONFIG: Config = {
@@ -57,7 +57,7 @@ describe('a run on the CPU backend from the app', () => {
       await expect(shownText(slots.nth(i).locator('h3'))).resolves.toMatch(/rejected after all attempts/);
       await expect(shownText(slots.nth(i).locator('summary').first())).resolves.toMatch(/invalid: [a-z]+\/[a-z_]+/);
     }
-    await expect(page.getByText(/wllama:spade-tiny\.gguf/).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByText(shownPattern(/wllama:spade-tiny\.gguf/)).count()).resolves.toBeGreaterThan(0);
     await screenshot(page, 'live-epoch-cpu');
   });
 });

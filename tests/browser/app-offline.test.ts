@@ -118,7 +118,7 @@ describe('the built app on a static host under a sub-path, without isolation hea
       await other.close();
       await page.getByRole('button', { name: 'Resume' }).click();
       const status = page.getByTestId('run-status');
-      await status.filter({ hasText: /completed|failed/ }).waitFor({ timeout: 240_000 });
+      await status.filter({ hasText: shownPattern(/completed|failed/) }).waitFor({ timeout: 240_000 });
       expect(await shownText(status), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain('completed');
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await expect(releaseWaiting(page)).resolves.toBe(true);

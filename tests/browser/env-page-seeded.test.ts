@@ -9,7 +9,7 @@ import { readEnv } from '../fixtures/env-fixtures.ts';
 import { screenshot, seriousViolations } from './app-helpers.ts';
 import { featuredEnvironments, LADDER, seedMeta } from './explorer-fixtures.ts';
 import { startRig, type BrowserRig } from './harness.ts';
-import { shownPattern, shownText, shownTexts } from './page-text.ts';
+import { preText, shownPattern, shownText, shownTexts } from './page-text.ts';
 
 const EPOCHS = 5;
 const ENV = 'e0004-s00';
@@ -43,8 +43,8 @@ const side = (arm: 'without' | 'with') => page.getByRole('article', { name: `Pla
 describe('environment page', () => {
   it('replays an episode step by step, without and with the hint side by side', async () => {
     await expect(shownText(page.getByTestId('replay-position'))).resolves.toBe('Turn 0 of 6');
-    await expect(side('with').locator('pre').textContent()).resolves.toContain('\n\nHINT: Multiplying late gets you further');
-    await expect(side('without').locator('pre').textContent()).resolves.not.toContain('HINT:');
+    await expect(preText(side('with').locator('pre'))).resolves.toContain('\n\nHINT: Multiplying late gets you further');
+    await expect(preText(side('without').locator('pre'))).resolves.not.toContain('HINT:');
     const forward = page.getByRole('button', { name: 'Step forward' });
     await forward.click();
     await expect(shownText(side('without').getByTestId('replay-action'))).resolves.toBe('\\boxed{C}');

@@ -18,6 +18,11 @@ export async function shownText(locator: Locator): Promise<string> {
   return asShown((await locator.textContent()) ?? '');
 }
 
+/** The text of the one element `locator` finds, whitespace as it is: for a `<pre>`, which shows it; '' when it has none. */
+export async function preText(locator: Locator): Promise<string> {
+  return (await locator.textContent()) ?? '';
+}
+
 /** The shown text of every element `locator` finds, in page order. */
 export async function shownTexts(locator: Locator): Promise<string[]> {
   return (await locator.allTextContents()).map(asShown);

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, seriousViolations } from './app-helpers.ts';
 import { openApp, type BrowserRig } from './harness.ts';
-import { shownPattern, shownText, shownTexts } from './page-text.ts';
+import { preText, shownPattern, shownText, shownTexts } from './page-text.ts';
 
 const ENV_ID = 'e0000-s00';
 const INSTRUCTIONS = (room: string) => [`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.'];
@@ -18,8 +18,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rig?.close());
 
-// A <pre> shows its whitespace, so its text is read as it is.
-const preText = async (locator: Locator) => (await locator.textContent())!.trim();
 const rowText = (table: Locator, header: string) => shownText(table.getByRole('row', { name: new RegExp(`^${header}`) }).getByRole('cell'));
 const states = (list: Locator): Promise<Array<string | null>> => list.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
 
@@ -38,7 +36,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await page.getByRole('button', { name: 'Create run' }).click();
     await page
       .getByTestId('run-status')
-      .filter({ hasText: /completed|failed/ })
+      .filter({ hasText: shownPattern(/completed|failed/) })
       .waitFor({ timeout: 150_000 });
     const problems = await shownTexts(page.getByRole('alert'));
     expect(await shownText(page.getByTestId('run-status')), problems.join(' | ')).toBe('completed');
@@ -53,7 +51,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await expect(shownText(page.locator('.head'))).resolves.toMatch(/domain: [\w ]+/);
     const hinted = page.getByRole('article', { name: 'Play 1 with the hint' });
     const unhinted = page.getByRole('article', { name: 'Play 1 without the hint' });
-    const room = /heading to the (\w+);/.exec((await hinted.locator('pre').first().textContent())!)![1]!;
+    const room = /heading to the (\w+);/.exec(await preText(hinted.locator('pre').first()))![1]!;
     const [first, second, third] = INSTRUCTIONS(room);
     const list = hinted.getByTestId('instruction-list').locator('li');
     await expect(states(list)).resolves.toEqual(['current', 'hidden', 'hidden']);
@@ -63,7 +61,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await expect(shownText(step.getByTestId('tool-name'))).resolves.toBe('set_light');
     const args = await shownTexts(step.getByTestId('tool-argument'));
     expect(args).toEqual([`room "${room}"`, 'power "on"']);
-    await expect(preText(step.getByTestId('tool-result'))).resolves.toBe(`${room} light: on\n\n[DONE. NEXT INSTRUCTION] ${second}`);
+    await expect(preText(step.getByTestId('tool-result')).then((text) => text.trim())).resolves.toBe(`${room} light: on\n\n[DONE. NEXT INSTRUCTION] ${second}`);
     await expect(shownText(step.getByTestId('step-met'))).resolves.toBe(`Instruction 1: “${first}”`);
     await expect(shownText(step.getByTestId('step-revealed'))).resolves.toBe(`Instruction 2: “${second}”`);
     const criteria = await shownTexts(step.locator('.criteria li'));
@@ -95,7 +93,7 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     const form = page.getByRole('form', { name: 'Call a tool' });
     await form.getByLabel('Tool').waitFor();
     const yours = page.getByRole('list', { name: 'Your play' });
-    const room = /heading to the (\w+);/.exec((await yours.locator('pre').first().textContent())!)![1]!;
+    const room = /heading to the (\w+);/.exec(await preText(yours.locator('pre').first()))![1]!;
     const call = async (tool: string, values: Record<string, string>, turn: number) => {
       await form.getByLabel('Tool').selectOption(tool);
       for (const [name, value] of Object.entries(values)) {
