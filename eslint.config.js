@@ -15,7 +15,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -36,15 +39,18 @@ export default tseslint.config(
         'error',
         {
           selector: 'CallExpression[callee.property.name=/^(textContent|allTextContents)$/]',
-          message: 'Read page words with shownText/shownTexts (tests/browser/page-text.ts): textContent keeps markup line breaks.',
+          message:
+            'Read page words with shownText/shownTexts (tests/browser/page-text.ts): textContent keeps markup line breaks.',
         },
         {
           selector: 'CallExpression[callee.property.name=/^getBy(Text|Label)$/] > Literal[regex]',
-          message: 'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
+          message:
+            'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
         },
         {
           selector: 'Property[key.name="hasText"] > Literal[regex]',
-          message: 'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
+          message:
+            'Wrap the pattern in shownPattern (tests/browser/page-text.ts): Playwright tests a RegExp against the raw text.',
         },
       ],
     },

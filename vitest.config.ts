@@ -12,7 +12,9 @@ const REMOVE_TEMP_DIRS = 'tests/fixtures/temp-dirs-setup.ts';
 
 // Browser files that assert how long something takes on the page (a main-thread stall, a cancel,
 // a chart's first draw): they run last, one at a time, with nothing else on the cores.
-const TIMED_BROWSER = ['charts-demo', 'sandbox-runtime', 'webllm-engine', 'webllm-files'].map((name) => `tests/browser/${name}.test.ts`);
+const TIMED_BROWSER = ['charts-demo', 'sandbox-runtime', 'webllm-engine', 'webllm-files'].map(
+  (name) => `tests/browser/${name}.test.ts`,
+);
 
 export default defineConfig({
   plugins: [svelte()],

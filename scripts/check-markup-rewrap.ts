@@ -18,7 +18,12 @@ for (const file of changed) {
   rendered.push(...report.rendered);
   whitespace.push(...report.whitespace);
 }
-process.stdout.write(`${changed.length} Svelte files differ from ${revision}; ${rendered.length} rendered differences\n`);
+process.stdout.write(
+  `${changed.length} Svelte files differ from ${revision}; ${rendered.length} rendered differences\n`,
+);
 for (const line of rendered) process.stdout.write(`rendered differently: ${line}\n`);
-for (const line of whitespace) process.stdout.write(`line break moved in a component that shows whitespace (check it is outside <pre>, <textarea> and pre-wrap elements): ${line}\n`);
+for (const line of whitespace)
+  process.stdout.write(
+    `line break moved in a component that shows whitespace (check it is outside <pre>, <textarea> and pre-wrap elements): ${line}\n`,
+  );
 process.exitCode = rendered.length > 0 ? 1 : 0;

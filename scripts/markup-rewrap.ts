@@ -21,7 +21,8 @@ export interface RewrapReport {
 function strings(code: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) found.push(node.text.replace(SCOPE_CLASS, 'svelte-_'));
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node))
+      found.push(node.text.replace(SCOPE_CLASS, 'svelte-_'));
     ts.forEachChild(node, visit);
   };
   visit(ts.createSourceFile('component.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
@@ -61,13 +62,16 @@ export function compareRewrap(before: string, after: string, filename: string): 
   const [codeBefore, codeAfter] = [compiled(before), compiled(after)];
   const rendered: string[] = [];
   const whitespace: string[] = [];
-  if (shape(codeBefore) !== shape(codeAfter)) rendered.push(`${filename}: the compiled code differs beyond its strings`);
+  if (shape(codeBefore) !== shape(codeAfter))
+    rendered.push(`${filename}: the compiled code differs beyond its strings`);
   const [textBefore, textAfter] = [strings(codeBefore), strings(codeAfter)];
-  if (textBefore.length !== textAfter.length) rendered.push(`${filename}: ${textBefore.length} strings before, ${textAfter.length} after`);
+  if (textBefore.length !== textAfter.length)
+    rendered.push(`${filename}: ${textBefore.length} strings before, ${textAfter.length} after`);
   textBefore.forEach((text, i) => {
     const other = textAfter[i] ?? '';
     if (text === other) return;
-    if (text.replace(HTML_WHITESPACE_RUN, ' ') !== other.replace(HTML_WHITESPACE_RUN, ' ')) rendered.push(`${filename}: ${JSON.stringify(text)} became ${JSON.stringify(other)}`);
+    if (text.replace(HTML_WHITESPACE_RUN, ' ') !== other.replace(HTML_WHITESPACE_RUN, ' '))
+      rendered.push(`${filename}: ${JSON.stringify(text)} became ${JSON.stringify(other)}`);
     else if (SHOWS_WHITESPACE.test(after)) whitespace.push(`${filename}: ${around(text, other)}`);
   });
   return { rendered, whitespace };

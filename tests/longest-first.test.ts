@@ -12,8 +12,20 @@ describe('the longest-first order', () => {
   });
 
   it('starts the listed files first, in the list order, and keeps the order of the others', () => {
-    const given = ['tests/a.test.ts', 'tests/core/loop/learning-demo.test.ts', 'tests/b.test.ts', 'tests/browser/app-experiments.test.ts', 'tests/c.test.ts'];
-    expect(longestFirst(given)).toEqual(['tests/browser/app-experiments.test.ts', 'tests/core/loop/learning-demo.test.ts', 'tests/a.test.ts', 'tests/b.test.ts', 'tests/c.test.ts']);
+    const given = [
+      'tests/a.test.ts',
+      'tests/core/loop/learning-demo.test.ts',
+      'tests/b.test.ts',
+      'tests/browser/app-experiments.test.ts',
+      'tests/c.test.ts',
+    ];
+    expect(longestFirst(given)).toEqual([
+      'tests/browser/app-experiments.test.ts',
+      'tests/core/loop/learning-demo.test.ts',
+      'tests/a.test.ts',
+      'tests/b.test.ts',
+      'tests/c.test.ts',
+    ]);
     expect(longestFirst([])).toEqual([]);
   });
 });

@@ -5,7 +5,9 @@ import { asShown, shownPattern } from './browser/page-text.ts';
 
 describe('asShown', () => {
   it('reads a wrapped line of markup as the one line the browser shows', () => {
-    expect(asShown('\n    Without the hint, the agent met 0 of 3, with returns\n        0.00.\n  ')).toBe('Without the hint, the agent met 0 of 3, with returns 0.00.');
+    expect(asShown('\n    Without the hint, the agent met 0 of 3, with returns\n        0.00.\n  ')).toBe(
+      'Without the hint, the agent met 0 of 3, with returns 0.00.',
+    );
   });
 
   it('collapses tabs, carriage returns and form feeds but keeps a no-break space and the words as they are', () => {

@@ -19,7 +19,8 @@ describe('test tiers', () => {
   it('puts a file in the integration tier when it, or a local helper it imports, starts Python or a process', () => {
     const root = tree({
       'tests/core/pure.test.ts': "import { x } from '../../src/core/x.ts';\n",
-      'tests/core/direct.test.ts': "import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';\n",
+      'tests/core/direct.test.ts':
+        "import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';\n",
       'tests/core/helper.test.ts': "import { helper } from '../fixtures/helper.ts';\n",
       'tests/fixtures/helper.ts': "export { thing } from './deeper.ts';\n",
       'tests/fixtures/deeper.ts': "import { spawn } from 'node:child_process';\n",
@@ -33,7 +34,12 @@ describe('test tiers', () => {
     });
     expect(nodeTestTiers(root)).toEqual({
       unit: ['tests/app/cycle.test.ts', 'tests/core/pure.test.ts'],
-      integration: ['tests/app/fixture-process.test.ts', 'tests/cli/cli.test.ts', 'tests/core/direct.test.ts', 'tests/core/helper.test.ts'],
+      integration: [
+        'tests/app/fixture-process.test.ts',
+        'tests/cli/cli.test.ts',
+        'tests/core/direct.test.ts',
+        'tests/core/helper.test.ts',
+      ],
     });
   });
 
@@ -49,7 +55,12 @@ describe('test tiers', () => {
     });
     expect(nodeTestTiers(root)).toEqual({
       unit: ['tests/cli/over-fakes.test.ts', 'tests/cli/type-only.test.ts'],
-      integration: ['tests/cli/fakes-and-helper.test.ts', 'tests/cli/fakes-and-process.test.ts', 'tests/cli/fakes-and-sandbox.test.ts', 'tests/cli/unmarked.test.ts'],
+      integration: [
+        'tests/cli/fakes-and-helper.test.ts',
+        'tests/cli/fakes-and-process.test.ts',
+        'tests/cli/fakes-and-sandbox.test.ts',
+        'tests/cli/unmarked.test.ts',
+      ],
     });
   });
 

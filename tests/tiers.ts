@@ -14,7 +14,8 @@ export const CLI_OVER_FAKES = '// Test tier: unit (the CLI over fakes only: no P
 const CLI = /\/src\/cli\//;
 const HEAVY = [/\/src\/adapters\/sandbox\/node-sandbox\.ts$/, CLI, /\/tests\/fixtures\/sandbox\//];
 const HEAVY_MODULES = new Set(['node:child_process', 'child_process']);
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function specifiers(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
@@ -35,7 +36,8 @@ function reachesHeavy(file: string, heavy: readonly RegExp[], seen: Set<string>)
     if (!spec.startsWith('.')) continue;
     const target = resolve(dirname(file), spec);
     if (heavy.some((pattern) => pattern.test(target))) return true;
-    if (target.includes('/tests/') && /\.ts$/.test(target) && existsSync(target) && reachesHeavy(target, HEAVY, seen)) return true;
+    if (target.includes('/tests/') && /\.ts$/.test(target) && existsSync(target) && reachesHeavy(target, HEAVY, seen))
+      return true;
   }
   return false;
 }

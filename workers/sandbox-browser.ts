@@ -56,7 +56,9 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
       stderr: () => undefined,
       stdin: () => null,
     };
-    const restored = restoring ? await loadPyodide({ ...settings, _loadSnapshot: new Uint8Array(snapshot) }).catch(() => null) : null;
+    const restored = restoring
+      ? await loadPyodide({ ...settings, _loadSnapshot: new Uint8Array(snapshot) }).catch(() => null)
+      : null;
     const pyodide = restored ?? (await loadPyodide({ ...settings, ...(makeSnapshot ? { _makeSnapshot: true } : {}) }));
     globalThis.fetch = realFetch;
     WebAssembly.instantiateStreaming = realInstantiate;

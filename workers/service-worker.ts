@@ -9,9 +9,13 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { withIsolationHeaders } from '../src/adapters/offline/isolation-headers.ts';
 
-declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
+declare let self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
+};
 
-const isolation = { handlerWillRespond: async ({ response }: { response: Response }) => withIsolationHeaders(response) };
+const isolation = {
+  handlerWillRespond: async ({ response }: { response: Response }) => withIsolationHeaders(response),
+};
 
 addPlugins([isolation]);
 precacheAndRoute(self.__WB_MANIFEST);
@@ -21,7 +25,10 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 // wllama's compatibility wasm (not precached: only some browsers load it) is kept once fetched.
 registerRoute(
   ({ sameOrigin, url }) => sameOrigin && /\/assets\/wllama-[^/]*\.wasm$/.test(url.pathname),
-  new CacheFirst({ cacheName: 'spade-lab-wllama-compat', plugins: [new ExpirationPlugin({ maxEntries: 1 }), isolation] }),
+  new CacheFirst({
+    cacheName: 'spade-lab-wllama-compat',
+    plugins: [new ExpirationPlugin({ maxEntries: 1 }), isolation],
+  }),
 );
 // Same-origin files outside the precache still get the isolation headers.
 registerRoute(({ sameOrigin }) => sameOrigin, new NetworkOnly({ plugins: [isolation] }));

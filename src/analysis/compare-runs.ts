@@ -10,7 +10,8 @@ import { heldOutDifference, seedGroup, type HeldOutDifference, type SeedGroup } 
 export type SettingValue = string | number | boolean | null;
 
 /** A setting's value in words, as every comparison table shows it: a switch on or off, no value `-`. */
-export const settingText = (value: SettingValue): string => (value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
+export const settingText = (value: SettingValue): string =>
+  value === null ? '-' : typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
 
 /** What a comparison reads of one run. */
 export interface ComparedRun {
@@ -61,7 +62,8 @@ export interface RunComparison {
 const PROMPT_PREFIX = 'prompts.';
 
 /** A fixed pool or suite as one comparable word: its name and the start of its digest. */
-const suiteWord = (suite: { name: string; sha256: string } | undefined): SettingValue => (suite ? `${suite.name} (${suite.sha256.slice(0, 12)})` : null);
+const suiteWord = (suite: { name: string; sha256: string } | undefined): SettingValue =>
+  suite ? `${suite.name} (${suite.sha256.slice(0, 12)})` : null;
 
 /** Every setting of a run, flattened: the model (named by `modelName`), the fixed pool, the held-out suite, then each config key (`agent.temperature`, `prompts.hint`). */
 function settingsOf(meta: RunMeta, modelName: (modelId: string) => string): Map<string, SettingValue> {
@@ -72,7 +74,8 @@ function settingsOf(meta: RunMeta, modelName: (modelId: string) => string): Map<
   ]);
   for (const [key, value] of Object.entries(completeConfig(meta.config))) {
     if (Array.isArray(value)) settings.set(key, value.join(', '));
-    else if (typeof value === 'object' && value !== null) for (const [part, inner] of Object.entries(value)) settings.set(`${key}.${part}`, inner as SettingValue);
+    else if (typeof value === 'object' && value !== null)
+      for (const [part, inner] of Object.entries(value)) settings.set(`${key}.${part}`, inner as SettingValue);
     else settings.set(key, value as SettingValue);
   }
   return settings;
@@ -91,7 +94,10 @@ function promptLabels(key: string, values: readonly SettingValue[]): SettingValu
 }
 
 function finalsOf(run: ComparedRun): RunFinals {
-  const last = run.metrics.reduce<EpochMetrics | null>((best, m) => (best === null || m.epoch > best.epoch ? m : best), null);
+  const last = run.metrics.reduce<EpochMetrics | null>(
+    (best, m) => (best === null || m.epoch > best.epoch ? m : best),
+    null,
+  );
   const evaluation = run.evaluations.at(-1);
   const figures = last ? epochFigures(last) : null;
   return {
@@ -101,7 +107,15 @@ function finalsOf(run: ComparedRun): RunFinals {
     regret: figures?.regret ?? null,
     validity: figures?.validity ?? null,
     designerReward: figures?.designerReward ?? null,
-    heldOut: evaluation ? { suite: evaluation.suite, winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs, playbook: evaluation.playbook } : null,
+    heldOut: evaluation
+      ? {
+          suite: evaluation.suite,
+          winRate: evaluation.winRate,
+          ci95: evaluation.ci95,
+          afterEpochs: evaluation.afterEpochs,
+          playbook: evaluation.playbook,
+        }
+      : null,
   };
 }
 
@@ -114,7 +128,10 @@ function finalsOf(run: ComparedRun): RunFinals {
  * `modelName` names each run's model, so two ids of one model (the bundled demo script recorded by
  * the tab and by the command line) are not a difference; by default the id as recorded.
  */
-export function compareRuns(runs: readonly ComparedRun[], modelName: (modelId: string) => string = (id) => id): RunComparison {
+export function compareRuns(
+  runs: readonly ComparedRun[],
+  modelName: (modelId: string) => string = (id) => id,
+): RunComparison {
   const settings = runs.map((run) => settingsOf(run.meta, modelName));
   const keys = [...new Set(settings.flatMap((s) => [...s.keys()]))];
   const differences: SettingDifference[] = [];
@@ -126,7 +143,9 @@ export function compareRuns(runs: readonly ComparedRun[], modelName: (modelId: s
   return {
     differences,
     runs: runs.map(finalsOf),
-    versusFirst: runs.map((run, i) => (i === 0 ? null : heldOutDifference(run.evaluations.at(-1), runs[0]!.evaluations.at(-1)))),
+    versusFirst: runs.map((run, i) =>
+      i === 0 ? null : heldOutDifference(run.evaluations.at(-1), runs[0]!.evaluations.at(-1)),
+    ),
     seedGroups: seedGroupsOf(runs, differences),
   };
 }
@@ -141,10 +160,17 @@ function seedGroupsOf(runs: readonly ComparedRun[], differences: readonly Settin
   });
   return [...groups.values()].map((members) => {
     const first = members[0]!;
-    const label = shown.length === 0 ? 'every run' : shown.map((d) => `${d.key}=${settingText(d.values[first] ?? null)}`).join(', ');
+    const label =
+      shown.length === 0
+        ? 'every run'
+        : shown.map((d) => `${d.key}=${settingText(d.values[first] ?? null)}`).join(', ');
     return seedGroup(
       label,
-      members.map((i) => ({ label: runs[i]!.label, seed: runs[i]!.meta.config.seed, last: runs[i]!.evaluations.at(-1) })),
+      members.map((i) => ({
+        label: runs[i]!.label,
+        seed: runs[i]!.meta.config.seed,
+        last: runs[i]!.evaluations.at(-1),
+      })),
     );
   });
 }

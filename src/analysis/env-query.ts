@@ -44,7 +44,11 @@ const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Sortable = { id: string; slot: number };
 
-function explorerOrder<T extends Sortable>(value: (env: T, sortBy: EnvironmentSortKey) => number | null, sortBy: EnvironmentSortKey, descending: boolean): (a: T, b: T) => number {
+function explorerOrder<T extends Sortable>(
+  value: (env: T, sortBy: EnvironmentSortKey) => number | null,
+  sortBy: EnvironmentSortKey,
+  descending: boolean,
+): (a: T, b: T) => number {
   const sign = descending ? -1 : 1;
   return (a, b) => {
     const va = value(a, sortBy);
@@ -64,27 +68,43 @@ function explorerOrder<T extends Sortable>(value: (env: T, sortBy: EnvironmentSo
  * when descending; environments without the value (unscored) come last in both directions.
  * Ids compare by UTF-16 code units, as IndexedDB compares string keys.
  */
-export function compareEnvironments(sortBy: EnvironmentSortKey = 'epoch', descending = false): (a: EnvironmentRecord, b: EnvironmentRecord) => number {
+export function compareEnvironments(
+  sortBy: EnvironmentSortKey = 'epoch',
+  descending = false,
+): (a: EnvironmentRecord, b: EnvironmentRecord) => number {
   return explorerOrder(sortValue, sortBy, descending);
 }
 
 /** The explorer's order over summaries (the same as compareEnvironments over their records). */
-export function compareSummaries(sortBy: EnvironmentSortKey = 'epoch', descending = false): (a: EnvironmentSummary, b: EnvironmentSummary) => number {
+export function compareSummaries(
+  sortBy: EnvironmentSortKey = 'epoch',
+  descending = false,
+): (a: EnvironmentSummary, b: EnvironmentSummary) => number {
   return explorerOrder(summarySortValue, sortBy, descending);
 }
 
-function select<T extends Filterable>(items: readonly T[], query: EnvironmentQuery, compare: (a: T, b: T) => number): T[] {
+function select<T extends Filterable>(
+  items: readonly T[],
+  query: EnvironmentQuery,
+  compare: (a: T, b: T) => number,
+): T[] {
   const sorted = items.filter((env) => matchesEnvironmentQuery(env, query)).sort(compare);
   const offset = query.offset ?? 0;
   return sorted.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
 }
 
 /** Applies a query to a list of environments: filter, sort, then offset and limit. */
-export function selectEnvironments(envs: readonly EnvironmentRecord[], query: EnvironmentQuery = {}): EnvironmentRecord[] {
+export function selectEnvironments(
+  envs: readonly EnvironmentRecord[],
+  query: EnvironmentQuery = {},
+): EnvironmentRecord[] {
   return select(envs, query, compareEnvironments(query.sortBy, query.descending));
 }
 
 /** Applies a query to a list of summaries, as selectEnvironments does to their records. */
-export function selectSummaries(envs: readonly EnvironmentSummary[], query: EnvironmentQuery = {}): EnvironmentSummary[] {
+export function selectSummaries(
+  envs: readonly EnvironmentSummary[],
+  query: EnvironmentQuery = {},
+): EnvironmentSummary[] {
   return select(envs, query, compareSummaries(query.sortBy, query.descending));
 }

@@ -26,7 +26,8 @@ export function environmentClassName(env: EnvironmentRecord): string | null {
   return found ?? ENV_CLASS.exec(env.code)?.[1] ?? null;
 }
 
-const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
+const finite = (value: number | undefined): number | null =>
+  value !== undefined && Number.isFinite(value) ? value : null;
 
 /** The explorer's summary of a stored environment. */
 export function summarizeEnvironment(env: EnvironmentRecord): EnvironmentSummary {

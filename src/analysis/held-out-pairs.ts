@@ -23,7 +23,8 @@ export function heldOutDifference(a: EvalRecord | undefined, b: EvalRecord | und
   const ca = countsById(a);
   const cb = countsById(b);
   const ids = [...ca.keys()];
-  if (ids.length !== cb.size || ids.some((id) => !cb.has(id))) return { kind: 'unpaired', reason: 'other environments' };
+  if (ids.length !== cb.size || ids.some((id) => !cb.has(id)))
+    return { kind: 'unpaired', reason: 'other environments' };
   const paired = pairedDifference(
     ids.map((id) => ca.get(id)!),
     ids.map((id) => cb.get(id)!),
@@ -59,9 +60,16 @@ function summedCounts(records: readonly EvalRecord[]): WinCount[] {
 }
 
 /** One group of runs that share every setting but the seed, from their last evaluations (undefined: not evaluated). */
-export function seedGroup(label: string, runs: ReadonlyArray<{ label: string; seed: number; last: EvalRecord | undefined }>): SeedGroup {
+export function seedGroup(
+  label: string,
+  runs: ReadonlyArray<{ label: string; seed: number; last: EvalRecord | undefined }>,
+): SeedGroup {
   const records = runs.flatMap((run) => (run.last ? [run.last] : []));
-  const sameSuite = records.length === runs.length && records.every((r) => r.suiteSha256 === records[0]!.suiteSha256 && r.seedsPerEnvironment === records[0]!.seedsPerEnvironment);
+  const sameSuite =
+    records.length === runs.length &&
+    records.every(
+      (r) => r.suiteSha256 === records[0]!.suiteSha256 && r.seedsPerEnvironment === records[0]!.seedsPerEnvironment,
+    );
   const counts = sameSuite ? summedCounts(records) : [];
   return {
     label,

@@ -18,7 +18,19 @@ export function cellDirectory(cell: SweepCell, out: string): string {
 
 /** The words after `spade` that run one cell: `run --model .. --epochs .. --out DIR/NAME --seed S`, the shared flags, then the cell's. */
 export function sweepRunArgs(cell: SweepCell, options: SweepRunOptions): string[] {
-  return ['run', '--model', options.model, '--epochs', String(options.epochs), '--out', cellDirectory(cell, options.out), '--seed', String(cell.seed), ...(options.shared ?? []), ...cell.args];
+  return [
+    'run',
+    '--model',
+    options.model,
+    '--epochs',
+    String(options.epochs),
+    '--out',
+    cellDirectory(cell, options.out),
+    '--seed',
+    String(cell.seed),
+    ...(options.shared ?? []),
+    ...cell.args,
+  ];
 }
 
 /** A word as a POSIX shell reads it back unchanged: bare when it is safe, else in single quotes. */
@@ -28,5 +40,7 @@ export function shellWord(word: string): string {
 
 /** One shell line per cell that runs it from the project folder: `npm run --silent spade -- run ...`. */
 export function sweepCommands(cells: readonly SweepCell[], options: SweepRunOptions): string[] {
-  return cells.map((cell) => ['npm', 'run', '--silent', 'spade', '--', ...sweepRunArgs(cell, options)].map(shellWord).join(' '));
+  return cells.map((cell) =>
+    ['npm', 'run', '--silent', 'spade', '--', ...sweepRunArgs(cell, options)].map(shellWord).join(' '),
+  );
 }

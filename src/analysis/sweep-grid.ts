@@ -39,22 +39,32 @@ export interface SweepCell {
 }
 
 /** Grid names of on/off knobs besides their keys and flags. */
-export const SWEEP_ALIASES: Readonly<Record<string, keyof Config>> = { memory: 'useMemory', corpus: 'useCorpus', playbook: 'usePlaybook', repair: 'repairMode' };
+export const SWEEP_ALIASES: Readonly<Record<string, keyof Config>> = {
+  memory: 'useMemory',
+  corpus: 'useCorpus',
+  playbook: 'usePlaybook',
+  repair: 'repairMode',
+};
 
 const fold = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, '');
 
 /** The knob a grid key names: an alias, a config key or a command-line flag, not a `no-` one (case and dashes ignored). */
 function knobNamed(name: string): Knob {
   const alias = SWEEP_ALIASES[name.toLowerCase()];
-  const knob = KNOBS.find((k) => k.key === alias || [k.key, k.flag].some((n) => n !== undefined && fold(n) === fold(name)));
+  const knob = KNOBS.find(
+    (k) => k.key === alias || [k.key, k.flag].some((n) => n !== undefined && fold(n) === fold(name)),
+  );
   if (!knob)
-    throw new SweepGridError(`unknown grid key ${JSON.stringify(name)}; expected a run flag or config key (e.g. reward, slots, plays, difficulty) or ${Object.keys(SWEEP_ALIASES).join(', ')}`);
+    throw new SweepGridError(
+      `unknown grid key ${JSON.stringify(name)}; expected a run flag or config key (e.g. reward, slots, plays, difficulty) or ${Object.keys(SWEEP_ALIASES).join(', ')}`,
+    );
   if (knob.key === 'seed') throw new SweepGridError('the seed is not a grid key; give the seeds with --seeds 1,2,3');
   return knob;
 }
 
 function choice<T extends string>(name: string, text: string, options: readonly T[]): T {
-  if (!(options as readonly string[]).includes(text)) throw new SweepGridError(`${name}=${text}: expected one of ${options.join(', ')}`);
+  if (!(options as readonly string[]).includes(text))
+    throw new SweepGridError(`${name}=${text}: expected one of ${options.join(', ')}`);
   return text as T;
 }
 
@@ -62,7 +72,10 @@ function skillList(name: string, text: string): string[] {
   const byFold = new Map(Object.keys(GAME_SKILLS).map((s) => [fold(s), s]));
   return text.split('+').map((part) => {
     const skill = byFold.get(fold(part));
-    if (!skill) throw new SweepGridError(`${name}=${text}: unknown skill ${JSON.stringify(part.trim())}; choose from ${Object.keys(GAME_SKILLS).join(', ')} (join several with +)`);
+    if (!skill)
+      throw new SweepGridError(
+        `${name}=${text}: unknown skill ${JSON.stringify(part.trim())}; choose from ${Object.keys(GAME_SKILLS).join(', ')} (join several with +)`,
+      );
     return skill;
   });
 }
@@ -70,7 +83,8 @@ function skillList(name: string, text: string): string[] {
 /** The config change and run flags of one value of a knob's axis. */
 function valueOf(name: string, knob: Knob, text: string): Omit<SweepValue, 'text'> {
   if (knob.kind === 'number') {
-    if (!(knob.integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text)) throw new SweepGridError(`${name}=${text}: expected a ${knob.integer ? 'whole' : 'non-negative'} number`);
+    if (!(knob.integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text))
+      throw new SweepGridError(`${name}=${text}: expected a ${knob.integer ? 'whole' : 'non-negative'} number`);
     return { patch: { [knob.key]: Number(text) }, args: [`--${knob.flag}`, text] };
   }
   if (knob.kind === 'toggle') {
@@ -78,8 +92,13 @@ function valueOf(name: string, knob: Knob, text: string): Omit<SweepValue, 'text
     const flag = on ? knob.flag : knob.negatedFlag;
     return { patch: { [knob.key]: on }, args: flag ? [`--${flag}`] : [] };
   }
-  if (knob.key === 'reward') return { patch: { reward: choice<RewardVariant>(name, text, REWARD_VARIANTS) }, args: ['--reward', text] };
-  if (knob.key === 'difficulty') return { patch: { difficulty: choice<DifficultyMode>(name, text, DIFFICULTY_MODES) }, args: ['--difficulty', text] };
+  if (knob.key === 'reward')
+    return { patch: { reward: choice<RewardVariant>(name, text, REWARD_VARIANTS) }, args: ['--reward', text] };
+  if (knob.key === 'difficulty')
+    return {
+      patch: { difficulty: choice<DifficultyMode>(name, text, DIFFICULTY_MODES) },
+      args: ['--difficulty', text],
+    };
   if (knob.key === 'skills') {
     const skills = skillList(name, text);
     return { patch: { skills }, args: ['--skills', skills.join(',')] };
@@ -97,8 +116,12 @@ function parseAxis(part: string): SweepAxis {
     .slice(eq + 1)
     .split(',')
     .map((t) => t.trim());
-  if (texts.some((t) => t === '')) throw new SweepGridError(`${name}: expected a comma-separated list of values, saw ${JSON.stringify(part.slice(eq + 1))}`);
-  if (new Set(texts).size !== texts.length) throw new SweepGridError(`${name}: a value is repeated in ${JSON.stringify(texts.join(','))}`);
+  if (texts.some((t) => t === ''))
+    throw new SweepGridError(
+      `${name}: expected a comma-separated list of values, saw ${JSON.stringify(part.slice(eq + 1))}`,
+    );
+  if (new Set(texts).size !== texts.length)
+    throw new SweepGridError(`${name}: a value is repeated in ${JSON.stringify(texts.join(','))}`);
   const values = texts.map((text) => {
     const value = { text, ...valueOf(name, knob, text) };
     const problems = configProblems({ ...DEFAULT_CONFIG, ...value.patch });
@@ -119,7 +142,8 @@ export function parseSweepGrid(text: string): SweepGrid {
     .split(';')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  if (parts.length === 0) throw new SweepGridError('the grid is empty; expected e.g. reward=blend,regret;memory=on,off');
+  if (parts.length === 0)
+    throw new SweepGridError('the grid is empty; expected e.g. reward=blend,regret;memory=on,off');
   const grid = parts.map(parseAxis);
   const keys = grid.map((axis) => axis.key);
   const repeated = grid.find((axis, i) => keys.indexOf(axis.key) !== i);
@@ -136,7 +160,9 @@ const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9.-]+/g, '-');
  */
 export function sweepCells(grid: SweepGrid, seeds: readonly number[]): SweepCell[] {
   if (seeds.length === 0) throw new SweepGridError('expected at least one seed');
-  for (const seed of seeds) if (!Number.isSafeInteger(seed) || seed < 0) throw new SweepGridError(`expected seeds that are non-negative integers, saw ${seed}`);
+  for (const seed of seeds)
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new SweepGridError(`expected seeds that are non-negative integers, saw ${seed}`);
   if (new Set(seeds).size !== seeds.length) throw new SweepGridError(`a seed is repeated in ${seeds.join(',')}`);
   const followsPlays = !grid.some((axis) => axis.key === 'hintPlays');
   let combos: Array<Array<{ axis: SweepAxis; value: SweepValue }>> = [[]];
@@ -146,7 +172,10 @@ export function sweepCells(grid: SweepGrid, seeds: readonly number[]): SweepCell
       const patch: Partial<Config> = Object.assign({}, ...combo.map(({ value }) => value.patch), { seed });
       if (followsPlays && patch.playsPerArm !== undefined) patch.hintPlays = patch.playsPerArm;
       return {
-        name: [...combo.map(({ axis, value }) => `${fileSafe(axis.name)}-${fileSafe(value.text)}`), `seed-${seed}`].join('_'),
+        name: [
+          ...combo.map(({ axis, value }) => `${fileSafe(axis.name)}-${fileSafe(value.text)}`),
+          `seed-${seed}`,
+        ].join('_'),
         seed,
         values: combo.map(({ axis, value }) => ({ axis: axis.name, value: value.text })),
         patch,
@@ -156,6 +185,9 @@ export function sweepCells(grid: SweepGrid, seeds: readonly number[]): SweepCell
   );
   const names = cells.map((c) => c.name);
   const clash = names.find((name, i) => names.indexOf(name) !== i);
-  if (clash) throw new SweepGridError(`two cells would share the directory ${clash}; write the values so they differ in letters or digits`);
+  if (clash)
+    throw new SweepGridError(
+      `two cells would share the directory ${clash}; write the values so they differ in letters or digits`,
+    );
   return cells;
 }

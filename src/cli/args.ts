@@ -41,6 +41,7 @@ export function integerOption(value: unknown, name: string, fallback: number): n
 /** Reads a non-negative number option (a decimal fraction allowed), or the fallback when absent. */
 export function numberOption(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`--${name} needs a non-negative number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value))
+    throw new UsageError(`--${name} needs a non-negative number, got ${JSON.stringify(value)}`);
   return Number(value);
 }

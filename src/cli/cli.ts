@@ -9,7 +9,8 @@ import { terminalSafe } from './terminal-text.ts';
 
 /** The version of SPADE Lab, from its package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 /** The help `spade --help` prints: every command with its summary. */
@@ -61,7 +62,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    err(`unknown ${name.startsWith('-') ? 'flag' : 'command'}: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`);
+    err(
+      `unknown ${name.startsWith('-') ? 'flag' : 'command'}: ${name}; expected one of ${Object.keys(COMMANDS).join(', ')}\n${usageHint()}\n`,
+    );
     return 2;
   }
   const command = COMMANDS[name]!;
@@ -92,7 +95,12 @@ export interface ClosableSandbox extends SandboxRuntime {
 }
 
 /** Runs one command line with a sandbox made on first need (booting as a Python command begins) and closed when it ends; returns the exit code. */
-export async function runCliWithSandbox(argv: string[], createRuntime: () => ClosableSandbox, out: CliIo['out'], err: CliIo['err']): Promise<number> {
+export async function runCliWithSandbox(
+  argv: string[],
+  createRuntime: () => ClosableSandbox,
+  out: CliIo['out'],
+  err: CliIo['err'],
+): Promise<number> {
   let runtime: ClosableSandbox | null = null;
   const open = () => (runtime ??= createRuntime());
   try {

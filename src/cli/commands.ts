@@ -12,7 +12,12 @@ import { runValidate, VALIDATE_OPTIONS } from './validate-command.ts';
 import { runVerify, VERIFY_OPTIONS } from './verify-command.ts';
 
 /** One command's work: its arguments, the sandbox it may start, where its lines go, and where warnings go when its output is machine-read. */
-export type CommandRun = (argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn?: (line: string) => void) => Promise<number>;
+export type CommandRun = (
+  argv: string[],
+  runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+  warn?: (line: string) => void,
+) => Promise<number>;
 
 /** A command: its help (whose flags are also the table its arguments are parsed with), whether it runs Python, and its work. */
 export interface Command extends CommandHelp {
@@ -24,7 +29,10 @@ export interface Command extends CommandHelp {
 const flags = (options: FlagSection['options']): FlagSection[] => [{ title: 'flags', options }];
 
 // The config table's flags, titled by the form's group they belong to.
-const configSections: FlagSection[] = CONFIG_FLAG_SECTIONS.map(({ title, options }) => ({ title: `${title} (config table)`, options }));
+const configSections: FlagSection[] = CONFIG_FLAG_SECTIONS.map(({ title, options }) => ({
+  title: `${title} (config table)`,
+  options,
+}));
 
 /** Every `spade` command, in the order the overview lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -65,8 +73,13 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   sweep: {
     synopsis: "--model SPEC --grid 'KEY=A,B;KEY2=C,D' --out DIR [flags]",
-    summary: 'Run one run per grid cell and seed (finished cells skipped, unfinished ones continued), then compare them',
-    sections: [...flags(SWEEP_OPTIONS), { title: "run flags, given to every cell's spade run", options: SWEEP_RUN_OPTIONS }, ...configSections],
+    summary:
+      'Run one run per grid cell and seed (finished cells skipped, unfinished ones continued), then compare them',
+    sections: [
+      ...flags(SWEEP_OPTIONS),
+      { title: "run flags, given to every cell's spade run", options: SWEEP_RUN_OPTIONS },
+      ...configSections,
+    ],
     python: true,
     run: runSweep,
   },

@@ -44,7 +44,9 @@ function seedGroupLines(groups: readonly SeedGroup[]): string[] {
   const rows = groups.map((g) => [
     g.label,
     g.seeds.join(','),
-    g.meanWinRate === null ? 'none' : `${figure(g.meanWinRate)}${g.ci95 ? ` (${interval(g.ci95)})` : ''}${g.evaluated < g.runs.length ? ` over ${g.evaluated} of ${g.runs.length} runs` : ''}`,
+    g.meanWinRate === null
+      ? 'none'
+      : `${figure(g.meanWinRate)}${g.ci95 ? ` (${interval(g.ci95)})` : ''}${g.evaluated < g.runs.length ? ` over ${g.evaluated} of ${g.runs.length} runs` : ''}`,
   ]);
   return ['', 'over seeds:', ...aligned([['runs', 'seeds', 'mean held-out win rate (95% CI)'], ...rows])];
 }
@@ -64,7 +66,9 @@ export function comparisonLines(comparison: RunComparison): string[] {
     `held-out minus ${first} (paired 95% CI)`,
   ];
   const rows = comparison.runs.map((run, i) => {
-    const held = run.heldOut ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${count(run.heldOut.afterEpochs, 'epoch')}` : 'none';
+    const held = run.heldOut
+      ? `${figure(run.heldOut.winRate)} (${interval(run.heldOut.ci95)}) after ${count(run.heldOut.afterEpochs, 'epoch')}`
+      : 'none';
     return [
       run.label,
       ...comparison.differences.map((d) => settingText(d.values[i] ?? null)),
@@ -80,7 +84,9 @@ export function comparisonLines(comparison: RunComparison): string[] {
   const note =
     comparison.differences.length === 0
       ? ['every setting is the same in all runs']
-      : [`${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`];
+      : [
+          `${count(comparison.differences.length, 'setting')} ${comparison.differences.length === 1 ? 'differs' : 'differ'}: ${comparison.differences.map((d) => d.key).join(', ')}`,
+        ];
   return [...note, ...aligned([header, ...rows]), ...seedGroupLines(comparison.seedGroups)];
 }
 
@@ -91,7 +97,11 @@ export const COMPARE_OPTIONS = {
 } as const satisfies OptionTable;
 
 /** `compare DIR... [--json | --csv]`: the settings that differ between runs and each run's final figures, as a table, JSON or CSV. */
-export async function runCompare(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+export async function runCompare(
+  argv: string[],
+  _runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, COMPARE_OPTIONS);
   if (positionals.length === 0) throw new UsageError('compare needs at least one run directory');
   if (values.json && values.csv) throw new UsageError('compare prints --json or --csv, not both');

@@ -1,5 +1,14 @@
 import type { Config, DifficultyMode } from '../core/config.ts';
-import { CONFIG_TABLE, DIFFICULTY_MODES, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS, type Knob, type KnobGroup } from '../core/config-table.ts';
+import {
+  CONFIG_TABLE,
+  DIFFICULTY_MODES,
+  KNOB_GROUPS,
+  KNOBS,
+  NUMBER_KNOBS,
+  TOGGLE_KNOBS,
+  type Knob,
+  type KnobGroup,
+} from '../core/config-table.ts';
 import { REWARD_VARIANTS, type RewardVariant } from '../core/scoring/designer-reward.ts';
 import { RUN_SETTINGS, skillsOf, type RunSetting } from '../core/skills.ts';
 import { THINKING_MODES, THINKING_ROLES, type ThinkingMode, type ThinkingRole } from '../core/thinking.ts';
@@ -19,12 +28,17 @@ function knobFacts(knob: Knob): string {
   const limits = knob.kind === 'number' && knob.max < Number.MAX_SAFE_INTEGER ? [`${knob.min} to ${knob.max}`] : [];
   const tab = shown(knob.default);
   const reference = knob.reference === undefined ? null : shown(knob.reference);
-  const facts = [...limits, ...(tab === null ? [] : [`tab ${tab}`]), ...(reference === null ? [] : [`reference ${reference}`])];
+  const facts = [
+    ...limits,
+    ...(tab === null ? [] : [`tab ${tab}`]),
+    ...(reference === null ? [] : [`reference ${reference}`]),
+  ];
   return facts.length > 0 ? ` (${facts.join('; ')})` : '';
 }
 
 /** `text` with a lower-case first letter, unless it starts a name in capitals (`SPADE`). */
-const lowerFirst = (text: string): string => (/^[A-Z](?![A-Z])/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text);
+const lowerFirst = (text: string): string =>
+  /^[A-Z](?![A-Z])/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 
 /** A knob's one line of help: its form label and help when it has them, else its doc; then its facts. */
 function knobHelp(knob: Knob): string {
@@ -34,14 +48,22 @@ function knobHelp(knob: Knob): string {
 
 /** The flags of one knob with their help; a switch's negated flag turns it off. */
 function knobOptions(knob: Knob): Array<[string, OptionSpec]> {
-  if (knob.kind !== 'toggle') return knob.flag ? [[knob.flag, { type: 'string', value: knob.flagValue, help: knobHelp(knob) }]] : [];
+  if (knob.kind !== 'toggle')
+    return knob.flag ? [[knob.flag, { type: 'string', value: knob.flagValue, help: knobHelp(knob) }]] : [];
   const on: Array<[string, OptionSpec]> = knob.flag ? [[knob.flag, { type: 'boolean', help: knobHelp(knob) }]] : [];
   const offHelp = knob.flag ? `turns --${knob.flag} off` : `${knobHelp(knob)}; this flag turns it off`;
-  return [...on, ...(knob.negatedFlag ? ([[knob.negatedFlag, { type: 'boolean', help: offHelp }]] as Array<[string, OptionSpec]>) : [])];
+  return [
+    ...on,
+    ...(knob.negatedFlag
+      ? ([[knob.negatedFlag, { type: 'boolean', help: offHelp }]] as Array<[string, OptionSpec]>)
+      : []),
+  ];
 }
 
 /** The config table's flags grouped as the new-run form groups them, each group with its title, in table order. */
-export const CONFIG_FLAG_SECTIONS: ReadonlyArray<{ title: string; options: OptionTable }> = (Object.keys(KNOB_GROUPS) as KnobGroup[]).flatMap((group) => {
+export const CONFIG_FLAG_SECTIONS: ReadonlyArray<{ title: string; options: OptionTable }> = (
+  Object.keys(KNOB_GROUPS) as KnobGroup[]
+).flatMap((group) => {
   const options = Object.fromEntries(KNOBS.filter((knob) => knob.group === group).flatMap(knobOptions));
   return Object.keys(options).length > 0 ? [{ title: KNOB_GROUPS[group], options }] : [];
 });
@@ -65,7 +87,10 @@ function skillsOption(value: FlagValues[string], defaults: string[], setting: Ru
   const byLower = new Map(Object.keys(known).map((s) => [s.toLowerCase().replace(/[\s_-]+/g, ''), s]));
   return names.map((name) => {
     const skill = byLower.get(name.toLowerCase().replace(/[\s_-]+/g, ''));
-    if (!skill) throw new UsageError(`unknown skill ${JSON.stringify(name)} for the ${setting} setting; choose from ${Object.keys(known).join(', ')}`);
+    if (!skill)
+      throw new UsageError(
+        `unknown skill ${JSON.stringify(name)} for the ${setting} setting; choose from ${Object.keys(known).join(', ')}`,
+      );
     return skill;
   });
 }
@@ -78,7 +103,8 @@ function rewardOption(value: FlagValues[string], fallback: RewardVariant): Rewar
 
 function difficultyOption(value: FlagValues[string], fallback: DifficultyMode): DifficultyMode {
   const difficulty = (value ?? fallback) as DifficultyMode;
-  if (!DIFFICULTY_MODES.includes(difficulty)) throw new UsageError(`--difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
+  if (!DIFFICULTY_MODES.includes(difficulty))
+    throw new UsageError(`--difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
   return difficulty;
 }
 
@@ -86,15 +112,23 @@ function difficultyOption(value: FlagValues[string], fallback: DifficultyMode): 
  * A per-role flag (`--thinking`, `--thinking-budget`): one value for every role (`off`), or
  * `role=value` pairs separated by commas (`agent=on,hint=off`); roles it does not name keep the base's.
  */
-function perRoleOption<T>(value: FlagValues[string], flag: string, base: Record<ThinkingRole, T>, read: (text: string) => T): Record<ThinkingRole, T> {
+function perRoleOption<T>(
+  value: FlagValues[string],
+  flag: string,
+  base: Record<ThinkingRole, T>,
+  read: (text: string) => T,
+): Record<ThinkingRole, T> {
   if (value === undefined) return base;
   const text = String(value).trim();
-  if (!text.includes('=')) return Object.fromEntries(THINKING_ROLES.map((role) => [role, read(text)])) as Record<ThinkingRole, T>;
+  if (!text.includes('='))
+    return Object.fromEntries(THINKING_ROLES.map((role) => [role, read(text)])) as Record<ThinkingRole, T>;
   const result = { ...base };
   for (const pair of text.split(',')) {
     const [role, given, extra] = pair.split('=').map((part) => part.trim());
     if (!THINKING_ROLES.includes(role as ThinkingRole) || given === undefined || extra !== undefined) {
-      throw new UsageError(`--${flag} takes one value or ROLE=VALUE pairs with ROLE one of ${THINKING_ROLES.join(', ')}, got ${JSON.stringify(pair)}`);
+      throw new UsageError(
+        `--${flag} takes one value or ROLE=VALUE pairs with ROLE one of ${THINKING_ROLES.join(', ')}, got ${JSON.stringify(pair)}`,
+      );
     }
     result[role as ThinkingRole] = read(given);
   }
@@ -102,7 +136,10 @@ function perRoleOption<T>(value: FlagValues[string], flag: string, base: Record<
 }
 
 function thinkingMode(text: string): ThinkingMode {
-  if (!THINKING_MODES.includes(text as ThinkingMode)) throw new UsageError(`--${CONFIG_TABLE.thinking.flag} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(text)}`);
+  if (!THINKING_MODES.includes(text as ThinkingMode))
+    throw new UsageError(
+      `--${CONFIG_TABLE.thinking.flag} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(text)}`,
+    );
   return text as ThinkingMode;
 }
 
@@ -124,12 +161,31 @@ export function configFromFlags(values: FlagValues, base: Config): Config {
     reward: rewardOption(values[CONFIG_TABLE.reward.flag!], base.reward),
     skills: skillsOption(values[CONFIG_TABLE.skills.flag!], skills, setting),
     difficulty: difficultyOption(values[CONFIG_TABLE.difficulty.flag!], base.difficulty),
-    thinking: perRoleOption(values[CONFIG_TABLE.thinking.flag!], CONFIG_TABLE.thinking.flag!, base.thinking, thinkingMode),
-    thinkingBudget: perRoleOption(values[CONFIG_TABLE.thinkingBudget.flag!], CONFIG_TABLE.thinkingBudget.flag!, base.thinkingBudget, thinkingBudget),
+    thinking: perRoleOption(
+      values[CONFIG_TABLE.thinking.flag!],
+      CONFIG_TABLE.thinking.flag!,
+      base.thinking,
+      thinkingMode,
+    ),
+    thinkingBudget: perRoleOption(
+      values[CONFIG_TABLE.thinkingBudget.flag!],
+      CONFIG_TABLE.thinkingBudget.flag!,
+      base.thinkingBudget,
+      thinkingBudget,
+    ),
   };
-  for (const knob of NUMBER_KNOBS) config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);
-  for (const knob of TOGGLE_KNOBS) config[knob.key] = knob.flag && values[knob.flag] === true ? true : knob.negatedFlag && values[knob.negatedFlag] === true ? false : base[knob.key];
-  if (values[CONFIG_TABLE.skillsPerEpoch.flag] === undefined) config.skillsPerEpoch = Math.min(base.skillsPerEpoch, config.skills.length);
-  if (values[CONFIG_TABLE.hintPlays.flag] === undefined && values[CONFIG_TABLE.playsPerArm.flag] !== undefined) config.hintPlays = config.playsPerArm;
+  for (const knob of NUMBER_KNOBS)
+    config[knob.key] = (knob.integer ? integerOption : numberOption)(values[knob.flag], knob.flag, base[knob.key]);
+  for (const knob of TOGGLE_KNOBS)
+    config[knob.key] =
+      knob.flag && values[knob.flag] === true
+        ? true
+        : knob.negatedFlag && values[knob.negatedFlag] === true
+          ? false
+          : base[knob.key];
+  if (values[CONFIG_TABLE.skillsPerEpoch.flag] === undefined)
+    config.skillsPerEpoch = Math.min(base.skillsPerEpoch, config.skills.length);
+  if (values[CONFIG_TABLE.hintPlays.flag] === undefined && values[CONFIG_TABLE.playsPerArm.flag] !== undefined)
+    config.hintPlays = config.playsPerArm;
   return config;
 }

@@ -28,19 +28,24 @@ export function optionsOf(help: CommandHelp): OptionTable {
 export const HELP_FLAG = '-h, --help';
 
 /** Rows of [name, text] as lines with the texts in one column, at most 34 characters in (a longer name keeps its text after two spaces). */
-function columns(rows: ReadonlyArray<[string, string]>, names: readonly string[] = rows.map(([name]) => name)): string[] {
+function columns(
+  rows: ReadonlyArray<[string, string]>,
+  names: readonly string[] = rows.map(([name]) => name),
+): string[] {
   const width = Math.min(34, Math.max(...names.map((name) => name.length)) + 2);
   return rows.map(([name, text]) => `  ${name.length + 2 <= width ? name.padEnd(width) : `${name}  `}${text}`);
 }
 
 /** A flag's name in the help, with its value's name: `--slots N`. */
-const flagRows = (options: OptionTable): Array<[string, string]> => Object.entries(options).map(([flag, spec]) => [`--${flag}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
+const flagRows = (options: OptionTable): Array<[string, string]> =>
+  Object.entries(options).map(([flag, spec]) => [`--${flag}${spec.value ? ` ${spec.value}` : ''}`, spec.help]);
 
 /** A command's help: its usage line, summary, and one line per flag, grouped as its sections are, the texts in one column. */
 export function commandHelp(name: string, help: CommandHelp): string {
   const names = [HELP_FLAG, ...help.sections.flatMap((section) => flagRows(section.options).map(([flag]) => flag))];
   const lines = [`usage: ${SPADE} ${name} ${help.synopsis}`, '', `${help.summary}.`];
-  for (const section of help.sections) lines.push('', `${section.title}:`, ...columns(flagRows(section.options), names));
+  for (const section of help.sections)
+    lines.push('', `${section.title}:`, ...columns(flagRows(section.options), names));
   lines.push('', ...columns([[HELP_FLAG, 'print this help and exit']], names));
   return lines.join('\n');
 }

@@ -14,7 +14,11 @@ import { integerOption, parseCommandArgs, UsageError, type OptionTable } from '.
 import { count } from './plural.ts';
 
 // Every file under a folder (at most one past MAX_IMPORT_FILES), and why other entries are not read.
-async function listFolder(root: string, dir = root, out = { paths: [] as string[], passed: [] as Array<{ path: string; why: string }> }) {
+async function listFolder(
+  root: string,
+  dir = root,
+  out = { paths: [] as string[], passed: [] as Array<{ path: string; why: string }> },
+) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.name.startsWith('.')) out.passed.push({ path, why: 'a hidden file or folder; not read' });
@@ -30,7 +34,14 @@ async function listFolder(root: string, dir = root, out = { paths: [] as string[
 export async function readInputs(source: string, isFolder: boolean): Promise<ReadFiles> {
   const listed = isFolder ? await listFolder(source) : { paths: [source], passed: [] };
   const paths = listed.paths;
-  const read: ReadFiles = { files: [], problems: listed.passed.map(({ path, why }) => ({ source: relative(source, path).split('\\').join('/'), reason: why, kept: false })) };
+  const read: ReadFiles = {
+    files: [],
+    problems: listed.passed.map(({ path, why }) => ({
+      source: relative(source, path).split('\\').join('/'),
+      reason: why,
+      kept: false,
+    })),
+  };
   if (paths.length > MAX_IMPORT_FILES) read.problems.push(tooManyFilesProblem(source, paths.length));
   const budget = { remaining: MAX_IMPORT_TOTAL_BYTES };
   for (const path of paths.slice(0, MAX_IMPORT_FILES)) {
@@ -66,17 +77,27 @@ export function validationProgress(warn: (line: string) => void, terminal: boole
     finish(entries: number): void {
       if (!last) return;
       const seconds = Math.max(0.001, (now() - started) / 1000);
-      warn(`${importProgressLine(last.done, last.total, now() - started)} for ${entries} entr${entries === 1 ? 'y' : 'ies'} (${(entries / seconds).toFixed(1)} entries/s)`);
+      warn(
+        `${importProgressLine(last.done, last.total, now() - started)} for ${entries} entr${entries === 1 ? 'y' : 'ies'} (${(entries / seconds).toFixed(1)} entries/s)`,
+      );
     },
   };
 }
 
 /** The flags of `spade import`. */
 export const IMPORT_OPTIONS = {
-  out: { type: 'string', value: 'DIR', help: 'the run directory to import into (a corpus becomes DIR/corpus.jsonl); required' },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    help: 'the run directory to import into (a corpus becomes DIR/corpus.jsonl); required',
+  },
   name: { type: 'string', value: 'NAME', help: "the imported run's name" },
   as: { type: 'string', value: 'ID', help: "the imported run's id, instead of the one it had" },
-  'timeout-ms': { type: 'string', value: 'N', help: `the validation budget of each environment's own running time, in ms (default ${DEFAULT_VALIDATION.totalTimeoutMs})` },
+  'timeout-ms': {
+    type: 'string',
+    value: 'N',
+    help: `the validation budget of each environment's own running time, in ms (default ${DEFAULT_VALIDATION.totalTimeoutMs})`,
+  },
   replace: { type: 'boolean', help: 'replace the run (or corpus) --out already holds' },
 } as const satisfies OptionTable;
 
@@ -88,7 +109,12 @@ export const IMPORT_OPTIONS = {
  * is refused before anything is validated. `--as ID` gives the run another id. Lists every
  * problem; exit 0 when everything was taken, 1 when some entries were left out.
  */
-export async function runImport(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void, warn: (line: string) => void = () => undefined): Promise<number> {
+export async function runImport(
+  argv: string[],
+  runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+  warn: (line: string) => void = () => undefined,
+): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, IMPORT_OPTIONS);
   if (positionals.length !== 1 || !values.out) throw new UsageError('import needs one FILE or FOLDER and --out DIR');
   const source = positionals[0]!;
@@ -105,23 +131,40 @@ export async function runImport(argv: string[], runtime: () => SandboxRuntime, p
   const store = new FileRunStore(out, { replaceExisting: values.replace === true });
   const checkTarget = async () => {
     const [held] = values.replace ? [] : await store.listRuns();
-    if (held) throw new UsageError(`${out} already holds the run ${held.id} ("${held.name}"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`);
+    if (held)
+      throw new UsageError(
+        `${out} already holds the run ${held.id} ("${held.name}"); nothing was validated or written. Fix: pass --replace to replace it, or choose another --out`,
+      );
   };
-  const naming = { now: Date.now(), ...(values.name ? { name: String(values.name) } : {}), ...(runId === undefined ? {} : { runId }) };
+  const naming = {
+    now: Date.now(),
+    ...(values.name ? { name: String(values.name) } : {}),
+    ...(runId === undefined ? {} : { runId }),
+  };
   const progress = validationProgress(warn, process.stderr.isTTY === true);
-  const report = await importIntoStore(store, read.files, { sandbox: runtime(), validation, onProgress: progress.update }, { ...naming, checkTarget }, read.problems);
+  const report = await importIntoStore(
+    store,
+    read.files,
+    { sandbox: runtime(), validation, onProgress: progress.update },
+    { ...naming, checkTarget },
+    read.problems,
+  );
   progress.finish(report.found);
   for (const p of report.problems) print(`${p.kept ? 'warning' : 'skipped'}  ${p.source}: ${p.reason}`);
   if (report.corpus) {
     const file = join(out, 'corpus.jsonl');
     if (existsSync(file) && !values.replace) {
-      throw new UsageError(`${file} already exists; expected a new place for the corpus. Nothing was written. Fix: pass --replace to overwrite it, or choose another --out`);
+      throw new UsageError(
+        `${file} already exists; expected a new place for the corpus. Nothing was written. Fix: pass --replace to overwrite it, or choose another --out`,
+      );
     }
     await mkdir(out, { recursive: true });
     await writeFile(file, toJsonLines(report.corpus));
     print(`imported ${count(report.imported, 'corpus document')} into ${file} (use it with spade run --corpus)`);
   } else if (report.runId) {
-    print(`imported ${report.imported} of ${count(report.found, 'environment')} (${report.kind}) into ${out} as run ${report.runId}`);
+    print(
+      `imported ${report.imported} of ${count(report.found, 'environment')} (${report.kind}) into ${out} as run ${report.runId}`,
+    );
   } else {
     print(`nothing imported from ${source}${report.kind ? ` (${report.kind})` : ''}`);
   }

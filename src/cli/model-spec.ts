@@ -15,15 +15,22 @@ import { errorMessage } from '../core/error-message.ts';
 export function contextWindowOption(value: unknown, spec: string): number | undefined {
   if (value === undefined) return undefined;
   const window = integerOption(value, 'context-window', 0);
-  if (window < 256) throw new UsageError(`--context-window needs the server's context in tokens (at least 256), got ${JSON.stringify(value)}`);
-  if (!spec.startsWith('openai:')) throw new UsageError('--context-window applies to an openai:URL#MODEL server (scripted models have no context)');
+  if (window < 256)
+    throw new UsageError(
+      `--context-window needs the server's context in tokens (at least 256), got ${JSON.stringify(value)}`,
+    );
+  if (!spec.startsWith('openai:'))
+    throw new UsageError('--context-window applies to an openai:URL#MODEL server (scripted models have no context)');
   return window;
 }
 
 /** The server family `OPENAI_GRAMMAR` names (unset or empty: none); anything else is a usage error. */
 export function grammarServerOf(value: string | undefined): { grammarServer?: GrammarServer } {
   if (value === undefined || value === '') return {};
-  if (!isGrammarServer(value)) throw new UsageError(`OPENAI_GRAMMAR must be one of ${GRAMMAR_SERVERS.join(', ')} (how the server takes a grammar), got ${JSON.stringify(value)}`);
+  if (!isGrammarServer(value))
+    throw new UsageError(
+      `OPENAI_GRAMMAR must be one of ${GRAMMAR_SERVERS.join(', ')} (how the server takes a grammar), got ${JSON.stringify(value)}`,
+    );
   return { grammarServer: value };
 }
 
@@ -57,7 +64,10 @@ export async function modelFromSpec(spec: string, contextWindow?: number): Promi
   }
   if (spec.startsWith('openai:')) {
     const id = parseModelId(spec);
-    if (id?.kind !== 'openai') throw new UsageError(`--model openai:URL#MODEL needs an http(s) URL and a model name after #, got ${JSON.stringify(spec)}`);
+    if (id?.kind !== 'openai')
+      throw new UsageError(
+        `--model openai:URL#MODEL needs an http(s) URL and a model name after #, got ${JSON.stringify(spec)}`,
+      );
     return new OpenAIChatModel({
       baseUrl: id.baseUrl,
       model: id.model,

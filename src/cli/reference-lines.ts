@@ -1,4 +1,9 @@
-import type { FigureChange, FigureValue, QuantityTally, ReferenceComparison } from '../core/scoring/reference-recompute.ts';
+import type {
+  FigureChange,
+  FigureValue,
+  QuantityTally,
+  ReferenceComparison,
+} from '../core/scoring/reference-recompute.ts';
 import type { RuleDifference } from '../core/scoring/reference-rules.ts';
 import { count } from './plural.ts';
 
@@ -18,7 +23,8 @@ const where = (c: FigureChange) => (c.id === 'epoch' ? `epoch ${c.epoch + 1}` : 
 function tallyLines(tallies: readonly QuantityTally[], indent: string): string[] {
   const moved = tallies.filter((t) => t.changes.length > 0);
   if (moved.length === 0) return [`${indent}no figure differs`];
-  const size = (c: FigureChange) => (typeof c.run === 'number' && typeof c.reference === 'number' ? Math.abs(c.reference - c.run) : Infinity);
+  const size = (c: FigureChange) =>
+    typeof c.run === 'number' && typeof c.reference === 'number' ? Math.abs(c.reference - c.run) : Infinity;
   return moved.map((t) => {
     const largest = t.changes.reduce((a, b) => (size(b) > size(a) ? b : a));
     return `${indent}${t.quantity}: ${t.changes.length} of ${t.compared} differ, e.g. ${where(largest)}: ${value(largest.run)} -> ${value(largest.reference)}`;
@@ -41,14 +47,21 @@ export function referenceLines(comparison: ReferenceComparison): string[] {
     const touched = d.touched ? `; ${d.touched.plays} of ${d.touched.of} stored plays have ${d.touched.what}` : '';
     lines.push(`  needs a new run, ${settingOf(d)}: ${d.why}${touched}`);
   }
-  if (of('inactive').length > 0) lines.push(`  without effect in this setting: ${of('inactive').map(settingOf).join(', ')}`);
-  const single = of('recomputed').length === 1 && JSON.stringify(of('recomputed')[0]!.tallies) === JSON.stringify(comparison.combined);
+  if (of('inactive').length > 0)
+    lines.push(`  without effect in this setting: ${of('inactive').map(settingOf).join(', ')}`);
+  const single =
+    of('recomputed').length === 1 &&
+    JSON.stringify(of('recomputed')[0]!.tallies) === JSON.stringify(comparison.combined);
   if (single) lines.push(`  every recomputable reference rule at once: the same as ${of('recomputed')[0]!.knob} alone`);
   else lines.push('  every recomputable reference rule at once:', ...tallyLines(comparison.combined, '    '));
   const left = comparison.needReplay;
   if (left.length > 0) {
-    const named = left.slice(0, NAMED_PLAYS).join(', ') + (left.length > NAMED_PLAYS ? `, and ${left.length - NAMED_PLAYS} more` : '');
-    lines.push(`  ${count(left.length, 'play')} left as they ran, since the reference would have played them anew: ${named}`);
+    const named =
+      left.slice(0, NAMED_PLAYS).join(', ') +
+      (left.length > NAMED_PLAYS ? `, and ${left.length - NAMED_PLAYS} more` : '');
+    lines.push(
+      `  ${count(left.length, 'play')} left as they ran, since the reference would have played them anew: ${named}`,
+    );
   }
   return lines;
 }

@@ -22,7 +22,9 @@ export async function readOutFolder(dir: string): Promise<OutFolder> {
   });
   if (entries.length === 0) return { kind: 'free' };
   const [meta] = await new FileRunStore(dir).listRuns().catch((error: unknown) => {
-    throw new UsageError(`--out ${dir} holds a run whose files cannot be read (${errorMessage(error)}); choose another directory`);
+    throw new UsageError(
+      `--out ${dir} holds a run whose files cannot be read (${errorMessage(error)}); choose another directory`,
+    );
   });
   return meta ? { kind: 'run', meta } : { kind: 'other', entries: entries.length };
 }
@@ -39,15 +41,22 @@ const epochsOf = (meta: RunMeta) => `${meta.epochsCompleted} of ${count(meta.epo
  */
 export async function checkOutFolder(dir: string, mode: FolderMode): Promise<RunMeta | null> {
   const found = await readOutFolder(dir);
-  if (found.kind === 'other') throw new UsageError(`--out ${dir} is not empty and holds no run (${found.entries} entries); choose an empty or new directory`);
+  if (found.kind === 'other')
+    throw new UsageError(
+      `--out ${dir} is not empty and holds no run (${found.entries} entries); choose an empty or new directory`,
+    );
   if (mode === 'resume') {
     if (found.kind !== 'run') throw new UsageError(`--resume: ${dir} holds no run to continue`);
     if (!existsSync(join(dir, STATE_FILE)))
-      throw new UsageError(`--resume: ${dir} has no ${STATE_FILE} (an older spade run wrote it), so its memory cannot be restored exactly; start a new run instead`);
+      throw new UsageError(
+        `--resume: ${dir} has no ${STATE_FILE} (an older spade run wrote it), so its memory cannot be restored exactly; start a new run instead`,
+      );
     return found.meta;
   }
   if (found.kind === 'run' && mode === 'new')
-    throw new UsageError(`--out ${dir} already holds a run (${epochsOf(found.meta)}); add --resume to continue it, --replace to discard it and start again, or choose another directory`);
+    throw new UsageError(
+      `--out ${dir} already holds a run (${epochsOf(found.meta)}); add --resume to continue it, --replace to discard it and start again, or choose another directory`,
+    );
   return found.kind === 'run' ? found.meta : null;
 }
 
@@ -62,9 +71,13 @@ function flagOf(key: string): string {
  * config with the flags applied, and every key that differs is named with both values.
  */
 export function checkResumedConfig(recorded: Config, requested: Config): void {
-  const changed = (Object.keys(recorded) as Array<keyof Config>).filter((key) => JSON.stringify(recorded[key]) !== JSON.stringify(requested[key]));
+  const changed = (Object.keys(recorded) as Array<keyof Config>).filter(
+    (key) => JSON.stringify(recorded[key]) !== JSON.stringify(requested[key]),
+  );
   if (changed.length === 0) return;
-  const listed = changed.map((key) => `${flagOf(key)} (recorded ${JSON.stringify(recorded[key])}, asked ${JSON.stringify(requested[key])})`);
+  const listed = changed.map(
+    (key) => `${flagOf(key)} (recorded ${JSON.stringify(recorded[key])}, asked ${JSON.stringify(requested[key])})`,
+  );
   throw new UsageError(
     `--resume continues the run with its recorded settings; these flags would change them: ${listed.join(', ')}. Only --epochs may change (to extend the run), or use --replace to start again`,
   );

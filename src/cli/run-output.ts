@@ -15,7 +15,8 @@ export function epochLine(result: EpochResult): string {
   const m = result.metrics;
   const f = epochFigures(m);
   const seconds = (result.timings.totalMs / 1000).toFixed(2);
-  const modelShare = result.timings.totalMs > 0 ? Math.round((100 * result.timings.modelMs) / result.timings.totalMs) : 0;
+  const modelShare =
+    result.timings.totalMs > 0 ? Math.round((100 * result.timings.modelMs) / result.timings.totalMs) : 0;
   return `epoch ${m.epoch + 1}: ${m.validEnvironments}/${m.slots} valid (validity ${figure(f.validity)}), regret ${figure(f.regret)}, win rate ${figure(f.winRate)}, designer reward ${figure(f.designerReward)}, ${m.episodes} episodes, ${seconds} s (${modelShare}% in the model)`;
 }
 

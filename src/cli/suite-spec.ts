@@ -24,12 +24,18 @@ function isRunDirectory(dir: string): boolean {
 }
 
 /** What a suite spec names: the built-in suite, a pool (zip or folder), or a run directory's pool (at an epoch, or at its last committed one). */
-type SuiteSource = { kind: 'builtin' } | { kind: 'pool'; path: string; folder: boolean } | { kind: 'run'; dir: string; epoch: number | null };
+type SuiteSource =
+  | { kind: 'builtin' }
+  | { kind: 'pool'; path: string; folder: boolean }
+  | { kind: 'run'; dir: string; epoch: number | null };
 
 async function sourceOf(spec: string): Promise<SuiteSource> {
   if (spec === 'builtin') return { kind: 'builtin' };
   const info = await stat(spec).catch(() => null);
-  if (info) return info.isDirectory() && isRunDirectory(spec) ? { kind: 'run', dir: spec, epoch: null } : { kind: 'pool', path: spec, folder: info.isDirectory() };
+  if (info)
+    return info.isDirectory() && isRunDirectory(spec)
+      ? { kind: 'run', dir: spec, epoch: null }
+      : { kind: 'pool', path: spec, folder: info.isDirectory() };
   const at = /^(.+)@(\d+)$/.exec(spec);
   if (at && (await stat(at[1]!).catch(() => null))) {
     if (!isRunDirectory(at[1]!))
@@ -42,14 +48,26 @@ async function sourceOf(spec: string): Promise<SuiteSource> {
 }
 
 /** A run directory's pool at `epoch` (app count; null: its last committed epoch), every environment validated again (the files are untrusted). */
-async function runDirectorySuite(spec: string, dir: string, epoch: number | null, validation: SuiteValidation, report: (name: string, problems: readonly ImportProblem[]) => void): Promise<Suite> {
+async function runDirectorySuite(
+  spec: string,
+  dir: string,
+  epoch: number | null,
+  validation: SuiteValidation,
+  report: (name: string, problems: readonly ImportProblem[]) => void,
+): Promise<Suite> {
   const store = new FileRunStore(dir);
   const [meta] = await store.listRuns();
   if (!meta) throw new UsageError(`the suite ${spec}: ${dir} holds no run`);
   const at = epoch ?? meta.epochsCompleted;
   const problem = runSuiteEpochProblem(meta, at);
   if (problem) throw new UsageError(`the suite ${spec}: ${problem}`);
-  const { suite, problems } = await runPoolSuite(meta, await store.queryEnvironments(meta.id), at, hashText, validation);
+  const { suite, problems } = await runPoolSuite(
+    meta,
+    await store.queryEnvironments(meta.id),
+    at,
+    hashText,
+    validation,
+  );
   report(suite.name, problems);
   return suite;
 }
@@ -61,17 +79,29 @@ async function runDirectorySuite(spec: string, dir: string, epoch: number | null
  * pool or run is first validated in the sandbox with the config's limits (each one left out is
  * printed with its reason). Throws when nothing usable is left.
  */
-export async function loadSuite(spec: string, config: Config, runtime: () => SandboxRuntime, print: (line: string) => void): Promise<Suite> {
+export async function loadSuite(
+  spec: string,
+  config: Config,
+  runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+): Promise<Suite> {
   const source = await sourceOf(spec);
-  const report = (name: string, problems: readonly ImportProblem[]) => problems.forEach((p) => print(`${p.kept ? 'warning' : 'skipped'}  suite ${name}: ${p.source}: ${p.reason}`));
+  const report = (name: string, problems: readonly ImportProblem[]) =>
+    problems.forEach((p) => print(`${p.kept ? 'warning' : 'skipped'}  suite ${name}: ${p.source}: ${p.reason}`));
   const validation = () => ({
     sandbox: runtime(),
-    options: { maxTurns: config.maxTurns, totalTimeoutMs: config.validateTimeoutMs, callTimeoutMs: Math.min(config.stepTimeoutMs, config.validateTimeoutMs), nonce: config.seed },
+    options: {
+      maxTurns: config.maxTurns,
+      totalTimeoutMs: config.validateTimeoutMs,
+      callTimeoutMs: Math.min(config.stepTimeoutMs, config.validateTimeoutMs),
+      nonce: config.seed,
+    },
   });
   if (source.kind === 'run') return runDirectorySuite(spec, source.dir, source.epoch, validation(), report);
   const builtin = source.kind === 'builtin';
   const path = builtin ? BUILTIN_SUITE : source.path;
-  if (builtin && !(await stat(path).catch(() => null))) throw new Error(`the built-in suite is missing: expected a pool folder at ${BUILTIN_SUITE}`);
+  if (builtin && !(await stat(path).catch(() => null)))
+    throw new Error(`the built-in suite is missing: expected a pool folder at ${BUILTIN_SUITE}`);
   const read = await readInputs(path, builtin || source.folder);
   const files = await toImportFiles(read.files);
   const name = builtin ? 'builtin' : basename(path);

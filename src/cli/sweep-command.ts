@@ -17,15 +17,25 @@ import { count } from './plural.ts';
 
 /** The flags only the sweep reads; every other flag goes to each cell's `spade run` as written. */
 export const SWEEP_OPTIONS = {
-  grid: { type: 'string', value: "'KEY=A,B;KEY2=C,D'", help: 'the axes: config keys (or their flags) and the values each takes; one run per cell of their product; required' },
+  grid: {
+    type: 'string',
+    value: "'KEY=A,B;KEY2=C,D'",
+    help: 'the axes: config keys (or their flags) and the values each takes; one run per cell of their product; required',
+  },
   seeds: { type: 'string', value: 'S1,S2,..', help: 'the seeds each cell runs with, one run each (default 1)' },
   model: RUN_OPTIONS.model,
   epochs: { type: 'string', value: 'N', help: 'epochs of every run (default 1)' },
-  out: { type: 'string', value: 'DIR', help: "the sweep's directory: one run directory per cell and seed in it; required" },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    help: "the sweep's directory: one run directory per cell and seed in it; required",
+  },
 } as const satisfies OptionTable;
 
 /** The run flags a sweep passes to every cell: all of `spade run`'s but those the sweep sets itself (it continues unfinished cells on its own, so no --resume or --replace). */
-export const SWEEP_RUN_OPTIONS: OptionTable = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !(name in SWEEP_OPTIONS) && name !== 'resume' && name !== 'replace'));
+export const SWEEP_RUN_OPTIONS: OptionTable = Object.fromEntries(
+  Object.entries(RUN_OPTIONS).filter(([name]) => !(name in SWEEP_OPTIONS) && name !== 'resume' && name !== 'replace'),
+);
 
 function parseSweepArgs(argv: string[]) {
   return parseCommandArgs(argv, { ...SWEEP_OPTIONS, ...SWEEP_RUN_OPTIONS, ...CONFIG_FLAG_OPTIONS });
@@ -47,7 +57,8 @@ function sharedWords(tokens: NonNullable<ReturnType<typeof parseSweepArgs>['toke
   const swept = new Map<string, string>([['seed', 'the seeds (--seeds)']]);
   for (const axis of grid) {
     const knob = KNOBS.find((k) => k.key === axis.key)!;
-    for (const flag of [knob.flag, knob.kind === 'toggle' ? knob.negatedFlag : undefined]) if (flag) swept.set(flag, `the grid's ${axis.name}`);
+    for (const flag of [knob.flag, knob.kind === 'toggle' ? knob.negatedFlag : undefined])
+      if (flag) swept.set(flag, `the grid's ${axis.name}`);
   }
   return tokens.flatMap((token) => {
     if (token.kind !== 'option' || token.name in SWEEP_OPTIONS) return [];
@@ -69,22 +80,33 @@ async function storedRun(dir: string): Promise<RunMeta | null> {
  * holds a completed run of N epochs and continuing (`--resume`) one that holds fewer (so a sweep
  * that stopped resumes), then the comparison of all cells. Exit 1 when a cell failed (the others still run).
  */
-export async function runSweep(argv: string[], runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+export async function runSweep(
+  argv: string[],
+  runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+): Promise<number> {
   const { values, positionals, tokens } = parseSweepArgs(argv);
   if (positionals.length > 0) throw new UsageError(`sweep takes no positional arguments, got ${positionals.join(' ')}`);
-  if (typeof values.model !== 'string' || typeof values.out !== 'string' || typeof values.grid !== 'string') throw new UsageError('sweep needs --model, --grid and --out');
+  if (typeof values.model !== 'string' || typeof values.out !== 'string' || typeof values.grid !== 'string')
+    throw new UsageError('sweep needs --model, --grid and --out');
   const epochs = integerOption(values.epochs, 'epochs', 1);
   if (epochs < 1) throw new UsageError('--epochs must be at least 1');
   const { grid, cells } = plannedCells(values.grid, typeof values.seeds === 'string' ? values.seeds : '1');
   const options = { model: values.model, epochs, out: values.out, shared: sharedWords(tokens, grid) };
-  const demoNote = values.model.startsWith('scripted:') && bundledScriptOf(formatModelId({ kind: 'scripted', name: basename(values.model.slice('scripted:'.length)) })) ? demoSweepNote(grid) : null;
+  const demoNote =
+    values.model.startsWith('scripted:') &&
+    bundledScriptOf(formatModelId({ kind: 'scripted', name: basename(values.model.slice('scripted:'.length)) }))
+      ? demoSweepNote(grid)
+      : null;
   if (demoNote) print(`note: ${demoNote}`);
   let failed = 0;
   for (const [i, cell] of cells.entries()) {
     const dir = cellDirectory(cell, values.out);
     const stored = await storedRun(dir);
     const done = stored?.status === 'completed' && stored.epochsCompleted >= epochs;
-    print(`cell ${i + 1}/${cells.length} ${cell.name}${done ? `: skipped, ${dir} already holds a completed run of ${count(stored.epochsCompleted, 'epoch')}` : ''}`);
+    print(
+      `cell ${i + 1}/${cells.length} ${cell.name}${done ? `: skipped, ${dir} already holds a completed run of ${count(stored.epochsCompleted, 'epoch')}` : ''}`,
+    );
     if (done) continue;
     try {
       await runRun([...sweepRunArgs(cell, options).slice(1), ...(stored ? ['--resume'] : [])], runtime, print);

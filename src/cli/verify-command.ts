@@ -23,7 +23,12 @@ async function text(dir: string, file: string, optional = false): Promise<string
   }
 }
 
-async function jsonLines<T extends { epoch: number }>(dir: string, file: string, epochs: number | null, optional = false): Promise<T[]> {
+async function jsonLines<T extends { epoch: number }>(
+  dir: string,
+  file: string,
+  epochs: number | null,
+  optional = false,
+): Promise<T[]> {
   const rows = ((await text(dir, file, optional)) ?? '').split('\n').flatMap((line, i) => {
     if (line.trim() === '') return [];
     try {
@@ -43,7 +48,11 @@ export async function readRunConfig(dir: string): Promise<Config> {
 /** The stored epochs of a run, in order, as the reference recomputation reads them. */
 function storedEpochs(run: StoredRun): StoredEpoch[] {
   const epochs = [...new Set([...run.environments, ...run.episodes].map((r) => r.epoch))].sort((a, b) => a - b);
-  return epochs.map((epoch) => ({ epoch, environments: run.environments.filter((e) => e.epoch === epoch), episodes: run.episodes.filter((e) => e.epoch === epoch) }));
+  return epochs.map((epoch) => ({
+    epoch,
+    environments: run.environments.filter((e) => e.epoch === epoch),
+    episodes: run.episodes.filter((e) => e.epoch === epoch),
+  }));
 }
 
 /** Reads a run directory as `spade run` writes it (records of uncommitted epochs are left out). */
@@ -70,7 +79,8 @@ export async function readStoredRun(dir: string): Promise<StoredRun> {
   };
 }
 
-const shown = (value: unknown) => (value === undefined ? '(missing)' : (JSON.stringify(value) ?? String(value)).slice(0, 200));
+const shown = (value: unknown) =>
+  value === undefined ? '(missing)' : (JSON.stringify(value) ?? String(value)).slice(0, 200);
 
 /** One mismatch as printed: `mismatch <file> <id> <field>: stored X, recomputed Y`. */
 export function mismatchLine(m: Mismatch): string {
@@ -88,18 +98,26 @@ export const VERIFY_OPTIONS = {
  * would be under the reference's rules where the run used a tab difference (informational); exit 0
  * when every stored value matches its recomputation, 1 otherwise.
  */
-export async function runVerify(argv: string[], _runtime: () => SandboxRuntime, print: (line: string) => void): Promise<number> {
+export async function runVerify(
+  argv: string[],
+  _runtime: () => SandboxRuntime,
+  print: (line: string) => void,
+): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, VERIFY_OPTIONS);
-  if (positionals.length > 0) throw new UsageError(`verify takes no positional arguments, got ${positionals.join(' ')}`);
+  if (positionals.length > 0)
+    throw new UsageError(`verify takes no positional arguments, got ${positionals.join(' ')}`);
   if (!values.run) throw new UsageError('verify needs --run DIR');
   const run = await readStoredRun(String(values.run));
   const report = recomputeRun(run);
   const reference = compareWithReference(await readRunConfig(String(values.run)), storedEpochs(run));
-  if (values.json) print(JSON.stringify({ run: values.run, checked: report.checked, mismatches: report.mismatches, reference }));
+  if (values.json)
+    print(JSON.stringify({ run: values.run, checked: report.checked, mismatches: report.mismatches, reference }));
   else {
     for (const m of report.mismatches) print(mismatchLine(m));
     for (const line of referenceLines(reference)) print(line);
-    print(`verify ${values.run}: ${report.checked} values recomputed, ${count(report.mismatches.length, 'mismatch', 'mismatches')}`);
+    print(
+      `verify ${values.run}: ${report.checked} values recomputed, ${count(report.mismatches.length, 'mismatch', 'mismatches')}`,
+    );
   }
   return report.mismatches.length === 0 ? 0 : 1;
 }

@@ -11,7 +11,16 @@ import { RUN_KNOBS } from './knobs/run-knobs.ts';
 import { SANDBOX_KNOBS } from './knobs/sandbox-knobs.ts';
 
 export { DIFFICULTY_MODES, type Config, type DifficultyMode, type SamplingConfig } from './knobs/config-interface.ts';
-export { KNOB_GROUPS, type Knob, type KnobGroup, type NumberKnob, type NumberKnobSpec, type ToggleKnob, type ToggleKnobSpec, type ValueKnobSpec } from './knobs/knob-spec.ts';
+export {
+  KNOB_GROUPS,
+  type Knob,
+  type KnobGroup,
+  type NumberKnob,
+  type NumberKnobSpec,
+  type ToggleKnob,
+  type ToggleKnobSpec,
+  type ValueKnobSpec,
+} from './knobs/knob-spec.ts';
 
 /**
  * Every knob of a run, one row each, in the order a config lists them (and its files record them):
@@ -26,11 +35,18 @@ export const CONFIG_TABLE: ConfigTable = {
   ...LEARNING_KNOBS,
   ...GROUNDING_KNOBS,
   ...SANDBOX_KNOBS,
-  prompts: { kind: 'value', group: 'models', doc: 'The prompt templates of the run (recorded with it; editable per run).', default: DEFAULT_TEMPLATES },
+  prompts: {
+    kind: 'value',
+    group: 'models',
+    doc: 'The prompt templates of the run (recorded with it; editable per run).',
+    default: DEFAULT_TEMPLATES,
+  },
 };
 
 /** Every row with its key, in table order. */
-export const KNOBS: readonly Knob[] = (Object.keys(CONFIG_TABLE) as Array<keyof Config>).map((key) => ({ ...CONFIG_TABLE[key], key }) as Knob);
+export const KNOBS: readonly Knob[] = (Object.keys(CONFIG_TABLE) as Array<keyof Config>).map(
+  (key) => ({ ...CONFIG_TABLE[key], key }) as Knob,
+);
 
 /** The numeric knobs, in table order. */
 export const NUMBER_KNOBS: readonly NumberKnob[] = KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number');

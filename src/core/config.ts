@@ -12,7 +12,9 @@ export const MAX_VALIDATE_TIMEOUT_MS = CONFIG_TABLE.validateTimeoutMs.max;
 export const MAX_STEP_TIMEOUT_MS = CONFIG_TABLE.stepTimeoutMs.max;
 
 /** The tab defaults: every row's default. */
-export const DEFAULT_CONFIG: Config = Object.fromEntries(KNOBS.map((knob) => [knob.key, knob.default])) as unknown as Config;
+export const DEFAULT_CONFIG: Config = Object.fromEntries(
+  KNOBS.map((knob) => [knob.key, knob.default]),
+) as unknown as Config;
 
 /** The named presets a run can start from. */
 export type PresetName = 'tab' | 'reference';
@@ -22,14 +24,22 @@ export type PresetName = 'tab' | 'reference';
  * skills per epoch (a full skill cycle restarting each epoch), 8 unhinted plays per rollout and 16 hinted, R = 4, 25 turns, medium difficulty,
  * 6000-word documents, 5 attempts, 60 s validation and 30 s per call. For a server that can take it.
  */
-export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])));
+export const REFERENCE_PRESET: Readonly<Partial<Config>> = Object.fromEntries(
+  KNOBS.flatMap((knob) => (knob.reference === undefined ? [] : [[knob.key, knob.reference]])),
+);
 
 /** A config with a preset's settings applied over it (`tab` is the tab defaults). */
 export function withPreset(config: Config, preset: PresetName): Config {
   const setting = { setting: config.setting, skills: Object.keys(skillsOf(config.setting)) };
   return preset === 'reference'
     ? { ...config, ...REFERENCE_PRESET, ...setting }
-    : { ...DEFAULT_CONFIG, seed: config.seed, prompts: config.prompts, ...setting, skillsPerEpoch: Math.min(DEFAULT_CONFIG.skillsPerEpoch, setting.skills.length) };
+    : {
+        ...DEFAULT_CONFIG,
+        seed: config.seed,
+        prompts: config.prompts,
+        ...setting,
+        skillsPerEpoch: Math.min(DEFAULT_CONFIG.skillsPerEpoch, setting.skills.length),
+      };
 }
 
 /** A config switched to another setting: that setting's skills, all of them configured. */
@@ -83,17 +93,23 @@ function outOfRange(name: string, value: number, limits: { min: number; max: num
 
 /** Lists what is wrong with a config (empty when it is usable). */
 export function configProblems(config: Config): string[] {
-  if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string')) return ['skills must be a list of skill names'];
+  if (!Array.isArray(config.skills) || !config.skills.every((s) => typeof s === 'string'))
+    return ['skills must be a list of skill names'];
   const problems = NUMBER_KNOBS.flatMap((knob) => outOfRange(knob.key, config[knob.key], knob));
-  for (const knob of TOGGLE_KNOBS) if (typeof config[knob.key] !== 'boolean') problems.push(`${knob.key} must be true or false`);
+  for (const knob of TOGGLE_KNOBS)
+    if (typeof config[knob.key] !== 'boolean') problems.push(`${knob.key} must be true or false`);
   if (config.skills.length === 0) problems.push('skills must name at least one skill');
   if (new Set(config.skills).size !== config.skills.length) problems.push('skills must not repeat a skill');
   if (!RUN_SETTINGS.includes(config.setting)) problems.push(`setting must be one of ${RUN_SETTINGS.join(', ')}`);
   const known = skillsOf(RUN_SETTINGS.includes(config.setting) ? config.setting : 'games');
   const unknown = config.skills.filter((s) => !Object.hasOwn(known, s));
-  if (unknown.length > 0) problems.push(`unknown skills ${JSON.stringify(unknown)} for the ${config.setting} setting; choose from ${Object.keys(known).join(', ')}`);
+  if (unknown.length > 0)
+    problems.push(
+      `unknown skills ${JSON.stringify(unknown)} for the ${config.setting} setting; choose from ${Object.keys(known).join(', ')}`,
+    );
   if (!REWARD_VARIANTS.includes(config.reward)) problems.push(`reward must be one of ${REWARD_VARIANTS.join(', ')}`);
-  if (!DIFFICULTY_MODES.includes(config.difficulty)) problems.push(`difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
+  if (!DIFFICULTY_MODES.includes(config.difficulty))
+    problems.push(`difficulty must be one of ${DIFFICULTY_MODES.join(', ')}`);
   for (const role of ['designer', 'hint', 'agent'] as const) {
     const s = config[role];
     if (!(s.temperature >= 0 && s.temperature <= 2)) problems.push(`${role}.temperature must be in [0, 2]`);
@@ -101,7 +117,8 @@ export function configProblems(config: Config): string[] {
     problems.push(...outOfRange(`${role}.maxTokens`, s.maxTokens, { min: 1, max: 131_072, integer: true }));
   }
   problems.push(...thinkingProblems(config));
-  if (typeof config.prompts !== 'object' || config.prompts === null) problems.push('prompts must hold the designer, repair, hint and agent templates');
+  if (typeof config.prompts !== 'object' || config.prompts === null)
+    problems.push('prompts must hold the designer, repair, hint and agent templates');
   else problems.push(...templateProblems(config.prompts));
   return problems;
 }

@@ -16,7 +16,8 @@ export const GAME_SKILLS: Readonly<Record<string, string>> = {
 
 /** The six tool-use skills of SPADE, with the description the tool-use designer prompt shows. */
 export const TOOL_USE_SKILLS: Readonly<Record<string, string>> = {
-  'API Orchestration': 'chaining several calls that change the state one after another, each using what the last one did',
+  'API Orchestration':
+    'chaining several calls that change the state one after another, each using what the last one did',
   'Data Retrieval': 'finding the facts first with lookup tools, then acting exactly on what was found',
   'State Modification': 'a series of changes where each one depends on the state the earlier ones left',
   'Error Recovery': 'noticing a failed or refused call, checking the state, and retrying with corrected arguments',

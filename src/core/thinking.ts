@@ -20,10 +20,20 @@ export interface RoleThinking {
 }
 
 /** How runs stored before the thinking settings ran: nothing sent, no tokens added (docs/method.md section 5). */
-export const UNSET_THINKING: Readonly<Record<ThinkingRole, ThinkingMode>> = { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' };
+export const UNSET_THINKING: Readonly<Record<ThinkingRole, ThinkingMode>> = {
+  designer: 'default',
+  hint: 'default',
+  agent: 'default',
+  lesson: 'default',
+};
 
 /** The thinking budgets of runs stored before the thinking settings: none. */
-export const UNSET_THINKING_BUDGET: Readonly<Record<ThinkingRole, number>> = { designer: 0, hint: 0, agent: 0, lesson: 0 };
+export const UNSET_THINKING_BUDGET: Readonly<Record<ThinkingRole, number>> = {
+  designer: 0,
+  hint: 0,
+  agent: 0,
+  lesson: 0,
+};
 
 /** A run's thinking settings: each role's switch, and its thinking budget in tokens. */
 export interface ThinkingSettings {
@@ -39,14 +49,21 @@ export function roleThinking(config: ThinkingSettings, role: ThinkingRole): Role
 /** What is wrong with a config's thinking settings (empty when they are usable). */
 export function thinkingProblems(config: ThinkingSettings): string[] {
   const { thinking, thinkingBudget } = config;
-  if (typeof thinking !== 'object' || thinking === null) return [`thinking must give each of ${THINKING_ROLES.join(', ')} one of ${THINKING_MODES.join(', ')}`];
-  if (typeof thinkingBudget !== 'object' || thinkingBudget === null) return [`thinkingBudget must give each of ${THINKING_ROLES.join(', ')} a number of tokens`];
+  if (typeof thinking !== 'object' || thinking === null)
+    return [`thinking must give each of ${THINKING_ROLES.join(', ')} one of ${THINKING_MODES.join(', ')}`];
+  if (typeof thinkingBudget !== 'object' || thinkingBudget === null)
+    return [`thinkingBudget must give each of ${THINKING_ROLES.join(', ')} a number of tokens`];
   const problems: string[] = [];
   for (const role of THINKING_ROLES) {
-    if (!THINKING_MODES.includes(thinking[role])) problems.push(`thinking.${role} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(thinking[role]) ?? 'nothing'}`);
+    if (!THINKING_MODES.includes(thinking[role]))
+      problems.push(
+        `thinking.${role} must be one of ${THINKING_MODES.join(', ')}, got ${JSON.stringify(thinking[role]) ?? 'nothing'}`,
+      );
     const budget = thinkingBudget[role];
     if (!(Number.isInteger(budget) && budget >= 0 && budget <= MAX_THINKING_BUDGET))
-      problems.push(`thinkingBudget.${role} must be an integer from 0 to ${MAX_THINKING_BUDGET}, got ${JSON.stringify(budget) ?? 'nothing'}`);
+      problems.push(
+        `thinkingBudget.${role} must be an integer from 0 to ${MAX_THINKING_BUDGET}, got ${JSON.stringify(budget) ?? 'nothing'}`,
+      );
   }
   return problems;
 }

@@ -1,9 +1,16 @@
 import { bootstrapInterval } from '../core/eval/bootstrap.ts';
-import { countsByEnvironment, EVAL_BOOTSTRAP_SEED, summarizeEvaluation, type EvalPlay, type EvalRecord } from '../core/eval/eval-record.ts';
+import {
+  countsByEnvironment,
+  EVAL_BOOTSTRAP_SEED,
+  summarizeEvaluation,
+  type EvalPlay,
+  type EvalRecord,
+} from '../core/eval/eval-record.ts';
 import { sameValue, type Checker } from './checker.ts';
 
 // The interval evaluations stored before the Jeffreys floor (docs/method.md section 7) hold: the percentile bootstrap alone.
-const earlierInterval = (plays: readonly EvalPlay[]) => bootstrapInterval(countsByEnvironment(plays), EVAL_BOOTSTRAP_SEED);
+const earlierInterval = (plays: readonly EvalPlay[]) =>
+  bootstrapInterval(countsByEnvironment(plays), EVAL_BOOTSTRAP_SEED);
 
 // The interval a stored one is checked against: the current rule's, or the earlier rule's when that is what it holds.
 function intervalFor(stored: unknown, current: [number, number], plays: readonly EvalPlay[]): [number, number] {
@@ -38,6 +45,7 @@ export function checkEvaluations(evaluations: readonly EvalRecord[], check: Chec
       ]),
     );
     const expected = { ...summary, ci95: intervalFor(record.ci95, summary.ci95, plays), perSkill };
-    for (const field of ['environments', 'episodes', 'wins', 'winRate', 'ci95', 'perSkill'] as const) check.value('evals.jsonl', id, field, record[field], expected[field]);
+    for (const field of ['environments', 'episodes', 'wins', 'winRate', 'ci95', 'perSkill'] as const)
+      check.value('evals.jsonl', id, field, record[field], expected[field]);
   });
 }

@@ -38,13 +38,26 @@ export function checkRows(
   const agents = rows.filter((row) => row.role === 'agent');
   const kept = episodes.filter((e) => keptUnhinted(e) && !done.quarantined.has(e.envId));
   const designed = (env: EnvironmentRecord) => env.attempts.some((a) => a.validation.ok);
-  check.value(ROLLOUTS, `epoch${epoch}`, 'designer rows', designers.length, environments.filter((env) => designed(env) && done.stats.has(env.id)).length);
+  check.value(
+    ROLLOUTS,
+    `epoch${epoch}`,
+    'designer rows',
+    designers.length,
+    environments.filter((env) => designed(env) && done.stats.has(env.id)).length,
+  );
   check.value(ROLLOUTS, `epoch${epoch}`, 'agent rows', agents.length, kept.length);
   check.value(ROLLOUTS, `epoch${epoch}`, 'other rows', rows.length - designers.length - agents.length, 0);
   // A reply flagged as an unreadable call (weight 0) needs the masks on and a <tool_call> tag in it.
   for (const e of episodes) {
     e.turns.forEach((turn, i) => {
-      if (turn.malformedCall !== undefined) check.value('episodes.jsonl', `${e.id}/turn${i}`, 'malformedCall', masks && turn.reply.includes('<tool_call>'), true);
+      if (turn.malformedCall !== undefined)
+        check.value(
+          'episodes.jsonl',
+          `${e.id}/turn${i}`,
+          'malformedCall',
+          masks && turn.reply.includes('<tool_call>'),
+          true,
+        );
     });
   }
   for (const env of environments) {
@@ -55,7 +68,13 @@ export function checkRows(
       check.value(ROLLOUTS, `designer/${env.id}`, 'reward', mine[0]!.reward, expected.stats.designerReward);
       check.value(ROLLOUTS, `designer/${env.id}`, 'advantage', mine[0]!.advantage, expected.stats.designerAdvantage);
       const last = mine[0]!.messages.at(-1);
-      check.value(ROLLOUTS, `designer/${env.id}`, 'last message trained', last?.role === 'assistant' && last.weight === 1, true);
+      check.value(
+        ROLLOUTS,
+        `designer/${env.id}`,
+        'last message trained',
+        last?.role === 'assistant' && last.weight === 1,
+        true,
+      );
     }
     const plays = kept.filter((e) => e.envId === env.id);
     const own = agents.filter((row) => row.envId === env.id);

@@ -27,14 +27,21 @@ const clamp = (x: number, low: number, high: number) => Math.min(high, Math.max(
 const pythonMin = (a: number, b: number) => (b < a ? b : a);
 const pythonMax = (a: number, b: number) => (b > a ? b : a);
 
-const NONFINITE: Readonly<Record<string, number>> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, '-inf': Number.NEGATIVE_INFINITY };
+const NONFINITE: Readonly<Record<string, number>> = {
+  nan: Number.NaN,
+  inf: Number.POSITIVE_INFINITY,
+  '-inf': Number.NEGATIVE_INFINITY,
+};
 
 /**
  * An episode's return: the last step's reward clipped to [-1, 1] when it terminated, otherwise 0; 0 for a
  * failed play. A stored non-finite reward is read from its name, and the clip is Python's
  * max(-1, min(1, r)), under which NaN becomes 1.
  */
-export function returnOf(turns: readonly { reward: number; nonfiniteReward?: string; terminated: boolean }[], failed: boolean): number {
+export function returnOf(
+  turns: readonly { reward: number; nonfiniteReward?: string; terminated: boolean }[],
+  failed: boolean,
+): number {
   if (failed || turns.length === 0) return 0;
   const last = turns[turns.length - 1]!;
   if (!last.terminated) return 0;

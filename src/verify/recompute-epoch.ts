@@ -1,6 +1,15 @@
 import type { EnvironmentRecord, Episode, EnvStats } from '../core/records.ts';
 import type { Checker } from './checker.ts';
-import { advanceAverages, average, groupAdvantagesOf, HANG_ERRORS, returnOf, rewardOf, scaleOf, type Averages } from './formulas.ts';
+import {
+  advanceAverages,
+  average,
+  groupAdvantagesOf,
+  HANG_ERRORS,
+  returnOf,
+  rewardOf,
+  scaleOf,
+  type Averages,
+} from './formulas.ts';
 
 /** The settings recomputation depends on (config.json's `config`). */
 export interface VerifyConfig {
@@ -61,7 +70,12 @@ function checkCrash(e: Episode, crashesLose: boolean, check: Checker): void {
   check.value(EPISODES, e.id, 'crash step', last ? [last.reward, last.terminated] : null, [-1, true]);
 }
 
-function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, crashesLose: boolean, check: Checker): Pick<EpochRecomputation, 'returns' | 'advantages'> {
+function checkEpisodes(
+  records: EpochRecords,
+  quarantined: ReadonlySet<string>,
+  crashesLose: boolean,
+  check: Checker,
+): Pick<EpochRecomputation, 'returns' | 'advantages'> {
   const returns = new Map<string, number>();
   for (const e of records.episodes) {
     returns.set(e.id, returnOf(e.turns, e.error !== null));
@@ -70,9 +84,11 @@ function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, 
     checkCrash(e, crashesLose, check);
   }
   const groups = new Map<string, Episode[]>();
-  for (const e of records.episodes.filter((e) => keptUnhinted(e) && !quarantined.has(e.envId))) groups.set(`${e.envId}#${e.rollout}`, [...(groups.get(`${e.envId}#${e.rollout}`) ?? []), e]);
+  for (const e of records.episodes.filter((e) => keptUnhinted(e) && !quarantined.has(e.envId)))
+    groups.set(`${e.envId}#${e.rollout}`, [...(groups.get(`${e.envId}#${e.rollout}`) ?? []), e]);
   const advantages = new Map<string, number>();
-  for (const group of groups.values()) groupAdvantagesOf(group.map((e) => returns.get(e.id)!)).forEach((a, i) => advantages.set(group[i]!.id, a));
+  for (const group of groups.values())
+    groupAdvantagesOf(group.map((e) => returns.get(e.id)!)).forEach((a, i) => advantages.set(group[i]!.id, a));
   for (const e of records.episodes) {
     if (!advantages.has(e.id)) advantages.set(e.id, 0);
     check.value(EPISODES, e.id, 'advantage', e.advantage, advantages.get(e.id));
@@ -85,16 +101,34 @@ function checkEpisodes(records: EpochRecords, quarantined: ReadonlySet<string>, 
  * nowhere after that), returns, agent advantages, every other environment's stats, rewards under
  * the run's variant, designer advantages and the skill averages, checking each stored value.
  */
-export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prior: Readonly<Record<string, Averages>>, check: Checker): EpochRecomputation {
+export function recomputeEpoch(
+  records: EpochRecords,
+  config: VerifyConfig,
+  prior: Readonly<Record<string, Averages>>,
+  check: Checker,
+): EpochRecomputation {
   const ownOf = (env: EnvironmentRecord) => records.episodes.filter((e) => e.envId === env.id);
-  const lostOf = (env: EnvironmentRecord) => ownOf(env).filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
+  const lostOf = (env: EnvironmentRecord) =>
+    ownOf(env).filter((e) => e.arm === 'nohint' && e.dropped && !e.retried).length;
   const designedValid = records.environments.filter((env) => env.status !== 'rejected');
-  const quarantined = new Set(designedValid.filter((env) => lostOf(env) >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT).map((env) => env.id));
+  const quarantined = new Set(
+    designedValid
+      .filter((env) => lostOf(env) >= config.playsPerArm * config.rolloutsPerEpoch * QUARANTINE_AT)
+      .map((env) => env.id),
+  );
   const { returns, advantages } = checkEpisodes(records, quarantined, config.crashesLose === true, check);
   const r = (e: Episode) => returns.get(e.id)!;
   const scored = designedValid.filter((env) => !quarantined.has(env.id));
-  for (const env of designedValid) check.value(ENVIRONMENTS, env.id, 'status', env.status, quarantined.has(env.id) ? 'quarantined' : 'valid');
-  for (const env of records.environments) check.value(ENVIRONMENTS, env.id, 'stats present', env.stats !== null, env.status !== 'rejected' && !quarantined.has(env.id));
+  for (const env of designedValid)
+    check.value(ENVIRONMENTS, env.id, 'status', env.status, quarantined.has(env.id) ? 'quarantined' : 'valid');
+  for (const env of records.environments)
+    check.value(
+      ENVIRONMENTS,
+      env.id,
+      'stats present',
+      env.stats !== null,
+      env.status !== 'rejected' && !quarantined.has(env.id),
+    );
   const averages: Record<string, Averages> = { ...prior };
   for (const skill of new Set(scored.map((env) => env.skill))) {
     const plays = scored
@@ -113,7 +147,9 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
     const regret = rHint === null ? 0 : rHint - average(first);
     const winRate = average(window.map(r));
     // Under the reference's rule the hung-game penalty list is rebuilt every rollout and only rollout 0's (the regeneration step's) reaches the designer.
-    const hung = own.some((e) => e.error !== null && HANG_ERRORS.includes(e.error.code) && (config.crashesLose !== true || e.rollout === 0));
+    const hung = own.some(
+      (e) => e.error !== null && HANG_ERRORS.includes(e.error.code) && (config.crashesLose !== true || e.rollout === 0),
+    );
     const won = window.filter((e) => r(e) > 0);
     const s: EnvStats = {
       rHint,
@@ -121,7 +157,14 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
       regret,
       winRate,
       fractionWon: first.length === 0 ? 0 : first.filter((x) => x > 0).length / first.length,
-      designerReward: rewardOf(config.reward, { rHint, regret, winRate, plays: window.length, hung, slow: averages[env.skill]?.slow ?? 0 }),
+      designerReward: rewardOf(config.reward, {
+        rHint,
+        regret,
+        winRate,
+        plays: window.length,
+        hung,
+        slow: averages[env.skill]?.slow ?? 0,
+      }),
       designerAdvantage: 0,
       designerGroupSize: scored.filter((other) => other.skill === env.skill).length,
       hung,
@@ -135,9 +178,12 @@ export function recomputeEpoch(records: EpochRecords, config: VerifyConfig, prio
   const designerScale = scaleOf(firstPlays, scored.length, config.rolloutsPerEpoch);
   for (const env of scored) {
     const mine = stats.get(env.id)!;
-    const peers = scored.filter((other) => other.skill === env.skill).map((other) => stats.get(other.id)!.stats.designerReward);
+    const peers = scored
+      .filter((other) => other.skill === env.skill)
+      .map((other) => stats.get(other.id)!.stats.designerReward);
     mine.stats.designerAdvantage = (mine.stats.designerReward - average(peers)) * designerScale;
-    for (const [field, value] of Object.entries(mine.stats)) check.value(ENVIRONMENTS, env.id, `stats.${field}`, env.stats?.[field as keyof EnvStats], value);
+    for (const [field, value] of Object.entries(mine.stats))
+      check.value(ENVIRONMENTS, env.id, `stats.${field}`, env.stats?.[field as keyof EnvStats], value);
   }
   return { returns, advantages, stats, quarantined, designerScale, averages };
 }

@@ -29,7 +29,13 @@ export interface VerifyReport {
 /** Most records memory keeps (oldest dropped first), and the characters of code each keeps. */
 export const MEMORY_LIMITS = { records: 200, codeChars: 2000 } as const;
 
-function checkMetrics(epoch: number, stored: EpochMetrics | undefined, done: EpochRecomputation, episodes: readonly Episode[], check: Checker): void {
+function checkMetrics(
+  epoch: number,
+  stored: EpochMetrics | undefined,
+  done: EpochRecomputation,
+  episodes: readonly Episode[],
+  check: Checker,
+): void {
   const id = `epoch${epoch}`;
   check.value('epochs.jsonl', id, 'present', stored !== undefined, true);
   if (!stored) return;
@@ -44,21 +50,35 @@ function checkMetrics(epoch: number, stored: EpochMetrics | undefined, done: Epo
     quarantined: done.quarantined.size,
     designerScale: done.designerScale,
   };
-  for (const [field, value] of Object.entries(expected)) check.value('epochs.jsonl', id, field, stored[field as keyof EpochMetrics], value);
+  for (const [field, value] of Object.entries(expected))
+    check.value('epochs.jsonl', id, field, stored[field as keyof EpochMetrics], value);
 }
 
 function checkState(run: StoredRun, memory: MemoryRecord[], averages: Record<string, Averages>, check: Checker): void {
   if (!run.state) return;
   const stored = run.state;
   for (const skill of new Set([...Object.keys(averages), ...Object.keys(stored.skillAverages)])) {
-    check.value('state.json', `skillAverages/${skill}`, 'fast', stored.skillAverages[skill]?.fast, averages[skill]?.fast);
-    check.value('state.json', `skillAverages/${skill}`, 'slow', stored.skillAverages[skill]?.slow, averages[skill]?.slow);
+    check.value(
+      'state.json',
+      `skillAverages/${skill}`,
+      'fast',
+      stored.skillAverages[skill]?.fast,
+      averages[skill]?.fast,
+    );
+    check.value(
+      'state.json',
+      `skillAverages/${skill}`,
+      'slow',
+      stored.skillAverages[skill]?.slow,
+      averages[skill]?.slow,
+    );
   }
   const expected = memory.slice(-MEMORY_LIMITS.records);
   check.value('state.json', 'memory', 'length', stored.memory.length, expected.length);
   expected.forEach((record, i) => {
     const found = stored.memory[i];
-    for (const field of ['envId', 'skill', 'epoch', 'winRate', 'regret', 'code'] as const) check.value('state.json', `memory[${i}]`, field, found?.[field], record[field]);
+    for (const field of ['envId', 'skill', 'epoch', 'winRate', 'regret', 'code'] as const)
+      check.value('state.json', `memory[${i}]`, field, found?.[field], record[field]);
   });
 }
 
@@ -95,10 +115,19 @@ export function recomputeRun(run: StoredRun): VerifyReport {
     );
     for (const env of environments) {
       const got = done.stats.get(env.id);
-      const rolloutZero = episodes.filter((e) => e.envId === env.id && keptUnhinted(e) && e.rollout === 0).map((e) => done.returns.get(e.id)!);
+      const rolloutZero = episodes
+        .filter((e) => e.envId === env.id && keptUnhinted(e) && e.rollout === 0)
+        .map((e) => done.returns.get(e.id)!);
       if (!got || rolloutZero.length === 0) continue;
       const regret = run.config.reward === 'learning_potential' ? 0 : got.stats.regret;
-      memory.push({ envId: env.id, skill: env.skill, code: env.code.slice(0, MEMORY_LIMITS.codeChars), winRate: rolloutZero.filter((x) => x > 0).length / rolloutZero.length, regret, epoch });
+      memory.push({
+        envId: env.id,
+        skill: env.skill,
+        code: env.code.slice(0, MEMORY_LIMITS.codeChars),
+        winRate: rolloutZero.filter((x) => x > 0).length / rolloutZero.length,
+        regret,
+        epoch,
+      });
     }
   }
   checkState(run, memory, averages, check);

@@ -16,8 +16,13 @@ describe('compareRuns', () => {
   });
 
   it('names each model as told, so two ids of one model are no difference', () => {
-    const [tab, cli] = [meta({}, { modelId: 'scripted:spade-lab-demo' }), meta({}, { modelId: 'scripted:demo-script.json' })];
-    expect(compareRuns([run('a', tab), run('b', cli)]).differences).toEqual([{ key: 'model', values: ['scripted:spade-lab-demo', 'scripted:demo-script.json'] }]);
+    const [tab, cli] = [
+      meta({}, { modelId: 'scripted:spade-lab-demo' }),
+      meta({}, { modelId: 'scripted:demo-script.json' }),
+    ];
+    expect(compareRuns([run('a', tab), run('b', cli)]).differences).toEqual([
+      { key: 'model', values: ['scripted:spade-lab-demo', 'scripted:demo-script.json'] },
+    ]);
     expect(compareRuns([run('a', tab), run('b', cli)], comparableModelId).differences).toEqual([]);
   });
 
@@ -26,8 +31,14 @@ describe('compareRuns', () => {
   });
 
   it('compares the model, the fixed pool, the held-out suite and skill lists', () => {
-    const a = meta({ skills: ['Logical Deduction', 'Planning'] }, { evalSuite: { name: 'builtin', sha256: '0123456789abcdef' } });
-    const b = meta({}, { modelId: 'openai:http://x/v1#m', fixedPool: { name: 'pool', sha256: 'fedcba9876543210', environments: [] } });
+    const a = meta(
+      { skills: ['Logical Deduction', 'Planning'] },
+      { evalSuite: { name: 'builtin', sha256: '0123456789abcdef' } },
+    );
+    const b = meta(
+      {},
+      { modelId: 'openai:http://x/v1#m', fixedPool: { name: 'pool', sha256: 'fedcba9876543210', environments: [] } },
+    );
     const keys = Object.fromEntries(compareRuns([run('a', a), run('b', b)]).differences.map((d) => [d.key, d.values]));
     expect(keys.model).toEqual(['scripted:a.json', 'openai:http://x/v1#m']);
     expect(keys.fixedPool).toEqual([null, 'pool (fedcba987654)']);
@@ -37,12 +48,22 @@ describe('compareRuns', () => {
 
   it('compares prompts by equality and never shows their text', () => {
     const custom = (agent: string) => meta({ prompts: { ...DEFAULT_TEMPLATES, agent } });
-    const result = compareRuns([run('a', meta()), run('b', custom('X {observation}')), run('c', custom('Y {observation}')), run('d', custom('X {observation}'))]);
-    expect(result.differences).toEqual([{ key: 'prompts.agent', values: ['default', 'custom 1', 'custom 2', 'custom 1'] }]);
+    const result = compareRuns([
+      run('a', meta()),
+      run('b', custom('X {observation}')),
+      run('c', custom('Y {observation}')),
+      run('d', custom('X {observation}')),
+    ]);
+    expect(result.differences).toEqual([
+      { key: 'prompts.agent', values: ['default', 'custom 1', 'custom 2', 'custom 1'] },
+    ]);
   });
 
   it("takes the last epoch's means and the last held-out evaluation, or none", () => {
-    const result = compareRuns([run('a', meta(), [metrics(1, 0.75), metrics(0, 0.5)], [evaluation(0, 0.2), evaluation(2, 0.4)]), run('b', meta({}, { epochsCompleted: 0 }))]);
+    const result = compareRuns([
+      run('a', meta(), [metrics(1, 0.75), metrics(0, 0.5)], [evaluation(0, 0.2), evaluation(2, 0.4)]),
+      run('b', meta({}, { epochsCompleted: 0 })),
+    ]);
     expect(result.runs[0]).toEqual({
       label: 'a',
       epochs: 2,
@@ -52,13 +73,32 @@ describe('compareRuns', () => {
       designerReward: 0.125,
       heldOut: { suite: 'tiny', winRate: 0.4, ci95: [0.1, 0.9], afterEpochs: 2, playbook: false },
     });
-    expect(result.runs[1]).toEqual({ label: 'b', epochs: 0, winRate: null, regret: null, validity: null, designerReward: null, heldOut: null });
+    expect(result.runs[1]).toEqual({
+      label: 'b',
+      epochs: 0,
+      winRate: null,
+      regret: null,
+      validity: null,
+      designerReward: null,
+      heldOut: null,
+    });
   });
 
   it('gives no figure for an epoch with no valid environment, nor validity to a fixed pool that makes no design attempt', () => {
-    const empty = { ...metrics(1, 0), validEnvironments: 0, episodes: 0, validityRate: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0 };
+    const empty = {
+      ...metrics(1, 0),
+      validEnvironments: 0,
+      episodes: 0,
+      validityRate: 0,
+      meanRegret: 0,
+      meanWinRate: 0,
+      meanDesignerReward: 0,
+    };
     const pooled = { ...metrics(1, 0.5), attempts: 0, validityRate: 0 };
-    const [designed, fixed] = compareRuns([run('a', meta(), [metrics(0, 0.5), empty]), run('b', meta(), [pooled])]).runs;
+    const [designed, fixed] = compareRuns([
+      run('a', meta(), [metrics(0, 0.5), empty]),
+      run('b', meta(), [pooled]),
+    ]).runs;
     expect(designed).toMatchObject({ winRate: null, regret: null, validity: 0, designerReward: null });
     expect(fixed).toMatchObject({ winRate: 0.5, regret: 1.25, validity: null, designerReward: 0.125 });
   });

@@ -46,8 +46,25 @@ export function metrics(epoch: number, winRate: number): EpochMetrics {
 /** A scheduled evaluation on `tiny` after `afterEpochs` epochs, interval [0.1, 0.9]. */
 export function evaluation(afterEpochs: number, winRate: number): EvalRecord {
   const summary = { environments: 2, episodes: 4, wins: 2, winRate, ci95: [0.1, 0.9] as [number, number] };
-  return { ...summary, epoch: afterEpochs - 1, suite: 'tiny', suiteSha256: 'ab', afterEpochs, trigger: 'schedule', playbook: false, lessonsShown: 0, seedsPerEnvironment: 2, perSkill: {}, plays: [] };
+  return {
+    ...summary,
+    epoch: afterEpochs - 1,
+    suite: 'tiny',
+    suiteSha256: 'ab',
+    afterEpochs,
+    trigger: 'schedule',
+    playbook: false,
+    lessonsShown: 0,
+    seedsPerEnvironment: 2,
+    perSkill: {},
+    plays: [],
+  };
 }
 
 /** A run to compare. */
-export const run = (label: string, m: RunMeta, epochs: EpochMetrics[] = [], evals: EvalRecord[] = []): ComparedRun => ({ label, meta: m, metrics: epochs, evaluations: evals });
+export const run = (label: string, m: RunMeta, epochs: EpochMetrics[] = [], evals: EvalRecord[] = []): ComparedRun => ({
+  label,
+  meta: m,
+  metrics: epochs,
+  evaluations: evals,
+});

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { compareEnvironments, isScored, matchesEnvironmentQuery, selectEnvironments, sortValue } from '../../src/analysis/env-query.ts';
+import {
+  compareEnvironments,
+  isScored,
+  matchesEnvironmentQuery,
+  selectEnvironments,
+  sortValue,
+} from '../../src/analysis/env-query.ts';
 import type { EnvironmentRecord, EnvStats } from '../../src/core/records.ts';
 
-function env(id: string, epoch: number, slot: number, skill: string, stats: Partial<EnvStats> | null): EnvironmentRecord {
+function env(
+  id: string,
+  epoch: number,
+  slot: number,
+  skill: string,
+  stats: Partial<EnvStats> | null,
+): EnvironmentRecord {
   return {
     id,
     epoch,
@@ -19,7 +31,20 @@ function env(id: string, epoch: number, slot: number, skill: string, stats: Part
     hintReply: null,
     note: null,
     stats: stats
-      ? { rHint: 0, rNoHint: 0, regret: 0, winRate: 0, fractionWon: 0, designerReward: 0, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null, ...stats }
+      ? {
+          rHint: 0,
+          rNoHint: 0,
+          regret: 0,
+          winRate: 0,
+          fractionWon: 0,
+          designerReward: 0,
+          designerAdvantage: 0,
+          hung: false,
+          designerGroupSize: 1,
+          droppedPlays: 0,
+          turnsToWin: null,
+          ...stats,
+        }
       : null,
   };
 }
@@ -36,13 +61,41 @@ const ids = (list: EnvironmentRecord[]) => list.map((e) => e.id);
 
 describe('explorer order', () => {
   it('sorts by epoch then slot (not by id), reversed when descending', () => {
-    expect(ids(selectEnvironments(ENVS))).toEqual(['e0000-s00', 'e0000-s01', 'e0000-s02', 'e0000-s100', 'e0001-s00', 'e0001-s01']);
-    expect(ids(selectEnvironments(ENVS, { descending: true }))).toEqual(['e0001-s01', 'e0001-s00', 'e0000-s100', 'e0000-s02', 'e0000-s01', 'e0000-s00']);
+    expect(ids(selectEnvironments(ENVS))).toEqual([
+      'e0000-s00',
+      'e0000-s01',
+      'e0000-s02',
+      'e0000-s100',
+      'e0001-s00',
+      'e0001-s01',
+    ]);
+    expect(ids(selectEnvironments(ENVS, { descending: true }))).toEqual([
+      'e0001-s01',
+      'e0001-s00',
+      'e0000-s100',
+      'e0000-s02',
+      'e0000-s01',
+      'e0000-s00',
+    ]);
   });
 
   it('sorts by a statistic with ties by id, and unscored environments last in both directions', () => {
-    expect(ids(selectEnvironments(ENVS, { sortBy: 'regret' }))).toEqual(['e0001-s01', 'e0000-s01', 'e0001-s00', 'e0000-s100', 'e0000-s00', 'e0000-s02']);
-    expect(ids(selectEnvironments(ENVS, { sortBy: 'regret', descending: true }))).toEqual(['e0000-s100', 'e0001-s00', 'e0000-s01', 'e0001-s01', 'e0000-s02', 'e0000-s00']);
+    expect(ids(selectEnvironments(ENVS, { sortBy: 'regret' }))).toEqual([
+      'e0001-s01',
+      'e0000-s01',
+      'e0001-s00',
+      'e0000-s100',
+      'e0000-s00',
+      'e0000-s02',
+    ]);
+    expect(ids(selectEnvironments(ENVS, { sortBy: 'regret', descending: true }))).toEqual([
+      'e0000-s100',
+      'e0001-s00',
+      'e0000-s01',
+      'e0001-s01',
+      'e0000-s02',
+      'e0000-s00',
+    ]);
   });
 
   it('treats a non-finite score as unscored', () => {
@@ -55,7 +108,11 @@ describe('explorer order', () => {
   it('filters by skill, status and epoch together, then pages', () => {
     expect(matchesEnvironmentQuery(ENVS[0]!, { skill: 'A', epoch: 1, status: 'valid' })).toBe(true);
     expect(matchesEnvironmentQuery(ENVS[0]!, { skill: 'A', epoch: 0 })).toBe(false);
-    expect(ids(selectEnvironments(ENVS, { skill: 'A', status: 'valid', sortBy: 'regret', descending: true }))).toEqual(['e0000-s100', 'e0001-s00', 'e0000-s02']);
+    expect(ids(selectEnvironments(ENVS, { skill: 'A', status: 'valid', sortBy: 'regret', descending: true }))).toEqual([
+      'e0000-s100',
+      'e0001-s00',
+      'e0000-s02',
+    ]);
     expect(ids(selectEnvironments(ENVS, { offset: 1, limit: 2 }))).toEqual(['e0000-s01', 'e0000-s02']);
     expect(ids(selectEnvironments(ENVS, { offset: 5, limit: 9 }))).toEqual(['e0001-s01']);
     expect(selectEnvironments(ENVS, { limit: 0 })).toEqual([]);

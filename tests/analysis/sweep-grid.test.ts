@@ -4,7 +4,9 @@ import { shellWord, sweepCommands, sweepRunArgs } from '../../src/analysis/sweep
 
 describe('parseSweepGrid', () => {
   it('reads flags, config keys and aliases, with each value as a config patch and its run flags', () => {
-    const grid = parseSweepGrid(' reward=blend,regret ; memory=on,off;slots=2,8;difficulty=hard;useCorpus=off;eval-every=1');
+    const grid = parseSweepGrid(
+      ' reward=blend,regret ; memory=on,off;slots=2,8;difficulty=hard;useCorpus=off;eval-every=1',
+    );
     expect(grid.map((a) => [a.name, a.key, a.values.map((v) => v.text)])).toEqual([
       ['reward', 'reward', ['blend', 'regret']],
       ['memory', 'useMemory', ['on', 'off']],
@@ -18,8 +20,13 @@ describe('parseSweepGrid', () => {
       [{ useMemory: false }, ['--no-memory']],
     ]);
     expect(grid[2]!.values[1]).toEqual({ text: '8', patch: { slotsPerEpoch: 8 }, args: ['--slots', '8'] });
-    expect(parseSweepGrid('repair=on;playbook=off').flatMap((a) => a.values.map((v) => v.args))).toEqual([['--repair'], ['--no-playbook']]);
-    expect(parseSweepGrid('skills=logical deduction+optimization').at(0)!.values[0]!.patch).toEqual({ skills: ['Logical Deduction', 'Optimization'] });
+    expect(parseSweepGrid('repair=on;playbook=off').flatMap((a) => a.values.map((v) => v.args))).toEqual([
+      ['--repair'],
+      ['--no-playbook'],
+    ]);
+    expect(parseSweepGrid('skills=logical deduction+optimization').at(0)!.values[0]!.patch).toEqual({
+      skills: ['Logical Deduction', 'Optimization'],
+    });
   });
 
   it.each([
@@ -71,7 +78,11 @@ describe('sweepCells', () => {
 
   it('sets the hinted plays with the plays, as spade run does, unless the grid sets them', () => {
     expect(sweepCells(parseSweepGrid('plays=6'), [3])[0]!.patch).toEqual({ playsPerArm: 6, hintPlays: 6, seed: 3 });
-    expect(sweepCells(parseSweepGrid('plays=6;hint-plays=2'), [3])[0]!.patch).toEqual({ playsPerArm: 6, hintPlays: 2, seed: 3 });
+    expect(sweepCells(parseSweepGrid('plays=6;hint-plays=2'), [3])[0]!.patch).toEqual({
+      playsPerArm: 6,
+      hintPlays: 2,
+      seed: 3,
+    });
   });
 
   it('refuses no seeds, repeated seeds, negative seeds and names that would clash', () => {
@@ -79,15 +90,20 @@ describe('sweepCells', () => {
     expect(() => sweepCells(grid, [])).toThrow('expected at least one seed');
     expect(() => sweepCells(grid, [1, 1])).toThrow('a seed is repeated');
     expect(() => sweepCells(grid, [-1])).toThrow('non-negative integers');
-    expect(() => sweepCells(parseSweepGrid('skills=logical deduction+optimization,logical-deduction+optimization'), [1])).toThrow(
-      'two cells would share the directory skills-logical-deduction-optimization_seed-1',
-    );
+    expect(() =>
+      sweepCells(parseSweepGrid('skills=logical deduction+optimization,logical-deduction+optimization'), [1]),
+    ).toThrow('two cells would share the directory skills-logical-deduction-optimization_seed-1');
   });
 });
 
 describe('sweepCommands', () => {
   const cells = sweepCells(parseSweepGrid('reward=blend,regret;memory=off'), [1]);
-  const options = { model: 'openai:http://localhost:8080/v1#qwen 4b', epochs: 3, out: 'sweeps/a/', shared: ['--slots', '8'] };
+  const options = {
+    model: 'openai:http://localhost:8080/v1#qwen 4b',
+    epochs: 3,
+    out: 'sweeps/a/',
+    shared: ['--slots', '8'],
+  };
 
   it('gives the run arguments of a cell: model, epochs, its folder and seed, the shared flags, then its own', () => {
     expect(sweepRunArgs(cells[1]!, options)).toEqual([
@@ -113,6 +129,12 @@ describe('sweepCommands', () => {
       "npm run --silent spade -- run --model 'openai:http://localhost:8080/v1#qwen 4b' --epochs 3 --out sweeps/a/reward-blend_memory-off_seed-1 --seed 1 --slots 8 --reward blend --no-memory",
       "npm run --silent spade -- run --model 'openai:http://localhost:8080/v1#qwen 4b' --epochs 3 --out sweeps/a/reward-regret_memory-off_seed-1 --seed 1 --slots 8 --reward regret --no-memory",
     ]);
-    expect([shellWord("it's"), shellWord(''), shellWord('#x'), shellWord('a#b'), shellWord('Logical Deduction,Planning')]).toEqual(["'it'\\''s'", "''", "'#x'", 'a#b', "'Logical Deduction,Planning'"]);
+    expect([
+      shellWord("it's"),
+      shellWord(''),
+      shellWord('#x'),
+      shellWord('a#b'),
+      shellWord('Logical Deduction,Planning'),
+    ]).toEqual(["'it'\\''s'", "''", "'#x'", 'a#b', "'Logical Deduction,Planning'"]);
   });
 });

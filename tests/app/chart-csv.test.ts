@@ -37,8 +37,17 @@ describe('chart CSV export', () => {
   });
 
   it('quotes per-skill columns built from skill names with commas', () => {
-    const input = { ...TWO_EPOCHS, metrics: TWO_EPOCHS.metrics.map((m) => ({ ...m, perSkill: { 'A, "B"': { environments: 1, meanRegret: 0.5, meanWinRate: 0.75 } } })), environments: [] };
-    expect(chartCsv(chart('regret', buildCharts(input)))).toBe('epoch,Mean (all skills),"A, ""B"""\n1,0.25,0.5\n2,0.375,0.5\n');
+    const input = {
+      ...TWO_EPOCHS,
+      metrics: TWO_EPOCHS.metrics.map((m) => ({
+        ...m,
+        perSkill: { 'A, "B"': { environments: 1, meanRegret: 0.5, meanWinRate: 0.75 } },
+      })),
+      environments: [],
+    };
+    expect(chartCsv(chart('regret', buildCharts(input)))).toBe(
+      'epoch,Mean (all skills),"A, ""B"""\n1,0.25,0.5\n2,0.375,0.5\n',
+    );
   });
 
   it('an empty run gives the header row only', () => {

@@ -86,7 +86,14 @@ describe('summarizeEnvironments', () => {
   });
 
   it('an epoch without valid environments has no means', () => {
-    expect(summarizeEnvironments(0, [])).toEqual({ epoch: 0, environments: 0, wonEnvironments: 0, meanTurnsToWin: null, meanCodeChars: null, designerRewardBySkill: {} });
+    expect(summarizeEnvironments(0, [])).toEqual({
+      epoch: 0,
+      environments: 0,
+      wonEnvironments: 0,
+      meanTurnsToWin: null,
+      meanCodeChars: null,
+      designerRewardBySkill: {},
+    });
   });
 });
 
@@ -108,7 +115,9 @@ describe('ChartDataLoader over a real store', () => {
     };
     const loader = new ChartDataLoader(counting);
     expect(await loader.load('r1')).toEqual({ metrics: [], timings: [], environments: [] });
-    expect(buildCharts(await loader.load('r1')).map((c) => chartCsv(c).split('\n').length)).toEqual([2, 2, 2, 2, 2, 2, 2, 2]);
+    expect(buildCharts(await loader.load('r1')).map((c) => chartCsv(c).split('\n').length)).toEqual([
+      2, 2, 2, 2, 2, 2, 2, 2,
+    ]);
 
     await store.commitEpoch('r1', epochs[0]!);
     const first = await loader.load('r1');
@@ -124,7 +133,9 @@ describe('ChartDataLoader over a real store', () => {
       expect(second.environments[i]!.environments).toBe(epoch.metrics.validEnvironments);
     }
     const charts = buildCharts(second);
-    expect(charts.find((c) => c.id === 'validity')!.series[0]!.values).toEqual(epochs.map((e) => e.metrics.validityRate));
+    expect(charts.find((c) => c.id === 'validity')!.series[0]!.values).toEqual(
+      epochs.map((e) => e.metrics.validityRate),
+    );
     const csv = chartCsv(charts.find((c) => c.id === 'win-rate')!)
       .trimEnd()
       .split('\n');

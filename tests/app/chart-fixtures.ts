@@ -27,13 +27,26 @@ export function metric(epoch: number, patch: Partial<EpochMetrics> = {}): EpochM
 
 /** An environment summary of one epoch with the given fields overridden. */
 export function envSummary(epoch: number, patch: Partial<EpochEnvSummary> = {}): EpochEnvSummary {
-  return { epoch, environments: 3, wonEnvironments: 2, meanTurnsToWin: 2.5, meanCodeChars: 1200, designerRewardBySkill: {}, ...patch };
+  return {
+    epoch,
+    environments: 3,
+    wonEnvironments: 2,
+    meanTurnsToWin: 2.5,
+    meanCodeChars: 1200,
+    designerRewardBySkill: {},
+    ...patch,
+  };
 }
 
 /** Two epochs: "Spatial" and "Logic" in epoch 0, only "Logic" in epoch 1; no timings for epoch 1. */
 export const TWO_EPOCHS: ChartInput = {
   metrics: [
-    metric(0, { perSkill: { Spatial: { environments: 1, meanRegret: 0.5, meanWinRate: 0.25 }, Logic: { environments: 2, meanRegret: 0.125, meanWinRate: 0.625 } } }),
+    metric(0, {
+      perSkill: {
+        Spatial: { environments: 1, meanRegret: 0.5, meanWinRate: 0.25 },
+        Logic: { environments: 2, meanRegret: 0.125, meanWinRate: 0.625 },
+      },
+    }),
     metric(1, {
       validityRate: 0.8,
       meanRegret: 0.375,
@@ -47,6 +60,11 @@ export const TWO_EPOCHS: ChartInput = {
   timings: [{ epoch: 0, totalMs: 45_000, modelMs: 30_000, sandboxMs: 12_500 }],
   environments: [
     envSummary(0, { designerRewardBySkill: { Logic: 0.3, Spatial: 0.6 } }),
-    envSummary(1, { meanTurnsToWin: null, wonEnvironments: 0, meanCodeChars: 1500.5, designerRewardBySkill: { Logic: 0.55 } }),
+    envSummary(1, {
+      meanTurnsToWin: null,
+      wonEnvironments: 0,
+      meanCodeChars: 1500.5,
+      designerRewardBySkill: { Logic: 0.55 },
+    }),
   ],
 };

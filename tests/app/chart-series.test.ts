@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildCharts, chartSummary, formatValue, MEAN_LABEL, PLATEAU_BAND, pointCount, skillsOf, type ChartSpec } from '../../src/app/charts/chart-series.ts';
+import {
+  buildCharts,
+  chartSummary,
+  formatValue,
+  MEAN_LABEL,
+  PLATEAU_BAND,
+  pointCount,
+  skillsOf,
+  type ChartSpec,
+} from '../../src/app/charts/chart-series.ts';
 import { seriesStyle, xRange, yRange, DARK_PALETTE, LIGHT_PALETTE } from '../../src/app/charts/chart-style.ts';
 import { envSummary, metric, TWO_EPOCHS } from './chart-fixtures.ts';
 
@@ -10,7 +19,16 @@ describe('chart series builders', () => {
   const charts = buildCharts(TWO_EPOCHS);
 
   it('builds the eight charts in order, epochs numbered from 1', () => {
-    expect(charts.map((c) => c.id)).toEqual(['win-rate', 'regret', 'validity', 'designer-reward', 'turns-to-win', 'code-length', 'tokens', 'time']);
+    expect(charts.map((c) => c.id)).toEqual([
+      'win-rate',
+      'regret',
+      'validity',
+      'designer-reward',
+      'turns-to-win',
+      'code-length',
+      'tokens',
+      'time',
+    ]);
     for (const c of charts) expect(c.epochs).toEqual([1, 2]);
     for (const c of charts) for (const s of c.series) expect(s.values).toHaveLength(2);
   });
@@ -37,22 +55,46 @@ describe('chart series builders', () => {
     expect(win.band).toEqual({ from: 0.4, to: 0.6, label: 'Plateau band 0.4 to 0.6' });
     expect(win.band).toBe(PLATEAU_BAND);
     expect(win.series.map((s) => s.colorIndex)).toEqual([-1, 0, 1]);
-    expect(lines(byId(charts, 'regret'))).toEqual({ [MEAN_LABEL]: [0.25, 0.375], Logic: [0.125, 0.375], Spatial: [0.5, null] });
+    expect(lines(byId(charts, 'regret'))).toEqual({
+      [MEAN_LABEL]: [0.25, 0.375],
+      Logic: [0.125, 0.375],
+      Spatial: [0.5, null],
+    });
     expect(byId(charts, 'regret').band).toBeUndefined();
   });
 
   it('validity, designer reward (mean and per skill), complexity, tokens and seconds', () => {
     expect(lines(byId(charts, 'validity'))).toEqual({ 'Validity rate': [0.6, 0.8] });
-    expect(lines(byId(charts, 'designer-reward'))).toEqual({ [MEAN_LABEL]: [0.4, 0.55], Logic: [0.3, 0.55], Spatial: [0.6, null] });
+    expect(lines(byId(charts, 'designer-reward'))).toEqual({
+      [MEAN_LABEL]: [0.4, 0.55],
+      Logic: [0.3, 0.55],
+      Spatial: [0.6, null],
+    });
     expect(lines(byId(charts, 'turns-to-win'))).toEqual({ 'Mean turns to win': [2.5, null] });
     expect(lines(byId(charts, 'code-length'))).toEqual({ 'Mean code length (characters)': [1200, 1500.5] });
-    expect(lines(byId(charts, 'tokens'))).toEqual({ 'Prompt tokens': [1000, 1500], 'Completion tokens': [250, 400], 'Total tokens': [1250, 1900] });
-    expect(lines(byId(charts, 'time'))).toEqual({ 'Total (s)': [45, null], 'Model (s)': [30, null], 'Sandbox (s)': [12.5, null] });
+    expect(lines(byId(charts, 'tokens'))).toEqual({
+      'Prompt tokens': [1000, 1500],
+      'Completion tokens': [250, 400],
+      'Total tokens': [1250, 1900],
+    });
+    expect(lines(byId(charts, 'time'))).toEqual({
+      'Total (s)': [45, null],
+      'Model (s)': [30, null],
+      'Sandbox (s)': [12.5, null],
+    });
   });
 
   it('an epoch without played environments (an imported pool) has no scores, not zeros', () => {
     const pool = buildCharts({
-      metrics: [metric(0, { episodes: 0, meanRegret: 0, meanWinRate: 0, meanDesignerReward: 0, perSkill: { Logic: { environments: 5, meanRegret: 0, meanWinRate: 0 } } })],
+      metrics: [
+        metric(0, {
+          episodes: 0,
+          meanRegret: 0,
+          meanWinRate: 0,
+          meanDesignerReward: 0,
+          perSkill: { Logic: { environments: 5, meanRegret: 0, meanWinRate: 0 } },
+        }),
+      ],
       timings: [{ epoch: 0, totalMs: 0, modelMs: 0, sandboxMs: 0 }],
       environments: [envSummary(0, { meanTurnsToWin: null, wonEnvironments: 0 })],
     });
@@ -64,12 +106,20 @@ describe('chart series builders', () => {
   });
 
   it('a fixed pool epoch (no design attempt) has no validity, not 0', () => {
-    const pooled = buildCharts({ metrics: [metric(0, { attempts: 0, validityRate: 0 })], timings: [], environments: [envSummary(0)] });
+    const pooled = buildCharts({
+      metrics: [metric(0, { attempts: 0, validityRate: 0 })],
+      timings: [],
+      environments: [envSummary(0)],
+    });
     expect(lines(byId(pooled, 'validity'))).toEqual({ 'Validity rate': [null] });
   });
 
   it('non-finite stored values become gaps', () => {
-    const odd = buildCharts({ metrics: [metric(0, { validityRate: Number.NaN, meanRegret: Number.POSITIVE_INFINITY })], timings: [], environments: [envSummary(0)] });
+    const odd = buildCharts({
+      metrics: [metric(0, { validityRate: Number.NaN, meanRegret: Number.POSITIVE_INFINITY })],
+      timings: [],
+      environments: [envSummary(0)],
+    });
     expect(lines(byId(odd, 'validity'))).toEqual({ 'Validity rate': [null] });
     expect(byId(odd, 'regret').series[0]!.values).toEqual([null]);
   });
@@ -89,9 +139,15 @@ describe('chart text alternatives', () => {
   const charts = buildCharts(TWO_EPOCHS);
 
   it('summarises the latest epoch with each line and the band', () => {
-    expect(chartSummary(byId(charts, 'win-rate'))).toBe('Win rate per skill, epoch 2 (the latest of 2): Mean (all skills) 0.45; Logic 0.45; Spatial no data. Shaded: plateau band 0.4 to 0.6.');
-    expect(chartSummary(byId(charts, 'time'))).toBe('Time per epoch, epoch 2 (the latest of 2): Total (s) no data; Model (s) no data; Sandbox (s) no data.');
-    expect(chartSummary(byId(charts, 'tokens'))).toBe('Tokens per epoch, epoch 2 (the latest of 2): Prompt tokens 1500; Completion tokens 400; Total tokens 1900.');
+    expect(chartSummary(byId(charts, 'win-rate'))).toBe(
+      'Win rate per skill, epoch 2 (the latest of 2): Mean (all skills) 0.45; Logic 0.45; Spatial no data. Shaded: plateau band 0.4 to 0.6.',
+    );
+    expect(chartSummary(byId(charts, 'time'))).toBe(
+      'Time per epoch, epoch 2 (the latest of 2): Total (s) no data; Model (s) no data; Sandbox (s) no data.',
+    );
+    expect(chartSummary(byId(charts, 'tokens'))).toBe(
+      'Tokens per epoch, epoch 2 (the latest of 2): Prompt tokens 1500; Completion tokens 400; Total tokens 1900.',
+    );
   });
 
   it('counts values and formats them', () => {

@@ -7,11 +7,15 @@ import { PLATEAU_BAND, pointCount } from '../../src/app/charts/chart-series.ts';
 import { evaluation, meta, metrics, run } from '../analysis/compared-runs.ts';
 import { storeSyntheticRuns, syntheticEvaluation, syntheticMeta } from './compare-fixtures.ts';
 
-const byId = (runs: Parameters<typeof overlayCharts>[0]) => Object.fromEntries(overlayCharts(runs).map((c) => [c.id, c]));
+const byId = (runs: Parameters<typeof overlayCharts>[0]) =>
+  Object.fromEntries(overlayCharts(runs).map((c) => [c.id, c]));
 
 describe('overlayCharts', () => {
   it('draws one series per run, coloured by run, on the union of the runs’ epochs', () => {
-    const charts = byId([run('a', meta(), [metrics(0, 0.5), metrics(1, 0.75)]), run('b', meta(), [metrics(0, 0.25), metrics(1, 0.5), metrics(2, 0.5)])]);
+    const charts = byId([
+      run('a', meta(), [metrics(0, 0.5), metrics(1, 0.75)]),
+      run('b', meta(), [metrics(0, 0.25), metrics(1, 0.5), metrics(2, 0.5)]),
+    ]);
     expect(Object.keys(charts)).toEqual(['held-out', 'regret', 'win-rate', 'validity', 'designer-reward']);
     const win = charts['win-rate']!;
     expect(win.epochs).toEqual([1, 2, 3]);
@@ -72,7 +76,11 @@ describe('loadComparison and Comparison', () => {
     expect(data.runs.map((r) => r.label)).toEqual(['run-1', 'run-0', 'run-0 (2)']);
     expect(data.missing).toEqual(['gone']);
     expect(data.unevaluated).toEqual(['run-0 (2)']);
-    expect(data.comparison.differences.find((d) => d.key === 'reward')!.values).toEqual(['regret', 'blend', 'solve_rate']);
+    expect(data.comparison.differences.find((d) => d.key === 'reward')!.values).toEqual([
+      'regret',
+      'blend',
+      'solve_rate',
+    ]);
     expect(data.charts[0]!.epochs).toEqual([5]);
     expect(ids).toEqual(['run-0', 'run-1']);
   });

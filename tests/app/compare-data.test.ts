@@ -35,7 +35,9 @@ describe('the models of compared runs', () => {
   });
 
   it('still tells apart the two bundled demos and any other script, naming the demo by its tab id', async () => {
-    expect(await differencesOf('scripted:demo-script.json', 'scripted:tool-use-script.json', 'scripted:other.json')).toEqual([
+    expect(
+      await differencesOf('scripted:demo-script.json', 'scripted:tool-use-script.json', 'scripted:other.json'),
+    ).toEqual([
       { key: 'model', values: ['scripted:spade-lab-demo', 'scripted:spade-lab-tool-use-demo', 'scripted:other.json'] },
     ]);
   });

@@ -8,7 +8,18 @@ import type { EpochMetrics } from '../../src/core/records.ts';
 
 /** A run's meta over the tab defaults, `epochsPlanned` planned and none committed. */
 export function syntheticMeta(id: string, config: Partial<Config> = {}, epochsPlanned = 2): RunMeta {
-  return { id, name: id, createdAt: 0, updatedAt: 0, config: { ...DEFAULT_CONFIG, ...config }, modelId: 'scripted:spade-lab-demo', status: 'new', epochsCompleted: 0, epochsPlanned, lastError: null };
+  return {
+    id,
+    name: id,
+    createdAt: 0,
+    updatedAt: 0,
+    config: { ...DEFAULT_CONFIG, ...config },
+    modelId: 'scripted:spade-lab-demo',
+    status: 'new',
+    epochsCompleted: 0,
+    epochsPlanned,
+    lastError: null,
+  };
 }
 
 /** Epoch metrics whose figures follow from the epoch and a run number (all four means in [0, 1]). */
@@ -56,9 +67,18 @@ export function syntheticEvaluation(afterEpochs: number, winRate: number, suite 
 }
 
 /** Commits `epochs` synthetic epochs to a created run, an evaluation after every `evalEvery` (0: none). */
-export async function commitSyntheticEpochs(store: RunStore, runId: string, run: number, epochs: number, evalEvery = 0): Promise<void> {
+export async function commitSyntheticEpochs(
+  store: RunStore,
+  runId: string,
+  run: number,
+  epochs: number,
+  evalEvery = 0,
+): Promise<void> {
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const evaluations = evalEvery > 0 && (epoch + 1) % evalEvery === 0 ? [syntheticEvaluation(epoch + 1, Math.min(1, 0.2 + 0.01 * epoch + 0.05 * run))] : [];
+    const evaluations =
+      evalEvery > 0 && (epoch + 1) % evalEvery === 0
+        ? [syntheticEvaluation(epoch + 1, Math.min(1, 0.2 + 0.01 * epoch + 0.05 * run))]
+        : [];
     const result: EpochResult = {
       epoch,
       environments: [],

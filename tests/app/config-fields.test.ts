@@ -41,7 +41,13 @@ describe('the new-run form fields, from the config table', () => {
   it("has one number field per numeric knob and one switch per on/off knob, with its row's label and limits", () => {
     expect(numbers.map((f) => f.key).sort()).toEqual(NUMBER_KNOBS.map((k) => k.key).sort());
     expect(toggles.map((f) => f.key).sort()).toEqual(TOGGLE_KNOBS.map((k) => k.key).sort());
-    for (const knob of NUMBER_KNOBS) expect(field(knob.key)).toMatchObject({ label: knob.label, min: knob.min, max: knob.max, step: knob.integer ? 1 : 'any' });
+    for (const knob of NUMBER_KNOBS)
+      expect(field(knob.key)).toMatchObject({
+        label: knob.label,
+        min: knob.min,
+        max: knob.max,
+        step: knob.integer ? 1 : 'any',
+      });
   });
 
   it("groups the fields as the table does, and adds SPADE's value to the help", () => {
@@ -71,7 +77,10 @@ describe('the thinking controls', () => {
   });
 
   it('keep a budget a whole number from 0 to 32768', () => {
-    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', 300.4).thinkingBudget).toEqual({ ...DEFAULT_CONFIG.thinkingBudget, hint: 300 });
+    expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', 300.4).thinkingBudget).toEqual({
+      ...DEFAULT_CONFIG.thinkingBudget,
+      hint: 300,
+    });
     expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', -5).thinkingBudget.hint).toBe(0);
     expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', 1e9).thinkingBudget.hint).toBe(32_768);
     expect(withThinkingBudget(DEFAULT_CONFIG, 'hint', Number.NaN).thinkingBudget.hint).toBe(0);
@@ -81,20 +90,29 @@ describe('the thinking controls', () => {
 describe('shared settings cover every knob of the table', () => {
   it('round-trips each knob set to another value through a link', () => {
     for (const knob of KNOBS) {
-      const config = knob.key === 'setting' ? withSetting(DEFAULT_CONFIG, 'tool_use') : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
+      const config =
+        knob.key === 'setting'
+          ? withSetting(DEFAULT_CONFIG, 'tool_use')
+          : ({ ...DEFAULT_CONFIG, [knob.key]: another(knob.key) } as Config);
       expect(config[knob.key], knob.key).not.toEqual(DEFAULT_CONFIG[knob.key]);
-      expect(settingsFromHash(new URL(settingsUrl({ config }, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({ config });
+      expect(settingsFromHash(new URL(settingsUrl({ config }, 'http://127.0.0.1:5173/')).hash), knob.key).toEqual({
+        config,
+      });
     }
   });
 
   it('rejects a value of the wrong type for each knob', () => {
     for (const knob of KNOBS) {
       const parsed = parseSettings(JSON.stringify({ [knob.key]: knob.kind === 'number' ? 'seven' : 7 }));
-      expect(parsed, knob.key).toEqual({ error: expect.stringContaining(`The setting "${knob.key}" has the wrong type`) });
+      expect(parsed, knob.key).toEqual({
+        error: expect.stringContaining(`The setting "${knob.key}" has the wrong type`),
+      });
     }
   });
 
   it('rejects a numeric knob outside its limits', () => {
-    expect(parseSettings(JSON.stringify({ slotsPerEpoch: 257 }))).toEqual({ error: 'The settings are not usable: slotsPerEpoch must be an integer from 1 to 256, got 257.' });
+    expect(parseSettings(JSON.stringify({ slotsPerEpoch: 257 }))).toEqual({
+      error: 'The settings are not usable: slotsPerEpoch must be an integer from 1 to 256, got 257.',
+    });
   });
 });

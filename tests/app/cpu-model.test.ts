@@ -24,11 +24,17 @@ class FakeCache implements GgufCache {
   async list() {
     return [...this.entries];
   }
-  async fetch(url: string, { signal, onProgress }: { signal?: AbortSignal; onProgress?: (p: { loaded: number; total: number }) => void }) {
+  async fetch(
+    url: string,
+    { signal, onProgress }: { signal?: AbortSignal; onProgress?: (p: { loaded: number; total: number }) => void },
+  ) {
     this.fetched.push(url);
     if (signal) this.signals.push(signal);
     onProgress?.({ loaded: 100, total: 1000 });
-    await Promise.race([this.gate, new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))))]);
+    await Promise.race([
+      this.gate,
+      new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    ]);
     if (this.fail) throw this.fail;
     this.entries.push({ key: url, url, name: url.split('/').pop()!, bytes: 1000, complete: true });
     return [new Blob([new Uint8Array(1000)])];
@@ -61,7 +67,11 @@ describe('CpuModelController: choosing', () => {
     cache.entries = [{ key: URL_06B, url: URL_06B, name: 'Qwen3-0.6B-Q4_K_M.gguf', bytes: 397e6, complete: true }];
     await controller.refreshCache();
     const [small, large] = controller.state.choices;
-    expect(small).toMatchObject({ model: { id: 'qwen3-0.6b-q4_k_m' }, cached: { complete: true }, estimate: { threads: 4 } });
+    expect(small).toMatchObject({
+      model: { id: 'qwen3-0.6b-q4_k_m' },
+      cached: { complete: true },
+      estimate: { threads: 4 },
+    });
     expect(large!.cached).toBeNull();
     expect(small!.estimate.basis).toMatch(/not a measurement/);
   });
@@ -71,14 +81,22 @@ describe('CpuModelController: choosing', () => {
     expect(controller.propose('ftp://host/model.gguf')).toBe(false);
     expect(controller.state.error).toMatchObject({ code: 'bad_url' });
     expect(controller.propose(URL_06B)).toBe(true);
-    expect(controller.state).toMatchObject({ phase: 'confirming', error: null, pending: { url: URL_06B, fileName: 'Qwen3-0.6B-Q4_K_M.gguf', choice: { paramsB: 0.6 } } });
+    expect(controller.state).toMatchObject({
+      phase: 'confirming',
+      error: null,
+      pending: { url: URL_06B, fileName: 'Qwen3-0.6B-Q4_K_M.gguf', choice: { paramsB: 0.6 } },
+    });
     expect(cache.fetched).toEqual([]);
   });
 });
 
 describe('CpuModelController: loading', () => {
   it('downloads with progress, loads on the CPU with the chosen context and threads, and serves a chat model', async () => {
-    const { controller, cache, engines, events, next } = setup({ crossOriginIsolated: true, hardwareConcurrency: 4, threads: 2 });
+    const { controller, cache, engines, events, next } = setup({
+      crossOriginIsolated: true,
+      hardwareConcurrency: 4,
+      threads: 2,
+    });
     const [download, engineLoad] = [deferred(), deferred()];
     cache.gate = download.promise;
     next.loadGate = engineLoad.promise;
@@ -97,7 +115,13 @@ describe('CpuModelController: loading', () => {
     expect(await loading).toBe(true);
     phases.push(controller.state.phase);
     expect(phases).toEqual(['choosing', 'confirming', 'downloading', 'loading', 'ready']);
-    expect(engines[0]!.loadParams).toMatchObject({ n_ctx: 4096, n_threads: 2, n_gpu_layers: 0, n_batch: 256, reasoning_format: 'none' });
+    expect(engines[0]!.loadParams).toMatchObject({
+      n_ctx: 4096,
+      n_threads: 2,
+      n_gpu_layers: 0,
+      n_batch: 256,
+      reasoning_format: 'none',
+    });
     expect(controller.state.loaded).toMatchObject({
       id: 'wllama:Qwen3-0.6B-Q4_K_M.gguf',
       url: URL_06B,
@@ -108,7 +132,14 @@ describe('CpuModelController: loading', () => {
     expect(events).toEqual([{ type: 'loaded', modelId: 'wllama:Qwen3-0.6B-Q4_K_M.gguf' }]);
     expect(controller.state.cached).toEqual([expect.objectContaining({ url: URL_06B, complete: true })]);
     const model = controller.chatModel()!;
-    await model.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 8, seed: 1, purpose: 'agent' });
+    await model.complete({
+      messages: [{ role: 'user', content: 'x' }],
+      temperature: 0.6,
+      topP: 0.95,
+      maxTokens: 8,
+      seed: 1,
+      purpose: 'agent',
+    });
     expect(controller.state.measured).toMatchObject({ completionTokens: 1, completionTokensPerSecond: 40 });
   });
 
@@ -120,7 +151,11 @@ describe('CpuModelController: loading', () => {
     controller.cancel();
     await expect(loading).resolves.toBe(false);
     expect(cache.signals[0]!.aborted).toBe(true);
-    expect(controller.state).toMatchObject({ phase: 'choosing', notice: 'Cancelled loading Qwen3-0.6B-Q4_K_M.gguf.', loaded: null });
+    expect(controller.state).toMatchObject({
+      phase: 'choosing',
+      notice: 'Cancelled loading Qwen3-0.6B-Q4_K_M.gguf.',
+      loaded: null,
+    });
     expect(engines).toEqual([]);
   });
 
@@ -142,11 +177,17 @@ describe('CpuModelController: loading', () => {
     const { controller, cache, engines, next } = setup();
     cache.fail = new Error('Failed to fetch');
     expect(await controller.loadUrl(URL_06B)).toBe(false);
-    expect(controller.state).toMatchObject({ phase: 'failed', error: { code: 'download_failed', message: `Could not download ${URL_06B} (Failed to fetch).` } });
+    expect(controller.state).toMatchObject({
+      phase: 'failed',
+      error: { code: 'download_failed', message: `Could not download ${URL_06B} (Failed to fetch).` },
+    });
     cache.fail = null;
     next.loadError = new Error('unknown model architecture: "mamba9"');
     expect(await controller.confirm()).toBe(false);
-    expect(controller.state.error).toMatchObject({ code: 'load_failed', message: 'The CPU engine could not load Qwen3-0.6B-Q4_K_M.gguf (unknown model architecture: "mamba9").' });
+    expect(controller.state.error).toMatchObject({
+      code: 'load_failed',
+      message: 'The CPU engine could not load Qwen3-0.6B-Q4_K_M.gguf (unknown model architecture: "mamba9").',
+    });
     await new Promise((r) => setTimeout(r, 5));
     expect(engines[0]!.exited).toBe(1);
   });
@@ -154,7 +195,10 @@ describe('CpuModelController: loading', () => {
   it('loads a picked GGUF file without the cache, and refuses a file that is not GGUF before starting an engine', async () => {
     const { controller, cache, engines } = setup();
     expect(await controller.loadFile(new File([new TextEncoder().encode('hello')], 'notes.gguf'))).toBe(false);
-    expect(controller.state.error).toMatchObject({ code: 'not_gguf', message: expect.stringMatching(/^notes\.gguf: this is not a GGUF file/) });
+    expect(controller.state.error).toMatchObject({
+      code: 'not_gguf',
+      message: expect.stringMatching(/^notes\.gguf: this is not a GGUF file/),
+    });
     expect(engines).toEqual([]);
     expect(await controller.loadFile(new File([makeTinyGguf()], 'tiny.gguf'))).toBe(true);
     expect(controller.state.loaded).toMatchObject({ id: 'wllama:tiny.gguf', url: null, bytes: 488_800 });
@@ -172,7 +216,10 @@ describe('CpuModelController: unloading and the cache', () => {
     expect(engines[0]!.exited).toBe(1);
     expect(events.map((e) => e.type)).toEqual(['loaded', 'unloaded', 'loaded']);
     await controller.deleteCached(URL_06B);
-    expect(controller.state).toMatchObject({ cached: [], notice: "Deleted Qwen3-0.6B-Q4_K_M.gguf from this browser's storage." });
+    expect(controller.state).toMatchObject({
+      cached: [],
+      notice: "Deleted Qwen3-0.6B-Q4_K_M.gguf from this browser's storage.",
+    });
     await controller.unload();
     expect(controller.chatModel()).toBeNull();
     expect(engines[1]!.exited).toBe(1);

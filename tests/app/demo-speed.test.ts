@@ -39,10 +39,14 @@ describe('demo speed', () => {
   it('a scripted model reads its delay before every piece, so a change applies mid-reply and the text is the same', async () => {
     const asked: number[] = [];
     let delay = 5;
-    const model = new ScriptedChatModel({ rules: [{ purpose: 'agent', replies: ['one two three four'] }] }, 'speed', () => {
-      asked.push(delay);
-      return delay;
-    });
+    const model = new ScriptedChatModel(
+      { rules: [{ purpose: 'agent', replies: ['one two three four'] }] },
+      'speed',
+      () => {
+        asked.push(delay);
+        return delay;
+      },
+    );
     const pieces: string[] = [];
     const result = await model.complete({
       messages: [{ role: 'user', content: 'play' }],

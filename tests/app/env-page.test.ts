@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { clampTurn, loadEnvPage, memoryProvenance, pairEpisodes, playSeeds, replayFrames, rescoreWithRunModel } from '../../src/app/explorer/env-page.ts';
+import {
+  clampTurn,
+  loadEnvPage,
+  memoryProvenance,
+  pairEpisodes,
+  playSeeds,
+  replayFrames,
+  rescoreWithRunModel,
+} from '../../src/app/explorer/env-page.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
 import type { MemoryRecord } from '../../src/core/loop/memory.ts';
 import { scriptedEpochs, testMeta, TEST_CONFIG } from '../adapters/store/store-fixtures.ts';
@@ -12,7 +20,9 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 // The view data, the store or the re-score is the point, not Python: the scripted games run as in-process doubles.
 const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
 
 let epochs: EpochResult[];
 let store: MemoryRunStore;
@@ -27,7 +37,9 @@ describe('environment page data', () => {
   it('loads an environment with its episodes and the run state, or null', async () => {
     const data = (await loadEnvPage(store, 'r', 'e0001-s00'))!;
     expect(data.env.id).toBe('e0001-s00');
-    expect(data.episodes.map((e) => e.id)).toEqual(epochs[1]!.episodes.filter((e) => e.envId === 'e0001-s00').map((e) => e.id));
+    expect(data.episodes.map((e) => e.id)).toEqual(
+      epochs[1]!.episodes.filter((e) => e.envId === 'e0001-s00').map((e) => e.id),
+    );
     expect(data.state).toEqual(epochs[1]!.nextState);
     expect(await loadEnvPage(store, 'r', 'e0099-s00')).toBeNull();
     expect(await loadEnvPage(store, 'missing', 'e0001-s00')).toBeNull();
@@ -50,10 +62,28 @@ describe('environment page data', () => {
     const hinted = data.episodes.find((e) => e.arm === 'hint')!;
     const frames = replayFrames(hinted);
     expect(frames).toHaveLength(hinted.turns.length + 1);
-    expect(frames[0]).toEqual({ turn: 0, reply: null, action: null, reward: null, rewardNote: null, observation: hinted.firstObservation, terminated: false, truncated: false });
+    expect(frames[0]).toEqual({
+      turn: 0,
+      reply: null,
+      action: null,
+      reward: null,
+      rewardNote: null,
+      observation: hinted.firstObservation,
+      terminated: false,
+      truncated: false,
+    });
     expect(frames[0]!.observation).toContain('\n\nHINT: ');
     const t = hinted.turns[0]!;
-    expect(frames[1]).toEqual({ turn: 1, reply: t.reply, action: t.action, reward: t.reward, rewardNote: null, observation: t.observation, terminated: t.terminated, truncated: t.truncated });
+    expect(frames[1]).toEqual({
+      turn: 1,
+      reply: t.reply,
+      action: t.action,
+      reward: t.reward,
+      rewardNote: null,
+      observation: t.observation,
+      terminated: t.terminated,
+      truncated: t.truncated,
+    });
     expect([clampTurn(-1, 3), clampTurn(7, 3), clampTurn(1, 3)]).toEqual([0, 2, 1]);
   });
 
@@ -61,12 +91,20 @@ describe('environment page data', () => {
     const data = (await loadEnvPage(store, 'r', 'e0000-s00'))!;
     const played = data.episodes.find((e) => e.arm === 'nohint')!;
     const last = played.turns.length - 1;
-    const withNaN = { ...played, error: null, turns: played.turns.map((t, i) => (i === last ? { ...t, reward: Number.NaN, nonfiniteReward: 'nan' as const, terminated: true } : t)) };
+    const withNaN = {
+      ...played,
+      error: null,
+      turns: played.turns.map((t, i) =>
+        i === last ? { ...t, reward: Number.NaN, nonfiniteReward: 'nan' as const, terminated: true } : t,
+      ),
+    };
     const stored = JSON.parse(JSON.stringify(withNaN)) as typeof withNaN;
     expect(stored.turns[last]!.reward).toBeNull();
     const frame = replayFrames(stored)[last + 1]!;
     expect(frame.reward).toBeNaN();
-    expect(frame.rewardNote).toBe('scored as a return of 1: the return is max(-1, min(1, reward)), which gives 1 for nan');
+    expect(frame.rewardNote).toBe(
+      'scored as a return of 1: the return is max(-1, min(1, reward)), which gives 1 for nan',
+    );
   });
 
   it('names what memory showed the designer, and whether the environment is in memory now', async () => {
@@ -101,7 +139,12 @@ describe("re-scoring with the run's model", () => {
     const restore = model.restore.bind(model);
     model.restore = (snapshot) => (restored.push(snapshot), restore(snapshot));
     const progress: string[] = [];
-    const result = await rescoreWithRunModel({ model: async (meta) => (expect(meta.id).toBe('r'), model), sandbox }, data, data.env.code, (done, total) => progress.push(`${done}/${total}`));
+    const result = await rescoreWithRunModel(
+      { model: async (meta) => (expect(meta.id).toBe('r'), model), sandbox },
+      data,
+      data.env.code,
+      (done, total) => progress.push(`${done}/${total}`),
+    );
     expect(restored).toEqual([data.state.modelSnapshot]);
     expect(progress).toEqual(['1/4', '2/4', '3/4', '4/4']);
     expect(TEST_CONFIG.playsPerArm).toBe(2);

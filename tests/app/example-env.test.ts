@@ -11,8 +11,11 @@ describe('the example environment', () => {
     try {
       await handle.reset(1, { timeoutMs: 10_000 });
       const seen: string[] = [];
-      for (let d = 0; d <= 9; d++) seen.push((await handle.step(`\\boxed{${String(d).repeat(3)}}`, { timeoutMs: 10_000 })).observation);
-      const counts = seen.filter((text) => !text.startsWith('Correct')).map((text) => /^(\d) (digits?) in the right place\. /.exec(text));
+      for (let d = 0; d <= 9; d++)
+        seen.push((await handle.step(`\\boxed{${String(d).repeat(3)}}`, { timeoutMs: 10_000 })).observation);
+      const counts = seen
+        .filter((text) => !text.startsWith('Correct'))
+        .map((text) => /^(\d) (digits?) in the right place\. /.exec(text));
       expect(counts.every((m) => m !== null && (m[1] === '1') === (m[2] === 'digit'))).toBe(true);
       expect(new Set(counts.map((m) => m![2]))).toEqual(new Set(['digit', 'digits']));
     } finally {

@@ -12,7 +12,16 @@ import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { FIXED_POOL, HELD_OUT_SUITE, LESSON_SCRIPT, LESSON_TEXT } from './experiment-fixtures.ts';
 
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => 2);
 
 function deps(store: MemoryRunStore, suite: Suite = HELD_OUT_SUITE): RunControllerDeps {
@@ -44,7 +53,12 @@ describe('a run with the playbook and an evaluation every epoch', () => {
   it('records its suite, evaluates before and after the epoch, learns a lesson with its source, and shows both live', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'e', config: { ...CONFIG, usePlaybook: true, evalEvery: 1 }, modelId: 'scripted:lessons', epochsPlanned: 1 });
+    const meta = await controller.create({
+      name: 'e',
+      config: { ...CONFIG, usePlaybook: true, evalEvery: 1 },
+      modelId: 'scripted:lessons',
+      epochsPlanned: 1,
+    });
     expect(meta.evalSuite).toEqual({ name: 'builtin', sha256: HELD_OUT_SUITE.sha256 });
     expect(meta.fixedPool).toBeUndefined();
     const seen: string[] = [];
@@ -62,23 +76,49 @@ describe('a run with the playbook and an evaluation every epoch', () => {
       [1, 0, 'schedule', 4, 2, true],
     ]);
     expect(evaluations.map((e) => e.lessonsShown)).toEqual([0, 2]);
-    expect(controller.evaluation).toMatchObject({ trigger: 'schedule', afterEpochs: 1, phase: 'done', done: 4, total: 4, wins: 2 });
-    expect(controller.live!.lessons).toEqual([expect.objectContaining({ envId: 'e0000-s00', problem: null, lesson: expect.objectContaining({ text: LESSON_TEXT }) })]);
-    expect((await store.loadRun(meta.id))!.state.playbook).toEqual([expect.objectContaining({ id: 'L-e0000-s00', origin: 'learned', sourceEnvId: 'e0000-s00', status: 'active' })]);
+    expect(controller.evaluation).toMatchObject({
+      trigger: 'schedule',
+      afterEpochs: 1,
+      phase: 'done',
+      done: 4,
+      total: 4,
+      wins: 2,
+    });
+    expect(controller.live!.lessons).toEqual([
+      expect.objectContaining({
+        envId: 'e0000-s00',
+        problem: null,
+        lesson: expect.objectContaining({ text: LESSON_TEXT }),
+      }),
+    ]);
+    expect((await store.loadRun(meta.id))!.state.playbook).toEqual([
+      expect.objectContaining({ id: 'L-e0000-s00', origin: 'learned', sourceEnvId: 'e0000-s00', status: 'active' }),
+    ]);
   });
 
   it('says so when the held-out suite changed since the run recorded it, and records the new one', async () => {
     const store = new MemoryRunStore();
     const first = new RunController(deps(store));
-    const meta = await first.create({ name: 's', config: { ...CONFIG, evalEvery: 1 }, modelId: 'scripted:lessons', epochsPlanned: 2 });
+    const meta = await first.create({
+      name: 's',
+      config: { ...CONFIG, evalEvery: 1 },
+      modelId: 'scripted:lessons',
+      epochsPlanned: 2,
+    });
     const changed = { ...HELD_OUT_SUITE, sha256: 'c'.repeat(64), environments: HELD_OUT_SUITE.environments.slice(1) };
     const second = new RunController(deps(store, changed));
     await second.open(meta.id);
     await second.start();
     await until(() => second.status === 'completed', 'completion');
-    expect(second.notice).toContain(`The held-out suite changed since this run last recorded it (builtin ${'a'.repeat(12)}, now ${'c'.repeat(12)})`);
+    expect(second.notice).toContain(
+      `The held-out suite changed since this run last recorded it (builtin ${'a'.repeat(12)}, now ${'c'.repeat(12)})`,
+    );
     expect((await store.loadRun(meta.id))!.meta.evalSuite).toEqual({ name: 'builtin', sha256: 'c'.repeat(64) });
-    expect((await store.evaluationsOf(meta.id)).map((e) => e.suiteSha256)).toEqual(['c'.repeat(64), 'c'.repeat(64), 'c'.repeat(64)]);
+    expect((await store.evaluationsOf(meta.id)).map((e) => e.suiteSha256)).toEqual([
+      'c'.repeat(64),
+      'c'.repeat(64),
+      'c'.repeat(64),
+    ]);
   });
 });
 
@@ -86,8 +126,18 @@ describe('a fixed-pool run (the baseline without a designer)', () => {
   it('records its pool, plays it in turn instead of designing, and continues from it after a reload', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'p', config: { ...CONFIG, slotsPerEpoch: 1 }, modelId: 'scripted:lessons', epochsPlanned: 2, fixedPool: FIXED_POOL });
-    expect(meta.fixedPool).toEqual({ name: 'starter', sha256: FIXED_POOL.sha256, environments: FIXED_POOL.environments });
+    const meta = await controller.create({
+      name: 'p',
+      config: { ...CONFIG, slotsPerEpoch: 1 },
+      modelId: 'scripted:lessons',
+      epochsPlanned: 2,
+      fixedPool: FIXED_POOL,
+    });
+    expect(meta.fixedPool).toEqual({
+      name: 'starter',
+      sha256: FIXED_POOL.sha256,
+      environments: FIXED_POOL.environments,
+    });
     expect(meta.evalSuite).toBeUndefined();
     await controller.start();
     await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
@@ -98,8 +148,17 @@ describe('a fixed-pool run (the baseline without a designer)', () => {
     await reloaded.open(meta.id);
     await reloaded.start();
     await until(() => reloaded.status === 'completed', 'completion after the reload');
-    expect(reloaded.live!.slots.map((s) => [s.envId, s.poolId, s.attempts.length])).toEqual([['e0001-s00', 'pool_door', 0]]);
-    expect(epochProgress(reloaded.live!, meta.config)).toMatchObject({ slots: 1, slotsDone: 1, attempts: 0, playsDone: 4, plays: 4, fraction: 1 });
+    expect(reloaded.live!.slots.map((s) => [s.envId, s.poolId, s.attempts.length])).toEqual([
+      ['e0001-s00', 'pool_door', 0],
+    ]);
+    expect(epochProgress(reloaded.live!, meta.config)).toMatchObject({
+      slots: 1,
+      slotsDone: 1,
+      attempts: 0,
+      playsDone: 4,
+      plays: 4,
+      fraction: 1,
+    });
     const envs = await store.queryEnvironments(meta.id);
     expect(envs.map((e) => [e.id, e.poolId, e.difficulty, e.status])).toEqual([
       ['e0000-s00', 'pool_glow', 'fixed pool', 'valid'],
@@ -112,15 +171,35 @@ describe('Evaluate now', () => {
   it('stores an on-demand evaluation of the agent as it is (its playbook included) after the epochs it has', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'd', config: { ...CONFIG, usePlaybook: true }, modelId: 'scripted:lessons', epochsPlanned: 1 });
+    const meta = await controller.create({
+      name: 'd',
+      config: { ...CONFIG, usePlaybook: true },
+      modelId: 'scripted:lessons',
+      epochsPlanned: 1,
+    });
     await controller.start();
     await until(() => controller.status === 'completed', 'completion');
     expect(await store.evaluationsOf(meta.id)).toEqual([]);
     await controller.evaluateNow();
-    expect(controller.evaluation).toMatchObject({ trigger: 'demand', afterEpochs: 1, phase: 'done', done: 4, total: 4, error: null });
+    expect(controller.evaluation).toMatchObject({
+      trigger: 'demand',
+      afterEpochs: 1,
+      phase: 'done',
+      done: 4,
+      total: 4,
+      error: null,
+    });
     expect(controller.evaluationsStored).toBe(1);
     const [stored] = await store.evaluationsOf(meta.id);
-    expect(stored).toMatchObject({ trigger: 'demand', afterEpochs: 1, epoch: 0, suiteSha256: HELD_OUT_SUITE.sha256, playbook: true, lessonsShown: 2, episodes: 4 });
+    expect(stored).toMatchObject({
+      trigger: 'demand',
+      afterEpochs: 1,
+      epoch: 0,
+      suiteSha256: HELD_OUT_SUITE.sha256,
+      playbook: true,
+      lessonsShown: 2,
+      episodes: 4,
+    });
   });
 
   it('does nothing while the run runs, and a cancel stops it before the next play and stores nothing', async () => {

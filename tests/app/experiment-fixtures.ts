@@ -34,6 +34,8 @@ export const LESSON_TEXT = 'Look for the one thing that stands out before you ac
 
 /** scripted/hint-helps.json with a rule for lesson requests. */
 export const LESSON_SCRIPT: ChatScript = (() => {
-  const base = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+  const base = parseChatScript(
+    JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+  );
   return { ...base, rules: [...base.rules, { purpose: 'lesson', replies: [`LESSON: ${LESSON_TEXT}`] }] };
 })();

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
-import { DEFAULT_EXPLORER_SETTINGS, toQuery, type ExplorerRow, type ExplorerSettings } from '../../src/app/explorer/explorer-query.ts';
-import { ExplorerWindow, nextRowIndex, openExplorerSource, pagesOf, scrollToShow, visibleRange } from '../../src/app/explorer/explorer-window.ts';
+import {
+  DEFAULT_EXPLORER_SETTINGS,
+  toQuery,
+  type ExplorerRow,
+  type ExplorerSettings,
+} from '../../src/app/explorer/explorer-query.ts';
+import {
+  ExplorerWindow,
+  nextRowIndex,
+  openExplorerSource,
+  pagesOf,
+  scrollToShow,
+  visibleRange,
+} from '../../src/app/explorer/explorer-window.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import { selectEnvironments } from '../../src/analysis/env-query.ts';
 import type { EpochResult } from '../../src/core/loop/epoch.ts';
@@ -91,7 +103,11 @@ describe('ExplorerWindow', () => {
 
   it('drops pages that arrive after close, and reports fetch errors', async () => {
     let release: () => void = () => undefined;
-    const win = new ExplorerWindow(() => new Promise((resolve) => (release = () => resolve(rowsOf(0, 10)))), undefined, 10);
+    const win = new ExplorerWindow(
+      () => new Promise((resolve) => (release = () => resolve(rowsOf(0, 10)))),
+      undefined,
+      10,
+    );
     const pending = win.ensure({ start: 0, end: 5 });
     win.close();
     release();
@@ -108,7 +124,15 @@ describe('openExplorerSource over a store', () => {
   for (let epoch = 0; epoch < 30; epoch++) {
     for (let slot = 0; slot < 4; slot++) {
       const n = epoch * 4 + slot;
-      envs.push(explorerEnv(epoch, slot, n % 5 === 4 ? null : { regret: ((n * 37) % 11) / 10 - 0.5, winRate: ((n * 13) % 7) / 7, designerReward: ((n * 7) % 9) / 9 }));
+      envs.push(
+        explorerEnv(
+          epoch,
+          slot,
+          n % 5 === 4
+            ? null
+            : { regret: ((n * 37) % 11) / 10 - 0.5, winRate: ((n * 13) % 7) / 7, designerReward: ((n * 7) % 9) / 9 },
+        ),
+      );
     }
   }
 
@@ -128,7 +152,8 @@ describe('openExplorerSource over a store', () => {
     });
     for (let epoch = 0; epoch < 30; epoch++) {
       const own = envs.filter((e) => e.epoch === epoch);
-      const memory = epoch === 29 ? [{ envId: 'e0029-s00', skill: own[0]!.skill, code: '', winRate: 0.5, regret: 0.1, epoch }] : [];
+      const memory =
+        epoch === 29 ? [{ envId: 'e0029-s00', skill: own[0]!.skill, code: '', winRate: 0.5, regret: 0.1, epoch }] : [];
       const result: EpochResult = {
         epoch,
         environments: own,

@@ -10,7 +10,16 @@ import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 1, playsPerArm: 1, hintPlays: 1, maxTurns: 2, useCorpus: false };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 1,
+  playsPerArm: 1,
+  hintPlays: 1,
+  maxTurns: 2,
+  useCorpus: false,
+};
 
 async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -24,7 +33,10 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
 async function run(constrainAgent: boolean): Promise<{ notice: string | null; agent: ChatRequest[] }> {
   const requests: ChatRequest[] = [];
   const scripted = new ScriptedChatModel(LESSON_SCRIPT);
-  const model: ChatModel = { id: scripted.id, complete: (request) => (requests.push(request), scripted.complete(request)) };
+  const model: ChatModel = {
+    id: scripted.id,
+    complete: (request) => (requests.push(request), scripted.complete(request)),
+  };
   const controller = new RunController({
     store: new MemoryRunStore(),
     sandbox: () => fakeSandbox(HINT_HELPS_DOUBLES),
@@ -33,7 +45,12 @@ async function run(constrainAgent: boolean): Promise<{ notice: string | null; ag
     suite: async () => HELD_OUT_SUITE,
     schedule: (flush) => setTimeout(flush, 0),
   });
-  await controller.create({ name: 'grammar', config: { ...CONFIG, constrainAgent }, modelId: 'scripted:lessons', epochsPlanned: 1 });
+  await controller.create({
+    name: 'grammar',
+    config: { ...CONFIG, constrainAgent },
+    modelId: 'scripted:lessons',
+    epochsPlanned: 1,
+  });
   await controller.start();
   await until(() => controller.status === 'completed', 'the run to complete');
   return { notice: controller.notice, agent: requests.filter((r) => r.purpose === 'agent') };
@@ -42,7 +59,9 @@ async function run(constrainAgent: boolean): Promise<{ notice: string | null; ag
 describe('constrained agent replies with a model that cannot honour them', () => {
   it('say so in the run notice, and the agent plays unconstrained', async () => {
     const { notice, agent } = await run(true);
-    expect(notice).toMatch(/^Constrained agent replies are on, but scripted:\S+ does not support grammars: the agent plays unconstrained\./);
+    expect(notice).toMatch(
+      /^Constrained agent replies are on, but scripted:\S+ does not support grammars: the agent plays unconstrained\./,
+    );
     expect(agent.length).toBeGreaterThan(0);
     expect(agent.every((r) => r.grammar === undefined)).toBe(true);
   });

@@ -4,7 +4,17 @@ import { TOUR_STEPS } from '../../src/app/learn/tour-steps.ts';
 
 describe('guided tour', () => {
   it('points at each part of the live view once, ending with the memory', () => {
-    expect(TOUR_STEPS.map((s) => s.target)).toEqual(['timeline', 'slot', 'validation', 'hint', 'arm-nohint', 'arm-hint', 'regret', 'score', 'memory']);
+    expect(TOUR_STEPS.map((s) => s.target)).toEqual([
+      'timeline',
+      'slot',
+      'validation',
+      'hint',
+      'arm-nohint',
+      'arm-hint',
+      'regret',
+      'score',
+      'memory',
+    ]);
     expect(new Set(TOUR_STEPS.map((s) => s.title)).size).toBe(TOUR_STEPS.length);
   });
 

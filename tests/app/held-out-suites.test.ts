@@ -10,7 +10,14 @@ import { overlapText } from '../../src/app/suites/eval-progress.ts';
 import { FixedPoolPicker } from '../../src/app/suites/fixed-pool.svelte.ts';
 import { HeldOutChoice } from '../../src/app/suites/held-out-choice.svelte.ts';
 import { RunController, type RunControllerDeps } from '../../src/app/run/run-controller.svelte.ts';
-import { choiceOf, loadChosenSuite, recordedSuite, scheduledSuite, suiteOverlap, trainingCodes } from '../../src/app/suites/suite-choice.ts';
+import {
+  choiceOf,
+  loadChosenSuite,
+  recordedSuite,
+  scheduledSuite,
+  suiteOverlap,
+  trainingCodes,
+} from '../../src/app/suites/suite-choice.ts';
 import type { PoolFiles } from '../../src/app/suites/suite-source.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
@@ -18,7 +25,16 @@ import { fakeSandbox } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { FIXED_POOL, GLOW_CODE, HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 const sandbox = fakeSandbox(HINT_HELPS_DOUBLES);
 
 function deps(store: MemoryRunStore): RunControllerDeps {
@@ -41,18 +57,36 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
 }
 
 /** A stored run trained for `epochs` epochs: each designs GlowKey and DoorWord (the scripted designer's two games). */
-async function trainedRun(store: MemoryRunStore, name: string, epochs: number, patch: Partial<Config> = {}): Promise<{ meta: RunMeta; controller: RunController }> {
+async function trainedRun(
+  store: MemoryRunStore,
+  name: string,
+  epochs: number,
+  patch: Partial<Config> = {},
+): Promise<{ meta: RunMeta; controller: RunController }> {
   const controller = new RunController(deps(store));
-  const meta = await controller.create({ name, config: { ...CONFIG, ...patch }, modelId: 'scripted:lessons', epochsPlanned: epochs });
+  const meta = await controller.create({
+    name,
+    config: { ...CONFIG, ...patch },
+    modelId: 'scripted:lessons',
+    epochsPlanned: epochs,
+  });
   await controller.start();
   await until(() => controller.status === 'completed', `${name} completed`);
   return { meta, controller };
 }
 
 async function poolFiles(entries: Array<[string, string]>): Promise<PoolFiles> {
-  const manifest = entries.map(([name]) => JSON.stringify({ file_name: name, skill_name: 'Logical Deduction' })).join('\n');
-  const texts: Array<[string, string]> = [['manifest.jsonl', manifest], ...entries.map(([name, code]): [string, string] => [`games/${name}`, code])];
-  return { files: await Promise.all(texts.map(async ([path, text]) => ({ path, text, sha256: await sha256Hex(text) }))), problems: [] };
+  const manifest = entries
+    .map(([name]) => JSON.stringify({ file_name: name, skill_name: 'Logical Deduction' }))
+    .join('\n');
+  const texts: Array<[string, string]> = [
+    ['manifest.jsonl', manifest],
+    ...entries.map(([name, code]): [string, string] => [`games/${name}`, code]),
+  ];
+  return {
+    files: await Promise.all(texts.map(async ([path, text]) => ({ path, text, sha256: await sha256Hex(text) }))),
+    problems: [],
+  };
 }
 
 describe('a chosen suite', () => {
@@ -63,15 +97,24 @@ describe('a chosen suite', () => {
     const suite = await loadChosenSuite({ kind: 'run', runId: meta.id, epoch: 1 }, sources);
     expect(suite.name).toBe('run source at epoch 1');
     expect(suite.environments.map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s01']);
-    await expect(loadChosenSuite({ kind: 'run', runId: meta.id, epoch: 2 }, sources)).rejects.toThrow('expected epoch 1, got 2');
+    await expect(loadChosenSuite({ kind: 'run', runId: meta.id, epoch: 2 }, sources)).rejects.toThrow(
+      'expected epoch 1, got 2',
+    );
     expect(await loadChosenSuite({ kind: 'builtin' }, sources)).toBe(HELD_OUT_SUITE);
 
     const recorded = recordedSuite(suite, { kind: 'run', runId: meta.id, epoch: 1 });
-    expect(recorded).toEqual({ name: suite.name, sha256: suite.sha256, source: { kind: 'run', runId: meta.id, epoch: 1 } });
+    expect(recorded).toEqual({
+      name: suite.name,
+      sha256: suite.sha256,
+      source: { kind: 'run', runId: meta.id, epoch: 1 },
+    });
     expect(choiceOf(recorded)).toEqual({ kind: 'run', runId: meta.id, epoch: 1 });
     const pool = recordedSuite(FIXED_POOL, { kind: 'pool', suite: FIXED_POOL });
     expect(choiceOf(pool)).toEqual({ kind: 'pool', suite: FIXED_POOL });
-    expect(recordedSuite(HELD_OUT_SUITE, { kind: 'builtin' })).toEqual({ name: 'builtin', sha256: HELD_OUT_SUITE.sha256 });
+    expect(recordedSuite(HELD_OUT_SUITE, { kind: 'builtin' })).toEqual({
+      name: 'builtin',
+      sha256: HELD_OUT_SUITE.sha256,
+    });
     expect(choiceOf(undefined)).toEqual({ kind: 'builtin' });
 
     // Its source run deleted: the built-in suite takes its place, with a notice.
@@ -79,15 +122,30 @@ describe('a chosen suite', () => {
     const fallback = await scheduledSuite({ evalSuite: recorded }, sources);
     expect(fallback.suite).toBe(HELD_OUT_SUITE);
     expect(fallback.record).toEqual({ name: 'builtin', sha256: HELD_OUT_SUITE.sha256 });
-    expect(fallback.notice).toContain(`was taken from the run ${meta.id}, which is no longer stored; later evaluations use the built-in suite`);
-    expect(await scheduledSuite({ evalSuite: pool }, sources)).toEqual({ suite: FIXED_POOL, record: null, notice: null });
+    expect(fallback.notice).toContain(
+      `was taken from the run ${meta.id}, which is no longer stored; later evaluations use the built-in suite`,
+    );
+    expect(await scheduledSuite({ evalSuite: pool }, sources)).toEqual({
+      suite: FIXED_POOL,
+      record: null,
+      notice: null,
+    });
   });
 
   it('finds the suite environments whose code the run trains on (played or in its fixed pool)', () => {
     const codes = trainingCodes({ fixedPool: FIXED_POOL }, []);
     expect(suiteOverlap(HELD_OUT_SUITE, codes)).toEqual(['glow_key', 'door_word']);
     expect(suiteOverlap(HELD_OUT_SUITE, trainingCodes({}, []))).toEqual([]);
-    const progress = { trigger: 'demand', afterEpochs: 1, done: 4, total: 4, wins: 2, phase: 'done', suite: 'x', error: null } as const;
+    const progress = {
+      trigger: 'demand',
+      afterEpochs: 1,
+      done: 4,
+      total: 4,
+      wins: 2,
+      phase: 'done',
+      suite: 'x',
+      error: null,
+    } as const;
     const result = { environments: 2, episodes: 4, wins: 2, winRate: 0.5, ci95: [0, 1] as [number, number] };
     expect(overlapText({ ...progress, result, overlap: ['glow_key'] })).toBe(
       'Not held out: 1 of the 2 suite environments (glow_key) have the same code as environments this run trains on, so this result cannot tell held-out play from play on training data.',
@@ -108,11 +166,19 @@ describe('the run controller with a chosen suite', () => {
       epochsPlanned: 1,
       evalSuite: { kind: 'run', runId: source.id, epoch: 1 },
     });
-    expect(meta.evalSuite).toMatchObject({ name: 'run source at epoch 1', source: { kind: 'run', runId: source.id, epoch: 1 } });
+    expect(meta.evalSuite).toMatchObject({
+      name: 'run source at epoch 1',
+      source: { kind: 'run', runId: source.id, epoch: 1 },
+    });
     await controller.start();
     await until(() => controller.status === 'completed', 'the first epoch');
     // The scripted designer writes the same two games in every run: the suite is not held out.
-    expect(controller.evaluation).toMatchObject({ phase: 'done', afterEpochs: 1, suite: 'run source at epoch 1', overlap: ['e0000-s00', 'e0000-s01'] });
+    expect(controller.evaluation).toMatchObject({
+      phase: 'done',
+      afterEpochs: 1,
+      suite: 'run source at epoch 1',
+      overlap: ['e0000-s00', 'e0000-s01'],
+    });
 
     // One more epoch after a reload: the suite is read again from the source run.
     await store.updateRun(meta.id, { epochsPlanned: 2 });
@@ -135,11 +201,25 @@ describe('the run controller with a chosen suite', () => {
     await controller.evaluateNow({ kind: 'pool', suite: HELD_OUT_SUITE });
     expect(controller.evaluation).toMatchObject({ trigger: 'demand', phase: 'done', suite: 'builtin', overlap: [] });
     await controller.evaluateNow({ kind: 'run', runId: meta.id, epoch: 1 });
-    expect(controller.evaluation).toMatchObject({ phase: 'done', suite: 'run run at epoch 1', overlap: ['e0000-s00', 'e0000-s01'] });
+    expect(controller.evaluation).toMatchObject({
+      phase: 'done',
+      suite: 'run run at epoch 1',
+      overlap: ['e0000-s00', 'e0000-s01'],
+    });
     expect((await store.evaluationsOf(meta.id)).map((e) => e.suite)).toEqual(['builtin', 'run run at epoch 1']);
 
-    const pooled = await new RunController(deps(store)).create({ name: 'p', config: { ...CONFIG, evalEvery: 2 }, modelId: 'm', epochsPlanned: 1, evalSuite: { kind: 'pool', suite: FIXED_POOL } });
-    expect(pooled.evalSuite).toEqual({ name: 'starter', sha256: FIXED_POOL.sha256, source: { kind: 'pool', environments: FIXED_POOL.environments } });
+    const pooled = await new RunController(deps(store)).create({
+      name: 'p',
+      config: { ...CONFIG, evalEvery: 2 },
+      modelId: 'm',
+      epochsPlanned: 1,
+      evalSuite: { kind: 'pool', suite: FIXED_POOL },
+    });
+    expect(pooled.evalSuite).toEqual({
+      name: 'starter',
+      sha256: FIXED_POOL.sha256,
+      source: { kind: 'pool', environments: FIXED_POOL.environments },
+    });
   });
 });
 
@@ -150,7 +230,11 @@ describe('the held-out suite chooser', () => {
     await new Promise((resolve) => setTimeout(resolve, 2));
     const { meta: newest } = await trainedRun(store, 'newer', 2);
     await new RunController(deps(store)).create({ name: 'empty', config: CONFIG, modelId: 'm', epochsPlanned: 1 });
-    const choice = new HeldOutChoice({ store, builtin: async () => HELD_OUT_SUITE, imported: new FixedPoolPicker({ sandbox: () => sandbox, readPicked: async () => poolFiles([]) }) });
+    const choice = new HeldOutChoice({
+      store,
+      builtin: async () => HELD_OUT_SUITE,
+      imported: new FixedPoolPicker({ sandbox: () => sandbox, readPicked: async () => poolFiles([]) }),
+    });
     expect(choice.choice).toEqual({ kind: 'builtin' });
     await choice.refresh();
     expect(choice.runs.map((r) => [r.name, r.epochs])).toEqual([
@@ -161,7 +245,10 @@ describe('the held-out suite chooser', () => {
     expect([choice.runId, choice.epoch, choice.preview.suite?.name]).toEqual([newest.id, 2, 'run newer at epoch 2']);
     expect(choice.choice).toEqual({ kind: 'run', runId: newest.id, epoch: 2 });
     await choice.useRun(newest.id, 3);
-    expect(choice.preview).toMatchObject({ phase: 'failed', error: 'the run newer has 2 committed epochs: expected an epoch from 1 to 2, got 3' });
+    expect(choice.preview).toMatchObject({
+      phase: 'failed',
+      error: 'the run newer has 2 committed epochs: expected an epoch from 1 to 2, got 3',
+    });
     expect(choice.choice).toBeNull();
     expect(choice.missing).toBe('Choose a stored run and an epoch for the held-out suite.');
     await choice.useRun(newest.id, 1);
@@ -173,13 +260,22 @@ describe('the held-out suite chooser', () => {
       ['glow.py', GLOW_CODE],
       ['broken.py', 'class BrokenEnv:\n'],
     ]);
-    const choice = new HeldOutChoice({ store: new MemoryRunStore(), builtin: async () => HELD_OUT_SUITE, imported: new FixedPoolPicker({ sandbox: () => sandbox, readPicked: async () => files }) });
+    const choice = new HeldOutChoice({
+      store: new MemoryRunStore(),
+      builtin: async () => HELD_OUT_SUITE,
+      imported: new FixedPoolPicker({ sandbox: () => sandbox, readPicked: async () => files }),
+    });
     await choice.setKind('pool');
     expect(choice.choice).toBeNull();
     expect(choice.missing).toBe('Import a pool (zip or folder) for the held-out suite; it is validated first.');
     expect(choice.imported.hasBundled).toBe(false);
     await choice.imported.usePicked([new File(['x'], 'mine.zip')]);
-    expect(choice.imported.state.problems).toEqual([{ source: 'broken', reason: expect.stringMatching(/^invalid at load \(no_env_class\)/), kept: false }]);
-    expect(choice.choice).toMatchObject({ kind: 'pool', suite: { name: 'mine', environments: [{ id: 'glow', code: GLOW_CODE }] } });
+    expect(choice.imported.state.problems).toEqual([
+      { source: 'broken', reason: expect.stringMatching(/^invalid at load \(no_env_class\)/), kept: false },
+    ]);
+    expect(choice.choice).toMatchObject({
+      kind: 'pool',
+      suite: { name: 'mine', environments: [{ id: 'glow', code: GLOW_CODE }] },
+    });
   });
 });

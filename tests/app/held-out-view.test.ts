@@ -2,7 +2,12 @@
 // evaluation progress lines of the run view.
 import { describe, expect, it } from 'vitest';
 import { chartCsv } from '../../src/app/charts/chart-csv.ts';
-import { chartedEvaluations, HELD_OUT_ALL_LABEL, HELD_OUT_INTERVAL_LABEL, heldOutCharts } from '../../src/app/charts/chart-heldout.ts';
+import {
+  chartedEvaluations,
+  HELD_OUT_ALL_LABEL,
+  HELD_OUT_INTERVAL_LABEL,
+  heldOutCharts,
+} from '../../src/app/charts/chart-heldout.ts';
 import { chartSummary, pointCount } from '../../src/app/charts/chart-series.ts';
 import { applyEvalEvent, evalProgressText, startedEvaluation } from '../../src/app/suites/eval-progress.ts';
 import { summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../src/core/eval/eval-record.ts';
@@ -16,7 +21,17 @@ const ENVS = [
 
 /** An evaluation whose environment i wins `wins[i]` of its 2 plays. */
 function evaluation(afterEpochs: number, wins: readonly number[], patch: Partial<EvalRecord> = {}): EvalRecord {
-  const plays: EvalPlay[] = ENVS.flatMap(([envId, skill], i) => [0, 1].map((k) => ({ envId, skill, seed: k, return: k < wins[i]! ? 1 : 0, won: k < wins[i]!, turns: 2, error: null })));
+  const plays: EvalPlay[] = ENVS.flatMap(([envId, skill], i) =>
+    [0, 1].map((k) => ({
+      envId,
+      skill,
+      seed: k,
+      return: k < wins[i]! ? 1 : 0,
+      won: k < wins[i]!,
+      turns: 2,
+      error: null,
+    })),
+  );
   return {
     epoch: afterEpochs - 1,
     suite: 'builtin',
@@ -36,7 +51,12 @@ describe('heldOutCharts', () => {
   it('draws the overall win rate with a 95% band and each skill with error bars, by epochs trained', () => {
     const evals = [evaluation(0, [0, 1, 0]), evaluation(1, [1, 2, 1]), evaluation(1, [2, 2, 2], { trigger: 'demand' })];
     const [overall, skills] = heldOutCharts(evals);
-    expect(overall).toMatchObject({ id: 'held-out', xLabel: 'Epochs trained', epochs: [0, 1, 1], intervals: { style: 'band', label: HELD_OUT_INTERVAL_LABEL } });
+    expect(overall).toMatchObject({
+      id: 'held-out',
+      xLabel: 'Epochs trained',
+      epochs: [0, 1, 1],
+      intervals: { style: 'band', label: HELD_OUT_INTERVAL_LABEL },
+    });
     expect(overall!.series).toHaveLength(1);
     expect(overall!.series[0]).toMatchObject({ label: HELD_OUT_ALL_LABEL, values: [1 / 6, 4 / 6, 1] });
     expect(overall!.series[0]!.interval!.lower).toEqual(evals.map((e) => e.ci95[0]));
@@ -56,14 +76,23 @@ describe('heldOutCharts', () => {
 
   it('draws only the suite of the run’s scheduled evaluations (else the latest), in order of epochs trained, and none without evaluations', () => {
     const old = evaluation(0, [0, 0, 0], { suiteSha256: 'b'.repeat(64) });
-    const { shown, otherSuites } = chartedEvaluations([old, evaluation(2, [1, 1, 1]), evaluation(1, [0, 1, 0], { trigger: 'demand' })]);
+    const { shown, otherSuites } = chartedEvaluations([
+      old,
+      evaluation(2, [1, 1, 1]),
+      evaluation(1, [0, 1, 0], { trigger: 'demand' }),
+    ]);
     expect(shown.map((e) => e.afterEpochs)).toEqual([1, 2]);
     expect(otherSuites).toBe(1);
     expect(heldOutCharts([old, evaluation(1, [1, 1, 1])])[0]!.description).toContain(
       "1 evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).",
     );
     const elsewhere = evaluation(2, [2, 2, 2], { trigger: 'demand', suiteSha256: 'c'.repeat(64) });
-    expect(chartedEvaluations([evaluation(0, [0, 0, 0]), evaluation(1, [1, 1, 1]), elsewhere]).shown.map((e) => [e.afterEpochs, e.suiteSha256[0]])).toEqual([
+    expect(
+      chartedEvaluations([evaluation(0, [0, 0, 0]), evaluation(1, [1, 1, 1]), elsewhere]).shown.map((e) => [
+        e.afterEpochs,
+        e.suiteSha256[0],
+      ]),
+    ).toEqual([
       [0, 'a'],
       [1, 'a'],
     ]);
@@ -74,8 +103,15 @@ describe('heldOutCharts', () => {
   it('exports CSV with the epochs trained and each interval in its own columns', () => {
     const [overall] = heldOutCharts([evaluation(0, [0, 1, 0]), evaluation(3, [2, 2, 2])]);
     const [header, first, second] = chartCsv(overall!).split('\n');
-    expect(header).toBe(`epochs trained,${HELD_OUT_ALL_LABEL},${HELD_OUT_ALL_LABEL} 95% low,${HELD_OUT_ALL_LABEL} 95% high`);
-    expect(first!.split(',').map(Number)).toEqual([0, 1 / 6, ...overall!.series[0]!.interval!.lower.slice(0, 1), ...overall!.series[0]!.interval!.upper.slice(0, 1)]);
+    expect(header).toBe(
+      `epochs trained,${HELD_OUT_ALL_LABEL},${HELD_OUT_ALL_LABEL} 95% low,${HELD_OUT_ALL_LABEL} 95% high`,
+    );
+    expect(first!.split(',').map(Number)).toEqual([
+      0,
+      1 / 6,
+      ...overall!.series[0]!.interval!.lower.slice(0, 1),
+      ...overall!.series[0]!.interval!.upper.slice(0, 1),
+    ]);
     // Three environments all won: the Jeffreys floor over three environments keeps the low end below 1 (docs/method.md section 7).
     expect(second).toBe(`3,1,${jeffreysInterval(3, 3)[0]},1`);
   });
@@ -85,18 +121,35 @@ describe('evaluation progress', () => {
   it('follows the scheduled evaluation events and words each phase', () => {
     const record = evaluation(2, [1, 2, 0]);
     let progress = applyEvalEvent(null, { type: 'eval_started', epoch: 1, afterEpochs: 2, total: 48 });
-    expect(evalProgressText(progress!)).toBe('Scheduled held-out evaluation after 2 epochs: held-out play 1 of 48 (0 won so far)');
-    progress = applyEvalEvent(progress, { type: 'eval_play', epoch: 1, afterEpochs: 2, play: record.plays[0]!, done: 11, total: 48 });
-    expect(evalProgressText(progress!)).toBe('Scheduled held-out evaluation after 2 epochs: held-out play 12 of 48 (1 won so far)');
+    expect(evalProgressText(progress!)).toBe(
+      'Scheduled held-out evaluation after 2 epochs: held-out play 1 of 48 (0 won so far)',
+    );
+    progress = applyEvalEvent(progress, {
+      type: 'eval_play',
+      epoch: 1,
+      afterEpochs: 2,
+      play: record.plays[0]!,
+      done: 11,
+      total: 48,
+    });
+    expect(evalProgressText(progress!)).toBe(
+      'Scheduled held-out evaluation after 2 epochs: held-out play 12 of 48 (1 won so far)',
+    );
     progress = applyEvalEvent(progress, { type: 'eval_completed', epoch: 1, record });
     expect(progress).toMatchObject({ phase: 'done', done: 6, total: 6 });
     expect(evalProgressText(progress!)).toBe(
       `Scheduled held-out evaluation after 2 epochs: win rate 0.50 (95% interval ${record.ci95[0].toFixed(2)} to ${record.ci95[1].toFixed(2)}) over 3 environments of builtin, 6 plays`,
     );
     const demand = startedEvaluation('demand', 1, 0);
-    expect(evalProgressText(demand)).toBe('On-demand held-out evaluation after 1 epoch: reading the suite and the model…');
-    expect(evalProgressText({ ...demand, total: 8, done: 3, phase: 'cancelled' })).toBe('On-demand held-out evaluation after 1 epoch: cancelled after 3 of 8 plays; nothing was stored');
-    expect(evalProgressText({ ...demand, phase: 'failed', error: 'no model' })).toBe('On-demand held-out evaluation after 1 epoch: failed: no model');
+    expect(evalProgressText(demand)).toBe(
+      'On-demand held-out evaluation after 1 epoch: reading the suite and the model…',
+    );
+    expect(evalProgressText({ ...demand, total: 8, done: 3, phase: 'cancelled' })).toBe(
+      'On-demand held-out evaluation after 1 epoch: cancelled after 3 of 8 plays; nothing was stored',
+    );
+    expect(evalProgressText({ ...demand, phase: 'failed', error: 'no model' })).toBe(
+      'On-demand held-out evaluation after 1 epoch: failed: no model',
+    );
     expect(applyEvalEvent(progress, { type: 'epoch_completed', epoch: 1, metrics: {} as never })).toBe(progress);
   });
 });

@@ -11,7 +11,16 @@ function element(tagName: string, options: { editable?: boolean; inside?: string
   };
 }
 
-const press = (key: string, extra: Partial<KeyPress> = {}): KeyPress => ({ key, repeat: false, ctrlKey: false, altKey: false, metaKey: false, shiftKey: false, target: element('BODY'), ...extra });
+const press = (key: string, extra: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  repeat: false,
+  ctrlKey: false,
+  altKey: false,
+  metaKey: false,
+  shiftKey: false,
+  target: element('BODY'),
+  ...extra,
+});
 const run = (status: ControllerStatus, stepping = false) => ({ status, stepping });
 
 describe('lecture-mode shortcuts', () => {
@@ -19,7 +28,8 @@ describe('lecture-mode shortcuts', () => {
     expect(shortcutFor(press(' '), run('running'))).toBe('pause');
     expect(shortcutFor(press(' '), run('paused'))).toBe('resume');
     expect(shortcutFor(press(' '), run('paused', true))).toBe('resume');
-    for (const status of ['idle', 'stopping', 'completed', 'failed', 'aborted', 'stopped'] as const) expect(shortcutFor(press(' '), run(status)), status).toBeNull();
+    for (const status of ['idle', 'stopping', 'completed', 'failed', 'aborted', 'stopped'] as const)
+      expect(shortcutFor(press(' '), run(status)), status).toBeNull();
   });
 
   it('the right arrow steps a paused run, is refused while a step runs, and does nothing while running', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvent, createLiveEpoch, type LivePlay, type LiveSlot } from '../../src/app/run/live-epoch.ts';
-import { activeWork, followScroll, playPartId, scoresSoFar, type FollowLayout } from '../../src/app/run/lecture-view.ts';
+import {
+  activeWork,
+  followScroll,
+  playPartId,
+  scoresSoFar,
+  type FollowLayout,
+} from '../../src/app/run/lecture-view.ts';
 import { readLectureMode, LectureMode } from '../../src/app/shell/lecture-mode.svelte.ts';
 
 const SCALE = { agentPlays: 16, designs: 4, rollouts: 1, scale: 4 };
@@ -63,11 +69,26 @@ describe('a slot’s scores so far', () => {
 
   it('waits for plays, then computes r_nohint, r_hint, regret and the win rate from the finished ones as the Score stage does', () => {
     const slot = epoch(1).slots[0]!;
-    expect(scoresSoFar(slot, config)).toEqual({ noHint: { done: 0, planned: 4, mean: null }, hint: { done: 0, planned: 0, mean: null }, regret: null, winRate: null });
+    expect(scoresSoFar(slot, config)).toEqual({
+      noHint: { done: 0, planned: 4, mean: null },
+      hint: { done: 0, planned: 0, mean: null },
+      regret: null,
+      winRate: null,
+    });
     slot.hint = 'Ask twice.';
     slot.plays.push(play('nohint', 0, 1), play('nohint', 1, 0), play('nohint', 2, null));
-    expect(scoresSoFar(slot, config)).toEqual({ noHint: { done: 2, planned: 4, mean: 0.5 }, hint: { done: 0, planned: 4, mean: null }, regret: null, winRate: 0.5 });
-    slot.plays.push(play('hint', 0, 1), play('hint', 1, 1), play('nohint', 3, 0, { dropped: true }), play('nohint', 0, 0, { rollout: 1 }));
+    expect(scoresSoFar(slot, config)).toEqual({
+      noHint: { done: 2, planned: 4, mean: 0.5 },
+      hint: { done: 0, planned: 4, mean: null },
+      regret: null,
+      winRate: 0.5,
+    });
+    slot.plays.push(
+      play('hint', 0, 1),
+      play('hint', 1, 1),
+      play('nohint', 3, 0, { dropped: true }),
+      play('nohint', 0, 0, { rollout: 1 }),
+    );
     // r_nohint over the first rollout's kept plays (1, 0); the win rate over every kept unhinted play (1, 0, 0).
     const scores = scoresSoFar(slot, config);
     expect(scores.noHint).toEqual({ done: 2, planned: 4, mean: 0.5 });
@@ -114,14 +135,24 @@ describe('where lecture mode scrolls', () => {
 
   it('follows the work alone when the side panel is not beside it or cannot fit', () => {
     expect(followScroll(layout({ side: null, scrollY: 4800, slot: { top: 4500, bottom: 5000 } }))).toBe(4492);
-    expect(followScroll(layout({ side: { height: 1200, stickyTop: 10, stage: { top: 300, bottom: 5000 } }, slot: { top: 2000, bottom: 2600 } }))).toBe(1600);
+    expect(
+      followScroll(
+        layout({
+          side: { height: 1200, stickyTop: 10, stage: { top: 300, bottom: 5000 } },
+          slot: { top: 2000, bottom: 2600 },
+        }),
+      ),
+    ).toBe(1600);
   });
 });
 
 describe('lecture mode’s setting', () => {
   it('is off unless saved on, and is kept when changed', () => {
     const saved = new Map<string, string>();
-    const storage = { getItem: (key: string) => saved.get(key) ?? null, setItem: (key: string, value: string) => void saved.set(key, value) };
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+    };
     expect(readLectureMode(storage)).toBe(false);
     expect(readLectureMode(null)).toBe(false);
     const mode = new LectureMode(storage);
@@ -153,7 +184,19 @@ describe('a quarantined slot in the live view', () => {
     const note = 'Quarantined: 2 of its 2 unhinted plays failed.';
     applyEvent(live, { type: 'scored', epoch: 0, envId: quarantined.envId, stats: null, note, scale: SCALE });
     expect(quarantined).toMatchObject({ phase: 'quarantined', stats: null, note, scale: SCALE });
-    const stats = { rHint: 1, rNoHint: 0.5, regret: 0.5, winRate: 0.5, fractionWon: 0.5, designerReward: 1, designerAdvantage: 0, designerGroupSize: 1, hung: false, droppedPlays: 0, turnsToWin: 1 };
+    const stats = {
+      rHint: 1,
+      rNoHint: 0.5,
+      regret: 0.5,
+      winRate: 0.5,
+      fractionWon: 0.5,
+      designerReward: 1,
+      designerAdvantage: 0,
+      designerGroupSize: 1,
+      hung: false,
+      droppedPlays: 0,
+      turnsToWin: 1,
+    };
     applyEvent(live, { type: 'scored', epoch: 0, envId: scored.envId, stats, note: null, scale: SCALE });
     expect(scored).toMatchObject({ phase: 'scored', stats });
   });

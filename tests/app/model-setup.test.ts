@@ -22,16 +22,27 @@ const SWIFTSHADER: GpuCapabilities = {
   adapterError: null,
   deviceMemoryGB: 16,
 };
-const NVIDIA: GpuCapabilities = { ...SWIFTSHADER, adapter: { ...SWIFTSHADER.adapter!, isFallback: false, vendor: 'nvidia', architecture: 'ampere', shaderF16: true } };
+const NVIDIA: GpuCapabilities = {
+  ...SWIFTSHADER,
+  adapter: { ...SWIFTSHADER.adapter!, isFallback: false, vendor: 'nvidia', architecture: 'ampere', shaderF16: true },
+};
 
-function setup(options: { caps?: GpuCapabilities; remembered?: RememberedModel | null; cached?: CachedModel[]; engine?: (index: number) => FakeEngine } = {}) {
+function setup(
+  options: {
+    caps?: GpuCapabilities;
+    remembered?: RememberedModel | null;
+    cached?: CachedModel[];
+    engine?: (index: number) => FakeEngine;
+  } = {},
+) {
   const fakes = fakeSessionDeps(options.engine);
   const session = new WebLlmSession(fakes.deps);
   let remembered = options.remembered ?? null;
   let cached = options.cached ?? [];
   const deleted: string[] = [];
   const cache: ModelSetupDeps['cache'] = {
-    listCachedModels: async (models: readonly CatalogModel[]) => cached.filter((c) => models.some((m) => m.spec.id === c.id)),
+    listCachedModels: async (models: readonly CatalogModel[]) =>
+      cached.filter((c) => models.some((m) => m.spec.id === c.id)),
     deleteCachedModel: async (model: CatalogModel) => {
       deleted.push(model.spec.id);
       cached = cached.filter((c) => c.id !== model.spec.id);
@@ -41,7 +52,13 @@ function setup(options: { caps?: GpuCapabilities; remembered?: RememberedModel |
     rememberModel: (model) => void (remembered = model),
     rememberedModel: () => remembered,
   };
-  const controller = new ModelSetupController({ detect: async () => options.caps ?? SWIFTSHADER, catalog: prebuiltModels, session, cache, baseUrl: () => 'https://app.example/' });
+  const controller = new ModelSetupController({
+    detect: async () => options.caps ?? SWIFTSHADER,
+    catalog: prebuiltModels,
+    session,
+    cache,
+    baseUrl: () => 'https://app.example/',
+  });
   const events: ModelEvent[] = [];
   controller.onModelEvent((event) => events.push(event));
   return { ...fakes, controller, events, deleted, remembered: () => remembered };
@@ -60,12 +77,18 @@ describe('ModelSetupController: start', () => {
     expect(state.selectedId).toBe('Qwen3-0.6B-q4f32_1-MLC');
     expect(state.options.find((o) => o.recommended)!.spec.id).toBe('Qwen3-0.6B-q4f32_1-MLC');
     expect(state.storage).toEqual({ usageBytes: 1000, quotaBytes: 10_000, persisted: false });
-    expect(state.worker).toMatchObject({ status: 'ready', probe: { vendor: 'fake', maxStorageBufferBindingSize: 2 ** 30 } });
+    expect(state.worker).toMatchObject({
+      status: 'ready',
+      probe: { vendor: 'fake', maxStorageBufferBindingSize: 2 ** 30 },
+    });
     await controller.start();
   });
 
   it('preselects the remembered model and offers to resume it when it is completely cached', async () => {
-    const { controller } = setup({ remembered: { id: 'Qwen3-1.7B-q4f32_1-MLC' }, cached: [{ id: 'Qwen3-1.7B-q4f32_1-MLC', complete: true, bytes: 5, files: 1 }] });
+    const { controller } = setup({
+      remembered: { id: 'Qwen3-1.7B-q4f32_1-MLC' },
+      cached: [{ id: 'Qwen3-1.7B-q4f32_1-MLC', complete: true, bytes: 5, files: 1 }],
+    });
     await controller.start();
     expect(controller.state.selectedId).toBe('Qwen3-1.7B-q4f32_1-MLC');
     expect(controller.state.resumableId).toBe('Qwen3-1.7B-q4f32_1-MLC');
@@ -74,7 +97,10 @@ describe('ModelSetupController: start', () => {
   });
 
   it('brings back a remembered custom model', async () => {
-    const custom = { modelUrl: 'https://models.example/Qwen3-0.6B-q4f32_1-MLC/', modelLibUrl: 'https://models.example/lib.wasm' };
+    const custom = {
+      modelUrl: 'https://models.example/Qwen3-0.6B-q4f32_1-MLC/',
+      modelLibUrl: 'https://models.example/lib.wasm',
+    };
     const { controller } = setup({ remembered: { id: 'custom:Qwen3-0.6B-q4f32_1-MLC', custom } });
     await controller.start();
     expect(controller.state.selectedId).toBe('custom:Qwen3-0.6B-q4f32_1-MLC');
@@ -82,7 +108,9 @@ describe('ModelSetupController: start', () => {
   });
 
   it('without an adapter: unsupported, no worker, and loads are refused with the verdict', async () => {
-    const { controller, workers } = setup({ caps: { webgpu: true, adapter: null, adapterError: null, deviceMemoryGB: null } });
+    const { controller, workers } = setup({
+      caps: { webgpu: true, adapter: null, adapterError: null, deviceMemoryGB: null },
+    });
     await controller.start();
     expect(controller.state.phase).toBe('unsupported');
     expect(controller.state.worker).toBeNull();
@@ -95,7 +123,9 @@ describe('ModelSetupController: start', () => {
 describe('ModelSetupController: loading', () => {
   it('loads, remembers the model, and hands out one ChatModel for every purpose', async () => {
     const hold = deferred();
-    const { controller, events, remembered } = setup({ engine: () => Object.assign(new FakeEngine([{ deltas: ['hello'] }]), { reloadResult: () => hold.promise }) });
+    const { controller, events, remembered } = setup({
+      engine: () => Object.assign(new FakeEngine([{ deltas: ['hello'] }]), { reloadResult: () => hold.promise }),
+    });
     const phases = [controller.state.phase];
     await controller.start();
     phases.push(controller.state.phase);
@@ -111,7 +141,14 @@ describe('ModelSetupController: loading', () => {
     expect(remembered()).toEqual({ id: 'Qwen3-0.6B-q4f32_1-MLC' });
     const model = controller.chatModel()!;
     expect(model.id).toBe('webllm:Qwen3-0.6B-q4f32_1-MLC');
-    const reply = await model.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0.6, topP: 1, maxTokens: 8, seed: 1, purpose: 'agent' });
+    const reply = await model.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.6,
+      topP: 1,
+      maxTokens: 8,
+      seed: 1,
+      purpose: 'agent',
+    });
     expect(reply.text).toBe('hello');
   });
 
@@ -121,7 +158,9 @@ describe('ModelSetupController: loading', () => {
     const option = controller.state.options.find((o) => o.spec.id === 'Qwen3-4B-q4f16_1-MLC')!;
     expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
     expect(option.window).toMatchObject({ tokens: 8192, automatic: true, warning: null });
-    expect(option.window.explanation).toMatch(/^Loads with an 8,192-token window: .*not 16,384: .*assumed \(the browser does not report memory\)\.$/);
+    expect(option.window.explanation).toMatch(
+      /^Loads with an 8,192-token window: .*not 16,384: .*assumed \(the browser does not report memory\)\.$/,
+    );
     await expect(controller.load()).resolves.toBe(true);
     expect(configs.at(-1)!.appConfig!.model_list[0]!.overrides).toMatchObject({ context_window_size: 8192 });
     expect(controller.state.loadedWindow).toBe(8192);
@@ -149,14 +188,19 @@ describe('ModelSetupController: loading', () => {
   });
 
   it('shows a failed load with its next step, naming a smaller window and a smaller model of the family for memory trouble', async () => {
-    const { controller } = setup({ caps: NVIDIA, engine: () => Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }) });
+    const { controller } = setup({
+      caps: NVIDIA,
+      engine: () =>
+        Object.assign(new FakeEngine(), { reloadResult: () => Promise.reject('GPUOutOfMemoryError: Out of memory') }),
+    });
     await controller.start();
     expect(controller.state.selectedId).toBe('Qwen3-4B-q4f16_1-MLC');
     await expect(controller.load()).resolves.toBe(false);
     expect(controller.state.phase).toBe('failed');
     expect(controller.state.error).toEqual({
       code: 'out_of_memory',
-      message: 'The GPU ran out of memory loading Qwen3-4B-q4f16_1-MLC (web-llm said: GPUOutOfMemoryError: Out of memory).',
+      message:
+        'The GPU ran out of memory loading Qwen3-4B-q4f16_1-MLC (web-llm said: GPUOutOfMemoryError: Out of memory).',
       nextStep:
         'Close other tabs or apps using the GPU and load again, or choose a smaller window under "Context window" (it loaded with 8,192 tokens) or a smaller model such as Qwen3-1.7B-q4f16_1-MLC.',
     });
@@ -164,7 +208,9 @@ describe('ModelSetupController: loading', () => {
 
   it('cancels a load back to choosing, with a notice', async () => {
     const hold = deferred();
-    const { controller } = setup({ engine: () => Object.assign(new FakeEngine(), { reloadResult: () => hold.promise }) });
+    const { controller } = setup({
+      engine: () => Object.assign(new FakeEngine(), { reloadResult: () => hold.promise }),
+    });
     await controller.start();
     const pending = controller.load();
     await settle();
@@ -173,7 +219,9 @@ describe('ModelSetupController: loading', () => {
     await expect(pending).resolves.toBe(false);
     expect(controller.state.phase).toBe('choosing');
     expect(controller.state.error).toBeNull();
-    expect(controller.state.notice).toBe('Loading was cancelled. Load again when you are ready: shards already downloaded stay cached.');
+    expect(controller.state.notice).toBe(
+      'Loading was cancelled. Load again when you are ready: shards already downloaded stay cached.',
+    );
   });
 
   it('refuses an f16 build on a GPU without shader-f16 before starting a worker', async () => {
@@ -200,8 +248,18 @@ describe('ModelSetupController: a lost device', () => {
     const model = controller.chatModel()!;
     workers.at(-1)!.emit({ kind: 'spade:device-lost', reason: 'unknown', message: 'GPU process crashed' });
     expect(controller.state.phase).toBe('recovering');
-    expect(events.at(-1)).toEqual({ type: 'device-lost', message: 'DeviceLostError: the GPU device was lost (unknown: GPU process crashed)' });
-    const reply = await model.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, topP: 1, maxTokens: 8, seed: 1, purpose: 'designer' });
+    expect(events.at(-1)).toEqual({
+      type: 'device-lost',
+      message: 'DeviceLostError: the GPU device was lost (unknown: GPU process crashed)',
+    });
+    const reply = await model.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0,
+      topP: 1,
+      maxTokens: 8,
+      seed: 1,
+      purpose: 'designer',
+    });
     expect(reply.text).toBe('after recovery');
     expect(events.at(-1)).toMatchObject({ type: 'recovered', modelId: 'Qwen3-0.6B-q4f32_1-MLC' });
     expect(controller.state.phase).toBe('ready');
@@ -210,7 +268,10 @@ describe('ModelSetupController: a lost device', () => {
 
   it('reports a failed recovery and withdraws the model', async () => {
     const { controller, events, workers } = setup({
-      engine: (i) => Object.assign(new FakeEngine(), { reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')) }),
+      engine: (i) =>
+        Object.assign(new FakeEngine(), {
+          reloadResult: () => (i <= 1 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')),
+        }),
     });
     await controller.start();
     await controller.load();
@@ -227,8 +288,12 @@ describe('ModelSetupController: custom models and the cache', () => {
     const { controller } = setup();
     await controller.start();
     expect(controller.addCustom({ modelUrl: 'ftp://x/Qwen3', modelLibUrl: 'https://x/lib.wasm' })).toBeNull();
-    expect(controller.state.customError).toBe('The model URL "ftp://x/Qwen3" uses ftp:; only http(s) URLs can be fetched.');
-    expect(controller.addCustom({ modelUrl: '/models/Qwen3-1.7B-q4f32_1-MLC/', modelLibUrl: '/models/lib.wasm' })).toBe('custom:Qwen3-1.7B-q4f32_1-MLC');
+    expect(controller.state.customError).toBe(
+      'The model URL "ftp://x/Qwen3" uses ftp:; only http(s) URLs can be fetched.',
+    );
+    expect(controller.addCustom({ modelUrl: '/models/Qwen3-1.7B-q4f32_1-MLC/', modelLibUrl: '/models/lib.wasm' })).toBe(
+      'custom:Qwen3-1.7B-q4f32_1-MLC',
+    );
     expect(controller.state).toMatchObject({ selectedId: 'custom:Qwen3-1.7B-q4f32_1-MLC', customError: null });
   });
 

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../src/adapters/sandbox/pyodide-runtime.ts';
-import { agentReturnsForSeed, describePlayFailure, PlaySession, wrapBoxed, type PlayOptions } from '../../src/app/explorer/play-yourself.ts';
+import {
+  agentReturnsForSeed,
+  describePlayFailure,
+  PlaySession,
+  wrapBoxed,
+  type PlayOptions,
+} from '../../src/app/explorer/play-yourself.ts';
 import { EnvError } from '../../src/core/env/env-error.ts';
 import type { Episode } from '../../src/core/records.ts';
 import { answerText, toolCallText, toolFormSpecs } from '../../src/app/explorer/tool-form.ts';
@@ -17,7 +23,14 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const ladder = GOOD_ENVS.find((f) => f.file === 'number_ladder.py')!;
-const options = (over: Partial<PlayOptions> = {}): PlayOptions => ({ code: readEnv('good', ladder.file), seed: ladder.seed, hint: null, maxTurns: 12, stepTimeoutMs: 3000, ...over });
+const options = (over: Partial<PlayOptions> = {}): PlayOptions => ({
+  code: readEnv('good', ladder.file),
+  seed: ladder.seed,
+  hint: null,
+  maxTurns: 12,
+  stepTimeoutMs: 3000,
+  ...over,
+});
 
 describe('PlaySession in the real Node sandbox', () => {
   it('plays a known environment to a win with its winning actions: return 1', async () => {
@@ -47,7 +60,10 @@ describe('PlaySession in the real Node sandbox', () => {
   it('parses typed text as an agent reply: the first \\boxed{} is sent, else the trimmed text', async () => {
     const session = await PlaySession.start(sandbox, options());
     const view = await session.act('<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}');
-    expect(view.turns[0]).toMatchObject({ input: '<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}', action: '\\boxed{A}' });
+    expect(view.turns[0]).toMatchObject({
+      input: '<think>B first?</think>I pick \\boxed{ A } then maybe \\boxed{B}',
+      action: '\\boxed{A}',
+    });
     expect((await session.act('  C  ')).turns[1]!.action).toBe('C');
     await session.dispose();
   });
@@ -61,7 +77,10 @@ describe('PlaySession in the real Node sandbox', () => {
   });
 
   it('a step that hangs is stopped at the limit and ends the play without a return, with a clear message', async () => {
-    const session = await PlaySession.start(sandbox, options({ code: readEnv('broken', 'hang_step.py'), stepTimeoutMs: 500 }));
+    const session = await PlaySession.start(
+      sandbox,
+      options({ code: readEnv('broken', 'hang_step.py'), stepTimeoutMs: 500 }),
+    );
     expect(session.view().status).toBe('playing');
     const done = await session.act('\\boxed{3}');
     expect(done.status).toBe('failed');
@@ -78,19 +97,26 @@ describe('PlaySession in the real Node sandbox', () => {
     const session = await PlaySession.start(sandbox, options({ code: readEnv('broken', 'syntax_error.py') }));
     const view = session.view();
     expect(view).toMatchObject({ status: 'failed', result: null, firstObservation: '' });
-    expect(view.error).toMatch(/^The environment failed \(play\/syntax_error\): Expected valid Python 3 source\. Saw SyntaxError/);
+    expect(view.error).toMatch(
+      /^The environment failed \(play\/syntax_error\): Expected valid Python 3 source\. Saw SyntaxError/,
+    );
     expect((await session.act('\\boxed{1}')).turns).toEqual([]);
   });
 });
 
 describe('PlaySession on a multi-turn tool-use task in the real Node sandbox', () => {
-  const homeRoutine = () => readFileSync(new URL('../fixtures/envs/tool-use/good/home_routine.py', import.meta.url), 'utf8');
+  const homeRoutine = () =>
+    readFileSync(new URL('../fixtures/envs/tool-use/good/home_routine.py', import.meta.url), 'utf8');
 
   it('offers the tools and instructions, sends the form text an agent would, and records each step met criteria', async () => {
     const session = await PlaySession.start(sandbox, options({ code: homeRoutine(), seed: 3 }));
     const start = session.view();
     const room = /heading to the (\w+);/.exec(start.firstObservation)![1]!;
-    expect(start.tool!.instructions).toEqual([`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.']);
+    expect(start.tool!.instructions).toEqual([
+      `I'm heading to the ${room}; please turn its light on.`,
+      'Make it warm in there: comfort mode.',
+      'Show me how that room is set up now.',
+    ]);
     const forms = toolFormSpecs(start.tool!.tools);
     expect(forms.map((t) => t.name)).toEqual(['set_light', 'set_heating', 'status', 'list_scenes']);
     const call = (name: string, values: Record<string, string>) => {
@@ -136,18 +162,33 @@ describe('play helpers', () => {
   });
 
   it('describes failures that are not environment errors', () => {
-    expect(describePlayFailure(new Error('worker gone'), 100)).toBe('The sandbox failed: worker gone. Start a new play.');
-    expect(describePlayFailure(new EnvError('reset_timeout', 'play', 'x'), 250)).toMatch(/within 250 ms \(reset_timeout\)/);
+    expect(describePlayFailure(new Error('worker gone'), 100)).toBe(
+      'The sandbox failed: worker gone. Start a new play.',
+    );
+    expect(describePlayFailure(new EnvError('reset_timeout', 'play', 'x'), 250)).toMatch(
+      /within 250 ms \(reset_timeout\)/,
+    );
   });
 
   it("names both failure rules for an error inside step, and only the tab's for one outside it", () => {
-    expect(describePlayFailure(new EnvError('step_exception', 'play', 'boom.'), 100)).toMatch(/^The environment failed \(play\/step_exception\): boom\. .*crashes count as losses.*return of -1\.$/);
-    expect(describePlayFailure(new EnvError('bad_harness_reply', 'play', 'bad.'), 100)).toMatch(/as in SPADE, scores nothing/);
+    expect(describePlayFailure(new EnvError('step_exception', 'play', 'boom.'), 100)).toMatch(
+      /^The environment failed \(play\/step_exception\): boom\. .*crashes count as losses.*return of -1\.$/,
+    );
+    expect(describePlayFailure(new EnvError('bad_harness_reply', 'play', 'bad.'), 100)).toMatch(
+      /as in SPADE, scores nothing/,
+    );
   });
 
   it("finds the agent's returns for one seed, per arm, in rollout 0", () => {
-    const ep = (arm: 'hint' | 'nohint', seed: number, ret: number, rollout = 0) => ({ arm, seed, return: ret, rollout }) as Episode;
-    const episodes = [ep('nohint', 5, 0), ep('nohint', 6, 1), ep('hint', 5, 1), ep('hint', 6, 1), ep('nohint', 5, 0.5, 1)];
+    const ep = (arm: 'hint' | 'nohint', seed: number, ret: number, rollout = 0) =>
+      ({ arm, seed, return: ret, rollout }) as Episode;
+    const episodes = [
+      ep('nohint', 5, 0),
+      ep('nohint', 6, 1),
+      ep('hint', 5, 1),
+      ep('hint', 6, 1),
+      ep('nohint', 5, 0.5, 1),
+    ];
     expect(agentReturnsForSeed(episodes, 5)).toEqual({ nohint: [0], hint: [1] });
     expect(agentReturnsForSeed(episodes, 9)).toEqual({ nohint: [], hint: [] });
   });

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { PlaybookController } from '../../src/app/run/playbook.svelte.ts';
-import { addUserLesson, editLessonText, lessonRow, playbookView, restoreLesson, retireLesson } from '../../src/app/run/playbook-view.ts';
+import {
+  addUserLesson,
+  editLessonText,
+  lessonRow,
+  playbookView,
+  restoreLesson,
+  retireLesson,
+} from '../../src/app/run/playbook-view.ts';
 import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { Lesson } from '../../src/core/playbook/lesson.ts';
@@ -26,7 +33,10 @@ function lesson(id: string, patch: Partial<Lesson> = {}): Lesson {
 
 const MEASURED = lesson('L-a', { baseline: { plays: 8, wins: 2 }, shown: { plays: 10, wins: 6 } });
 const NEW = lesson('L-b', { epoch: 1, baseline: { plays: 4, wins: 1 }, shown: { plays: 3, wins: 1 } });
-const RETIRED = lesson('L-c', { status: 'retired', retiredBecause: 'its skill won 20% of 10 plays with it, against 50% before it' });
+const RETIRED = lesson('L-c', {
+  status: 'retired',
+  retiredBecause: 'its skill won 20% of 10 plays with it, against 50% before it',
+});
 const MINE = lesson('L-user-1', { origin: 'user', sourceEnvId: null, epoch: -1, skill: 'Optimization' });
 
 describe('playbookView', () => {
@@ -55,8 +65,16 @@ describe('playbookView', () => {
       effect: 0.35,
       effectText: '+0.35 win rate',
     });
-    expect(lessonRow(NEW, true)).toMatchObject({ effect: null, effectText: 'not measured yet (shown in 3 of the 8 plays needed)' });
-    expect(lessonRow(MINE, true)).toMatchObject({ origin: 'user', when: 'before the first epoch', shown: 'not shown in a play yet', baseline: 'none yet' });
+    expect(lessonRow(NEW, true)).toMatchObject({
+      effect: null,
+      effectText: 'not measured yet (shown in 3 of the 8 plays needed)',
+    });
+    expect(lessonRow(MINE, true)).toMatchObject({
+      origin: 'user',
+      when: 'before the first epoch',
+      shown: 'not shown in a play yet',
+      baseline: 'none yet',
+    });
     expect(lessonRow(MINE, true).effectText).toBe('not measured yet (no plays of its skill before it was shown)');
     expect(lessonRow(RETIRED, true).inPrompts).toBe(false);
   });
@@ -66,19 +84,40 @@ describe('playbook edits', () => {
   it('an edit checks the text, makes the lesson a person’s (keeping its source) and starts its measurement again', () => {
     const edited = editLessonText([MEASURED, NEW], 'L-a', '  Rule out what each clue forbids.  ');
     expect(edited.problems).toEqual([]);
-    expect(edited.playbook![0]).toEqual({ ...MEASURED, text: 'Rule out what each clue forbids.', origin: 'user', baseline: null, shown: { plays: 0, wins: 0 } });
+    expect(edited.playbook![0]).toEqual({
+      ...MEASURED,
+      text: 'Rule out what each clue forbids.',
+      origin: 'user',
+      baseline: null,
+      shown: { plays: 0, wins: 0 },
+    });
     expect(lessonRow(edited.playbook![0]!, true)).toMatchObject({ origin: 'edited', when: 'epoch 1' });
     expect(edited.playbook![1]).toBe(NEW);
     expect(editLessonText([MEASURED], 'L-a', '   ').problems).toEqual(['a lesson needs some text']);
-    expect(editLessonText([MEASURED], 'L-a', 'Answer \\boxed{3}.').problems).toEqual(['a lesson must not contain a \\boxed{} answer']);
-    expect(editLessonText([MEASURED], 'L-a', 'x'.repeat(401)).problems).toEqual(['a lesson has at most 400 characters, this one has 401']);
+    expect(editLessonText([MEASURED], 'L-a', 'Answer \\boxed{3}.').problems).toEqual([
+      'a lesson must not contain a \\boxed{} answer',
+    ]);
+    expect(editLessonText([MEASURED], 'L-a', 'x'.repeat(401)).problems).toEqual([
+      'a lesson has at most 400 characters, this one has 401',
+    ]);
     expect(editLessonText([MEASURED], 'L-a', MEASURED.text).problems).toEqual(['the text is unchanged']);
-    expect(editLessonText([MEASURED], 'L-z', 'Something new.').problems).toEqual(['no lesson L-z in the playbook (it may have changed: reopen the run)']);
+    expect(editLessonText([MEASURED], 'L-z', 'Something new.').problems).toEqual([
+      'no lesson L-z in the playbook (it may have changed: reopen the run)',
+    ]);
   });
 
   it('retire says a person did it; restore makes it active with a fresh measurement; add numbers user lessons', () => {
-    expect(retireLesson([MEASURED], 'L-a').playbook![0]).toMatchObject({ status: 'retired', retiredBecause: 'retired by a person', shown: MEASURED.shown });
-    expect(restoreLesson([RETIRED], 'L-c').playbook![0]).toMatchObject({ status: 'active', retiredBecause: null, baseline: null, shown: { plays: 0, wins: 0 } });
+    expect(retireLesson([MEASURED], 'L-a').playbook![0]).toMatchObject({
+      status: 'retired',
+      retiredBecause: 'retired by a person',
+      shown: MEASURED.shown,
+    });
+    expect(restoreLesson([RETIRED], 'L-c').playbook![0]).toMatchObject({
+      status: 'active',
+      retiredBecause: null,
+      baseline: null,
+      shown: { plays: 0, wins: 0 },
+    });
     const added = addUserLesson([MINE], 'Optimization', 'Keep budget for the last steps.', 3);
     expect(added.playbook![1]).toEqual({
       id: 'L-user-2',
@@ -93,7 +132,10 @@ describe('playbook edits', () => {
       retiredBecause: null,
     });
     expect(lessonRow(added.playbook![1]!, true).when).toBe('after epoch 3');
-    expect(addUserLesson([], '', '', 0).problems).toEqual(['choose the skill the lesson is for', 'a lesson needs some text']);
+    expect(addUserLesson([], '', '', 0).problems).toEqual([
+      'choose the skill the lesson is for',
+      'a lesson needs some text',
+    ]);
   });
 });
 

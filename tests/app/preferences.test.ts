@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PREFERENCE_KEYS, readPreference, writePreference, type PreferenceStorage } from '../../src/app/shell/preferences.ts';
+import {
+  PREFERENCE_KEYS,
+  readPreference,
+  writePreference,
+  type PreferenceStorage,
+} from '../../src/app/shell/preferences.ts';
 import { filesUnder } from '../core/source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -40,7 +45,9 @@ describe('preferences', () => {
 
   it('is the only app or UI file that reads or writes localStorage items', () => {
     const files = [...filesUnder(join(ROOT, 'src', 'app')), ...filesUnder(join(ROOT, 'src', 'ui'))];
-    const direct = files.filter((file) => /localStorage\s*\.\s*(getItem|setItem|removeItem)\b|'spade-lab-(?!run-)[a-z-]+'/.test(readFileSync(file, 'utf8')));
+    const direct = files.filter((file) =>
+      /localStorage\s*\.\s*(getItem|setItem|removeItem)\b|'spade-lab-(?!run-)[a-z-]+'/.test(readFileSync(file, 'utf8')),
+    );
     expect(direct.map((file) => relative(ROOT, file))).toEqual(['src/app/shell/preferences.ts']);
   });
 });

@@ -5,7 +5,11 @@ import { FIRST_VISIT_ESTIMATE_MS, PythonStatus, savedStartMs } from '../../src/a
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const items = new Map(Object.entries(initial));
-  return { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), items };
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    items,
+  };
 }
 
 function deferred() {
@@ -26,7 +30,12 @@ describe('PythonStatus', () => {
       () => clock,
     );
     const started = status.start();
-    expect(status.state).toEqual({ phase: 'starting', startedAt: 1000, estimateMs: FIRST_VISIT_ESTIMATE_MS, source: 'first visit' });
+    expect(status.state).toEqual({
+      phase: 'starting',
+      startedAt: 1000,
+      estimateMs: FIRST_VISIT_ESTIMATE_MS,
+      source: 'first visit',
+    });
     clock = 8400;
     boot.resolve();
     await started;
@@ -59,7 +68,10 @@ describe('PythonStatus', () => {
       () => 0,
     );
     await status.start();
-    expect(status.state).toEqual({ phase: 'failed', message: 'could not load pyodide.asm.wasm for the Python sandbox (HTTP 404)' });
+    expect(status.state).toEqual({
+      phase: 'failed',
+      message: 'could not load pyodide.asm.wasm for the Python sandbox (HTTP 404)',
+    });
     fail = false;
     await status.start();
     expect(status.state.phase).toBe('ready');
@@ -81,7 +93,8 @@ describe('PythonStatus', () => {
   });
 
   it('ignores a saved duration that is not a plausible start, and a storage that throws', () => {
-    for (const bad of ['', 'abc', '-5', '0', 'Infinity', String(24 * 3600_000)]) expect(savedStartMs(memoryStorage({ 'spade-lab-python-start-ms': bad }))).toBeNull();
+    for (const bad of ['', 'abc', '-5', '0', 'Infinity', String(24 * 3600_000)])
+      expect(savedStartMs(memoryStorage({ 'spade-lab-python-start-ms': bad }))).toBeNull();
     expect(
       savedStartMs({
         getItem: () => {

@@ -12,8 +12,19 @@ import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE, LESSON_SCRIPT } from './experiment-fixtures.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 
 // The controller is the point here, not Python: the script's two games as in-process doubles.
 // Every call takes a macrotask (2 ms), as a real sandbox's round trip does, so an epoch takes long
@@ -48,7 +59,12 @@ describe('RunController', () => {
   it('runs the planned epochs, commits each, and shows the live epoch', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'demo', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await controller.create({
+      name: 'demo',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await controller.start();
     await until(() => controller.status === 'completed', 'completion');
     expect(controller.history.map((m) => m.epoch)).toEqual([0, 1]);
@@ -87,14 +103,26 @@ describe('RunController', () => {
     // The script as a model that takes eight calls at once (steps run one unit at a time, so its replies come in the same order).
     const concurrent = async (): Promise<ChatModel> => {
       const model = new ScriptedChatModel(SCRIPT);
-      return { id: model.id, maxConcurrency: 8, complete: (request) => model.complete(request), snapshot: () => model.snapshot(), restore: (saved) => model.restore(saved) };
+      return {
+        id: model.id,
+        maxConcurrency: 8,
+        complete: (request) => model.complete(request),
+        snapshot: () => model.snapshot(),
+        restore: (saved) => model.restore(saved),
+      };
     };
     const controller = new RunController({ ...deps(store), model: concurrent });
-    await controller.create({ name: 's', config: { ...CONFIG, concurrency: 8 }, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
+    await controller.create({
+      name: 's',
+      config: { ...CONFIG, concurrency: 8 },
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 1,
+    });
     expect(controller.step()).toBe(false);
     await controller.start({ paused: true });
     await until(() => controller.stage === 'design', 'first gate');
-    const finished = () => controller.live!.slots.reduce((n, s) => n + s.plays.filter((p) => p.return !== null).length, 0);
+    const finished = () =>
+      controller.live!.slots.reduce((n, s) => n + s.plays.filter((p) => p.return !== null).length, 0);
     const stages: string[] = [];
     let steps = 0;
     while (controller.status === 'paused') {
@@ -122,7 +150,12 @@ describe('RunController', () => {
   it('abort discards the epoch in progress and keeps committed ones; the run resumes identically', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'a', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await controller.create({
+      name: 'a',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await controller.start();
     await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
     controller.abort();
@@ -138,7 +171,12 @@ describe('RunController', () => {
 
     const straight = new MemoryRunStore();
     const reference = new RunController(deps(straight));
-    const other = await reference.create({ name: 'b', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const other = await reference.create({
+      name: 'b',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await reference.start();
     await until(() => reference.status === 'completed', 'reference run');
     expect(JSON.stringify(resumed)).toBe(JSON.stringify(await straight.queryEnvironments(other.id)));
@@ -151,7 +189,11 @@ describe('RunController', () => {
       ...deps(store),
       model: async () => {
         const model = new ScriptedChatModel(SCRIPT);
-        return { id: model.id, complete: (request: Parameters<typeof model.complete>[0]) => (failing ? Promise.reject(new Error('the model crashed')) : model.complete(request)) };
+        return {
+          id: model.id,
+          complete: (request: Parameters<typeof model.complete>[0]) =>
+            failing ? Promise.reject(new Error('the model crashed')) : model.complete(request),
+        };
       },
     };
     const controller = new RunController(crashing);
@@ -166,14 +208,19 @@ describe('RunController', () => {
     expect(controller.stage).toBeNull();
     const live = controller.live!;
     expect(live.halted).toBe('failed');
-    expect(live.slots.map((s) => s.phase).filter((p) => ['waiting', 'designing', 'valid', 'hinting', 'playing'].includes(p))).toEqual([]);
+    expect(
+      live.slots.map((s) => s.phase).filter((p) => ['waiting', 'designing', 'valid', 'hinting', 'playing'].includes(p)),
+    ).toEqual([]);
     expect(live.slots.flatMap((s) => [s.hintStreaming, ...s.plays.map((p) => p.streaming)]).join('')).toBe('');
   });
 
   it('a completed run given more epochs continues exactly as a run planned longer from the start', async () => {
     // The playbook and scheduled evaluations too: their state and schedule must carry across the extension.
     const config: Config = { ...CONFIG, usePlaybook: true, evalEvery: 2 };
-    const learning = (store: MemoryRunStore) => ({ ...deps(store), model: async () => new ScriptedChatModel(LESSON_SCRIPT) });
+    const learning = (store: MemoryRunStore) => ({
+      ...deps(store),
+      model: async () => new ScriptedChatModel(LESSON_SCRIPT),
+    });
     const store = new MemoryRunStore();
     const controller = new RunController(learning(store));
     const meta = await controller.create({ name: 'x', config, modelId: 'scripted:hint-helps', epochsPlanned: 1 });
@@ -186,7 +233,11 @@ describe('RunController', () => {
     expect(controller.meta).toMatchObject({ epochsPlanned: 3 });
     await until(() => controller.status === 'completed' || controller.status === 'failed', 'the extra epochs');
     expect(controller.error).toBeNull();
-    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'completed', epochsCompleted: 3, epochsPlanned: 3 });
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({
+      status: 'completed',
+      epochsCompleted: 3,
+      epochsPlanned: 3,
+    });
 
     const straight = new MemoryRunStore();
     const reference = new RunController(learning(straight));
@@ -196,7 +247,14 @@ describe('RunController', () => {
     const recorded = async (s: MemoryRunStore, id: string) => {
       const environments = await s.queryEnvironments(id);
       const episodes = await Promise.all(environments.map((e) => s.episodesOf(id, e.id)));
-      return JSON.stringify({ environments, episodes, metrics: await s.metricsOf(id), rollouts: await s.rolloutsOf(id), evaluations: await s.evaluationsOf(id), state: (await s.loadRun(id))!.state });
+      return JSON.stringify({
+        environments,
+        episodes,
+        metrics: await s.metricsOf(id),
+        rollouts: await s.rolloutsOf(id),
+        evaluations: await s.evaluationsOf(id),
+        state: (await s.loadRun(id))!.state,
+      });
     };
     expect((await store.metricsOf(meta.id)).map((m) => m.epoch)).toEqual([0, 1, 2]);
     expect((await store.evaluationsOf(meta.id)).map((e) => e.afterEpochs)).toEqual([0, 2]);
@@ -230,13 +288,24 @@ describe('RunController when storage is full', () => {
     const store = new FullStore();
     store.full = false;
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'q', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await controller.create({
+      name: 'q',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await controller.start();
     await until(() => controller.history.length === 1, 'first epoch committed');
     store.full = true;
     await until(() => controller.status === 'stopped', 'the quota stop');
-    expect(controller.error).toMatch(/^Storage is full: epoch 2 did not fit .* the run stopped at its last committed epoch\. Free space/);
-    expect((await store.loadRun(meta.id))!.meta).toMatchObject({ status: 'stopped', epochsCompleted: 1, lastError: controller.error });
+    expect(controller.error).toMatch(
+      /^Storage is full: epoch 2 did not fit .* the run stopped at its last committed epoch\. Free space/,
+    );
+    expect((await store.loadRun(meta.id))!.meta).toMatchObject({
+      status: 'stopped',
+      epochsCompleted: 1,
+      lastError: controller.error,
+    });
     expect(await store.metricsOf(meta.id)).toHaveLength(1);
 
     store.full = false;
@@ -250,12 +319,23 @@ describe('RunController when storage is full', () => {
 describe('RunController and the grounding corpus', () => {
   it('records the corpus of the first epoch, and says so when a later epoch would be grounded in another', async () => {
     const store = new MemoryRunStore();
-    const first: GroundingCorpus = { docs: [{ id: 'a-1', text: 'Keys and doors: which key opens which door.' }], identity: { label: 'corpus A', documents: 1, sha256: 'aaa' } };
-    const second: GroundingCorpus = { docs: [{ id: 'b-1', text: 'Words that open doors.' }], identity: { label: 'corpus B', documents: 1, sha256: 'bbb' } };
+    const first: GroundingCorpus = {
+      docs: [{ id: 'a-1', text: 'Keys and doors: which key opens which door.' }],
+      identity: { label: 'corpus A', documents: 1, sha256: 'aaa' },
+    };
+    const second: GroundingCorpus = {
+      docs: [{ id: 'b-1', text: 'Words that open doors.' }],
+      identity: { label: 'corpus B', documents: 1, sha256: 'bbb' },
+    };
     let active = first;
     const grounded = { ...deps(store), corpus: async () => active };
     const controller = new RunController(grounded);
-    const meta = await controller.create({ name: 'g', config: { ...CONFIG, useCorpus: true }, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await controller.create({
+      name: 'g',
+      config: { ...CONFIG, useCorpus: true },
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await controller.start();
     await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
     expect(controller.notice).toBeNull();
@@ -281,7 +361,12 @@ describe('RunController after a crash', () => {
   it('reopens an interrupted run at its last committed epoch and says so', async () => {
     const store = new MemoryRunStore();
     const controller = new RunController(deps(store));
-    const meta = await controller.create({ name: 'c', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await controller.create({
+      name: 'c',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await controller.start();
     await until(() => controller.history.length === 1 && controller.stage === 'play', 'second epoch playing');
     const afterReload = new RunController(deps(store));
@@ -295,7 +380,12 @@ describe('RunController after a crash', () => {
 
   it('says no epoch is saved when it was interrupted during its first (never "Epochs 1 to 0")', async () => {
     const store = new MemoryRunStore();
-    const meta = await new RunController(deps(store)).create({ name: 'z', config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned: 2 });
+    const meta = await new RunController(deps(store)).create({
+      name: 'z',
+      config: CONFIG,
+      modelId: 'scripted:hint-helps',
+      epochsPlanned: 2,
+    });
     await store.updateRun(meta.id, { status: 'running' });
     const afterReload = new RunController(deps(store));
     await afterReload.open(meta.id);

@@ -6,7 +6,14 @@ import { scaleText } from '../../src/app/learn/formulas.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
-const META = { id: 'r', name: 'r', modelId: 'scripted:demo', config: { ...DEFAULT_CONFIG, useCorpus: false }, epochsPlanned: 3, epochsCompleted: 0 } as unknown as RunMeta;
+const META = {
+  id: 'r',
+  name: 'r',
+  modelId: 'scripted:demo',
+  config: { ...DEFAULT_CONFIG, useCorpus: false },
+  epochsPlanned: 3,
+  epochsCompleted: 0,
+} as unknown as RunMeta;
 
 describe('what the live view says before the first event of an epoch', () => {
   it('shows the held-out evaluation before training with its progress, never "Press Start" for a started run', () => {
@@ -23,9 +30,14 @@ describe('what the live view says before the first event of an epoch', () => {
   });
 
   it('says what is being readied when nothing is evaluating, and nothing for a run that is not started', () => {
-    expect(startingWork(META, 'running', null)).toEqual({ text: 'Starting epoch 1: getting the model and Python ready…', progress: null });
+    expect(startingWork(META, 'running', null)).toEqual({
+      text: 'Starting epoch 1: getting the model and Python ready…',
+      progress: null,
+    });
     const grounded = { ...META, epochsCompleted: 2, config: { ...META.config, useCorpus: true } } as RunMeta;
-    expect(startingWork(grounded, 'running', null)!.text).toBe('Starting epoch 3: getting the model, the grounding corpus and Python ready…');
+    expect(startingWork(grounded, 'running', null)!.text).toBe(
+      'Starting epoch 3: getting the model, the grounding corpus and Python ready…',
+    );
     expect(startingWork(META, 'idle', null)).toBeNull();
     expect(startingWork(META, 'completed', null)).toBeNull();
     // An on-demand evaluation is not the epoch's own.
@@ -36,7 +48,15 @@ describe('what the live view says before the first event of an epoch', () => {
 describe('a design attempt between its reply and its verdict', () => {
   it('says streaming while the reply comes, then validating (starting Python first when it is still starting)', () => {
     const live = createLiveEpoch(0, [{ slot: 0, skill: 'Logic' }]);
-    applyEvent(live, { type: 'design_started', epoch: 0, slot: 0, attempt: 0, skill: 'Logic', docId: null, repair: false });
+    applyEvent(live, {
+      type: 'design_started',
+      epoch: 0,
+      slot: 0,
+      attempt: 0,
+      skill: 'Logic',
+      docId: null,
+      repair: false,
+    });
     const attempt = live.slots[0]!.attempts[0]!;
     expect(attemptStatus(attempt, false, true)).toBe('streaming…');
     applyEvent(live, { type: 'design_replied', epoch: 0, slot: 0, attempt: 0 });
@@ -49,7 +69,9 @@ describe('a design attempt between its reply and its verdict', () => {
 
 describe('the designer scale on the score card', () => {
   it('shows the scale with the numbers it is made of', () => {
-    expect(scaleText({ agentPlays: 16, designs: 4, rollouts: 1, scale: 4 })).toBe('Designer scale this epoch = min(N_agent / N_designer x R, 50) = min(16 / 4 x 1, 50) = 4');
+    expect(scaleText({ agentPlays: 16, designs: 4, rollouts: 1, scale: 4 })).toBe(
+      'Designer scale this epoch = min(N_agent / N_designer x R, 50) = min(16 / 4 x 1, 50) = 4',
+    );
     expect(scaleText({ agentPlays: 7, designs: 3, rollouts: 1, scale: 7 / 3 })).toMatch(/= 2\.333$/);
   });
 });

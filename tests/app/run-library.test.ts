@@ -10,8 +10,19 @@ import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => 2);
 
 /** A library over a memory store, its run controller (a clock that ticks per call: runs list in creation order), and the run locks every tab shares (an id in `held` is held by a tab). */
@@ -91,7 +102,9 @@ describe('RunLibrary', () => {
     expect(run.status).toBe('running');
     expect(library.activeId).toBe(meta.id);
     await expect(library.delete(meta.id)).resolves.toBe(false);
-    expect(library.deleteError).toBe('This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.');
+    expect(library.deleteError).toBe(
+      'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.',
+    );
     expect(await store.loadRun(meta.id)).not.toBeNull();
     expect(library.runs.map((r) => r.id)).toEqual([meta.id]);
     expect(run.meta?.id).toBe(meta.id);
@@ -106,7 +119,9 @@ describe('RunLibrary', () => {
     const meta = await library.create(newRun('elsewhere'));
     held.add(meta.id);
     await expect(library.delete(meta.id)).resolves.toBe(false);
-    expect(library.deleteError).toBe('Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.');
+    expect(library.deleteError).toBe(
+      'Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.',
+    );
     expect(await store.loadRun(meta.id)).not.toBeNull();
     expect(library.runs.map((r) => r.id)).toEqual([meta.id]);
     held.delete(meta.id);

@@ -21,7 +21,13 @@ function scriptedLink() {
   return { link, reads, posted, hear: (message: RunAnnouncement) => hear(message) };
 }
 
-const state = (runId: string, status: 'running' | 'paused', epochsCompleted = 0): RunAnnouncement => ({ type: 'state', runId, status, stage: 'design', epochsCompleted });
+const state = (runId: string, status: 'running' | 'paused', epochsCompleted = 0): RunAnnouncement => ({
+  type: 'state',
+  runId,
+  status,
+  stage: 'design',
+  epochsCompleted,
+});
 
 describe('RunPresence', () => {
   it('knows a run from its tab announcing it, and lets it go when that tab says it finished', () => {

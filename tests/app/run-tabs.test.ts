@@ -15,13 +15,29 @@ import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { TabHub } from '../fixtures/fake-tabs.ts';
 import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 const sandbox = withDelays(fakeSandbox(HINT_HELPS_DOUBLES), () => 2);
 const POLL_MS = 10;
 
 /** One tab: its run controller and Runs list over the shared store, linked to the other tabs through `hub`. */
-function tab(hub: TabHub, name: string, store: MemoryRunStore, model: () => ChatModel = () => new ScriptedChatModel(SCRIPT)) {
+function tab(
+  hub: TabHub,
+  name: string,
+  store: MemoryRunStore,
+  model: () => ChatModel = () => new ScriptedChatModel(SCRIPT),
+) {
   const link = hub.link(name);
   const presence = new RunPresence(link, POLL_MS);
   const run = new RunController({
@@ -38,7 +54,12 @@ function tab(hub: TabHub, name: string, store: MemoryRunStore, model: () => Chat
   return { run, library: new RunLibrary({ store, run, lock: link.lock, presence }) };
 }
 
-const newRun = (name: string, epochsPlanned = 2) => ({ name, config: CONFIG, modelId: 'scripted:hint-helps', epochsPlanned });
+const newRun = (name: string, epochsPlanned = 2) => ({
+  name,
+  config: CONFIG,
+  modelId: 'scripted:hint-helps',
+  epochsPlanned,
+});
 
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -81,7 +102,10 @@ describe('a second tab on a run another tab runs', () => {
     await until(() => b.run.shown?.word === 'running', 'the resume heard');
     await until(() => (b.run.live?.slots[0]?.attempts.length ?? 0) > 0, 'the live epoch followed');
     await until(() => b.run.history.length === 1 && b.run.meta?.epochsCompleted === 1, 'the first commit followed');
-    await until(() => listed(b.library, meta.id)?.word === 'running' && b.library.runs[0]?.epochsCompleted === 1, 'the list following');
+    await until(
+      () => listed(b.library, meta.id)?.word === 'running' && b.library.runs[0]?.epochsCompleted === 1,
+      'the list following',
+    );
 
     await until(() => a.run.status === 'completed', 'completion in tab A');
     await until(() => b.run.shown?.word === 'completed', 'completion heard');
@@ -89,7 +113,10 @@ describe('a second tab on a run another tab runs', () => {
     expect(b.run.history.map((m) => m.epoch)).toEqual([0, 1]);
     expect(b.run.live).toEqual(a.run.live);
     await until(() => listed(b.library, meta.id)?.word === 'completed', 'the list showing completion');
-    await until(() => listed(a.library, meta.id)?.word === 'completed' && a.library.runs[0]?.epochsCompleted === 2, "tab A's own list following");
+    await until(
+      () => listed(a.library, meta.id)?.word === 'completed' && a.library.runs[0]?.epochsCompleted === 2,
+      "tab A's own list following",
+    );
     expect(listed(a.library, meta.id)).toEqual({ word: 'completed', where: null });
   });
 
@@ -160,7 +187,9 @@ class SlowToStop {
         this.used = true;
         this.hanging = true;
         const signal = request.signal;
-        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve())));
+        await new Promise<void>((resolve) =>
+          signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve()),
+        );
         await this.released;
         request.onToken?.(' (a last piece after the abort)');
         throw new ChatModelError('aborted', 'The call was aborted.');
@@ -209,11 +238,22 @@ describe('opening another run while one stops', () => {
     const { hub, store, slow, a, next, stopping } = await abortThenOpen();
     slow.letGo();
     await until(() => hub.sent.some((s) => s.message.type === 'finished'), 'the stopping run finished');
-    expect([a.run.meta?.id, a.run.status, a.run.error, a.run.stage, a.run.live, a.run.heldHere]).toEqual([next.id, 'idle', null, null, null, null]);
+    expect([a.run.meta?.id, a.run.status, a.run.error, a.run.stage, a.run.live, a.run.heldHere]).toEqual([
+      next.id,
+      'idle',
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(a.run.shown).toEqual({ word: 'new', where: null });
     expect((await store.loadRun(next.id))!.meta).toMatchObject({ status: 'new', epochsCompleted: 0 });
     expect((await store.loadRun(stopping.id))!.meta).toMatchObject({ status: 'aborted', epochsCompleted: 0 });
-    const lastPiece = hub.sent.filter((s) => s.message.type === 'events' && s.message.events.some((e) => e.type === 'token' && e.delta.includes('a last piece')));
+    const lastPiece = hub.sent.filter(
+      (s) =>
+        s.message.type === 'events' &&
+        s.message.events.some((e) => e.type === 'token' && e.delta.includes('a last piece')),
+    );
     expect(lastPiece.map((s) => s.message.runId)).toEqual([stopping.id]);
     expect(hub.holder(stopping.id)).toBeNull();
   });

@@ -4,14 +4,33 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import { parseChatScript, ScriptedChatModel } from '../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { RunController } from '../../src/app/run/run-controller.svelte.ts';
 import { createLiveEpoch, type LiveEpoch } from '../../src/app/run/live-epoch.ts';
-import { holdMs, holdText, keepRecent, readScoreHold, RECENT_EPOCHS, saveScoreHold, type ScoreHold } from '../../src/app/run/score-hold.ts';
+import {
+  holdMs,
+  holdText,
+  keepRecent,
+  readScoreHold,
+  RECENT_EPOCHS,
+  saveScoreHold,
+  type ScoreHold,
+} from '../../src/app/run/score-hold.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { fakeSandbox, withDelays } from '../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../fixtures/hint-helps-doubles.ts';
 import { HELD_OUT_SUITE } from './experiment-fixtures.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 
 function controller(hold: ScoreHold): { runs: RunController; store: MemoryRunStore } {
   const store = new MemoryRunStore();
@@ -55,7 +74,9 @@ describe('holding an epoch final scores', () => {
     await until(() => runs.status === 'completed', 'completion');
     expect(runs.held).toBeNull();
     expect(runs.live!.epoch).toBe(1);
-    expect(runs.recent.map((e) => [e.epoch, e.stage, e.slots.every((s) => s.stats !== null)])).toEqual([[0, 'done', true]]);
+    expect(runs.recent.map((e) => [e.epoch, e.stage, e.slots.every((s) => s.stats !== null)])).toEqual([
+      [0, 'done', true],
+    ]);
   });
 
   it('ends a timed hold by itself, holds nothing after the last epoch, and an abort ends a hold at once', async () => {
@@ -95,7 +116,10 @@ describe('holding an epoch final scores', () => {
 describe('score hold settings and the epochs kept', () => {
   it('reads a saved hold, falls back to the default on anything else, and gives each hold its length', () => {
     const saved = new Map<string, string>();
-    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const storage = {
+      getItem: (k: string) => saved.get(k) ?? null,
+      setItem: (k: string, v: string) => void saved.set(k, v),
+    };
     expect(readScoreHold(storage)).toBe('5s');
     saveScoreHold(storage, 'click');
     expect(readScoreHold(storage)).toBe('click');

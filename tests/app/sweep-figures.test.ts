@@ -14,21 +14,60 @@ const ENVS = 6;
 
 /** An evaluation of ENVS environments, one play each, all won or all lost. */
 function evaluation(won: boolean): EvalRecord {
-  const plays: EvalPlay[] = Array.from({ length: ENVS }, (_, i) => ({ envId: `env${i}`, skill: 'Optimization', seed: 0, return: won ? 1 : 0, won, turns: 1, error: null }));
-  return { ...summarizeEvaluation(plays), epoch: 1, suite: 's', suiteSha256: 'suite', afterEpochs: 1, trigger: 'schedule', playbook: false, lessonsShown: 0, seedsPerEnvironment: 1, plays };
+  const plays: EvalPlay[] = Array.from({ length: ENVS }, (_, i) => ({
+    envId: `env${i}`,
+    skill: 'Optimization',
+    seed: 0,
+    return: won ? 1 : 0,
+    won,
+    turns: 1,
+    error: null,
+  }));
+  return {
+    ...summarizeEvaluation(plays),
+    epoch: 1,
+    suite: 's',
+    suiteSha256: 'suite',
+    afterEpochs: 1,
+    trigger: 'schedule',
+    playbook: false,
+    lessonsShown: 0,
+    seedsPerEnvironment: 1,
+    plays,
+  };
 }
 
 /** The form's four runs stored, the given ones evaluated (playbook off loses everything, on wins everything), and the plan with the given statuses. */
-async function storedSweep(evaluated: readonly number[], statuses: readonly CellStatus[], shared = 'eval-every=1'): Promise<{ store: MemoryRunStore; plan: SweepPlan }> {
+async function storedSweep(
+  evaluated: readonly number[],
+  statuses: readonly CellStatus[],
+  shared = 'eval-every=1',
+): Promise<{ store: MemoryRunStore; plan: SweepPlan }> {
   const form = { ...FORM, shared };
   const preview = previewSweep(form, DEMO);
   if ('error' in preview) throw new Error(preview.error);
   const store = new MemoryRunStore();
   for (const [i, cell] of preview.cells.entries()) {
-    await store.createRun({ id: `r${i}`, name: cell.name, createdAt: i, updatedAt: 0, config: cell.config, modelId: DEMO, status: 'new', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
+    await store.createRun({
+      id: `r${i}`,
+      name: cell.name,
+      createdAt: i,
+      updatedAt: 0,
+      config: cell.config,
+      modelId: DEMO,
+      status: 'new',
+      epochsCompleted: 0,
+      epochsPlanned: 1,
+      lastError: null,
+    });
     if (evaluated.includes(i)) await store.addEvaluation(`r${i}`, evaluation(cell.config.usePlaybook));
   }
-  const cells = preview.cells.map((cell, i) => ({ name: cell.name, runId: `r${i}`, status: statuses[i]!, error: null }));
+  const cells = preview.cells.map((cell, i) => ({
+    name: cell.name,
+    runId: `r${i}`,
+    status: statuses[i]!,
+    error: null,
+  }));
   return { store, plan: { form, status: 'running', cells, createdAt: 0 } };
 }
 
@@ -48,8 +87,16 @@ describe('the sweep figures per cell', () => {
     const { store, plan } = await storedSweep([0, 2], ['completed', 'running', 'completed', 'pending']);
     const rows = await loadSweepFigures(store, plan);
     expect(rows.map((r) => [r.cell, r.completed, r.heldOut])).toEqual([
-      ['usePlaybook=off', '1 of 2 runs completed', '0.00 (no interval: the runs played different suites or were not all evaluated), 1 of 2 runs evaluated'],
-      ['usePlaybook=on', '1 of 2 runs completed', '1.00 (no interval: the runs played different suites or were not all evaluated), 1 of 2 runs evaluated'],
+      [
+        'usePlaybook=off',
+        '1 of 2 runs completed',
+        '0.00 (no interval: the runs played different suites or were not all evaluated), 1 of 2 runs evaluated',
+      ],
+      [
+        'usePlaybook=on',
+        '1 of 2 runs completed',
+        '1.00 (no interval: the runs played different suites or were not all evaluated), 1 of 2 runs evaluated',
+      ],
     ]);
     const compared = await loadComparison(
       store,
@@ -69,6 +116,8 @@ describe('the sweep figures per cell', () => {
 
   it('says how to get figures when the runs schedule no held-out evaluation', async () => {
     const { store, plan } = await storedSweep([], ['completed', 'completed', 'completed', 'completed'], 'slots=1');
-    expect((await loadSweepFigures(store, plan)).map((r) => r.heldOut)).toEqual(Array(2).fill('not evaluated (eval-every is 0: add eval-every=1 to the shared settings)'));
+    expect((await loadSweepFigures(store, plan)).map((r) => r.heldOut)).toEqual(
+      Array(2).fill('not evaluated (eval-every is 0: add eval-every=1 to the shared settings)'),
+    );
   });
 });

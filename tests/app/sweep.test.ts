@@ -3,12 +3,28 @@ import { MemoryRunStore } from '../../src/adapters/store/memory-run-store.ts';
 import type { ControllerStatus } from '../../src/app/run/run-controller.svelte.ts';
 import type { NewRun } from '../../src/app/new-run/new-run.ts';
 import { SweepController, type SweepDeps } from '../../src/app/compare/sweep.svelte.ts';
-import { commandModel, FIRST_SWEEP_FORM, localSweepStorage, parsePlan, parseSeeds, previewSweep, sweepProgress, type SweepForm } from '../../src/app/compare/sweep-plan.ts';
+import {
+  commandModel,
+  FIRST_SWEEP_FORM,
+  localSweepStorage,
+  parsePlan,
+  parseSeeds,
+  previewSweep,
+  sweepProgress,
+  type SweepForm,
+} from '../../src/app/compare/sweep-plan.ts';
 import { DEFAULT_CONFIG } from '../../src/core/config.ts';
 import type { RunMeta } from '../../src/core/ports/store-port.ts';
 
 const DEMO = 'scripted:spade-lab-demo';
-const FORM: SweepForm = { grid: 'reward=blend,regret', seeds: '1,2', epochs: 1, shared: 'slots=1;plays=2', modelId: DEMO, modelLabel: 'the demo' };
+const FORM: SweepForm = {
+  grid: 'reward=blend,regret',
+  seeds: '1,2',
+  epochs: 1,
+  shared: 'slots=1;plays=2',
+  modelId: DEMO,
+  modelLabel: 'the demo',
+};
 
 /** What a started run does in the fake: complete after a tick, fail at once, or run until `finish` is called. */
 type Behaviour = 'complete' | 'fail' | 'hold';
@@ -46,7 +62,8 @@ class FakeRuns {
   }
 
   async open(id: string): Promise<void> {
-    if (this.status === 'running' || this.status === 'paused') throw new Error('Stop the current run before opening another.');
+    if (this.status === 'running' || this.status === 'paused')
+      throw new Error('Stop the current run before opening another.');
     const loaded = await this.store.loadRun(id);
     if (!loaded) throw new Error(`No run with id ${id}.`);
     this.meta = loaded.meta;
@@ -84,7 +101,12 @@ class FakeRuns {
 /** A Storage in a Map (the page's localStorage in the app). */
 function mapStorage() {
   const map = new Map<string, string>();
-  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k), map };
+  return {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+    map,
+  };
 }
 
 function setup(behaviour?: (name: string) => Behaviour, ready = true) {
@@ -125,8 +147,20 @@ describe('previewSweep', () => {
   it('makes one run per cell over the tab defaults with the shared settings, and the CLI lines', () => {
     const preview = previewSweep(FORM, DEMO);
     if ('error' in preview) throw new Error(preview.error);
-    expect(preview.cells.map((c) => c.name)).toEqual(['reward-blend_seed-1', 'reward-blend_seed-2', 'reward-regret_seed-1', 'reward-regret_seed-2']);
-    expect(preview.cells[3]!.config).toEqual({ ...DEFAULT_CONFIG, reward: 'regret', seed: 2, slotsPerEpoch: 1, playsPerArm: 2, hintPlays: 2 });
+    expect(preview.cells.map((c) => c.name)).toEqual([
+      'reward-blend_seed-1',
+      'reward-blend_seed-2',
+      'reward-regret_seed-1',
+      'reward-regret_seed-2',
+    ]);
+    expect(preview.cells[3]!.config).toEqual({
+      ...DEFAULT_CONFIG,
+      reward: 'regret',
+      seed: 2,
+      slotsPerEpoch: 1,
+      playsPerArm: 2,
+      hintPlays: 2,
+    });
     expect(preview.commands[0]).toBe(
       'npm run --silent spade -- run --model scripted:public/demo/demo-script.json --epochs 1 --out runs/sweep/reward-blend_seed-1 --seed 1 --slots 1 --plays 2 --reward blend',
     );
@@ -149,8 +183,12 @@ describe('previewSweep', () => {
     expect(error({ seeds: '1,x' })).toBe('expected seeds that are non-negative integers separated by commas, saw "x"');
     expect(error({ seeds: ' ' })).toBe('expected at least one seed, e.g. 1,2,3');
     expect(error({ seeds: '1,1' })).toBe('a seed is repeated in 1,1');
-    expect(error({ shared: 'slots=1,2' })).toBe('shared settings take one value each; slots has 2 (sweep it in the grid instead)');
-    expect(error({ shared: 'reward=solve_rate' })).toBe('reward is both in the grid and in the shared settings; keep it in one');
+    expect(error({ shared: 'slots=1,2' })).toBe(
+      'shared settings take one value each; slots has 2 (sweep it in the grid instead)',
+    );
+    expect(error({ shared: 'reward=solve_rate' })).toBe(
+      'reward is both in the grid and in the shared settings; keep it in one',
+    );
     expect(error({ epochs: 0 })).toBe('expected a whole number of epochs of at least 1, saw 0');
   });
 
@@ -198,7 +236,12 @@ describe('the stored plan', () => {
   it('round-trips through the storage and drops anything that is not a plan', () => {
     const storage = mapStorage();
     const plans = localSweepStorage(() => storage);
-    const plan = { form: FORM, status: 'running' as const, cells: [{ name: 'a', runId: 'r1', status: 'pending' as const, error: null }], createdAt: 1 };
+    const plan = {
+      form: FORM,
+      status: 'running' as const,
+      cells: [{ name: 'a', runId: 'r1', status: 'pending' as const, error: null }],
+      createdAt: 1,
+    };
     plans.save(plan);
     expect(plans.load()).toEqual(plan);
     expect(sweepProgress(plan)).toEqual({ done: 0, failed: 0, total: 1, current: null });
@@ -220,14 +263,27 @@ describe('SweepController', () => {
     const { sweep, runs, storage, refreshed } = setup();
     expect(await sweep.start(FORM)).toBe(true);
     expect(refreshed()).toBe(1);
-    expect((await runs.store.listRuns()).map((r) => [r.name, r.config.reward, r.config.seed, r.config.slotsPerEpoch, r.epochsPlanned])).toEqual([
+    expect(
+      (await runs.store.listRuns()).map((r) => [
+        r.name,
+        r.config.reward,
+        r.config.seed,
+        r.config.slotsPerEpoch,
+        r.epochsPlanned,
+      ]),
+    ).toEqual([
       ['reward-blend_seed-1', 'blend', 1, 1, 1],
       ['reward-blend_seed-2', 'blend', 2, 1, 1],
       ['reward-regret_seed-1', 'regret', 1, 1, 1],
       ['reward-regret_seed-2', 'regret', 2, 1, 1],
     ]);
     await until(() => sweep.plan!.status === 'finished', 'the sweep to finish');
-    expect(runs.started).toEqual(['reward-blend_seed-1', 'reward-blend_seed-2', 'reward-regret_seed-1', 'reward-regret_seed-2']);
+    expect(runs.started).toEqual([
+      'reward-blend_seed-1',
+      'reward-blend_seed-2',
+      'reward-regret_seed-1',
+      'reward-regret_seed-2',
+    ]);
     expect(statuses(sweep)).toEqual(['completed', 'completed', 'completed', 'completed']);
     expect(sweep.driving).toBe(false);
     expect(parsePlan(storage.getItem('spade-lab-sweep'))!.status).toBe('finished');
@@ -268,14 +324,19 @@ describe('SweepController', () => {
   it('resumes after a reload: a new controller over the same storage goes on from the interrupted cell', async () => {
     const first = setup((name) => (name === 'reward-blend_seed-2' ? 'hold' : 'complete'));
     await first.sweep.start(FORM);
-    await until(() => first.runs.status === 'running' && first.runs.meta!.name === 'reward-blend_seed-2', 'the second cell to run');
+    await until(
+      () => first.runs.status === 'running' && first.runs.meta!.name === 'reward-blend_seed-2',
+      'the second cell to run',
+    );
     expect(statuses(first.sweep)).toEqual(['completed', 'running', 'pending', 'pending']);
     expect(first.sweep.runningEpochs).toEqual({ done: 0, planned: 1 });
     // The reload: the tab's controllers are gone (the lock with them); the store and the plan stay.
     const runs = new FakeRuns(first.runs.store);
     const again = new SweepController({ ...first.deps, run: runs, lock: undefined });
     expect(again.restore()).toBe(true);
-    expect(again.notice).toBe("A reload interrupted this sweep at cell 2 of 4; it goes on from that cell's last committed epoch.");
+    expect(again.notice).toBe(
+      "A reload interrupted this sweep at cell 2 of 4; it goes on from that cell's last committed epoch.",
+    );
     await until(() => again.plan!.status === 'finished', 'the resumed sweep to finish');
     expect(runs.started).toEqual(['reward-blend_seed-2', 'reward-regret_seed-1', 'reward-regret_seed-2']);
     expect(statuses(again)).toEqual(['completed', 'completed', 'completed', 'completed']);
@@ -288,7 +349,9 @@ describe('SweepController', () => {
     const runs = new FakeRuns(first.runs.store);
     const again = new SweepController({ ...first.deps, run: runs, lock: undefined, modelReady: () => false });
     expect(again.restore()).toBe(false);
-    expect(again.notice).toBe('A reload interrupted this sweep at cell 1 of 4. Load the demo under Model, then continue the sweep.');
+    expect(again.notice).toBe(
+      'A reload interrupted this sweep at cell 1 of 4. Load the demo under Model, then continue the sweep.',
+    );
     expect(runs.started).toEqual([]);
     again.continue();
     await until(() => again.plan!.status === 'finished', 'the continued sweep to finish');

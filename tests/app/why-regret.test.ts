@@ -18,7 +18,16 @@ describe('why regret: illustrative environments under every reward variant', () 
       expect(r.winRate).toBe(winRate(unhinted));
       expect(r.plateau).toBe(plateau(r.winRate));
       for (const variant of REWARD_VARIANTS) {
-        expect(r.rewards[variant]).toBe(designerReward(variant, { regret: r.regret, rHint: r.rHint, winRate: r.winRate, windowPlays: unhinted.length, baseline: result.muSlow, hung: false }));
+        expect(r.rewards[variant]).toBe(
+          designerReward(variant, {
+            regret: r.regret,
+            rHint: r.rHint,
+            winRate: r.winRate,
+            windowPlays: unhinted.length,
+            baseline: result.muSlow,
+            hung: false,
+          }),
+        );
       }
     }
   });
@@ -32,6 +41,11 @@ describe('why regret: illustrative environments under every reward variant', () 
   });
 
   it('regret-based rewards put the frontier first alone; solve rate cannot tell it from a coin flip', () => {
-    expect(result.best).toEqual({ blend: ['frontier'], regret: ['frontier'], solve_rate: ['frontier', 'coin-flip'], learning_potential: ['too-hard', 'too-easy'] });
+    expect(result.best).toEqual({
+      blend: ['frontier'],
+      regret: ['frontier'],
+      solve_rate: ['frontier', 'coin-flip'],
+      learning_potential: ['too-hard', 'too-easy'],
+    });
   });
 });

@@ -6,7 +6,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { nodeWorkerBundle, pyodideDirectory, sandboxExecArgv, spawnNodeSandbox, WASM_TIERING_BUDGET } from '../../src/adapters/sandbox/node-sandbox.ts';
+import {
+  nodeWorkerBundle,
+  pyodideDirectory,
+  sandboxExecArgv,
+  spawnNodeSandbox,
+  WASM_TIERING_BUDGET,
+} from '../../src/adapters/sandbox/node-sandbox.ts';
 import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
 
 /** Start figures of one tiering setting. */
@@ -29,7 +35,11 @@ function reapedChildrenCpuSeconds(): number {
 async function startOnce(argv: string[]): Promise<number> {
   const started = performance.now();
   const [command, ...args] = argv;
-  const child = spawn(command!, args, { serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
+  const child = spawn(command!, args, {
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    env: {},
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.on('message', (message: unknown) => {
@@ -44,14 +54,19 @@ async function startOnce(argv: string[]): Promise<number> {
 }
 
 /** Starts `rounds` children of each setting (true: the shipped budget, false: V8's default), alternating, and returns each setting's figures. */
-export async function measureBootTiering(budgets: Record<string, boolean>, rounds = 12): Promise<Record<string, TieringFigures>> {
+export async function measureBootTiering(
+  budgets: Record<string, boolean>,
+  rounds = 12,
+): Promise<Record<string, TieringFigures>> {
   (await spawnNodeSandbox()).kill();
   const bundle = await nodeWorkerBundle();
   const snapshot = bundle.replace(/\.mjs$/, '.snapshot');
   const launcher = await sandboxLauncher();
   const pyodideDir = pyodideDirectory();
   const argv = (shipped: boolean) => {
-    const flags = sandboxExecArgv(bundle, pyodideDir, snapshot).filter((flag) => shipped || !flag.startsWith('--wasm-tiering-budget='));
+    const flags = sandboxExecArgv(bundle, pyodideDir, snapshot).filter(
+      (flag) => shipped || !flag.startsWith('--wasm-tiering-budget='),
+    );
     return [...launcher.prefix, process.execPath, ...flags, bundle, pyodideDir, snapshot];
   };
   const walls: Record<string, number[]> = Object.fromEntries(Object.keys(budgets).map((name) => [name, []]));

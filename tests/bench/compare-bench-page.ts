@@ -32,7 +32,10 @@ window.spadeCompareBench = async (runs, epochs, repeats) => {
       await compare.load();
       const loaded = performance.now();
       let view: ReturnType<typeof mount> | null = null;
-      await new Promise<void>((resolve) => (view = mount(CompareView, { target: host, props: { compare, dark: false, onrendered: resolve } })));
+      await new Promise<void>(
+        (resolve) =>
+          (view = mount(CompareView, { target: host, props: { compare, dark: false, onrendered: resolve } })),
+      );
       times.renderMs.push(performance.now() - loaded);
       times.loadMs.push(loaded - started);
       await unmount(view!);

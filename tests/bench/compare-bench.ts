@@ -23,9 +23,20 @@ export async function measureCompareView(runs = 10, epochs = 50, repeats = 9): P
     const page = await rig.open('/tests/bench/compare-bench-page.html');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.waitForFunction('typeof window.spadeCompareBench === "function"', undefined, { timeout: 60_000 });
-    const times = (await page.evaluate(([r, e, n]) => window.spadeCompareBench(r, e, n), [runs, epochs, repeats + 1] as const)) as CompareBenchTimes;
+    const times = (await page.evaluate(([r, e, n]) => window.spadeCompareBench(r, e, n), [
+      runs,
+      epochs,
+      repeats + 1,
+    ] as const)) as CompareBenchTimes;
     const render = times.renderMs.slice(1);
-    return { runs, epochs, renderMedianMs: median(render), renderMaxMs: Math.max(...render), loadMedianMs: median(times.loadMs.slice(1)), repeats };
+    return {
+      runs,
+      epochs,
+      renderMedianMs: median(render),
+      renderMaxMs: Math.max(...render),
+      loadMedianMs: median(times.loadMs.slice(1)),
+      repeats,
+    };
   } finally {
     await rig.close();
   }

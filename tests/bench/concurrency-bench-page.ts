@@ -17,7 +17,11 @@ declare global {
   }
 }
 
-let run: { model: OpenAIChatModel; sandbox: ReturnType<typeof createBrowserSandboxRuntime>; state: typeof INITIAL_RUN_STATE } | null = null;
+let run: {
+  model: OpenAIChatModel;
+  sandbox: ReturnType<typeof createBrowserSandboxRuntime>;
+  state: typeof INITIAL_RUN_STATE;
+} | null = null;
 
 window.spadeConcurrencyOpen = async (origin) => {
   const sandbox = createBrowserSandboxRuntime(sandboxAssets);
@@ -27,7 +31,11 @@ window.spadeConcurrencyOpen = async (origin) => {
 
 window.spadeConcurrencyEpoch = async (config) => {
   if (!run) throw new Error('spadeConcurrencyOpen first');
-  const result = await runEpoch({ model: run.model, sandbox: run.sandbox, corpus: [], now: () => performance.now() }, run.state, config);
+  const result = await runEpoch(
+    { model: run.model, sandbox: run.sandbox, corpus: [], now: () => performance.now() },
+    run.state,
+    config,
+  );
   run.state = result.nextState;
   return criticalPath(result);
 };

@@ -51,7 +51,9 @@ export interface ConcurrencyFigures {
 /** Epochs per measured run: the first starts from a command's sandbox, the second finds the interpreters the first left. */
 const EPOCHS = 2;
 
-const GLOW_KEY = (JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
+const GLOW_KEY = (
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript
+).rules[0]!.replies[0]!;
 
 // The epoch-overhead workload: every design valid, hinted plays win in one turn, unhinted ones never win (all 12 turns).
 const SCRIPT: ChatScript = {
@@ -112,7 +114,10 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
     };
   });
   try {
-    const runner = kind === 'browser' ? await (await import('./concurrency-browser.ts')).browserRunner(server.origin) : await localRunner(kind, server.origin);
+    const runner =
+      kind === 'browser'
+        ? await (await import('./concurrency-browser.ts')).browserRunner(server.origin)
+        : await localRunner(kind, server.origin);
     try {
       const runs: ConcurrencyRun[] = [];
       for (let epoch = 1; epoch <= EPOCHS; epoch++) {
@@ -122,8 +127,18 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
         const path = await runner.epoch(config);
         const ms = performance.now() - started;
         const after = runner.interpreters?.();
-        const used = before && after ? { boots: after.boots - before.boots, waitMs: after.waitMs - before.waitMs } : undefined;
-        runs.push({ concurrency: config.concurrency, epoch, criticalPath: path, ms, estimated: false, requests, maxInFlight, ...(used ? { interpreters: used } : {}) });
+        const used =
+          before && after ? { boots: after.boots - before.boots, waitMs: after.waitMs - before.waitMs } : undefined;
+        runs.push({
+          concurrency: config.concurrency,
+          epoch,
+          criticalPath: path,
+          ms,
+          estimated: false,
+          requests,
+          maxInFlight,
+          ...(used ? { interpreters: used } : {}),
+        });
       }
       return runs;
     } finally {
@@ -162,7 +177,13 @@ export async function measureConcurrency(
   };
   const concurrent = await timedEpochs(config, latencyMs, sandbox);
   const sequential = estimateSequential
-    ? concurrent.map((run) => ({ ...run, concurrency: 1, ms: run.requests * latencyMs, estimated: true, maxInFlight: 1 }))
+    ? concurrent.map((run) => ({
+        ...run,
+        concurrency: 1,
+        ms: run.requests * latencyMs,
+        estimated: true,
+        maxInFlight: 1,
+      }))
     : await timedEpochs({ ...config, concurrency: 1 }, latencyMs, sandbox);
   return { name, sandbox, slots, plays, latencyMs, runs: [...sequential, ...concurrent] };
 }
@@ -170,9 +191,14 @@ export async function measureConcurrency(
 /** The figures as the bench prints them: per epoch, concurrency 1 against the scale's concurrency, with the ideal. */
 export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const lines = [`Concurrent epochs, ${f.name}, ${SANDBOX_NAMES[f.sandbox]} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`];
+  const lines = [
+    `Concurrent epochs, ${f.name}, ${SANDBOX_NAMES[f.sandbox]} (${f.slots} slots x K = ${f.plays}, stand-in server at ${f.latencyMs} ms per request)`,
+  ];
   // Interpreters booted in the epoch and the seconds loads waited for one in all (several wait at once, so it can exceed the epoch).
-  const used = (run: ConcurrencyRun) => (run.interpreters ? `   ${run.interpreters.boots} interpreters booted, ${s(run.interpreters.waitMs)} waited for one in all` : '');
+  const used = (run: ConcurrencyRun) =>
+    run.interpreters
+      ? `   ${run.interpreters.boots} interpreters booted, ${s(run.interpreters.waitMs)} waited for one in all`
+      : '';
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;
     const many = f.runs.find((r) => r.epoch === epoch && r.concurrency !== 1)!;

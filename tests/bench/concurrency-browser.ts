@@ -10,7 +10,10 @@ export async function browserRunner(origin: string): Promise<EpochRunner> {
     const page = await rig.open('/tests/bench/concurrency-bench-page.html');
     await page.waitForFunction('typeof window.spadeConcurrencyOpen === "function"', undefined, { timeout: 60_000 });
     await page.evaluate((o) => window.spadeConcurrencyOpen(o), origin);
-    return { epoch: (config) => page.evaluate((c) => window.spadeConcurrencyEpoch(c), config), close: () => rig.close() };
+    return {
+      epoch: (config) => page.evaluate((c) => window.spadeConcurrencyEpoch(c), config),
+      close: () => rig.close(),
+    };
   } catch (error) {
     await rig.close();
     throw error;

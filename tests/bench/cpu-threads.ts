@@ -25,7 +25,12 @@ export interface CpuThreadFigures {
   tokensPerSecond: number;
 }
 
-async function measurePage(context: BrowserContext, baseUrl: string, modelPath: string, modelBytes: number): Promise<CpuThreadFigures> {
+async function measurePage(
+  context: BrowserContext,
+  baseUrl: string,
+  modelPath: string,
+  modelBytes: number,
+): Promise<CpuThreadFigures> {
   const page = await context.newPage();
   await page.goto(baseUrl + PAGE);
   await page.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
@@ -37,11 +42,21 @@ async function measurePage(context: BrowserContext, baseUrl: string, modelPath: 
   const runs: number[] = [];
   for (let i = 0; i < 4; i++) {
     const call = await page.evaluate((n) => window.wllamaTest.chat({ maxTokens: n }), TOKENS);
-    if (call.error || call.result?.usage.completionTokens !== TOKENS) throw new Error(`the bench call did not produce ${TOKENS} tokens: ${JSON.stringify(call.error ?? call.result?.usage)}`);
+    if (call.error || call.result?.usage.completionTokens !== TOKENS)
+      throw new Error(
+        `the bench call did not produce ${TOKENS} tokens: ${JSON.stringify(call.error ?? call.result?.usage)}`,
+      );
     if (i > 0) runs.push(call.totalMs);
   }
   const generateMs = [...runs].sort((a, b) => a - b)[1]!;
-  return { isolated: state.environment.crossOriginIsolated, threads: state.loaded!.info.threads, modelBytes, loadMs, generateMs, tokensPerSecond: (1000 * TOKENS) / generateMs };
+  return {
+    isolated: state.environment.crossOriginIsolated,
+    threads: state.loaded!.info.threads,
+    modelBytes,
+    loadMs,
+    generateMs,
+    tokensPerSecond: (1000 * TOKENS) / generateMs,
+  };
 }
 
 /** Measures the generated model on an isolated page (threads) and on a page without isolation (one thread). */
@@ -55,7 +70,10 @@ export async function measureCpuThreads(): Promise<CpuThreadFigures[]> {
     const isolated = await rig.browser.newContext();
     const plain = await rig.browser.newContext();
     await serveWithoutIsolation(plain, PAGE);
-    return [await measurePage(isolated, rig.baseUrl, modelPath, model.length), await measurePage(plain, rig.baseUrl, modelPath, model.length)];
+    return [
+      await measurePage(isolated, rig.baseUrl, modelPath, model.length),
+      await measurePage(plain, rig.baseUrl, modelPath, model.length),
+    ];
   } finally {
     await rig.close();
     rmSync(dir, { recursive: true, force: true });

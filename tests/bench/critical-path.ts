@@ -5,8 +5,12 @@ import type { EpochResult } from '../../src/core/loop/epoch.ts';
 export function criticalPath(result: Pick<EpochResult, 'environments' | 'episodes'>): number {
   return Math.max(
     ...result.environments.map((env) => {
-      const turns = (arm: 'hint' | 'nohint') => Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
-      return env.attempts.length + (env.status === 'valid' ? Math.max(turns('nohint'), (env.hint === null ? 0 : 1) + turns('hint')) : 0);
+      const turns = (arm: 'hint' | 'nohint') =>
+        Math.max(0, ...result.episodes.filter((e) => e.envId === env.id && e.arm === arm).map((e) => e.turns.length));
+      return (
+        env.attempts.length +
+        (env.status === 'valid' ? Math.max(turns('nohint'), (env.hint === null ? 0 : 1) + turns('hint')) : 0)
+      );
     }),
   );
 }

@@ -1,7 +1,13 @@
 // The designer and repair prompts of a recorded epoch, rebuilt as trim ladders for the prompt-size
 // bench: each slot's draws replayed as designSlot makes them (memory first, then a document per
 // fresh attempt), each ladder's level 0 checked against the request the epoch really sent.
-import { chooseDifficulty, designRng, slotDomain, slotMemory, slotTaskVariant } from '../../src/core/loop/design-slot.ts';
+import {
+  chooseDifficulty,
+  designRng,
+  slotDomain,
+  slotMemory,
+  slotTaskVariant,
+} from '../../src/core/loop/design-slot.ts';
 import { docsForSkill, truncateWords, type CorpusDoc } from '../../src/core/loop/corpus.ts';
 import type { EpochResult, RunState } from '../../src/core/loop/epoch.ts';
 import type { Config } from '../../src/core/config.ts';
@@ -13,7 +19,8 @@ import { qwen3PromptTokens } from '../fixtures/qwen3-chatml.ts';
 
 function checkSent(ladder: PromptLadder, sent: readonly ChatRequest[], what: string): void {
   const whole = JSON.stringify(ladder(0));
-  if (!sent.some((r) => JSON.stringify(r.messages) === whole)) throw new Error(`the rebuilt ${what} prompt is not one the epoch sent: the bench no longer mirrors designSlot`);
+  if (!sent.some((r) => JSON.stringify(r.messages) === whole))
+    throw new Error(`the rebuilt ${what} prompt is not one the epoch sent: the bench no longer mirrors designSlot`);
 }
 
 /** The epoch's largest designer prompt and its largest repair prompt (null when it made none), as ladders. */
@@ -38,7 +45,12 @@ export function designerLadders(
     env.attempts.forEach((attempt, index) => {
       if (attempt.repair) {
         const before = env.attempts[index - 1]!;
-        const ladder = repairLadder(previous!, before.reply, before.validation.message ?? 'unknown failure', config.prompts);
+        const ladder = repairLadder(
+          previous!,
+          before.reply,
+          before.validation.message ?? 'unknown failure',
+          config.prompts,
+        );
         checkSent(ladder, sent, 'repair');
         if (size(ladder) > size(repair)) repair = ladder;
         return;

@@ -22,7 +22,10 @@ const KEY_ENV = readFileSync(new URL('../fixtures/scripted/hint-helps.json', imp
  * turns (unhinted plays never win, so they run all 12 turns). Everything measured is the loop,
  * the prompts, parsing, scoring and the real Pyodide sandbox.
  */
-export async function measureEpochOverhead(epochs = 5, createSandbox: () => PyodideSandboxRuntime = () => createNodeSandboxRuntime()): Promise<EpochFigures> {
+export async function measureEpochOverhead(
+  epochs = 5,
+  createSandbox: () => PyodideSandboxRuntime = () => createNodeSandboxRuntime(),
+): Promise<EpochFigures> {
   const keyEnvReply = (JSON.parse(KEY_ENV) as ChatScript).rules[0]!.replies[0]!;
   const script: ChatScript = {
     name: 'bench',
@@ -33,7 +36,14 @@ export async function measureEpochOverhead(epochs = 5, createSandbox: () => Pyod
       { purpose: 'agent', replies: ['\\boxed{door}'] },
     ],
   };
-  const config: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: 4, playsPerArm: 4, maxTurns: 12, useCorpus: false };
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    seed: 3,
+    slotsPerEpoch: 4,
+    playsPerArm: 4,
+    maxTurns: 12,
+    useCorpus: false,
+  };
   const sandbox = createSandbox();
   await sandbox.warm();
   const model = new ScriptedChatModel(script);
@@ -52,5 +62,11 @@ export async function measureEpochOverhead(epochs = 5, createSandbox: () => Pyod
   }
   await sandbox.close();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  return { epochs, medianEpochMs: median(totals), medianOutsideModelShare: median(shares), episodesPerEpoch: episodes, stepsPerEpoch: steps };
+  return {
+    epochs,
+    medianEpochMs: median(totals),
+    medianOutsideModelShare: median(shares),
+    episodesPerEpoch: episodes,
+    stepsPerEpoch: steps,
+  };
 }

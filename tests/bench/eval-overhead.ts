@@ -32,9 +32,17 @@ export async function measureEvalOverhead(): Promise<EvalFigures> {
     );
     const model = new ScriptedChatModel(() => '\\boxed{0}', 'zero-latency');
     const start = performance.now();
-    const record = await evaluateAgent({ model, sandbox }, { suite, config, playbook: [], afterEpochs: 0, trigger: 'demand' });
+    const record = await evaluateAgent(
+      { model, sandbox },
+      { suite, config, playbook: [], afterEpochs: 0, trigger: 'demand' },
+    );
     const totalMs = performance.now() - start;
-    return { environments: record.environments, episodes: record.episodes, totalMs, perEnvironmentMs: totalMs / record.environments };
+    return {
+      environments: record.environments,
+      episodes: record.episodes,
+      totalMs,
+      perEnvironmentMs: totalMs / record.environments,
+    };
   } finally {
     await sandbox.close();
   }

@@ -17,14 +17,21 @@ export interface LoadedFile {
 }
 
 /** The files of the built app at `outDir` that `requests` fetched as the document, a script or a style sheet (the code of a view), largest first. */
-export function firstViewFiles(requests: readonly Pick<Request, 'url' | 'resourceType'>[], baseUrl: string, outDir: string): LoadedFile[] {
+export function firstViewFiles(
+  requests: readonly Pick<Request, 'url' | 'resourceType'>[],
+  baseUrl: string,
+  outDir: string,
+): LoadedFile[] {
   const paths = new Set<string>();
   for (const request of requests) {
-    if (!['document', 'script', 'stylesheet'].includes(request.resourceType()) || !request.url().startsWith(baseUrl)) continue;
+    if (!['document', 'script', 'stylesheet'].includes(request.resourceType()) || !request.url().startsWith(baseUrl))
+      continue;
     const path = '/' + new URL(request.url()).pathname.slice(new URL(baseUrl).pathname.length);
     paths.add(path === '/' ? '/index.html' : path);
   }
-  return [...paths].map((path) => ({ path, gzipBytes: gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length })).sort((a, b) => b.gzipBytes - a.gzipBytes);
+  return [...paths]
+    .map((path) => ({ path, gzipBytes: gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length }))
+    .sort((a, b) => b.gzipBytes - a.gzipBytes);
 }
 
 /** Sum of the files' gzip sizes in bytes. */
@@ -55,15 +62,26 @@ async function demoFirstToken(page: Page, url: string): Promise<number> {
   const clickedAt = await page.evaluate(() => performance.now());
   await start.click();
   await page.getByRole('button', { name: 'Create run' }).click();
-  await page.waitForFunction(() => [...document.querySelectorAll('[aria-label^="Environment code, slot"]')].some((code) => (code.textContent ?? '').trim() !== ''), null, {
-    timeout: 120_000,
-    polling: 'raf',
-  });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[aria-label^="Environment code, slot"]')].some(
+        (code) => (code.textContent ?? '').trim() !== '',
+      ),
+    null,
+    {
+      timeout: 120_000,
+      polling: 'raf',
+    },
+  );
   return ((await page.evaluate(() => performance.now())) as number) - clickedAt;
 }
 
 /** Opens `url` in `page`, calls `onSettled` once it has loaded what it loads before any click, clicks "Start the demo" (Python starts when a new run's form opens, not with the page) and waits for "Python ready": that click to ready in ms, the estimate the header showed while starting, and what Python started from (the header's data-started-from: 'snapshot' or 'cold'). */
-export async function visit(page: Page, url: string, onSettled: () => void = () => {}): Promise<{ readyMs: number; estimate: string; startedFrom: string | null }> {
+export async function visit(
+  page: Page,
+  url: string,
+  onSettled: () => void = () => {},
+): Promise<{ readyMs: number; estimate: string; startedFrom: string | null }> {
   await page.goto(url);
   const status = page.getByTestId('python-status');
   await status.getByText('Python starts when a run or an environment needs it').waitFor({ timeout: 60_000 });
@@ -77,7 +95,9 @@ export async function visit(page: Page, url: string, onSettled: () => void = () 
   await status.getByText(shownPattern(/Starting Python|Python ready/)).waitFor({ timeout: 60_000 });
   const estimate = await shownText(status);
   await status.getByText('Python ready').waitFor({ timeout: 180_000 });
-  const ready = (await page.evaluate(() => performance.getEntriesByName('spade-python-ready')[0]?.startTime ?? NaN)) as number;
+  const ready = (await page.evaluate(
+    () => performance.getEntriesByName('spade-python-ready')[0]?.startTime ?? NaN,
+  )) as number;
   return { readyMs: ready - clickedAt, estimate, startedFrom: await status.getAttribute('data-started-from') };
 }
 
@@ -85,7 +105,12 @@ export async function visit(page: Page, url: string, onSettled: () => void = () 
 export async function measureFirstView(): Promise<FirstViewFigures> {
   const outDir = mkdtempSync(join(tmpdir(), 'spade-first-view-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const server = await preview({
+    configFile: 'vite.config.ts',
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
   const baseUrl = `http://127.0.0.1:${address.port}/`;
@@ -98,14 +123,27 @@ export async function measureFirstView(): Promise<FirstViewFigures> {
     let firstView: Request[] = [];
     const cold = await visit(page, baseUrl, () => (firstView = [...requests]));
     const files = firstViewFiles(firstView, baseUrl, outDir);
-    const python = requests.filter((r) => /\/(pyodide\/|assets\/sandbox-worker-)/.test(r.url())).map((r) => new URL(r.url()).pathname);
-    const pythonDownloadGzipBytes = [...new Set(python)].reduce((sum, path) => sum + gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length, 0);
+    const python = requests
+      .filter((r) => /\/(pyodide\/|assets\/sandbox-worker-)/.test(r.url()))
+      .map((r) => new URL(r.url()).pathname);
+    const pythonDownloadGzipBytes = [...new Set(python)].reduce(
+      (sum, path) => sum + gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length,
+      0,
+    );
     const warm = await visit(await context.newPage(), baseUrl);
     const warmEstimateMs = 1000 * Number((/about (\d+) s/.exec(warm.estimate) ?? [])[1] ?? NaN);
     const demoContext = await browser.newContext();
     const demoFirstTokenColdMs = await demoFirstToken(await demoContext.newPage(), baseUrl);
     const demoFirstTokenWarmMs = await demoFirstToken(await demoContext.newPage(), baseUrl);
-    return { files, pythonReadyColdMs: cold.readyMs, pythonReadyWarmMs: warm.readyMs, warmEstimateMs, pythonDownloadGzipBytes, demoFirstTokenColdMs, demoFirstTokenWarmMs };
+    return {
+      files,
+      pythonReadyColdMs: cold.readyMs,
+      pythonReadyWarmMs: warm.readyMs,
+      warmEstimateMs,
+      pythonDownloadGzipBytes,
+      demoFirstTokenColdMs,
+      demoFirstTokenWarmMs,
+    };
   } finally {
     await browser.close();
     await server.close();

@@ -96,13 +96,23 @@ async function timedImport(label: string, files: ReadonlyArray<[string, string]>
 }
 
 /** Imports N distinct valid games for each N, then `copies` copies of one broken file; each figure goes to `report` as soon as it is measured. */
-export async function measureImports(sizes: readonly number[], copies: number, report: (figures: ImportFigures) => void): Promise<void> {
+export async function measureImports(
+  sizes: readonly number[],
+  copies: number,
+  report: (figures: ImportFigures) => void,
+): Promise<void> {
   for (const n of sizes) {
-    const games = Array.from({ length: n }, (_, i): [string, string] => [`game_${String(i).padStart(5, '0')}.py`, syntheticGame(i)]);
+    const games = Array.from({ length: n }, (_, i): [string, string] => [
+      `game_${String(i).padStart(5, '0')}.py`,
+      syntheticGame(i),
+    ]);
     report(await timedImport(`${n} distinct valid games`, games));
   }
   if (copies > 0) {
-    const broken = Array.from({ length: copies }, (_, i): [string, string] => [`broken_${String(i).padStart(5, '0')}.py`, BROKEN_GAME]);
+    const broken = Array.from({ length: copies }, (_, i): [string, string] => [
+      `broken_${String(i).padStart(5, '0')}.py`,
+      BROKEN_GAME,
+    ]);
     report(await timedImport(`${copies} copies of one broken file`, broken));
   }
 }

@@ -54,7 +54,11 @@ async function timeToNextReset(runtime: PyodideSandboxRuntime, code: string, now
 }
 
 /** Times to the next environment's first reset after one killed hang, and after two killed back to back, each from a pool with its spares booted. */
-async function recoverOnce(runtime: PyodideSandboxRuntime, code: string, now: () => number): Promise<{ afterHangMs: number; afterSecondHangMs: number }> {
+async function recoverOnce(
+  runtime: PyodideSandboxRuntime,
+  code: string,
+  now: () => number,
+): Promise<{ afterHangMs: number; afterSecondHangMs: number }> {
   await runtime.whenSpareReady();
   await hangOnce(runtime);
   const afterHangMs = await timeToNextReset(runtime, code, now);
@@ -73,7 +77,12 @@ export interface RecoveryFigures {
 }
 
 /** Only the recovery measurement, `rounds` times on one runtime (after a first environment has loaded): the cheap check of how fast the sandbox comes back from hangs. */
-export async function measureRecovery(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, rounds = 5): Promise<RecoveryFigures> {
+export async function measureRecovery(
+  create: () => PyodideSandboxRuntime,
+  typicalEnv: string,
+  now: () => number,
+  rounds = 5,
+): Promise<RecoveryFigures> {
   const runtime = create();
   try {
     const first = await runtime.load(typicalEnv, { maxTurns: 12, timeoutMs: 30_000 });
@@ -88,7 +97,12 @@ export async function measureRecovery(create: () => PyodideSandboxRuntime, typic
     }
     one.sort((a, b) => a - b);
     two.sort((a, b) => a - b);
-    return { rounds, afterHangMedianMs: percentile(one, 0.5), afterSecondHangMedianMs: percentile(two, 0.5), afterSecondHangMaxMs: two[two.length - 1]! };
+    return {
+      rounds,
+      afterHangMedianMs: percentile(one, 0.5),
+      afterSecondHangMedianMs: percentile(two, 0.5),
+      afterSecondHangMaxMs: two[two.length - 1]!,
+    };
   } finally {
     await runtime.close();
   }
@@ -100,7 +114,12 @@ export async function measureRecovery(create: () => PyodideSandboxRuntime, typic
  * validation and a play start (load plus first reset) with the spares booted; and the time from
  * a killed hang, and from a second hang killed right after a first, until the next environment answers.
  */
-export async function measureSandbox(create: () => PyodideSandboxRuntime, typicalEnv: string, now: () => number, steps = 300): Promise<SandboxFigures> {
+export async function measureSandbox(
+  create: () => PyodideSandboxRuntime,
+  typicalEnv: string,
+  now: () => number,
+  steps = 300,
+): Promise<SandboxFigures> {
   const t0 = now();
   const runtime = create();
   const handle = await runtime.load(typicalEnv, { maxTurns: 1_000_000, timeoutMs: 30_000 });
@@ -138,7 +157,11 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
   }
   validations.sort((a, b) => a - b);
   playStarts.sort((a, b) => a - b);
-  const { afterHangMs: recoveryAfterHangMs, afterSecondHangMs: recoveryAfterSecondHangMs } = await recoverOnce(runtime, typicalEnv, now);
+  const { afterHangMs: recoveryAfterHangMs, afterSecondHangMs: recoveryAfterSecondHangMs } = await recoverOnce(
+    runtime,
+    typicalEnv,
+    now,
+  );
   await runtime.close();
   return {
     coldStartToFirstResetMs,
@@ -157,7 +180,11 @@ export async function measureSandbox(create: () => PyodideSandboxRuntime, typica
 }
 
 /** Median spawn-to-ready time of each way to start an interpreter, started one at a time and alternating, so machine noise hits both alike. */
-export async function measureBoots<K extends string>(ways: Record<K, SpawnSandbox>, now: () => number, rounds = 6): Promise<Record<K, number>> {
+export async function measureBoots<K extends string>(
+  ways: Record<K, SpawnSandbox>,
+  now: () => number,
+  rounds = 6,
+): Promise<Record<K, number>> {
   const times = Object.fromEntries(Object.keys(ways).map((k) => [k, [] as number[]])) as Record<K, number[]>;
   // One untimed start of each first: builds the bundle and makes the shared snapshot if need be.
   for (const spawn of Object.values(ways) as SpawnSandbox[]) (await spawn()).kill();

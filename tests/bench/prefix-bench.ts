@@ -17,7 +17,8 @@ export interface PrefixFigures {
 }
 
 const CORPUS = parseCorpus(readFileSync(new URL('../../public/corpus/concepts.jsonl', import.meta.url), 'utf8')).docs;
-const script = (file: string) => parseChatScript(JSON.parse(readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8')));
+const script = (file: string) =>
+  parseChatScript(JSON.parse(readFileSync(new URL(`../../public/demo/${file}`, import.meta.url), 'utf8')));
 const ROLES: ChatPurpose[] = ['designer', 'repair', 'hint', 'judge', 'agent', 'lesson'];
 
 /**
@@ -76,8 +77,17 @@ export async function measureDemoPrefixes(): Promise<PrefixFigures[]> {
   // Roomy limits: on a loaded machine a timed-out validation would add a retry and change the requests.
   const limits = { validateTimeoutMs: MAX_VALIDATE_TIMEOUT_MS, stepTimeoutMs: 10_000 };
   const games: Config = { ...DEFAULT_CONFIG, seed: 1, usePlaybook: true, ...limits };
-  const toolUse: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), seed: 1, usePlaybook: true, solvabilityJudge: true, ...limits };
-  return [await measurePrefixes('games', 'demo-script.json', games), await measurePrefixes('tool use', 'tool-use-script.json', toolUse)];
+  const toolUse: Config = {
+    ...withSetting(DEFAULT_CONFIG, 'tool_use'),
+    seed: 1,
+    usePlaybook: true,
+    solvabilityJudge: true,
+    ...limits,
+  };
+  return [
+    await measurePrefixes('games', 'demo-script.json', games),
+    await measurePrefixes('tool use', 'tool-use-script.json', toolUse),
+  ];
 }
 
 /** The figures as the bench prints them. */

@@ -30,7 +30,12 @@ export async function measurePythonReady(rounds = 2): Promise<ReadyFigures[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'spade-python-ready-'));
   await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const dev = await startAppServer();
-  const previewServer = await preview({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  const previewServer = await preview({
+    configFile: 'vite.config.ts',
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
   const host = await serveStatic(outDir, '/');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
@@ -41,7 +46,12 @@ export async function measurePythonReady(rounds = 2): Promise<ReadyFigures[]> {
       { server: 'vite preview (the build)', url: `http://127.0.0.1:${address.port}/` },
       { server: 'plain static host (the build)', url: `${host.baseUrl}/` },
     ];
-    const figures = servers.map(({ server }) => ({ server, fresh: [] as number[], second: [] as number[], startedFrom: [] as string[] }));
+    const figures = servers.map(({ server }) => ({
+      server,
+      fresh: [] as number[],
+      second: [] as number[],
+      startedFrom: [] as string[],
+    }));
     for (let round = 0; round < rounds; round++) {
       for (const [i, { url }] of servers.entries()) {
         const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -53,7 +63,12 @@ export async function measurePythonReady(rounds = 2): Promise<ReadyFigures[]> {
         figures[i]!.startedFrom.push(fresh.startedFrom ?? '?', second.startedFrom ?? '?');
       }
     }
-    return figures.map(({ server, fresh, second, startedFrom }) => ({ server, freshMs: median(fresh), secondMs: median(second), startedFrom }));
+    return figures.map(({ server, fresh, second, startedFrom }) => ({
+      server,
+      freshMs: median(fresh),
+      secondMs: median(second),
+      startedFrom,
+    }));
   } finally {
     await browser.close();
     await host.close();

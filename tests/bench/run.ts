@@ -30,7 +30,9 @@ async function benchBrowser(): Promise<SandboxFigures> {
   try {
     const page = await rig.open('/tests/bench/bench-page.html');
     await page.waitForFunction('typeof window.spadeBench === "function"');
-    const boots = await measureBrowserBoots((count) => page.evaluate(`window.spadeBoots(${count})`) as Promise<number[]>);
+    const boots = await measureBrowserBoots(
+      (count) => page.evaluate(`window.spadeBoots(${count})`) as Promise<number[]>,
+    );
     process.stdout.write(
       [
         'Browser interpreter start (one frame, Pyodide compiled once; spawn to sealed and ready, one at a time)',
@@ -45,11 +47,16 @@ async function benchBrowser(): Promise<SandboxFigures> {
 }
 
 // The Node sandbox as shipped (children restored from the shared snapshot) beside cold-started children.
-const coldNodeRuntime = () => new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), { spares: Math.min(4, availableParallelism()) });
+const coldNodeRuntime = () =>
+  new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), {
+    spares: Math.min(4, availableParallelism()),
+  });
 
 const only = process.argv[2];
 if (!only || only === 'node') {
-  const boots = await measureBoots({ cold: () => spawnNodeSandbox('cold'), snapshot: () => spawnNodeSandbox() }, () => performance.now());
+  const boots = await measureBoots({ cold: () => spawnNodeSandbox('cold'), snapshot: () => spawnNodeSandbox() }, () =>
+    performance.now(),
+  );
   process.stdout.write(
     [
       'Node interpreter start (spawn to sealed and ready, one at a time, alternating)',
@@ -125,8 +132,10 @@ if (!only || only === 'eval') {
 if (!only || only === 'store' || only === 'store-node' || only === 'store-browser') {
   const { baseEpoch, formatStoreFigures, measureStoreBrowser, measureStoreNode } = await import('./store-bench.ts');
   const base = await baseEpoch();
-  if (only !== 'store-browser') process.stdout.write(formatStoreFigures('Node, fake-indexeddb', await measureStoreNode(base)));
-  if (only !== 'store-node') process.stdout.write(formatStoreFigures('Chromium, real IndexedDB', await measureStoreBrowser(base)));
+  if (only !== 'store-browser')
+    process.stdout.write(formatStoreFigures('Node, fake-indexeddb', await measureStoreNode(base)));
+  if (only !== 'store-node')
+    process.stdout.write(formatStoreFigures('Chromium, real IndexedDB', await measureStoreBrowser(base)));
 }
 if (!only || only === 'cpu') {
   const { formatCpuThreads, measureCpuThreads } = await import('./cpu-threads.ts');
@@ -135,11 +144,22 @@ if (!only || only === 'cpu') {
 if (!only || only === 'concurrency') {
   const { formatConcurrencyFigures, measureConcurrency } = await import('./concurrency-bench.ts');
   // `concurrency fake`, `node` or `browser` (or two of them) runs those sandboxes; `tab` or `reference` one scale; `full` also runs the reference scale at concurrency 1.
-  const pick = <T extends string>(all: readonly T[]) => all.filter((x) => !all.some((y) => process.argv.slice(3).includes(y)) || process.argv.slice(3).includes(x));
+  const pick = <T extends string>(all: readonly T[]) =>
+    all.filter((x) => !all.some((y) => process.argv.slice(3).includes(y)) || process.argv.slice(3).includes(x));
   const scales = { tab: { slots: 4, plays: 4, concurrency: 16 }, reference: { slots: 24, plays: 8, concurrency: 32 } };
   for (const scale of pick(['tab', 'reference'] as const)) {
     for (const kind of pick(['fake', 'node', 'browser'] as const)) {
-      process.stdout.write(formatConcurrencyFigures(await measureConcurrency(`${scale} scale`, scales[scale], 300, kind, scale === 'reference' && !process.argv.includes('full'))));
+      process.stdout.write(
+        formatConcurrencyFigures(
+          await measureConcurrency(
+            `${scale} scale`,
+            scales[scale],
+            300,
+            kind,
+            scale === 'reference' && !process.argv.includes('full'),
+          ),
+        ),
+      );
     }
   }
 }
@@ -150,7 +170,9 @@ if (only === 'import') {
   const sizes = args.filter((a) => /^\d+$/.test(a)).map(Number);
   const copies = Number(/^copies=(\d+)$/.exec(args.find((a) => a.startsWith('copies=')) ?? '')?.[1] ?? 5001);
   process.stdout.write('Import (spade import of a folder, real Node sandbox from the snapshot)\n');
-  await measureImports(sizes.length > 0 ? sizes : [20, 100], copies, (figures) => process.stdout.write(formatImportFigures(figures)));
+  await measureImports(sizes.length > 0 ? sizes : [20, 100], copies, (figures) =>
+    process.stdout.write(formatImportFigures(figures)),
+  );
 }
 if (!only || only === 'compare') {
   const { formatCompareFigures, measureCompareView } = await import('./compare-bench.ts');

@@ -30,7 +30,20 @@ export function commonPrefixLength(a: string, b: string): number {
 /** The figures of one role's prompts, in the order they were sent. */
 export function rolePrefix(role: string, prompts: readonly string[]): RolePrefix {
   const totalChars = prompts.reduce((n, p) => n + p.length, 0);
-  const commonChars = prompts.length < 2 ? 0 : prompts.slice(1).reduce((n, p) => Math.min(n, commonPrefixLength(prompts[0]!, p)), prompts[0]!.length);
-  const reusableChars = prompts.reduce((n, p, i) => n + Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefixLength(p, q))), 0);
-  return { role, requests: prompts.length, meanChars: prompts.length === 0 ? 0 : totalChars / prompts.length, commonChars, reusableChars, totalChars };
+  const commonChars =
+    prompts.length < 2
+      ? 0
+      : prompts.slice(1).reduce((n, p) => Math.min(n, commonPrefixLength(prompts[0]!, p)), prompts[0]!.length);
+  const reusableChars = prompts.reduce(
+    (n, p, i) => n + Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefixLength(p, q))),
+    0,
+  );
+  return {
+    role,
+    requests: prompts.length,
+    meanChars: prompts.length === 0 ? 0 : totalChars / prompts.length,
+    commonChars,
+    reusableChars,
+    totalChars,
+  };
 }

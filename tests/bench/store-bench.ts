@@ -23,7 +23,10 @@ export async function baseEpoch(): Promise<EpochResult> {
 }
 
 /** The workload on fake-indexeddb in this Node process (a fresh factory). */
-export async function measureStoreNode(base: EpochResult, workload: StoreWorkload = ISSUE_WORKLOAD): Promise<StoreFigures> {
+export async function measureStoreNode(
+  base: EpochResult,
+  workload: StoreWorkload = ISSUE_WORKLOAD,
+): Promise<StoreFigures> {
   globalThis.indexedDB = new IDBFactory();
   const store = await openIndexedDbRunStore({ name: 'store-bench' });
   try {
@@ -34,7 +37,10 @@ export async function measureStoreNode(base: EpochResult, workload: StoreWorkloa
 }
 
 /** The workload on real IndexedDB in Chromium (tests/bench/store-bench-page.html). */
-export async function measureStoreBrowser(base: EpochResult, workload: StoreWorkload = ISSUE_WORKLOAD): Promise<StoreFigures> {
+export async function measureStoreBrowser(
+  base: EpochResult,
+  workload: StoreWorkload = ISSUE_WORKLOAD,
+): Promise<StoreFigures> {
   const rig = await startRig();
   try {
     const page = await rig.open('/tests/bench/store-bench-page.html');

@@ -20,7 +20,12 @@ export interface StoreWorkload {
 }
 
 /** The issue's sizes: 10,000 environments and 100,000 episodes; export of 1,000 environments. */
-export const ISSUE_WORKLOAD: StoreWorkload = { epochs: 2500, envsPerEpoch: 4, episodesPerEnv: 10, exportEnvironments: 1000 };
+export const ISSUE_WORKLOAD: StoreWorkload = {
+  epochs: 2500,
+  envsPerEpoch: 4,
+  episodesPerEnv: 10,
+  exportEnvironments: 1000,
+};
 
 /** Benchmark figures, in milliseconds. */
 export interface StoreFigures {
@@ -37,7 +42,14 @@ export interface StoreFigures {
   charts: { coldLoadMs: number; warmLoadMs: number; buildMs: number; points: number };
 }
 
-const SKILLS = ['Mathematical Reasoning', 'Logical Deduction', 'Spatial Reasoning', 'Pattern Recognition', 'Optimization', 'Causal Inference'];
+const SKILLS = [
+  'Mathematical Reasoning',
+  'Logical Deduction',
+  'Spatial Reasoning',
+  'Pattern Recognition',
+  'Optimization',
+  'Causal Inference',
+];
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -71,20 +83,43 @@ export function benchEpoch(base: EpochResult, epoch: number, w: StoreWorkload): 
       rollouts.push({ ...base.rollouts[i % base.rollouts.length]!, envId: id, epoch });
     }
   }
-  return { ...base, epoch, environments, episodes, rollouts, metrics: { ...base.metrics, epoch }, timings: { ...base.timings, epoch }, nextState: { ...base.nextState, epoch: epoch + 1 } };
+  return {
+    ...base,
+    epoch,
+    environments,
+    episodes,
+    rollouts,
+    metrics: { ...base.metrics, epoch },
+    timings: { ...base.timings, epoch },
+    nextState: { ...base.nextState, epoch: epoch + 1 },
+  };
 }
 
 const QUERIES: Array<[string, EnvironmentQuery]> = [
   ['page 1, epoch order (limit 50)', { limit: 50 }],
   ['top 50 by regret', { sortBy: 'regret', descending: true, limit: 50 }],
   ['skill filter, by win rate (limit 50)', { skill: 'Optimization', sortBy: 'winRate', limit: 50 }],
-  ['valid, by reward, deep page (offset 5000)', { status: 'valid', sortBy: 'designerReward', descending: true, offset: 5000, limit: 50 }],
+  [
+    'valid, by reward, deep page (offset 5000)',
+    { status: 'valid', sortBy: 'designerReward', descending: true, offset: 5000, limit: 50 },
+  ],
   ['one epoch (all)', { epoch: 1234 }],
   ['one skill (all, ~1,700)', { skill: 'Logical Deduction' }],
 ];
 
 function meta(id: string): RunMeta {
-  return { id, name: id, createdAt: 0, updatedAt: 0, config: DEFAULT_CONFIG, modelId: 'bench', status: 'paused', epochsCompleted: 0, epochsPlanned: 0, lastError: null };
+  return {
+    id,
+    name: id,
+    createdAt: 0,
+    updatedAt: 0,
+    config: DEFAULT_CONFIG,
+    modelId: 'bench',
+    status: 'paused',
+    epochsCompleted: 0,
+    epochsPlanned: 0,
+    lastError: null,
+  };
 }
 
 async function measureCharts(store: RunStore, now: () => number): Promise<StoreFigures['charts']> {
@@ -102,7 +137,12 @@ async function measureCharts(store: RunStore, now: () => number): Promise<StoreF
 }
 
 /** Runs the workload against an empty store. */
-export async function runStoreWorkload(store: RunStore, base: EpochResult, now: () => number, w: StoreWorkload = ISSUE_WORKLOAD): Promise<StoreFigures> {
+export async function runStoreWorkload(
+  store: RunStore,
+  base: EpochResult,
+  now: () => number,
+  w: StoreWorkload = ISSUE_WORKLOAD,
+): Promise<StoreFigures> {
   await store.createRun(meta('big'));
   const commits: number[] = [];
   for (let epoch = 0; epoch < w.epochs; epoch++) {
@@ -126,12 +166,15 @@ export async function runStoreWorkload(store: RunStore, base: EpochResult, now: 
     await time(label, () => store.queryEnvironments('big', query));
     await time(`${label} [summaries]`, () => store.queryEnvironmentSummaries('big', query));
   }
-  await time('count: skill and status', () => store.countEnvironments('big', { skill: 'Optimization', status: 'valid' }));
+  await time('count: skill and status', () =>
+    store.countEnvironments('big', { skill: 'Optimization', status: 'valid' }),
+  );
   await time('count: one skill', () => store.countEnvironments('big', { skill: 'Optimization' }));
   await time('episodes of one environment (of 100,000)', () => store.episodesOf('big', environmentId(1717, 2)));
   const charts = await measureCharts(store, now);
   await store.createRun(meta('export'));
-  for (let epoch = 0; epoch < w.exportEnvironments / w.envsPerEpoch; epoch++) await store.commitEpoch('export', benchEpoch(base, epoch, w));
+  for (let epoch = 0; epoch < w.exportEnvironments / w.envsPerEpoch; epoch++)
+    await store.commitEpoch('export', benchEpoch(base, epoch, w));
   let start = now();
   const pool = await exportRun(store, 'export', 'pool');
   const exportPoolMs = now() - start;

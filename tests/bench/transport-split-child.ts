@@ -11,7 +11,13 @@ const host = process as unknown as { binding(name: string): unknown };
 const denied = host.binding.bind(host);
 host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : denied(name));
 process.once('disconnect', () => process.exit(70));
-const pyodide = await loadPyodide({ indexURL: process.argv[2], jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined, stdin: () => null });
+const pyodide = await loadPyodide({
+  indexURL: process.argv[2],
+  jsglobals: Object.create(null),
+  stdout: () => undefined,
+  stderr: () => undefined,
+  stdin: () => null,
+});
 const service = createSandboxService(pyodide, SANDBOX_SOURCES);
 answerCalls(ipcLine(process as never), (request) => {
   const reached = process.hrtime.bigint();

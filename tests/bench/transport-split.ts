@@ -37,17 +37,28 @@ function figures(values: number[]): PartFigures {
 
 async function startTimedChild(): Promise<{ call(request: string): Promise<string>; kill(): void }> {
   const code = await bundleWorker(ENTRY, 'node');
-  const bundle = join(privateCacheDirectory(), `transport-split-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  const bundle = join(
+    privateCacheDirectory(),
+    `transport-split-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
+  );
   writeFileSync(bundle, code, { mode: 0o600 });
   const launcher = await sandboxLauncher();
   const pyodideDir = pyodideDirectory();
-  const [command, ...args] = [...launcher.prefix, process.execPath, ...sandboxExecArgv(bundle, pyodideDir), bundle, pyodideDir];
+  const [command, ...args] = [
+    ...launcher.prefix,
+    process.execPath,
+    ...sandboxExecArgv(bundle, pyodideDir),
+    bundle,
+    pyodideDir,
+  ];
   const child = spawn(command!, args, { serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
   await new Promise<void>((resolve, reject) => {
     child.on('message', (message) => {
       if ((message as { spadeSandboxReady?: boolean } | null)?.spadeSandboxReady) resolve();
     });
-    child.once('close', (code) => reject(new Error(`the timed sandbox child stopped during start (exit code ${code})`)));
+    child.once('close', (code) =>
+      reject(new Error(`the timed sandbox child stopped during start (exit code ${code})`)),
+    );
   });
   const call = callOver(ipcLine(child));
   return { call: async (request) => String(await call(request)), kill: () => child.kill('SIGKILL') };
@@ -61,13 +72,21 @@ async function startTimedChild(): Promise<{ call(request: string): Promise<strin
 export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: StepSplit; paced: StepSplit }> {
   const child = await startTimedChild();
   try {
-    const ask = async (body: Record<string, unknown>) => JSON.parse(await child.call(JSON.stringify({ ...body, maxChars: 100_000 }))) as { reached: string; returned: string; reply: string };
+    const ask = async (body: Record<string, unknown>) =>
+      JSON.parse(await child.call(JSON.stringify({ ...body, maxChars: 100_000 }))) as {
+        reached: string;
+        returned: string;
+        reply: string;
+      };
     await ask({ op: 'load', code: EXAMPLE_ENV, maxTurns: 1_000_000 });
     await ask({ op: 'reset', seed: 1 });
     const parts = { backToBack: [] as bigint[][], paced: [] as bigint[][] };
     const step = async (into: bigint[][], i: number) => {
       const sent = process.hrtime.bigint();
-      const { reached, returned, reply } = await ask({ op: 'step', action: `\\boxed{${String(i % 1000).padStart(3, '0')}}` });
+      const { reached, returned, reply } = await ask({
+        op: 'step',
+        action: `\\boxed{${String(i % 1000).padStart(3, '0')}}`,
+      });
       const back = process.hrtime.bigint();
       if (!reply.startsWith('{"ok":true')) throw new Error(`the timed step failed: ${reply.slice(0, 200)}`);
       into.push([sent, BigInt(reached), BigInt(returned), back]);
@@ -80,7 +99,13 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
     }
     const split = (rows: bigint[][]): StepSplit => {
       const us = (from: number, to: number) => rows.map((row) => Number(row[to]! - row[from]!) / 1000);
-      return { total: figures(us(0, 3)), toChild: figures(us(0, 1)), python: figures(us(1, 2)), toHost: figures(us(2, 3)), steps: rows.length };
+      return {
+        total: figures(us(0, 3)),
+        toChild: figures(us(0, 1)),
+        python: figures(us(1, 2)),
+        toHost: figures(us(2, 3)),
+        steps: rows.length,
+      };
     };
     return { backToBack: split(parts.backToBack), paced: split(parts.paced) };
   } finally {
@@ -90,8 +115,10 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
 
 /** The split as printed by `npm run bench -- transport`. */
 export function formatTransportSplit(figures: { backToBack: StepSplit; paced: StepSplit }): string {
-  const f = (part: PartFigures) => `${(part.medianUs / 1000).toFixed(3)} / ${(part.p95Us / 1000).toFixed(3)} ms`.padEnd(20);
-  const line = (name: string, s: StepSplit) => `  ${name.padEnd(14)}${f(s.total)}${f(s.toChild)}${f(s.python)}${f(s.toHost)}(${s.steps} steps)`;
+  const f = (part: PartFigures) =>
+    `${(part.medianUs / 1000).toFixed(3)} / ${(part.p95Us / 1000).toFixed(3)} ms`.padEnd(20);
+  const line = (name: string, s: StepSplit) =>
+    `  ${name.padEnd(14)}${f(s.total)}${f(s.toChild)}${f(s.python)}${f(s.toHost)}(${s.steps} steps)`;
   return [
     'Node step round trip split (fenced child, shipped service timed inside; median / p95; the two kinds alternate)',
     `  ${''.padEnd(14)}${'whole'.padEnd(20)}${'host to Python'.padEnd(20)}${'Python'.padEnd(20)}${'Python to host'.padEnd(20)}`,

@@ -30,11 +30,21 @@ const loaded: Request[] = [];
 
 beforeAll(async () => {
   outDir = await builtApp();
-  server = await preview({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  server = await preview({
+    configFile: 'vite.config.ts',
+    base: BUILT_APP_BASE,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
   baseUrl = `http://127.0.0.1:${address.port}${BUILT_APP_BASE.replace(/\/$/, '')}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'],
+  });
   const context = await browser.newContext();
   // The bundle is the point here, not the demo's pacing: its replies stream at once.
   await context.addInitScript(() => localStorage.setItem('spade-lab-demo-speed', 'instant'));
@@ -55,21 +65,32 @@ describe('the production build', () => {
   it('loads a first view of at most 400 KB gzip: no sandbox worker, no view but the first, web-llm only for the WebGPU probe', async () => {
     // The first view is what loaded before any click, once the page has settled (Python starts on its first need, not at load).
     // Settled: the Model view's WebGPU probe has answered (this Chromium has WebGPU) and nothing is loading.
-    await page.getByTestId('python-status').getByText('Python starts when a run or an environment needs it').waitFor({ timeout: 150_000 });
+    await page
+      .getByTestId('python-status')
+      .getByText('Python starts when a run or an environment needs it')
+      .waitFor({ timeout: 150_000 });
     await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');
     // The page asked for none of Python's files (the service worker precaches them, as it does every file).
-    expect(loaded.filter((request) => !request.serviceWorker() && /\/pyodide\/|sandbox-worker/.test(request.url())).map((request) => request.url())).toEqual([]);
+    expect(
+      loaded
+        .filter((request) => !request.serviceWorker() && /\/pyodide\/|sandbox-worker/.test(request.url()))
+        .map((request) => request.url()),
+    ).toEqual([]);
     const firstView = firstViewFiles(loaded, baseUrl + '/', outDir);
     // Where WebGPU works (this Chromium has it), the Model view proves the worker engine at once:
     // web-llm's library and its worker (about 4 MB gzip) come on top, both or neither.
     const probe = firstView.filter((file) => /^\/assets\/(lib|llm-worker)-/.test(file.path));
     const app = firstView.filter((file) => !probe.includes(file));
-    expect([[], ['lib', 'llm-worker']]).toContainEqual(probe.map((file) => (file.path.startsWith('/assets/lib-') ? 'lib' : 'llm-worker')).sort());
+    expect([[], ['lib', 'llm-worker']]).toContainEqual(
+      probe.map((file) => (file.path.startsWith('/assets/lib-') ? 'lib' : 'llm-worker')).sort(),
+    );
     const paths = app.map((file) => file.path);
     expect(paths).toContain('/index.html');
     expect(paths.some((path) => /^\/assets\/index-.*\.js$/.test(path))).toBe(true);
-    expect(paths.filter((path) => /sandbox-worker|RunView|Charts|ChartPlot|EnvironmentPage|Explorer/.test(path))).toEqual([]);
+    expect(
+      paths.filter((path) => /sandbox-worker|RunView|Charts|ChartPlot|EnvironmentPage|Explorer/.test(path)),
+    ).toEqual([]);
     expect(totalGzip(app)).toBeLessThanOrEqual(FIRST_VIEW_BUDGET_BYTES);
   }, 180_000);
 
@@ -104,7 +125,11 @@ describe('the production build', () => {
   });
 
   it('loads a GGUF file on the CPU backend with threads, from the wasm the build ships', async () => {
-    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+    await page.getByTestId('cpu-file').setInputFiles({
+      name: 'spade-tiny.gguf',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(makeTinyGguf()),
+    });
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(/cross-origin isolated: \d+ threads of/);
     const wasm = [...new Set(requests.filter((url) => url.endsWith('.wasm')))];
@@ -125,13 +150,21 @@ describe('the production build', () => {
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await page.reload();
       await page.getByRole('button', { name: 'Runs', exact: true }).click();
-      await page.getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/)).waitFor({ timeout: 30_000 });
+      await page
+        .getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/))
+        .waitFor({ timeout: 30_000 });
     },
     DEMO_TEST_TIMEOUT_MS,
   );
 
   it('asked for nothing outside its own origin except the model host it was told to use', async () => {
-    const outside = [...new Set(requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:')))];
+    const outside = [
+      ...new Set(
+        requests.filter(
+          (url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:'),
+        ),
+      ),
+    ];
     expect(outside.every((url) => url.startsWith('https://huggingface.co/'))).toBe(true);
   });
 });

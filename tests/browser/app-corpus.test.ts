@@ -10,7 +10,10 @@ import { shownPattern, shownText } from './page-text.ts';
 
 const DOCS = 2500;
 const CORPUS = Array.from({ length: DOCS }, (_, i) =>
-  JSON.stringify({ id: `big-${i}`, text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}` }),
+  JSON.stringify({
+    id: `big-${i}`,
+    text: `Document ${i} of a large corpus. ${'A sentence about numbers, order and inference. '.repeat(50)}`,
+  }),
 ).join('\n');
 
 let rig: BrowserRig;
@@ -28,7 +31,9 @@ describe('a user corpus', () => {
   it('imports a corpus of several megabytes and keeps it across a reload', async () => {
     expect(CORPUS.length).toBeGreaterThan(6_000_000);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await page.getByLabel('Files').setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
+    await page
+      .getByLabel('Files')
+      .setInputFiles({ name: 'big-corpus.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(CORPUS) });
     const report = page.getByTestId('import-report');
     await report.waitFor({ timeout: 60_000 });
     await expect(shownText(report)).resolves.toContain(`${DOCS} corpus documents will ground new runs`);
@@ -39,9 +44,17 @@ describe('a user corpus', () => {
   });
 
   it('a second corpus import asks before replacing it; keeping the earlier one keeps it', async () => {
-    await page.getByLabel('Files').setInputFiles({ name: 'other.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n') });
+    await page.getByLabel('Files').setInputFiles({
+      name: 'other.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from('{"text":"One other document."}\n{"text":""}\n'),
+    });
     const report = page.getByTestId('import-report');
-    await report.getByText(`You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`).waitFor({ timeout: 30_000 });
+    await report
+      .getByText(
+        `You already have an imported corpus (${DOCS} documents); this import (1 documents) has not replaced it.`,
+      )
+      .waitFor({ timeout: 30_000 });
     await expect(shownText(report)).resolves.toContain('other.jsonl:2: no non-empty "text" or "orig_doc" field');
     await page.getByRole('button', { name: 'Keep my earlier corpus' }).click();
     await page.getByText(`Kept your earlier corpus (${DOCS} documents); the new one was not saved.`).waitFor();
@@ -49,11 +62,17 @@ describe('a user corpus', () => {
 
   it('lists every skipped zip entry with its reason', async () => {
     const zip = zipSync({ '../evil.py': strToU8('x = 1\n'), 'games/x.py': new Uint8Array([0xff, 0x0a]) });
-    await page.getByLabel('Files').setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+    await page
+      .getByLabel('Files')
+      .setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
     const report = page.getByTestId('import-report');
     await report.getByText('bad.zip:../evil.py', { exact: true }).waitFor({ timeout: 30_000 });
-    await expect(shownText(report)).resolves.toContain('expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)');
-    await expect(shownText(report)).resolves.toContain('games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)');
+    await expect(shownText(report)).resolves.toContain(
+      'expected a relative path with "/" separators, saw a ".." segment; skipped (an unsafe path)',
+    );
+    await expect(shownText(report)).resolves.toContain(
+      'games/x.py: expected UTF-8 text, saw invalid UTF-8 bytes (first on line 1)',
+    );
   });
 
   it('grounds the next run in it', async () => {

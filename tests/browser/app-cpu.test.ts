@@ -38,7 +38,11 @@ describe('a run on the CPU backend from the app', () => {
     await page.goto(settingsUrl({ config: CONFIG }, rig.appUrl));
     await page.getByText('Settings loaded from a link').waitFor({ timeout: 30_000 });
     await page.getByText('This browser has no usable WebGPU').waitFor({ timeout: 30_000 });
-    await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+    await page.getByTestId('cpu-file').setInputFiles({
+      name: 'spade-tiny.gguf',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(makeTinyGguf()),
+    });
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Use wllama:spade-tiny.gguf' }).click();
     await page.getByRole('heading', { name: 'New run' }).waitFor();

@@ -30,11 +30,17 @@ describe('first run: the demo runs two epochs end to end', () => {
     await page.getByRole('button', { name: 'Start the demo' }).waitFor({ timeout: 30_000 });
     await expect(page.getByRole('heading', { name: 'Demo without a model', level: 3 }).count()).resolves.toBe(1);
     await expect(page.getByRole('heading', { name: 'An OpenAI-compatible server', level: 3 }).count()).resolves.toBe(1);
-    await expect(page.getByRole('heading', { name: 'A local model in this tab (WebGPU)', level: 3 }).count()).resolves.toBe(1);
-    await expect(page.getByRole('heading', { name: 'A local model on the CPU (any browser, no WebGPU needed)', level: 3 }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('heading', { name: 'A local model in this tab (WebGPU)', level: 3 }).count(),
+    ).resolves.toBe(1);
+    await expect(
+      page.getByRole('heading', { name: 'A local model on the CPU (any browser, no WebGPU needed)', level: 3 }).count(),
+    ).resolves.toBe(1);
     await page.getByTestId('cpu-model-setup').waitFor();
     // Every card keeps its content inside its own box (no text running into the next card).
-    const overflowing = await page.evaluate(`[...document.querySelectorAll('.ways > *')].filter((card) => card.scrollWidth > card.clientWidth).length`);
+    const overflowing = await page.evaluate(
+      `[...document.querySelectorAll('.ways > *')].filter((card) => card.scrollWidth > card.clientWidth).length`,
+    );
     expect(overflowing).toBe(0);
     await screenshot(page, 'first-run');
     expect(await seriousViolations(page)).toEqual([]);
@@ -43,7 +49,9 @@ describe('first run: the demo runs two epochs end to end', () => {
   it('shows the new-run settings with their docs', async () => {
     await page.getByRole('button', { name: 'Start the demo' }).click();
     await page.getByRole('heading', { name: 'New run' }).waitFor();
-    await expect(page.getByText('Plays without the hint, per rollout; the agent trains on these (the paper: 8).').count()).resolves.toBe(1);
+    await expect(
+      page.getByText('Plays without the hint, per rollout; the agent trains on these (the paper: 8).').count(),
+    ).resolves.toBe(1);
     await screenshot(page, 'new-run');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -68,7 +76,9 @@ describe('first run: the demo runs two epochs end to end', () => {
       await hold.waitFor({ timeout: 300_000 });
       await expect(shownText(hold)).resolves.toMatch(/Scores held: epoch 2 starts in \d s\./);
       await expect(shownText(page.locator('#live-title'))).resolves.toMatch(/^Epoch 1 \(complete\)$/);
-      await expect(shownText(page.getByTestId('designer-scale').first())).resolves.toMatch(/^Designer scale this epoch = min\(N_agent \/ N_designer x R, 50\) = min\(\d+ \/ \d x 1, 50\) = /);
+      await expect(shownText(page.getByTestId('designer-scale').first())).resolves.toMatch(
+        /^Designer scale this epoch = min\(N_agent \/ N_designer x R, 50\) = min\(\d+ \/ \d x 1, 50\) = /,
+      );
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 300_000 });
       // The first epoch stays reachable: the picker shows its two score cards again.
       const picker = page.getByRole('group', { name: 'Show the scores of epoch' });
@@ -82,9 +92,13 @@ describe('first run: the demo runs two epochs end to end', () => {
       // The last epoch's two slots each show their regret.
       const regretLabels = await page.locator('dt', { hasText: shownPattern(/^regret$/) }).count();
       expect(regretLabels).toBe(2);
-      await expect(page.getByText(shownPattern(/Designer reward \(blend\) = 0\.4 x clip/)).count()).resolves.toBeGreaterThan(0);
+      await expect(
+        page.getByText(shownPattern(/Designer reward \(blend\) = 0\.4 x clip/)).count(),
+      ).resolves.toBeGreaterThan(0);
       const tasks = await longTasks(page);
-      console.log(`long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`);
+      console.log(
+        `long tasks during the two-epoch demo: ${tasks.length}, max ${Math.max(0, ...tasks).toFixed(0)} ms, over 50 ms: ${tasks.filter((t) => t > 50).length}`,
+      );
       await screenshot(page, 'live-epoch-complete');
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByLabel('Demo speed').selectOption('normal');
@@ -177,7 +191,11 @@ describe('run controls', () => {
     ).resolves.toBe(true);
     await page.getByRole('button', { name: 'Live run', exact: true }).click();
     await page.getByRole('button', { name: 'Step' }).click();
-    await page.waitForFunction((n) => document.querySelectorAll('summary').length > n || document.body.innerText.includes('Slot 2'), attemptsBefore, { timeout: 30_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('summary').length > n || document.body.innerText.includes('Slot 2'),
+      attemptsBefore,
+      { timeout: 30_000 },
+    );
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor();
     await page.getByRole('button', { name: 'Abort' }).click();

@@ -32,7 +32,9 @@ describe('held-out evaluation and the playbook in the app', () => {
       await page.getByLabel('Epochs', { exact: true }).fill('1');
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
       await page.getByRole('group', { name: /^Playbook and held-out evaluation/ }).waitFor();
-      await expect(shownText(page.getByTestId('demo-notice'))).resolves.toMatch(/do not change with environment memory, .*the prompt templates\..*labelled scripted learner/s);
+      await expect(shownText(page.getByTestId('demo-notice'))).resolves.toMatch(
+        /do not change with environment memory, .*the prompt templates\..*labelled scripted learner/s,
+      );
       await page.getByRole('button', { name: /^Use the learning demo settings/ }).click();
       await expect(page.getByRole('checkbox', { name: /^Agent's playbook/ }).isChecked()).resolves.toBe(true);
       await expect(page.getByRole('spinbutton', { name: /^Evaluate every N epochs/ }).inputValue()).resolves.toBe('1');
@@ -47,21 +49,34 @@ describe('held-out evaluation and the playbook in the app', () => {
           const shown = main.querySelector('[data-testid="starting-work"]')?.textContent;
           if (shown && seen.at(-1) !== shown) seen.push(shown);
           const status = main.querySelector('[data-testid="run-status"]')?.textContent;
-          if (status === 'running' && main.querySelector('[data-testid="press-start"]') && seen.at(-1) !== 'Press Start') seen.push('Press Start');
+          if (
+            status === 'running' &&
+            main.querySelector('[data-testid="press-start"]') &&
+            seen.at(-1) !== 'Press Start'
+          )
+            seen.push('Press Start');
           if (main.querySelector('[data-testid="slot"], section.live')) observer.disconnect();
         });
         observer.observe(main, { subtree: true, childList: true, characterData: true });
       });
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 240_000 });
-      const starting = ((await page.evaluate(() => (window as unknown as { startingSeen: string[] }).startingSeen)) as string[]).map(asShown);
+      const starting = (
+        (await page.evaluate(() => (window as unknown as { startingSeen: string[] }).startingSeen)) as string[]
+      ).map(asShown);
       expect(starting).not.toContain('Press Start');
       expect(
-        starting.some((t) => /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(t)),
+        starting.some((t) =>
+          /^Before epoch 1: the held-out evaluation measures the untrained agent, .* Held-out play \d+ of 24 \(\d+ won so far\); epoch 1 starts when it is done\.$/.test(
+            t,
+          ),
+        ),
       ).toBe(true);
 
       // The scripted learner wins the 4 held-out games of each skill it has a lesson for: 8 of 24 plays.
-      await expect(shownText(page.getByTestId('eval-progress'))).resolves.toMatch(/^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /);
+      await expect(shownText(page.getByTestId('eval-progress'))).resolves.toMatch(
+        /^Scheduled held-out evaluation after 1 epoch: win rate 0\.33 \(95% interval /,
+      );
       await expect(shownText(page.getByTestId('live-lessons'))).resolves.toMatch(/Lesson learned from e0000-s0\d/);
       await expect(shownText(page.getByTestId('playbook-mode'))).resolves.toContain('Playbook on.');
       await lessons().first().waitFor({ timeout: 10_000 });
@@ -73,8 +88,12 @@ describe('held-out evaluation and the playbook in the app', () => {
       await nav('Charts').click();
       await heldOut().locator('canvas').waitFor({ timeout: 30_000 });
       await expect(heldOut().getAttribute('data-points')).resolves.toBe('2');
-      await expect(shownText(heldOut().getByTestId('interval-label'))).resolves.toBe('95% interval: bootstrap over environments');
-      await expect(page.locator('[data-testid="chart"][data-chart="held-out-skills"]').getAttribute('data-points')).resolves.not.toBe('0');
+      await expect(shownText(heldOut().getByTestId('interval-label'))).resolves.toBe(
+        '95% interval: bootstrap over environments',
+      );
+      await expect(
+        page.locator('[data-testid="chart"][data-chart="held-out-skills"]').getAttribute('data-points'),
+      ).resolves.not.toBe('0');
       await screenshot(page, 'experiments-charts');
     },
     DEMO_TEST_TIMEOUT_MS,
@@ -100,7 +119,9 @@ describe('held-out evaluation and the playbook in the app', () => {
       .waitFor({ timeout: 120_000 });
     await nav('Charts').click();
     await heldOut().and(page.locator('[data-points="3"]')).waitFor({ timeout: 30_000 });
-    await expect(shownText(heldOut().locator('figcaption'))).resolves.toMatch(/^Held-out win rate, epochs trained: 1 \(the latest of 3\)/);
+    await expect(shownText(heldOut().locator('figcaption'))).resolves.toMatch(
+      /^Held-out win rate, epochs trained: 1 \(the latest of 3\)/,
+    );
   });
 
   it('validates an imported pool (rejects listed), then runs the bundled pool as a fixed-pool baseline', async () => {
@@ -111,19 +132,28 @@ describe('held-out evaluation and the playbook in the app', () => {
     await page.getByRole('radio', { name: /^Fixed pool \(baseline, no designer\)/ }).check();
     await expect(page.getByRole('button', { name: 'Create run' }).isDisabled()).resolves.toBe(true);
     const pool = page.getByTestId('fixed-pool');
-    await pool.getByLabel(shownPattern(/^Import a pool file/)).setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'public/pools/starter/games/valve_fountain.py']);
+    await pool
+      .getByLabel(shownPattern(/^Import a pool file/))
+      .setInputFiles(['tests/fixtures/demo-envs/liars_gate_broken.py', 'public/pools/starter/games/valve_fountain.py']);
     await pool.getByTestId('pool-ready').waitFor({ timeout: 60_000 });
     await expect(shownText(pool.getByTestId('pool-ready'))).resolves.toMatch(/1 valid environments .*; 1 left out/);
-    await expect(shownText(pool.getByRole('list'))).resolves.toMatch(/liars_gate_broken: invalid at probe \(step_bad_return\)/);
+    await expect(shownText(pool.getByRole('list'))).resolves.toMatch(
+      /liars_gate_broken: invalid at probe \(step_bad_return\)/,
+    );
     await pool.getByRole('button', { name: 'Use the bundled starter pool' }).click();
-    await pool.getByTestId('pool-ready').filter({ hasText: 'Pool starter from the bundled pool: 16 valid environments' }).waitFor({ timeout: 60_000 });
+    await pool
+      .getByTestId('pool-ready')
+      .filter({ hasText: 'Pool starter from the bundled pool: 16 valid environments' })
+      .waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
     await expect(shownTexts(page.getByTestId('pool-slot'))).resolves.toEqual([
       'From the fixed pool: balance_coins (no designer in this run; the environment is played as it is)',
       'From the fixed pool: cargo_loader (no designer in this run; the environment is played as it is)',
     ]);
-    await expect(page.getByText(shownPattern(/fixed pool starter \(16 environments, no designer: the baseline\)/)).count()).resolves.toBe(1);
+    await expect(
+      page.getByText(shownPattern(/fixed pool starter \(16 environments, no designer: the baseline\)/)).count(),
+    ).resolves.toBe(1);
   });
 
   it('evaluates the open run now on another stored run’s pool frozen at an epoch', async () => {
@@ -139,10 +169,14 @@ describe('held-out evaluation and the playbook in the app', () => {
       .filter({ hasText: `Suite run ${other} at epoch 1: 2 valid environments` })
       .waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Evaluate now' }).click();
-    const done = page.getByTestId('eval-progress').filter({ hasText: `over 2 environments of run ${other} at epoch 1, 4 plays` });
+    const done = page
+      .getByTestId('eval-progress')
+      .filter({ hasText: `over 2 environments of run ${other} at epoch 1, 4 plays` });
     await done.waitFor({ timeout: 60_000 });
     await expect(shownText(done)).resolves.toMatch(/^On-demand held-out evaluation after 1 epoch: win rate /);
     // The demo designs the starter pool's first two games, which this fixed-pool run trains on.
-    await expect(shownText(page.getByTestId('eval-overlap'))).resolves.toMatch(/^Not held out: 2 of the 2 suite environments \(e0000-s00, e0000-s01\) have the same code/);
+    await expect(shownText(page.getByTestId('eval-overlap'))).resolves.toMatch(
+      /^Not held out: 2 of the 2 suite environments \(e0000-s00, e0000-s01\) have the same code/,
+    );
   });
 });

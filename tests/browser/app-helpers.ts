@@ -19,7 +19,11 @@ export async function createDemoRun(page: Page, name: string, epochs: number): P
 }
 
 /** Saves a screenshot (the full page, or the viewport with `fullPage: false`) under SCREENSHOT_DIR when SPADE_SCREENSHOTS=1 (each costs the tier about 0.2 CPU-s, and nothing checks them), and returns its path, or null. */
-export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string | null> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string | null> {
   if (process.env.SPADE_SCREENSHOTS !== '1') return null;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = `${SCREENSHOT_DIR}/${name}.png`;

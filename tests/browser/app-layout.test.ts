@@ -23,9 +23,15 @@ beforeAll(async () => {
 afterAll(() => rig?.close());
 
 /** Waits until the focused element is the button (or heading) showing this text (whitespace read as asShown does). */
-const focusOn = (text: string) => page.waitForFunction((wanted) => document.activeElement?.textContent?.replace(/[ \t\n\r\f]+/g, ' ').trim() === wanted, text, { timeout: 60_000 });
+const focusOn = (text: string) =>
+  page.waitForFunction(
+    (wanted) => document.activeElement?.textContent?.replace(/[ \t\n\r\f]+/g, ' ').trim() === wanted,
+    text,
+    { timeout: 60_000 },
+  );
 const status = () => shownText(page.getByTestId('run-status'));
-const nav = (view: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: view, exact: true });
+const nav = (view: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: view, exact: true });
 
 describe('keyboard focus and the run controls', () => {
   it(
@@ -33,10 +39,16 @@ describe('keyboard focus and the run controls', () => {
     async () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
       // The form takes the focus at the run's name, and Create run is two Tabs and Enter away (not 37 Tabs from the page's start).
-      await page.waitForFunction(() => document.activeElement === document.querySelector('form input[required]'), null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => document.activeElement === document.querySelector('form input[required]'),
+        null,
+        { timeout: 30_000 },
+      );
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
-      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe('Skip to Create run (every other setting keeps its value)');
+      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe(
+        'Skip to Create run (every other setting keeps its value)',
+      );
       await page.keyboard.press('Enter');
       await focusOn('Create run');
       await page.getByLabel('Epochs', { exact: true }).fill('1');
@@ -76,7 +88,11 @@ describe('keyboard focus and the run controls', () => {
   it('says "Copied" only when the clipboard took the link', async () => {
     await nav('Live run').click();
     await page.getByText('Share these settings').click();
-    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) } }));
+    await page.evaluate(() =>
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
+      }),
+    );
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.getByText('Not copied: The browser refused the clipboard (Write permission denied.).').waitFor();
     await expect(page.getByRole('button', { name: 'Copied' }).count()).resolves.toBe(0);
@@ -88,7 +104,11 @@ function layout(target: Page) {
   return target.evaluate(() => {
     const root = document.documentElement;
     const main = document.querySelector('main')!.getBoundingClientRect();
-    const rows = new Set([...document.querySelectorAll('nav[aria-label="Main"] button')].map((b) => Math.round(b.getBoundingClientRect().top)));
+    const rows = new Set(
+      [...document.querySelectorAll('nav[aria-label="Main"] button')].map((b) =>
+        Math.round(b.getBoundingClientRect().top),
+      ),
+    );
     const title = document.querySelector('h1')!.getBoundingClientRect();
     const navBox = document.querySelector('nav[aria-label="Main"]')!.getBoundingClientRect();
     return {
@@ -114,44 +134,51 @@ describe('the new-run form', () => {
 });
 
 describe('every view fits the window', () => {
-  it.each([1366, 390])('at %i px: no sideways scroll; at 1366 one header row and the content in one place', async (width) => {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 768 });
-    const seen: Array<Awaited<ReturnType<typeof layout>> & { view: string }> = [];
-    for (const view of VIEWS) {
-      await nav(view).click();
-      await page.getByText('Loading the view…').first().waitFor({ state: 'detached' });
-      seen.push({ view, ...(await layout(page)) });
-      if (view === 'Runs' || view === 'Live run') await screenshot(page, `layout-${width}-${view.toLowerCase().replace(' ', '-')}`);
-    }
-    await nav('Explorer').click();
-    await page
-      .getByRole('button', { name: /^e\d+-s\d+$/ })
-      .first()
-      .click();
-    await page.getByRole('heading', { name: /^Environment e/ }).waitFor();
-    seen.push({ view: 'environment page', ...(await layout(page)) });
-    if (width === 390) {
-      // A phone: the new-run form and its demo notice fit, and the header leaves the screen to the work, in lecture mode too.
-      await nav('Model').click();
-      await page.getByRole('button', { name: 'Start the demo' }).click();
-      await page.getByRole('heading', { name: 'New run' }).waitFor();
-      seen.push({ view: 'new-run form', ...(await layout(page)) });
-      const notice = await page.getByTestId('demo-notice').evaluate((n) => n.getBoundingClientRect().right - document.documentElement.clientWidth);
-      expect(notice).toBeLessThanOrEqual(0);
-      await screenshot(page, 'layout-390-new-run');
-      const header = () => page.evaluate(() => Math.round(document.querySelector('header')!.getBoundingClientRect().height));
-      const heights = [await header()];
-      await nav('Live run').click();
-      await page.getByRole('button', { name: 'Lecture mode' }).click();
-      heights.push(await header());
-      await page.getByRole('button', { name: 'Lecture mode' }).click();
-      expect(heights[0]).toBeLessThanOrEqual(160);
-      expect(heights[1]).toBeLessThanOrEqual(200);
-    }
-    expect(seen.filter((s) => s.overflow > 0)).toEqual([]);
-    if (width === 1366) {
-      expect(seen.filter((s) => s.navRows !== 1 || !s.titleBesideNav)).toEqual([]);
-      expect(new Set(seen.map((s) => `${s.contentTop},${s.contentLeft}`)).size).toBe(1);
-    }
-  });
+  it.each([1366, 390])(
+    'at %i px: no sideways scroll; at 1366 one header row and the content in one place',
+    async (width) => {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 768 });
+      const seen: Array<Awaited<ReturnType<typeof layout>> & { view: string }> = [];
+      for (const view of VIEWS) {
+        await nav(view).click();
+        await page.getByText('Loading the view…').first().waitFor({ state: 'detached' });
+        seen.push({ view, ...(await layout(page)) });
+        if (view === 'Runs' || view === 'Live run')
+          await screenshot(page, `layout-${width}-${view.toLowerCase().replace(' ', '-')}`);
+      }
+      await nav('Explorer').click();
+      await page
+        .getByRole('button', { name: /^e\d+-s\d+$/ })
+        .first()
+        .click();
+      await page.getByRole('heading', { name: /^Environment e/ }).waitFor();
+      seen.push({ view: 'environment page', ...(await layout(page)) });
+      if (width === 390) {
+        // A phone: the new-run form and its demo notice fit, and the header leaves the screen to the work, in lecture mode too.
+        await nav('Model').click();
+        await page.getByRole('button', { name: 'Start the demo' }).click();
+        await page.getByRole('heading', { name: 'New run' }).waitFor();
+        seen.push({ view: 'new-run form', ...(await layout(page)) });
+        const notice = await page
+          .getByTestId('demo-notice')
+          .evaluate((n) => n.getBoundingClientRect().right - document.documentElement.clientWidth);
+        expect(notice).toBeLessThanOrEqual(0);
+        await screenshot(page, 'layout-390-new-run');
+        const header = () =>
+          page.evaluate(() => Math.round(document.querySelector('header')!.getBoundingClientRect().height));
+        const heights = [await header()];
+        await nav('Live run').click();
+        await page.getByRole('button', { name: 'Lecture mode' }).click();
+        heights.push(await header());
+        await page.getByRole('button', { name: 'Lecture mode' }).click();
+        expect(heights[0]).toBeLessThanOrEqual(160);
+        expect(heights[1]).toBeLessThanOrEqual(200);
+      }
+      expect(seen.filter((s) => s.overflow > 0)).toEqual([]);
+      if (width === 1366) {
+        expect(seen.filter((s) => s.navRows !== 1 || !s.titleBesideNav)).toEqual([]);
+        expect(new Set(seen.map((s) => `${s.contentTop},${s.contentLeft}`)).size).toBe(1);
+      }
+    },
+  );
 });

@@ -41,14 +41,21 @@ function boxes(slot: number, work: string): Promise<OnScreen> {
     ({ slot, work }) => {
       const section = document.querySelector(`[data-slot="${slot}"]`);
       const box = (el: Element | null | undefined) => (el ? el.getBoundingClientRect().toJSON() : null);
-      const running = [...(section?.querySelectorAll(work) ?? [])].find((el) => !el.matches('article') || el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn'));
-      return { heading: box(section?.querySelector('h3')), work: box(running), scores: box(document.querySelector('[data-testid="lecture-scores"]')) };
+      const running = [...(section?.querySelectorAll(work) ?? [])].find(
+        (el) => !el.matches('article') || el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn'),
+      );
+      return {
+        heading: box(section?.querySelector('h3')),
+        work: box(running),
+        scores: box(document.querySelector('[data-testid="lecture-scores"]')),
+      };
     },
     { slot, work },
   );
 }
 
-const inside = (box: DOMRect | null) => box !== null && box.top >= 0 && box.left >= 0 && box.bottom <= VIEWPORT.height && box.right <= VIEWPORT.width;
+const inside = (box: DOMRect | null) =>
+  box !== null && box.top >= 0 && box.left >= 0 && box.bottom <= VIEWPORT.height && box.right <= VIEWPORT.width;
 
 /** Waits until slot `slot`'s heading, its work and the score card are all within the viewport (the view scrolls smoothly). */
 async function expectOnScreen(slot: number, work: string, what: string): Promise<void> {
@@ -67,12 +74,22 @@ const status = () => shownText(page.getByTestId('run-status'));
 
 /** Finished plays shown in the live view (each says its return; whitespace read as asShown does). */
 function finishedPlays(): Promise<number> {
-  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => /return -?\d/.test(el.textContent?.replace(/[ \t\n\r\f]+/g, ' ') ?? '')).length);
+  return page.evaluate(
+    () =>
+      [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) =>
+        /return -?\d/.test(el.textContent?.replace(/[ \t\n\r\f]+/g, ' ') ?? ''),
+      ).length,
+  );
 }
 
 /** Plays under way in the live view (whitespace read as asShown does). */
 function runningPlays(): Promise<number> {
-  return page.evaluate(() => [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) => el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn')).length);
+  return page.evaluate(
+    () =>
+      [...document.querySelectorAll('article[data-part^="play-"]')].filter((el) =>
+        el.textContent?.replace(/[ \t\n\r\f]+/g, ' ').includes('playing, turn'),
+      ).length,
+  );
 }
 
 describe('lecture mode at 1920x1080', () => {
@@ -92,7 +109,9 @@ describe('lecture mode at 1920x1080', () => {
       await expect(page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).resolves.toBe('20px');
       await expect(page.evaluate(() => localStorage.getItem('spade-lab-lecture'))).resolves.toBe('on');
       // The demo's speed control sits with the run controls beside the work.
-      await expect(page.getByRole('complementary', { name: 'Run controls and scores' }).getByLabel('Demo speed').isVisible()).resolves.toBe(true);
+      await expect(
+        page.getByRole('complementary', { name: 'Run controls and scores' }).getByLabel('Demo speed').isVisible(),
+      ).resolves.toBe(true);
 
       // Designing: the second slot's design streams on screen, the first slot's validated code folded above it.
       await page.locator('[data-slot="1"] .phase[data-phase="designing"]').waitFor({ timeout: 120_000 });
@@ -101,8 +120,12 @@ describe('lecture mode at 1920x1080', () => {
       await shoot('designing');
       const slot1Attempts = page.locator('[data-slot="0"] details[data-part^="attempt-"]');
       await expect(slot1Attempts.count()).resolves.toBeGreaterThan(0);
-      expect(await slot1Attempts.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open))).toEqual(Array(await slot1Attempts.count()).fill(false));
-      await expect(page.locator('[data-slot="0"] summary', { hasText: shownPattern(/valid: \w+Env/) }).count()).resolves.toBe(1);
+      expect(await slot1Attempts.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open))).toEqual(
+        Array(await slot1Attempts.count()).fill(false),
+      );
+      await expect(
+        page.locator('[data-slot="0"] summary', { hasText: shownPattern(/valid: \w+Env/) }).count(),
+      ).resolves.toBe(1);
 
       // Playing the first slot: its running play and the score card on screen.
       await page.locator('[data-slot="0"] article[data-part^="play-"]').first().waitFor({ timeout: 120_000 });
@@ -111,7 +134,9 @@ describe('lecture mode at 1920x1080', () => {
       expect(await slot2Attempts.evaluateAll((all) => all.every((d) => !(d as HTMLDetailsElement).open))).toBe(true);
 
       // Space pauses, even with the focus still on the lecture-mode button (which space does not press).
-      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe('Lecture mode');
+      await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe(
+        'Lecture mode',
+      );
       await page.keyboard.press('Space');
       await page.getByTestId('run-status').filter({ hasText: 'paused' }).waitFor();
       await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
@@ -170,7 +195,9 @@ describe('lecture mode at 1920x1080', () => {
       // Kept across a reload.
       await page.reload();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
-      await expect(page.getByRole('button', { name: 'Lecture mode' }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(page.getByRole('button', { name: 'Lecture mode' }).getAttribute('aria-pressed')).resolves.toBe(
+        'true',
+      );
       await page.getByRole('button', { name: 'Lecture mode' }).click();
       await expect(page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).resolves.toBe('16px');
       console.log(`lecture-mode test: ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -51,20 +51,27 @@ async function precache(): Promise<{ files: string[]; bytes: number }> {
 
 const heading = () => shownText(page.getByRole('heading', { level: 1 }));
 const takeUpdate = (on: Page) => on.getByRole('button', { name: 'Reload to update' });
-const releaseWaiting = (on: Page) => on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
+const releaseWaiting = (on: Page) =>
+  on.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration?.waiting)));
 
 describe('the built app on a static host under a sub-path, without isolation headers', () => {
   it('works without cross-origin isolation on the first visit (the CPU backend says it runs on one thread), asking only for files under its sub-path', async () => {
     await expect(heading()).resolves.toBe('SPADE Lab');
     await expect(page.evaluate('crossOriginIsolated')).resolves.toBe(false);
-    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
+    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(
+      /One thread: this page is not cross-origin isolated/,
+    );
     expect(host.requested.length).toBeGreaterThan(0);
     expect(host.requested.filter((path) => !path.startsWith(BUILT_APP_BASE))).toEqual([]);
   });
 
   it('installs as a PWA: a manifest with icons, and a service worker that precaches the whole app', async () => {
     const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
-    const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.webmanifest'), 'utf8')) as { name: string; icons: Array<{ src: string; sizes: string }>; start_url: string };
+    const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.webmanifest'), 'utf8')) as {
+      name: string;
+      icons: Array<{ src: string; sizes: string }>;
+      start_url: string;
+    };
     expect(manifestHref).toBe(`${BUILT_APP_BASE}manifest.webmanifest`);
     expect(manifest.name).toBe('SPADE Lab');
     expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
@@ -73,7 +80,14 @@ describe('the built app on a static host under a sub-path, without isolation hea
     const { files, bytes } = await precache();
     console.log(`precache: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
     const under = (path: string) => `${BUILT_APP_BASE}${path}`;
-    for (const path of ['index.html', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip', 'pyodide/pyodide-lock.json', 'pyodide/sandbox-snapshot.bin.gz', 'manifest.webmanifest']) {
+    for (const path of [
+      'index.html',
+      'pyodide/pyodide.asm.wasm',
+      'pyodide/python_stdlib.zip',
+      'pyodide/pyodide-lock.json',
+      'pyodide/sandbox-snapshot.bin.gz',
+      'manifest.webmanifest',
+    ]) {
       expect(files).toContain(under(path));
     }
     // Every file of public/: the demo scripts, the corpus, the suites, the pools, the icons.
@@ -85,7 +99,10 @@ describe('the built app on a static host under a sub-path, without isolation hea
   });
 
   it('finds a new release while online and keeps it waiting', async () => {
-    host.replace('service-worker.js', readFileSync(join(outDir, 'service-worker.js'), 'utf8') + '\n// the next release\n');
+    host.replace(
+      'service-worker.js',
+      readFileSync(join(outDir, 'service-worker.js'), 'utf8') + '\n// the next release\n',
+    );
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
     await page.getByTestId('update-notice').waitFor({ timeout: 60_000 });
     await expect(releaseWaiting(page)).resolves.toBe(true);
@@ -119,7 +136,9 @@ describe('the built app on a static host under a sub-path, without isolation hea
       await page.getByRole('button', { name: 'Resume' }).click();
       const status = page.getByTestId('run-status');
       await status.filter({ hasText: shownPattern(/completed|failed/) }).waitFor({ timeout: 240_000 });
-      expect(await shownText(status), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain('completed');
+      expect(await shownText(status), (await page.getByRole('alert').allInnerTexts()).join(' | ')).toContain(
+        'completed',
+      );
       await expect(page.getByTestId('epoch-row').count()).resolves.toBe(1);
       await expect(releaseWaiting(page)).resolves.toBe(true);
     },
@@ -139,11 +158,15 @@ describe('the built app on a static host under a sub-path, without isolation hea
     await takeUpdate(page).click();
     await reloaded;
     await expect(heading()).resolves.toBe('SPADE Lab');
-    await page.waitForFunction(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated'));
+    await page.waitForFunction(() =>
+      navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated'),
+    );
     await expect(releaseWaiting(page)).resolves.toBe(false);
     await expect(page.getByTestId('update-notice').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Runs', exact: true }).click();
-    await page.getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/)).waitFor({ timeout: 30_000 });
+    await page
+      .getByText(shownPattern(/scripted:spade-lab-demo · completed · epochs 1\/1/))
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Explorer', exact: true }).click();
     await page
       .getByTestId('explorer-status')

@@ -17,9 +17,22 @@ import { screenshot, seriousViolations } from './app-helpers.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import { shownText } from './page-text.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
 /** The settings of `spade run --seed 7 --slots 2 --plays 2 --max-turns 3 --skills logical-deduction --no-corpus` (tests/cli/run-openai.test.ts). */
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, skills: ['Logical Deduction'], repairMode: false, useMemory: true, useCorpus: false };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  skills: ['Logical Deduction'],
+  repairMode: false,
+  useMemory: true,
+  useCorpus: false,
+};
 const MODEL = 'tiny-test-model';
 
 let rig: BrowserRig;
@@ -85,7 +98,11 @@ describe('a run against an OpenAI-compatible server', () => {
     const posts = server.requests.filter((r) => r.method === 'POST');
     expect(posts.length).toBeGreaterThan(8);
     expect(posts.every((r) => r.path === '/v1/chat/completions' && r.headers.origin === rig.baseUrl)).toBe(true);
-    expect(posts.every((r) => (r.body as { model: string; stream: boolean }).model === MODEL && (r.body as { stream: boolean }).stream)).toBe(true);
+    expect(
+      posts.every(
+        (r) => (r.body as { model: string; stream: boolean }).model === MODEL && (r.body as { stream: boolean }).stream,
+      ),
+    ).toBe(true);
     expect(server.requests.some((r) => r.method === 'OPTIONS')).toBe(true);
     await screenshot(page, 'live-epoch-openai');
     expect(await seriousViolations(page)).toEqual([]);
@@ -95,7 +112,9 @@ describe('a run against an OpenAI-compatible server', () => {
     server.reset();
     const scripted = scriptedResponder(new ScriptedChatModel(SCRIPT));
     server.respondWith((body, path) =>
-      path?.endsWith('/v1/models') ? Promise.resolve(jsonReply({ object: 'list', data: [{ id: MODEL, object: 'model', max_model_len: 32_768 }] })) : scripted(body, path),
+      path?.endsWith('/v1/models')
+        ? Promise.resolve(jsonReply({ object: 'list', data: [{ id: MODEL, object: 'model', max_model_len: 32_768 }] }))
+        : scripted(body, path),
     );
     await createServerRun('with a window');
     await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 120_000 });
@@ -118,11 +137,17 @@ describe('a run against an OpenAI-compatible server', () => {
     server.reset();
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
     // The first two requests ask for the context window (/v1/models, /props); the first chat request meets the error.
-    server.enqueue(jsonReply({ data: [] }), jsonReply({ error: { message: 'Not Found' } }, 404), jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404));
+    server.enqueue(
+      jsonReply({ data: [] }),
+      jsonReply({ error: { message: 'Not Found' } }, 404),
+      jsonReply({ error: { message: `model "${MODEL}" not found` } }, 404),
+    );
     await createServerRun('after an error');
     await page.getByTestId('run-status').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
     const alert = page.getByRole('region', { name: 'Run controls' }).getByRole('alert');
-    await expect(shownText(alert)).resolves.toMatch(new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`));
+    await expect(shownText(alert)).resolves.toMatch(
+      new RegExp(`HTTP 404 from .*model "${MODEL}" not found.*Check baseUrl .*the model name "${MODEL}"`),
+    );
     expect(await storedMetrics('after an error')).toEqual([]);
     server.respondWith(scriptedResponder(new ScriptedChatModel(SCRIPT)));
     await page.getByRole('button', { name: 'Start' }).click();
@@ -146,7 +171,9 @@ async function storedEnvironments(target: Page): Promise<Record<string, unknown[
 }
 
 /** Clicks an export button on the Runs view and returns the saved file's name and bytes. */
-async function exportFromRunsView(format: 'pool' | 'rollouts' | 'metrics' | 'archive'): Promise<{ name: string; bytes: Buffer }> {
+async function exportFromRunsView(
+  format: 'pool' | 'rollouts' | 'metrics' | 'archive',
+): Promise<{ name: string; bytes: Buffer }> {
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: `Export ${format}` }).click();
   const download = await downloading;
@@ -166,7 +193,8 @@ describe('the run leaves the tab', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
+    for (const row of rows)
+      expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
     expect(new Set(rows.map((row) => row.role))).toEqual(new Set(['designer', 'agent']));
     const metrics = await exportFromRunsView('metrics');
     const [header, ...lines] = metrics.bytes.toString('utf8').trim().split('\n');
@@ -183,7 +211,9 @@ describe('the run leaves the tab', () => {
     const other = await rig.open('/');
     try {
       await other.getByRole('button', { name: 'Runs', exact: true }).click();
-      await other.getByLabel('Files').setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
+      await other
+        .getByLabel('Files')
+        .setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
       const report = other.getByTestId('import-report');
       await report.waitFor({ timeout: 120_000 });
       await expect(shownText(report)).resolves.toMatch(/Imported archive: 2 of 2 kept as a new run/);
@@ -219,7 +249,10 @@ describe('the run leaves the tab', () => {
     const before = JSON.parse(await runs()) as Array<[string, string, number]>;
     expect(before.map(([, name, epochs]) => [name, epochs])).toEqual([['after an error', 1]]);
     const id = before[0]![0];
-    const pick = () => page.getByLabel('Files').setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
+    const pick = () =>
+      page
+        .getByLabel('Files')
+        .setInputFiles({ name: archive.name, mimeType: 'application/zip', buffer: archive.bytes });
     const clash = page.getByTestId('import-clash');
     const report = page.getByTestId('import-report');
 
@@ -235,13 +268,17 @@ describe('the run leaves the tab', () => {
     expect(JSON.parse(await runs())).toEqual(before);
     page.once('dialog', (dialog) => void dialog.accept());
     await clash.getByRole('button', { name: 'Replace the stored run…' }).click();
-    await report.getByText(`Imported archive: 2 of 2 kept in place of the stored run ${id}.`).waitFor({ timeout: 120_000 });
+    await report
+      .getByText(`Imported archive: 2 of 2 kept in place of the stored run ${id}.`)
+      .waitFor({ timeout: 120_000 });
     expect(JSON.parse(await runs())).toEqual(before);
 
     await pick();
     await clash.waitFor({ timeout: 30_000 });
     await clash.getByLabel('New id').fill('my copy');
-    await clash.getByText('The new id cannot be used: expected a run id without spaces or control characters, saw "my copy".').waitFor();
+    await clash
+      .getByText('The new id cannot be used: expected a run id without spaces or control characters, saw "my copy".')
+      .waitFor();
     await expect(clash.getByRole('button', { name: 'Import as a new run' }).isDisabled()).resolves.toBe(true);
     await clash.getByLabel('New id').fill('my-copy');
     await clash.getByRole('button', { name: 'Import as a new run' }).click();
@@ -258,7 +295,11 @@ describe('a settings link', () => {
     await page.goto(link);
     await page.getByTestId('shared-model').waitFor({ timeout: 30_000 });
     await page.goto(`${rig.appUrl.split('#')[0]}#settings=@@@`);
-    await page.getByText('This settings link cannot be used. It is damaged (it holds characters a settings link never has). Nothing was prefilled').waitFor({ timeout: 30_000 });
+    await page
+      .getByText(
+        'This settings link cannot be used. It is damaged (it holds characters a settings link never has). Nothing was prefilled',
+      )
+      .waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('shared-model').count()).resolves.toBe(0);
     await expect(page.getByText('Settings loaded from a link').count()).resolves.toBe(0);
   });

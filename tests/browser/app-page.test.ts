@@ -16,7 +16,9 @@ describe('app page', () => {
     await expect(shownText(page.getByRole('heading', { level: 1 }))).resolves.toBe('SPADE Lab');
     // The app's tests drive the production build (the tier's shared server serves it), not the dev app.
     expect(page.url()).toBe(rig.appUrl);
-    const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src]')].map((s) => new URL((s as HTMLScriptElement).src).pathname));
+    const scripts = await page.evaluate(() =>
+      [...document.querySelectorAll('script[src]')].map((s) => new URL((s as HTMLScriptElement).src).pathname),
+    );
     expect(scripts.length).toBeGreaterThan(0);
     expect(
       scripts.every((path) => /^\/spade-lab\/assets\/[^/]+\.js$/.test(path)),

@@ -74,7 +74,14 @@ describe('a resumed run', () => {
 
 describe('shareable settings', () => {
   it('a settings link prefills a new run, its epochs and its model', async () => {
-    const link = settingsUrl({ config: { ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' }, epochs: 5, modelId: DEMO_MODEL_ID }, rig.appUrl + '?from=link');
+    const link = settingsUrl(
+      {
+        config: { ...DEFAULT_CONFIG, seed: 4242, playsPerArm: 3, reward: 'solve_rate' },
+        epochs: 5,
+        modelId: DEMO_MODEL_ID,
+      },
+      rig.appUrl + '?from=link',
+    );
     await page.goto(link);
     await page.getByText('Settings loaded from a link (5 epochs)').waitFor({ timeout: 30_000 });
     await page
@@ -84,7 +91,9 @@ describe('shareable settings', () => {
     await expect(page.getByRole('spinbutton', { name: 'Epochs', exact: true }).inputValue()).resolves.toBe('5');
     await expect(page.getByText(`Model: ${DEMO_MODEL_ID}`).count()).resolves.toBe(1);
     await expect(page.getByRole('spinbutton', { name: /^Seed(?!s)/ }).inputValue()).resolves.toBe('4242');
-    await expect(page.getByRole('spinbutton', { name: /^Unhinted plays per rollout \(K\)/ }).inputValue()).resolves.toBe('3');
+    await expect(
+      page.getByRole('spinbutton', { name: /^Unhinted plays per rollout \(K\)/ }).inputValue(),
+    ).resolves.toBe('3');
     await expect(page.getByRole('combobox', { name: /^Designer reward/ }).inputValue()).resolves.toBe('solve_rate');
   });
 });
@@ -97,8 +106,18 @@ describe('a view chosen while the app still loads', () => {
       IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
         const request = open.apply(this, args);
         const listen = request.addEventListener.bind(request);
-        request.addEventListener = ((type: string, listener: (event: Event) => void, options?: AddEventListenerOptions) =>
-          listen(type, type === 'success' ? (event: Event) => void setTimeout(() => listener.call(request, event), 3000) : listener, options)) as typeof request.addEventListener;
+        request.addEventListener = ((
+          type: string,
+          listener: (event: Event) => void,
+          options?: AddEventListenerOptions,
+        ) =>
+          listen(
+            type,
+            type === 'success'
+              ? (event: Event) => void setTimeout(() => listener.call(request, event), 3000)
+              : listener,
+            options,
+          )) as typeof request.addEventListener;
         return request;
       };
     });
@@ -108,6 +127,8 @@ describe('a view chosen while the app still loads', () => {
     await expect(page.getByTestId('python-status').count()).resolves.toBe(0);
     await page.getByTestId('python-status').waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Runs', level: 2 }).waitFor({ timeout: 10_000 });
-    await expect(page.getByRole('button', { name: 'Runs', exact: true }).getAttribute('aria-current')).resolves.toBe('page');
+    await expect(page.getByRole('button', { name: 'Runs', exact: true }).getAttribute('aria-current')).resolves.toBe(
+      'page',
+    );
   });
 });

@@ -63,13 +63,19 @@ describe('a second tab on a run another tab runs', () => {
       await tabB.getByTestId('read-only-note').waitFor({ timeout: 15_000 });
       await expect(shownText(tabB.getByTestId('read-only-note'))).resolves.toContain('Running in another tab.');
       await expect(shownText(tabB.getByTestId('run-status'))).resolves.toBe('running');
-      for (const name of ['Start', 'Continue', 'Pause', 'Step', 'Resume', 'Abort']) await expect(tabB.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
+      for (const name of ['Start', 'Continue', 'Pause', 'Step', 'Resume', 'Abort'])
+        await expect(tabB.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
       await expect(tabB.getByText(shownPattern(/interrupted/)).count()).resolves.toBe(0);
 
       // The current epoch's progress grows in B as A works, and B's slot cards fill in.
       await tabB.getByRole('region', { name: 'Run controls' }).locator('progress').waitFor({ timeout: 30_000 });
       const first = await progressOf(tabB);
-      await tabB.waitForFunction((before) => Number(document.querySelector('[aria-label="Run controls"] progress')?.getAttribute('value') ?? -1) > before, first, { timeout: 60_000, polling: 200 });
+      await tabB.waitForFunction(
+        (before) =>
+          Number(document.querySelector('[aria-label="Run controls"] progress')?.getAttribute('value') ?? -1) > before,
+        first,
+        { timeout: 60_000, polling: 200 },
+      );
       await tabB.getByText('Design attempt 1').first().waitFor({ timeout: 30_000 });
       await screenshot(tabB, 'second-tab-read-only');
       // Following live is shown: tab A finishes the rest at once (the rest of the test is about the commits).

@@ -25,7 +25,13 @@ let previewUrl: string;
 
 beforeAll(async () => {
   const outDir = await builtApp();
-  server = await preview({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+  server = await preview({
+    configFile: 'vite.config.ts',
+    base: BUILT_APP_BASE,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not listen on a TCP port');
   previewUrl = `http://127.0.0.1:${address.port}${BUILT_APP_BASE}`;
@@ -45,10 +51,14 @@ async function startPython(page: Page): Promise<void> {
 }
 
 /** Opens the app at `url` in a fresh context, starts Python and waits until it is ready (or failed); returns the page, the header's Python status, what it says Python started from, and the snapshot's response. */
-async function bootAt(url: string): Promise<{ page: Page; status: string; startedFrom: string | null; snapshot: Response }> {
+async function bootAt(
+  url: string,
+): Promise<{ page: Page; status: string; startedFrom: string | null; snapshot: Response }> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  const snapshot = page.waitForResponse((response) => response.url().endsWith(`/pyodide/${SNAPSHOT_FILE}`), { timeout: PYTHON_START_MS });
+  const snapshot = page.waitForResponse((response) => response.url().endsWith(`/pyodide/${SNAPSHOT_FILE}`), {
+    timeout: PYTHON_START_MS,
+  });
   await page.goto(url);
   await startPython(page);
   const status = page.getByTestId('python-status');
@@ -63,7 +73,10 @@ describe("the built app's Python on static hosts", () => {
     async () => {
       const { page, status, startedFrom, snapshot } = await bootAt(previewUrl);
       expect(snapshot.headers()['content-encoding']).toBe('gzip');
-      expect({ startedFrom, status }).toEqual({ startedFrom: 'snapshot', status: expect.not.stringContaining('Started cold') });
+      expect({ startedFrom, status }).toEqual({
+        startedFrom: 'snapshot',
+        status: expect.not.stringContaining('Started cold'),
+      });
       await expect(page.getByTestId('python-cold').count()).resolves.toBe(0);
       await page.context().close();
     },
@@ -76,7 +89,10 @@ describe("the built app's Python on static hosts", () => {
       const { page, status, startedFrom, snapshot } = await bootAt(`${host.baseUrl}/`);
       expect(snapshot.headers()['content-encoding']).toBeUndefined();
       expect((await snapshot.body()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
-      expect({ startedFrom, status }).toEqual({ startedFrom: 'snapshot', status: expect.not.stringContaining('Started cold') });
+      expect({ startedFrom, status }).toEqual({
+        startedFrom: 'snapshot',
+        status: expect.not.stringContaining('Started cold'),
+      });
       await expect(page.getByTestId('python-cold').count()).resolves.toBe(0);
       await page.context().close();
     },
@@ -99,10 +115,14 @@ describe("the built app's Python on static hosts", () => {
         for (const request of requests) bytes += (await (await cache.match(request))!.blob()).size;
         // Workbox keys its entries with a revision query.
         const snapshot = requests.find((request) => new URL(request.url).pathname.endsWith(`/pyodide/${file}`));
-        const head = snapshot ? [...new Uint8Array(await (await cache.match(snapshot))!.arrayBuffer()).subarray(0, 4)] : [];
+        const head = snapshot
+          ? [...new Uint8Array(await (await cache.match(snapshot))!.arrayBuffer()).subarray(0, 4)]
+          : [];
         return { files: requests.length, bytes, head };
       }, SNAPSHOT_FILE);
-      console.log(`precache behind vite preview: ${stored.files} files, ${(stored.bytes / 1024 / 1024).toFixed(1)} MiB`);
+      console.log(
+        `precache behind vite preview: ${stored.files} files, ${(stored.bytes / 1024 / 1024).toFixed(1)} MiB`,
+      );
       // The cache holds what the host's Content-Encoding made of the file: the unpacked snapshot.
       expect(stored.head).toEqual([0x00, 0x73, 0x6e, 0x70]);
       await context.setOffline(true);
@@ -123,7 +143,9 @@ describe("the built app's Python on static hosts", () => {
       host.replace(`pyodide/${SNAPSHOT_FILE}`, '<!doctype html><title>Not found</title>');
       const { page, status, startedFrom } = await bootAt(`${host.baseUrl}/`);
       expect(startedFrom).toBe('cold');
-      expect(status).toMatch(/Started cold: the build's Python snapshot is neither gzip data nor a Pyodide snapshot \(39 bytes starting 3c 21 64 6f\)[,.]/);
+      expect(status).toMatch(
+        /Started cold: the build's Python snapshot is neither gzip data nor a Pyodide snapshot \(39 bytes starting 3c 21 64 6f\)[,.]/,
+      );
       await page.context().close();
     },
     TEST_MS,

@@ -22,15 +22,27 @@ describe('a sweep in the tab, then its runs side by side', () => {
     async () => {
       await page.getByRole('button', { name: 'Sweeps', exact: true }).click();
       // A first sweep starts from a grid the scripted demo responds to; one over what it ignores says so before it runs.
-      await expect(Promise.all([page.getByLabel('Grid').inputValue(), page.getByLabel('Seeds').inputValue(), page.getByLabel('Shared settings (optional)').inputValue()])).resolves.toEqual([
-        'playbook=off,on',
-        '1,2',
-        'eval-every=1',
-      ]);
-      await page.getByText('4 runs of 2 epochs: playbook-off_seed-1, playbook-off_seed-2, playbook-on_seed-1, playbook-on_seed-2').waitFor();
+      await expect(
+        Promise.all([
+          page.getByLabel('Grid').inputValue(),
+          page.getByLabel('Seeds').inputValue(),
+          page.getByLabel('Shared settings (optional)').inputValue(),
+        ]),
+      ).resolves.toEqual(['playbook=off,on', '1,2', 'eval-every=1']);
+      await page
+        .getByText(
+          '4 runs of 2 epochs: playbook-off_seed-1, playbook-off_seed-2, playbook-on_seed-1, playbook-on_seed-2',
+        )
+        .waitFor();
       await expect(page.getByTestId('sweep-demo-note').count()).resolves.toBe(0);
       await page.getByLabel('Grid').fill('reward=blend,regret');
-      await page.getByTestId('sweep-demo-note').filter({ hasText: "The scripted demo's replies ignore reward (the reward variant): every cell of this grid gives the same environments" }).waitFor();
+      await page
+        .getByTestId('sweep-demo-note')
+        .filter({
+          hasText:
+            "The scripted demo's replies ignore reward (the reward variant): every cell of this grid gives the same environments",
+        })
+        .waitFor();
       await page.getByLabel('Seeds').fill('1');
       await page.getByLabel('Epochs per run').fill('1');
       // One slot and one play per arm: the sweep's queue and resume are the point, not the demo's games.
@@ -57,8 +69,14 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await cells().first().and(page.locator('[data-status="running"]')).waitFor({ timeout: 30_000 });
       await page.reload();
       await page.getByText('A reload interrupted this sweep at cell 1 of 2').waitFor({ timeout: 30_000 });
-      await page.getByTestId('sweep-progress').and(page.locator('[data-status="finished"]')).waitFor({ timeout: 180_000 });
-      await expect(cells().evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).resolves.toEqual(['completed', 'completed']);
+      await page
+        .getByTestId('sweep-progress')
+        .and(page.locator('[data-status="finished"]'))
+        .waitFor({ timeout: 180_000 });
+      await expect(cells().evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).resolves.toEqual([
+        'completed',
+        'completed',
+      ]);
 
       await page.getByRole('button', { name: 'Compare these runs' }).click();
       await page.getByTestId('compare-view').and(page.locator('[data-rendered="true"]')).waitFor({ timeout: 30_000 });
@@ -67,7 +85,10 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await expect(page.getByTestId('overlay-chart').count()).resolves.toBe(5);
       // Four charts drawn with both runs' points; the held-out one says that neither run was evaluated.
       await expect(page.locator('[data-testid="overlay-chart"][data-drawn="true"] canvas').count()).resolves.toBe(4);
-      await page.locator('[data-chart="held-out"]').getByText('None of these runs has a held-out evaluation yet.').waitFor();
+      await page
+        .locator('[data-chart="held-out"]')
+        .getByText('None of these runs has a held-out evaluation yet.')
+        .waitFor();
       await expect(page.locator('[data-chart="win-rate"]').getAttribute('data-points')).resolves.toBe('2');
       await page.getByTestId('unevaluated').filter({ hasText: 'reward-blend_seed-1, reward-regret_seed-1' }).waitFor();
       const downloading = page.waitForEvent('download');
@@ -101,22 +122,31 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await page.getByLabel('Seeds', { exact: true }).fill('1');
       await page.getByLabel('Epochs per run').fill('1');
       // One play per held-out environment: the figures are the point, not the demo's games.
-      await page.getByLabel('Shared settings (optional)').fill('slots=1;plays=1;skills-per-epoch=1;corpus=off;eval-every=1;eval-seeds=1');
+      await page
+        .getByLabel('Shared settings (optional)')
+        .fill('slots=1;plays=1;skills-per-epoch=1;corpus=off;eval-every=1;eval-seeds=1');
       await page.getByText('2 runs of 1 epoch: playbook-off_seed-1, playbook-on_seed-1').waitFor();
       await page.getByRole('button', { name: 'Start the sweep' }).click();
       await cells().first().filter({ hasText: 'playbook-off_seed-1' }).waitFor();
       // Focus moves to the progress heading once the runs are created (a wait that times out when it never does).
-      await page.waitForFunction(() => document.activeElement?.id === 'sweep-progress-title', undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.activeElement?.id === 'sweep-progress-title', undefined, {
+        timeout: 30_000,
+      });
       const title = page.locator('#sweep-progress-title');
       const box = await title.boundingBox();
       expect(box!.y).toBeGreaterThanOrEqual(0);
       expect(box!.y + box!.height).toBeLessThanOrEqual(page.viewportSize()!.height);
 
-      await page.getByTestId('sweep-progress').and(page.locator('[data-status="finished"]')).waitFor({ timeout: 240_000 });
+      await page
+        .getByTestId('sweep-progress')
+        .and(page.locator('[data-status="finished"]'))
+        .waitFor({ timeout: 240_000 });
       const figure = /^\d\.\d\d \(\d\.\d\d to \d\.\d\d\)$/;
       const rows = page.getByTestId('sweep-figures').locator('tbody tr');
       await rows.nth(1).locator('td').nth(2).filter({ hasText: figure }).waitFor({ timeout: 30_000 });
-      const table = (await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)))).map((row) => row.map(asShown));
+      const table = (
+        await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)))
+      ).map((row) => row.map(asShown));
       expect(table.map((row) => row.slice(0, 3))).toEqual([
         ['usePlaybook=off', '1', '1 of 1 run completed'],
         ['usePlaybook=on', '1', '1 of 1 run completed'],
@@ -128,7 +158,9 @@ describe('a sweep in the tab, then its runs side by side', () => {
       await page.getByRole('button', { name: 'Compare these runs' }).click();
       const finals = page.getByTestId('finals').locator('tbody tr');
       await finals.first().waitFor({ timeout: 30_000 });
-      const compared = (await finals.evaluateAll((trs) => trs.map((tr) => tr.children[6]!.textContent!))).map((cell) => asShown(cell).split(' after ')[0]);
+      const compared = (await finals.evaluateAll((trs) => trs.map((tr) => tr.children[6]!.textContent!))).map(
+        (cell) => asShown(cell).split(' after ')[0],
+      );
       expect(compared).toEqual(table.map((row) => row[3]));
     },
     DEMO_TEST_TIMEOUT_MS,

@@ -17,7 +17,13 @@ export async function buildApp(folder: string): Promise<string> {
   const outDir = join(folder, 'app');
   const nodeEnv = process.env.NODE_ENV;
   try {
-    await build({ configFile: 'vite.config.ts', base: BUILT_APP_BASE, cacheDir: join(folder, 'vite-cache'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    await build({
+      configFile: 'vite.config.ts',
+      base: BUILT_APP_BASE,
+      cacheDir: join(folder, 'vite-cache'),
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true },
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
@@ -29,6 +35,9 @@ export async function buildApp(folder: string): Promise<string> {
 export async function builtApp(): Promise<string> {
   const { inject } = await import('vitest');
   const folder = inject('builtAppDir');
-  if (!folder) throw new Error("the browser tier's global setup (vite-global-setup.ts) makes the build: run this file in the browser project");
+  if (!folder)
+    throw new Error(
+      "the browser tier's global setup (vite-global-setup.ts) makes the build: run this file in the browser project",
+    );
   return join(folder, 'app');
 }

@@ -14,7 +14,16 @@ afterAll(async () => {
   await rig?.close();
 });
 
-const CHART_IDS = ['win-rate', 'regret', 'validity', 'designer-reward', 'turns-to-win', 'code-length', 'tokens', 'time'];
+const CHART_IDS = [
+  'win-rate',
+  'regret',
+  'validity',
+  'designer-reward',
+  'turns-to-win',
+  'code-length',
+  'tokens',
+  'time',
+];
 const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
 const chart = (id: string) => page.locator(`[data-testid="chart"][data-chart="${id}"]`);
 const status = () => page.getByTestId('charts').getByRole('status');
@@ -26,12 +35,17 @@ async function dataTable(id: string): Promise<{ head: string[]; rows: string[][]
   const table = details.locator('table');
   await table.waitFor();
   const head = await shownTexts(table.locator('thead th'));
-  const rows = (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))).map((row) => row.map(asShown));
+  const rows = (
+    await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))
+  ).map((row) => row.map(asShown));
   return { head: head.map((h) => h.trim()), rows };
 }
 
 async function downloadCsv(title: string): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export CSV of ${title}` }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: `Export CSV of ${title}` }).click(),
+  ]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
 }
@@ -52,9 +66,13 @@ describe('charts of a demo run', () => {
       expect(await page.locator('[data-testid="chart"]').count()).toBe(0);
       await status().filter({ hasText: '1 committed epoch.' }).waitFor({ timeout: 240_000 });
       await expect(page.locator('[data-testid="chart"] canvas').count()).resolves.toBe(CHART_IDS.length);
-      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(/^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/);
+      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(
+        /^Validity rate, epoch 1 \(the latest of 1\): Validity rate \d\.\d\d\.$/,
+      );
       await status().filter({ hasText: '2 committed epochs.' }).waitFor({ timeout: 240_000 });
-      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(/^Validity rate, epoch 2 \(the latest of 2\): /);
+      await expect(shownText(chart('validity').locator('figcaption'))).resolves.toMatch(
+        /^Validity rate, epoch 2 \(the latest of 2\): /,
+      );
       await nav('Live run').click();
       await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 60_000 });
     },
@@ -65,11 +83,15 @@ describe('charts of a demo run', () => {
     const started = Date.now();
     await nav('Charts').click();
     await page.waitForFunction(
-      (n) => document.querySelectorAll('[data-testid="chart"] canvas').length === n && [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')),
+      (n) =>
+        document.querySelectorAll('[data-testid="chart"] canvas').length === n &&
+        [...document.querySelectorAll('[data-testid="chart"]')].every((c) => c.hasAttribute('data-render-ms')),
       CHART_IDS.length,
     );
     const toVisible = Date.now() - started;
-    expect(await page.locator('[data-testid="chart"]').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-chart')))).toEqual(CHART_IDS);
+    expect(
+      await page.locator('[data-testid="chart"]').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-chart'))),
+    ).toEqual(CHART_IDS);
     const perChart: Record<string, number> = {};
     for (const id of CHART_IDS) {
       const card = chart(id);
@@ -84,7 +106,9 @@ describe('charts of a demo run', () => {
       expect(await shownText(page.locator(`#${describedBy}`))).toBe(caption);
       perChart[id] = Number(await card.getAttribute('data-render-ms'));
     }
-    await expect(shownText(chart('win-rate').locator('figcaption'))).resolves.toMatch(/Shaded: plateau band 0\.4 to 0\.6\.$/);
+    await expect(shownText(chart('win-rate').locator('figcaption'))).resolves.toMatch(
+      /Shaded: plateau band 0\.4 to 0\.6\.$/,
+    );
     const table = await dataTable('validity');
     await chart('validity').locator('.u-over').scrollIntoViewIfNeeded();
     const over = (await chart('validity').locator('.u-over').boundingBox())!;
@@ -94,7 +118,9 @@ describe('charts of a demo run', () => {
     await page.mouse.move(0, 0);
     await chart('validity').locator('.legend').getByText('at epoch 2').waitFor();
     const loadMs = await page.getByTestId('charts').getAttribute('data-load-ms');
-    console.log(`charts: visible ${toVisible} ms after the click; store read ${loadMs} ms; uPlot build per chart (ms) ${JSON.stringify(perChart)}`);
+    console.log(
+      `charts: visible ${toVisible} ms after the click; store read ${loadMs} ms; uPlot build per chart (ms) ${JSON.stringify(perChart)}`,
+    );
     expect(toVisible).toBeLessThan(3000);
     await screenshot(page, 'charts-light');
     expect(await seriousViolations(page)).toEqual([]);
@@ -122,7 +148,11 @@ describe('charts of a demo run', () => {
     expect(winLines[0]).toBe(['epoch', ...winTable.head.slice(1)].join(','));
     expect(winLines[0]!.startsWith('epoch,Mean (all skills),')).toBe(true);
     expect(winLines.slice(1).map((l) => l.split(',')[0])).toEqual(['1', '2']);
-    expect(winLines.slice(1).map((l) => l.split(',').map((v, i) => (i === 0 ? v : v === '' ? 'no data' : Number(v).toFixed(2))))).toEqual(winTable.rows);
+    expect(
+      winLines
+        .slice(1)
+        .map((l) => l.split(',').map((v, i) => (i === 0 ? v : v === '' ? 'no data' : Number(v).toFixed(2)))),
+    ).toEqual(winTable.rows);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -132,7 +162,10 @@ describe('charts of a demo run', () => {
       .evaluate((c) => (c as HTMLCanvasElement).toDataURL());
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await expect(page.evaluate('document.documentElement.dataset.theme')).resolves.toBe('dark');
-    await page.waitForFunction((old) => document.querySelector<HTMLCanvasElement>('[data-chart="regret"] canvas')?.toDataURL() !== old, before);
+    await page.waitForFunction(
+      (old) => document.querySelector<HTMLCanvasElement>('[data-chart="regret"] canvas')?.toDataURL() !== old,
+      before,
+    );
     await screenshot(page, 'charts-dark');
     expect(await seriousViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 768, height: 1024 });
@@ -143,7 +176,9 @@ describe('charts of a demo run', () => {
     });
     const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    const widths = await page.locator('[data-testid="chart"] canvas').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().width));
+    const widths = await page
+      .locator('[data-testid="chart"] canvas')
+      .evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().width));
     for (const w of widths) expect(w).toBeGreaterThan(500);
     await screenshot(page, 'charts-dark-tablet');
     expect(await seriousViolations(page)).toEqual([]);

@@ -24,7 +24,14 @@ beforeAll(async () => {
 }, 360_000);
 afterAll(() => rig?.close());
 
-const cells = async (index: number) => (await page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.map((tr) => tr.children[i]!.textContent!), index)).map(asShown);
+const cells = async (index: number) =>
+  (
+    await page.$$eval(
+      'tr[data-testid="explorer-row"]',
+      (trs, i) => trs.map((tr) => tr.children[i]!.textContent!),
+      index,
+    )
+  ).map(asShown);
 
 describe('explorer and environment page on the demo run', () => {
   it("lists the epoch's environments, sorted by regret on request", async () => {
@@ -42,7 +49,9 @@ describe('explorer and environment page on the demo run', () => {
     // Columns: environment, class, skill, epoch, status, win rate, regret, ...
     const statuses = await cells(4);
     const regrets = await cells(6);
-    console.log(`demo environments by regret: ${ids.map((id, i) => `${id} ${statuses[i]} regret ${regrets[i]}`).join('; ')}`);
+    console.log(
+      `demo environments by regret: ${ids.map((id, i) => `${id} ${statuses[i]} regret ${regrets[i]}`).join('; ')}`,
+    );
     expect(ids).toHaveLength(2);
     expect(statuses[0]).toBe('valid');
     expect(await seriousViolations(page)).toEqual([]);
@@ -57,7 +66,9 @@ describe('explorer and environment page on the demo run', () => {
     const table = page.getByRole('table', { name: /^Re-scored with scripted:spade-lab-demo/ });
     await table.waitFor({ timeout: 120_000 });
     console.log(`re-score of ${top} (4 + 4 plays with the demo model) took ${Date.now() - started} ms`);
-    const rows = (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))).map((row) => row.map(asShown));
+    const rows = (
+      await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)))
+    ).map((row) => row.map(asShown));
     expect(rows.map((r) => r[0])).toEqual(['r_nohint', 'r_hint', 'regret', 'win rate', 'designer reward (blend)']);
     for (const [name, stored, now] of rows) expect(now, name).toBe(stored);
     await screenshot(page, 'env-page-demo-rescored');
@@ -68,7 +79,11 @@ describe('explorer and environment page on the demo run', () => {
       .getByLabel('Episode to replay')
       .locator('option')
       .evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent!]));
-    const withHint = options.map(([value, text]) => ({ value: value!, seed: /seed (\d+)/.exec(asShown(text!))![1]!, ret: Number(/, (-?[\d.]+) with the hint/.exec(asShown(text!))![1]) }));
+    const withHint = options.map(([value, text]) => ({
+      value: value!,
+      seed: /seed (\d+)/.exec(asShown(text!))![1]!,
+      ret: Number(/, (-?[\d.]+) with the hint/.exec(asShown(text!))![1]),
+    }));
     const best = withHint.sort((a, b) => b.ret - a.ret)[0]!;
     expect(best.ret).toBeGreaterThan(0);
     await page.getByLabel('Episode to replay').selectOption(best.value);
@@ -95,7 +110,9 @@ describe('explorer and environment page on the demo run', () => {
     }
     await page.getByText(shownPattern(/The episode is over after \d+ turns?: your return is/)).waitFor();
     await expect(shownText(page.getByTestId('your-return'))).resolves.toBe(best.ret.toFixed(2));
-    console.log(`played ${actions.length} turns on seed ${best.seed} with the hint: return ${best.ret.toFixed(2)}, as the agent`);
+    console.log(
+      `played ${actions.length} turns on seed ${best.seed} with the hint: return ${best.ret.toFixed(2)}, as the agent`,
+    );
     await screenshot(page, 'env-page-demo-play-yourself');
     expect(await seriousViolations(page)).toEqual([]);
   });

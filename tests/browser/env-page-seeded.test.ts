@@ -24,7 +24,12 @@ beforeAll(async () => {
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta('run-env-page', EPOCHS), epochs: EPOCHS, slots: 20, featured });
+  await page.evaluate((request) => window.spadeExplorerSeed(request), {
+    meta: seedMeta('run-env-page', EPOCHS),
+    epochs: EPOCHS,
+    slots: 20,
+    featured,
+  });
   await page.evaluate(() => localStorage.setItem('spade-lab-last-run', 'run-env-page'));
   await page.goto(rig.appUrl);
   await page.getByRole('button', { name: 'Explorer' }).click();
@@ -43,7 +48,9 @@ const side = (arm: 'without' | 'with') => page.getByRole('article', { name: `Pla
 describe('environment page', () => {
   it('replays an episode step by step, without and with the hint side by side', async () => {
     await expect(shownText(page.getByTestId('replay-position'))).resolves.toBe('Turn 0 of 6');
-    await expect(preText(side('with').locator('pre'))).resolves.toContain('\n\nHINT: Multiplying late gets you further');
+    await expect(preText(side('with').locator('pre'))).resolves.toContain(
+      '\n\nHINT: Multiplying late gets you further',
+    );
     await expect(preText(side('without').locator('pre'))).resolves.not.toContain('HINT:');
     const forward = page.getByRole('button', { name: 'Step forward' });
     await forward.click();
@@ -59,7 +66,9 @@ describe('environment page', () => {
     ).resolves.toBe(1);
     await expect(side('with').getByText('Target reached!', { exact: false }).count()).resolves.toBe(1);
     await forward.click();
-    await expect(shownText(side('with').getByTestId('replay-turn'))).resolves.toBe('Turn 3 of 3 (this play ended earlier)');
+    await expect(shownText(side('with').getByTestId('replay-turn'))).resolves.toBe(
+      'Turn 3 of 3 (this play ended earlier)',
+    );
     await expect(shownText(side('without').getByTestId('replay-turn'))).resolves.toBe('Turn 4 of 6');
     await page.getByRole('button', { name: 'Step back' }).click();
     await expect(shownText(side('without').getByTestId('replay-turn'))).resolves.toBe('Turn 3 of 6');
@@ -102,7 +111,9 @@ describe('environment page', () => {
     const result = page.getByTestId('validation-result');
     await result.getByText('Invalid at stage', { exact: false }).waitFor({ timeout: 60_000 });
     await expect(shownTexts(result.locator('code'))).resolves.toEqual(['load', 'syntax_error']);
-    await expect(shownText(result)).resolves.toMatch(/Expected valid Python 3 source\. Saw SyntaxError: .* at line \d+/);
+    await expect(shownText(result)).resolves.toMatch(
+      /Expected valid Python 3 source\. Saw SyntaxError: .* at line \d+/,
+    );
     await expect(result.getByText('load: failed', { exact: false }).count()).resolves.toBe(1);
     await screenshot(page, 'env-page-validation-error');
     await page.getByRole('button', { name: 'Reset to the stored code' }).click();
@@ -121,7 +132,10 @@ describe('environment page', () => {
     await page.getByRole('heading', { name: 'Code (edited)' }).waitFor();
     await page.getByLabel('Play with the hint').uncheck();
     await page.getByRole('button', { name: 'Start again' }).click();
-    await page.getByRole('list', { name: 'Your play' }).getByText('Guess the hidden digit', { exact: false }).waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('list', { name: 'Your play' })
+      .getByText('Guess the hidden digit', { exact: false })
+      .waitFor({ timeout: 60_000 });
     await page.getByLabel('Your action').fill('\\boxed{3}');
     await page.getByLabel('Your action').press('Enter');
     const alert = page.getByRole('alert');
@@ -137,7 +151,9 @@ describe('environment page', () => {
     const provenance = page.getByRole('region', { name: 'Where it came from' });
     await provenance.getByText('Document mathematical-reasoning-01').click();
     await provenance.getByText('Clock Arithmetic and Residues').waitFor();
-    await expect(shownText(page.getByTestId('in-memory'))).resolves.toMatch(/In memory now, as win rate 0\.00 .* and regret 1\.00/);
+    await expect(shownText(page.getByTestId('in-memory'))).resolves.toMatch(
+      /In memory now, as win rate 0\.00 .* and regret 1\.00/,
+    );
     await page.getByRole('button', { name: 'e0003-s01' }).click();
     await page.getByRole('heading', { name: 'Environment e0003-s01' }).waitFor();
     await page.getByRole('button', { name: `Back to ${ENV}` }).click();

@@ -26,7 +26,12 @@ beforeAll(async () => {
   page = await context.newPage();
   await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
   await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), { meta: seedMeta(RUN_ID, EPOCHS), epochs: EPOCHS, slots: 20, featured });
+  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), {
+    meta: seedMeta(RUN_ID, EPOCHS),
+    epochs: EPOCHS,
+    slots: 20,
+    featured,
+  });
   console.log(`seeded ${summary.environments} environments into IndexedDB in ${(summary.ms / 1000).toFixed(1)} s`);
   await page.evaluate((id) => localStorage.setItem('spade-lab-last-run', id), RUN_ID);
   await page.goto(rig.appUrl);
@@ -41,7 +46,9 @@ async function firstRows(action: () => Promise<unknown>, count: number): Promise
   const started = Date.now();
   await action();
   await status()
-    .filter({ hasText: shownPattern(new RegExp(`^${count.toLocaleString('en')} environments? · first rows in \\d+ ms`)) })
+    .filter({
+      hasText: shownPattern(new RegExp(`^${count.toLocaleString('en')} environments? · first rows in \\d+ ms`)),
+    })
     .waitFor({ timeout: 30_000 });
   const wall = Date.now() - started;
   const inApp = Number(await page.locator('table[data-load-ms]').getAttribute('data-load-ms'));
@@ -50,18 +57,28 @@ async function firstRows(action: () => Promise<unknown>, count: number): Promise
 
 /** Waits until the column headed by the `name` sort button says it is sorted in `order`. */
 async function sortedBy(name: string, order: 'ascending' | 'descending'): Promise<void> {
-  await page.locator(`th[aria-sort="${order}"]`, { has: page.getByRole('button', { name }) }).waitFor({ timeout: 30_000 });
+  await page
+    .locator(`th[aria-sort="${order}"]`, { has: page.getByRole('button', { name }) })
+    .waitFor({ timeout: 30_000 });
 }
 
 async function column(index: number): Promise<string[]> {
-  return (await page.$$eval('tr[data-testid="explorer-row"]', (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!), index)).map(asShown);
+  return (
+    await page.$$eval(
+      'tr[data-testid="explorer-row"]',
+      (trs, i) => trs.filter((tr) => tr.children.length > 1).map((tr) => tr.children[i]!.textContent!),
+      index,
+    )
+  ).map(asShown);
 }
 
 describe('explorer over 10,000 environments', () => {
   it('lists every environment of the run the app opened', async () => {
     expect(summary.environments).toBe(10_000);
     const [wall, inApp] = await firstRows(() => page.getByRole('button', { name: 'Explorer' }).click(), 10_000);
-    console.log(`explorer, all 10,000: first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall, with the click)`);
+    console.log(
+      `explorer, all 10,000: first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall, with the click)`,
+    );
     expect(await column(0)).toEqual(expect.arrayContaining(['e0000-s00', 'e0000-s01']));
     expect(await rows().count()).toBeLessThan(60);
     await screenshot(page, 'explorer-10k');
@@ -69,15 +86,22 @@ describe('explorer over 10,000 environments', () => {
   });
 
   it('filters by skill and status, and sorts by regret, matching the seeded counts', async () => {
-    let [wall, inApp] = await firstRows(() => page.getByLabel('Skill').selectOption('Optimization'), summary.perSkill['Optimization']!);
-    console.log(`explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    let [wall, inApp] = await firstRows(
+      () => page.getByLabel('Skill').selectOption('Optimization'),
+      summary.perSkill['Optimization']!,
+    );
+    console.log(
+      `explorer, skill filter (${summary.perSkill['Optimization']} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`,
+    );
     expect(new Set(await column(2))).toEqual(new Set(['Optimization']));
     // Each row names its environment's class beside the skill, in full.
     expect((await column(1)).every((name) => /^Synthetic\d+Env$/.test(name))).toBe(true);
     const rejected = summary.rejectedPerSkill['Optimization']!;
     expect(rejected).toBeGreaterThan(0);
     [wall, inApp] = await firstRows(() => page.getByLabel('Status').selectOption('rejected'), rejected);
-    console.log(`explorer, skill + status rejected (${rejected} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
+    console.log(
+      `explorer, skill + status rejected (${rejected} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`,
+    );
     expect(new Set(await column(4))).toEqual(new Set(['rejected']));
     expect((await column(9)).every((reason) => reason.startsWith('probe/step_bad_return: Expected step()'))).toBe(true);
     const validOptimization = summary.perSkill['Optimization']! - rejected;
@@ -89,8 +113,12 @@ describe('explorer over 10,000 environments', () => {
       await page.getByRole('button', { name: 'Regret' }).click();
       await sortedBy('Regret', 'descending');
     }, validOptimization);
-    console.log(`explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`);
-    await expect(page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort')).resolves.toBe('descending');
+    console.log(
+      `explorer, skill + status filter, sorted by regret (${validOptimization} rows): first rows in ${inApp.toFixed(0)} ms in the app (${wall} ms wall)`,
+    );
+    await expect(
+      page.locator('th', { has: page.getByRole('button', { name: 'Regret' }) }).getAttribute('aria-sort'),
+    ).resolves.toBe('descending');
     const regrets = (await column(6)).map(Number);
     expect(regrets.length).toBeGreaterThan(10);
     expect(regrets).toEqual([...regrets].sort((a, b) => b - a));
@@ -107,7 +135,9 @@ describe('explorer over 10,000 environments', () => {
     await page.getByTestId('explorer-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
     const last = page.locator('tr[aria-rowindex="10001"] button');
     await last.waitFor({ timeout: 30_000 });
-    console.log(`explorer, scrolled to row 10,000: its row rendered in ${Date.now() - started} ms; ${await rows().count()} rows in the DOM`);
+    console.log(
+      `explorer, scrolled to row 10,000: its row rendered in ${Date.now() - started} ms; ${await rows().count()} rows in the DOM`,
+    );
     expect(await rows().count()).toBeLessThan(60);
     expect(await page.locator('tr').count()).toBeLessThan(70);
     // Sorted by regret, descending: the unscored (rejected) environments come last.
@@ -123,11 +153,15 @@ describe('explorer over 10,000 environments', () => {
     expect((await column(0)).slice(0, 2)).toEqual([`e0${EPOCHS - 1}-s00`, `e0${EPOCHS - 1}-s01`]);
     const rejected = page.locator('tr[aria-rowindex="3"]');
     await expect(shownText(rejected.locator('td').nth(3))).resolves.toBe('rejected');
-    await expect(shownText(rejected.locator('td.reason'))).resolves.toMatch(/^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/);
+    await expect(shownText(rejected.locator('td.reason'))).resolves.toMatch(
+      /^probe\/step_bad_return: Expected step\(\) to return a 5-tuple/,
+    );
     await expect(shownText(page.locator('tr[aria-rowindex="2"] td').nth(7))).resolves.toBe('yes');
     await page.locator('tr[aria-rowindex="2"] button').focus();
     await page.keyboard.press('ArrowDown');
-    await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe(`e0${EPOCHS - 1}-s01`);
+    await expect(page.evaluate(() => document.activeElement?.textContent ?? '').then(asShown)).resolves.toBe(
+      `e0${EPOCHS - 1}-s01`,
+    );
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: `Environment e0${EPOCHS - 1}-s00` }).waitFor({ timeout: 30_000 });
@@ -149,10 +183,19 @@ describe('explorer over 10,000 environments', () => {
     await page.getByRole('button', { name: 'Charts', exact: true }).click();
     await page.locator('[data-testid="chart"][data-render-ms] canvas').first().waitFor({ timeout: 30_000 });
     const firstChart = Date.now() - started;
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="chart"]')].every((card) => card.hasAttribute('data-render-ms')), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid="chart"]')].every((card) => card.hasAttribute('data-render-ms')),
+      undefined,
+      { timeout: 30_000 },
+    );
     const allCharts = Date.now() - started;
-    const points = await page.locator('[data-testid="chart"]').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-points'))));
-    console.log(`charts of the 500-epoch run: first chart drawn ${firstChart} ms after the click, all ${points.length} in ${allCharts} ms (${points.reduce((a, b) => a + b, 0)} points)`);
+    const points = await page
+      .locator('[data-testid="chart"]')
+      .evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-points'))));
+    console.log(
+      `charts of the 500-epoch run: first chart drawn ${firstChart} ms after the click, all ${points.length} in ${allCharts} ms (${points.reduce((a, b) => a + b, 0)} points)`,
+    );
     expect(points.length).toBeGreaterThan(3);
     expect(Math.max(...points)).toBeGreaterThanOrEqual(EPOCHS);
   });

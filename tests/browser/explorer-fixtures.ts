@@ -16,13 +16,21 @@ import type { RunMeta } from '../../src/core/ports/store-port.ts';
 import { GOOD_ENVS, readEnv } from '../fixtures/env-fixtures.ts';
 
 /** The big run's settings: 20 slots per epoch, K = 2, a 6-turn cap. */
-export const SEED_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 3, slotsPerEpoch: 20, playsPerArm: 2, hintPlays: 2, maxTurns: 6 };
+export const SEED_CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 3,
+  slotsPerEpoch: 20,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 6,
+};
 
 /** The fixture whose winning line the play-it-yourself test types. */
 export const LADDER = GOOD_ENVS.find((f) => f.file === 'number_ladder.py')!;
 
 /** The featured environment's hint. */
-export const LADDER_HINT = 'Multiplying late gets you further: add first, multiply last. Answer with \\boxed{A}, \\boxed{B} or \\boxed{C}.';
+export const LADDER_HINT =
+  'Multiplying late gets you further: add first, multiply last. Answer with \\boxed{A}, \\boxed{B} or \\boxed{C}.';
 
 /** A completed run of `epochs` epochs. */
 export function seedMeta(id: string, epochs: number): RunMeta {
@@ -41,19 +49,33 @@ export function seedMeta(id: string, epochs: number): RunMeta {
 }
 
 async function attempt(sandbox: SandboxRuntime, index: number, code: string): Promise<DesignAttempt> {
-  const report = await validateEnvironment(code, sandbox, { ...DEFAULT_VALIDATION, totalTimeoutMs: 10_000, callTimeoutMs: 5000 });
+  const report = await validateEnvironment(code, sandbox, {
+    ...DEFAULT_VALIDATION,
+    totalTimeoutMs: 10_000,
+    callTimeoutMs: 5000,
+  });
   return {
     attempt: index,
     repair: false,
     messages: [{ role: 'user', content: `Target skill: Mathematical Reasoning (attempt ${index + 1})` }],
     reply: `\`\`\`python\n${code}\`\`\``,
     code: report.source || code,
-    validation: { ok: report.ok, stage: report.stage, code: report.code, message: report.message, className: report.className, repairedLines: report.repairedLines },
+    validation: {
+      ok: report.ok,
+      stage: report.stage,
+      code: report.code,
+      message: report.message,
+      className: report.className,
+      repairedLines: report.repairedLines,
+    },
     usage: { promptTokens: 1200, completionTokens: 600 },
   };
 }
 
-const base = (epoch: number, slot: number): Omit<EnvironmentRecord, 'status' | 'code' | 'attempts' | 'hint' | 'stats'> => ({
+const base = (
+  epoch: number,
+  slot: number,
+): Omit<EnvironmentRecord, 'status' | 'code' | 'attempts' | 'hint' | 'stats'> => ({
   id: environmentId(epoch, slot),
   epoch,
   slot,
@@ -67,11 +89,24 @@ const base = (epoch: number, slot: number): Omit<EnvironmentRecord, 'status' | '
 });
 
 /** The featured environments of epoch `epoch` (slots 0 and 1) and the valid one's episodes. */
-export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: number): Promise<{ environments: EnvironmentRecord[]; episodes: Episode[] }> {
+export async function featuredEnvironments(
+  sandbox: SandboxRuntime,
+  epoch: number,
+): Promise<{ environments: EnvironmentRecord[]; episodes: Episode[] }> {
   const ladderCode = readEnv('good', LADDER.file);
-  const tried = [await attempt(sandbox, 0, readEnv('broken', 'step_three_tuple.py')), await attempt(sandbox, 1, ladderCode)];
+  const tried = [
+    await attempt(sandbox, 0, readEnv('broken', 'step_three_tuple.py')),
+    await attempt(sandbox, 1, ladderCode),
+  ];
   if (!tried[1]!.validation.ok || tried[0]!.validation.ok) throw new Error('fixture verdicts changed');
-  const ladder: EnvironmentRecord = { ...base(epoch, 0), status: 'valid', code: tried[1]!.code, attempts: tried, hint: LADDER_HINT, stats: null };
+  const ladder: EnvironmentRecord = {
+    ...base(epoch, 0),
+    status: 'valid',
+    code: tried[1]!.code,
+    attempts: tried,
+    hint: LADDER_HINT,
+    stats: null,
+  };
   const handle = await sandbox.load(ladder.code, { maxTurns: SEED_CONFIG.maxTurns, timeoutMs: 5000 });
   const raw: Episode[] = [];
   try {
@@ -82,7 +117,9 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
         const line = ((await handle.solution()) ?? '').replace('Shortest sequence: ', '').split(' ');
         const model = new ScriptedChatModel((request) => {
           const turn = request.messages.filter((m) => m.role === 'assistant').length;
-          return arm === 'hint' ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.` : 'Subtracting keeps numbers small. I try \\boxed{C}.';
+          return arm === 'hint'
+            ? `The hint says to multiply late. I apply \\boxed{${line[turn] ?? 'A'}}.`
+            : 'Subtracting keeps numbers small. I try \\boxed{C}.';
         });
         const played = await playEpisode(model, handle, {
           seed,
@@ -94,14 +131,36 @@ export async function featuredEnvironments(sandbox: SandboxRuntime, epoch: numbe
           modelSeedKey: `${ladder.id}-${arm}-${index}`,
           template: SEED_CONFIG.prompts.agent,
         });
-        raw.push({ id: `${ladder.id}-r0-${arm}-${index}`, envId: ladder.id, epoch, rollout: 0, arm, index, seed, ...played, dropped: false, retried: false, advantage: 0 });
+        raw.push({
+          id: `${ladder.id}-r0-${arm}-${index}`,
+          envId: ladder.id,
+          epoch,
+          rollout: 0,
+          arm,
+          index,
+          seed,
+          ...played,
+          dropped: false,
+          retried: false,
+          advantage: 0,
+        });
       }
     }
   } finally {
     await handle.dispose();
   }
-  const rejectedTries = [await attempt(sandbox, 0, readEnv('broken', 'syntax_error.py')), await attempt(sandbox, 1, readEnv('broken', 'step_three_tuple.py'))];
-  const rejected: EnvironmentRecord = { ...base(epoch, 1), status: 'rejected', code: rejectedTries[1]!.code, attempts: rejectedTries, hint: null, stats: null };
+  const rejectedTries = [
+    await attempt(sandbox, 0, readEnv('broken', 'syntax_error.py')),
+    await attempt(sandbox, 1, readEnv('broken', 'step_three_tuple.py')),
+  ];
+  const rejected: EnvironmentRecord = {
+    ...base(epoch, 1),
+    status: 'rejected',
+    code: rejectedTries[1]!.code,
+    attempts: rejectedTries,
+    hint: null,
+    stats: null,
+  };
   const scored = scoreEpoch(epoch, [ladder, rejected], raw, { ...SEED_CONFIG, rolloutsPerEpoch: 1 }, {});
   return { environments: scored.environments, episodes: scored.episodes };
 }

@@ -4,7 +4,14 @@ import type { DemoSpeed } from '../../src/app/run/demo-speed.ts';
 import type { ScoreHold } from '../../src/app/run/score-hold.ts';
 
 /** Chromium flags this machine needs for headless runs. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A running app (Vite dev server) and a Chromium to drive it. */
 export interface BrowserRig {
@@ -35,7 +42,10 @@ async function sharedServer(): Promise<{ baseUrl: string; appUrl: string } | nul
  * of its own (the dev app). `options.scrollbars` keeps the classic scrollbars a desktop browser
  * draws (headless hides them), for tests about the page's width.
  */
-export async function startRig(extraArgs: string[] = [], options: { ownServer?: boolean; scrollbars?: boolean } = {}): Promise<BrowserRig> {
+export async function startRig(
+  extraArgs: string[] = [],
+  options: { ownServer?: boolean; scrollbars?: boolean } = {},
+): Promise<BrowserRig> {
   const shared = options.ownServer ? null : await sharedServer();
   // Vite is loaded only by a file that starts a server of its own (about 0.9 CPU-s a file).
   const { server, baseUrl, appUrl } = shared ? { server: null, ...shared } : await ownServer();
@@ -53,8 +63,10 @@ export async function startRig(extraArgs: string[] = [], options: { ownServer?: 
     async open(path, options = {}) {
       // The production build's service worker would precache the whole app in every context.
       const context = await browser.newContext({ serviceWorkers: 'block' });
-      if (options.demoSpeed) await context.addInitScript((speed) => localStorage.setItem('spade-lab-demo-speed', speed), options.demoSpeed);
-      if (options.scoreHold) await context.addInitScript((hold) => localStorage.setItem('spade-lab-score-hold', hold), options.scoreHold);
+      if (options.demoSpeed)
+        await context.addInitScript((speed) => localStorage.setItem('spade-lab-demo-speed', speed), options.demoSpeed);
+      if (options.scoreHold)
+        await context.addInitScript((hold) => localStorage.setItem('spade-lab-score-hold', hold), options.scoreHold);
       const page = await context.newPage();
       await page.goto(path.startsWith('/tests/') ? baseUrl + path : appUrl + path.replace(/^\//, ''));
       return page;

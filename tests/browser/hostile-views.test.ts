@@ -19,7 +19,9 @@ const NAMES = ['Twin', 'Twin (2)', 'Twin'];
 
 // A completed two-epoch run whose environment ENV's attempts are both numbered 0.
 function hostileSnapshot(id: string, name: string): RunSnapshot {
-  const environments = EPOCHS.flatMap((e) => e.environments).map((env) => (env.id === ENV ? { ...env, attempts: env.attempts.map((a) => ({ ...a, attempt: 0 })) } : env));
+  const environments = EPOCHS.flatMap((e) => e.environments).map((env) =>
+    env.id === ENV ? { ...env, attempts: env.attempts.map((a) => ({ ...a, attempt: 0 })) } : env,
+  );
   return {
     meta: { ...testMeta(id), name, status: 'completed', epochsCompleted: EPOCHS.length },
     state: EPOCHS.at(-1)!.nextState,
@@ -45,7 +47,9 @@ beforeAll(async () => {
   await page.goto(`${rig.baseUrl}/tests/browser/pages/archive-restore.html`);
   await page.waitForFunction(() => typeof window.spadeRestoreArchive === 'function', undefined, { timeout: 60_000 });
   for (const [i, name] of NAMES.entries()) {
-    const files = await buildArchiveFiles(hostileSnapshot(`twin-${i}`, name), async (text) => createHash('sha256').update(text, 'utf8').digest('hex'));
+    const files = await buildArchiveFiles(hostileSnapshot(`twin-${i}`, name), async (text) =>
+      createHash('sha256').update(text, 'utf8').digest('hex'),
+    );
     expect(await page.evaluate((f) => window.spadeRestoreArchive(f), files)).toEqual([]);
   }
   await page.evaluate(() => localStorage.setItem('spade-lab-last-run', 'twin-0'));
@@ -59,9 +63,14 @@ describe('views on hostile records', () => {
     await page.getByRole('button', { name: 'Explorer' }).click();
     await page.getByRole('button', { name: ENV, exact: true }).click();
     await page.getByRole('heading', { name: `Environment ${ENV}` }).waitFor({ timeout: 30_000 });
-    const attempts = page.getByRole('region', { name: 'Design attempts and their validation' }).locator('ol.attempts > li');
+    const attempts = page
+      .getByRole('region', { name: 'Design attempts and their validation' })
+      .locator('ol.attempts > li');
     await expect(attempts.count()).resolves.toBe(2);
-    await expect(shownTexts(attempts)).resolves.toEqual([expect.stringMatching(/^Attempt 1/), expect.stringMatching(/^Attempt 1/)]);
+    await expect(shownTexts(attempts)).resolves.toEqual([
+      expect.stringMatching(/^Attempt 1/),
+      expect.stringMatching(/^Attempt 1/),
+    ]);
     expect(errors.filter((e) => /each_key_duplicate/.test(e))).toEqual([]);
   });
 
@@ -88,8 +97,14 @@ describe('views on hostile records', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('heading', { name: 'Final figures' }).waitFor();
     // Let the charts take the narrower width (they follow their box).
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, { timeout: 5_000 }).catch(() => undefined);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page
+      .waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     const finals = page.getByRole('region', { name: 'Final figures' });
     await expect(finals.evaluate((box) => box.scrollWidth > box.clientWidth)).resolves.toBe(true);

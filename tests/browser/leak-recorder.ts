@@ -16,13 +16,23 @@ export interface LeakRecorder {
 
 /** Starts a recorder on 127.0.0.1 (HTTP, raw TCP connections and UDP on the same port). */
 export async function startLeakRecorder(): Promise<LeakRecorder> {
-  const recorder: LeakRecorder = { origin: '', requests: [], tcpConnections: 0, udpPackets: [], close: async () => undefined };
+  const recorder: LeakRecorder = {
+    origin: '',
+    requests: [],
+    tcpConnections: 0,
+    udpPackets: [],
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     recorder.requests.push(`${req.method} ${req.url}`);
     const type = req.url?.includes('.js') ? 'text/javascript' : 'text/plain';
     // As permissive as an attacker's server would be: readable by any origin (CORS) and embeddable
     // by cross-origin isolated pages (CORP).
-    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin', 'Content-Type': type });
+    res.writeHead(200, {
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Content-Type': type,
+    });
     res.end(type === 'text/javascript' ? 'postMessage("leak script ran");' : 'recorded');
   });
   server.on('connection', () => (recorder.tcpConnections += 1));
@@ -35,7 +45,9 @@ export async function startLeakRecorder(): Promise<LeakRecorder> {
   recorder.origin = `http://127.0.0.1:${port}`;
   // A STUN server address is host:port over UDP; listen on the same port number for WebRTC attempts.
   const udp: Socket = createSocket('udp4');
-  udp.on('message', (message, from) => recorder.udpPackets.push(`${from.address}:${from.port} ${message.length} bytes`));
+  udp.on('message', (message, from) =>
+    recorder.udpPackets.push(`${from.address}:${from.port} ${message.length} bytes`),
+  );
   await new Promise<void>((resolve, reject) => {
     udp.once('error', reject);
     udp.bind(port, '127.0.0.1', () => resolve());

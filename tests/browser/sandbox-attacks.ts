@@ -5,7 +5,15 @@ import { readFileSync } from 'node:fs';
 /** The hostile environment that tries every route from Python to JavaScript (fixtures/envs/hostile/js_cutoff.py). */
 export const JS_CUTOFF = readFileSync(new URL('../fixtures/envs/hostile/js_cutoff.py', import.meta.url), 'utf8');
 /** Modules that would bridge Python to JavaScript or native code; each import must fail. */
-export const CUTOFF_IMPORTS = ['js', 'pyodide_js', '_pyodide_core', 'ctypes', '_ctypes', '_testcapi', '_testinternalcapi'];
+export const CUTOFF_IMPORTS = [
+  'js',
+  'pyodide_js',
+  '_pyodide_core',
+  'ctypes',
+  '_ctypes',
+  '_testcapi',
+  '_testinternalcapi',
+];
 /** The other routes js_cutoff.py tries, by the name it reports each under. */
 export const CUTOFF_ROUTES = [
   'pyodide.ffi.to_js({}) gives a JS object',

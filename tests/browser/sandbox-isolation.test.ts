@@ -29,7 +29,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every recorded request except the controls' (whose tags start with "control-"). */
 function leaks(): string[] {
-  return [...leak.requests.map((r) => `leak server: ${r}`), ...appLeaks.map((r) => `app server: ${r}`)].filter((r) => !r.includes('/control-'));
+  return [...leak.requests.map((r) => `leak server: ${r}`), ...appLeaks.map((r) => `app server: ${r}`)].filter(
+    (r) => !r.includes('/control-'),
+  );
 }
 
 function leakByName(): string {
@@ -37,7 +39,14 @@ function leakByName(): string {
 }
 
 function attackRequest(tag: string, extra: Partial<AttackRequest> = {}): AttackRequest {
-  return { tag, leakOrigin: leak.origin, leakByName: leakByName(), channelName: CHANNEL, attemptTimeoutMs: 3000, ...extra };
+  return {
+    tag,
+    leakOrigin: leak.origin,
+    leakByName: leakByName(),
+    channelName: CHANNEL,
+    attemptTimeoutMs: 3000,
+    ...extra,
+  };
 }
 
 const readStorage = (): Promise<AppStorageSnapshot> => page.evaluate(() => window.spadeTest.readAppStorage());
@@ -90,7 +99,9 @@ type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
 describe('a. Python level: environment code in the real browser runtime is cut off from JavaScript', () => {
   // The same fixture's control run (an unsealed Pyodide, where these routes work) is in
   // tests/adapters/sandbox/node-sandbox-cutoff.test.ts; the seal is the same code in both sandboxes.
-  let outcomes: Record<string, PythonOutcome> & { reachability?: { visited: number; exhausted: boolean; found: string[] } };
+  let outcomes: Record<string, PythonOutcome> & {
+    reachability?: { visited: number; exhausted: boolean; found: string[] };
+  };
   let lazyFile: { result: Awaited<ReturnType<SpadeTestApi['runEnv']>>; restartsBefore: number; restartsAfter: number };
 
   beforeAll(async () => {
@@ -108,8 +119,15 @@ describe('a. Python level: environment code in the real browser runtime is cut o
     ].join('\n');
     const restartsBefore = await page.evaluate(() => window.spadeTest.restarts());
     const lazyResult = await page.evaluate((source) => window.spadeTest.runEnv(source), lazyCode);
-    lazyFile = { result: lazyResult, restartsBefore, restartsAfter: await page.evaluate(() => window.spadeTest.restarts()) };
-    const result = await page.evaluate((source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 60_000 }), JS_CUTOFF);
+    lazyFile = {
+      result: lazyResult,
+      restartsBefore,
+      restartsAfter: await page.evaluate(() => window.spadeTest.restarts()),
+    };
+    const result = await page.evaluate(
+      (source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 60_000 }),
+      JS_CUTOFF,
+    );
     if (!result.ok) throw new Error(`cut-off environment did not run: ${result.code} ${result.message}`);
     console.log(`cut-off environment ran in ${result.ms} ms`);
     outcomes = JSON.parse(result.observation.slice('CUTOFF '.length));
@@ -117,7 +135,10 @@ describe('a. Python level: environment code in the real browser runtime is cut o
   });
 
   it.each(CUTOFF_IMPORTS)('import %s fails, also with the import finders reset to the standard ones', (name) => {
-    expect(outcomes[`import ${name}`], name).toMatchObject({ ok: false, error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/) });
+    expect(outcomes[`import ${name}`], name).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/),
+    });
     expect(outcomes[`import ${name} with only the standard finders`]?.ok, name).toBe(false);
   });
 
@@ -143,11 +164,15 @@ describe('a. Python level: environment code in the real browser runtime is cut o
     expect(leaks()).toEqual([]);
     expect(leak.tcpConnections).toBe(controlConnections);
     const again = await page.evaluate(() =>
-      window.spadeTest.runEnv('class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n'),
+      window.spadeTest.runEnv(
+        'class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n',
+      ),
     );
     expect(again).toMatchObject({ ok: true, observation: 'fine' });
     const broken = await page.evaluate(() =>
-      window.spadeTest.validate('class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n'),
+      window.spadeTest.validate(
+        'class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n',
+      ),
     );
     expect(broken).toMatchObject({ ok: false, code: 'reward_not_finite' });
   });
@@ -155,7 +180,10 @@ describe('a. Python level: environment code in the real browser runtime is cut o
   it('look-alike types and lying lengths are refused with stable codes', async () => {
     const fakeBool = readFileSync(new URL('../fixtures/envs/hostile/forge/fake_bool.py', import.meta.url), 'utf8');
     const lyingLen = readFileSync(new URL('../fixtures/envs/hostile/forge/lying_len.py', import.meta.url), 'utf8');
-    expect(await page.evaluate((source) => window.spadeTest.validate(source), fakeBool)).toMatchObject({ ok: false, code: 'step_bad_flags' });
+    expect(await page.evaluate((source) => window.spadeTest.validate(source), fakeBool)).toMatchObject({
+      ok: false,
+      code: 'step_bad_flags',
+    });
     const long = await page.evaluate((source) => window.spadeTest.runEnv(source), lyingLen);
     expect(long).toMatchObject({ ok: false, code: 'output_too_large' });
     expect((long as { message: string }).message).toContain('Saw 1000000 characters');
@@ -170,7 +198,10 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
   const deathText = `attacker-controlled death report ${randomUUID()}`;
 
   beforeAll(async () => {
-    report = await page.evaluate((request) => window.spadeTest.runWorkerAttack('sandbox', request), attackRequest('sandbox', { throwAtEnd: deathText }));
+    report = await page.evaluate(
+      (request) => window.spadeTest.runWorkerAttack('sandbox', request),
+      attackRequest('sandbox', { throwAtEnd: deathText }),
+    );
     await sleep(1000);
     show('JS attack from the sandbox worker', report);
   });
@@ -188,7 +219,11 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
     // (RTCDataChannel exists in workers only to receive channels transferred from a window.)
     expect(report.results['WebRTC in this scope']).toEqual({
       ok: true,
-      value: { RTCPeerConnection: 'undefined', RTCDataChannel: 'function', newRTCDataChannel: expect.stringMatching(/^TypeError: .*Illegal constructor/) },
+      value: {
+        RTCPeerConnection: 'undefined',
+        RTCDataChannel: 'function',
+        newRTCDataChannel: expect.stringMatching(/^TypeError: .*Illegal constructor/),
+      },
     });
   });
 
@@ -198,7 +233,10 @@ describe('b. JavaScript level: an attacker already running JS as the sandbox wor
     // Stricter than "saw nothing": storage of an opaque origin is refused outright, reads and
     // writes alike (IndexedDB: SecurityError; caches, localStorage, OPFS: not even exposed).
     for (const name of STORAGE_ATTEMPTS) expect(report.results[name]?.ok, name).toBe(false);
-    expect(report.results['indexedDB.open(app db) read marker']).toEqual({ ok: false, error: expect.stringMatching(/^SecurityError/) });
+    expect(report.results['indexedDB.open(app db) read marker']).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^SecurityError/),
+    });
   });
 
   it('cannot reach the network in any way (each attempt fails; no request, TCP connection or name look-up arrived)', async () => {
@@ -291,7 +329,8 @@ describe("b. JavaScript level: an attacker running as the sandbox frame's own sc
     // Printed, not asserted: these are browser behaviours outside CSP. Environment code runs in the
     // worker, which has no WebRTC and no DOM (asserted above), and the frame runs only its fixed script.
     console.log(
-      `RESIDUAL frame script: RTCPeerConnection ${JSON.stringify(report.results['RTCPeerConnection STUN to leak host'])}; ` + `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`,
+      `RESIDUAL frame script: RTCPeerConnection ${JSON.stringify(report.results['RTCPeerConnection STUN to leak host'])}; ` +
+        `UDP datagrams at the leak host: ${JSON.stringify(leak.udpPackets)}`,
     );
     console.log(
       `RESIDUAL frame script: TCP connections to the leak host after the frame attack: ${leak.tcpConnections - controlConnections} ` +
@@ -315,13 +354,21 @@ describe('after the attacks', () => {
   });
 
   it('control: the same attacker as a page-origin worker does steal, write and send (so the checks above can fail)', async () => {
-    const report = await page.evaluate((request) => window.spadeTest.runWorkerAttack('page-worker', request), attackRequest('control-worker'));
+    const report = await page.evaluate(
+      (request) => window.spadeTest.runWorkerAttack('page-worker', request),
+      attackRequest('control-worker'),
+    );
     await sleep(1000);
-    show('control: JS attack from a page-origin worker (outcomes only)', Object.fromEntries(Object.entries(report.results).map(([k, v]) => [k, v.ok])));
+    show(
+      'control: JS attack from a page-origin worker (outcomes only)',
+      Object.fromEntries(Object.entries(report.results).map(([k, v]) => [k, v.ok])),
+    );
     expect(report.results['self.origin']).toEqual({ ok: true, value: new URL(rig.baseUrl).origin });
     expect(report.stolen).toContain(MARKER);
     expect(report.results['fetch(leak server, absolute)']?.ok).toBe(true);
-    expect(leak.requests.some((r) => r.includes('/leak/control-worker/fetch?data=' + encodeURIComponent(report.stolen)))).toBe(true);
+    expect(
+      leak.requests.some((r) => r.includes('/leak/control-worker/fetch?data=' + encodeURIComponent(report.stolen))),
+    ).toBe(true);
     expect(appLeaks.some((r) => r.includes('/__leak/control-worker/fetch-app'))).toBe(true);
     expect(report.page.broadcastReceived).toContainEqual({ fromAttacker: 'control-worker', stolen: report.stolen });
     expect(report.broadcastReceivedByAttacker).toContainEqual({ fromPage: 'ping' });
@@ -342,14 +389,19 @@ describe('c. a sandboxed srcdoc frame navigating itself to a leak URL', () => {
       const before = leak.tcpConnections;
       // A fresh host name per method, so a pre-connect cannot hide behind an idle pooled socket.
       const url = `http://${method}-data-x.${LEAK_DOMAIN}:${port}/leak/navigation-${method}?data=x`;
-      const result = await page.evaluate(([target, how]) => window.spadeTest.navigationProbe(target, how), [url, method] as const);
+      const result = await page.evaluate(([target, how]) => window.spadeTest.navigationProbe(target, how), [
+        url,
+        method,
+      ] as const);
       console.log(`navigation probe (${method}) under the app CSP: ${JSON.stringify(result)}`);
       expect(result.loaded, method).toBe(true);
       expect(result.frameOrigin, method).toBe('null');
       connections.push(`${method}: ${leak.tcpConnections - before}`);
     }
     expect(leaks()).toEqual([]);
-    console.log(`RESIDUAL navigation under frame-src 'none': no HTTP request, but TCP connections (after resolving the host name) per method: ${connections.join(', ')}`);
+    console.log(
+      `RESIDUAL navigation under frame-src 'none': no HTTP request, but TCP connections (after resolving the host name) per method: ${connections.join(', ')}`,
+    );
   });
 
   it("control: on a page without the app's CSP the same frame does reach the leak server", async () => {

@@ -104,7 +104,9 @@ describe('browser sandbox runtime', () => {
     const before = await restarts();
     const { report, wallMs, maxStallMs } = await validateTimed(HUNG_STEP);
     const failing = report.stages.find((s) => !s.ok)!;
-    console.log(`hung step: ${report.code} at ${report.stage} after ${failing.ms} ms in that stage, ${wallMs} ms in all; worst main-thread stall ${maxStallMs} ms`);
+    console.log(
+      `hung step: ${report.code} at ${report.stage} after ${failing.ms} ms in that stage, ${wallMs} ms in all; worst main-thread stall ${maxStallMs} ms`,
+    );
     expect(report.ok).toBe(false);
     expect(report.code).toContain('timeout');
     expect(report).toMatchObject({ code: 'step_timeout', stage: 'probe' });
@@ -122,7 +124,9 @@ describe('browser sandbox runtime', () => {
   it('recovers on the warm spare: the next validation succeeds right away', async () => {
     const before = await restarts();
     const { report, wallMs } = await validateTimed(EXAMPLE_ENV);
-    console.log(`recovery: first validation after the kill took ${wallMs} ms (cold start of a sandbox: ${coldStartMs} ms)`);
+    console.log(
+      `recovery: first validation after the kill took ${wallMs} ms (cold start of a sandbox: ${coldStartMs} ms)`,
+    );
     expect(report).toMatchObject({ ok: true, className: 'CodeBreakerEnv' });
     expect(await restarts()).toBe(before);
     const spare = await page.evaluate(() => window.spadeTest.waitForSpawns(5));

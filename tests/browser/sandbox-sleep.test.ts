@@ -34,14 +34,20 @@ afterAll(async () => {
 
 describe('time.sleep in the browser sandbox', () => {
   it('a short sleep waits and returns', async () => {
-    const result = await page.evaluate((code) => window.spadeTest.runEnv(code, { loadTimeoutMs: 60_000, resetTimeoutMs: 10_000 }), napper(0.05));
+    const result = await page.evaluate(
+      (code) => window.spadeTest.runEnv(code, { loadTimeoutMs: 60_000, resetTimeoutMs: 10_000 }),
+      napper(0.05),
+    );
     expect(result).toMatchObject({ ok: true, className: 'NapEnv' });
     const slept = Number(/^slept (\d+\.\d+)$/.exec((result as { observation: string }).observation)![1]);
     expect(slept).toBeGreaterThanOrEqual(0.05);
   }, 120_000);
 
   it('a long sleep ends as reset_timeout', async () => {
-    const result = await page.evaluate((code) => window.spadeTest.runEnv(code, { loadTimeoutMs: 60_000, resetTimeoutMs: 2000 }), napper(3600));
+    const result = await page.evaluate(
+      (code) => window.spadeTest.runEnv(code, { loadTimeoutMs: 60_000, resetTimeoutMs: 2000 }),
+      napper(3600),
+    );
     expect(result).toMatchObject({ ok: false, code: 'reset_timeout' });
     expect((result as { message: string }).message).not.toMatch(/can_run_sync|NameError/);
   }, 120_000);

@@ -21,11 +21,15 @@ const snapshotRequests: string[] = [];
 
 /** Serves `body` (or a 404 without one) for a file beside Pyodide's. */
 async function serveBesidePyodide(name: string, body: Buffer | null): Promise<void> {
-  await page.route(`**/pyodide/${name}`, (route) => route.fulfill(body ? { status: 200, contentType: 'application/gzip', body } : { status: 404, body: 'not here' }));
+  await page.route(`**/pyodide/${name}`, (route) =>
+    route.fulfill(body ? { status: 200, contentType: 'application/gzip', body } : { status: 404, body: 'not here' }),
+  );
 }
 
 /** Starts a runtime with one spare from `snapshotFile`, plays the example environment three times, and returns the spawn counts, how many frames it opened and what its last interpreter started from. */
-async function playThrice(snapshotFile: string): Promise<{ observations: string[]; failed: number; framesOpened: number; snapshotUse: SnapshotUse | null }> {
+async function playThrice(
+  snapshotFile: string,
+): Promise<{ observations: string[]; failed: number; framesOpened: number; snapshotUse: SnapshotUse | null }> {
   return page.evaluate(
     async ({ file, code }) => {
       const api = window.spadeTest;
@@ -102,7 +106,11 @@ describe("the build's interpreter snapshot", () => {
     const made = await nodeSnapshot();
     await serveBesidePyodide('unpacked.bin.gz', Buffer.from(made!));
     const played = await playThrice('unpacked.bin.gz');
-    expect({ failed: played.failed, framesOpened: played.framesOpened, snapshotUse: played.snapshotUse }).toEqual({ failed: 0, framesOpened: 1, snapshotUse: { fromBuild: true } });
+    expect({ failed: played.failed, framesOpened: played.framesOpened, snapshotUse: played.snapshotUse }).toEqual({
+      failed: 0,
+      framesOpened: 1,
+      snapshotUse: { fromBuild: true },
+    });
     expect(played.observations).toEqual((await playThriceFromBuild()).observations);
   });
 
@@ -123,8 +131,16 @@ describe("the build's interpreter snapshot", () => {
     const good = (await playThriceFromBuild()).observations;
     for (const file of ['plain.bin.gz', 'missing.bin.gz']) {
       const played = await playThrice(file);
-      expect({ file, failed: played.failed, framesOpened: played.framesOpened, observations: played.observations }).toEqual({ file, failed: 0, framesOpened: 1, observations: good });
-      const why = file === 'missing.bin.gz' ? 'could not be fetched (HTTP 404)' : 'is neither gzip data nor a Pyodide snapshot (15 bytes starting 6e 6f 74 20)';
+      expect({
+        file,
+        failed: played.failed,
+        framesOpened: played.framesOpened,
+        observations: played.observations,
+      }).toEqual({ file, failed: 0, framesOpened: 1, observations: good });
+      const why =
+        file === 'missing.bin.gz'
+          ? 'could not be fetched (HTTP 404)'
+          : 'is neither gzip data nor a Pyodide snapshot (15 bytes starting 6e 6f 74 20)';
       expect(played.snapshotUse).toEqual({ fromBuild: false, why });
     }
   });

@@ -34,8 +34,12 @@ afterAll(() => rig?.close());
 describe('IndexedDB store in Chromium', () => {
   it('commits epochs that are still there after a reload, and continues from the last one', async () => {
     expect(await page.evaluate(() => window.spadeStore.open('reload'))).toBe(DB_VERSION);
-    expect(await page.evaluate((meta) => window.spadeStore.createRun('reload', meta), testMeta('r'))).toEqual({ ok: true });
-    expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!)).toEqual({ ok: true });
+    expect(await page.evaluate((meta) => window.spadeStore.createRun('reload', meta), testMeta('r'))).toEqual({
+      ok: true,
+    });
+    expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!)).toEqual({
+      ok: true,
+    });
     const before = await page.evaluate(() => window.spadeStore.snapshot('reload', 'r'));
     await page.reload();
     await ready(page);
@@ -48,10 +52,18 @@ describe('IndexedDB store in Chromium', () => {
     expect(after!.episodes).toEqual(epochs[0]!.episodes);
     const replay = await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[0]!);
     expect(replay).toMatchObject({ ok: false, error: { code: 'epoch_conflict' } });
-    expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[1]!)).toEqual({ ok: true });
+    expect(await page.evaluate((e) => window.spadeStore.commitEpoch('reload', 'r', e), epochs[1]!)).toEqual({
+      ok: true,
+    });
     const all = epochs.flatMap((e) => e.environments);
-    for (const query of [{ sortBy: 'regret', descending: true, limit: 2 }, { sortBy: 'winRate', offset: 1 }, { epoch: 1 }] as const) {
-      expect(await page.evaluate((q) => window.spadeStore.query('reload', 'r', q), query)).toEqual(selectEnvironments(all, query).map((e) => e.id));
+    for (const query of [
+      { sortBy: 'regret', descending: true, limit: 2 },
+      { sortBy: 'winRate', offset: 1 },
+      { epoch: 1 },
+    ] as const) {
+      expect(await page.evaluate((q) => window.spadeStore.query('reload', 'r', q), query)).toEqual(
+        selectEnvironments(all, query).map((e) => e.id),
+      );
     }
   });
 
@@ -66,8 +78,15 @@ describe('IndexedDB store in Chromium', () => {
       state: epochs[1]!.nextState,
       epochs: epochs.map((e) => ({ metrics: e.metrics, timings: e.timings })),
     });
-    for (const query of [{}, { sortBy: 'regret', descending: true, limit: 3 }, { status: 'valid', sortBy: 'winRate', offset: 1, limit: 2 }, { epoch: 1 }] as const) {
-      expect(await page.evaluate((q) => window.spadeStore.summaries('v3', 'old', q), query)).toEqual(selectEnvironments(all, query).map(summarizeEnvironment));
+    for (const query of [
+      {},
+      { sortBy: 'regret', descending: true, limit: 3 },
+      { status: 'valid', sortBy: 'winRate', offset: 1, limit: 2 },
+      { epoch: 1 },
+    ] as const) {
+      expect(await page.evaluate((q) => window.spadeStore.summaries('v3', 'old', q), query)).toEqual(
+        selectEnvironments(all, query).map(summarizeEnvironment),
+      );
     }
     const rows = await page.evaluate(() => window.spadeStore.chartRows('v3', 'old'));
     expect(rows.map((r) => r.environments)).toEqual(epochs.map((e) => summarizeEnvironments(e.epoch, e.environments)));
@@ -77,7 +96,9 @@ describe('IndexedDB store in Chromium', () => {
     await page.evaluate(() => Promise.all([window.spadeStore.open('source'), window.spadeStore.open('target')]));
     await page.evaluate((meta) => window.spadeStore.createRun('source', meta), testMeta('s'));
     for (const e of epochs) await page.evaluate((x) => window.spadeStore.commitEpoch('source', 's', x), e);
-    const pool = await page.evaluate(() => window.spadeStore.exportThenImport('source', 's', 'pool', 'target', 'pool-run'));
+    const pool = await page.evaluate(() =>
+      window.spadeStore.exportThenImport('source', 's', 'pool', 'target', 'pool-run'),
+    );
     expect(pool).toMatchObject({ kind: 'pool', found: 4, imported: 4, problems: [], runId: 'pool-run' });
     const first = await page.evaluate(() => window.spadeStore.exportFiles('source', 's', 'pool'));
     const second = await page.evaluate(() => window.spadeStore.exportFiles('target', 'pool-run', 'pool'));
@@ -86,7 +107,9 @@ describe('IndexedDB store in Chromium', () => {
     expect(sums(first).trim().split('\n')).toHaveLength(4);
     const archive = await page.evaluate(() => window.spadeStore.exportThenImport('source', 's', 'archive', 'target'));
     expect(archive).toMatchObject({ kind: 'archive', imported: 4, problems: [], runId: 's' });
-    const [a, b] = await page.evaluate(() => Promise.all([window.spadeStore.snapshot('source', 's'), window.spadeStore.snapshot('target', 's')]));
+    const [a, b] = await page.evaluate(() =>
+      Promise.all([window.spadeStore.snapshot('source', 's'), window.spadeStore.snapshot('target', 's')]),
+    );
     expect(b!.environments).toEqual(a!.environments);
     expect(b!.episodes).toEqual(a!.episodes);
     expect(b!.rollouts).toEqual(a!.rollouts);
@@ -102,15 +125,26 @@ describe('IndexedDB store in Chromium', () => {
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: rig.baseUrl, quotaSize: 4 * 1024 * 1024 });
     await quotaPage.evaluate(() => window.spadeStore.open('quota'));
     await quotaPage.evaluate((meta) => window.spadeStore.createRun('quota', meta), testMeta('q'));
-    expect(await quotaPage.evaluate((e) => window.spadeStore.commitEpoch('quota', 'q', e), epochs[0]!)).toEqual({ ok: true });
+    expect(await quotaPage.evaluate((e) => window.spadeStore.commitEpoch('quota', 'q', e), epochs[0]!)).toEqual({
+      ok: true,
+    });
     const full = await quotaPage.evaluate((e) => window.spadeStore.commitPadded('quota', 'q', e, 8), epochs[1]!);
-    expect(full).toMatchObject({ ok: false, error: { name: 'StoreQuotaError', code: 'quota_exceeded', message: expect.stringMatching(/^Storage is full: epoch 1 of run q/) } });
+    expect(full).toMatchObject({
+      ok: false,
+      error: {
+        name: 'StoreQuotaError',
+        code: 'quota_exceeded',
+        message: expect.stringMatching(/^Storage is full: epoch 1 of run q/),
+      },
+    });
     const kept = await quotaPage.evaluate(() => window.spadeStore.snapshot('quota', 'q'));
     expect(kept!.meta.epochsCompleted).toBe(1);
     expect(kept!.environments.map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s01']);
     expect(kept!.episodes).toEqual(epochs[0]!.episodes);
     expect(kept!.state).toEqual(epochs[0]!.nextState);
-    expect(await quotaPage.evaluate((e) => window.spadeStore.commitEpoch('quota', 'q', e), epochs[1]!)).toEqual({ ok: true });
+    expect(await quotaPage.evaluate((e) => window.spadeStore.commitEpoch('quota', 'q', e), epochs[1]!)).toEqual({
+      ok: true,
+    });
     expect((await quotaPage.evaluate(() => window.spadeStore.snapshot('quota', 'q')))!.meta.epochsCompleted).toBe(2);
     expect(['granted', 'denied']).toContain(await quotaPage.evaluate(() => window.spadeStore.persist()));
     expect((await quotaPage.evaluate(() => window.spadeStore.estimate()))!.quota).toBeGreaterThan(0);

@@ -9,7 +9,11 @@ import { openApp, type BrowserRig } from './harness.ts';
 import { preText, shownPattern, shownText, shownTexts } from './page-text.ts';
 
 const ENV_ID = 'e0000-s00';
-const INSTRUCTIONS = (room: string) => [`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.'];
+const INSTRUCTIONS = (room: string) => [
+  `I'm heading to the ${room}; please turn its light on.`,
+  'Make it warm in there: comfort mode.',
+  'Show me how that room is set up now.',
+];
 
 let rig: BrowserRig;
 let page: Page;
@@ -18,15 +22,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rig?.close());
 
-const rowText = (table: Locator, header: string) => shownText(table.getByRole('row', { name: new RegExp(`^${header}`) }).getByRole('cell'));
-const states = (list: Locator): Promise<Array<string | null>> => list.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
+const rowText = (table: Locator, header: string) =>
+  shownText(table.getByRole('row', { name: new RegExp(`^${header}`) }).getByRole('cell'));
+const states = (list: Locator): Promise<Array<string | null>> =>
+  list.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
 
 describe('the tool-use demo, from the first screen to the replay of a multi-turn task', () => {
   it('starts from the first screen in the tool-use setting and runs one epoch', async () => {
     await page.getByRole('button', { name: 'Start the tool-use demo' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Start the tool-use demo' }).click();
     await expect(page.getByLabel(shownPattern(/^Setting\b/)).inputValue()).resolves.toBe('tool_use');
-    await expect(shownText(page.getByTestId('demo-notice'))).resolves.toContain('only when the hint is in its first message');
+    await expect(shownText(page.getByTestId('demo-notice'))).resolves.toContain(
+      'only when the hint is in its first message',
+    );
     await page.getByLabel('Epochs', { exact: true }).fill('1');
     await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('1');
     await page.getByRole('spinbutton', { name: /^Unhinted plays per rollout/ }).fill('1');
@@ -61,7 +69,9 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await expect(shownText(step.getByTestId('tool-name'))).resolves.toBe('set_light');
     const args = await shownTexts(step.getByTestId('tool-argument'));
     expect(args).toEqual([`room "${room}"`, 'power "on"']);
-    await expect(preText(step.getByTestId('tool-result')).then((text) => text.trim())).resolves.toBe(`${room} light: on\n\n[DONE. NEXT INSTRUCTION] ${second}`);
+    await expect(preText(step.getByTestId('tool-result')).then((text) => text.trim())).resolves.toBe(
+      `${room} light: on\n\n[DONE. NEXT INSTRUCTION] ${second}`,
+    );
     await expect(shownText(step.getByTestId('step-met'))).resolves.toBe(`Instruction 1: “${first}”`);
     await expect(shownText(step.getByTestId('step-revealed'))).resolves.toBe(`Instruction 2: “${second}”`);
     const criteria = await shownTexts(step.locator('.criteria li'));
@@ -82,7 +92,9 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await expect(rowText(step, 'Outcome')).resolves.toBe('reward 1 · terminated');
     await expect(states(list)).resolves.toEqual(['done', 'done', 'done']);
     await expect(shownText(unhinted.getByTestId('tool-answer'))).resolves.toBe('done');
-    await expect(rowText(unhinted.getByTestId('tool-step'), 'Environment')).resolves.toMatch(/^Not accepted: instruction 1 of 3 is still open/);
+    await expect(rowText(unhinted.getByTestId('tool-step'), 'Environment')).resolves.toMatch(
+      /^Not accepted: instruction 1 of 3 is still open/,
+    );
     await screenshot(page, 'tool-use-demo-replay-end');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -116,8 +128,12 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     await call('status', { room }, 3);
     await page.getByRole('textbox', { name: 'Final answer' }).fill('done');
     await page.getByRole('button', { name: 'Give the answer' }).click();
-    await page.getByText(shownPattern(/The episode is over after 4 turns: your return is 1\.00/)).waitFor({ timeout: 30_000 });
-    await expect(shownText(yours.getByText('Turn 1: you sent').locator('code'))).resolves.toBe(`<tool_call>{"name":"set_light","arguments":{"room":"${room}","power":"on"}}</tool_call>`);
+    await page
+      .getByText(shownPattern(/The episode is over after 4 turns: your return is 1\.00/))
+      .waitFor({ timeout: 30_000 });
+    await expect(shownText(yours.getByText('Turn 1: you sent').locator('code'))).resolves.toBe(
+      `<tool_call>{"name":"set_light","arguments":{"room":"${room}","power":"on"}}</tool_call>`,
+    );
     await expect(shownText(page.getByTestId('your-return'))).resolves.toBe('1.00');
     await screenshot(page, 'tool-use-demo-play-yourself');
     expect(await seriousViolations(page)).toEqual([]);
@@ -128,7 +144,9 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     const status = page.getByTestId('explorer-status');
     await status.filter({ hasText: shownPattern(/^1 environment\b/) }).waitFor({ timeout: 30_000 });
     const domain = page.getByLabel('Domain');
-    const options = (await domain.locator('option').evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value))).filter((value) => value !== '');
+    const options = (
+      await domain.locator('option').evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value))
+    ).filter((value) => value !== '');
     expect(options).toHaveLength(10);
     const counts: number[] = [];
     for (const option of options) {
@@ -146,7 +164,11 @@ describe('the tool-use demo, from the first screen to the replay of a multi-turn
     const section = page.getByRole('region', { name: 'Tool use: calls, results and instructions revealed one by one' });
     await expect(shownText(section.getByTestId('tool-name').first())).resolves.toBe('set_light');
     await expect(section.getByTestId('step-met').count()).resolves.toBe(3);
-    await expect(section.getByText(shownPattern(/Without the hint, the agent's plays met 0 of 3 instructions, with returns 0\.00/)).count()).resolves.toBe(1);
+    await expect(
+      section
+        .getByText(shownPattern(/Without the hint, the agent's plays met 0 of 3 instructions, with returns 0\.00/))
+        .count(),
+    ).resolves.toBe(1);
     await screenshot(page, 'tool-use-demo-learn');
     await page.getByRole('button', { name: 'Charts' }).click();
     await page.getByRole('heading', { name: 'Win rate per domain (tool use)' }).waitFor({ timeout: 30_000 });

@@ -68,7 +68,9 @@ describe('capability detection in Chromium (SwiftShader)', () => {
     await expect(shownText(page.getByTestId('model-reasons'))).resolves.toContain('software fallback');
     await expect(page.locator('#model-choice').inputValue()).resolves.toBe(RECOMMENDED);
     const worker = await shownText(page.getByTestId('model-worker'));
-    expect(worker).toMatch(/^Model worker: ready \(WebGPU in the worker: vendor google, storage buffers up to 1024 MiB; answered in \d+ ms\)$/);
+    expect(worker).toMatch(
+      /^Model worker: ready \(WebGPU in the worker: vendor google, storage buffers up to 1024 MiB; answered in \d+ ms\)$/,
+    );
   });
 });
 
@@ -81,7 +83,11 @@ describe('the worker engine', () => {
   });
 
   it('fails a load of the recommended model quickly and clearly without network, with the page responsive', async () => {
-    const { value: load, pings, worstPingMs } = await pingWhile(page.evaluate((id) => window.webllmTest.loadPrebuilt(id), RECOMMENDED));
+    const {
+      value: load,
+      pings,
+      worstPingMs,
+    } = await pingWhile(page.evaluate((id) => window.webllmTest.loadPrebuilt(id), RECOMMENDED));
     expect(load.ok).toBe(false);
     expect(load.error!.code).toBe('network');
     expect(load.error!.message).toMatch(/^Could not download Qwen3-0\.6B-q4f32_1-MLC: huggingface\.co is unreachable/);
@@ -91,7 +97,9 @@ describe('the worker engine', () => {
     expect(load.maxStallMs).toBeLessThan(250);
     expect(pings).toBeGreaterThan(0);
     expect(worstPingMs).toBeLessThan(1_000);
-    console.info(`offline load failure: ${load.ms} ms; worst main-thread stall ${load.maxStallMs} ms; ${pings} pings, worst ${worstPingMs} ms`);
+    console.info(
+      `offline load failure: ${load.ms} ms; worst main-thread stall ${load.maxStallMs} ms; ${pings} pings, worst ${worstPingMs} ms`,
+    );
   });
 
   it('reports the offline failure on the setup screen, and a second attempt fails the same way', async () => {
@@ -99,7 +107,9 @@ describe('the worker engine', () => {
       const from = await page.evaluate(() => window.webllmTest.phases.length);
       const started = Date.now();
       await page.getByRole('button', { name: 'Load model' }).click();
-      await page.waitForFunction((n) => window.webllmTest.phases.slice(n).join(' ') === 'loading failed', from, { timeout: 15_000 });
+      await page.waitForFunction((n) => window.webllmTest.phases.slice(n).join(' ') === 'loading failed', from, {
+        timeout: 15_000,
+      });
       const ms = Date.now() - started;
       const alert = page.getByTestId('model-error');
       expect(await shownText(alert)).toContain('Could not download Qwen3-0.6B-q4f32_1-MLC');
@@ -125,8 +135,15 @@ describe('a lost GPU device', () => {
     const before = await page.evaluate(() => window.webllmTest.sessionEvents.length);
     const cdp = await rig.browser.newBrowserCDPSession();
     await cdp.send('Browser.crashGpuProcess');
-    await page.waitForFunction((from) => window.webllmTest.sessionEvents.slice(from).some((e) => e.type === 'device-lost'), before, { timeout: 30_000 });
-    const lost = await page.evaluate((from) => window.webllmTest.sessionEvents.slice(from).find((e) => e.type === 'device-lost'), before);
+    await page.waitForFunction(
+      (from) => window.webllmTest.sessionEvents.slice(from).some((e) => e.type === 'device-lost'),
+      before,
+      { timeout: 30_000 },
+    );
+    const lost = await page.evaluate(
+      (from) => window.webllmTest.sessionEvents.slice(from).find((e) => e.type === 'device-lost'),
+      before,
+    );
     expect(lost).toMatchObject({ type: 'device-lost' });
     expect((lost as { message: string }).message).toMatch(/^DeviceLostError: the GPU device was lost \(unknown/);
     await page.getByTestId('model-worker').getByText('ready').waitFor({ timeout: 60_000 });

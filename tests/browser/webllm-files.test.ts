@@ -19,7 +19,10 @@ let origin = '';
 const hits: string[] = [];
 
 function model(folder: string) {
-  return { modelUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1-MLC/`, modelLibUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm` };
+  return {
+    modelUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1-MLC/`,
+    modelLibUrl: `${origin}/${folder}/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm`,
+  };
 }
 
 beforeAll(async () => {
@@ -29,7 +32,8 @@ beforeAll(async () => {
     response.setHeader('Access-Control-Allow-Origin', '*');
     if (url.startsWith('/stall/')) return;
     if (url === '/junk/Qwen3-0.6B-q4f32_1-MLC/resolve/main/mlc-chat-config.json') return void response.end('{}');
-    if (url === '/junk/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm') return void response.end('this is not a WebAssembly module');
+    if (url === '/junk/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm')
+      return void response.end('this is not a WebAssembly module');
     response.statusCode = 404;
     response.end('not found');
   });
@@ -54,15 +58,23 @@ describe('loading self-hosted files', () => {
     await page.evaluate(() => window.webllmTest.cancelPending());
     const load = await pending;
     expect(load.ok).toBe(false);
-    expect(load.error).toEqual({ code: 'cancelled', message: 'Loading was cancelled.', nextStep: 'Load again when you are ready: shards already downloaded stay cached.' });
+    expect(load.error).toEqual({
+      code: 'cancelled',
+      message: 'Loading was cancelled.',
+      nextStep: 'Load again when you are ready: shards already downloaded stay cached.',
+    });
     expect(load.cancelToSettleMs).toBeLessThan(100);
-    console.info(`cancel during a stalled download: settled ${load.cancelToSettleMs} ms after cancel (load ran ${load.ms} ms)`);
+    console.info(
+      `cancel during a stalled download: settled ${load.cancelToSettleMs} ms after cancel (load ran ${load.ms} ms)`,
+    );
   });
 
   it('names the server and both URLs when it answers 404', async () => {
     const load = await page.evaluate((input) => window.webllmTest.loadCustom(input), model('missing'));
     expect(load.error!.code).toBe('not_found');
-    expect(load.error!.message).toContain(`The server 127.0.0.1:${new URL(origin).port} answered with an error for a file of custom:Qwen3-0.6B-q4f32_1-MLC`);
+    expect(load.error!.message).toContain(
+      `The server 127.0.0.1:${new URL(origin).port} answered with an error for a file of custom:Qwen3-0.6B-q4f32_1-MLC`,
+    );
     expect(load.error!.message).toContain(`${origin}/missing/Qwen3-0.6B-q4f32_1-MLC/resolve/main/`);
     expect(load.error!.nextStep).toMatch(/appends resolve\/main\//);
     expect(load.ms).toBeLessThan(5_000);
@@ -95,12 +107,17 @@ describe('chat calls through the worker', () => {
   it("a call whose model cannot be fetched fails with a ChatModelError carrying web-llm's reason", async () => {
     const call = await page.evaluate((input) => window.webllmTest.chatThroughWorker(input), model('missing'));
     expect(call.result).toBeNull();
-    expect(call.error).toMatch(/^bad_response: web-llm failed on webllm:custom:Qwen3-0\.6B-q4f32_1-MLC: .*Request failed/);
+    expect(call.error).toMatch(
+      /^bad_response: web-llm failed on webllm:custom:Qwen3-0\.6B-q4f32_1-MLC: .*Request failed/,
+    );
   });
 });
 
 describe('the model cache', () => {
-  const seeded = () => ({ modelUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1-MLC/`, modelLibUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm` });
+  const seeded = () => ({
+    modelUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1-MLC/`,
+    modelLibUrl: `${origin}/seeded/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm`,
+  });
   const base = () => `${seeded().modelUrl}resolve/main/`;
   const tensorCache = JSON.stringify({
     records: [
@@ -127,7 +144,9 @@ describe('the model cache', () => {
     expect(id).toBe('custom:Qwen3-0.6B-q4f32_1-MLC');
     await page.evaluate(() => window.webllmTest.controller.refreshStorage());
     const state = await page.evaluate(() => window.webllmTest.controller.state);
-    expect(state.cached).toEqual([{ id, complete: true, bytes: tensorCache.length + 1000 + 2000 + 2 + 2 + 500, files: 6 }]);
+    expect(state.cached).toEqual([
+      { id, complete: true, bytes: tensorCache.length + 1000 + 2000 + 2 + 2 + 500, files: 6 },
+    ]);
     expect(state.storage!.usageBytes).toBeGreaterThan(0);
     expect(state.storage!.quotaBytes).toBeGreaterThan(state.storage!.usageBytes!);
     const cache = page.getByTestId('model-cache');
@@ -135,19 +154,34 @@ describe('the model cache', () => {
     await cache.getByRole('button', { name: `Delete ${id} from the cache` }).click();
     await page.waitForFunction(() => window.webllmTest.controller.state.cached.length === 0);
     const left = await page.evaluate(async () =>
-      (await Promise.all(['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)))).flat(),
+      (
+        await Promise.all(
+          ['webllm/model', 'webllm/config', 'webllm/wasm'].map(async (name) =>
+            (await (await caches.open(name)).keys()).map((r) => r.url),
+          ),
+        )
+      ).flat(),
     );
     expect(left.filter((url) => url.includes('/seeded/'))).toEqual([]);
   });
 
   it('shows a partial download as partial', async () => {
-    await page.evaluate(async ({ base, tensorCache }) => window.webllmTest.seedCache('webllm/model', { [`${base}tensor-cache.json`]: tensorCache, [`${base}params_shard_0.bin`]: 'a'.repeat(1000) }), {
-      base: base(),
-      tensorCache,
-    });
+    await page.evaluate(
+      async ({ base, tensorCache }) =>
+        window.webllmTest.seedCache('webllm/model', {
+          [`${base}tensor-cache.json`]: tensorCache,
+          [`${base}params_shard_0.bin`]: 'a'.repeat(1000),
+        }),
+      {
+        base: base(),
+        tensorCache,
+      },
+    );
     await page.evaluate(() => window.webllmTest.controller.refreshStorage());
     const cached = await page.evaluate(() => window.webllmTest.controller.state.cached);
-    expect(cached).toEqual([{ id: 'custom:Qwen3-0.6B-q4f32_1-MLC', complete: false, bytes: tensorCache.length + 1000, files: 2 }]);
+    expect(cached).toEqual([
+      { id: 'custom:Qwen3-0.6B-q4f32_1-MLC', complete: false, bytes: tensorCache.length + 1000, files: 2 },
+    ]);
     expect(await shownText(page.getByTestId('model-cache'))).toContain('partial download (loading resumes it)');
   });
 

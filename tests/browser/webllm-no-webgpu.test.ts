@@ -33,7 +33,9 @@ describe('a Chromium without WebGPU', () => {
     const state = await page.evaluate(() => window.webllmTest.controller.state);
     expect(state.phase).toBe('unsupported');
     expect(state.worker).toBeNull();
-    await expect(shownText(page.getByTestId('model-reasons'))).resolves.toContain('WebGPU exists but the browser granted no GPU adapter');
+    await expect(shownText(page.getByTestId('model-reasons'))).resolves.toContain(
+      'WebGPU exists but the browser granted no GPU adapter',
+    );
     await expect(shownText(page.getByTestId('model-verdict'))).resolves.toMatch(/^Check chrome:\/\/gpu/);
     expect(await page.getByRole('button', { name: 'Load model' }).count()).toBe(0);
     expect(await page.getByTestId('model-worker').count()).toBe(0);

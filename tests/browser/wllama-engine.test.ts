@@ -21,7 +21,8 @@ let gguf: Uint8Array;
 const pageRequests: string[] = [];
 
 const state = () => page.evaluate(() => window.wllamaTest.state());
-const chat = (options: Parameters<Window['wllamaTest']['chat']>[0]): Promise<TimedChat> => page.evaluate((o) => window.wllamaTest.chat(o), options);
+const chat = (options: Parameters<Window['wllamaTest']['chat']>[0]): Promise<TimedChat> =>
+  page.evaluate((o) => window.wllamaTest.chat(o), options);
 const gets = () => host.requests.filter((r) => r.startsWith('GET')).length;
 
 async function openPage(): Promise<Page> {
@@ -56,7 +57,9 @@ describe('choosing a model', () => {
     const view = await state();
     expect(view.environment.crossOriginIsolated).toBe(true);
     expect(view.environment.threads).toBeGreaterThanOrEqual(2);
-    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(new RegExp(`cross-origin isolated: ${view.environment.threads} threads of`));
+    await expect(shownText(page.getByTestId('cpu-threads'))).resolves.toMatch(
+      new RegExp(`cross-origin isolated: ${view.environment.threads} threads of`),
+    );
     const first = page.getByTestId('cpu-choice-qwen3-0.6b-q4_k_m');
     await expect(shownText(first)).resolves.toMatch(/Qwen3 0\.6B.*Estimate: .*tokens\/s.*not a measurement/s);
     expect(view.choices.map((c) => c.model.id)).toEqual(['qwen3-0.6b-q4_k_m', 'qwen3-1.7b-q4_k_m']);
@@ -64,14 +67,18 @@ describe('choosing a model', () => {
 
   it('fetches nothing until the user confirms the URL', async () => {
     await page.getByTestId('cpu-choice-qwen3-0.6b-q4_k_m').getByRole('radio').check();
-    await expect(shownText(page.getByTestId('cpu-confirm'))).resolves.toMatch(/Download Qwen3-0\.6B-Q4_K_M\.gguf \(about 397 MB\) from https:\/\/huggingface\.co\//);
+    await expect(shownText(page.getByTestId('cpu-confirm'))).resolves.toMatch(
+      /Download Qwen3-0\.6B-Q4_K_M\.gguf \(about 397 MB\) from https:\/\/huggingface\.co\//,
+    );
     expect((await state()).phase).toBe('confirming');
   });
 
   it('refuses a URL that is not a .gguf file with the next step', async () => {
     await page.getByTestId('cpu-url').fill('https://example.com/model.bin');
     await page.getByRole('button', { name: 'Use this URL' }).click();
-    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(/not an http\(s\) URL of a \.gguf file.*Next step/s);
+    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(
+      /not an http\(s\) URL of a \.gguf file.*Next step/s,
+    );
   });
 
   it('reports a download that fails (HTTP 404) clearly', async () => {
@@ -92,34 +99,51 @@ describe('the generated model through the real engine', () => {
     expect(view.loaded).toMatchObject({
       id: `wllama:${NAME}`,
       bytes: gguf.length,
-      info: { name: 'SPADE tiny test model', threads: view.environment.threads, multithread: true, hasChatTemplate: true, contextTokens: 8192 },
+      info: {
+        name: 'SPADE tiny test model',
+        threads: view.environment.threads,
+        multithread: true,
+        hasChatTemplate: true,
+        contextTokens: 8192,
+      },
     });
     expect(view.cached).toEqual([expect.objectContaining({ name: NAME, bytes: gguf.length, complete: true })]);
-    await expect(shownText(page.getByTestId('cpu-cache'))).resolves.toMatch(/spade-tiny\.gguf.*complete \(loads offline\)/s);
+    await expect(shownText(page.getByTestId('cpu-cache'))).resolves.toMatch(
+      /spade-tiny\.gguf.*complete \(loads offline\)/s,
+    );
   });
 
   it('streams tokens as they are generated; the reply is their concatenation', async () => {
     const call = await chat({ maxTokens: 24 });
     const { result } = call;
-    console.log(`[wllama] 24-token reply in ${call.totalMs} ms (first piece after ${call.firstPieceMs} ms): ${JSON.stringify(result?.text)}`);
+    console.log(
+      `[wllama] 24-token reply in ${call.totalMs} ms (first piece after ${call.firstPieceMs} ms): ${JSON.stringify(result?.text)}`,
+    );
     expect(call.error).toBeNull();
     expect(result).toMatchObject({ finishReason: 'length', usage: { completionTokens: 24 } });
     expect(result!.usage.promptTokens).toBeGreaterThan(20);
     expect(call.pieces.length).toBeGreaterThanOrEqual(12);
     expect(call.pieces.join('')).toBe(result!.text);
     expect(result!.text).not.toMatch(/\uFFFD/);
-    await expect(shownText(page.getByTestId('cpu-measured'))).resolves.toMatch(/Measured on the last call: [\d.]+ tokens\/s generating \(24 tokens\)/);
+    await expect(shownText(page.getByTestId('cpu-measured'))).resolves.toMatch(
+      /Measured on the last call: [\d.]+ tokens\/s generating \(24 tokens\)/,
+    );
   });
 
   it('reports the loaded n_ctx as its window and counts prompt tokens as the engine reads the rendered chat template', async () => {
     const view = await state();
     await expect(page.evaluate(() => window.wllamaTest.contextWindow())).resolves.toBe(view.loaded!.info.contextTokens);
-    await expect(shownText(page.getByTestId('cpu-window'))).resolves.toMatch(/is loaded with a context window of 8,192 tokens \(trained for [\d,]+\)/);
+    await expect(shownText(page.getByTestId('cpu-window'))).resolves.toMatch(
+      /is loaded with a context window of 8,192 tokens \(trained for [\d,]+\)/,
+    );
     const messages = (extra: string) => [
       { role: 'system' as const, content: 'You count.' },
       { role: 'user' as const, content: `Tell me the words${extra}` },
     ];
-    const counts = await page.evaluate((m) => Promise.all([window.wllamaTest.count(m[0]), window.wllamaTest.count(m[1])]), [messages(''), messages('abcdefghij')]);
+    const counts = await page.evaluate(
+      (m) => Promise.all([window.wllamaTest.count(m[0]), window.wllamaTest.count(m[1])]),
+      [messages(''), messages('abcdefghij')],
+    );
     console.log(`[wllama] prompt counts ${counts.map((c) => `${c.tokens} in ${c.ms} ms`).join(', ')}`);
     expect(counts.map((c) => c.error)).toEqual([null, null]);
     // The generated model's vocabulary has one token per printable character, so ten more letters are ten more tokens.
@@ -129,7 +153,9 @@ describe('the generated model through the real engine', () => {
     const again = await page.evaluate((m) => window.wllamaTest.count(m), messages('abcdefghij'));
     expect(again.tokens).toBe(counts[1]!.tokens);
     const fresh = await chat({ messages: messages(' and more'), maxTokens: 4 });
-    expect(fresh.result!.usage.promptTokens).toBe((await page.evaluate((m) => window.wllamaTest.count(m), messages(' and more'))).tokens);
+    expect(fresh.result!.usage.promptTokens).toBe(
+      (await page.evaluate((m) => window.wllamaTest.count(m), messages(' and more'))).tokens,
+    );
   });
 
   it('counts a prompt longer than the loaded window as more than the window, and stays usable', async () => {
@@ -166,7 +192,9 @@ describe('the generated model through the real engine', () => {
   it('a prompt longer than the loaded context fails with context_length and says what to change', async () => {
     const call = await chat({ messages: [{ role: 'user', content: 'ab '.repeat(6000) }] });
     expect(call.error).toMatchObject({ name: 'ChatModelError', code: 'context_length' });
-    expect(call.error!.message).toMatch(/context of 8192 tokens.*exceeds the available context size.*Shorten the messages, lower maxTokens, or reload the model with a larger context/s);
+    expect(call.error!.message).toMatch(
+      /context of 8192 tokens.*exceeds the available context size.*Shorten the messages, lower maxTokens, or reload the model with a larger context/s,
+    );
     expect((await chat({ maxTokens: 4 })).result!.finishReason).toBe('length');
   });
 
@@ -179,7 +207,9 @@ describe('the generated model through the real engine', () => {
   });
 
   it('deletes the cached model from the cache list (the loaded one only after unloading)', async () => {
-    await expect(page.getByRole('button', { name: `Delete ${NAME} from this browser` }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: `Delete ${NAME} from this browser` }).isDisabled()).resolves.toBe(
+      true,
+    );
     await page.getByTestId('cpu-ready').getByRole('button', { name: 'Unload' }).click();
     await page.getByRole('button', { name: `Delete ${NAME} from this browser` }).click();
     await page.getByTestId('cpu-cache').getByText('No GGUF model is stored in this browser.').waitFor();
@@ -202,7 +232,9 @@ describe('the generated model through the real engine', () => {
 
   it('loads a .gguf file picked from disk without any request', async () => {
     const before = host.requests.length;
-    await page.getByTestId('cpu-file').setInputFiles({ name: 'picked.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
+    await page
+      .getByTestId('cpu-file')
+      .setInputFiles({ name: 'picked.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
     await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
     expect((await state()).loaded).toMatchObject({ id: 'wllama:picked.gguf', url: null, bytes: gguf.length });
     expect((await chat({ maxTokens: 6 })).result!.usage.completionTokens).toBe(6);
@@ -210,17 +242,25 @@ describe('the generated model through the real engine', () => {
   });
 
   it('refuses a picked file that is not GGUF before starting the engine', async () => {
-    await page.getByTestId('cpu-file').setInputFiles({ name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('just some notes') });
-    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(/notes\.gguf: this is not a GGUF file \(it starts with "just", expected "GGUF"\)/);
+    await page
+      .getByTestId('cpu-file')
+      .setInputFiles({ name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('just some notes') });
+    await expect(shownText(page.getByTestId('cpu-error'))).resolves.toMatch(
+      /notes\.gguf: this is not a GGUF file \(it starts with "just", expected "GGUF"\)/,
+    );
     expect((await state()).phase).toBe('failed');
   });
 });
 
 describe('the network', () => {
   it('fetched everything from the app and the model host only (the wasm is served by the app, never a CDN)', () => {
-    const outside = pageRequests.filter((url) => !url.startsWith(rig.baseUrl) && !url.startsWith(host.origin) && !/^(blob|data):/.test(url));
+    const outside = pageRequests.filter(
+      (url) => !url.startsWith(rig.baseUrl) && !url.startsWith(host.origin) && !/^(blob|data):/.test(url),
+    );
     expect(outside).toEqual([]);
-    expect([...new Set(pageRequests.filter((url) => url.endsWith('.wasm')))]).toEqual([`${rig.baseUrl}/node_modules/@wllama/wllama/esm/wasm/wllama.wasm`]);
+    expect([...new Set(pageRequests.filter((url) => url.endsWith('.wasm')))]).toEqual([
+      `${rig.baseUrl}/node_modules/@wllama/wllama/esm/wasm/wllama.wasm`,
+    ]);
   });
 });
 
@@ -236,9 +276,13 @@ describe('a page that is not cross-origin isolated', () => {
     try {
       await plain.goto(rig.baseUrl + PAGE);
       await plain.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
-      await expect(shownText(plain.getByTestId('cpu-threads'))).resolves.toMatch(/One thread: this page is not cross-origin isolated/);
+      await expect(shownText(plain.getByTestId('cpu-threads'))).resolves.toMatch(
+        /One thread: this page is not cross-origin isolated/,
+      );
       const started = Date.now();
-      await plain.getByTestId('cpu-file').setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
+      await plain
+        .getByTestId('cpu-file')
+        .setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
       await plain.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
       const loadMs = Date.now() - started;
       const view = await plain.evaluate(() => window.wllamaTest.state());
@@ -266,13 +310,17 @@ describe('a browser without JSPI (the path Safari takes)', () => {
       await compat.goto(rig.baseUrl + PAGE);
       await compat.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
       const started = Date.now();
-      await compat.getByTestId('cpu-file').setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
+      await compat
+        .getByTestId('cpu-file')
+        .setInputFiles({ name: NAME, mimeType: 'application/octet-stream', buffer: Buffer.from(gguf) });
       await compat.getByTestId('cpu-ready').waitFor({ timeout: 120_000 });
       const loadMs = Date.now() - started;
       const call = await compat.evaluate(() => window.wllamaTest.chat({ maxTokens: 24 }));
       console.log(`[wllama] compatibility build: load ${loadMs} ms, 24 tokens in ${call.totalMs} ms`);
       expect(call.result).toMatchObject({ finishReason: 'length', usage: { completionTokens: 24 } });
-      expect([...new Set(requests.filter((url) => url.endsWith('.wasm')))]).toEqual([`${rig.baseUrl}/node_modules/@wllama/wllama-compat/wasm/wllama.wasm`]);
+      expect([...new Set(requests.filter((url) => url.endsWith('.wasm')))]).toEqual([
+        `${rig.baseUrl}/node_modules/@wllama/wllama-compat/wasm/wllama.wasm`,
+      ]);
       expect(requests.filter((url) => !url.startsWith(rig.baseUrl) && !/^(blob|data):/.test(url))).toEqual([]);
     } finally {
       await context.close();

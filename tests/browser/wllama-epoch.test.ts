@@ -25,7 +25,11 @@ beforeAll(async () => {
   await page.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
   // Python boots while the model loads, as in the app, where it starts when a new run's form opens.
   await page.evaluate(() => window.wllamaTest.warmSandbox());
-  await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+  await page.getByTestId('cpu-file').setInputFiles({
+    name: 'spade-tiny.gguf',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(makeTinyGguf()),
+  });
   await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
   summary = await page.evaluate(() =>
     window.wllamaTest.epoch({
@@ -41,7 +45,9 @@ beforeAll(async () => {
       agent: { temperature: 0.6, topP: 0.95, maxTokens: 16 },
     }),
   );
-  console.log(`[wllama] epoch with the CPU engine in both roles: ${summary.ms} ms; designer prompts ${summary.promptChars.join(', ')} characters`);
+  console.log(
+    `[wllama] epoch with the CPU engine in both roles: ${summary.ms} ms; designer prompts ${summary.promptChars.join(', ')} characters`,
+  );
 }, 240_000);
 afterAll(async () => {
   await rig?.close();
@@ -50,8 +56,24 @@ afterAll(async () => {
 it('completes and commits the epoch: the store holds it', () => {
   expect(summary.epochsCompleted).toBe(1);
   expect(summary.modelId).toBe('wllama:spade-tiny.gguf');
-  expect(summary.metrics).toMatchObject({ epoch: 0, slots: 2, validEnvironments: 0, attempts: 2, validityRate: 0, episodes: 0 });
-  expect(summary.eventTypes).toEqual(expect.arrayContaining(['epoch_started', 'design_started', 'token', 'validated', 'slot_rejected', 'epoch_completed']));
+  expect(summary.metrics).toMatchObject({
+    epoch: 0,
+    slots: 2,
+    validEnvironments: 0,
+    attempts: 2,
+    validityRate: 0,
+    episodes: 0,
+  });
+  expect(summary.eventTypes).toEqual(
+    expect.arrayContaining([
+      'epoch_started',
+      'design_started',
+      'token',
+      'validated',
+      'slot_rejected',
+      'epoch_completed',
+    ]),
+  );
 });
 
 it('rejects every design attempt with a stable code and a message, after the engine really wrote a reply', () => {
@@ -75,8 +97,12 @@ it("shows the rejected slots and each attempt's reason in the app's slot view", 
   await expect(slots.count()).resolves.toBe(2);
   for (const [index, env] of summary.stored.entries()) {
     const slot = slots.nth(index);
-    await expect(shownText(slot.locator('h3'))).resolves.toMatch(new RegExp(`Slot ${index + 1}: ${env.skill}.*rejected after all attempts`, 's'));
-    await expect(shownText(slot.locator('summary').first())).resolves.toContain(`invalid: ${env.attempts[0]!.validation.stage}/${env.attempts[0]!.validation.code}`);
+    await expect(shownText(slot.locator('h3'))).resolves.toMatch(
+      new RegExp(`Slot ${index + 1}: ${env.skill}.*rejected after all attempts`, 's'),
+    );
+    await expect(shownText(slot.locator('summary').first())).resolves.toContain(
+      `invalid: ${env.attempts[0]!.validation.stage}/${env.attempts[0]!.validation.code}`,
+    );
   }
 });
 

@@ -32,9 +32,15 @@ const SLOW = 900_000;
 let rig: BrowserRig;
 let page: Page;
 
-const chat = (options: Parameters<Window['wllamaTest']['chat']>[0]): Promise<TimedChat> => page.evaluate((o) => window.wllamaTest.chat(o), options);
+const chat = (options: Parameters<Window['wllamaTest']['chat']>[0]): Promise<TimedChat> =>
+  page.evaluate((o) => window.wllamaTest.chat(o), options);
 
-const GAME: ChatMessage[] = [agentFirstMessage('You stand before 9 closed doors; one hides the key. Actions: open N (1-9). Reply with \\boxed{<action>}.', DEFAULT_TEMPLATES.agent)];
+const GAME: ChatMessage[] = [
+  agentFirstMessage(
+    'You stand before 9 closed doors; one hides the key. Actions: open N (1-9). Reply with \\boxed{<action>}.',
+    DEFAULT_TEMPLATES.agent,
+  ),
+];
 
 const TOOLS: ToolSchema[] = [
   {
@@ -42,7 +48,15 @@ const TOOLS: ToolSchema[] = [
     function: {
       name: 'get_order',
       description: 'Look up an order.',
-      parameters: { type: 'object', properties: { order_id: { type: 'integer' }, view: { type: 'string', enum: ['summary', 'items'] }, note: { type: 'string' } }, required: ['order_id'] },
+      parameters: {
+        type: 'object',
+        properties: {
+          order_id: { type: 'integer' },
+          view: { type: 'string', enum: ['summary', 'items'] },
+          note: { type: 'string' },
+        },
+        required: ['order_id'],
+      },
     },
   },
   {
@@ -50,17 +64,31 @@ const TOOLS: ToolSchema[] = [
     function: {
       name: 'refund',
       description: 'Refund an order.',
-      parameters: { type: 'object', properties: { order_id: { type: 'integer' }, full: { type: 'boolean' } }, required: ['order_id', 'full'] },
+      parameters: {
+        type: 'object',
+        properties: { order_id: { type: 'integer' }, full: { type: 'boolean' } },
+        required: ['order_id', 'full'],
+      },
     },
   },
 ];
-const TOOL_TASK: ChatMessage[] = [toolAgentFirstMessage('Refund order 408 in full, then tell me the amount.', TOOLS, DEFAULT_TEMPLATES.toolAgent)];
+const TOOL_TASK: ChatMessage[] = [
+  toolAgentFirstMessage('Refund order 408 in full, then tell me the amount.', TOOLS, DEFAULT_TEMPLATES.toolAgent),
+];
 
 /** A request as an episode would send it (thinking left to the model, so the grammar allows a `<think>` block). */
-const request = (messages: ChatMessage[]): ChatRequest => ({ messages, temperature: 0.6, topP: 0.95, maxTokens: 1024, seed: 0, purpose: 'agent' });
+const request = (messages: ChatMessage[]): ChatRequest => ({
+  messages,
+  temperature: 0.6,
+  topP: 0.95,
+  maxTokens: 1024,
+  seed: 0,
+  purpose: 'agent',
+});
 
 /** The reply as the action parser reads it, when it is one boxed action. */
-const boxedAction = (reply: string): string | null => (/^\\boxed\{[^{}]+\}$/.test(parseAction(reply)) ? parseAction(reply) : null);
+const boxedAction = (reply: string): string | null =>
+  /^\\boxed\{[^{}]+\}$/.test(parseAction(reply)) ? parseAction(reply) : null;
 
 /** True when the tool-call parser reads the reply as an answer, or as calls to the listed tools with their required arguments. */
 function wellFormedToolReply(reply: string, tools: readonly ToolSchema[]): boolean {
@@ -74,9 +102,15 @@ function wellFormedToolReply(reply: string, tools: readonly ToolSchema[]): boole
   });
 }
 
-async function sample(messages: ChatMessage[], maxTokens: number, grammar: ReplyGrammar | undefined, samples = SAMPLES): Promise<TimedChat[]> {
+async function sample(
+  messages: ChatMessage[],
+  maxTokens: number,
+  grammar: ReplyGrammar | undefined,
+  samples = SAMPLES,
+): Promise<TimedChat[]> {
   const calls: TimedChat[] = [];
-  for (let seed = 1; seed <= samples; seed++) calls.push(await chat({ messages, maxTokens, seed, temperature: 1, ...(grammar ? { grammar } : {}) }));
+  for (let seed = 1; seed <= samples; seed++)
+    calls.push(await chat({ messages, maxTokens, seed, temperature: 1, ...(grammar ? { grammar } : {}) }));
   for (const call of calls) expect(call.error).toBeNull();
   return calls;
 }
@@ -85,7 +119,11 @@ beforeAll(async () => {
   rig = await startRig();
   page = await rig.open(PAGE);
   await page.waitForFunction(() => Boolean(window.wllamaTest), null, { timeout: 60_000 });
-  await page.getByTestId('cpu-file').setInputFiles({ name: 'spade-tiny.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(makeTinyGguf()) });
+  await page.getByTestId('cpu-file').setInputFiles({
+    name: 'spade-tiny.gguf',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(makeTinyGguf()),
+  });
   await page.getByTestId('cpu-ready').waitFor({ timeout: 60_000 });
 });
 afterAll(async () => {
@@ -102,8 +140,12 @@ describe('the boxed-action grammar on the generated model', () => {
       const freeActions = free.filter((c) => boxedAction(c.result!.text) !== null).length;
       const actions = constrained.map((c) => boxedAction(c.result!.text));
       const ms = constrained.reduce((n, c) => n + c.totalMs, 0);
-      console.log(`[grammar] boxed action: ${freeActions}/${SAMPLES} well-formed without the grammar, ${actions.filter(Boolean).length}/${SAMPLES} with it (${ms} ms in all)`);
-      console.log(`[grammar] e.g. without: ${JSON.stringify(free[0]!.result!.text.slice(0, 80))}; with: ${JSON.stringify(constrained[0]!.result!.text.slice(-120))}`);
+      console.log(
+        `[grammar] boxed action: ${freeActions}/${SAMPLES} well-formed without the grammar, ${actions.filter(Boolean).length}/${SAMPLES} with it (${ms} ms in all)`,
+      );
+      console.log(
+        `[grammar] e.g. without: ${JSON.stringify(free[0]!.result!.text.slice(0, 80))}; with: ${JSON.stringify(constrained[0]!.result!.text.slice(-120))}`,
+      );
       expect(freeActions).toBe(0);
       expect(actions.every((a) => a !== null)).toBe(true);
       const rules = parseGbnf(grammar.gbnf);
@@ -122,13 +164,20 @@ describe("the run's own grammars", () => {
     'compile in the engine (an invalid grammar fails the call)',
     async () => {
       const grammars = [withActionGrammar(request(GAME)).grammar!, withToolGrammar(request(TOOL_TASK), TOOLS).grammar!];
-      expect(grammars.map((g) => g.gbnf)).toEqual([expect.stringContaining('think ::='), expect.stringContaining('toolcall ::=')]);
+      expect(grammars.map((g) => g.gbnf)).toEqual([
+        expect.stringContaining('think ::='),
+        expect.stringContaining('toolcall ::='),
+      ]);
       for (const grammar of grammars) {
         const call = await chat({ messages: GAME, maxTokens: 6, grammar });
         expect(call.error).toBeNull();
         expect(call.result).toMatchObject({ finishReason: 'length', usage: { completionTokens: 6 } });
       }
-      const broken = await chat({ messages: GAME, maxTokens: 6, grammar: { name: 'broken', gbnf: 'root ::= "a" missing\n' } });
+      const broken = await chat({
+        messages: GAME,
+        maxTokens: 6,
+        grammar: { name: 'broken', gbnf: 'root ::= "a" missing\n' },
+      });
       expect(broken.error).not.toBeNull();
     },
     SLOW,
@@ -148,7 +197,9 @@ describe('the tool-reply grammar on the generated model', () => {
       console.log(
         `[grammar] tool reply: ${freeReadable}/${SAMPLES} well-formed without the grammar, ${readable}/${SAMPLES} with it (${kinds.filter((k) => k === 'calls').length} calls, ${kinds.filter((k) => k === 'answer').length} answers)`,
       );
-      console.log(`[grammar] e.g. with: ${JSON.stringify(constrained.find((c) => c.result!.text.includes('<tool_call>'))?.result!.text.slice(-160) ?? constrained[0]!.result!.text.slice(-160))}`);
+      console.log(
+        `[grammar] e.g. with: ${JSON.stringify(constrained.find((c) => c.result!.text.includes('<tool_call>'))?.result!.text.slice(-160) ?? constrained[0]!.result!.text.slice(-160))}`,
+      );
       expect(freeReadable).toBe(0);
       expect(readable).toBe(SAMPLES);
       const rules = parseGbnf(grammar.gbnf);
@@ -164,15 +215,23 @@ describe('the tool-reply grammar on the generated model', () => {
     'reads a grammar whose tool name is hostile text, and gives that exact name back',
     async () => {
       const name = 'x"</tool_call>\\ü';
-      const tools: ToolSchema[] = [{ type: 'function', function: { name, description: 'odd', parameters: { type: 'object', properties: {}, required: [] } } }];
+      const tools: ToolSchema[] = [
+        {
+          type: 'function',
+          function: { name, description: 'odd', parameters: { type: 'object', properties: {}, required: [] } },
+        },
+      ];
       const messages = [toolAgentFirstMessage('Call the tool.', tools, DEFAULT_TEMPLATES.toolAgent)];
       const grammar = toolReplyGrammar(tools, SHORT);
       const replies = (await sample(messages, 400, grammar, 6)).map((c) => c.result!.text);
-      const bodies = replies.flatMap((reply) => [...(/<tool_call>([\s\S]*)<\/tool_call>$/.exec(reply)?.slice(1) ?? [])]);
+      const bodies = replies.flatMap((reply) => [
+        ...(/<tool_call>([\s\S]*)<\/tool_call>$/.exec(reply)?.slice(1) ?? []),
+      ]);
       console.log(`[grammar] hostile tool name: ${bodies.length}/6 calls, the rest answers`);
       expect(bodies.length).toBeGreaterThan(0);
       for (const body of bodies) expect(JSON.parse(body)).toEqual({ name, arguments: {} });
-      for (const reply of replies) expect(reply.includes('<tool_call>') || parseToolReply(reply).kind === 'answer', reply).toBe(true);
+      for (const reply of replies)
+        expect(reply.includes('<tool_call>') || parseToolReply(reply).kind === 'answer', reply).toBe(true);
     },
     SLOW,
   );

@@ -43,7 +43,8 @@ describe('spade validate', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((l) => [l.file, l.ok])).toEqual(files.map((f) => [f, f.endsWith('good.py')]));
-    for (const line of lines) expect(Object.keys(line)).toEqual(expect.arrayContaining(['file', 'ok', 'stage', 'code', 'message', 'ms']));
+    for (const line of lines)
+      expect(Object.keys(line)).toEqual(expect.arrayContaining(['file', 'ok', 'stage', 'code', 'message', 'ms']));
     expect(lines[0]).toMatchObject({ stage: 'probe', code: expect.stringContaining('timeout') });
     expect(lines[2]).toMatchObject({ stage: 'load', code: 'no_env_class' });
     expect(lines[3]).toMatchObject({ code: 'unreadable_file' });
@@ -55,13 +56,23 @@ describe('spade validate', () => {
     expect((await spade('validate', join(dir, 'good.py'))).status).toBe(0);
     expect((await spade('validate')).status).toBe(2);
     expect((await spade('validate', join(dir, 'good.py'), '--timeout-ms', 'soon')).status).toBe(2);
-    expect(spadeSubprocess('frobnicate')).toMatchObject({ status: 2, stderr: expect.stringContaining('unknown command: frobnicate') });
+    expect(spadeSubprocess('frobnicate')).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('unknown command: frobnicate'),
+    });
   });
 });
 
 describe('spade play', () => {
   it('plays the actions and prints the transcript and the return', () => {
-    const { status, stdout } = spadeSubprocess('play', join(dir, 'good.py'), '--seed', '5', '--actions', '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}');
+    const { status, stdout } = spadeSubprocess(
+      'play',
+      join(dir, 'good.py'),
+      '--seed',
+      '5',
+      '--actions',
+      '\\boxed{inc}|nonsense|\\boxed{inc}|\\boxed{inc}|\\boxed{inc}',
+    );
     expect(status).toBe(0);
     expect(stdout).toContain('=== CounterEnv, seed 5');
     expect(stdout).toContain('--- step 2: nonsense\nCount is 1.');
@@ -71,8 +82,20 @@ describe('spade play', () => {
   });
 
   it('reports a JSON transcript with return 0 when the goal is not reached', async () => {
-    const { status, stdout } = await spade('play', join(dir, 'good.py'), '--seed', '1', '--actions', '\\boxed{inc}', '--json');
+    const { status, stdout } = await spade(
+      'play',
+      join(dir, 'good.py'),
+      '--seed',
+      '1',
+      '--actions',
+      '\\boxed{inc}',
+      '--json',
+    );
     expect(status).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ ok: true, return: 0, steps: [{ observation: 'Count is 1.', reward: 0 }] });
+    expect(JSON.parse(stdout)).toMatchObject({
+      ok: true,
+      return: 0,
+      steps: [{ observation: 'Count is 1.', reward: 0 }],
+    });
   });
 });

@@ -14,12 +14,28 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const TINY = 'tests/fixtures/suites/tiny';
-const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--eval', TINY];
+const SMALL = [
+  '--slots',
+  '2',
+  '--plays',
+  '2',
+  '--max-turns',
+  '3',
+  '--skills',
+  'logical deduction',
+  '--no-corpus',
+  '--eval',
+  TINY,
+];
 
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -27,7 +43,20 @@ let out: string;
 let sweep: SpadeResult;
 beforeAll(async () => {
   out = join(tempDir('spade-compare-intervals-'), 'sweep');
-  sweep = await spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend,regret', '--seeds', '1,2', '--epochs', '1', '--out', out, ...SMALL);
+  sweep = await spade(
+    'sweep',
+    '--model',
+    SCRIPT,
+    '--grid',
+    'reward=blend,regret',
+    '--seeds',
+    '1,2',
+    '--epochs',
+    '1',
+    '--out',
+    out,
+    ...SMALL,
+  );
 }, 60_000);
 
 describe('held-out intervals in spade compare and spade sweep', () => {
@@ -52,13 +81,22 @@ describe('held-out intervals in spade compare and spade sweep', () => {
     // Both runs won exactly the same plays of the same two environments: the paired difference is 0 in
     // every resample, and the interval is the Jeffreys width of 0 of 2 environments either side.
     const width = jeffreysInterval(0, 2)[1];
-    expect(comparison.versusFirst[1]).toEqual({ kind: 'paired', difference: 0, ci95: [-width, width], environments: 2 });
+    expect(comparison.versusFirst[1]).toEqual({
+      kind: 'paired',
+      difference: 0,
+      ci95: [-width, width],
+      environments: 2,
+    });
     expect(comparison.seedGroups.map((g) => [g.label, g.seeds, g.meanWinRate])).toEqual([
       ['reward=blend', [1, 2], 0.5],
       ['reward=regret', [1], 0.5],
     ]);
     const table = (await spade('compare', ...dirs)).stdout.split('\n');
     expect(table[1]).toMatch(/held-out minus .*reward-blend_seed-1 \(paired 95% CI\)$/);
-    expect(table[3]).toMatch(new RegExp(`0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`));
+    expect(table[3]).toMatch(
+      new RegExp(
+        `0\\.50 \\(0\\.00 to 1\\.00\\) after 1 epoch +0\\.00 \\(-${width.toFixed(2)} to \\+${width.toFixed(2)}\\)$`,
+      ),
+    );
   });
 });

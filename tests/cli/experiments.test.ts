@@ -21,7 +21,11 @@ const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', '
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -30,7 +34,8 @@ const rows = <T = Record<string, unknown>>(dir: string, file: string): T[] =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as T);
-const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+const json = (dir: string, file: string) =>
+  JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
 
 let tmp: string;
 beforeAll(() => {
@@ -39,7 +44,19 @@ beforeAll(() => {
 
 async function runDir(name: string, ...flags: string[]): Promise<string> {
   const dir = join(tmp, name);
-  const result = await spade('run', '--model', SCRIPT, '--epochs', '1', '--seed', '7', '--out', dir, ...SMALL, ...flags);
+  const result = await spade(
+    'run',
+    '--model',
+    SCRIPT,
+    '--epochs',
+    '1',
+    '--seed',
+    '7',
+    '--out',
+    dir,
+    ...SMALL,
+    ...flags,
+  );
   expect(result.status, result.stderr).toBe(0);
   return dir;
 }
@@ -66,7 +83,15 @@ describe('spade eval', () => {
       'Logical Deduction': { environments: 1, episodes: 2, wins: 0, winRate: 0, ci95: jeffreysInterval(0, 1) },
     });
     const [stored] = rows<EvalRecord>(run, 'evals.jsonl');
-    expect(stored).toMatchObject({ trigger: 'demand', afterEpochs: 1, epoch: 0, suite: 'tiny', winRate: 0.5, seedsPerEnvironment: 2, playbook: false });
+    expect(stored).toMatchObject({
+      trigger: 'demand',
+      afterEpochs: 1,
+      epoch: 0,
+      suite: 'tiny',
+      winRate: 0.5,
+      seedsPerEnvironment: 2,
+      playbook: false,
+    });
     expect(stored!.plays.map((p) => [p.envId, p.won])).toEqual([
       ['door_word', true],
       ['door_word', true],
@@ -76,10 +101,23 @@ describe('spade eval', () => {
   });
 
   it('takes --seeds and --no-playbook, and prints a readable summary', async () => {
-    const result = await spade('eval', '--run', run, '--suite', TINY, '--model', SCRIPT, '--seeds', '3', '--no-playbook');
+    const result = await spade(
+      'eval',
+      '--run',
+      run,
+      '--suite',
+      TINY,
+      '--model',
+      SCRIPT,
+      '--seeds',
+      '3',
+      '--no-playbook',
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped  suite tiny: broken_gate');
-    expect(result.stdout).toContain('held-out evaluation after 1 epoch on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off');
+    expect(result.stdout).toContain(
+      'held-out evaluation after 1 epoch on tiny: win rate 0.50 (95% CI 0.00-1.00), 2 environments, 6 episodes, playbook off',
+    );
     expect(result.stdout).toMatch(/^ {2}Planning +win rate 1\.00/m);
     expect(result.stdout).toContain(`appended to ${join(run, 'evals.jsonl')}`);
     expect(rows<EvalRecord>(run, 'evals.jsonl').map((r) => r.episodes)).toEqual([4, 6]);
@@ -88,7 +126,9 @@ describe('spade eval', () => {
   it('refuses a run whose model cannot be rebuilt from its id, and a directory without a run', async () => {
     const rebuilt = await spade('eval', '--run', run, '--suite', TINY);
     expect(rebuilt.status).toBe(2);
-    expect(rebuilt.stderr).toContain("the run's model scripted:hint-helps.json cannot be rebuilt from its id; pass --model");
+    expect(rebuilt.stderr).toContain(
+      "the run's model scripted:hint-helps.json cannot be rebuilt from its id; pass --model",
+    );
     expect((await spade('eval', '--run', join(tmp, 'nothing'), '--model', SCRIPT)).status).toBe(2);
   });
 
@@ -96,11 +136,19 @@ describe('spade eval', () => {
     for (const recorded of [DEMO_MODEL_ID, 'scripted:demo-script.json']) {
       const demo = join(tmp, `demo-${recorded.replace(/\W+/g, '-')}`);
       cpSync(run, demo, { recursive: true });
-      for (const file of ['run.json', 'config.json']) writeFileSync(join(demo, file), readFileSync(join(demo, file), 'utf8').replaceAll('scripted:hint-helps.json', recorded));
+      for (const file of ['run.json', 'config.json'])
+        writeFileSync(
+          join(demo, file),
+          readFileSync(join(demo, file), 'utf8').replaceAll('scripted:hint-helps.json', recorded),
+        );
       const result = await spade('eval', '--run', demo, '--suite', TINY);
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toContain(`model: the bundled demo session ${recorded}, from public/demo/demo-script.json`);
-      expect(rows<EvalRecord>(demo, 'evals.jsonl').at(-1)).toMatchObject({ trigger: 'demand', suite: 'tiny', episodes: 4 });
+      expect(rows<EvalRecord>(demo, 'evals.jsonl').at(-1)).toMatchObject({
+        trigger: 'demand',
+        suite: 'tiny',
+        episodes: 4,
+      });
     }
   });
 
@@ -131,12 +179,24 @@ describe('spade run with held-out evaluations', () => {
     const result = await spade('run', '--model', SCRIPT, '--out', dir, ...SMALL, '--eval', TINY);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split('\n').filter((l) => /^(epoch|held-out)/.test(l))).toEqual([
-      expect.stringMatching(/^held-out evaluation after 0 epochs on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/),
+      expect.stringMatching(
+        /^held-out evaluation after 0 epochs on tiny: win rate 0\.50 \(95% CI 0\.00-1\.00\), 2 environments, 4 episodes, playbook off$/,
+      ),
       expect.stringMatching(/^epoch 1: /),
       expect.stringMatching(/^held-out evaluation after 1 epoch on tiny: /),
     ]);
     expect(json(dir, 'config.json')).toMatchObject({ config: { evalEvery: 1 } });
-    const refused = await spade('run', '--model', SCRIPT, '--out', join(tmp, 'refused'), '--eval', TINY, '--eval-every', '0');
+    const refused = await spade(
+      'run',
+      '--model',
+      SCRIPT,
+      '--out',
+      join(tmp, 'refused'),
+      '--eval',
+      TINY,
+      '--eval-every',
+      '0',
+    );
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--eval needs --eval-every of at least 1');
   });
@@ -147,7 +207,11 @@ describe('spade run with held-out evaluations', () => {
       [0, 'builtin', 24, 48, 0],
       [1, 'builtin', 24, 48, 0],
     ]);
-    expect(evals[0]!.plays[0]).toMatchObject({ envId: 'beacon_sync', skill: 'Mathematical Reasoning', error: 'no_env_class' });
+    expect(evals[0]!.plays[0]).toMatchObject({
+      envId: 'beacon_sync',
+      skill: 'Mathematical Reasoning',
+      error: 'no_env_class',
+    });
     expect(json(dir, 'run.json').evalSuite).toMatchObject({ name: 'builtin' });
   });
 });
@@ -155,17 +219,48 @@ describe('spade run with held-out evaluations', () => {
 describe('spade run --fixed-pool', () => {
   it('plays the pool in turn without the designer (the script has no designer reply)', async () => {
     const dir = join(tmp, 'fixed');
-    const result = await spade('run', '--model', NO_DESIGNER, '--epochs', '2', '--out', dir, '--slots', '3', '--plays', '2', '--max-turns', '3', '--fixed-pool', TINY);
+    const result = await spade(
+      'run',
+      '--model',
+      NO_DESIGNER,
+      '--epochs',
+      '2',
+      '--out',
+      dir,
+      '--slots',
+      '3',
+      '--plays',
+      '2',
+      '--max-turns',
+      '3',
+      '--fixed-pool',
+      TINY,
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped  suite tiny: broken_gate');
-    const environments = rows<{ poolId: string; difficulty: string; status: string; attempts: unknown[] }>(dir, 'environments.jsonl');
-    expect(environments.map((e) => e.poolId)).toEqual(['door_word', 'glow_key', 'door_word', 'glow_key', 'door_word', 'glow_key']);
-    expect(environments.every((e) => e.difficulty === 'fixed pool' && e.status === 'valid' && e.attempts.length === 0)).toBe(true);
+    const environments = rows<{ poolId: string; difficulty: string; status: string; attempts: unknown[] }>(
+      dir,
+      'environments.jsonl',
+    );
+    expect(environments.map((e) => e.poolId)).toEqual([
+      'door_word',
+      'glow_key',
+      'door_word',
+      'glow_key',
+      'door_word',
+      'glow_key',
+    ]);
+    expect(
+      environments.every((e) => e.difficulty === 'fixed pool' && e.status === 'valid' && e.attempts.length === 0),
+    ).toBe(true);
     expect(rows<{ role: string }>(dir, 'rollouts.jsonl').filter((r) => r.role === 'designer')).toEqual([]);
     const pool = json(dir, 'run.json').fixedPool as { name: string; environments: Array<{ id: string }> };
     expect([pool.name, pool.environments.map((e) => e.id)]).toEqual(['tiny', ['door_word', 'glow_key']]);
     const verified = await spade('verify', '--run', dir);
-    expect([verified.status, verified.stdout.trim().split('\n').at(-1)]).toEqual([0, expect.stringMatching(/ 0 mismatches$/)]);
+    expect([verified.status, verified.stdout.trim().split('\n').at(-1)]).toEqual([
+      0,
+      expect.stringMatching(/ 0 mismatches$/),
+    ]);
     const compared = await spade('compare', dir);
     expect(compared.stdout.split('\n')[2]).toMatch(/ +2 +\d\.\d\d +-?\d\.\d\d +no data +-?\d\.\d{2} +none +-$/);
   });
@@ -190,7 +285,9 @@ describe('spade compare', () => {
     ]);
     const table = (await spade('compare', blend, regret)).stdout.split('\n');
     expect(table[0]).toBe('1 setting differs: reward');
-    expect(table[1]).toMatch(/^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/);
+    expect(table[1]).toMatch(
+      /^run +reward +epochs +win rate +regret +validity +designer reward +held-out win rate \(95% CI\) +held-out minus .*blend \(paired 95% CI\)$/,
+    );
     expect(table[2]).toMatch(/blend +1 +0\.50 +0\.50 +0\.67 +0\.20 +none +-$/);
     expect(table[3]).toMatch(/regret +1 +0\.50 +0\.50 +0\.67 +0\.50 +none +none \(not evaluated\)$/);
     const csv = (await spade('compare', blend, regret, '--csv')).stdout.trim().split('\n');
@@ -205,7 +302,22 @@ describe('spade compare', () => {
 });
 
 describe('spade sweep', () => {
-  const sweep = (out: string, ...extra: string[]) => spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend,regret', '--seeds', '3', '--epochs', '1', '--out', out, ...SMALL, ...extra);
+  const sweep = (out: string, ...extra: string[]) =>
+    spade(
+      'sweep',
+      '--model',
+      SCRIPT,
+      '--grid',
+      'reward=blend,regret',
+      '--seeds',
+      '3',
+      '--epochs',
+      '1',
+      '--out',
+      out,
+      ...SMALL,
+      ...extra,
+    );
 
   it('makes one run directory per cell, prints the comparison, and skips completed cells when run again', async () => {
     const out = join(tmp, 'sweep');
@@ -214,7 +326,9 @@ describe('spade sweep', () => {
     const dirs = ['reward-blend_seed-3', 'reward-regret_seed-3'].map((name) => join(out, name));
     for (const [i, dir] of dirs.entries()) {
       expect(json(dir, 'run.json')).toMatchObject({ status: 'completed', epochsCompleted: 1 });
-      expect(json(dir, 'config.json')).toMatchObject({ config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false } });
+      expect(json(dir, 'config.json')).toMatchObject({
+        config: { seed: 3, reward: ['blend', 'regret'][i], slotsPerEpoch: 2, useCorpus: false },
+      });
     }
     expect(first.stdout.match(/^epoch 1: /gm)).toHaveLength(2);
     expect(first.stdout).toContain('1 setting differs: reward');
@@ -229,7 +343,18 @@ describe('spade sweep', () => {
 
   it('says first when the bundled demo would be swept over settings its replies ignore', async () => {
     const out = join(tmp, 'sweep-demo');
-    const result = await spade('sweep', '--model', 'scripted:public/demo/demo-script.json', '--grid', 'memory=on,off', '--epochs', '1', '--out', out, ...SMALL);
+    const result = await spade(
+      'sweep',
+      '--model',
+      'scripted:public/demo/demo-script.json',
+      '--grid',
+      'memory=on,off',
+      '--epochs',
+      '1',
+      '--out',
+      out,
+      ...SMALL,
+    );
     expect(result.stdout.split('\n')[0]).toBe(
       "note: The scripted demo's replies ignore memory (environment memory): every cell of this grid gives the same environments and scores for a seed: only the seeds tell the runs apart. It responds to its playbook (try playbook=off,on with eval-every=1); a real model responds to them all.",
     );
@@ -238,9 +363,15 @@ describe('spade sweep', () => {
   it('refuses a bad grid and a flag the grid also sets, before running anything', async () => {
     const out = join(tmp, 'sweep-refused');
     const bad = await spade('sweep', '--model', SCRIPT, '--grid', 'reward=vibes', '--out', out);
-    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([2, 'reward=vibes: expected one of blend, regret, solve_rate, learning_potential']);
+    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([
+      2,
+      'reward=vibes: expected one of blend, regret, solve_rate, learning_potential',
+    ]);
     const clash = await sweep(out, '--reward', 'regret');
-    expect([clash.status, clash.stderr.split('\n')[0]]).toEqual([2, "--reward is set by the grid's reward; leave it out of the sweep's flags"]);
+    expect([clash.status, clash.stderr.split('\n')[0]]).toEqual([
+      2,
+      "--reward is set by the grid's reward; leave it out of the sweep's flags",
+    ]);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -11,7 +11,8 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 const SCRIPT = 'tests/fixtures/scripted/hint-helps.json';
 // In-process, except one subprocess each for export and import (what users run).
 const spade = inProcessSpade();
-const unzip = (file: string) => Object.fromEntries(unzipFiles(new Uint8Array(readFileSync(file))).files.map((f) => [f.path, decodeUtf8(f.bytes)]));
+const unzip = (file: string) =>
+  Object.fromEntries(unzipFiles(new Uint8Array(readFileSync(file))).files.map((f) => [f.path, decodeUtf8(f.bytes)]));
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 let tmp: string;
@@ -19,13 +20,36 @@ let run: string;
 beforeAll(async () => {
   tmp = tempDir('spade-cli-store-');
   run = join(tmp, 'run');
-  const result = await spade('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', run, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
+  const result = await spade(
+    'run',
+    '--model',
+    `scripted:${SCRIPT}`,
+    '--epochs',
+    '2',
+    '--seed',
+    '7',
+    '--out',
+    run,
+    '--slots',
+    '2',
+    '--plays',
+    '2',
+    '--max-turns',
+    '3',
+    '--skills',
+    'logical deduction',
+  );
   expect(result.status, result.stderr).toBe(0);
 });
 
 describe('spade run output is a file store', () => {
   it('has run.json and state.json next to the run files', async () => {
-    expect(JSON.parse(read(run, 'run.json'))).toMatchObject({ id: 'run', status: 'completed', epochsCompleted: 2, epochsPlanned: 2 });
+    expect(JSON.parse(read(run, 'run.json'))).toMatchObject({
+      id: 'run',
+      status: 'completed',
+      epochsCompleted: 2,
+      epochsPlanned: 2,
+    });
     expect(JSON.parse(read(run, 'state.json'))).toMatchObject({ epochsCompleted: 2, state: { epoch: 2 } });
   });
 });
@@ -67,7 +91,9 @@ describe('spade export', () => {
 
   it('refuses bad usage with exit 2', async () => {
     expect((await spade('export', '--run', run, '--format', 'parquet', '--out', join(tmp, 'x'))).status).toBe(2);
-    expect((await spade('export', '--run', join(tmp, 'nothing-here'), '--format', 'pool', '--out', join(tmp, 'x'))).status).toBe(2);
+    expect(
+      (await spade('export', '--run', join(tmp, 'nothing-here'), '--format', 'pool', '--out', join(tmp, 'x'))).status,
+    ).toBe(2);
     expect((await spade('import', '--out', join(tmp, 'x'))).status).toBe(2);
   });
 });
@@ -88,7 +114,15 @@ describe('spade import', () => {
     const result = await spade('import', join(tmp, 'a.zip'), '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('(archive)');
-    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'config.json']) expect(read(into, file), file).toBe(read(run, file));
+    for (const file of [
+      'environments.jsonl',
+      'episodes.jsonl',
+      'epochs.jsonl',
+      'rollouts.jsonl',
+      'timings.jsonl',
+      'config.json',
+    ])
+      expect(read(into, file), file).toBe(read(run, file));
     expect(JSON.parse(read(into, 'state.json')).state).toEqual(JSON.parse(read(run, 'state.json')).state);
   });
 
@@ -105,23 +139,34 @@ describe('spade import', () => {
     // Refused from the archive's run.json alone: no environment was played (four take seconds in the sandbox).
     expect(Date.now() - started).toBeLessThan(2000);
     expect(read(into, 'run.json')).toBe(before);
-    expect((await spade('import', join(tmp, 'a.zip'), '--out', into, '--as', 'two words')).stderr).toContain('--as: expected a run id without spaces or control characters, saw "two words"');
+    expect((await spade('import', join(tmp, 'a.zip'), '--out', into, '--as', 'two words')).stderr).toContain(
+      '--as: expected a run id without spaces or control characters, saw "two words"',
+    );
     const replaced = await spade('import', join(tmp, 'a.zip'), '--out', into, '--replace', '--as', 'run-again');
     expect(replaced.status, replaced.stdout + replaced.stderr).toBe(0);
     expect(replaced.stdout).toContain('as run run-again');
     expect(JSON.parse(read(into, 'run.json'))).toMatchObject({ id: 'run-again', epochsCompleted: 2 });
-    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl']) expect(read(into, file), file).toBe(read(run, file));
+    for (const file of ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl'])
+      expect(read(into, file), file).toBe(read(run, file));
   });
 
   it('imports a folder with a broken game: keeps the good one, names the bad one, exits 1', async () => {
     const folder = join(tmp, 'mixed');
     mkdirSync(folder);
-    copyFileSync(join(ROOT, 'public/pools/starter/games/number_ladder.py'), join(folder, 'game_00000_000_mathematical_reasoning.py'));
-    copyFileSync(join(ROOT, 'tests/fixtures/envs/broken/syntax_error.py'), join(folder, 'game_00000_001_logical_deduction.py'));
+    copyFileSync(
+      join(ROOT, 'public/pools/starter/games/number_ladder.py'),
+      join(folder, 'game_00000_000_mathematical_reasoning.py'),
+    );
+    copyFileSync(
+      join(ROOT, 'tests/fixtures/envs/broken/syntax_error.py'),
+      join(folder, 'game_00000_001_logical_deduction.py'),
+    );
     const into = join(tmp, 'from-folder');
     const result = await spade('import', folder, '--out', into);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^skipped {2}game_00000_001_logical_deduction\.py: invalid at load \(syntax_error\)/m);
+    expect(result.stdout).toMatch(
+      /^skipped {2}game_00000_001_logical_deduction\.py: invalid at load \(syntax_error\)/m,
+    );
     expect(result.stdout).toMatch(/imported 1 of 2 environments \(pool\)/);
     expect(read(into, 'environments.jsonl').trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(into, 'state.json'))).toBe(true);

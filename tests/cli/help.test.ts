@@ -8,7 +8,9 @@ import { COMMANDS } from '../../src/cli/commands.ts';
 import { commandHelp, optionsOf, usageHint } from '../../src/cli/help.ts';
 import { spadeSubprocess } from './spade-cli.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const NAMES = Object.keys(COMMANDS);
 const NOWHERE = '/nonexistent/spade-help-test';
 
@@ -34,7 +36,10 @@ describe('spade --help and --version', () => {
     for (const flag of ['--help', '-h', 'help']) {
       const result = await spade(flag);
       expect(result, flag).toMatchObject({ status: 0, stderr: '', made: 0 });
-      for (const name of NAMES) expect(result.stdout, name).toMatch(new RegExp(`\\n  ${name} +${COMMANDS[name]!.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+      for (const name of NAMES)
+        expect(result.stdout, name).toMatch(
+          new RegExp(`\\n  ${name} +${COMMANDS[name]!.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`),
+        );
       expect(result.stdout).toContain(`SPADE Lab ${VERSION}`);
     }
   });
@@ -46,7 +51,8 @@ describe('spade --help and --version', () => {
   });
 
   it('print the package version', async () => {
-    for (const flag of ['--version', '-V']) expect(await spade(flag), flag).toEqual({ status: 0, stdout: `spade-lab ${VERSION}`, stderr: '', made: 0 });
+    for (const flag of ['--version', '-V'])
+      expect(await spade(flag), flag).toEqual({ status: 0, stdout: `spade-lab ${VERSION}`, stderr: '', made: 0 });
   });
 });
 
@@ -63,7 +69,11 @@ describe('each command', () => {
         expect(await spade(...argv), argv.join(' ')).toEqual({ status: 0, stdout: help, stderr: '', made: 0 });
       }
     }
-    expect(await spade('help', 'frobnicate')).toMatchObject({ status: 2, stdout: '', stderr: `unknown command: frobnicate; expected one of ${NAMES.join(', ')}\n${usageHint()}\n` });
+    expect(await spade('help', 'frobnicate')).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: `unknown command: frobnicate; expected one of ${NAMES.join(', ')}\n${usageHint()}\n`,
+    });
   });
 
   it('lists every flag its parser takes, one line each with its help, and no other', async () => {
@@ -75,7 +85,12 @@ describe('each command', () => {
       for (const [flag, spec] of Object.entries(options)) {
         expect(spec.help, `${name} --${flag}`).toMatch(/^\S[^\n]*\S$/);
         expect(
-          help.split('\n').filter((line) => line.startsWith(`  --${flag}${spec.value ? ` ${spec.value}` : ''} `) && line.endsWith(spec.help)),
+          help
+            .split('\n')
+            .filter(
+              (line) =>
+                line.startsWith(`  --${flag}${spec.value ? ` ${spec.value}` : ''} `) && line.endsWith(spec.help),
+            ),
           `${name} --${flag}`,
         ).toHaveLength(1);
       }
@@ -110,11 +125,25 @@ describe('each command', () => {
         [name, '-x'],
       ]) {
         const flag = argv.find((word) => word === '--bogus' || word === '-x');
-        expect(await spade(...argv), argv.join(' ')).toEqual({ status: 2, stdout: '', stderr: `unknown flag ${flag}\n${usageHint(name)}\n`, made: 0 });
+        expect(await spade(...argv), argv.join(' ')).toEqual({
+          status: 2,
+          stdout: '',
+          stderr: `unknown flag ${flag}\n${usageHint(name)}\n`,
+          made: 0,
+        });
       }
     }
-    expect(await spade('run', '--model', 'scripted:x', '--out', NOWHERE, '--slots')).toMatchObject({ status: 2, stderr: `Option '--slots <value>' argument missing\n${usageHint('run')}\n`, made: 0 });
-    expect(await spade('--bogus')).toMatchObject({ status: 2, stdout: '', stderr: `unknown flag: --bogus; expected one of ${NAMES.join(', ')}\n${usageHint()}\n`, made: 0 });
+    expect(await spade('run', '--model', 'scripted:x', '--out', NOWHERE, '--slots')).toMatchObject({
+      status: 2,
+      stderr: `Option '--slots <value>' argument missing\n${usageHint('run')}\n`,
+      made: 0,
+    });
+    expect(await spade('--bogus')).toMatchObject({
+      status: 2,
+      stdout: '',
+      stderr: `unknown flag: --bogus; expected one of ${NAMES.join(', ')}\n${usageHint()}\n`,
+      made: 0,
+    });
   });
 });
 

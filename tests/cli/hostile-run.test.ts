@@ -59,10 +59,33 @@ beforeAll(async () => {
   const games = ['unknown_tag.py', 'deep_info.py', 'control_flood.py'];
   for (const game of games) copyFileSync(join(HOSTILE, game), join(pool, 'games', game));
   writeFileSync(join(pool, 'games', 'plain_door.py'), PLAIN_DOOR);
-  writeFileSync(join(pool, 'manifest.jsonl'), [...games, 'plain_door.py'].map((file) => JSON.stringify({ file_name: file, skill_name: 'Logical Deduction' }) + '\n').join(''));
+  writeFileSync(
+    join(pool, 'manifest.jsonl'),
+    [...games, 'plain_door.py']
+      .map((file) => JSON.stringify({ file_name: file, skill_name: 'Logical Deduction' }) + '\n')
+      .join(''),
+  );
   writeFileSync(join(tmp, 'script.json'), JSON.stringify(SCRIPT));
   run = join(tmp, 'run');
-  const flags = ['--fixed-pool', pool, '--epochs', '1', '--slots', '4', '--plays', '1', '--hint-plays', '1', '--max-turns', '3', '--concurrency', '8', '--seed', '5', '--no-corpus'];
+  const flags = [
+    '--fixed-pool',
+    pool,
+    '--epochs',
+    '1',
+    '--slots',
+    '4',
+    '--plays',
+    '1',
+    '--hint-plays',
+    '1',
+    '--max-turns',
+    '3',
+    '--concurrency',
+    '8',
+    '--seed',
+    '5',
+    '--no-corpus',
+  ];
   const result = await spade('run', '--model', `scripted:${join(tmp, 'script.json')}`, ...flags, '--out', run);
   status = { code: result.status, stderr: result.stderr };
   environments = rows(run, 'environments.jsonl');
@@ -75,25 +98,34 @@ const episodesOf = (className: string) => episodes.filter((e) => e.envId === env
 describe('a run with hostile environments in its pool', () => {
   it('finishes and commits its epoch', () => {
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8'))).toMatchObject({ status: 'completed', epochsCompleted: 1, lastError: null });
+    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8'))).toMatchObject({
+      status: 'completed',
+      epochsCompleted: 1,
+      lastError: null,
+    });
   });
 
-  it.each(['TagSwapEnv', 'DeepWellEnv'])('%s fails every play with bad_harness_reply and is quarantined', (className) => {
-    const own = episodesOf(className);
-    expect(own.map((e) => [e.arm, e.retried])).toEqual([
-      ['nohint', true],
-      ['nohint', false],
-      ['hint', false],
-    ]);
-    for (const e of own) expect(e).toMatchObject({ error: { code: 'bad_harness_reply' }, return: 0 });
-    expect(envOf(className)).toMatchObject({ status: 'quarantined' });
-  });
+  it.each(['TagSwapEnv', 'DeepWellEnv'])(
+    '%s fails every play with bad_harness_reply and is quarantined',
+    (className) => {
+      const own = episodesOf(className);
+      expect(own.map((e) => [e.arm, e.retried])).toEqual([
+        ['nohint', true],
+        ['nohint', false],
+        ['hint', false],
+      ]);
+      for (const e of own) expect(e).toMatchObject({ error: { code: 'bad_harness_reply' }, return: 0 });
+      expect(envOf(className)).toMatchObject({ status: 'quarantined' });
+    },
+  );
 
   it('the flood is played to the turn cap and stored cut, flagged, within the line cap', () => {
     const own = episodesOf('ControlFloodEnv');
     expect(own).toHaveLength(2);
     for (const e of own) expect(e).toMatchObject({ error: null, return: 0, clipped: true, turns: [{}, {}, {}] });
-    expect(Math.max(...lines(run, 'episodes.jsonl').map((line) => line.length))).toBeLessThanOrEqual(Math.min(MAX_LINE_CHARS, EPISODE_TEXT_CHARS + 100_000));
+    expect(Math.max(...lines(run, 'episodes.jsonl').map((line) => line.length))).toBeLessThanOrEqual(
+      Math.min(MAX_LINE_CHARS, EPISODE_TEXT_CHARS + 100_000),
+    );
   });
 
   it('the good environment keeps its numbers: every play won, regret 0', () => {
@@ -101,7 +133,10 @@ describe('a run with hostile environments in its pool', () => {
       ['nohint', 1, null],
       ['hint', 1, null],
     ]);
-    expect(envOf('PlainDoorEnv')).toMatchObject({ status: 'valid', stats: { rHint: 1, rNoHint: 1, regret: 0, winRate: 1 } });
+    expect(envOf('PlainDoorEnv')).toMatchObject({
+      status: 'valid',
+      stats: { rHint: 1, rNoHint: 1, regret: 0, winRate: 1 },
+    });
   });
 
   it("the run's archive imports back with every episode and verifies clean", async () => {

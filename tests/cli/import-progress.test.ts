@@ -15,9 +15,15 @@ describe('the time-left formatter', () => {
   });
 
   it('estimates the time left from the rate so far', () => {
-    expect(importProgressLine(0, 100, 0)).toBe('validated 0 of 100 distinct environment codes, estimating the time left');
-    expect(importProgressLine(25, 100, 10_000)).toBe('validated 25 of 100 distinct environment codes, 2.5/s, about 30 s left');
-    expect(importProgressLine(100, 7872, 4_000)).toBe('validated 100 of 7872 distinct environment codes, 25/s, about 5 min 11 s left');
+    expect(importProgressLine(0, 100, 0)).toBe(
+      'validated 0 of 100 distinct environment codes, estimating the time left',
+    );
+    expect(importProgressLine(25, 100, 10_000)).toBe(
+      'validated 25 of 100 distinct environment codes, 2.5/s, about 30 s left',
+    );
+    expect(importProgressLine(100, 7872, 4_000)).toBe(
+      'validated 100 of 7872 distinct environment codes, 25/s, about 5 min 11 s left',
+    );
     expect(importProgressLine(1, 1, 1_500)).toBe('validated 1 of 1 distinct environment code in 2 s');
   });
 });
@@ -45,7 +51,10 @@ describe('spade import progress on standard error', () => {
     advance(500);
     progress.update(10, 10);
     progress.finish(25);
-    expect(lines).toEqual(['validated 2 of 10 distinct environment codes, 0.8/s, about 10 s left', 'validated 10 of 10 distinct environment codes in 4 s for 25 entries (6.3 entries/s)']);
+    expect(lines).toEqual([
+      'validated 2 of 10 distinct environment codes, 0.8/s, about 10 s left',
+      'validated 10 of 10 distinct environment codes in 4 s for 25 entries (6.3 entries/s)',
+    ]);
   });
 
   it('elsewhere, only the summary; nothing at all when nothing was validated', () => {

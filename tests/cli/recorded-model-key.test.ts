@@ -13,13 +13,29 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 import type { SpadeResult } from './spade-cli.ts';
 
 const SCRIPT_FILE = 'tests/fixtures/scripted/hint-helps.json';
-const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7'];
+const SMALL = [
+  '--slots',
+  '2',
+  '--plays',
+  '2',
+  '--max-turns',
+  '3',
+  '--skills',
+  'logical deduction',
+  '--no-corpus',
+  '--seed',
+  '7',
+];
 const KEY = 'sk-recorded-url-attack-test';
 
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -29,7 +45,9 @@ let recorded: string;
 const savedKey = process.env.OPENAI_API_KEY;
 beforeAll(async () => {
   attacker = await FakeOpenAIServer.start();
-  attacker.respondWith(scriptedResponder(new ScriptedChatModel(parseChatScript(JSON.parse(readFileSync(SCRIPT_FILE, 'utf8'))))));
+  attacker.respondWith(
+    scriptedResponder(new ScriptedChatModel(parseChatScript(JSON.parse(readFileSync(SCRIPT_FILE, 'utf8'))))),
+  );
   run = join(tempDir('spade-recorded-model-'), 'run');
   const made = await spade('run', '--model', `scripted:${SCRIPT_FILE}`, '--epochs', '1', '--out', run, ...SMALL);
   expect(made.status, made.stderr).toBe(0);

@@ -19,7 +19,9 @@ const lines = <T>(dir: string, file: string): T[] =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as T);
 
-async function runAgainst(window: number): Promise<{ out: string; status: number | null; stderr: string; log: StandInLog }> {
+async function runAgainst(
+  window: number,
+): Promise<{ out: string; status: number | null; stderr: string; log: StandInLog }> {
   const { server, log } = await startVllmStandIn(scriptedModel(DEMO), window);
   const out = tempDir('spade-window-');
   try {
@@ -40,7 +42,9 @@ async function runAgainst(window: number): Promise<{ out: string; status: number
 function numbers(out: string) {
   const envs = lines<EnvironmentRecord>(out, 'environments.jsonl').map((e) => [e.id, e.status, e.stats, e.hint]);
   const returns = lines<Episode>(out, 'episodes.jsonl').map((e) => [e.id, e.return, e.dropped]);
-  const metrics = lines<EpochMetrics>(out, 'epochs.jsonl').map(({ promptTokens: _p, completionTokens: _c, promptBudget: _b, ...rest }) => rest);
+  const metrics = lines<EpochMetrics>(out, 'epochs.jsonl').map(
+    ({ promptTokens: _p, completionTokens: _c, promptBudget: _b, ...rest }) => rest,
+  );
   return { envs, returns, metrics };
 }
 

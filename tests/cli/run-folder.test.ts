@@ -17,17 +17,36 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
 const OTHER_SCRIPT = 'scripted:tests/fixtures/scripted/no-designer.json';
 const TINY = 'tests/fixtures/suites/tiny';
-const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7', '--eval', TINY];
+const SMALL = [
+  '--slots',
+  '2',
+  '--plays',
+  '2',
+  '--max-turns',
+  '3',
+  '--skills',
+  'logical deduction',
+  '--no-corpus',
+  '--seed',
+  '7',
+  '--eval',
+  TINY,
+];
 
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
 /** Every file of a folder with its text. */
-const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 const lines = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean);
 const runJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
 
@@ -60,7 +79,10 @@ describe('spade run on an existing folder', () => {
     );
     expect(again.stdout).toBe('');
     // The specific error and a pointer to the usage, not the whole usage text after it.
-    expect(again.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('already holds a run'), usageHint('run')]);
+    expect(again.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringContaining('already holds a run'),
+      usageHint('run'),
+    ]);
     expect(snapshot(full)).toEqual(before);
   });
 
@@ -70,7 +92,10 @@ describe('spade run on an existing folder', () => {
     writeFileSync(join(other, 'notes.txt'), 'mine');
     for (const extra of [[], ['--replace']]) {
       const refused = await spade('run', '--model', SCRIPT, '--out', other, ...SMALL, ...extra);
-      expect([refused.status, refused.stderr.split('\n')[0]]).toEqual([2, `--out ${other} is not empty and holds no run (1 entries); choose an empty or new directory`]);
+      expect([refused.status, refused.stderr.split('\n')[0]]).toEqual([
+        2,
+        `--out ${other} is not empty and holds no run (1 entries); choose an empty or new directory`,
+      ]);
     }
     expect(readdirSync(other)).toEqual(['notes.txt']);
     const empty = join(tmp, 'empty');
@@ -85,15 +110,23 @@ describe('spade run on an existing folder', () => {
     const replaced = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', dir, ...SMALL, '--replace');
     expect(replaced.status, replaced.stderr).toBe(0);
     expect(lines(dir, 'epochs.jsonl')).toHaveLength(1);
-    expect(lines(dir, 'evals.jsonl').map((l) => (JSON.parse(l) as { afterEpochs: number }).afterEpochs)).toEqual([0, 1]);
+    expect(lines(dir, 'evals.jsonl').map((l) => (JSON.parse(l) as { afterEpochs: number }).afterEpochs)).toEqual([
+      0, 1,
+    ]);
     expect(runJson(dir)).toMatchObject({ epochsCompleted: 1, epochsPlanned: 1, status: 'completed' });
   });
 
   it('--resume and --replace together, or --resume on a folder without a run, are refused', async () => {
     const both = await spade('run', '--model', SCRIPT, '--out', full, ...SMALL, '--resume', '--replace');
-    expect([both.status, both.stderr.split('\n')[0]]).toEqual([2, '--resume continues the run in --out and --replace discards it: give one of them']);
+    expect([both.status, both.stderr.split('\n')[0]]).toEqual([
+      2,
+      '--resume continues the run in --out and --replace discards it: give one of them',
+    ]);
     const none = await spade('run', '--model', SCRIPT, '--out', join(tmp, 'nothing'), '--resume');
-    expect([none.status, none.stderr.split('\n')[0]]).toEqual([2, `--resume: ${join(tmp, 'nothing')} holds no run to continue`]);
+    expect([none.status, none.stderr.split('\n')[0]]).toEqual([
+      2,
+      `--resume: ${join(tmp, 'nothing')} holds no run to continue`,
+    ]);
   });
 });
 
@@ -113,7 +146,10 @@ describe('spade run --resume', () => {
     const dir = join(tmp, 'killed');
     expect((await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', dir, ...SMALL)).status).toBe(0);
     // What a process killed after committing epoch 1 of 2 leaves: run.json still says running, 2 planned.
-    writeFileSync(join(dir, 'run.json'), JSON.stringify({ ...runJson(dir), status: 'running', epochsPlanned: 2 }, null, 2) + '\n');
+    writeFileSync(
+      join(dir, 'run.json'),
+      JSON.stringify({ ...runJson(dir), status: 'running', epochsPlanned: 2 }, null, 2) + '\n',
+    );
     const resumed = await spade('run', '--model', SCRIPT, '--out', dir, '--resume', ...SMALL);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(comparable(dir)).toEqual(comparable(full));
@@ -121,15 +157,43 @@ describe('spade run --resume', () => {
 
   it('refuses flags that would change the recorded config, another model, or a suite not given again, and changes nothing', async () => {
     const before = snapshot(full);
-    const slots = await spade('run', '--model', SCRIPT, '--epochs', '3', '--out', full, '--resume', '--slots', '3', '--plays', '2');
+    const slots = await spade(
+      'run',
+      '--model',
+      SCRIPT,
+      '--epochs',
+      '3',
+      '--out',
+      full,
+      '--resume',
+      '--slots',
+      '3',
+      '--plays',
+      '2',
+    );
     expect(slots.status).toBe(2);
     expect(slots.stderr.split('\n')[0]).toBe(
       '--resume continues the run with its recorded settings; these flags would change them: --slots (recorded 2, asked 3). Only --epochs may change (to extend the run), or use --replace to start again',
     );
-    const model = await spade('run', '--model', OTHER_SCRIPT, '--epochs', '3', '--out', full, '--resume', '--eval', TINY);
-    expect(model.stderr.split('\n')[0]).toBe('--resume: the run was made with the model scripted:hint-helps.json, not scripted:no-designer.json');
+    const model = await spade(
+      'run',
+      '--model',
+      OTHER_SCRIPT,
+      '--epochs',
+      '3',
+      '--out',
+      full,
+      '--resume',
+      '--eval',
+      TINY,
+    );
+    expect(model.stderr.split('\n')[0]).toBe(
+      '--resume: the run was made with the model scripted:hint-helps.json, not scripted:no-designer.json',
+    );
     const suite = await spade('run', '--model', SCRIPT, '--epochs', '3', '--out', full, '--resume');
-    expect(suite.stderr.split('\n')[0]).toBe("--resume: the run's evaluations play the suite tiny; give it again with --eval");
+    expect(suite.stderr.split('\n')[0]).toBe(
+      "--resume: the run's evaluations play the suite tiny; give it again with --eval",
+    );
     const fewer = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', full, '--resume');
     expect(fewer.stderr.split('\n')[0]).toBe(`--epochs 1 is fewer than the 2 epochs ${full} already holds`);
     expect(snapshot(full)).toEqual(before);
@@ -138,13 +202,32 @@ describe('spade run --resume', () => {
   it('on a run that holds all its epochs says so and writes nothing', async () => {
     const before = snapshot(full);
     const done = await spade('run', '--model', SCRIPT, '--out', full, '--resume', ...SMALL);
-    expect([done.status, done.stdout.trim()]).toEqual([0, `${full} already holds all 2 epochs; nothing to run (give a larger --epochs to extend it)`]);
+    expect([done.status, done.stdout.trim()]).toEqual([
+      0,
+      `${full} already holds all 2 epochs; nothing to run (give a larger --epochs to extend it)`,
+    ]);
     expect(snapshot(full)).toEqual(before);
   });
 
   it('lets a sweep continue a cell it had finished with fewer epochs', async () => {
     const out = join(tmp, 'sweep');
-    const sweep = (epochs: string) => spade('sweep', '--model', SCRIPT, '--grid', 'reward=blend', '--seeds', '7', '--epochs', epochs, '--out', out, ...SMALL.slice(0, -4), '--eval', TINY);
+    const sweep = (epochs: string) =>
+      spade(
+        'sweep',
+        '--model',
+        SCRIPT,
+        '--grid',
+        'reward=blend',
+        '--seeds',
+        '7',
+        '--epochs',
+        epochs,
+        '--out',
+        out,
+        ...SMALL.slice(0, -4),
+        '--eval',
+        TINY,
+      );
     expect((await sweep('1')).status).toBe(0);
     const longer = await sweep('2');
     expect(longer.status, longer.stderr).toBe(0);

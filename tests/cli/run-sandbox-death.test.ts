@@ -41,7 +41,10 @@ let killed: number[] = [];
 let result: { status: number | null; stdout: string; stderr: string };
 beforeAll(async () => {
   out = tempDir('spade-death-');
-  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ARGS, '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ARGS, '--out', out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -88,7 +91,11 @@ describe('spade run when no sandbox can start', () => {
     });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toContain('SPADE_UNFENCED_SANDBOX=1');
-    expect(runJson(dir)).toMatchObject({ status: 'failed', epochsCompleted: 0, lastError: expect.stringContaining('Cannot fence the Python sandbox') });
+    expect(runJson(dir)).toMatchObject({
+      status: 'failed',
+      epochsCompleted: 0,
+      lastError: expect.stringContaining('Cannot fence the Python sandbox'),
+    });
     expect(await waitUntil(() => sandboxChildren(failed.pid!).length === 0, 100)).toBe(true);
   });
 });

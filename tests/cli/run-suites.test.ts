@@ -13,12 +13,28 @@ import { tempDir } from '../fixtures/temp-dirs.ts';
 import { jeffreysInterval } from '../../src/core/eval/beta.ts';
 
 const SCRIPT = 'scripted:tests/fixtures/scripted/hint-helps.json';
-const SMALL = ['--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction', '--no-corpus', '--seed', '7'];
+const SMALL = [
+  '--slots',
+  '2',
+  '--plays',
+  '2',
+  '--max-turns',
+  '3',
+  '--skills',
+  'logical deduction',
+  '--no-corpus',
+  '--seed',
+  '7',
+];
 
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -52,7 +68,12 @@ describe('a run directory as a held-out suite', () => {
     expect(JSON.parse(last.stdout)).toMatchObject({ suite: 'run source at epoch 2', environments: 2, episodes: 4 });
     const first = await spade('eval', '--run', target, '--suite', `${source}@1`, '--model', SCRIPT, '--json');
     expect(first.status, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ suite: 'run source at epoch 1', environments: 2, episodes: 4, winRate: 0.5 });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      suite: 'run source at epoch 1',
+      environments: 2,
+      episodes: 4,
+      winRate: 0.5,
+    });
     const [a, b] = evals(target).slice(-2);
     expect(a!.plays.map((p) => p.envId)).toEqual(['e0000-s00', 'e0000-s00', 'e0000-s01', 'e0000-s01']);
     // The same environments, so the same digest under two names.
@@ -62,8 +83,12 @@ describe('a run directory as a held-out suite', () => {
   it('refuses an epoch out of range with the valid range, and @N on a folder that is not a run', async () => {
     const late = await spade('eval', '--run', target, '--suite', `${source}@3`, '--model', SCRIPT);
     expect(late.status).toBe(2);
-    expect(late.stderr).toContain(`the suite ${source}@3: the run source has 2 committed epochs: expected an epoch from 1 to 2, got 3`);
-    expect((await spade('eval', '--run', target, '--suite', `${source}@0`, '--model', SCRIPT)).stderr).toContain('expected an epoch from 1 to 2, got 0');
+    expect(late.stderr).toContain(
+      `the suite ${source}@3: the run source has 2 committed epochs: expected an epoch from 1 to 2, got 3`,
+    );
+    expect((await spade('eval', '--run', target, '--suite', `${source}@0`, '--model', SCRIPT)).stderr).toContain(
+      'expected an epoch from 1 to 2, got 0',
+    );
     const pool = await spade('eval', '--run', target, '--suite', 'tests/fixtures/suites/tiny@1', '--model', SCRIPT);
     expect(pool.status).toBe(2);
     expect(pool.stderr).toContain('tests/fixtures/suites/tiny is not a run directory');
@@ -78,14 +103,29 @@ describe('a run directory as a held-out suite', () => {
     const result = await spade('eval', '--run', target, '--suite', `${changed}@1`, '--model', SCRIPT);
     expect(result.status, result.stderr).toBe(0);
     // The suite is named after the run it holds (run.json), wherever its directory is.
-    expect(result.stdout).toMatch(/^skipped {2}suite run source at epoch 1: e0000-s00: invalid at load \(no_env_class\)/m);
+    expect(result.stdout).toMatch(
+      /^skipped {2}suite run source at epoch 1: e0000-s00: invalid at load \(no_env_class\)/m,
+    );
     // One environment left: its interval is the Jeffreys floor over one environment (docs/method.md section 7).
-    expect(result.stdout).toContain(`on run source at epoch 1: win rate 1.00 (95% CI ${jeffreysInterval(1, 1)[0].toFixed(2)}-1.00), 1 environments, 2 episodes`);
+    expect(result.stdout).toContain(
+      `on run source at epoch 1: win rate 1.00 (95% CI ${jeffreysInterval(1, 1)[0].toFixed(2)}-1.00), 1 environments, 2 episodes`,
+    );
   });
 
   it('spade run --eval DIR@N schedules evaluations on it and records the suite', async () => {
     const dir = join(tmp, 'scheduled');
-    const result = await spade('run', '--model', SCRIPT, '--epochs', '1', '--out', dir, ...SMALL, '--eval', `${source}@1`);
+    const result = await spade(
+      'run',
+      '--model',
+      SCRIPT,
+      '--epochs',
+      '1',
+      '--out',
+      dir,
+      ...SMALL,
+      '--eval',
+      `${source}@1`,
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('held-out evaluation after 0 epochs on run source at epoch 1: win rate 0.50');
     expect(evals(dir).map((e) => [e.afterEpochs, e.suite])).toEqual([

@@ -26,18 +26,41 @@ let out: string;
 let result: SpadeResult;
 beforeAll(() => {
   out = tempDir('spade-run-');
-  result = spadeSubprocess('run', '--model', `scripted:${SCRIPT}`, '--epochs', '2', '--seed', '7', '--out', out, '--slots', '2', '--plays', '2', '--max-turns', '3', '--skills', 'logical deduction');
+  result = spadeSubprocess(
+    'run',
+    '--model',
+    `scripted:${SCRIPT}`,
+    '--epochs',
+    '2',
+    '--seed',
+    '7',
+    '--out',
+    out,
+    '--slots',
+    '2',
+    '--plays',
+    '2',
+    '--max-turns',
+    '3',
+    '--skills',
+    'logical deduction',
+  );
 });
 
 describe('spade run', () => {
   it('prints one line per epoch and a summary', () => {
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m);
+    expect(result.stdout).toMatch(
+      /^epoch 1: 2\/2 valid \(validity 0\.67\), regret 0\.50, win rate 0\.50, designer reward 0\.20, 8 episodes/m,
+    );
     expect(result.stdout).toMatch(/^epoch 2: /m);
-    expect(result.stdout).toContain('top environments by designer reward (ids count epochs and slots from 0, as the files do):');
+    expect(result.stdout).toContain(
+      'top environments by designer reward (ids count epochs and slots from 0, as the files do):',
+    );
     // Each id is read out in the epoch lines' numbering: e0001-s00 is epoch 2, slot 1.
     expect(result.stdout).toMatch(/^ {2}e0001-s0(0 \(epoch 2, slot 1\)|1 \(epoch 2, slot 2\)) /m);
-    for (const [, epoch, slot, place] of result.stdout.matchAll(/^ {2}e(\d{4})-s(\d{2}) \((.*?)\)/gm)) expect(place).toBe(`epoch ${Number(epoch) + 1}, slot ${Number(slot) + 1}`);
+    for (const [, epoch, slot, place] of result.stdout.matchAll(/^ {2}e(\d{4})-s(\d{2}) \((.*?)\)/gm))
+      expect(place).toBe(`epoch ${Number(epoch) + 1}, slot ${Number(slot) + 1}`);
     expect(result.stdout).toContain(`written to ${out}`);
   });
 
@@ -63,10 +86,20 @@ describe('spade run', () => {
     expect(
       rollouts
         .filter((r) => r.role === 'agent')
-        .every((r) => episodes.some((e) => e.arm === 'nohint' && JSON.stringify((r.messages as unknown[]).length) === JSON.stringify((e.messages as unknown[]).length))),
+        .every((r) =>
+          episodes.some(
+            (e) =>
+              e.arm === 'nohint' &&
+              JSON.stringify((r.messages as unknown[]).length) === JSON.stringify((e.messages as unknown[]).length),
+          ),
+        ),
     ).toBe(true);
-    for (const row of rollouts) expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
-    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({ model: 'scripted:hint-helps.json', config: { seed: 7, playsPerArm: 2 } });
+    for (const row of rollouts)
+      expect(Object.keys(row)).toEqual(expect.arrayContaining(['role', 'messages', 'reward', 'advantage', 'group']));
+    expect(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'))).toMatchObject({
+      model: 'scripted:hint-helps.json',
+      config: { seed: 7, playsPerArm: 2 },
+    });
   });
 
   it('wrote files that spade verify recomputes without a mismatch (made with the real sandbox)', async () => {
@@ -79,6 +112,8 @@ describe('spade run', () => {
     const usage = (...argv: string[]) => runRun(argv, noSandbox, () => undefined);
     await expect(usage('--model', `scripted:${SCRIPT}`, '--out', out, '--reward', 'vibes')).rejects.toThrow(UsageError);
     await expect(usage('--model', 'gpt:whatever', '--out', out)).rejects.toThrow(UsageError);
-    await expect(usage('--model', `scripted:${SCRIPT}`, '--out', out, '--skills', 'juggling')).rejects.toThrow(UsageError);
+    await expect(usage('--model', `scripted:${SCRIPT}`, '--out', out, '--skills', 'juggling')).rejects.toThrow(
+      UsageError,
+    );
   });
 });

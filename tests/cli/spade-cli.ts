@@ -19,7 +19,11 @@ export interface SpadeResult {
 
 /** Runs `spade` as a subprocess (`npx tsx src/cli/main.ts`), as a user would. */
 export function spadeSubprocess(...args: string[]): SpadeResult {
-  const result = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+  const result = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -30,7 +34,11 @@ export function inProcessSpade(): (...args: string[]) => Promise<SpadeResult> {
   return async (...args) => {
     const out: string[] = [];
     let stderr = '';
-    const status = await runCli(args, { runtime: () => (runtime ??= createNodeSandboxRuntime()), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+    const status = await runCli(args, {
+      runtime: () => (runtime ??= createNodeSandboxRuntime()),
+      out: (line) => out.push(line + '\n'),
+      err: (text) => (stderr += text),
+    });
     return { status, stdout: out.join(''), stderr };
   };
 }

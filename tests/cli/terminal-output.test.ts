@@ -18,7 +18,11 @@ const HOSTILE = 'x\u001b]0;owned\u0007\r\u009b31mforged';
 async function spade(...args: string[]): Promise<SpadeResult> {
   const out: string[] = [];
   let stderr = '';
-  const status = await runCli(args, { runtime: () => fakeSandbox(HINT_HELPS_DOUBLES), out: (line) => out.push(line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime: () => fakeSandbox(HINT_HELPS_DOUBLES),
+    out: (line) => out.push(line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout: out.join(''), stderr };
 }
 
@@ -91,9 +95,14 @@ describe('spade prints data without raw control characters', () => {
     expect(unknown.stderr).not.toMatch(RAW_CONTROL);
     // The specific error and one hint line, not the whole usage text.
     expect(unknown.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(/^unknown command: nope.*; expected one of validate, play, run, eval, compare, sweep, export, import, verify$/),
+      expect.stringMatching(
+        /^unknown command: nope.*; expected one of validate, play, run, eval, compare, sweep, export, import, verify$/,
+      ),
       usageHint(),
     ]);
-    expect(refused.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('cannot be rebuilt'), usageHint('eval')]);
+    expect(refused.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringContaining('cannot be rebuilt'),
+      usageHint('eval'),
+    ]);
   });
 });

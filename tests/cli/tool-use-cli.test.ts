@@ -27,7 +27,11 @@ const TELECOM = TOOL_USE_DOMAINS.find((d) => d.startsWith('telecom'))!;
 async function spade(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const status = await runCli(args, { runtime, out: (line) => (stdout += line + '\n'), err: (text) => (stderr += text) });
+  const status = await runCli(args, {
+    runtime,
+    out: (line) => (stdout += line + '\n'),
+    err: (text) => (stderr += text),
+  });
   return { status, stdout, stderr };
 }
 const jsonl = <T>(dir: string, file: string): T[] =>
@@ -35,7 +39,8 @@ const jsonl = <T>(dir: string, file: string): T[] =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as T);
-const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as { config: { setting: string; skills: string[] } };
+const json = (dir: string, file: string) =>
+  JSON.parse(readFileSync(join(dir, file), 'utf8')) as { config: { setting: string; skills: string[] } };
 
 let tmp: string;
 let run: string;
@@ -43,8 +48,35 @@ beforeAll(async () => {
   tmp = tempDir('spade-tool-use-');
   run = join(tmp, 'run');
   // The least that shows the regret: one slot, one play per arm, four turns (the hinted winning line's length).
-  const flags = ['--slots', '1', '--plays', '1', '--hint-plays', '1', '--max-turns', '4', '--no-corpus', '--validate-timeout-ms', '30000', '--step-timeout-ms', '10000'];
-  const result = await spade('run', '--setting', 'tool_use', '--model', `scripted:${join(ROOT, 'public/demo/tool-use-script.json')}`, '--epochs', '1', '--seed', String(SEED), '--out', run, ...flags);
+  const flags = [
+    '--slots',
+    '1',
+    '--plays',
+    '1',
+    '--hint-plays',
+    '1',
+    '--max-turns',
+    '4',
+    '--no-corpus',
+    '--validate-timeout-ms',
+    '30000',
+    '--step-timeout-ms',
+    '10000',
+  ];
+  const result = await spade(
+    'run',
+    '--setting',
+    'tool_use',
+    '--model',
+    `scripted:${join(ROOT, 'public/demo/tool-use-script.json')}`,
+    '--epochs',
+    '1',
+    '--seed',
+    String(SEED),
+    '--out',
+    run,
+    ...flags,
+  );
   expect(result.status, result.stderr).toBe(0);
 });
 
@@ -54,7 +86,12 @@ describe('spade run --setting tool_use on the scripted demo', () => {
     // r_hint 1, r_nohint 0: regret 1, win rate 0, blend reward 0.4 * clip(1 / 0.15, 0, 1) + 0.6 * plateau(0) = 0.4.
     expect(metrics).toMatchObject({ validEnvironments: 1, meanRegret: 1, meanWinRate: 0, meanDesignerReward: 0.4 });
     const [env] = jsonl<EnvironmentRecord>(run, 'environments.jsonl');
-    expect([env!.skill, env!.domain, env!.stats?.regret, env!.attempts[0]!.validation.toolUse]).toEqual(['API Orchestration', slotDomain(SEED, 'e0000-s00'), 1, true]);
+    expect([env!.skill, env!.domain, env!.stats?.regret, env!.attempts[0]!.validation.toolUse]).toEqual([
+      'API Orchestration',
+      slotDomain(SEED, 'e0000-s00'),
+      1,
+      true,
+    ]);
     expect(json(run, 'run.json').config.setting).toBe('tool_use');
   });
 
@@ -72,10 +109,24 @@ describe('a tool-use pool, exported and imported back', () => {
 
   beforeAll(async () => {
     const code = readToolUseEnv('good', 'phone_lines.py');
-    const report = await validateEnvironment(code, runtime(), { ...DEFAULT_VALIDATION, totalTimeoutMs: 30_000, callTimeoutMs: 10_000, source: 'code' });
+    const report = await validateEnvironment(code, runtime(), {
+      ...DEFAULT_VALIDATION,
+      totalTimeoutMs: 30_000,
+      callTimeoutMs: 10_000,
+      source: 'code',
+    });
     expect(report).toMatchObject({ ok: true, className: 'PhoneLinesEnv', toolUse: true });
     const [designed] = jsonl<EnvironmentRecord>(run, 'environments.jsonl');
-    const mine: EnvironmentRecord = { ...designed!, id: 'phone-lines', slot: 1, skill: 'Multi-Step Workflows', domain: TELECOM, code, hint: null, stats: null };
+    const mine: EnvironmentRecord = {
+      ...designed!,
+      id: 'phone-lines',
+      slot: 1,
+      skill: 'Multi-Step Workflows',
+      domain: TELECOM,
+      code,
+      hint: null,
+      stats: null,
+    };
     expected = [
       ['API Orchestration', designed!.domain!],
       ['Multi-Step Workflows', TELECOM],
@@ -94,7 +145,9 @@ describe('a tool-use pool, exported and imported back', () => {
       .text.trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(rows.map((r) => [r.skill, r.skill_name, r.setting, r.domain])).toEqual(expected.map(([skill, domain]) => [skill.toLowerCase().replaceAll(' ', '_'), skill, 'tool_use', domain]));
+    expect(rows.map((r) => [r.skill, r.skill_name, r.setting, r.domain])).toEqual(
+      expected.map(([skill, domain]) => [skill.toLowerCase().replaceAll(' ', '_'), skill, 'tool_use', domain]),
+    );
   });
 
   it('spade import keeps the setting and the domains, and the skills of the tool-use setting', async () => {
@@ -102,7 +155,10 @@ describe('a tool-use pool, exported and imported back', () => {
     const result = await spade('import', pool, '--out', into);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(skillsAndDomains(jsonl<EnvironmentRecord>(into, 'environments.jsonl'))).toEqual(expected);
-    expect(json(into, 'run.json').config).toMatchObject({ setting: 'tool_use', skills: ['API Orchestration', 'Multi-Step Workflows'] });
+    expect(json(into, 'run.json').config).toMatchObject({
+      setting: 'tool_use',
+      skills: ['API Orchestration', 'Multi-Step Workflows'],
+    });
   });
 
   it("the app's import path keeps them too, with no problem reported", async () => {
@@ -114,7 +170,10 @@ describe('a tool-use pool, exported and imported back', () => {
       { now: 1 },
     );
     expect(report.problems).toEqual([]);
-    expect(report.snapshot!.meta.config).toMatchObject({ setting: 'tool_use', skills: ['API Orchestration', 'Multi-Step Workflows'] });
+    expect(report.snapshot!.meta.config).toMatchObject({
+      setting: 'tool_use',
+      skills: ['API Orchestration', 'Multi-Step Workflows'],
+    });
     expect(skillsAndDomains(await store.queryEnvironments(report.runId!))).toEqual(expected);
   });
 });

@@ -19,12 +19,20 @@ const EXPECTED: Record<string, string> = {
 describe('spade validate cannot be whitelisted', () => {
   it('refuses every whitelisting environment with its code and accepts the honest game', async () => {
     const files = Object.keys(EXPECTED).map((f) => join(WHITELIST, f));
-    const result = await spade('validate', ...files, join(ROOT, 'public/pools/starter/games/number_ladder.py'), '--json');
+    const result = await spade(
+      'validate',
+      ...files,
+      join(ROOT, 'public/pools/starter/games/number_ladder.py'),
+      '--json',
+    );
     expect(result.status, result.stderr).toBe(1);
     const verdicts = result.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { file: string; ok: boolean; stage: string | null; code: string | null });
-    expect(verdicts.map((v) => (v.ok ? 'valid' : `${v.stage}/${v.code}`))).toEqual([...Object.values(EXPECTED), 'valid']);
+    expect(verdicts.map((v) => (v.ok ? 'valid' : `${v.stage}/${v.code}`))).toEqual([
+      ...Object.values(EXPECTED),
+      'valid',
+    ]);
   });
 });

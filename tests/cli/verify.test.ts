@@ -83,7 +83,12 @@ const jsonl = (dir: string, file: string) =>
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** Copies a run and rewrites the first line of `file` that `pick` selects. */
-function tampered(dir: string, file: string, pick: (row: Record<string, any>) => boolean, edit: (row: Record<string, any>) => void): { dir: string; row: Record<string, any> } {
+function tampered(
+  dir: string,
+  file: string,
+  pick: (row: Record<string, any>) => boolean,
+  edit: (row: Record<string, any>) => void,
+): { dir: string; row: Record<string, any> } {
   const copy = tempDir('spade-verify-tampered-');
   cpSync(dir, copy, { recursive: true });
   const rows = jsonl(copy, file);
@@ -115,10 +120,16 @@ describe('spade verify', () => {
     const episodes = jsonl(blend, 'episodes.jsonl');
     const scored = jsonl(blend, 'environments.jsonl').filter((e) => e.stats);
     // At least: return, dropped, advantage per episode; 11 stats and the status per scored env; 4 per agent row.
-    expect(checked).toBeGreaterThanOrEqual(3 * episodes.length + 12 * scored.length + 4 * episodes.filter((e) => e.arm === 'nohint' && !e.dropped).length);
+    expect(checked).toBeGreaterThanOrEqual(
+      3 * episodes.length + 12 * scored.length + 4 * episodes.filter((e) => e.arm === 'nohint' && !e.dropped).length,
+    );
     // The run exercises what the formulas branch on.
     expect(episodes.some((e) => e.return === 1 && e.turns.at(-1).reward === 2)).toBe(true);
-    expect(episodes.some((e) => e.return === 0 && e.error === null && !e.turns.at(-1).terminated && e.turns.at(-1).reward > 0)).toBe(true);
+    expect(
+      episodes.some(
+        (e) => e.return === 0 && e.error === null && !e.turns.at(-1).terminated && e.turns.at(-1).reward > 0,
+      ),
+    ).toBe(true);
     expect(episodes.some((e) => e.retried)).toBe(true);
     expect(episodes.some((e) => e.error?.code === 'step_timeout')).toBe(true);
     expect(episodes.some((e) => e.advantage !== 0)).toBe(true);
@@ -131,7 +142,9 @@ describe('spade verify', () => {
   it('agrees on a learning_potential run (skill averages carried across epochs) and a regret run (with a hang)', async () => {
     for (const dir of [potential, regret]) {
       const report = await verifyJson(dir);
-      console.log(`verify (${JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).config.reward}): ${report.checked} values recomputed`);
+      console.log(
+        `verify (${JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).config.reward}): ${report.checked} values recomputed`,
+      );
       expect(report.mismatches).toEqual([]);
       expect(report.code).toBe(0);
       expect(report.checked).toBeGreaterThan(400);
@@ -145,7 +158,8 @@ describe('spade verify', () => {
         .map((e) => e.envId),
     );
     expect(hung.size).toBeGreaterThan(0);
-    for (const env of jsonl(regret, 'environments.jsonl').filter((e) => hung.has(e.id))) expect(env).toMatchObject({ status: 'quarantined', stats: null });
+    for (const env of jsonl(regret, 'environments.jsonl').filter((e) => hung.has(e.id)))
+      expect(env).toMatchObject({ status: 'quarantined', stats: null });
     const averages = JSON.parse(readFileSync(join(potential, 'state.json'), 'utf8')).state.skillAverages;
     expect(Object.values(averages).some((a: any) => a.fast !== a.slow)).toBe(true);
   });
@@ -156,12 +170,16 @@ describe('spade verify', () => {
     expect(report.code).toBe(0);
     const kept = jsonl(crashesLose, 'episodes.jsonl').filter((e) => e.crash);
     expect(kept.length).toBeGreaterThan(0);
-    for (const e of kept) expect([e.error, e.dropped, e.return, e.crash.code]).toEqual([null, false, -1, 'step_exception']);
+    for (const e of kept)
+      expect([e.error, e.dropped, e.return, e.crash.code]).toEqual([null, false, -1, 'step_exception']);
     const dir = tempDir('spade-verify-tampered-');
     cpSync(crashesLose, dir, { recursive: true });
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(config.config.crashesLose).toBe(true);
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, config: { ...config.config, crashesLose: false } }));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ ...config, config: { ...config.config, crashesLose: false } }),
+    );
     const claimed = await verifyJson(dir);
     expect(claimed.code).toBe(1);
     expect(new Set(claimed.mismatches.map((m) => m.field))).toContain('crash kept');
@@ -190,7 +208,11 @@ describe('spade verify', () => {
     const agentReport = await verifyJson(agent.dir);
     expect(agentReport.code).toBe(1);
     expect(agentReport.mismatches).toHaveLength(1);
-    expect(agentReport.mismatches[0]).toMatchObject({ file: 'rollouts.jsonl', field: 'advantage', stored: agent.row.advantage });
+    expect(agentReport.mismatches[0]).toMatchObject({
+      file: 'rollouts.jsonl',
+      field: 'advantage',
+      stored: agent.row.advantage,
+    });
     expect(agentReport.mismatches[0]!.id).toMatch(new RegExp(`^agent/${agent.row.envId}-r\\d-nohint-\\d$`));
 
     const env = tampered(
@@ -202,7 +224,13 @@ describe('spade verify', () => {
     const envReport = await verifyJson(env.dir);
     expect(envReport.code).toBe(1);
     expect(envReport.mismatches).toEqual([
-      { file: 'environments.jsonl', id: env.row.id, field: 'stats.designerAdvantage', stored: env.row.stats.designerAdvantage, recomputed: -env.row.stats.designerAdvantage },
+      {
+        file: 'environments.jsonl',
+        id: env.row.id,
+        field: 'stats.designerAdvantage',
+        stored: env.row.stats.designerAdvantage,
+        recomputed: -env.row.stats.designerAdvantage,
+      },
     ]);
 
     const state = tampered(
@@ -226,9 +254,21 @@ describe('spade verify', () => {
     expect(lines[0]).toMatch(
       /^reference rules: (1 setting differs|\d+ settings differ) from the reference preset: 1 recomputed from the stored plays, \d+ need a new run, 3 without effect in this setting$/,
     );
-    expect(lines.filter((l) => l.startsWith('  crashesLose (run false, reference true), recomputed: a play whose step crashed becomes a kept -1'))).toHaveLength(1);
-    expect(lines.some((l) => /^ {4}play return: \d+ of \d+ differ, e\.g\. epoch \d e\d{4}-s\d\d-r\d-(no)?hint-\d: dropped -> -1$/.test(l))).toBe(true);
-    expect(lines).toContain('  needs a new run, playsPerArm (run 3, reference 8): changes how many plays each rollout has');
+    expect(
+      lines.filter((l) =>
+        l.startsWith(
+          '  crashesLose (run false, reference true), recomputed: a play whose step crashed becomes a kept -1',
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(
+      lines.some((l) =>
+        /^ {4}play return: \d+ of \d+ differ, e\.g\. epoch \d e\d{4}-s\d\d-r\d-(no)?hint-\d: dropped -> -1$/.test(l),
+      ),
+    ).toBe(true);
+    expect(lines).toContain(
+      '  needs a new run, playsPerArm (run 3, reference 8): changes how many plays each rollout has',
+    );
     expect(lines).toContain('  every recomputable reference rule at once: the same as crashesLose alone');
 
     const tab = (await verifyJson(regret)) as unknown as { reference: ReferenceComparison };

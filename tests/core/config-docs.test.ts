@@ -8,7 +8,10 @@ const DOCS = Object.fromEntries(KNOBS.map((knob) => [knob.key, knob.doc]));
 
 /** Each field of the Config interface with the text of the doc comment right above it (null when it has none). */
 function fieldComments(source: string): Map<string, string | null> {
-  const body = source.slice(source.indexOf('export interface Config {'), source.indexOf('\n}\n', source.indexOf('export interface Config {')));
+  const body = source.slice(
+    source.indexOf('export interface Config {'),
+    source.indexOf('\n}\n', source.indexOf('export interface Config {')),
+  );
   const found = new Map<string, string | null>();
   let comment: string | null = null;
   for (const match of body.matchAll(/(\/\*\*[\s\S]*?\*\/)|^ {2}(\w+)\??:/gm)) {
@@ -42,6 +45,8 @@ describe("the Config interface's field comments", () => {
     const bare = SOURCE.replace(/^ {2}\/\*\*[^\n]*\*\/\n(?= {2}maxTurns:)/m, '');
     expect(fieldComments(bare).get('maxTurns')).toBeNull();
     expect(withConfigDocs(bare, DOCS)).toBe(SOURCE);
-    expect(() => withConfigDocs(SOURCE.replace('  seed: number;', '  seed: number;\n  extra: number;'), DOCS)).toThrow('the config table has no doc for extra');
+    expect(() => withConfigDocs(SOURCE.replace('  seed: number;', '  seed: number;\n  extra: number;'), DOCS)).toThrow(
+      'the config table has no doc for extra',
+    );
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { completeConfig, configProblems, DEFAULT_CONFIG, withSetting, MAX_STEP_TIMEOUT_MS, MAX_VALIDATE_TIMEOUT_MS, REFERENCE_PRESET, withPreset, type Config } from '../../src/core/config.ts';
+import {
+  completeConfig,
+  configProblems,
+  DEFAULT_CONFIG,
+  withSetting,
+  MAX_STEP_TIMEOUT_MS,
+  MAX_VALIDATE_TIMEOUT_MS,
+  REFERENCE_PRESET,
+  withPreset,
+  type Config,
+} from '../../src/core/config.ts';
 import { CONFIG_TABLE, KNOB_GROUPS, KNOBS, NUMBER_KNOBS, TOGGLE_KNOBS } from '../../src/core/config-table.ts';
 import { DESIGN_KNOBS } from '../../src/core/knobs/design-knobs.ts';
 import { GROUNDING_KNOBS } from '../../src/core/knobs/grounding-knobs.ts';
@@ -59,7 +69,16 @@ describe('the config table', () => {
   });
 
   it('takes each row from exactly one group file (src/core/knobs/), unchanged, the groups in table order', () => {
-    const groups = [RUN_KNOBS, DESIGN_KNOBS, PLAY_KNOBS, RULE_KNOBS, MODEL_KNOBS, LEARNING_KNOBS, GROUNDING_KNOBS, SANDBOX_KNOBS];
+    const groups = [
+      RUN_KNOBS,
+      DESIGN_KNOBS,
+      PLAY_KNOBS,
+      RULE_KNOBS,
+      MODEL_KNOBS,
+      LEARNING_KNOBS,
+      GROUNDING_KNOBS,
+      SANDBOX_KNOBS,
+    ];
     const grouped = groups.flatMap((rows) => Object.entries(rows));
     expect([...grouped.map(([key]) => key), 'prompts']).toEqual(KNOBS.map((knob) => knob.key));
     for (const [key, row] of grouped) expect(CONFIG_TABLE[key as keyof typeof CONFIG_TABLE], key).toBe(row);
@@ -146,7 +165,9 @@ describe('the config table', () => {
       for (const flag of [knob.flag, knob.negatedFlag].filter(Boolean)) expect(flag, knob.key).toMatch(FLAG);
       expect(knob.label.length, knob.key).toBeGreaterThan(0);
     }
-    const flags = KNOBS.flatMap((knob) => (knob.kind === 'toggle' ? [knob.flag, knob.negatedFlag] : [knob.flag])).filter(Boolean);
+    const flags = KNOBS.flatMap((knob) =>
+      knob.kind === 'toggle' ? [knob.flag, knob.negatedFlag] : [knob.flag],
+    ).filter(Boolean);
     expect(new Set(flags).size).toBe(flags.length);
   });
 });
@@ -163,7 +184,9 @@ describe('configProblems, from the table', () => {
 
   it('rejects every numeric knob just outside its limits, with its limits in the message', () => {
     for (const knob of NUMBER_KNOBS) {
-      const expected = (value: number) => [`${knob.key} must be ${knob.integer ? 'an integer ' : ''}from ${knob.min} to ${knob.max}, got ${value}`];
+      const expected = (value: number) => [
+        `${knob.key} must be ${knob.integer ? 'an integer ' : ''}from ${knob.min} to ${knob.max}, got ${value}`,
+      ];
       expect(configProblems(withValue(knob.key, knob.min - 1)), knob.key).toEqual(expected(knob.min - 1));
       const above = knob.max === Number.MAX_SAFE_INTEGER ? knob.max * 2 : knob.max + 1;
       expect(configProblems(withValue(knob.key, above)), knob.key).toEqual(expected(above));
@@ -172,39 +195,79 @@ describe('configProblems, from the table', () => {
   });
 
   it('rejects an on/off knob that is not a boolean (an imported "true" string, say)', () => {
-    for (const knob of TOGGLE_KNOBS) expect(configProblems({ ...DEFAULT_CONFIG, [knob.key]: 'true' }), knob.key).toEqual([`${knob.key} must be true or false`]);
+    for (const knob of TOGGLE_KNOBS)
+      expect(configProblems({ ...DEFAULT_CONFIG, [knob.key]: 'true' }), knob.key).toEqual([
+        `${knob.key} must be true or false`,
+      ]);
   });
 
   it('rejects fractions only where the knob takes whole numbers', () => {
-    expect(configProblems(withValue('playsPerArm', 2.5))).toEqual(['playsPerArm must be an integer from 1 to 64, got 2.5']);
+    expect(configProblems(withValue('playsPerArm', 2.5))).toEqual([
+      'playsPerArm must be an integer from 1 to 64, got 2.5',
+    ]);
     expect(configProblems(withValue('stepTimeoutMs', 1500.5))).toEqual([]);
     expect(CONFIG_TABLE.validateTimeoutMs.integer).toBe(false);
   });
 
   it('rejects a difficulty that is not a policy', () => {
-    expect(configProblems({ ...DEFAULT_CONFIG, difficulty: 'brutal' as Config['difficulty'] })).toEqual(['difficulty must be one of adaptive, easy, medium, hard']);
+    expect(configProblems({ ...DEFAULT_CONFIG, difficulty: 'brutal' as Config['difficulty'] })).toEqual([
+      'difficulty must be one of adaptive, easy, medium, hard',
+    ]);
   });
 
   it('rejects a setting that is not one, and skills of the other setting', () => {
-    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'chess' as Config['setting'] })).toContain('setting must be one of games, tool_use');
-    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'tool_use' })).toEqual([expect.stringMatching(/^unknown skills .* for the tool_use setting; choose from API Orchestration, Data Retrieval/)]);
+    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'chess' as Config['setting'] })).toContain(
+      'setting must be one of games, tool_use',
+    );
+    expect(configProblems({ ...DEFAULT_CONFIG, setting: 'tool_use' })).toEqual([
+      expect.stringMatching(
+        /^unknown skills .* for the tool_use setting; choose from API Orchestration, Data Retrieval/,
+      ),
+    ]);
     expect(configProblems(withSetting(DEFAULT_CONFIG, 'tool_use'))).toEqual([]);
-    expect(configProblems({ ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['Optimization'] })).toEqual([expect.stringContaining('unknown skills ["Optimization"] for the tool_use setting')]);
+    expect(configProblems({ ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['Optimization'] })).toEqual([
+      expect.stringContaining('unknown skills ["Optimization"] for the tool_use setting'),
+    ]);
   });
 
   it('completes a config stored before the setting existed as the cognitive-games run it was, with every default template', () => {
-    const { setting: _setting, solvabilityJudge: _judge, replyAids: _aids, toolBaseAids: _base, extraToolChecks: _extra, ...old } = DEFAULT_CONFIG;
+    const {
+      setting: _setting,
+      solvabilityJudge: _judge,
+      replyAids: _aids,
+      toolBaseAids: _base,
+      extraToolChecks: _extra,
+      ...old
+    } = DEFAULT_CONFIG;
     const { toolDesigner: _t, toolHint: _h, toolAgent: _a, judge: _j, ...oldPrompts } = DEFAULT_CONFIG.prompts;
     const completed = completeConfig({ ...old, prompts: oldPrompts } as unknown as Config);
     // A run stored before the reply aids read its replies by the reference's rules.
-    expect(completed).toMatchObject({ setting: 'games', solvabilityJudge: false, replyAids: false, toolBaseAids: true, extraToolChecks: true, prompts: DEFAULT_CONFIG.prompts });
+    expect(completed).toMatchObject({
+      setting: 'games',
+      solvabilityJudge: false,
+      replyAids: false,
+      toolBaseAids: true,
+      extraToolChecks: true,
+      prompts: DEFAULT_CONFIG.prompts,
+    });
     expect(configProblems(completed)).toEqual([]);
   });
 
   it('completes a config stored before the failure, step-conversion, tool-turn and mask rules as it ran: failed plays dropped, strict step returns, one step per reply, no masks', () => {
-    const { crashesLose: _c, coerceStepReturns: _s, freeToolCalls: _f, toolUseMasks: _m, ...old } = { ...DEFAULT_CONFIG, coerceStepReturns: true };
+    const {
+      crashesLose: _c,
+      coerceStepReturns: _s,
+      freeToolCalls: _f,
+      toolUseMasks: _m,
+      ...old
+    } = { ...DEFAULT_CONFIG, coerceStepReturns: true };
     const completed = completeConfig(old as unknown as Config);
-    expect(completed).toMatchObject({ crashesLose: false, coerceStepReturns: false, freeToolCalls: false, toolUseMasks: false });
+    expect(completed).toMatchObject({
+      crashesLose: false,
+      coerceStepReturns: false,
+      freeToolCalls: false,
+      toolUseMasks: false,
+    });
     expect(configProblems(completed)).toEqual([]);
   });
 
@@ -214,16 +277,27 @@ describe('configProblems, from the table', () => {
     expect(completed.thinking).toEqual({ designer: 'default', hint: 'default', agent: 'default', lesson: 'default' });
     expect(completed.thinkingBudget).toEqual({ designer: 0, hint: 0, agent: 0, lesson: 0 });
     expect(configProblems(completed)).toEqual([]);
-    expect(completeConfig({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' } }).thinking.agent).toBe('on');
+    expect(
+      completeConfig({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' } }).thinking.agent,
+    ).toBe('on');
   });
 
   it('rejects a thinking switch that is not one and a budget outside 0 to 32768, naming the role', () => {
-    expect(configProblems({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, hint: 'maybe' as 'on' } })).toEqual(['thinking.hint must be one of on, off, default, got "maybe"']);
-    expect(configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, agent: -1, lesson: 1.5 } })).toEqual([
+    expect(
+      configProblems({ ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, hint: 'maybe' as 'on' } }),
+    ).toEqual(['thinking.hint must be one of on, off, default, got "maybe"']);
+    expect(
+      configProblems({
+        ...DEFAULT_CONFIG,
+        thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, agent: -1, lesson: 1.5 },
+      }),
+    ).toEqual([
       'thinkingBudget.agent must be an integer from 0 to 32768, got -1',
       'thinkingBudget.lesson must be an integer from 0 to 32768, got 1.5',
     ]);
-    expect(configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, designer: 32_768 } })).toEqual([]);
+    expect(
+      configProblems({ ...DEFAULT_CONFIG, thinkingBudget: { ...DEFAULT_CONFIG.thinkingBudget, designer: 32_768 } }),
+    ).toEqual([]);
   });
 
   it('completes a config stored before constrained decoding as a run with an unconstrained agent', () => {
@@ -240,7 +314,11 @@ describe('configProblems, from the table', () => {
   });
 
   it('keeps the message the import tests quote', () => {
-    expect(configProblems(withValue('playsPerArm', 1e6))).toEqual(['playsPerArm must be an integer from 1 to 64, got 1000000']);
-    expect(configProblems(withValue('validateTimeoutMs', 99))).toEqual(['validateTimeoutMs must be from 100 to 60000, got 99']);
+    expect(configProblems(withValue('playsPerArm', 1e6))).toEqual([
+      'playsPerArm must be an integer from 1 to 64, got 1000000',
+    ]);
+    expect(configProblems(withValue('validateTimeoutMs', 99))).toEqual([
+      'validateTimeoutMs must be from 100 to 60000, got 99',
+    ]);
   });
 });

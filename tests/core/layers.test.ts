@@ -56,12 +56,14 @@ function violations(): string[] {
       const where = `${relative(ROOT, file)} imports ${spec}`;
       if (!spec.startsWith('.')) {
         if (PURE.includes(layer)) found.push(`${where}: ${layer} imports only ${ALLOWED[layer].join(' and ')}`);
-        if (layer === 'ui' && !typeOnly && !UI_LIBRARIES.some((prefix) => spec.startsWith(prefix))) found.push(`${where}: ui imports only app, view libraries and types`);
+        if (layer === 'ui' && !typeOnly && !UI_LIBRARIES.some((prefix) => spec.startsWith(prefix)))
+          found.push(`${where}: ui imports only app, view libraries and types`);
         continue;
       }
       const target = layerOf(resolve(dirname(file), spec));
       if ((target === 'core' || target === 'analysis' || target === 'formats') && typeOnly && layer === 'ui') continue;
-      if (!target || !ALLOWED[layer].includes(target)) found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
+      if (!target || !ALLOWED[layer].includes(target))
+        found.push(`${where}: ${layer} may not import ${target ?? 'outside src'}`);
     }
   }
   return found;
@@ -73,7 +75,9 @@ describe('layer rules', () => {
   });
 
   it('the UI reaches the store and the sandbox only through the app context', () => {
-    const offenders = filesUnder(join(ROOT, 'src', 'ui')).flatMap((file) => bypassesOf(readFileSync(file, 'utf8')).map((use) => `${relative(ROOT, file)} ${use}`));
+    const offenders = filesUnder(join(ROOT, 'src', 'ui')).flatMap((file) =>
+      bypassesOf(readFileSync(file, 'utf8')).map((use) => `${relative(ROOT, file)} ${use}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -83,7 +87,9 @@ describe('layer rules', () => {
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '')
         .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
-      return /\b(window|document|indexedDB|localStorage|navigator|console|process|globalThis)\.[A-Za-z_$]|\brequire\(/.test(code);
+      return /\b(window|document|indexedDB|localStorage|navigator|console|process|globalThis)\.[A-Za-z_$]|\brequire\(/.test(
+        code,
+      );
     });
     expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
   });

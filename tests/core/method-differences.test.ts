@@ -30,7 +30,8 @@ function differencesTable(): Map<string, string[]> {
 }
 
 const TABLE = differencesTable();
-const knobsNamed = (text: string) => [...text.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!).filter((name) => Object.hasOwn(CONFIG_TABLE, name));
+const knobsNamed = (text: string) =>
+  [...text.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]!).filter((name) => Object.hasOwn(CONFIG_TABLE, name));
 
 /** Rows that name a knob, with the tab default and the reference preset's value the row describes. */
 const KNOB_ROWS: ReadonlyArray<{ row: string; knob: keyof Config; tab: unknown; reference: unknown }> = [
@@ -47,8 +48,18 @@ const KNOB_ROWS: ReadonlyArray<{ row: string; knob: keyof Config; tab: unknown; 
   { row: 'Odd step returns', knob: 'coerceStepReturns', tab: false, reference: true },
   { row: 'Odd reset returns', knob: 'coerceStepReturns', tab: false, reference: true },
   { row: 'Skill cycle with every skill active', knob: 'restartSkillCycle', tab: false, reference: true },
-  { row: 'Thinking', knob: 'thinking', tab: { designer: 'off', hint: 'off', agent: 'off', lesson: 'off' }, reference: { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' } },
-  { row: 'Thinking', knob: 'thinkingBudget', tab: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 }, reference: { designer: 0, hint: 0, agent: 0, lesson: 0 } },
+  {
+    row: 'Thinking',
+    knob: 'thinking',
+    tab: { designer: 'off', hint: 'off', agent: 'off', lesson: 'off' },
+    reference: { designer: 'default', hint: 'default', agent: 'default', lesson: 'default' },
+  },
+  {
+    row: 'Thinking',
+    knob: 'thinkingBudget',
+    tab: { designer: 2048, hint: 1024, agent: 1024, lesson: 1024 },
+    reference: { designer: 0, hint: 0, agent: 0, lesson: 0 },
+  },
   { row: 'Constrained decoding', knob: 'constrainAgent', tab: false, reference: false },
 ];
 
@@ -106,24 +117,33 @@ describe("docs/method.md's differences table", () => {
     expect(differing.filter((knob) => !named.has(knob))).toEqual([]);
   });
 
-  it.each(KNOB_ROWS)('row "$row" names `$knob` with the config table’s tab default and reference value', ({ row, knob, tab, reference }) => {
-    expect(knobsNamed(TABLE.get(row)!.join(' '))).toContain(knob);
-    expect([CONFIG_TABLE[knob].default, CONFIG_TABLE[knob].reference]).toEqual([tab, reference]);
-  });
+  it.each(KNOB_ROWS)(
+    'row "$row" names `$knob` with the config table’s tab default and reference value',
+    ({ row, knob, tab, reference }) => {
+      expect(knobsNamed(TABLE.get(row)!.join(' '))).toContain(knob);
+      expect([CONFIG_TABLE[knob].default, CONFIG_TABLE[knob].reference]).toEqual([tab, reference]);
+    },
+  );
 
   it("states each scale knob's reference value in the reference column and its tab default in SPADE Lab's", () => {
     const [reference, lab] = TABLE.get('Scale')!;
-    const pairs = (text: string) => Object.fromEntries([...text.matchAll(/`([A-Za-z]+)` (\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
+    const pairs = (text: string) =>
+      Object.fromEntries([...text.matchAll(/`([A-Za-z]+)` (\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
     const stated = { reference: pairs(reference!), lab: pairs(lab!) };
     const numeric = KNOBS.filter((k) => k.kind === 'number' && k.reference !== undefined && k.reference !== k.default);
     expect(Object.keys(stated.reference).sort()).toEqual(numeric.map((k) => k.key).sort());
-    for (const knob of numeric) expect([stated.reference[knob.key], stated.lab[knob.key]]).toEqual([knob.reference, knob.default]);
+    for (const knob of numeric)
+      expect([stated.reference[knob.key], stated.lab[knob.key]]).toEqual([knob.reference, knob.default]);
   });
 
   it('states the validation per-call cap as validationCallCap computes it: the larger of the step limit and 2/5 of the budget, never more than the budget', () => {
-    expect(TABLE.get('Validation per-call cap')![1]).toContain('The larger of the step limit and 2/5 of the validation budget (`validationCallCap`), never more than the budget');
+    expect(TABLE.get('Validation per-call cap')![1]).toContain(
+      'The larger of the step limit and 2/5 of the validation budget (`validationCallCap`), never more than the budget',
+    );
     expect(validationCallCap(CONFIG_TABLE.validateTimeoutMs.default, CONFIG_TABLE.stepTimeoutMs.default)).toBe(2000);
-    expect(validationCallCap(CONFIG_TABLE.validateTimeoutMs.reference!, CONFIG_TABLE.stepTimeoutMs.reference!)).toBe(30_000);
+    expect(validationCallCap(CONFIG_TABLE.validateTimeoutMs.reference!, CONFIG_TABLE.stepTimeoutMs.reference!)).toBe(
+      30_000,
+    );
     expect(validationCallCap(60_000, 2000)).toBe(24_000);
     expect(validationCallCap(1000, 2000)).toBe(1000);
   });
@@ -134,8 +154,15 @@ describe('the score card and Learn texts say what the table says about failed pl
     expect(TABLE.get('Failed plays')![1]).toContain('a hinted one scores 0');
     expect(FORMULAS.rHint).toMatch(/a failed hinted play counts 0.*reference's crash rule.*-1/);
     expect(FORMULAS.rNoHint).toMatch(/retried once, then dropped.*reference's crash rule.*-1/);
-    expect(rewardFormula('regret')).toMatch(/-0\.5 if a load, reset or step timed out.*reference's crash rule.*rollout/);
-    const crash = describePlayFailure(envError('step_exception', 'play', { expected: 'a step', seen: 'a raise', fix: 'none' }), 2000);
-    expect(crash).toMatch(/tab's rule.*retried once and then dropped, a hinted one counts 0.*reference's.*inside step ends the play with a return of -1/);
+    expect(rewardFormula('regret')).toMatch(
+      /-0\.5 if a load, reset or step timed out.*reference's crash rule.*rollout/,
+    );
+    const crash = describePlayFailure(
+      envError('step_exception', 'play', { expected: 'a step', seen: 'a raise', fix: 'none' }),
+      2000,
+    );
+    expect(crash).toMatch(
+      /tab's rule.*retried once and then dropped, a hinted one counts 0.*reference's.*inside step ends the play with a return of -1/,
+    );
   });
 });

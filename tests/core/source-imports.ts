@@ -22,5 +22,8 @@ export function filesUnder(dir: string): string[] {
 export function importsOf(source: string): Import[] {
   const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
   const dynamic = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  return [...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })), ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false }))];
+  return [
+    ...[...source.matchAll(pattern)].map((m) => ({ spec: m[3]!, typeOnly: Boolean(m[2]) })),
+    ...[...source.matchAll(dynamic)].map((m) => ({ spec: m[1]!, typeOnly: false })),
+  ];
 }

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { lineCount, parseChecksums, poolFileName, POOL_HEADER, referenceFileName, skillFromSlug, skillSlug, stripPoolHeader } from '../../src/formats/export/pool-format.ts';
+import {
+  lineCount,
+  parseChecksums,
+  poolFileName,
+  POOL_HEADER,
+  referenceFileName,
+  skillFromSlug,
+  skillSlug,
+  stripPoolHeader,
+} from '../../src/formats/export/pool-format.ts';
 import { buildPoolFiles } from '../../src/formats/export/pool-export.ts';
 import { csvField, metricsCsv, rolloutsJsonl } from '../../src/formats/export/tabular-export.ts';
 import { parseJsonLines, utf8Length } from '../../src/formats/export/files.ts';
@@ -26,7 +35,19 @@ function env(id: string, epoch: number, slot: number, status: 'valid' | 'rejecte
     note: null,
     stats:
       status === 'valid'
-        ? { rHint: 1, rNoHint: 0, regret: 1, winRate: 0.25, fractionWon: 0.25, designerReward: 0.7, designerAdvantage: 0, hung: false, designerGroupSize: 1, droppedPlays: 0, turnsToWin: null }
+        ? {
+            rHint: 1,
+            rNoHint: 0,
+            regret: 1,
+            winRate: 0.25,
+            fractionWon: 0.25,
+            designerReward: 0.7,
+            designerAdvantage: 0,
+            hung: false,
+            designerGroupSize: 1,
+            droppedPlays: 0,
+            turnsToWin: null,
+          }
         : null,
   };
 }
@@ -50,10 +71,19 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
 
   it('writes games/, checksums.sha256 in sha256sum text format and manifest.jsonl, valid environments only', async () => {
     const files = await buildPoolFiles(
-      [env('e0000-s00', 0, 0, 'valid', 'class AEnv: pass\n'), env('e0000-s01', 0, 1, 'rejected', 'bad'), env('e0001-s00', 1, 0, 'valid', 'class BEnv: pass  # é\n')],
+      [
+        env('e0000-s00', 0, 0, 'valid', 'class AEnv: pass\n'),
+        env('e0000-s01', 0, 1, 'rejected', 'bad'),
+        env('e0001-s00', 1, 0, 'valid', 'class BEnv: pass  # é\n'),
+      ],
       sha,
     );
-    expect(files.map((f) => f.path)).toEqual(['games/game_000000.py', 'games/game_000001.py', 'checksums.sha256', 'manifest.jsonl']);
+    expect(files.map((f) => f.path)).toEqual([
+      'games/game_000000.py',
+      'games/game_000001.py',
+      'checksums.sha256',
+      'manifest.jsonl',
+    ]);
     expect(files[0]!.text).toBe('"""SPADE self-play generated game"""\n\nclass AEnv: pass\n');
     const h0 = await sha(files[0]!.text);
     const h1 = await sha(files[1]!.text);
@@ -81,7 +111,10 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
 
   it('parses sha256sum files (text and binary mode), resolving paths against the checksum file', () => {
     const h = 'a'.repeat(64);
-    const { sums, badLines } = parseChecksums(`${h}  games/game_000000.py\n${'B'.repeat(64)} *./games/x.py\nnot a line\n\n`, 'pool/checksums.sha256');
+    const { sums, badLines } = parseChecksums(
+      `${h}  games/game_000000.py\n${'B'.repeat(64)} *./games/x.py\nnot a line\n\n`,
+      'pool/checksums.sha256',
+    );
     expect([...sums]).toEqual([
       ['pool/games/game_000000.py', h],
       ['pool/games/x.py', 'b'.repeat(64)],
@@ -90,8 +123,11 @@ describe('SPADE pool format (matches spade/core/utils/game_files.py and cmd/game
   });
 
   it('counts lines and UTF-8 bytes exactly', () => {
-    expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('a\n\n')]).toEqual([0, 1, 1, 2, 2]);
-    for (const text of ['', 'abc', 'é', '€', '😀', 'a\u{10348}b', '\ud800x']) expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));
+    expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('a\n\n')]).toEqual([
+      0, 1, 1, 2, 2,
+    ]);
+    for (const text of ['', 'abc', 'é', '€', '😀', 'a\u{10348}b', '\ud800x'])
+      expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));
   });
 });
 
@@ -111,7 +147,9 @@ describe('rollouts JSONL and metrics CSV', () => {
         epoch: 0,
       },
     ]);
-    expect(text).toBe('{"role":"agent","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"x","weight":1}],"reward":1,"advantage":0.5,"group":"g","envId":"e","epoch":0}\n');
+    expect(text).toBe(
+      '{"role":"agent","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"x","weight":1}],"reward":1,"advantage":0.5,"group":"g","envId":"e","epoch":0}\n',
+    );
   });
 
   it('writes metrics with timings and per-skill columns, quoting fields that need it', () => {
@@ -132,7 +170,10 @@ describe('rollouts JSONL and metrics CSV', () => {
       completionTokens: 20,
       perSkill,
     });
-    const csv = metricsCsv([m(0, { 'A, b': { environments: 2, meanRegret: 0.5, meanWinRate: 0.5 } }), m(1, {})], [{ epoch: 0, totalMs: 5, modelMs: 2, sandboxMs: 3 }]);
+    const csv = metricsCsv(
+      [m(0, { 'A, b': { environments: 2, meanRegret: 0.5, meanWinRate: 0.5 } }), m(1, {})],
+      [{ epoch: 0, totalMs: 5, modelMs: 2, sandboxMs: 3 }],
+    );
     const lines = csv.split('\n');
     expect(lines[0]).toBe(
       'epoch,slots,validEnvironments,attempts,validityRate,meanRegret,meanWinRate,meanDesignerReward,episodes,droppedEpisodes,quarantined,designerScale,promptTokens,completionTokens,totalMs,modelMs,sandboxMs,"environments:A, b","meanRegret:A, b","meanWinRate:A, b"',

@@ -20,7 +20,13 @@ describe('CSV cells from data', () => {
   });
 
   it('numbers, negative ones included, and ordinary text are written as they are', () => {
-    expect([csvField(-0.5), csvField(-3), csvField('Logical Deduction'), csvField('a=b'), csvField(null)]).toEqual(['-0.5', '-3', 'Logical Deduction', 'a=b', '']);
+    expect([csvField(-0.5), csvField(-3), csvField('Logical Deduction'), csvField('a=b'), csvField(null)]).toEqual([
+      '-0.5',
+      '-3',
+      'Logical Deduction',
+      'a=b',
+      '',
+    ]);
   });
 
   it("the comparison's CSV writes an imported model id and run label as text", () => {
@@ -32,7 +38,16 @@ describe('CSV cells from data', () => {
   });
 
   it("a chart's CSV writes a series label as text", () => {
-    const csv = chartCsv({ id: 'c', title: 't', description: '', yLabel: '', epochs: [1], series: [{ label: '@evil', values: [-1], colorIndex: 0 }], digits: 2, softRange: [0, 1] });
+    const csv = chartCsv({
+      id: 'c',
+      title: 't',
+      description: '',
+      yLabel: '',
+      epochs: [1],
+      series: [{ label: '@evil', values: [-1], colorIndex: 0 }],
+      digits: 2,
+      softRange: [0, 1],
+    });
     expect(csv).toBe("epoch,'@evil\n1,-1\n");
   });
 });

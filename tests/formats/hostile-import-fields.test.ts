@@ -11,7 +11,8 @@ import { epochsOfDump, readV1Dump } from '../adapters/store/dump-fixture.ts';
 import { testMeta } from '../adapters/store/store-fixtures.ts';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const asImport = (files: TextFile[]): ImportFile[] => files.map((f) => ({ path: f.path, text: f.text, sha256: sha(f.text) }));
+const asImport = (files: TextFile[]): ImportFile[] =>
+  files.map((f) => ({ path: f.path, text: f.text, sha256: sha(f.text) }));
 const EPOCHS = epochsOfDump(readV1Dump(), 'real');
 
 function snapshot(epochsPlanned: unknown, skill?: string): RunSnapshot {
@@ -27,7 +28,8 @@ function snapshot(epochsPlanned: unknown, skill?: string): RunSnapshot {
   };
 }
 
-const imported = async (epochsPlanned: unknown) => parseArchive(asImport(await buildArchiveFiles(snapshot(epochsPlanned), async (t) => sha(t))));
+const imported = async (epochsPlanned: unknown) =>
+  parseArchive(asImport(await buildArchiveFiles(snapshot(epochsPlanned), async (t) => sha(t))));
 
 describe("an imported archive's epochsPlanned", () => {
   it('keeps a plan within bounds', async () => {
@@ -36,13 +38,22 @@ describe("an imported archive's epochsPlanned", () => {
     expect(read!.meta.epochsPlanned).toBe(40);
   });
 
-  it.each([1e308, MAX_EPOCHS_PLANNED + 1, -5, 2.5, '9'])('cuts %j to the committed epochs, with a problem line', async (planned) => {
-    const { snapshot: read, problems } = await imported(planned);
-    expect(read!.meta.epochsPlanned).toBe(EPOCHS.length);
-    expect(problems).toEqual([expect.objectContaining({ source: 'run.json', kept: true, reason: expect.stringMatching(/^epochsPlanned .* is not a whole number from 0 to 100000/) })]);
-    expect(problems[0]!.reason).toMatch(new RegExp(`the run plans its ${EPOCHS.length} committed epochs?$`));
-    expect(problems[0]!.reason).not.toContain('(s)');
-  });
+  it.each([1e308, MAX_EPOCHS_PLANNED + 1, -5, 2.5, '9'])(
+    'cuts %j to the committed epochs, with a problem line',
+    async (planned) => {
+      const { snapshot: read, problems } = await imported(planned);
+      expect(read!.meta.epochsPlanned).toBe(EPOCHS.length);
+      expect(problems).toEqual([
+        expect.objectContaining({
+          source: 'run.json',
+          kept: true,
+          reason: expect.stringMatching(/^epochsPlanned .* is not a whole number from 0 to 100000/),
+        }),
+      ]);
+      expect(problems[0]!.reason).toMatch(new RegExp(`the run plans its ${EPOCHS.length} committed epochs?$`));
+      expect(problems[0]!.reason).not.toContain('(s)');
+    },
+  );
 });
 
 describe('an imported skill in an exported pool', () => {

@@ -26,7 +26,10 @@ interface Seen {
  * other code is a one-step game. Each load waits `delay(code)` ms, so tests can make later loads
  * finish first.
  */
-function countingSandbox(parallelism: number, delay: (code: string) => number = () => 0): SandboxRuntime & { seen: Seen } {
+function countingSandbox(
+  parallelism: number,
+  delay: (code: string) => number = () => 0,
+): SandboxRuntime & { seen: Seen } {
   const seen: Seen = { loads: [], syntaxChecks: 0, inFlight: 0, maxInFlight: 0 };
   return {
     seen,
@@ -42,7 +45,12 @@ function countingSandbox(parallelism: number, delay: (code: string) => number = 
       seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
       await new Promise((resolve) => setTimeout(resolve, delay(code)));
       seen.inFlight -= 1;
-      if (code.includes('BROKEN')) throw envError('module_exception', 'load', { expected: 'the module to run', seen: 'RuntimeError: broken', fix: 'fix it' });
+      if (code.includes('BROKEN'))
+        throw envError('module_exception', 'load', {
+          expected: 'the module to run',
+          seen: 'RuntimeError: broken',
+          fix: 'fix it',
+        });
       return {
         className: 'GameEnv',
         hasSolution: false,
@@ -63,7 +71,8 @@ function countingSandbox(parallelism: number, delay: (code: string) => number = 
 
 const game = (i: number) => `class Game${i}Env:\n    pass  # game ${i}\n`;
 const file = (path: string, text: string): ImportFile => ({ path, text, sha256: 'not-checked' });
-const importPool = (files: ImportFile[], sandbox: SandboxRuntime) => importFiles(files, { sandbox, hashText: async () => 'x', nonce: 7 }, { runId: 'r', now: 1 });
+const importPool = (files: ImportFile[], sandbox: SandboxRuntime) =>
+  importFiles(files, { sandbox, hashText: async () => 'x', nonce: 7 }, { runId: 'r', now: 1 });
 
 describe('identical code is validated once', () => {
   it('loads each distinct code once; every copy gets the first copy’s verdict, a refused copy saying whose', async () => {
@@ -83,7 +92,10 @@ describe('identical code is validated once', () => {
     expect(skipped).toHaveLength(40);
     expect(skipped[0]!.reason).toMatch(/module_exception/);
     expect(skipped[0]!.reason).not.toMatch(/same code as/);
-    expect(skipped[39]).toMatchObject({ source: 'b39.py', reason: expect.stringMatching(/module_exception.*the same code as b00\.py, validated once/) });
+    expect(skipped[39]).toMatchObject({
+      source: 'b39.py',
+      reason: expect.stringMatching(/module_exception.*the same code as b00\.py, validated once/),
+    });
     expect(report.problems.filter((p) => p.source === 'c.py')).toEqual([]);
     expect(report.snapshot!.environments.map((e) => e.code)).toEqual([game(1), game(1), game(2)]);
   });
@@ -112,7 +124,11 @@ describe('checks without an interpreter', () => {
     const report = await importPool([file('helper.py', 'def helper():\n    return 1\n')], sandbox);
     expect(sandbox.seen.loads).toEqual([]);
     expect(sandbox.seen.syntaxChecks).toBe(0);
-    expect(report.problems).toContainEqual({ source: 'helper.py', reason: expect.stringMatching(/^invalid at load \(no_env_class\): .*no 'Env' anywhere in the file/), kept: false });
+    expect(report.problems).toContainEqual({
+      source: 'helper.py',
+      reason: expect.stringMatching(/^invalid at load \(no_env_class\): .*no 'Env' anywhere in the file/),
+      kept: false,
+    });
   });
 });
 
@@ -128,14 +144,18 @@ describe('validations side by side, results in a stable order', () => {
   });
 
   it('gives the same run and problems whatever order the validations finish in', async () => {
-    const files = Array.from({ length: 16 }, (_, i) => file(`g${String(i).padStart(2, '0')}.py`, i % 3 === 0 ? `class B${i}Env:\n    pass\nBROKEN\n` : game(i)));
+    const files = Array.from({ length: 16 }, (_, i) =>
+      file(`g${String(i).padStart(2, '0')}.py`, i % 3 === 0 ? `class B${i}Env:\n    pass\nBROKEN\n` : game(i)),
+    );
     const serial = await importPool(files, countingSandbox(1));
     const reversed = countingSandbox(4, (code) => 40 - Number(/(\d+)Env/.exec(code)?.[1] ?? 0) * 2);
     const parallel = await importPool(files, reversed);
     expect(reversed.seen.loads.length).toBe(16);
     expect(parallel.snapshot).toEqual(serial.snapshot);
     expect(parallel.problems).toEqual(serial.problems);
-    expect(parallel.snapshot!.environments.map((e) => e.attempts[0]!.code)).toEqual(files.filter((_, i) => i % 3 !== 0).map((f) => f.text));
+    expect(parallel.snapshot!.environments.map((e) => e.attempts[0]!.code)).toEqual(
+      files.filter((_, i) => i % 3 !== 0).map((f) => f.text),
+    );
   });
 
   it('reports progress over distinct codes, ending at the total', async () => {
@@ -143,7 +163,19 @@ describe('validations side by side, results in a stable order', () => {
     const codes = ['x', 'y', 'x', 'z', 'y'];
     const verdicts = await validateEntries(
       codes,
-      async (code) => ({ ok: code !== 'y', stage: null, code: null, message: code, ms: 0, envMs: 0, source: code, repairedLines: [], className: null, firstObservation: null, stages: [] }),
+      async (code) => ({
+        ok: code !== 'y',
+        stage: null,
+        code: null,
+        message: code,
+        ms: 0,
+        envMs: 0,
+        source: code,
+        repairedLines: [],
+        className: null,
+        firstObservation: null,
+        stages: [],
+      }),
       2,
       (done, total) => progress.push(`${done}/${total}`),
     );
@@ -156,9 +188,19 @@ describe('validations side by side, results in a stable order', () => {
 describe("an archive's fixed pool", () => {
   it('is validated in the same pass as the run’s environments, side by side and counted in the progress, never after it says done', async () => {
     const sandbox = countingSandbox(2, () => 5);
-    const pool = Array.from({ length: 6 }, (_, i) => ({ id: `p${i}`, skill: 'Optimization', code: game(i), title: null }));
+    const pool = Array.from({ length: 6 }, (_, i) => ({
+      id: `p${i}`,
+      skill: 'Optimization',
+      code: game(i),
+      title: null,
+    }));
     const snapshot: RunSnapshot = {
-      meta: { ...testMeta('r'), epochsCompleted: 0, epochsPlanned: 2, fixedPool: { name: 'starter', sha256: 'x', environments: pool } },
+      meta: {
+        ...testMeta('r'),
+        epochsCompleted: 0,
+        epochsPlanned: 2,
+        fixedPool: { name: 'starter', sha256: 'x', environments: pool },
+      },
       state: INITIAL_RUN_STATE,
       epochs: [],
       environments: [],
@@ -167,9 +209,22 @@ describe("an archive's fixed pool", () => {
       evaluations: [],
     };
     const sha = async (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-    const files = (await buildArchiveFiles(snapshot, sha)).map((f) => ({ path: f.path, text: f.text, sha256: createHash('sha256').update(f.text, 'utf8').digest('hex') }));
+    const files = (await buildArchiveFiles(snapshot, sha)).map((f) => ({
+      path: f.path,
+      text: f.text,
+      sha256: createHash('sha256').update(f.text, 'utf8').digest('hex'),
+    }));
     const progress: Array<[number, number, number]> = [];
-    const report = await importFiles(files, { sandbox, hashText: sha, nonce: 7, onProgress: (done, total) => progress.push([done, total, sandbox.seen.loads.length]) }, { now: 1 });
+    const report = await importFiles(
+      files,
+      {
+        sandbox,
+        hashText: sha,
+        nonce: 7,
+        onProgress: (done, total) => progress.push([done, total, sandbox.seen.loads.length]),
+      },
+      { now: 1 },
+    );
     expect(report.snapshot!.meta.fixedPool!.environments).toHaveLength(6);
     expect(sandbox.seen.loads).toHaveLength(6);
     expect(progress.at(-1)).toEqual([6, 6, 6]);

@@ -9,7 +9,8 @@ import { testMeta } from '../adapters/store/store-fixtures.ts';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const hashText = async (text: string) => sha(text);
-const asImport = (files: TextFile[], prefix = ''): ImportFile[] => files.map((f) => ({ path: prefix + f.path, text: f.text, sha256: sha(f.text) }));
+const asImport = (files: TextFile[], prefix = ''): ImportFile[] =>
+  files.map((f) => ({ path: prefix + f.path, text: f.text, sha256: sha(f.text) }));
 
 function snapshot(): RunSnapshot {
   const epochs = epochsOfDump(readV1Dump(), 'real');
@@ -40,13 +41,19 @@ describe('run archive', () => {
       'evals.jsonl',
     ]);
     const manifest = JSON.parse(files[0]!.text);
-    expect(manifest).toMatchObject({ format: 'spade-lab-run-archive', version: ARCHIVE_VERSION, counts: { epochs: 2, environments: 4, episodes: 16 } });
+    expect(manifest).toMatchObject({
+      format: 'spade-lab-run-archive',
+      version: ARCHIVE_VERSION,
+      counts: { epochs: 2, environments: 4, episodes: 16 },
+    });
     for (const f of files.slice(1)) expect(manifest.files[f.path]).toBe(sha(f.text));
     expect(detectImportKind(asImport(files, 'some-folder/'))).toBe('archive');
     const { snapshot: read, problems } = parseArchive(asImport(files, 'some-folder/'));
     expect(problems).toEqual([]);
     expect(read).toEqual(snapshot());
-    expect(epochResultsOf(read!).map((r) => [r.epoch, r.environments.length, r.episodes.length, r.nextState.epoch])).toEqual([
+    expect(
+      epochResultsOf(read!).map((r) => [r.epoch, r.environments.length, r.episodes.length, r.nextState.epoch]),
+    ).toEqual([
       [0, 2, 8, 1],
       [1, 2, 8, 2],
     ]);
@@ -54,7 +61,8 @@ describe('run archive', () => {
 
   it('reports changed files, skips bad lines, drops epochs after a gap, and never throws', async () => {
     const files = await buildArchiveFiles(snapshot(), hashText);
-    const edit = (path: string, change: (text: string) => string) => files.map((f) => (f.path === path ? { ...f, text: change(f.text) } : f));
+    const edit = (path: string, change: (text: string) => string) =>
+      files.map((f) => (f.path === path ? { ...f, text: change(f.text) } : f));
     let changed = edit('episodes.jsonl', (t) =>
       t
         .split('\n')
@@ -72,7 +80,9 @@ describe('run archive', () => {
       ['episodes.jsonl', false],
       ['rollouts.jsonl', false],
     ]);
-    expect(problems[0]!.reason).toMatch(/^checksum mismatch: manifest says [0-9a-f]{64}, file has [0-9a-f]{64}; read line by line anyway$/);
+    expect(problems[0]!.reason).toMatch(
+      /^checksum mismatch: manifest says [0-9a-f]{64}, file has [0-9a-f]{64}; read line by line anyway$/,
+    );
     expect(problems[3]!.reason).toBe('1 record of epoch 0 and later dropped: epochs.jsonl has no record of epoch 0');
     expect(problems[4]!.reason).toMatch(/^4 records of epoch 0 /);
     expect(read!.epochs).toEqual([]);
@@ -82,8 +92,12 @@ describe('run archive', () => {
   it('refuses archives it cannot read: no manifest, a newer version, no run.json', async () => {
     const files = await buildArchiveFiles(snapshot(), hashText);
     expect(parseArchive(asImport(files.slice(1))).snapshot).toBeNull();
-    const newer = files.map((f) => (f.path === 'manifest.json' ? { ...f, text: f.text.replace(`"version": ${ARCHIVE_VERSION}`, '"version": 99') } : f));
-    expect(parseArchive(asImport(newer)).problems[0]!.reason).toMatch(/archive version 99 is newer than this app reads \(1\)/);
+    const newer = files.map((f) =>
+      f.path === 'manifest.json' ? { ...f, text: f.text.replace(`"version": ${ARCHIVE_VERSION}`, '"version": 99') } : f,
+    );
+    expect(parseArchive(asImport(newer)).problems[0]!.reason).toMatch(
+      /archive version 99 is newer than this app reads \(1\)/,
+    );
     const noRun = parseArchive(asImport(files.filter((f) => f.path !== 'run.json')));
     expect(noRun.snapshot).toBeNull();
     expect(noRun.problems.map((p) => p.source)).toEqual(['run.json', 'run.json']);

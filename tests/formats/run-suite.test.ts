@@ -4,10 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/adapters/store/sha256.ts';
 import { DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
 import type { EnvironmentRecord } from '../../src/core/records.ts';
-import { runPoolEnvironments, runPoolSuite, runSuiteEpochProblem, runSuiteName } from '../../src/formats/import/run-suite.ts';
+import {
+  runPoolEnvironments,
+  runPoolSuite,
+  runSuiteEpochProblem,
+  runSuiteName,
+} from '../../src/formats/import/run-suite.ts';
 import { fakeSandbox, oneStepGame } from '../fixtures/fake-sandbox.ts';
 
-function env(id: string, epoch: number, slot: number, status: EnvironmentRecord['status'], code: string, skill = 'Logical Deduction'): EnvironmentRecord {
+function env(
+  id: string,
+  epoch: number,
+  slot: number,
+  status: EnvironmentRecord['status'],
+  code: string,
+  skill = 'Logical Deduction',
+): EnvironmentRecord {
   return {
     id,
     epoch,
@@ -49,7 +61,12 @@ describe('a run pool frozen at an epoch', () => {
       { id: 'e0001-s01', skill: 'Optimization', code: code('D'), title: null },
     ]);
     // e0002-s01 repeats e0000-s00's code (up to whitespace): left out.
-    expect(runPoolEnvironments(RECORDS, 3).map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s02', 'e0001-s01', 'e0002-s00']);
+    expect(runPoolEnvironments(RECORDS, 3).map((e) => e.id)).toEqual([
+      'e0000-s00',
+      'e0000-s02',
+      'e0001-s01',
+      'e0002-s00',
+    ]);
   });
 
   it('is a suite named after the run and the epoch, hashed over ids, skills and code', async () => {
@@ -64,19 +81,31 @@ describe('a run pool frozen at an epoch', () => {
 
   it('refuses an epoch out of range, saying the range, and a run with nothing valid', async () => {
     expect(runSuiteEpochProblem(RUN, 3)).toBeNull();
-    expect(runSuiteEpochProblem(RUN, 0)).toBe('the run curriculum has 3 committed epochs: expected an epoch from 1 to 3, got 0');
+    expect(runSuiteEpochProblem(RUN, 0)).toBe(
+      'the run curriculum has 3 committed epochs: expected an epoch from 1 to 3, got 0',
+    );
     expect(runSuiteEpochProblem(RUN, 4)).toContain('expected an epoch from 1 to 3, got 4');
-    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe('the run one has 1 committed epoch: expected epoch 1, got 2');
-    expect(runSuiteEpochProblem({ name: 'new', epochsCompleted: 0 }, 1)).toBe('the run new has no committed epoch, so it has no pool to evaluate on yet');
+    expect(runSuiteEpochProblem({ name: 'one', epochsCompleted: 1 }, 2)).toBe(
+      'the run one has 1 committed epoch: expected epoch 1, got 2',
+    );
+    expect(runSuiteEpochProblem({ name: 'new', epochsCompleted: 0 }, 1)).toBe(
+      'the run new has no committed epoch, so it has no pool to evaluate on yet',
+    );
     await expect(runPoolSuite(RUN, RECORDS, 4, hashText)).rejects.toThrow('expected an epoch from 1 to 3, got 4');
-    await expect(runPoolSuite(RUN, [RECORDS[1]!], 1, hashText)).rejects.toThrow('the suite run curriculum at epoch 1 has no usable environment; the run has no valid environment in epochs 1 to 1');
+    await expect(runPoolSuite(RUN, [RECORDS[1]!], 1, hashText)).rejects.toThrow(
+      'the suite run curriculum at epoch 1 has no usable environment; the run has no valid environment in epochs 1 to 1',
+    );
   });
 
   it('validates every environment when asked, leaving out each rejected one with the reason', async () => {
     const sandbox = fakeSandbox({ 'class AEnv:': oneStepGame });
     const { suite, problems } = await runPoolSuite(RUN, RECORDS, 1, hashText, { sandbox, options: DEFAULT_VALIDATION });
     expect(suite.environments.map((e) => e.id)).toEqual(['e0000-s00']);
-    expect(problems).toEqual([{ source: 'e0000-s02', reason: expect.stringMatching(/^invalid at load \(no_env_class\)/), kept: false }]);
-    await expect(runPoolSuite(RUN, RECORDS.slice(0, 2), 2, hashText, { sandbox, options: DEFAULT_VALIDATION })).rejects.toThrow(/has no usable environment \(e0001-s01: invalid at load/);
+    expect(problems).toEqual([
+      { source: 'e0000-s02', reason: expect.stringMatching(/^invalid at load \(no_env_class\)/), kept: false },
+    ]);
+    await expect(
+      runPoolSuite(RUN, RECORDS.slice(0, 2), 2, hashText, { sandbox, options: DEFAULT_VALIDATION }),
+    ).rejects.toThrow(/has no usable environment \(e0001-s01: invalid at load/);
   });
 });

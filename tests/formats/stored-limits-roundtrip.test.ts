@@ -9,7 +9,12 @@ import { CONFIG_TABLE } from '../../src/core/config-table.ts';
 import { DEFAULT_CONFIG, type Config } from '../../src/core/config.ts';
 import { runEpoch } from '../../src/core/loop/epoch.ts';
 import { INITIAL_RUN_STATE } from '../../src/core/loop/epoch.ts';
-import { clipEpisode, EPISODE_TEXT_CHARS, episodeTextSize, longestEpisodeLine } from '../../src/core/loop/stored-episode.ts';
+import {
+  clipEpisode,
+  EPISODE_TEXT_CHARS,
+  episodeTextSize,
+  longestEpisodeLine,
+} from '../../src/core/loop/stored-episode.ts';
 import type { Episode } from '../../src/core/records.ts';
 import { toJsonLines, type ImportFile } from '../../src/formats/export/files.ts';
 import { buildArchiveFiles } from '../../src/formats/export/run-archive.ts';
@@ -40,7 +45,15 @@ describe('the importer reads every line the writer can write', () => {
     const maxTurns = CONFIG_TABLE.maxTurns.max;
     expect(longestEpisodeLine(maxTurns)).toBeLessThanOrEqual(MAX_LINE_CHARS);
     const worst: Episode = {
-      ...{ id: 'e9999-s99-r15-nohint-63-failed', envId: 'e9999-s99', epoch: 9999, rollout: 15, arm: 'nohint', index: 63, seed: 4294967295 },
+      ...{
+        id: 'e9999-s99-r15-nohint-63-failed',
+        envId: 'e9999-s99',
+        epoch: 9999,
+        rollout: 15,
+        arm: 'nohint',
+        index: 63,
+        seed: 4294967295,
+      },
       ...{ firstObservation: FLOOD, instructions: [FLOOD, FLOOD], messages: [{ role: 'user', content: FLOOD }] },
       turns: Array.from({ length: maxTurns }, () => ({
         reply: SHORT_FLOOD,
@@ -87,9 +100,17 @@ describe('the importer reads every line the writer can write', () => {
     const result = await runEpoch({ model, sandbox, corpus: [], fixedPool: pool }, INITIAL_RUN_STATE, config);
     const floods = result.episodes.filter((e) => e.envId === result.environments[0]!.id);
     expect(floods.length).toBe(4);
-    expect(floods.every((e) => e.clipped === true && e.turns.length === 12 && episodeTextSize(e) <= EPISODE_TEXT_CHARS)).toBe(true);
-    expect(result.rollouts.filter((r) => r.envId === result.environments[0]!.id).every((r) => r.clipped === true)).toBe(true);
-    expect(result.episodes.filter((e) => e.envId === result.environments[1]!.id).every((e) => e.clipped === undefined && e.return === 1)).toBe(true);
+    expect(
+      floods.every((e) => e.clipped === true && e.turns.length === 12 && episodeTextSize(e) <= EPISODE_TEXT_CHARS),
+    ).toBe(true);
+    expect(result.rollouts.filter((r) => r.envId === result.environments[0]!.id).every((r) => r.clipped === true)).toBe(
+      true,
+    );
+    expect(
+      result.episodes
+        .filter((e) => e.envId === result.environments[1]!.id)
+        .every((e) => e.clipped === undefined && e.return === 1),
+    ).toBe(true);
 
     const snapshot = {
       meta: { ...testMeta('flood'), config, epochsCompleted: 1 },

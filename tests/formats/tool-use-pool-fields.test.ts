@@ -14,7 +14,12 @@ function toolDesk(): FakeInstance {
     step: () => ({ observation: 'Tool result:\nB4', reward: 0, terminated: false, truncated: false, info: {} }),
     toolFacts: () => ({
       methods: ['lookup'],
-      tools: [{ type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } },
+        },
+      ],
       toolsError: null,
       messages: null,
       criteria: null,
@@ -36,7 +41,13 @@ describe("a pool's setting and domain columns", () => {
   it('keeps a good setting and domain, and drops bad ones with a problem each', () => {
     const { candidates, problems } = parsePoolFiles(
       pool([
-        { file: 'a.py', code: 'ToolDeskEnv', skill: 'api_orchestration', setting: 'tool_use', domain: '  a smart home: lights  ' },
+        {
+          file: 'a.py',
+          code: 'ToolDeskEnv',
+          skill: 'api_orchestration',
+          setting: 'tool_use',
+          domain: '  a smart home: lights  ',
+        },
         { file: 'b.py', code: 'ToolDeskEnv', setting: 'chess', domain: 42 },
         { file: 'c.py', code: 'ToolDeskEnv', domain: 'x'.repeat(201) },
         { file: 'd.py', code: 'ToolDeskEnv', domain: 'line one\nline two' },
@@ -51,11 +62,31 @@ describe("a pool's setting and domain columns", () => {
       ['Unlabelled', 'games', undefined],
     ]);
     expect(problems).toEqual([
-      { source: 'games/b.py', reason: 'expected setting "games" or "tool_use", saw "chess"; ignored, the code decides', kept: true },
-      { source: 'games/b.py', reason: 'expected a domain: one line of 1 to 200 characters, saw 42; dropped', kept: true },
-      { source: 'games/c.py', reason: `expected a domain: one line of 1 to 200 characters, saw "${'x'.repeat(79)}; dropped`, kept: true },
-      { source: 'games/d.py', reason: 'expected a domain: one line of 1 to 200 characters, saw "line one\\nline two"; dropped', kept: true },
-      { source: 'games/e.py', reason: 'a game has no domain, saw "retail orders" on a row whose setting is "games"; dropped', kept: true },
+      {
+        source: 'games/b.py',
+        reason: 'expected setting "games" or "tool_use", saw "chess"; ignored, the code decides',
+        kept: true,
+      },
+      {
+        source: 'games/b.py',
+        reason: 'expected a domain: one line of 1 to 200 characters, saw 42; dropped',
+        kept: true,
+      },
+      {
+        source: 'games/c.py',
+        reason: `expected a domain: one line of 1 to 200 characters, saw "${'x'.repeat(79)}; dropped`,
+        kept: true,
+      },
+      {
+        source: 'games/d.py',
+        reason: 'expected a domain: one line of 1 to 200 characters, saw "line one\\nline two"; dropped',
+        kept: true,
+      },
+      {
+        source: 'games/e.py',
+        reason: 'a game has no domain, saw "retail orders" on a row whose setting is "games"; dropped',
+        kept: true,
+      },
     ]);
   });
 
@@ -63,7 +94,13 @@ describe("a pool's setting and domain columns", () => {
     const { candidates } = parsePoolFiles(
       pool([
         { file: 'a.py', code: 'ToolDeskEnv', skill_name: 'Data Retrieval', setting: 'games' },
-        { file: 'b.py', code: 'OneStepEnv', skill_name: 'Optimization', setting: 'tool_use', domain: 'banking and payments' },
+        {
+          file: 'b.py',
+          code: 'OneStepEnv',
+          skill_name: 'Optimization',
+          setting: 'tool_use',
+          domain: 'banking and payments',
+        },
       ]),
     );
     const { records, problems } = await validateCandidates(candidates, { sandbox: sandbox(), validation: VALIDATION });
@@ -72,9 +109,23 @@ describe("a pool's setting and domain columns", () => {
       ['Optimization', undefined, undefined],
     ]);
     expect(problems).toEqual([
-      { source: 'games/a.py', reason: 'the row says setting "games", but the code is a tool-use environment (its get_tools() lists tools); imported as "tool_use"', kept: true },
-      { source: 'games/b.py', reason: 'the row says setting "tool_use", but the code is a game (no tools from get_tools()); imported as "games"', kept: true },
-      { source: 'games/b.py', reason: 'the code is a game, which has no domain; the domain "banking and payments" was dropped', kept: true },
+      {
+        source: 'games/a.py',
+        reason:
+          'the row says setting "games", but the code is a tool-use environment (its get_tools() lists tools); imported as "tool_use"',
+        kept: true,
+      },
+      {
+        source: 'games/b.py',
+        reason:
+          'the row says setting "tool_use", but the code is a game (no tools from get_tools()); imported as "games"',
+        kept: true,
+      },
+      {
+        source: 'games/b.py',
+        reason: 'the code is a game, which has no domain; the domain "banking and payments" was dropped',
+        kept: true,
+      },
     ]);
     // A pool of both kinds becomes a games run; one of tool-use environments only, a tool-use run with its skills.
     expect(poolSetting(records)).toBe('games');

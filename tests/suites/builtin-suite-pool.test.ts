@@ -10,7 +10,10 @@ import { GAME_SKILLS } from '../../src/core/skills.ts';
 import { policyForObservation, SUITE_POLICIES } from '../../src/adapters/llm/scripted/suite-policies.ts';
 
 const SUITE = join(import.meta.dirname, '../../public/suites/builtin');
-const manifest: Array<{ file_name: string; skill_name: string; title: string }> = readFileSync(join(SUITE, 'manifest.jsonl'), 'utf8')
+const manifest: Array<{ file_name: string; skill_name: string; title: string }> = readFileSync(
+  join(SUITE, 'manifest.jsonl'),
+  'utf8',
+)
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line));
@@ -50,7 +53,8 @@ describe('the built-in suite manifest', () => {
     for (const name of gameFiles) {
       const code = readFileSync(join(SUITE, 'games', name), 'utf8');
       expect(code.trimEnd().split('\n').length, name).toBeLessThanOrEqual(90);
-      for (const [, module] of code.matchAll(/^(?:import|from) (\w+)/gm)) expect(stdlib.has(module!), `${name} imports ${module}`).toBe(true);
+      for (const [, module] of code.matchAll(/^(?:import|from) (\w+)/gm))
+        expect(stdlib.has(module!), `${name} imports ${module}`).toBe(true);
       expect(code, name).toContain('random.Random(seed)');
       expect(code, name).not.toMatch(/random\.(?:randint|choice|random|sample|shuffle|seed)\(/);
     }
@@ -83,7 +87,8 @@ describe('policyForObservation', () => {
   });
 
   it('plays from the observation text: a hint full of numbers does not change the move', () => {
-    const first = '[Beacon Sync] Three beacons flash every 4, 6 and 10 seconds. All three flashed together at second 5. At which second after second 100 do all three next flash together?';
+    const first =
+      '[Beacon Sync] Three beacons flash every 4, 6 and 10 seconds. All three flashed together at second 5. At which second after second 100 do all three next flash together?';
     const policy = policyForObservation(first)!;
     expect(policy.win([first])).toBe('\\boxed{125}');
     expect(policy.win([`${first}\n\nHINT: every 7, 8 and 9 seconds, after second 999`])).toBe('\\boxed{125}');

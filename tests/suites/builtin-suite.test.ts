@@ -17,7 +17,10 @@ import { policyForObservation, type Play } from '../../src/adapters/llm/scripted
 const runtime = fileSandbox();
 
 const SUITE = join(import.meta.dirname, '../../public/suites/builtin');
-const manifest: Array<{ file_name: string; skill_name: string; title: string }> = readFileSync(join(SUITE, 'manifest.jsonl'), 'utf8')
+const manifest: Array<{ file_name: string; skill_name: string; title: string }> = readFileSync(
+  join(SUITE, 'manifest.jsonl'),
+  'utf8',
+)
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line));
@@ -50,46 +53,51 @@ async function playEpisode(handle: EnvHandle, seed: number, play: Play, hint?: s
 const won = (episode: Episode) => episode.steps.at(-1)?.terminated === true && episode.steps.at(-1)?.reward === 1;
 
 describe('built-in suite environments in the sandbox', () => {
-  it.each(manifest)('$title ($skill_name) is valid, passes a run-seed challenge, is won by its winning line and lost by its losing line', async (row) => {
-    const code = readFileSync(join(SUITE, 'games', row.file_name), 'utf8');
-    const report = await validateEnvironment(code, runtime(), { ...DEFAULT_VALIDATION, source: 'code' });
-    expect({ ok: report.ok, message: report.message }).toEqual({ ok: true, message: null });
-    expect(report.firstObservation!.startsWith(`[${row.title}] `)).toBe(true);
-    expect(report.firstObservation).toContain('\\boxed{');
+  it.each(manifest)(
+    '$title ($skill_name) is valid, passes a run-seed challenge, is won by its winning line and lost by its losing line',
+    async (row) => {
+      const code = readFileSync(join(SUITE, 'games', row.file_name), 'utf8');
+      const report = await validateEnvironment(code, runtime(), { ...DEFAULT_VALIDATION, source: 'code' });
+      expect({ ok: report.ok, message: report.message }).toEqual({ ok: true, message: null });
+      expect(report.firstObservation!.startsWith(`[${row.title}] `)).toBe(true);
+      expect(report.firstObservation).toContain('\\boxed{');
 
-    const handle = await runtime().load(code, { maxTurns: TURN_CAP, timeoutMs: 5000 });
-    try {
-      // The run-seed challenge's own checks (validation's fixed probe is the same every time, and passed above), on the handle the lines play next: one interpreter start fewer than a second validation.
-      const challenge = drawChallenge(manifest.indexOf(row) + 1);
-      await checkSameReset(handle, challenge.seeds[0], await challengeProbe(handle, challenge));
-      expect(handle.hasSolution).toBe(true);
-      for (const seed of SEEDS) {
-        const { observation } = await handle.reset(seed);
-        const policy = policyForObservation(observation);
-        expect(policy?.title).toBe(row.title);
+      const handle = await runtime().load(code, { maxTurns: TURN_CAP, timeoutMs: 5000 });
+      try {
+        // The run-seed challenge's own checks (validation's fixed probe is the same every time, and passed above), on the handle the lines play next: one interpreter start fewer than a second validation.
+        const challenge = drawChallenge(manifest.indexOf(row) + 1);
+        await checkSameReset(handle, challenge.seeds[0], await challengeProbe(handle, challenge));
+        expect(handle.hasSolution).toBe(true);
+        for (const seed of SEEDS) {
+          const { observation } = await handle.reset(seed);
+          const policy = policyForObservation(observation);
+          expect(policy?.title).toBe(row.title);
 
-        const win = await playEpisode(handle, seed, policy!.win, seed === 2 ? NOISY_HINT : undefined);
-        expect(won(win), `win line, seed ${seed}: ${win.steps.at(-1)?.observation}`).toBe(true);
-        expect(win.steps.at(-1)!.truncated).toBe(false);
-        expect(win.steps.length).toBeLessThanOrEqual(TURN_CAP);
-        for (const step of win.steps.slice(0, -1)) expect(step).toMatchObject({ reward: 0, terminated: false, truncated: false });
+          const win = await playEpisode(handle, seed, policy!.win, seed === 2 ? NOISY_HINT : undefined);
+          expect(won(win), `win line, seed ${seed}: ${win.steps.at(-1)?.observation}`).toBe(true);
+          expect(win.steps.at(-1)!.truncated).toBe(false);
+          expect(win.steps.length).toBeLessThanOrEqual(TURN_CAP);
+          for (const step of win.steps.slice(0, -1))
+            expect(step).toMatchObject({ reward: 0, terminated: false, truncated: false });
 
-        const lose = await playEpisode(handle, seed, policy!.lose);
-        expect(won(lose), `lose line, seed ${seed}`).toBe(false);
-        // The losing line ends like any episode: a terminal loss or truncation at the turn cap, never more steps.
-        expect(lose.steps.at(-1)!.terminated || lose.steps.at(-1)!.truncated).toBe(true);
-        expect(lose.steps.every((step) => step.reward < 1)).toBe(true);
+          const lose = await playEpisode(handle, seed, policy!.lose);
+          expect(won(lose), `lose line, seed ${seed}`).toBe(false);
+          // The losing line ends like any episode: a terminal loss or truncation at the turn cap, never more steps.
+          expect(lose.steps.at(-1)!.terminated || lose.steps.at(-1)!.truncated).toBe(true);
+          expect(lose.steps.every((step) => step.reward < 1)).toBe(true);
 
-        const solution = await handle.solution();
-        expect(solution?.length, `solution of seed ${seed}`).toBeGreaterThan(10);
+          const solution = await handle.solution();
+          expect(solution?.length, `solution of seed ${seed}`).toBeGreaterThan(10);
+        }
+        // Seeds give different instances (a first observation may hide the instance, so its solution is compared too), and the same seed the same one.
+        const instances: string[] = [];
+        for (const seed of SEEDS)
+          instances.push(`${(await handle.reset(seed)).observation}\n${await handle.solution()}`);
+        expect(new Set(instances).size).toBe(SEEDS.length);
+        expect(`${(await handle.reset(1)).observation}\n${await handle.solution()}`).toBe(instances[1]);
+      } finally {
+        await handle.dispose();
       }
-      // Seeds give different instances (a first observation may hide the instance, so its solution is compared too), and the same seed the same one.
-      const instances: string[] = [];
-      for (const seed of SEEDS) instances.push(`${(await handle.reset(seed)).observation}\n${await handle.solution()}`);
-      expect(new Set(instances).size).toBe(SEEDS.length);
-      expect(`${(await handle.reset(1)).observation}\n${await handle.solution()}`).toBe(instances[1]);
-    } finally {
-      await handle.dispose();
-    }
-  });
+    },
+  );
 });

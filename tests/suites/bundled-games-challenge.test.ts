@@ -33,9 +33,16 @@ describe('bundled games under the validation challenge', () => {
     const options = { ...DEFAULT_VALIDATION, source: demo ? ('reply' as const) : ('code' as const) };
     for (const report of [
       await validateEnvironment(code, runtime(), { ...options, nonce: 0x5eed }),
-      await validateEnvironment(code, runtime(), { ...options, challenge: drawChallenge(BUILTIN.length + GAMES.indexOf(file) + 1) }),
+      await validateEnvironment(code, runtime(), {
+        ...options,
+        challenge: drawChallenge(BUILTIN.length + GAMES.indexOf(file) + 1),
+      }),
     ]) {
-      expect({ ok: report.ok, code: report.code, message: report.message }).toEqual({ ok: true, code: null, message: null });
+      expect({ ok: report.ok, code: report.code, message: report.message }).toEqual({
+        ok: true,
+        code: null,
+        message: null,
+      });
     }
   });
 });

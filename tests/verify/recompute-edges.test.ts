@@ -63,40 +63,68 @@ function storedRun(config: Config): StoredRun {
 }
 
 describe('spade verify on the scoring edge cases', () => {
-  it.each(['blend', 'regret', 'solve_rate', 'learning_potential'] as const)('agrees with every number the %s scoring wrote', (reward) => {
-    const report = recomputeRun(storedRun({ ...EDGE_CONFIG, reward }));
-    expect(report.mismatches).toEqual([]);
-    expect(report.checked).toBeGreaterThan(100);
-  });
+  it.each(['blend', 'regret', 'solve_rate', 'learning_potential'] as const)(
+    'agrees with every number the %s scoring wrote',
+    (reward) => {
+      const report = recomputeRun(storedRun({ ...EDGE_CONFIG, reward }));
+      expect(report.mismatches).toEqual([]);
+      expect(report.checked).toBeGreaterThan(100);
+    },
+  );
 
   it('agrees on a hang that leaves its environment scored: -0.5 under the regret reward', () => {
     const run = storedRun({ ...EDGE_CONFIG, reward: 'regret' });
     expect(run.environments.find((e) => e.id === 'H')!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
-    const forged = run.environments.map((e) => (e.id === 'H' ? { ...e, stats: { ...e.stats!, designerReward: 0 } } : e));
-    expect(recomputeRun({ ...run, environments: forged }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual([['H', 'stats.designerReward', -0.5]]);
+    const forged = run.environments.map((e) =>
+      e.id === 'H' ? { ...e, stats: { ...e.stats!, designerReward: 0 } } : e,
+    );
+    expect(recomputeRun({ ...run, environments: forged }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual(
+      [['H', 'stats.designerReward', -0.5]],
+    );
   });
 
   it('reports a quarantined environment scored the old way: stats, a designer row and a memory record', () => {
     const run = storedRun(EDGE_CONFIG);
     const b = run.environments.find((e) => e.id === 'B')!;
-    const forged: EnvironmentRecord[] = run.environments.map((e) => (e.id === 'Q' ? { ...e, stats: { ...b.stats!, rNoHint: 0, regret: 1, designerReward: 1 } } : e));
+    const forged: EnvironmentRecord[] = run.environments.map((e) =>
+      e.id === 'Q' ? { ...e, stats: { ...b.stats!, rNoHint: 0, regret: 1, designerReward: 1 } } : e,
+    );
     const row = { ...run.rollouts.find((r) => r.envId === 'B' && r.role === 'designer')!, envId: 'Q' };
     const memory = [...run.state!.memory, { envId: 'Q', skill: b.skill, code: 'x', winRate: 0, regret: 1, epoch: 0 }];
-    const report = recomputeRun({ ...run, environments: forged, rollouts: [...run.rollouts, row], state: { ...run.state!, memory } });
+    const report = recomputeRun({
+      ...run,
+      environments: forged,
+      rollouts: [...run.rollouts, row],
+      state: { ...run.state!, memory },
+    });
     const found = report.mismatches.map((m) => `${m.file} ${m.id} ${m.field}`);
-    expect(found).toEqual(expect.arrayContaining(['environments.jsonl Q stats present', 'rollouts.jsonl designer/Q count', 'state.json memory length']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'environments.jsonl Q stats present',
+        'rollouts.jsonl designer/Q count',
+        'state.json memory length',
+      ]),
+    );
   });
 
   it('reports an r_nohint of 0 for an environment whose rollout 0 lost every play, and |0 - mu_slow| under learning potential', () => {
     const blend = storedRun(EDGE_CONFIG);
-    const zeroed = blend.environments.map((e) => (e.id === 'A' ? { ...e, stats: { ...e.stats!, rNoHint: 0, regret: 1 } } : e));
-    expect(recomputeRun({ ...blend, environments: zeroed }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual([
+    const zeroed = blend.environments.map((e) =>
+      e.id === 'A' ? { ...e, stats: { ...e.stats!, rNoHint: 0, regret: 1 } } : e,
+    );
+    expect(
+      recomputeRun({ ...blend, environments: zeroed }).mismatches.map((m) => [m.id, m.field, m.recomputed]),
+    ).toEqual([
       ['A', 'stats.rNoHint', 0.5],
       ['A', 'stats.regret', 0.5],
     ]);
     const lp = storedRun({ ...EDGE_CONFIG, reward: 'learning_potential' });
     const slow = lp.state!.skillAverages[ENVS[0]!.skill]!.slow;
-    const forged = lp.environments.map((e) => (e.id === 'E' ? { ...e, stats: { ...e.stats!, designerReward: slow } } : e));
-    expect(recomputeRun({ ...lp, environments: forged }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual([['E', 'stats.designerReward', 0]]);
+    const forged = lp.environments.map((e) =>
+      e.id === 'E' ? { ...e, stats: { ...e.stats!, designerReward: slow } } : e,
+    );
+    expect(recomputeRun({ ...lp, environments: forged }).mismatches.map((m) => [m.id, m.field, m.recomputed])).toEqual([
+      ['E', 'stats.designerReward', 0],
+    ]);
   });
 });

@@ -1,5 +1,9 @@
 /** What a model id (`ChatModel.id`, `RunMeta.modelId`, the CLI's `--model`) names, by backend. */
-export type ModelId = { kind: 'webllm'; model: string } | { kind: 'wllama'; file: string } | { kind: 'openai'; baseUrl: string; model: string } | { kind: 'scripted'; name: string };
+export type ModelId =
+  | { kind: 'webllm'; model: string }
+  | { kind: 'wllama'; file: string }
+  | { kind: 'openai'; baseUrl: string; model: string }
+  | { kind: 'scripted'; name: string };
 
 /** The id of the WebGPU model `model`: `webllm:<model>`. */
 export const webllmModelId = (model: string) => formatModelId({ kind: 'webllm', model });

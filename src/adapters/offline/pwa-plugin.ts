@@ -15,7 +15,10 @@ const MAX_PRECACHED_FILE_BYTES = 32 * 1024 * 1024;
  */
 const withoutCompatWasm: ManifestTransform = (entries) => {
   const compatBytes = statSync(createRequire(import.meta.url).resolve('@wllama/wllama-compat/wasm/wllama.wasm')).size;
-  return { manifest: entries.filter((entry) => !(entry.url.endsWith('.wasm') && entry.size === compatBytes)), warnings: [] };
+  return {
+    manifest: entries.filter((entry) => !(entry.url.endsWith('.wasm') && entry.size === compatBytes)),
+    warnings: [],
+  };
 };
 
 /**
@@ -41,7 +44,8 @@ export function spadeOfflinePlugin(): PluginOption {
     manifest: {
       name: 'SPADE Lab',
       short_name: 'SPADE Lab',
-      description: 'Watch SPADE self-play run in your browser tab: a local model designs games, a Python sandbox checks them.',
+      description:
+        'Watch SPADE self-play run in your browser tab: a local model designs games, a Python sandbox checks them.',
       start_url: '.',
       scope: '.',
       display: 'standalone',

@@ -1,6 +1,11 @@
 import { callOver, portLine } from './call-channel.ts';
 import { poolSize } from './pool-size.ts';
-import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess, type SpawnSandbox } from './pyodide-runtime.ts';
+import {
+  PyodideSandboxRuntime,
+  type PyodideRuntimeOptions,
+  type SandboxProcess,
+  type SpawnSandbox,
+} from './pyodide-runtime.ts';
 import { sandboxFrameHtml } from './sandbox-frame.ts';
 import { errorMessage } from '../../core/error-message.ts';
 
@@ -54,7 +59,11 @@ async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownl
 async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
   const [workerSource, files, snapshot] = await Promise.all([
     fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
-    Promise.all(assets.pyodideFiles.map(async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const)).then(Object.fromEntries),
+    Promise.all(
+      assets.pyodideFiles.map(
+        async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const,
+      ),
+    ).then(Object.fromEntries),
     fetchSnapshot(assets),
   ]);
   return { workerSource, files, snapshot };
@@ -66,7 +75,11 @@ function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
 
 // Resolves once the worker's interpreter is up, with whether it had to start cold because the
 // snapshot it was given would not restore.
-function waitForReady(port: MessagePort, exited: Promise<string>, signal?: AbortSignal): Promise<{ snapshotRefused: boolean }> {
+function waitForReady(
+  port: MessagePort,
+  exited: Promise<string>,
+  signal?: AbortSignal,
+): Promise<{ snapshotRefused: boolean }> {
   return new Promise((resolve, reject) => {
     const settle = (error: Error | null, snapshotRefused = false) => {
       clearTimeout(timer);
@@ -77,11 +90,19 @@ function waitForReady(port: MessagePort, exited: Promise<string>, signal?: Abort
     };
     const onAbort = () => settle(new Error('the sandbox runtime closed while Python was starting'));
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as { spadeSandboxReady?: unknown; spadeSandboxError?: unknown; snapshotRefused?: unknown } | null;
+      const data = event.data as {
+        spadeSandboxReady?: unknown;
+        spadeSandboxError?: unknown;
+        snapshotRefused?: unknown;
+      } | null;
       if (data?.spadeSandboxReady === true) settle(null, data.snapshotRefused === true);
-      else if (typeof data?.spadeSandboxError === 'string') settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
+      else if (typeof data?.spadeSandboxError === 'string')
+        settle(new Error(`Python sandbox failed to start: ${data.spadeSandboxError.slice(0, 500)}`));
     };
-    const timer = setTimeout(() => settle(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     port.addEventListener('message', onMessage);
     port.start();
@@ -113,10 +134,19 @@ function removeIfDone(host: SandboxFrame): void {
 function snapshotUseOf(source: unknown, why: unknown): SnapshotUse {
   if (source === 'build') return { fromBuild: true };
   const reason = typeof why === 'string' && why ? why.slice(0, 300) : 'was not used';
-  return { fromBuild: false, why: source === 'page' ? reason : `${reason}, and this page could not make one of its own either (every interpreter starts cold)` };
+  return {
+    fromBuild: false,
+    why:
+      source === 'page'
+        ? reason
+        : `${reason}, and this page could not make one of its own either (every interpreter starts cold)`,
+  };
 }
 
-async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebuilt: { bytes: ArrayBuffer } | { why: string }): Promise<SandboxFrame> {
+async function openSandboxFrame(
+  { files, workerSource }: SandboxDownloads,
+  prebuilt: { bytes: ArrayBuffer } | { why: string },
+): Promise<SandboxFrame> {
   const element = document.createElement('iframe');
   element.setAttribute('sandbox', 'allow-scripts');
   element.setAttribute('aria-hidden', 'true');
@@ -131,18 +161,24 @@ async function openSandboxFrame({ files, workerSource }: SandboxDownloads, prebu
   let said: (use: SnapshotUse) => void = () => undefined;
   const snapshotUse = new Promise<SnapshotUse>((resolve) => (said = resolve));
   channel.port1.onmessage = (event: MessageEvent) => {
-    const data = event.data as { spadeSandboxDied?: unknown; id?: unknown; spadeSnapshotSource?: unknown; why?: unknown } | null;
-    if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string') deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
+    const data = event.data as {
+      spadeSandboxDied?: unknown;
+      id?: unknown;
+      spadeSnapshotSource?: unknown;
+      why?: unknown;
+    } | null;
+    if (typeof data?.id === 'number' && typeof data.spadeSandboxDied === 'string')
+      deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
     else if (data && 'spadeSnapshotSource' in data) said(snapshotUseOf(data.spadeSnapshotSource, data.why));
   };
   const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
   const given = 'bytes' in prebuilt ? { prebuilt: prebuilt.bytes.slice(0) } : {};
   const missing = 'why' in prebuilt ? { prebuiltMissing: prebuilt.why } : {};
-  element.contentWindow?.postMessage({ workerSource, files: copies, control: channel.port2, snapshot: true, ...given, ...missing }, '*', [
-    channel.port2,
-    ...Object.values(copies),
-    ...Object.values(given),
-  ]);
+  element.contentWindow?.postMessage(
+    { workerSource, files: copies, control: channel.port2, snapshot: true, ...given, ...missing },
+    '*',
+    [channel.port2, ...Object.values(copies), ...Object.values(given)],
+  );
   return { element, control: channel.port1, deaths, retired: false, prebuilt: 'bytes' in prebuilt, snapshotUse };
 }
 
@@ -247,11 +283,18 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
  * device's memory allows (one until the first environment loads), booted side by side on all cores
  * but one, which the page and the model keep (unless `options` say otherwise).
  */
-export function createBrowserSandboxRuntime(assets: BrowserSandboxAssets, options: Partial<PyodideRuntimeOptions> = {}): BrowserSandboxRuntime {
+export function createBrowserSandboxRuntime(
+  assets: BrowserSandboxAssets,
+  options: Partial<PyodideRuntimeOptions> = {},
+): BrowserSandboxRuntime {
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
   // navigator.deviceMemory (GB, rounded down and capped at 8 by the browser); 4 GB where it is not told.
   const deviceBytes = ((navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4) * 1024 ** 3;
   const spawner = browserSandboxSpawner(assets);
-  const runtime = new PyodideSandboxRuntime(spawner, { ...poolSize(cores, deviceBytes / 2, 1), idleSpares: 1, ...options });
+  const runtime = new PyodideSandboxRuntime(spawner, {
+    ...poolSize(cores, deviceBytes / 2, 1),
+    idleSpares: 1,
+    ...options,
+  });
   return Object.assign(runtime, { snapshotUse: spawner.snapshotUse });
 }

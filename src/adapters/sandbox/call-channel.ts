@@ -41,7 +41,9 @@ export function ipcLine(channel: IpcChannel, onSendFailure: (error: Error) => vo
 }
 
 /** A MessagePort (or a worker's global scope) as a MessageLine; listening starts the port. */
-export function portLine(port: Pick<MessagePort, 'postMessage' | 'addEventListener'> & { start?(): void }): MessageLine {
+export function portLine(
+  port: Pick<MessagePort, 'postMessage' | 'addEventListener'> & { start?(): void },
+): MessageLine {
   return {
     post(message) {
       try {
@@ -71,7 +73,14 @@ export function callOver(line: MessageLine): (request: string) => Promise<unknow
     if (!call) return;
     waiting.delete(message[0]);
     // The error text is read only when it is a string: anything else could be built to be costly (or recursive) to print.
-    if (message[1] === null && message.length > 2) call.reject(new Error(typeof message[2] === 'string' ? message[2].slice(0, 2000) : 'the sandbox reported an error without a message'));
+    if (message[1] === null && message.length > 2)
+      call.reject(
+        new Error(
+          typeof message[2] === 'string'
+            ? message[2].slice(0, 2000)
+            : 'the sandbox reported an error without a message',
+        ),
+      );
     else call.resolve(message[1]);
   });
   return (request) =>
@@ -85,7 +94,13 @@ export function callOver(line: MessageLine): (request: string) => Promise<unknow
 /** The sandbox's side: answers every well-formed request with `handle`'s reply; anything else is ignored. */
 export function answerCalls(line: MessageLine, handle: (request: string) => string): void {
   line.listen((message) => {
-    if (!Array.isArray(message) || message.length !== 2 || typeof message[0] !== 'number' || typeof message[1] !== 'string') return;
+    if (
+      !Array.isArray(message) ||
+      message.length !== 2 ||
+      typeof message[0] !== 'number' ||
+      typeof message[1] !== 'string'
+    )
+      return;
     let answer: unknown[];
     try {
       answer = [message[0], handle(message[1])];

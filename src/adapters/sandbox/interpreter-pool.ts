@@ -69,7 +69,11 @@ export class InterpreterPool {
       ? Promise.resolve(this.lend(proc))
       : new Promise<SandboxProcess>((resolve, reject) => {
           const at = urgent ? this.waiters.findIndex((w) => !w.urgent) : -1;
-          this.waiters.splice(at < 0 ? this.waiters.length : at, 0, { resolve: (booted) => resolve(this.lend(booted)), reject, urgent });
+          this.waiters.splice(at < 0 ? this.waiters.length : at, 0, {
+            resolve: (booted) => resolve(this.lend(booted)),
+            reject,
+            urgent,
+          });
         });
     this.mostWanted = Math.max(this.mostWanted, this.lent.size + this.waiters.length);
     this.fill();

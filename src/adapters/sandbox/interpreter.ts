@@ -65,7 +65,12 @@ export class Interpreter {
   }
 
   /** Sends one harness request; resolves with the parsed reply or rejects with an EnvError. */
-  request(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
+  request(
+    body: Record<string, unknown>,
+    call: EnvCall,
+    stage: ValidationStage,
+    timeoutMs: number,
+  ): Promise<Record<string, unknown>> {
     return this.queue.run(() => this.exchange(body, call, stage, timeoutMs));
   }
 
@@ -77,7 +82,12 @@ export class Interpreter {
     this.onKilled();
   }
 
-  private async exchange(body: Record<string, unknown>, call: EnvCall, stage: ValidationStage, timeoutMs: number): Promise<Record<string, unknown>> {
+  private async exchange(
+    body: Record<string, unknown>,
+    call: EnvCall,
+    stage: ValidationStage,
+    timeoutMs: number,
+  ): Promise<Record<string, unknown>> {
     if (this.gone) {
       throw envError('env_lost', stage, {
         expected: 'the environment to still be loaded',
@@ -123,7 +133,11 @@ export class Interpreter {
 /** The environment's own failure for a sandbox reply that broke the protocol (its interpreter is killed): `bad_harness_reply`. */
 export function protocolError(stage: ValidationStage, error: unknown): EnvError {
   const seen = errorMessage(error);
-  return new EnvError('bad_harness_reply', stage, `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`);
+  return new EnvError(
+    'bad_harness_reply',
+    stage,
+    `Expected a well-formed sandbox reply. Saw ${seen.slice(0, 500)}. Fix: never replace or patch the sandbox harness; its interpreter was killed.`,
+  );
 }
 
 function restored(reply: string): boolean {

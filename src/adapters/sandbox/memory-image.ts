@@ -115,7 +115,8 @@ export class MemoryImage {
     const now = outside(this.module);
     const changed = (Object.keys(now) as (keyof Outside)[]).filter((key) => now[key] !== this.before[key]);
     if (changed.length > 0) return `state outside memory changed (${changed.join(', ')})`;
-    if (this.module.HEAP8.length > this.bytes.length * MAX_GROWTH) return `memory grew to ${Math.round(this.module.HEAP8.length / 2 ** 20)} MB`;
+    if (this.module.HEAP8.length > this.bytes.length * MAX_GROWTH)
+      return `memory grew to ${Math.round(this.module.HEAP8.length / 2 ** 20)} MB`;
     return null;
   }
 }

@@ -87,7 +87,10 @@ function waitForReady(child: ChildProcess, exited: Promise<string>): Promise<voi
 
 // Resolves once with why the child is gone. A closed IPC channel, a failed send or a spawn error
 // counts as death too: the child is killed, so a sandbox that cannot answer never lingers.
-function watchDeath(child: ChildProcess, stderr: () => string): { exited: Promise<string>; lost: (why: string) => void } {
+function watchDeath(
+  child: ChildProcess,
+  stderr: () => string,
+): { exited: Promise<string>; lost: (why: string) => void } {
   let settle!: (reason: string) => void;
   const exited = new Promise<string>((resolve) => {
     settle = resolve;
@@ -104,7 +107,8 @@ function watchDeath(child: ChildProcess, stderr: () => string): { exited: Promis
   child.on('disconnect', () => lost('its IPC channel closed'));
   child.on('error', (error) => {
     lost(`process error: ${error.message}`);
-    if (child.exitCode === null && child.signalCode === null && child.pid === undefined) settle(`it could not start: ${error.message}`);
+    if (child.exitCode === null && child.signalCode === null && child.pid === undefined)
+      settle(`it could not start: ${error.message}`);
   });
   return { exited, lost };
 }
@@ -144,9 +148,13 @@ export type SnapshotChoice = 'shared' | 'cold' | { file: string };
  * killed with its parent. Talks over IPC with call-channel.ts's protocol (JSON messages); `exited` also resolves when IPC breaks.
  * The interpreter is restored from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
  */
-export async function spawnNodeSandbox(start: SnapshotChoice = 'shared', signal?: AbortSignal): Promise<SandboxProcess> {
+export async function spawnNodeSandbox(
+  start: SnapshotChoice = 'shared',
+  signal?: AbortSignal,
+): Promise<SandboxProcess> {
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
-  const snapshot = start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
+  const snapshot =
+    start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
   // A child killed while it boots (the OOM killer, a stray kill) gets one more try, cold; a broken
   // setup fails twice. Shared-snapshot starts that keep failing while cold ones work mean a bad
   // snapshot file: it is made anew.
@@ -157,7 +165,8 @@ export async function spawnNodeSandbox(start: SnapshotChoice = 'shared', signal?
   } catch (error) {
     if (signal?.aborted) throw error;
     const proc = await startChild(launcher, bundle, null, signal);
-    if (start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE) forgetSnapshot(snapshot);
+    if (start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE)
+      forgetSnapshot(snapshot);
     return proc;
   }
 }
@@ -250,7 +259,12 @@ function launchChild(
   return { child, ...watchDeath(child, () => stderrTail) };
 }
 
-async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: string | null, signal?: AbortSignal): Promise<SandboxProcess> {
+async function startChild(
+  launcher: SandboxLauncher,
+  bundle: string,
+  snapshot: string | null,
+  signal?: AbortSignal,
+): Promise<SandboxProcess> {
   signal?.throwIfAborted();
   const { child, exited, lost } = launchChild(launcher, bundle, snapshot ? [snapshot] : [], snapshot);
   const stop = () => lost('its runtime closed while it was starting');
@@ -276,5 +290,9 @@ async function startChild(launcher: SandboxLauncher, bundle: string, snapshot: s
  * `options` say otherwise).
  */
 export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions> = {}): PyodideSandboxRuntime {
-  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), { ...poolSize(availableParallelism(), freemem()), idleSpares: 1, ...options });
+  return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), {
+    ...poolSize(availableParallelism(), freemem()),
+    idleSpares: 1,
+    ...options,
+  });
 }

@@ -27,5 +27,9 @@ export interface PoolSize {
 export function poolSize(cores: number, freeBytes: number, reservedCores = 0): PoolSize {
   const usable = Math.max(1, Math.floor(cores));
   const byMemory = Math.max(1, Math.floor(freeBytes / 2 / INTERPRETER_BUDGET_BYTES));
-  return { spares: Math.min(usable + HANG_RESERVE, byMemory), bootsAtOnce: Math.max(1, usable - reservedCores), kept: byMemory };
+  return {
+    spares: Math.min(usable + HANG_RESERVE, byMemory),
+    bootsAtOnce: Math.max(1, usable - reservedCores),
+    kept: byMemory,
+  };
 }

@@ -48,7 +48,11 @@ export function findExecutable(name: string, path: string): string | null {
  * memory capped and no core dumps. Each tool execs the next, so the node process keeps the pid
  * and the IPC descriptor of the spawned child.
  */
-export function fencePrefix(tools: { unshare: string; setpriv: string; prlimit: string }, namespaceFlags: readonly string[], dataLimitBytes = SANDBOX_DATA_LIMIT_BYTES): string[] {
+export function fencePrefix(
+  tools: { unshare: string; setpriv: string; prlimit: string },
+  namespaceFlags: readonly string[],
+  dataLimitBytes = SANDBOX_DATA_LIMIT_BYTES,
+): string[] {
   return [
     tools.unshare,
     ...namespaceFlags,
@@ -69,7 +73,9 @@ export function fencePrefix(tools: { unshare: string; setpriv: string; prlimit: 
 
 function run(command: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { env: {}, timeout: 10_000 }, (error, stdout, stderr) => resolve({ ok: !error, stdout, stderr }));
+    execFile(command, args, { env: {}, timeout: 10_000 }, (error, stdout, stderr) =>
+      resolve({ ok: !error, stdout, stderr }),
+    );
   });
 }
 
@@ -84,7 +90,11 @@ async function probe(prefix: string[]): Promise<string | null> {
 
 async function detect(): Promise<SandboxLauncher> {
   const path = process.env.PATH ?? '';
-  const tools = { unshare: findExecutable('unshare', path), setpriv: findExecutable('setpriv', path), prlimit: findExecutable('prlimit', path) };
+  const tools = {
+    unshare: findExecutable('unshare', path),
+    setpriv: findExecutable('setpriv', path),
+    prlimit: findExecutable('prlimit', path),
+  };
   const missing = Object.entries(tools)
     .filter(([, file]) => !file)
     .map(([name]) => name);
@@ -100,7 +110,9 @@ async function detect(): Promise<SandboxLauncher> {
     }
   }
   if (process.env[UNFENCED_ENV] === '1') {
-    process.stderr.write(`spade: warning: ${UNFENCED_ENV}=1: the Python sandbox runs WITHOUT a network fence, memory cap or parent-death kill (${problems.join('; ')})\n`);
+    process.stderr.write(
+      `spade: warning: ${UNFENCED_ENV}=1: the Python sandbox runs WITHOUT a network fence, memory cap or parent-death kill (${problems.join('; ')})\n`,
+    );
     return { prefix: [], fence: 'unfenced' };
   }
   throw new SandboxFenceError(

@@ -1,8 +1,21 @@
-import type { CallOptions, EnvHandle, InterpreterTicket, LoadOptions, SandboxRuntime } from '../../core/ports/sandbox-port.ts';
+import type {
+  CallOptions,
+  EnvHandle,
+  InterpreterTicket,
+  LoadOptions,
+  SandboxRuntime,
+} from '../../core/ports/sandbox-port.ts';
 import type { SyntaxCheck } from '../../core/env/fstring-repair.ts';
 import { EnvError, isEnvError, type ValidationStage } from '../../core/env/env-error.ts';
 import { asLoadReply, asSyntaxReply, asValueReply } from '../../core/env/harness-protocol.ts';
-import { checkResetValue, checkSolutionValue, checkStepValue, checkToolResultValue, failureToEnvError, type EnvCall } from '../../core/env/contract.ts';
+import {
+  checkResetValue,
+  checkSolutionValue,
+  checkStepValue,
+  checkToolResultValue,
+  failureToEnvError,
+  type EnvCall,
+} from '../../core/env/contract.ts';
 import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
@@ -77,7 +90,13 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
     const kept = Math.max(spares, Math.floor(this.options.kept ?? spares));
-    this.pool = new InterpreterPool(spawn, spares, Math.max(1, Math.floor(this.options.bootsAtOnce)), Math.floor(this.options.idleSpares ?? spares), kept);
+    this.pool = new InterpreterPool(
+      spawn,
+      spares,
+      Math.max(1, Math.floor(this.options.bootsAtOnce)),
+      Math.floor(this.options.idleSpares ?? spares),
+      kept,
+    );
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 
@@ -119,7 +138,12 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
 
   readonly checkSyntax = async (source: string, mode: 'exec' | 'eval'): Promise<SyntaxCheck> => {
     const interpreter = await this.syntaxInterpreter();
-    const raw = await interpreter.request({ op: 'syntax', source, mode }, 'load', 'load', this.options.defaultCallTimeoutMs * 5);
+    const raw = await interpreter.request(
+      { op: 'syntax', source, mode },
+      'load',
+      'load',
+      this.options.defaultCallTimeoutMs * 5,
+    );
     const reply = decoded(interpreter, 'load', () => asSyntaxReply(raw));
     return reply.ok ? reply : { ok: false, line: reply.line, message: reply.msg };
   };
@@ -154,11 +178,17 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
   async load(code: string, options: LoadOptions): Promise<EnvHandle> {
     const stage = options.stage ?? 'load';
     this.pool.grow();
-    const reserved = options.ticket && this.tickets.has(options.ticket as Ticket) ? (options.ticket as Ticket).use() : null;
+    const reserved =
+      options.ticket && this.tickets.has(options.ticket as Ticket) ? (options.ticket as Ticket).use() : null;
     const interpreter = await this.take(stage, stage !== 'play', reserved);
     options.onRunning?.();
     try {
-      const raw = await interpreter.request({ op: 'load', code, maxTurns: options.maxTurns, toolBaseAids: options.toolBaseAids !== false }, 'load', stage, options.timeoutMs);
+      const raw = await interpreter.request(
+        { op: 'load', code, maxTurns: options.maxTurns, toolBaseAids: options.toolBaseAids !== false },
+        'load',
+        stage,
+        options.timeoutMs,
+      );
       const reply = decoded(interpreter, stage, () => asLoadReply(raw));
       if (!reply.ok) throw failureToEnvError(reply, 'load', stage);
       return this.handle(interpreter, reply.cls, reply.solution, options.timeoutMs);
@@ -177,13 +207,26 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.live.clear();
   }
 
-  private async take(stage: ValidationStage = 'load', urgent = false, reserved: SandboxProcess | null = null): Promise<Interpreter> {
-    if (this.closed) throw new EnvError('sandbox_crashed', stage, 'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.');
+  private async take(
+    stage: ValidationStage = 'load',
+    urgent = false,
+    reserved: SandboxProcess | null = null,
+  ): Promise<Interpreter> {
+    if (this.closed)
+      throw new EnvError(
+        'sandbox_crashed',
+        stage,
+        'Expected an open sandbox. Saw a closed runtime. Fix: create a new runtime.',
+      );
     let proc;
     try {
       proc = reserved ?? (await this.timedTake(urgent));
     } catch (error) {
-      throw new EnvError('sandbox_crashed', stage, `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`);
+      throw new EnvError(
+        'sandbox_crashed',
+        stage,
+        `Expected a sandbox interpreter to start. Saw ${errorMessage(error)}. Fix: retry; if it repeats, report a bug.`,
+      );
     }
     const interpreter = new Interpreter(proc, this.options.maxObservationChars, () => {
       this.killed += 1;
@@ -230,7 +273,12 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const max = this.options.maxObservationChars;
     const call = async (op: Exclude<EnvCall, 'load'>, extra: Record<string, unknown>, options: CallOptions = {}) => {
       const stage = options.stage ?? 'play';
-      const raw = await interpreter.request({ op, ...extra }, op, stage, options.timeoutMs ?? this.options.defaultCallTimeoutMs);
+      const raw = await interpreter.request(
+        { op, ...extra },
+        op,
+        stage,
+        options.timeoutMs ?? this.options.defaultCallTimeoutMs,
+      );
       const reply = decoded(interpreter, stage, () => asValueReply(raw, NAMES[op], max));
       if (!reply.ok) throw failureToEnvError(reply, op, stage);
       return { value: reply.value, stage };

@@ -45,7 +45,10 @@ interface PyDict {
  * up by text; createSandboxService drops them before the seal).
  */
 export function precompileSources(pyodide: PyodideAPI, sources: readonly string[]): void {
-  const [makeDict, compile] = ['dict', 'compile'].map((name) => pyodide.globals.get(name) as PyCallable) as [PyCallable, PyCallable];
+  const [makeDict, compile] = ['dict', 'compile'].map((name) => pyodide.globals.get(name) as PyCallable) as [
+    PyCallable,
+    PyCallable,
+  ];
   const codes = makeDict() as PyDict;
   for (const source of sources) {
     const code = compile(source, '<exec>', 'exec') as PyCallable;
@@ -57,8 +60,15 @@ export function precompileSources(pyodide: PyodideAPI, sources: readonly string[
 }
 
 /** Runs `sources` in one fresh private dict (not __main__, not a module) and returns its functions `names`; a source precompiled into the snapshot is not compiled again. */
-export function privateFunctions(pyodide: PyodideAPI, sources: readonly string[], names: readonly string[]): PyCallable[] {
-  const [makeDict, exec] = ['dict', 'exec'].map((name) => pyodide.globals.get(name) as PyCallable) as [PyCallable, PyCallable];
+export function privateFunctions(
+  pyodide: PyodideAPI,
+  sources: readonly string[],
+  names: readonly string[],
+): PyCallable[] {
+  const [makeDict, exec] = ['dict', 'exec'].map((name) => pyodide.globals.get(name) as PyCallable) as [
+    PyCallable,
+    PyCallable,
+  ];
   const namespace = makeDict() as PyDict;
   const compiled = pyodide.globals.get(COMPILED) as PyDict | undefined;
   for (const source of sources) {
@@ -85,13 +95,23 @@ export function privateFunctions(pyodide: PyodideAPI, sources: readonly string[]
  * each finding the interpreter exactly as sealed.
  */
 export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSources): SandboxService {
-  const [entry, warmUp] = privateFunctions(pyodide, [sources.encoding, sources.toolUse, sources.harness], ['spade_harness_call', 'spade_warm_up']) as [PyCallable, PyCallable];
-  const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [PyCallable, PyCallable];
+  const [entry, warmUp] = privateFunctions(
+    pyodide,
+    [sources.encoding, sources.toolUse, sources.harness],
+    ['spade_harness_call', 'spade_warm_up'],
+  ) as [PyCallable, PyCallable];
+  const [blocked, seal] = privateFunctions(pyodide, [sources.seal], ['blocked_builtins', 'seal']) as [
+    PyCallable,
+    PyCallable,
+  ];
   const [reseed] = privateFunctions(pyodide, [RESEED], ['spade_reseed']) as [PyCallable];
   if (pyodide.globals.has(COMPILED)) pyodide.globals.delete(COMPILED);
   warmUp();
   warmUp.destroy();
-  removeBuiltinModules((pyodide as unknown as { _module: InittabMemory })._module, new Set(String(blocked()).split(',')));
+  removeBuiltinModules(
+    (pyodide as unknown as { _module: InittabMemory })._module,
+    new Set(String(blocked()).split(',')),
+  );
   seal();
   blocked.destroy();
   seal.destroy();
@@ -119,7 +139,12 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
       if (typeof reply !== 'string') {
         tainted = true;
         (reply as { destroy?: () => void } | null)?.destroy?.();
-        return JSON.stringify({ ok: false, error: 'exception', type: 'HarnessError', msg: 'harness returned a non-string' });
+        return JSON.stringify({
+          ok: false,
+          error: 'exception',
+          type: 'HarnessError',
+          msg: 'harness returned a non-string',
+        });
       }
       if (reply.length > limit) {
         return JSON.stringify({ ok: false, error: 'too_large', what: 'reply', size: reply.length, limit });

@@ -46,7 +46,13 @@ function runtimeCopy(memory: InittabMemory, original: number): number {
   const start = memory.__PyRuntime >>> 2;
   for (let word = start; word < start + RUNTIME_SCAN_WORDS; word++) {
     const candidate = heap[word]!;
-    if (candidate !== 0 && candidate !== original && candidate % 4 === 0 && heap[candidate >>> 2] === first && heap[(candidate >>> 2) + ENTRY_WORDS] === second) {
+    if (
+      candidate !== 0 &&
+      candidate !== original &&
+      candidate % 4 === 0 &&
+      heap[candidate >>> 2] === first &&
+      heap[(candidate >>> 2) + ENTRY_WORDS] === second
+    ) {
       return candidate;
     }
   }

@@ -26,7 +26,10 @@ async function gzippedSnapshot(): Promise<Uint8Array | null> {
 const VIRTUAL_ID = 'virtual:spade-sandbox';
 const RESOLVED_ID = '\0' + VIRTUAL_ID;
 const WORKER_ENTRY = fileURLToPath(new URL('../../../workers/sandbox-browser.ts', import.meta.url));
-const WORKER_SOURCES = [fileURLToPath(new URL('.', import.meta.url)), fileURLToPath(new URL('../../../workers/', import.meta.url))];
+const WORKER_SOURCES = [
+  fileURLToPath(new URL('.', import.meta.url)),
+  fileURLToPath(new URL('../../../workers/', import.meta.url)),
+];
 const DEV_WORKER_PATH = '@spade/sandbox-worker.js';
 
 /**
@@ -61,7 +64,12 @@ export function spadeSandboxPlugin(): Plugin {
         if (snapshot) this.emitFile({ type: 'asset', fileName: `pyodide/${SNAPSHOT_FILE}`, source: snapshot });
         else snapshotFile = null;
       }
-      const assets = { workerUrl: base + workerPath, pyodideBase: base + 'pyodide/', pyodideFiles: PYODIDE_FILES, snapshotFile };
+      const assets = {
+        workerUrl: base + workerPath,
+        pyodideBase: base + 'pyodide/',
+        pyodideFiles: PYODIDE_FILES,
+        snapshotFile,
+      };
       return `export const sandboxAssets = ${JSON.stringify(assets)};`;
     },
     configureServer(server) {
@@ -91,11 +99,16 @@ export function spadeSandboxPlugin(): Plugin {
         }
         if (path === base + 'pyodide/' + SNAPSHOT_FILE) {
           devSnapshot ??= gzippedSnapshot();
-          void devSnapshot.then((bytes) => (bytes ? res.setHeader('Content-Type', 'application/gzip').end(bytes) : res.writeHead(404).end('no sandbox snapshot on this machine')));
+          void devSnapshot.then((bytes) =>
+            bytes
+              ? res.setHeader('Content-Type', 'application/gzip').end(bytes)
+              : res.writeHead(404).end('no sandbox snapshot on this machine'),
+          );
           return;
         }
         const name = path.replace(base + 'pyodide/', '');
-        if (!name || !(PYODIDE_FILES as readonly string[]).includes(name) || !path.startsWith(base + 'pyodide/')) return next();
+        if (!name || !(PYODIDE_FILES as readonly string[]).includes(name) || !path.startsWith(base + 'pyodide/'))
+          return next();
         res.setHeader('Content-Type', name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
         res.end(readFileSync(dir + name));
       });

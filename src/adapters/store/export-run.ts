@@ -30,17 +30,37 @@ export async function exportRun(store: RunStore, runId: string, format: ExportFo
   const base = safe(runId);
   if (format === 'rollouts') {
     const rows = await store.rolloutsOf(runId);
-    return { fileName: `${base}-rollouts.jsonl`, mimeType: 'application/x-ndjson', bytes: encoder.encode(rolloutsJsonl(rows)), count: rows.length };
+    return {
+      fileName: `${base}-rollouts.jsonl`,
+      mimeType: 'application/x-ndjson',
+      bytes: encoder.encode(rolloutsJsonl(rows)),
+      count: rows.length,
+    };
   }
   if (format === 'metrics') {
     const [metrics, timings] = await Promise.all([store.metricsOf(runId), store.timingsOf(runId)]);
-    return { fileName: `${base}-metrics.csv`, mimeType: 'text/csv', bytes: encoder.encode(metricsCsv(metrics, timings)), count: metrics.length };
+    return {
+      fileName: `${base}-metrics.csv`,
+      mimeType: 'text/csv',
+      bytes: encoder.encode(metricsCsv(metrics, timings)),
+      count: metrics.length,
+    };
   }
   if (format === 'pool') {
     const files = await buildPoolFiles(await store.queryEnvironments(runId, { status: 'valid' }), hashText);
-    return { fileName: `${base}-pool.zip`, mimeType: 'application/zip', bytes: zipTextFiles(files), count: files.length - 2 };
+    return {
+      fileName: `${base}-pool.zip`,
+      mimeType: 'application/zip',
+      bytes: zipTextFiles(files),
+      count: files.length - 2,
+    };
   }
   const snapshot = await snapshotRun(store, runId);
   if (!snapshot) throw noRun(runId);
-  return { fileName: `${base}-archive.zip`, mimeType: 'application/zip', bytes: zipTextFiles(await buildArchiveFiles(snapshot, hashText)), count: snapshot.environments.length };
+  return {
+    fileName: `${base}-archive.zip`,
+    mimeType: 'application/zip',
+    bytes: zipTextFiles(await buildArchiveFiles(snapshot, hashText)),
+    count: snapshot.environments.length,
+  };
 }

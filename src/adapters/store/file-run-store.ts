@@ -6,12 +6,28 @@ import { matchesEnvironmentQuery, selectEnvironments } from '../../analysis/env-
 import { summarizeEnvironment } from '../../analysis/env-summary.ts';
 import { chartRowsOf } from '../../analysis/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
-import { CONFIG_FILE, configFileText, epochFileTexts, RUN_FILES, RUN_META_FILE, STATE_FILE, type RunFileName, type StateFile } from '../../formats/export/run-files.ts';
+import {
+  CONFIG_FILE,
+  configFileText,
+  epochFileTexts,
+  RUN_FILES,
+  RUN_META_FILE,
+  STATE_FILE,
+  type RunFileName,
+  type StateFile,
+} from '../../formats/export/run-files.ts';
 import { toJsonLines } from '../../formats/export/files.ts';
 import { rememberEnvironments } from '../../core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type EnvironmentSummary, type EpochChartRow, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
+import {
+  completeRunMeta,
+  type EnvironmentQuery,
+  type EnvironmentSummary,
+  type EpochChartRow,
+  type RunMeta,
+  type RunStore,
+} from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
 
@@ -94,7 +110,11 @@ export class FileRunStore implements RunStore {
 
   private async readMeta(): Promise<{ meta: RunMeta; state: StateFile } | null> {
     const [metaText, stateFile] = await Promise.all([readText(this.path(RUN_META_FILE)), this.readState()]);
-    if (metaText !== null && stateFile) return { meta: completeRunMeta({ ...(JSON.parse(metaText) as RunMeta), epochsCompleted: stateFile.epochsCompleted }), state: stateFile };
+    if (metaText !== null && stateFile)
+      return {
+        meta: completeRunMeta({ ...(JSON.parse(metaText) as RunMeta), epochsCompleted: stateFile.epochsCompleted }),
+        state: stateFile,
+      };
     const configText = await readText(this.path(CONFIG_FILE));
     if (configText === null) return null;
     const { model, config } = JSON.parse(configText) as { model: string; config: Config };
@@ -117,12 +137,19 @@ export class FileRunStore implements RunStore {
   }
 
   private async records(state: StateFile): Promise<Records> {
-    const sizes = state.sizes ?? Object.fromEntries(await Promise.all(RUN_FILES.map(async (f) => [f, (await stat(this.path(f)).catch(() => null))?.size ?? 0])));
+    const sizes =
+      state.sizes ??
+      Object.fromEntries(
+        await Promise.all(RUN_FILES.map(async (f) => [f, (await stat(this.path(f)).catch(() => null))?.size ?? 0])),
+      );
     const key = JSON.stringify([state.epochsCompleted, sizes]);
     if (this.cache?.key === key) return this.cache.records;
-    const read = async <T extends { epoch: number }>(file: RunFileName) => lines<T>(await readText(this.path(file), sizes[file] ?? 0)).filter((r) => r.epoch < state.epochsCompleted);
+    const read = async <T extends { epoch: number }>(file: RunFileName) =>
+      lines<T>(await readText(this.path(file), sizes[file] ?? 0)).filter((r) => r.epoch < state.epochsCompleted);
     const records: Records = {
-      environments: (await read<EnvironmentRecord & { sha256?: string }>('environments.jsonl')).map(({ sha256: _sha, ...env }) => env),
+      environments: (await read<EnvironmentRecord & { sha256?: string }>('environments.jsonl')).map(
+        ({ sha256: _sha, ...env }) => env,
+      ),
       episodes: await read<Episode>('episodes.jsonl'),
       rollouts: await read<RolloutRow>('rollouts.jsonl'),
       metrics: await read<EpochMetrics>('epochs.jsonl'),
@@ -147,7 +174,10 @@ export class FileRunStore implements RunStore {
     await writeFile(this.path(CONFIG_FILE), configFileText(meta.config, meta.modelId));
     await Promise.all(RUN_FILES.map((file) => writeFile(this.path(file), '')));
     const empty = Object.fromEntries(RUN_FILES.map((f) => [f, 0]));
-    await writeAtomically(this.path(STATE_FILE), JSON.stringify({ epochsCompleted: 0, sizes: empty, state: INITIAL_RUN_STATE } satisfies StateFile) + '\n');
+    await writeAtomically(
+      this.path(STATE_FILE),
+      JSON.stringify({ epochsCompleted: 0, sizes: empty, state: INITIAL_RUN_STATE } satisfies StateFile) + '\n',
+    );
     await writeAtomically(this.path(RUN_META_FILE), JSON.stringify({ ...meta, epochsCompleted: 0 }, null, 2) + '\n');
   }
 
@@ -163,7 +193,16 @@ export class FileRunStore implements RunStore {
     const { environments } = await this.records(found.state);
     const memory = rememberEnvironments(
       [],
-      environments.filter((e) => e.stats).map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })),
+      environments
+        .filter((e) => e.stats)
+        .map((e) => ({
+          envId: e.id,
+          skill: e.skill,
+          code: e.code,
+          winRate: e.stats!.fractionWon,
+          regret: e.stats!.regret,
+          epoch: e.epoch,
+        })),
     );
     return { meta: found.meta, state: { ...found.state.state, memory } };
   }
@@ -171,14 +210,20 @@ export class FileRunStore implements RunStore {
   async updateRun(runId: string, patch: Partial<Omit<RunMeta, 'id'>>): Promise<void> {
     const found = await this.readMeta();
     if (!found || found.meta.id !== runId) throw noRun(runId);
-    await writeAtomically(this.path(RUN_META_FILE), JSON.stringify({ ...found.meta, updatedAt: this.now(), ...patch, id: runId }, null, 2) + '\n');
+    await writeAtomically(
+      this.path(RUN_META_FILE),
+      JSON.stringify({ ...found.meta, updatedAt: this.now(), ...patch, id: runId }, null, 2) + '\n',
+    );
   }
 
   private async continuable(runId: string): Promise<{ meta: RunMeta; state: StateFile }> {
     const found = await this.readMeta();
     if (!found || found.meta.id !== runId) throw noRun(runId);
     if ((await readText(this.path(STATE_FILE))) === null)
-      throw new StoreError('corrupt', `${this.dir} has no ${STATE_FILE} (written by an older spade run): its memory cannot be restored exactly, so it can be exported but not continued.`);
+      throw new StoreError(
+        'corrupt',
+        `${this.dir} has no ${STATE_FILE} (written by an older spade run): its memory cannot be restored exactly, so it can be exported but not continued.`,
+      );
     return found;
   }
 
@@ -186,7 +231,11 @@ export class FileRunStore implements RunStore {
   private async appendCommitted(file: RunFileName, state: StateFile, text: string): Promise<number> {
     const actual = (await stat(this.path(file)).catch(() => null))?.size ?? 0;
     const committed = state.sizes ? (state.sizes[file] ?? 0) : actual;
-    if (actual < committed) throw new StoreError('corrupt', `${this.path(file)} is shorter (${actual} bytes) than at the last commit (${committed}); it was changed outside SPADE Lab.`);
+    if (actual < committed)
+      throw new StoreError(
+        'corrupt',
+        `${this.path(file)} is shorter (${actual} bytes) than at the last commit (${committed}); it was changed outside SPADE Lab.`,
+      );
     if (actual > committed) await truncate(this.path(file), committed);
     await appendFile(this.path(file), text);
     return committed + Buffer.byteLength(text);
@@ -195,7 +244,8 @@ export class FileRunStore implements RunStore {
   /** Cuts off leftovers of an interrupted commit, appends the epoch, then writes state.json (the commit point) and run.json. */
   async commitEpoch(runId: string, result: EpochResult): Promise<void> {
     const found = await this.continuable(runId);
-    if (found.state.epochsCompleted !== result.epoch) throw epochConflict(runId, found.state.epochsCompleted, result.epoch);
+    if (found.state.epochsCompleted !== result.epoch)
+      throw epochConflict(runId, found.state.epochsCompleted, result.epoch);
     const texts = epochFileTexts(
       result,
       result.environments.map((env) => sha256HexSync(env.code)),
@@ -204,13 +254,18 @@ export class FileRunStore implements RunStore {
     for (const file of RUN_FILES) sizes[file] = await this.appendCommitted(file, found.state, texts[file]);
     const next: StateFile = { epochsCompleted: result.epoch + 1, sizes, state: result.nextState };
     await writeAtomically(this.path(STATE_FILE), JSON.stringify(next) + '\n');
-    await writeAtomically(this.path(RUN_META_FILE), JSON.stringify({ ...found.meta, epochsCompleted: result.epoch + 1, updatedAt: this.now() }, null, 2) + '\n');
+    await writeAtomically(
+      this.path(RUN_META_FILE),
+      JSON.stringify({ ...found.meta, epochsCompleted: result.epoch + 1, updatedAt: this.now() }, null, 2) + '\n',
+    );
   }
 
   async deleteRun(runId: string): Promise<void> {
     const found = await this.readMeta();
     if (!found || found.meta.id !== runId) return;
-    await Promise.all([CONFIG_FILE, RUN_META_FILE, STATE_FILE, ...RUN_FILES].map((f) => rm(this.path(f), { force: true })));
+    await Promise.all(
+      [CONFIG_FILE, RUN_META_FILE, STATE_FILE, ...RUN_FILES].map((f) => rm(this.path(f), { force: true })),
+    );
     this.cache = null;
   }
 
@@ -219,11 +274,15 @@ export class FileRunStore implements RunStore {
   }
 
   async queryEnvironmentSummaries(runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentSummary[]> {
-    return selectEnvironments((await this.committed(runId))?.records.environments ?? [], query).map(summarizeEnvironment);
+    return selectEnvironments((await this.committed(runId))?.records.environments ?? [], query).map(
+      summarizeEnvironment,
+    );
   }
 
   async countEnvironments(runId: string, query: EnvironmentQuery = {}): Promise<number> {
-    return ((await this.committed(runId))?.records.environments ?? []).filter((env) => matchesEnvironmentQuery(env, query)).length;
+    return ((await this.committed(runId))?.records.environments ?? []).filter((env) =>
+      matchesEnvironmentQuery(env, query),
+    ).length;
   }
 
   async getEnvironment(runId: string, envId: string): Promise<EnvironmentRecord | null> {
@@ -266,6 +325,9 @@ export class FileRunStore implements RunStore {
 
   async updatePlaybook(runId: string, playbook: Lesson[]): Promise<void> {
     const found = await this.continuable(runId);
-    await writeAtomically(this.path(STATE_FILE), JSON.stringify({ ...found.state, state: { ...found.state.state, playbook } } satisfies StateFile) + '\n');
+    await writeAtomically(
+      this.path(STATE_FILE),
+      JSON.stringify({ ...found.state, state: { ...found.state.state, playbook } } satisfies StateFile) + '\n',
+    );
   }
 }

@@ -25,7 +25,11 @@ function orderRanges(runId: string, query: EnvironmentQuery): IDBKeyRange[] {
 }
 
 /** The summaries of one epoch passing the query (an epoch holds a few slots, so they are filtered and sorted here). */
-async function epochSummaries(tx: SummaryTx, runId: string, query: EnvironmentQuery & { epoch: number }): Promise<EnvironmentSummary[]> {
+async function epochSummaries(
+  tx: SummaryTx,
+  runId: string,
+  query: EnvironmentQuery & { epoch: number },
+): Promise<EnvironmentSummary[]> {
   const rows = await tx.objectStore('envSummaries').index('byEpoch').getAll(epochRange(runId, query.epoch));
   return selectSummaries(
     rows.map((r) => r.summary),
@@ -73,7 +77,11 @@ async function summaryWindow(tx: SummaryTx, runId: string, query: EnvironmentQue
 }
 
 /** The summaries of the environments an explorer query returns, in its order. */
-export async function querySummaryRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentSummary[]> {
+export async function querySummaryRows(
+  db: Db,
+  runId: string,
+  query: EnvironmentQuery = {},
+): Promise<EnvironmentSummary[]> {
   const tx = db.transaction(['envSummaries', 'environments'], 'readonly');
   const rows = await summaryWindow(tx, runId, query);
   await tx.done;
@@ -88,7 +96,10 @@ export async function countEnvironmentRows(db: Db, runId: string, query: Environ
 }
 
 /** The records' index range of the query's narrowest filter (epoch, skill, status), or null without filters. */
-function narrowestFilter(runId: string, query: EnvironmentQuery): { index: 'byEpoch' | 'bySkill' | 'byStatus'; range: IDBKeyRange } | null {
+function narrowestFilter(
+  runId: string,
+  query: EnvironmentQuery,
+): { index: 'byEpoch' | 'bySkill' | 'byStatus'; range: IDBKeyRange } | null {
   if (query.epoch !== undefined) return { index: 'byEpoch', range: epochRange(runId, query.epoch) };
   if (query.skill !== undefined) return { index: 'bySkill', range: IDBKeyRange.only([runId, query.skill]) };
   if (query.status !== undefined) return { index: 'byStatus', range: IDBKeyRange.only([runId, query.status]) };
@@ -100,11 +111,17 @@ function narrowestFilter(runId: string, query: EnvironmentQuery): { index: 'byEp
  * run) is read and sorted in memory. A page is planned on the summaries (summaryWindow) and
  * then only its records are read.
  */
-export async function queryEnvironmentRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentRecord[]> {
+export async function queryEnvironmentRows(
+  db: Db,
+  runId: string,
+  query: EnvironmentQuery = {},
+): Promise<EnvironmentRecord[]> {
   const offset = query.offset ?? 0;
   if (query.limit === undefined) {
     const filter = narrowestFilter(runId, query);
-    const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
+    const rows = filter
+      ? await db.getAllFromIndex('environments', filter.index, filter.range)
+      : await db.getAll('environments', runRange(runId));
     return rows
       .map((r) => r.record)
       .filter((env) => matchesEnvironmentQuery(env, query))

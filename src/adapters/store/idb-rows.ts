@@ -1,12 +1,24 @@
 import type { EpochResult } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
-import type { EnvironmentRow, EnvSummaryRow, EpisodeRow, EpochRow, EvalRow, RolloutRowRecord, StateRow } from './idb-schema.ts';
+import type {
+  EnvironmentRow,
+  EnvSummaryRow,
+  EpisodeRow,
+  EpochRow,
+  EvalRow,
+  RolloutRowRecord,
+  StateRow,
+} from './idb-schema.ts';
 import { scoredFlag } from './idb-schema.ts';
 import { envSummaryRow } from './idb-summaries.ts';
 
 /** An environment row as version 1 stored it (no `scored`). */
-export function environmentRowV1(runId: string, record: EnvironmentRecord, sha256: string): Omit<EnvironmentRow, 'scored'> {
+export function environmentRowV1(
+  runId: string,
+  record: EnvironmentRecord,
+  sha256: string,
+): Omit<EnvironmentRow, 'scored'> {
   const row: Omit<EnvironmentRow, 'scored'> = {
     runId,
     envId: record.id,
@@ -46,10 +58,22 @@ export interface EpochRows {
 /** The rows of one epoch (`codeSha256[i]` is the hash of environment i's code). */
 export function epochRows(runId: string, result: EpochResult, codeSha256: readonly string[]): EpochRows {
   return {
-    epoch: { runId, epoch: result.epoch, metrics: result.metrics, timings: result.timings, envSummary: summarizeEnvironments(result.epoch, result.environments) },
+    epoch: {
+      runId,
+      epoch: result.epoch,
+      metrics: result.metrics,
+      timings: result.timings,
+      envSummary: summarizeEnvironments(result.epoch, result.environments),
+    },
     environments: result.environments.map((env, i) => environmentRow(runId, env, codeSha256[i]!)),
     summaries: result.environments.map((env) => envSummaryRow(runId, env)),
-    episodes: result.episodes.map((episode, seq) => ({ runId, epoch: result.epoch, seq, envId: episode.envId, episode })),
+    episodes: result.episodes.map((episode, seq) => ({
+      runId,
+      epoch: result.epoch,
+      seq,
+      envId: episode.envId,
+      episode,
+    })),
     rollouts: result.rollouts.map((row, seq) => ({ runId, epoch: result.epoch, seq, row })),
     state: { runId, state: result.nextState },
     evals: (first) => result.evaluations.map((record, i) => ({ runId, seq: first + i, record })),

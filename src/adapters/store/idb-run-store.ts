@@ -3,7 +3,14 @@ import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/l
 import type { HashText } from '../../formats/export/files.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError, StoreQuotaError } from '../../core/ports/store-errors.ts';
-import { completeRunMeta, type EnvironmentQuery, type EnvironmentSummary, type EpochChartRow, type RunMeta, type RunStore } from '../../core/ports/store-port.ts';
+import {
+  completeRunMeta,
+  type EnvironmentQuery,
+  type EnvironmentSummary,
+  type EpochChartRow,
+  type RunMeta,
+  type RunStore,
+} from '../../core/ports/store-port.ts';
 import { epochRows } from './idb-rows.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
@@ -41,11 +48,19 @@ export function toStoreError(error: unknown, txError: unknown, what: string): un
   if (isQuotaError(error) || isQuotaError(txError)) return new StoreQuotaError(what, { cause: error });
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'DataCloneError' || name === 'DataError')
-    return new StoreError('bad_record', `${what} holds a value IndexedDB cannot store (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, {
-      cause: error,
-    });
+    return new StoreError(
+      'bad_record',
+      `${what} holds a value IndexedDB cannot store (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`,
+      {
+        cause: error,
+      },
+    );
   if (name === 'InvalidStateError')
-    return new StoreError('closed', 'The database connection is closed (another tab upgraded the app, or the browser closed it); reload the page to continue.', { cause: error });
+    return new StoreError(
+      'closed',
+      'The database connection is closed (another tab upgraded the app, or the browser closed it); reload the page to continue.',
+      { cause: error },
+    );
   return error;
 }
 
@@ -90,7 +105,11 @@ export class IndexedDbRunStore implements RunStore {
   }
 
   private guard(): void {
-    if (this.closed) throw new StoreError('closed', 'The database connection is closed (another tab opened a newer version of the app, or the browser closed it); reload the page to continue.');
+    if (this.closed)
+      throw new StoreError(
+        'closed',
+        'The database connection is closed (another tab opened a newer version of the app, or the browser closed it); reload the page to continue.',
+      );
   }
 
   async createRun(meta: RunMeta): Promise<void> {
@@ -99,7 +118,10 @@ export class IndexedDbRunStore implements RunStore {
     if (await tx.store.get(meta.id)) {
       tx.abort();
       await tx.done.catch(() => undefined);
-      throw new StoreError('run_exists', `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`);
+      throw new StoreError(
+        'run_exists',
+        `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`,
+      );
     }
     await Promise.all([tx.store.add(meta), tx.done]).catch((error: unknown) => {
       throw toStoreError(error, tx.error, `run ${meta.id}`);
@@ -115,7 +137,11 @@ export class IndexedDbRunStore implements RunStore {
   async loadRun(runId: string): Promise<{ meta: RunMeta; state: RunState } | null> {
     this.guard();
     const tx = this.db.transaction(['runs', 'state'], 'readonly');
-    const [meta, state] = await Promise.all([tx.objectStore('runs').get(runId), tx.objectStore('state').get(runId), tx.done]);
+    const [meta, state] = await Promise.all([
+      tx.objectStore('runs').get(runId),
+      tx.objectStore('state').get(runId),
+      tx.done,
+    ]);
     return meta ? { meta: completeRunMeta(meta), state: state?.state ?? INITIAL_RUN_STATE } : null;
   }
 
@@ -163,7 +189,12 @@ export class IndexedDbRunStore implements RunStore {
     }
   }
 
-  private async abort(tx: { abort(): void; done: Promise<void>; error: DOMException | null }, error: unknown, what: string, writes: Array<Promise<unknown>> = []): Promise<unknown> {
+  private async abort(
+    tx: { abort(): void; done: Promise<void>; error: DOMException | null },
+    error: unknown,
+    what: string,
+    writes: Array<Promise<unknown>> = [],
+  ): Promise<unknown> {
     for (const write of writes) write.catch(() => undefined);
     try {
       tx.abort();
@@ -228,7 +259,11 @@ export class IndexedDbRunStore implements RunStore {
 
   async chartRowsOf(runId: string): Promise<EpochChartRow[]> {
     this.guard();
-    return (await this.db.getAll('epochs', runRange(runId))).map((r) => ({ metrics: r.metrics, timings: r.timings, environments: r.envSummary }));
+    return (await this.db.getAll('epochs', runRange(runId))).map((r) => ({
+      metrics: r.metrics,
+      timings: r.timings,
+      environments: r.envSummary,
+    }));
   }
 
   async rolloutsOf(runId: string): Promise<RolloutRow[]> {

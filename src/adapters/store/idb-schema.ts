@@ -99,14 +99,32 @@ export interface SpadeDbSchema extends DBSchema {
   rollouts: { key: [string, number, number]; value: RolloutRowRecord };
   state: { key: string; value: StateRow };
   evals: { key: [string, number]; value: EvalRow };
-  envSummaries: { key: [string, string]; value: EnvSummaryRow; indexes: { byEpoch: [string, number, number]; byOrder: IDBValidKey[] } };
+  envSummaries: {
+    key: [string, string];
+    value: EnvSummaryRow;
+    indexes: { byEpoch: [string, number, number]; byOrder: IDBValidKey[] };
+  };
 }
 
 /** Every object store, for transactions that span them all. */
-export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = ['runs', 'epochs', 'environments', 'episodes', 'rollouts', 'state', 'evals', 'envSummaries'];
+export const ALL_STORES: Array<StoreNames<SpadeDbSchema>> = [
+  'runs',
+  'epochs',
+  'environments',
+  'episodes',
+  'rollouts',
+  'state',
+  'evals',
+  'envSummaries',
+];
 
 /** Index of each environment sort key. */
-export const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;
+export const SORT_INDEX = {
+  epoch: 'byEpoch',
+  regret: 'byRegret',
+  winRate: 'byWinRate',
+  designerReward: 'byDesignerReward',
+} as const;
 
 /** The database as an upgrade sees it. */
 export type UpgradeDb = IDBPDatabase<SpadeDbSchema>;

@@ -67,7 +67,9 @@ export async function rebuildSummaries(tx: UpgradeTx): Promise<void> {
   let cursor = await epochs.openCursor();
   while (cursor) {
     const row = cursor.value;
-    const records = (await environments.getAll(IDBKeyRange.bound([row.runId, row.epoch], [row.runId, row.epoch, []]))).map((r) => r.record);
+    const records = (
+      await environments.getAll(IDBKeyRange.bound([row.runId, row.epoch], [row.runId, row.epoch, []]))
+    ).map((r) => r.record);
     // Every row is derived before any is written: a record that cannot be summarised leaves no request behind.
     const rows = records.map((record) => envSummaryRow(row.runId, record));
     const epochRow = { ...row, envSummary: summarizeEnvironments(row.epoch, records) };

@@ -1,7 +1,12 @@
 // Turns picked or read files into the core's ImportFiles within the import limits: every file
 // the limits or the decoding leave out is a problem line, never a silent drop.
 import type { ImportFile, ImportProblem } from '../../formats/export/files.ts';
-import { formatBytes, MAX_IMPORT_FILE_BYTES, MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../formats/import/import-limits.ts';
+import {
+  formatBytes,
+  MAX_IMPORT_FILE_BYTES,
+  MAX_IMPORT_FILES,
+  MAX_IMPORT_TOTAL_BYTES,
+} from '../../formats/import/import-limits.ts';
 import { sha256Hex } from './sha256.ts';
 import { decodeUtf8, looksLikeZip, unzipFiles, type ByteFile } from './zip.ts';
 import type { ByteBudget } from './zip-read.ts';
@@ -14,7 +19,8 @@ export interface ReadFiles {
 
 /** Why a file of `size` bytes is not read when `budget` bytes are left for the import, or null when it may be. */
 export function oversizeReason(size: number, budget: ByteBudget): string | null {
-  if (size > MAX_IMPORT_FILE_BYTES) return `expected a file of at most ${formatBytes(MAX_IMPORT_FILE_BYTES)}, saw ${formatBytes(size)}; not read. Fix: split it into smaller files`;
+  if (size > MAX_IMPORT_FILE_BYTES)
+    return `expected a file of at most ${formatBytes(MAX_IMPORT_FILE_BYTES)}, saw ${formatBytes(size)}; not read. Fix: split it into smaller files`;
   if (size > budget.remaining)
     return `the import reads at most ${formatBytes(MAX_IMPORT_TOTAL_BYTES)} in all and this file (${formatBytes(size)}) does not fit in what is left; not read. Fix: import fewer files at once`;
   return null;
@@ -43,12 +49,19 @@ function firstBadLine(bytes: Uint8Array): number {
  * file that is not valid UTF-8 is a problem line. Caps: MAX_IMPORT_FILES files, MAX_IMPORT_FILE_BYTES
  * per file and `budget` (MAX_IMPORT_TOTAL_BYTES) in all.
  */
-export async function toImportFiles(inputs: readonly ByteFile[], budget: ByteBudget = { remaining: MAX_IMPORT_TOTAL_BYTES }): Promise<{ files: ImportFile[]; problems: ImportProblem[] }> {
+export async function toImportFiles(
+  inputs: readonly ByteFile[],
+  budget: ByteBudget = { remaining: MAX_IMPORT_TOTAL_BYTES },
+): Promise<{ files: ImportFile[]; problems: ImportProblem[] }> {
   const files: ImportFile[] = [];
   const problems: ImportProblem[] = [];
   const take = async (file: ByteFile) => {
     if (files.length >= MAX_IMPORT_FILES)
-      return void problems.push({ source: file.path, reason: `expected at most ${MAX_IMPORT_FILES} files in all, saw more; not read. Fix: import fewer files at once`, kept: false });
+      return void problems.push({
+        source: file.path,
+        reason: `expected at most ${MAX_IMPORT_FILES} files in all, saw more; not read. Fix: import fewer files at once`,
+        kept: false,
+      });
     let text: string;
     try {
       text = decodeUtf8(file.bytes);

@@ -1,4 +1,10 @@
-import { importFiles, plannedRunId, type ImportOptions, type ImportPorts, type ImportReport } from '../../formats/import/import-files.ts';
+import {
+  importFiles,
+  plannedRunId,
+  type ImportOptions,
+  type ImportPorts,
+  type ImportReport,
+} from '../../formats/import/import-files.ts';
 import type { ImportProblem } from '../../formats/export/files.ts';
 import { restoreRun } from '../../formats/export/run-snapshot.ts';
 import { MAX_IMPORT_FILES, MAX_IMPORT_TOTAL_BYTES } from '../../formats/import/import-limits.ts';
@@ -33,7 +39,9 @@ export class RunClashError extends Error {
     /** A free id to import under instead. */
     readonly suggestedId: string,
   ) {
-    super(`A run with id ${JSON.stringify(runId)} ("${storedName}") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run`);
+    super(
+      `A run with id ${JSON.stringify(runId)} ("${storedName}") is already stored here; nothing was validated or written. Import it under another id, or replace the stored run`,
+    );
   }
 }
 
@@ -52,8 +60,10 @@ export const MAX_RUN_ID_CHARS = 100;
 /** Why `id` cannot name an imported run (empty, too long, or holding spaces or control characters), or null when it can. */
 export function runIdProblem(id: string): string | null {
   if (id === '') return 'expected a run id, saw an empty one';
-  if (id.length > MAX_RUN_ID_CHARS) return `expected a run id of at most ${MAX_RUN_ID_CHARS} characters, saw ${id.length}`;
-  if (/[\s\p{Cc}\p{Cf}]/u.test(id)) return `expected a run id without spaces or control characters, saw ${JSON.stringify(id)}`;
+  if (id.length > MAX_RUN_ID_CHARS)
+    return `expected a run id of at most ${MAX_RUN_ID_CHARS} characters, saw ${id.length}`;
+  if (/[\s\p{Cc}\p{Cf}]/u.test(id))
+    return `expected a run id without spaces or control characters, saw ${JSON.stringify(id)}`;
   return null;
 }
 
@@ -96,7 +106,10 @@ export async function importIntoStore(
 /** Reads files a user picked in the browser (`<input type=file multiple>` or a folder with webkitdirectory); files over the caps are listed, not read. */
 export async function readPickedFiles(picked: Iterable<File>): Promise<ReadFiles> {
   const all = [...picked];
-  const out: ReadFiles = { files: [], problems: all.length > MAX_IMPORT_FILES ? [tooManyFilesProblem('picked files', all.length)] : [] };
+  const out: ReadFiles = {
+    files: [],
+    problems: all.length > MAX_IMPORT_FILES ? [tooManyFilesProblem('picked files', all.length)] : [],
+  };
   const budget = { remaining: MAX_IMPORT_TOTAL_BYTES };
   for (const file of all.slice(0, MAX_IMPORT_FILES)) {
     const path = file.webkitRelativePath || file.name;

@@ -4,7 +4,13 @@ import { summarizeEnvironments } from '../../analysis/epoch-summary.ts';
 import { INITIAL_RUN_STATE, type EpochResult, type RunState } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics, EpochTimings, RolloutRow } from '../../core/records.ts';
 import { epochConflict, noRun, StoreError } from '../../core/ports/store-errors.ts';
-import type { EnvironmentQuery, EnvironmentSummary, EpochChartRow, RunMeta, RunStore } from '../../core/ports/store-port.ts';
+import type {
+  EnvironmentQuery,
+  EnvironmentSummary,
+  EpochChartRow,
+  RunMeta,
+  RunStore,
+} from '../../core/ports/store-port.ts';
 import type { EvalRecord } from '../../core/eval/eval-record.ts';
 import type { Lesson } from '../../core/playbook/lesson.ts';
 
@@ -22,9 +28,13 @@ function clone<T>(value: T, what: string): T {
   try {
     return structuredClone(value);
   } catch (error) {
-    throw new StoreError('bad_record', `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`, {
-      cause: error,
-    });
+    throw new StoreError(
+      'bad_record',
+      `${what} holds a value that cannot be cloned (${String((error as Error).message)}); nothing of it was written. This is a bug: records must be plain data.`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -44,12 +54,26 @@ export class MemoryRunStore implements RunStore {
   }
 
   async createRun(meta: RunMeta): Promise<void> {
-    if (this.runs.has(meta.id)) throw new StoreError('run_exists', `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`);
-    this.runs.set(meta.id, { meta: clone(meta, `run ${meta.id}`), state: INITIAL_RUN_STATE, epochs: [], environments: [], episodes: [], rollouts: [], evaluations: [] });
+    if (this.runs.has(meta.id))
+      throw new StoreError(
+        'run_exists',
+        `A run with id ${JSON.stringify(meta.id)} already exists; pick another id or delete that run first.`,
+      );
+    this.runs.set(meta.id, {
+      meta: clone(meta, `run ${meta.id}`),
+      state: INITIAL_RUN_STATE,
+      epochs: [],
+      environments: [],
+      episodes: [],
+      rollouts: [],
+      evaluations: [],
+    });
   }
 
   async listRuns(): Promise<RunMeta[]> {
-    return [...this.runs.values()].map((r) => structuredClone(r.meta)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    return [...this.runs.values()]
+      .map((r) => structuredClone(r.meta))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
   async loadRun(runId: string): Promise<{ meta: RunMeta; state: RunState } | null> {
@@ -67,7 +91,11 @@ export class MemoryRunStore implements RunStore {
     const run = this.run(runId);
     if (run.meta.epochsCompleted !== result.epoch) throw epochConflict(runId, run.meta.epochsCompleted, result.epoch);
     const copy = clone(result, `epoch ${result.epoch} of run ${runId}`);
-    run.epochs.push({ metrics: copy.metrics, timings: copy.timings, environments: summarizeEnvironments(copy.epoch, copy.environments) });
+    run.epochs.push({
+      metrics: copy.metrics,
+      timings: copy.timings,
+      environments: summarizeEnvironments(copy.epoch, copy.environments),
+    });
     run.environments.push(...copy.environments);
     run.episodes.push(...copy.episodes);
     run.rollouts.push(...copy.rollouts);

@@ -16,7 +16,9 @@ function defaultStorage(): StorageManagerLike | undefined {
  * Asks the browser not to evict this origin's storage under pressure. `unavailable` where the
  * API is missing or throws (Node, some embedded browsers); then data may be evicted.
  */
-export async function requestPersistentStorage(storage: StorageManagerLike | undefined = defaultStorage()): Promise<PersistOutcome> {
+export async function requestPersistentStorage(
+  storage: StorageManagerLike | undefined = defaultStorage(),
+): Promise<PersistOutcome> {
   if (!storage?.persist) return 'unavailable';
   try {
     if (await storage.persisted?.()) return 'granted';
@@ -35,7 +37,9 @@ export interface StorageEstimate {
 }
 
 /** The browser's storage estimate, or null where the API is missing or fails. */
-export async function estimateStorage(storage: StorageManagerLike | undefined = defaultStorage()): Promise<StorageEstimate | null> {
+export async function estimateStorage(
+  storage: StorageManagerLike | undefined = defaultStorage(),
+): Promise<StorageEstimate | null> {
   if (!storage?.estimate) return null;
   try {
     const { usage = 0, quota = 0 } = await storage.estimate();

@@ -21,7 +21,8 @@ export async function readUserCorpusText(): Promise<string | null> {
 
 /** Stores the corpus text, replacing any earlier one; rejects (QuotaExceededError) when it does not fit. */
 export async function writeUserCorpusText(text: string): Promise<void> {
-  if (typeof caches === 'undefined') throw new Error('This browser has no Cache Storage, so an imported corpus cannot be kept.');
+  if (typeof caches === 'undefined')
+    throw new Error('This browser has no Cache Storage, so an imported corpus cannot be kept.');
   const cache = await caches.open(CACHE_NAME);
   await cache.put(ENTRY, new Response(text, { headers: { 'Content-Type': 'application/x-ndjson' } }));
 }

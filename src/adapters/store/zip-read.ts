@@ -57,7 +57,8 @@ export function unsafePathReason(name: string): string | null {
 }
 
 function findEndRecord(view: DataView): number {
-  for (let at = view.byteLength - 22; at >= Math.max(0, view.byteLength - 22 - 0xffff); at--) if (view.getUint32(at, true) === EOCD) return at;
+  for (let at = view.byteLength - 22; at >= Math.max(0, view.byteLength - 22 - 0xffff); at--)
+    if (view.getUint32(at, true) === EOCD) return at;
   return -1;
 }
 
@@ -71,7 +72,8 @@ function inflateBounded(data: Uint8Array, cap: number): { bytes: Uint8Array; crc
     chunks.push(chunk);
     crc = crc32(chunk, crc);
   });
-  for (let at = 0; at < data.length && size <= cap; at += CHUNK) inflater.push(data.subarray(at, at + CHUNK), at + CHUNK >= data.length);
+  for (let at = 0; at < data.length && size <= cap; at += CHUNK)
+    inflater.push(data.subarray(at, at + CHUNK), at + CHUNK >= data.length);
   if (data.length === 0) inflater.push(data, true);
   if (size > cap) return 'too large';
   const bytes = new Uint8Array(size);
@@ -89,21 +91,47 @@ function inflateBounded(data: Uint8Array, cap: number): { bytes: Uint8Array; crc
  * unknown method, over a cap, cut short, corrupt, CRC or size mismatch, duplicate) is a problem
  * `<zipName>:<entry>` with the reason.
  */
-export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLimits, budget: ByteBudget): { entries: ZipEntry[]; problems: ImportProblem[] } {
+export function readZipEntries(
+  bytes: Uint8Array,
+  zipName: string,
+  limits: ZipLimits,
+  budget: ByteBudget,
+): { entries: ZipEntry[]; problems: ImportProblem[] } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const problems: ImportProblem[] = [];
   const entries: ZipEntry[] = [];
   const fail = (source: string, reason: string) => void problems.push({ source, reason, kept: false });
   const end = findEndRecord(view);
-  if (end < 0) return (fail(zipName, 'expected a zip with an end-of-directory record, saw none (cut short or not a zip). Fix: zip the files again'), { entries, problems });
+  if (end < 0)
+    return (
+      fail(
+        zipName,
+        'expected a zip with an end-of-directory record, saw none (cut short or not a zip). Fix: zip the files again',
+      ),
+      { entries, problems }
+    );
   const count = view.getUint16(end + 10, true);
   let at = view.getUint32(end + 16, true);
-  if (count === 0xffff || at === 0xffffffff) return (fail(zipName, 'a ZIP64 archive, which this app does not read. Fix: zip fewer or smaller files'), { entries, problems });
-  if (count > limits.maxEntries) fail(zipName, `expected at most ${limits.maxEntries} entries, saw ${count}; entries after the first ${limits.maxEntries} were not read. Fix: split the zip`);
+  if (count === 0xffff || at === 0xffffffff)
+    return (
+      fail(zipName, 'a ZIP64 archive, which this app does not read. Fix: zip fewer or smaller files'),
+      { entries, problems }
+    );
+  if (count > limits.maxEntries)
+    fail(
+      zipName,
+      `expected at most ${limits.maxEntries} entries, saw ${count}; entries after the first ${limits.maxEntries} were not read. Fix: split the zip`,
+    );
   const seen = new Set<string>();
   for (let i = 0; i < Math.min(count, limits.maxEntries); i++) {
     if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL)
-      return (fail(zipName, `central directory cut short at entry ${i + 1} of ${count}; the rest was not read. Fix: zip the files again`), { entries, problems });
+      return (
+        fail(
+          zipName,
+          `central directory cut short at entry ${i + 1} of ${count}; the rest was not read. Fix: zip the files again`,
+        ),
+        { entries, problems }
+      );
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const crc = view.getUint32(at + 16, true);
@@ -116,17 +144,29 @@ export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLi
     try {
       name = names.decode(nameBytes);
     } catch {
-      fail(`${zipName}:${lossy.decode(nameBytes)}`, 'expected an entry name in UTF-8, saw other bytes; skipped. Fix: zip with UTF-8 names');
+      fail(
+        `${zipName}:${lossy.decode(nameBytes)}`,
+        'expected an entry name in UTF-8, saw other bytes; skipped. Fix: zip with UTF-8 names',
+      );
       continue;
     }
     const source = `${zipName}:${name}`;
     if (name.endsWith('/') && size === 0) continue;
     const unsafe = unsafePathReason(name);
-    if (unsafe) fail(source, `expected a relative path with "/" separators, saw ${unsafe}; skipped (an unsafe path). Fix: zip the folder from inside it`);
+    if (unsafe)
+      fail(
+        source,
+        `expected a relative path with "/" separators, saw ${unsafe}; skipped (an unsafe path). Fix: zip the folder from inside it`,
+      );
     else if (name.startsWith('__MACOSX/')) fail(source, 'macOS metadata, not part of the import; skipped');
     else if (seen.has(name)) fail(source, 'a second entry with the same name; the first one is kept');
-    else if (flags & 1) fail(source, 'expected an unencrypted entry, saw an encrypted one; skipped. Fix: zip without a password');
-    else if (method !== 0 && method !== 8) fail(source, `expected stored or deflated data, saw compression method ${method}; skipped. Fix: zip with deflate`);
+    else if (flags & 1)
+      fail(source, 'expected an unencrypted entry, saw an encrypted one; skipped. Fix: zip without a password');
+    else if (method !== 0 && method !== 8)
+      fail(
+        source,
+        `expected stored or deflated data, saw compression method ${method}; skipped. Fix: zip with deflate`,
+      );
     else if (size > limits.maxEntryBytes || size > budget.remaining)
       fail(
         source,
@@ -136,7 +176,10 @@ export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLi
       const entry = readEntry(bytes, view, local, packed, method, size);
       if (typeof entry === 'string') fail(source, entry);
       else if (entry.bytes.length !== size)
-        fail(source, `the directory declares ${size} bytes, the data inflates to ${entry.bytes.length}; skipped (a lying or corrupt header). Fix: zip the files again`);
+        fail(
+          source,
+          `the directory declares ${size} bytes, the data inflates to ${entry.bytes.length}; skipped (a lying or corrupt header). Fix: zip the files again`,
+        );
       else if (entry.crc !== crc)
         fail(
           source,
@@ -153,8 +196,16 @@ export function readZipEntries(bytes: Uint8Array, zipName: string, limits: ZipLi
 }
 
 // Reads one entry's data, inflating no further than one byte past its declared size.
-function readEntry(bytes: Uint8Array, view: DataView, local: number, packed: number, method: number, declared: number): { bytes: Uint8Array; crc: number } | string {
-  if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL) return 'expected a local file header where the directory points, saw none; skipped. Fix: zip the files again';
+function readEntry(
+  bytes: Uint8Array,
+  view: DataView,
+  local: number,
+  packed: number,
+  method: number,
+  declared: number,
+): { bytes: Uint8Array; crc: number } | string {
+  if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL)
+    return 'expected a local file header where the directory points, saw none; skipped. Fix: zip the files again';
   const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
   if (start + packed > bytes.length) return `expected ${packed} bytes of data, the zip ends first (cut short); skipped`;
   const data = bytes.subarray(start, start + packed);

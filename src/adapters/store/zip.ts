@@ -23,7 +23,13 @@ export function zipTextFiles(files: readonly TextFile[]): Uint8Array {
 
 /** True when bytes start like a zip archive (local file header `PK\x03\x04`, or an empty zip). */
 export function looksLikeZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 3 || bytes[2] === 5) &&
+    (bytes[3] === 4 || bytes[3] === 6)
+  );
 }
 
 /**
@@ -31,8 +37,17 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
  * entry, `budget` bytes in all, by default MAX_IMPORT_TOTAL_BYTES); every entry left out is a
  * problem line `<zipName>:<entry>` with the reason.
  */
-export function unzipFiles(bytes: Uint8Array, zipName = 'zip', budget: ByteBudget = { remaining: MAX_IMPORT_TOTAL_BYTES }): { files: ByteFile[]; problems: ImportProblem[] } {
-  const { entries, problems } = readZipEntries(bytes, zipName, { maxEntries: MAX_IMPORT_FILES, maxEntryBytes: MAX_IMPORT_FILE_BYTES }, budget);
+export function unzipFiles(
+  bytes: Uint8Array,
+  zipName = 'zip',
+  budget: ByteBudget = { remaining: MAX_IMPORT_TOTAL_BYTES },
+): { files: ByteFile[]; problems: ImportProblem[] } {
+  const { entries, problems } = readZipEntries(
+    bytes,
+    zipName,
+    { maxEntries: MAX_IMPORT_FILES, maxEntryBytes: MAX_IMPORT_FILE_BYTES },
+    budget,
+  );
   return { files: entries.map((e) => ({ path: e.name, bytes: e.bytes })), problems };
 }
 

@@ -68,7 +68,9 @@ export function browserTabLink<Message>(read: (data: unknown) => Message | null)
     async heldElsewhere() {
       if (!navigator.locks) return [];
       const { held = [] } = await navigator.locks.query();
-      const ids = held.flatMap((l) => (l.name?.startsWith(RUN_LOCK_PREFIX) ? [l.name.slice(RUN_LOCK_PREFIX.length)] : []));
+      const ids = held.flatMap((l) =>
+        l.name?.startsWith(RUN_LOCK_PREFIX) ? [l.name.slice(RUN_LOCK_PREFIX.length)] : [],
+      );
       return ids.filter((id) => !mine.has(id));
     },
     post: (message) => channel?.postMessage(message),

@@ -8,8 +8,14 @@ import type { ChartSpec } from './chart-series.ts';
  * full-precision values, empty where the series has none.
  */
 export function chartCsv(spec: ChartSpec): string {
-  const header = [(spec.xLabel ?? 'epoch').toLowerCase(), ...spec.series.flatMap((s) => (s.interval ? [s.label, `${s.label} 95% low`, `${s.label} 95% high`] : [s.label]))];
-  const cells = (s: ChartSpec['series'][number], i: number) => (s.interval ? [s.values[i] ?? null, s.interval.lower[i] ?? null, s.interval.upper[i] ?? null] : [s.values[i] ?? null]);
+  const header = [
+    (spec.xLabel ?? 'epoch').toLowerCase(),
+    ...spec.series.flatMap((s) => (s.interval ? [s.label, `${s.label} 95% low`, `${s.label} 95% high`] : [s.label])),
+  ];
+  const cells = (s: ChartSpec['series'][number], i: number) =>
+    s.interval
+      ? [s.values[i] ?? null, s.interval.lower[i] ?? null, s.interval.upper[i] ?? null]
+      : [s.values[i] ?? null];
   const rows = spec.epochs.map((epoch, i) => [epoch, ...spec.series.flatMap((s) => cells(s, i))]);
   return [header, ...rows].map((row) => row.map(csvField).join(',') + '\n').join('');
 }

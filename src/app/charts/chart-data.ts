@@ -19,6 +19,10 @@ export class ChartDataLoader {
   /** The chart input of `runId`. */
   async load(runId: string): Promise<ChartInput> {
     const rows = await this.store.chartRowsOf(runId);
-    return { metrics: rows.map((r) => r.metrics), timings: rows.map((r) => r.timings), environments: rows.map((r) => r.environments) };
+    return {
+      metrics: rows.map((r) => r.metrics),
+      timings: rows.map((r) => r.timings),
+      environments: rows.map((r) => r.environments),
+    };
   }
 }

@@ -17,11 +17,17 @@ export function chartedEvaluations(evaluations: readonly EvalRecord[]): { shown:
   const anchor = [...evaluations].reverse().find((e) => e.trigger === 'schedule') ?? evaluations.at(-1);
   if (!anchor) return { shown: [], otherSuites: 0 };
   const same = evaluations.filter((e) => e.suiteSha256 === anchor.suiteSha256);
-  const shown = same.map((record, index) => ({ record, index })).sort((a, b) => a.record.afterEpochs - b.record.afterEpochs || a.index - b.index);
+  const shown = same
+    .map((record, index) => ({ record, index }))
+    .sort((a, b) => a.record.afterEpochs - b.record.afterEpochs || a.index - b.index);
   return { shown: shown.map((s) => s.record), otherSuites: evaluations.length - same.length };
 }
 
-function seriesOf(label: string, colorIndex: number, summaries: ReadonlyArray<WinRateSummary | undefined>): ChartSeries {
+function seriesOf(
+  label: string,
+  colorIndex: number,
+  summaries: ReadonlyArray<WinRateSummary | undefined>,
+): ChartSeries {
   return {
     label,
     colorIndex,
@@ -32,12 +38,18 @@ function seriesOf(label: string, colorIndex: number, summaries: ReadonlyArray<Wi
 
 function context(shown: readonly EvalRecord[], otherSuites: number): string {
   const latest = shown[shown.length - 1]!;
-  const playbook = shown.every((e) => e.playbook) ? 'with the playbook in the prompts' : shown.some((e) => e.playbook) ? 'some with the playbook' : 'without a playbook';
+  const playbook = shown.every((e) => e.playbook)
+    ? 'with the playbook in the prompts'
+    : shown.some((e) => e.playbook)
+      ? 'some with the playbook'
+      : 'without a playbook';
   const demand = shown.filter((e) => e.trigger === 'demand').length;
   const parts = [
     `Suite ${latest.suite} (sha256 ${latest.suiteSha256.slice(0, 12)}…), ${latest.environments} environments, ${latest.seedsPerEnvironment} fixed seeds each, unhinted, ${playbook}.`,
     demand > 0 ? `${demand} of the ${shown.length} evaluations were run on demand.` : '',
-    otherSuites > 0 ? `${otherSuites} evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).` : '',
+    otherSuites > 0
+      ? `${otherSuites} evaluations on other suites are not drawn (only the suite of the run's scheduled evaluations, or of the latest one, is).`
+      : '',
   ];
   return parts.filter(Boolean).join(' ');
 }
@@ -49,7 +61,13 @@ export function heldOutCharts(evaluations: readonly EvalRecord[]): ChartSpec[] {
   const epochs = shown.map((e) => e.afterEpochs);
   const skills = [...new Set(shown.flatMap((e) => Object.keys(e.perSkill)))].sort();
   const about = context(shown, otherSuites);
-  const common = { yLabel: 'Win rate', xLabel: 'Epochs trained', epochs, digits: 2, softRange: [0, 1] as [number, number] };
+  const common = {
+    yLabel: 'Win rate',
+    xLabel: 'Epochs trained',
+    epochs,
+    digits: 2,
+    softRange: [0, 1] as [number, number],
+  };
   return [
     {
       ...common,

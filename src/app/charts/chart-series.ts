@@ -46,7 +46,8 @@ export { epochFigures };
 export const MEAN_LABEL = 'Mean (all skills)';
 
 /** The value when it is a finite number, else null. */
-export const finite = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+export const finite = (value: number | null | undefined): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 /** Every skill seen in the run's metrics or designer rewards, sorted (the palette follows this order). */
 export function skillsOf(input: ChartInput): string[] {
@@ -57,7 +58,11 @@ export function skillsOf(input: ChartInput): string[] {
 }
 
 function perSkillChart(input: ChartInput, skills: string[], key: 'meanRegret' | 'meanWinRate'): ChartSeries[] {
-  const mean: ChartSeries = { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => (isScoredEpoch(m) ? finite(m[key]) : null)) };
+  const mean: ChartSeries = {
+    label: MEAN_LABEL,
+    colorIndex: -1,
+    values: input.metrics.map((m) => (isScoredEpoch(m) ? finite(m[key]) : null)),
+  };
   const own = skills.map((skill, i) => ({
     label: skill,
     colorIndex: i,
@@ -75,7 +80,12 @@ export function domainsOf(input: ChartInput): string[] {
 function domainCharts(input: ChartInput, epochs: number[]): ChartSpec[] {
   const domains = domainsOf(input);
   if (domains.length === 0) return [];
-  const series = (key: 'winRate' | 'regret') => domains.map((domain, i) => ({ label: domain, colorIndex: i, values: input.environments.map((e) => finite(e.byDomain?.[domain]?.[key])) }));
+  const series = (key: 'winRate' | 'regret') =>
+    domains.map((domain, i) => ({
+      label: domain,
+      colorIndex: i,
+      values: input.environments.map((e) => finite(e.byDomain?.[domain]?.[key])),
+    }));
   const base = { epochs, digits: 2, softRange: [0, 1] as [number, number] };
   return [
     {
@@ -84,7 +94,8 @@ function domainCharts(input: ChartInput, epochs: number[]): ChartSpec[] {
       title: 'Win rate per domain (tool use)',
       yLabel: 'Win rate',
       band: PLATEAU_BAND,
-      description: "Mean win rate of the epoch's valid tool-use environments set in each everyday domain (each environment's win rate is the mean return of its unhinted plays).",
+      description:
+        "Mean win rate of the epoch's valid tool-use environments set in each everyday domain (each environment's win rate is the mean return of its unhinted plays).",
       series: series('winRate'),
     },
     {
@@ -108,7 +119,13 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
     return ms === null ? null : ms / 1000;
   };
   const tokens = (m: EpochMetrics, which: 'prompt' | 'completion' | 'total') =>
-    finite(which === 'prompt' ? m.promptTokens : which === 'completion' ? m.completionTokens : m.promptTokens + m.completionTokens);
+    finite(
+      which === 'prompt'
+        ? m.promptTokens
+        : which === 'completion'
+          ? m.completionTokens
+          : m.promptTokens + m.completionTokens,
+    );
   return [
     {
       id: 'win-rate',
@@ -118,7 +135,8 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       digits: 2,
       softRange: [0, 1],
       band: PLATEAU_BAND,
-      description: 'Mean return of the unhinted plays, per skill and over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
+      description:
+        'Mean return of the unhinted plays, per skill and over all skills; the shaded band is the plateau band, where the designer earns the full plateau reward.',
       series: perSkillChart(input, skills, 'meanWinRate'),
     },
     {
@@ -128,7 +146,8 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       epochs,
       digits: 2,
       softRange: [0, 1],
-      description: 'Mean hint-based regret (mean hinted return minus mean matched unhinted return), per skill and over all skills.',
+      description:
+        'Mean hint-based regret (mean hinted return minus mean matched unhinted return), per skill and over all skills.',
       series: perSkillChart(input, skills, 'meanRegret'),
     },
     ...domainCharts(input, epochs),
@@ -139,8 +158,11 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       epochs,
       digits: 2,
       softRange: [0, 1],
-      description: 'Fraction of design attempts that passed the sandbox checks (load, probe, determinism); no data for an epoch without design attempts (a fixed pool).',
-      series: [{ label: 'Validity rate', colorIndex: 0, values: input.metrics.map((m) => finite(epochFigures(m).validity)) }],
+      description:
+        'Fraction of design attempts that passed the sandbox checks (load, probe, determinism); no data for an epoch without design attempts (a fixed pool).',
+      series: [
+        { label: 'Validity rate', colorIndex: 0, values: input.metrics.map((m) => finite(epochFigures(m).validity)) },
+      ],
     },
     {
       id: 'designer-reward',
@@ -152,7 +174,11 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       description: "Mean designer reward of the epoch's scored environments, over all skills and per skill.",
       series: [
         { label: MEAN_LABEL, colorIndex: -1, values: input.metrics.map((m) => finite(epochFigures(m).designerReward)) },
-        ...skills.map((skill, i) => ({ label: skill, colorIndex: i, values: input.environments.map((e) => finite(e.designerRewardBySkill[skill])) })),
+        ...skills.map((skill, i) => ({
+          label: skill,
+          colorIndex: i,
+          values: input.environments.map((e) => finite(e.designerRewardBySkill[skill])),
+        })),
       ],
     },
     {
@@ -162,8 +188,11 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       epochs,
       digits: 1,
       softRange: [0, 1],
-      description: 'Mean number of turns of the won unhinted plays, averaged over the environments that were won at least once.',
-      series: [{ label: 'Mean turns to win', colorIndex: 0, values: input.environments.map((e) => finite(e.meanTurnsToWin)) }],
+      description:
+        'Mean number of turns of the won unhinted plays, averaged over the environments that were won at least once.',
+      series: [
+        { label: 'Mean turns to win', colorIndex: 0, values: input.environments.map((e) => finite(e.meanTurnsToWin)) },
+      ],
     },
     {
       id: 'code-length',
@@ -173,7 +202,13 @@ export function buildCharts(input: ChartInput): ChartSpec[] {
       digits: 0,
       softRange: [0, 1],
       description: "Mean length in characters of the epoch's valid environments' code.",
-      series: [{ label: 'Mean code length (characters)', colorIndex: 1, values: input.environments.map((e) => finite(e.meanCodeChars)) }],
+      series: [
+        {
+          label: 'Mean code length (characters)',
+          colorIndex: 1,
+          values: input.environments.map((e) => finite(e.meanCodeChars)),
+        },
+      ],
     },
     {
       id: 'tokens',
@@ -220,7 +255,9 @@ export function formatValue(value: number | null, digits: number): string {
 export function chartSummary(spec: ChartSpec): string {
   const last = spec.epochs.length - 1;
   if (last < 0 || pointCount(spec) === 0) return `${spec.title}: no data yet.`;
-  const values = spec.series.map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}${intervalText(s, last, spec.digits)}`).join('; ');
+  const values = spec.series
+    .map((s) => `${s.label} ${formatValue(s.values[last] ?? null, spec.digits)}${intervalText(s, last, spec.digits)}`)
+    .join('; ');
   const band = spec.band ? ` Shaded: ${spec.band.label.toLowerCase()}.` : '';
   return `${spec.title}, ${xText(spec, last)} (the latest of ${spec.epochs.length}): ${values}.${band}`;
 }

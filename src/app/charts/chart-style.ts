@@ -36,7 +36,11 @@ export function dashArray(dash: readonly number[]): string {
  * The y axis interval: the soft range widened to the data, with 5% of the span added on a side
  * only where the data goes past the soft range; a flat line without a soft range gets +-1.
  */
-export function yRange(dataMin: number | null, dataMax: number | null, soft: readonly [number, number] | undefined): [number, number] {
+export function yRange(
+  dataMin: number | null,
+  dataMax: number | null,
+  soft: readonly [number, number] | undefined,
+): [number, number] {
   const [softLo, softHi] = soft ?? [dataMin ?? 0, dataMax ?? 1];
   const lo = Math.min(softLo, dataMin ?? softLo);
   const hi = Math.max(softHi, dataMax ?? softHi);

@@ -81,7 +81,9 @@ export interface SeedGroupRow {
 /** A group's mean held-out win rate and its interval in words (`0.38 (0.10 to 0.70)`), with how many of its runs were evaluated when not all were. */
 export function seedGroupHeldOut(g: SeedGroup): string {
   if (g.meanWinRate === null) return 'not evaluated';
-  const interval = g.ci95 ? ` (${two(g.ci95[0])} to ${two(g.ci95[1])})` : ' (no interval: the runs played different suites or were not all evaluated)';
+  const interval = g.ci95
+    ? ` (${two(g.ci95[0])} to ${two(g.ci95[1])})`
+    : ' (no interval: the runs played different suites or were not all evaluated)';
   return `${two(g.meanWinRate)}${interval}${g.evaluated < g.runs.length ? `, ${g.evaluated} of ${g.runs.length} runs evaluated` : ''}`;
 }
 

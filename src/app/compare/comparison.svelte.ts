@@ -44,7 +44,8 @@ export class Comparison {
       this.data = data;
       this.error = null;
     } catch (error) {
-      if (mine === this.sequence) this.error = `The runs could not be read: ${errorMessage(error)}. Reload the page and try again.`;
+      if (mine === this.sequence)
+        this.error = `The runs could not be read: ${errorMessage(error)}. Reload the page and try again.`;
     } finally {
       if (mine === this.sequence) this.loading = false;
     }

@@ -26,7 +26,8 @@ export interface PlannedCell {
 }
 
 /** A sweep form read: the runs it makes, the equivalent command lines, and what the scripted demo would not respond to; or what is wrong with it. */
-export type SweepPreview = { cells: PlannedCell[]; commands: string[]; commandNote: string | null; demoNote: string | null } | { error: string };
+export type SweepPreview =
+  { cells: PlannedCell[]; commands: string[]; commandNote: string | null; demoNote: string | null } | { error: string };
 
 /** The form a new sweep starts from: a grid the scripted demo responds to (its playbook, off first so the comparison's difference is on minus off), two seeds, and a held-out evaluation every epoch so the comparison has the answer with its interval. */
 export const FIRST_SWEEP_FORM = { grid: 'playbook=off,on', seeds: '1,2', epochs: 2, shared: 'eval-every=1' } as const;
@@ -78,7 +79,10 @@ export function parseSeeds(text: string): number[] {
     .filter((w) => w !== '');
   if (words.length === 0) throw new SweepGridError('expected at least one seed, e.g. 1,2,3');
   return words.map((word) => {
-    if (!/^\d+$/.test(word)) throw new SweepGridError(`expected seeds that are non-negative integers separated by commas, saw ${JSON.stringify(word)}`);
+    if (!/^\d+$/.test(word))
+      throw new SweepGridError(
+        `expected seeds that are non-negative integers separated by commas, saw ${JSON.stringify(word)}`,
+      );
     return Number(word);
   });
 }
@@ -88,8 +92,12 @@ function sharedCell(text: string, gridKeys: ReadonlySet<string>): { cell: SweepC
   if (text.trim() === '') return null;
   const shared = parseSweepGrid(text);
   for (const axis of shared) {
-    if (axis.values.length !== 1) throw new SweepGridError(`shared settings take one value each; ${axis.name} has ${axis.values.length} (sweep it in the grid instead)`);
-    if (gridKeys.has(axis.key)) throw new SweepGridError(`${axis.name} is both in the grid and in the shared settings; keep it in one`);
+    if (axis.values.length !== 1)
+      throw new SweepGridError(
+        `shared settings take one value each; ${axis.name} has ${axis.values.length} (sweep it in the grid instead)`,
+      );
+    if (gridKeys.has(axis.key))
+      throw new SweepGridError(`${axis.name} is both in the grid and in the shared settings; keep it in one`);
   }
   return { cell: sweepCells(shared, [0])[0]!, setsHintPlays: shared.some((axis) => axis.key === 'hintPlays') };
 }
@@ -101,7 +109,8 @@ function sharedCell(text: string, gridKeys: ReadonlySet<string>): { cell: SweepC
  */
 export function previewSweep(form: SweepForm, demoModelId: string): SweepPreview {
   try {
-    if (!Number.isInteger(form.epochs) || form.epochs < 1) throw new SweepGridError(`expected a whole number of epochs of at least 1, saw ${form.epochs}`);
+    if (!Number.isInteger(form.epochs) || form.epochs < 1)
+      throw new SweepGridError(`expected a whole number of epochs of at least 1, saw ${form.epochs}`);
     const grid = parseSweepGrid(form.grid);
     const cells = sweepCells(grid, parseSeeds(form.seeds));
     const shared = sharedCell(form.shared, new Set(grid.map((axis) => axis.key)));
@@ -112,9 +121,21 @@ export function previewSweep(form: SweepForm, demoModelId: string): SweepPreview
       return { name: cell.name, config };
     });
     const model = commandModel(form.modelId, demoModelId);
-    const commands = sweepCommands(cells, { model: model ?? 'openai:http://127.0.0.1:8080/v1#MODEL', epochs: form.epochs, out: SWEEP_COMMAND_OUT, shared: shared?.cell.args ?? [] });
-    const commandNote = model ? null : `The command line cannot run ${form.modelLabel} (a model loaded in this tab); the commands name an OpenAI-compatible server instead: edit --model.`;
-    return { cells: planned, commands, commandNote, demoNote: form.modelId === demoModelId ? demoSweepNote(grid) : null };
+    const commands = sweepCommands(cells, {
+      model: model ?? 'openai:http://127.0.0.1:8080/v1#MODEL',
+      epochs: form.epochs,
+      out: SWEEP_COMMAND_OUT,
+      shared: shared?.cell.args ?? [],
+    });
+    const commandNote = model
+      ? null
+      : `The command line cannot run ${form.modelLabel} (a model loaded in this tab); the commands name an OpenAI-compatible server instead: edit --model.`;
+    return {
+      cells: planned,
+      commands,
+      commandNote,
+      demoNote: form.modelId === demoModelId ? demoSweepNote(grid) : null,
+    };
   } catch (error) {
     if (error instanceof SweepGridError) return { error: error.message };
     throw error;
@@ -122,7 +143,12 @@ export function previewSweep(form: SweepForm, demoModelId: string): SweepPreview
 }
 
 /** Counts of a plan's cells by status, and the cell under way (1-based, null when none). */
-export function sweepProgress(plan: SweepPlan): { done: number; failed: number; total: number; current: number | null } {
+export function sweepProgress(plan: SweepPlan): {
+  done: number;
+  failed: number;
+  total: number;
+  current: number | null;
+} {
   const index = plan.cells.findIndex((c) => c.status === 'running');
   return {
     done: plan.cells.filter((c) => c.status === 'completed').length,
@@ -139,8 +165,13 @@ export function parsePlan(text: string | null): SweepPlan | null {
   if (!text) return null;
   try {
     const plan = JSON.parse(text) as SweepPlan;
-    const cellsOk = Array.isArray(plan.cells) && plan.cells.every((c) => typeof c.name === 'string' && typeof c.runId === 'string' && STATUSES.includes(c.status));
-    const formOk = typeof plan.form?.grid === 'string' && typeof plan.form.modelId === 'string' && typeof plan.form.epochs === 'number';
+    const cellsOk =
+      Array.isArray(plan.cells) &&
+      plan.cells.every((c) => typeof c.name === 'string' && typeof c.runId === 'string' && STATUSES.includes(c.status));
+    const formOk =
+      typeof plan.form?.grid === 'string' &&
+      typeof plan.form.modelId === 'string' &&
+      typeof plan.form.epochs === 'number';
     return cellsOk && formOk && ['running', 'finished', 'cancelled'].includes(plan.status) ? plan : null;
   } catch {
     return null;
@@ -148,7 +179,9 @@ export function parsePlan(text: string | null): SweepPlan | null {
 }
 
 /** The sweep plan in a Storage (the page's localStorage in the app; one sweep at a time); a storage that refuses or is denied keeps the sweep for this tab only. */
-export function localSweepStorage(storage: () => Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): SweepPlanStorage {
+export function localSweepStorage(
+  storage: () => Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>,
+): SweepPlanStorage {
   const attempt = <T>(action: () => T, fallback: T): T => {
     try {
       return action();

@@ -1,6 +1,13 @@
 import type { ControllerStatus, RunController } from '../run/run-controller.svelte.ts';
 import type { RunLock } from '../../adapters/tabs/tab-link.ts';
-import { previewSweep, type SweepForm, type SweepPlan, type SweepPlanCell, type SweepPlanStorage, type SweepPreview } from './sweep-plan.ts';
+import {
+  previewSweep,
+  type SweepForm,
+  type SweepPlan,
+  type SweepPlanCell,
+  type SweepPlanStorage,
+  type SweepPreview,
+} from './sweep-plan.ts';
 import { errorMessage } from '../../core/error-message.ts';
 import type { ComparisonStore } from './compare-data.ts';
 import { loadSweepFigures, type SweepFigureRow } from './sweep-figures.ts';
@@ -62,7 +69,9 @@ export class SweepController {
   get runningEpochs(): { done: number; planned: number } | null {
     const cell = this.plan?.cells.find((c) => c.status === 'running');
     const meta = this.deps.run.meta;
-    return this.driving && cell && meta?.id === cell.runId ? { done: meta.epochsCompleted, planned: meta.epochsPlanned } : null;
+    return this.driving && cell && meta?.id === cell.runId
+      ? { done: meta.epochsCompleted, planned: meta.epochsPlanned }
+      : null;
   }
 
   /** Reads the sweep's figures per cell again (a later call wins over one still reading). */
@@ -79,7 +88,8 @@ export class SweepController {
       this.figures = rows;
       this.figuresError = null;
     } catch (error) {
-      if (mine === this.figuresRead) this.figuresError = `The sweep's runs could not be read for its figures: ${errorMessage(error)}.`;
+      if (mine === this.figuresRead)
+        this.figuresError = `The sweep's runs could not be read for its figures: ${errorMessage(error)}.`;
     }
   }
 
@@ -87,14 +97,23 @@ export class SweepController {
   async start(form: SweepForm): Promise<boolean> {
     this.error = null;
     this.notice = null;
-    if (this.driving || this.plan?.status === 'running') return this.refuse('A sweep is under way: cancel it, or let it finish, before starting another.');
-    if (this.tabBusy()) return this.refuse('A run or an evaluation is under way in this tab: let it finish or stop it on the Live run view, then start the sweep.');
+    if (this.driving || this.plan?.status === 'running')
+      return this.refuse('A sweep is under way: cancel it, or let it finish, before starting another.');
+    if (this.tabBusy())
+      return this.refuse(
+        'A run or an evaluation is under way in this tab: let it finish or stop it on the Live run view, then start the sweep.',
+      );
     const preview = this.preview(form);
     if ('error' in preview) return this.refuse(preview.error);
     const cells: SweepPlanCell[] = [];
     try {
       for (const planned of preview.cells) {
-        const meta = await this.deps.run.create({ name: planned.name, config: planned.config, modelId: form.modelId, epochsPlanned: form.epochs });
+        const meta = await this.deps.run.create({
+          name: planned.name,
+          config: planned.config,
+          modelId: form.modelId,
+          epochsPlanned: form.epochs,
+        });
         cells.push({ name: planned.name, runId: meta.id, status: 'pending', error: null });
       }
     } catch (error) {
@@ -129,7 +148,13 @@ export class SweepController {
     if (!plan || this.driving) return;
     this.error = null;
     this.notice = null;
-    this.save({ ...plan, status: 'running', cells: plan.cells.map((c) => (c.status === 'failed' || c.status === 'cancelled' ? { ...c, status: 'pending', error: null } : c)) });
+    this.save({
+      ...plan,
+      status: 'running',
+      cells: plan.cells.map((c) =>
+        c.status === 'failed' || c.status === 'cancelled' ? { ...c, status: 'pending', error: null } : c,
+      ),
+    });
     void this.drive();
   }
 
@@ -174,7 +199,9 @@ export class SweepController {
 
   private finish(): void {
     const cancelled = this.cancelRequested;
-    const cells = this.plan!.cells.map((c) => (cancelled && (c.status === 'pending' || c.status === 'running') ? { ...c, status: 'cancelled' as const } : c));
+    const cells = this.plan!.cells.map((c) =>
+      cancelled && (c.status === 'pending' || c.status === 'running') ? { ...c, status: 'cancelled' as const } : c,
+    );
     this.save({ ...this.plan!, status: cancelled ? 'cancelled' : 'finished', cells });
     this.cancelRequested = false;
   }
@@ -217,7 +244,11 @@ export class SweepController {
       }
       if (run.status === 'completed') this.setCell(index, { status: 'completed' });
       else if (this.cancelRequested) this.setCell(index, { status: 'cancelled' });
-      else this.setCell(index, { status: 'failed', error: run.error ?? `The run stopped (${run.status}) before its last epoch; continue the sweep to run it on.` });
+      else
+        this.setCell(index, {
+          status: 'failed',
+          error: run.error ?? `The run stopped (${run.status}) before its last epoch; continue the sweep to run it on.`,
+        });
     } catch (error) {
       this.setCell(index, { status: this.cancelRequested ? 'cancelled' : 'failed', error: errorMessage(error) });
     }

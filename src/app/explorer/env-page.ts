@@ -21,7 +21,11 @@ export interface EnvPageData {
 
 /** Reads one environment with its episodes and its run (null when either is missing). */
 export async function loadEnvPage(store: RunStore, runId: string, envId: string): Promise<EnvPageData | null> {
-  const [loaded, env, episodes] = await Promise.all([store.loadRun(runId), store.getEnvironment(runId, envId), store.episodesOf(runId, envId)]);
+  const [loaded, env, episodes] = await Promise.all([
+    store.loadRun(runId),
+    store.getEnvironment(runId, envId),
+    store.episodesOf(runId, envId),
+  ]);
   if (!loaded || !env) return null;
   return { meta: loaded.meta, env, episodes, state: loaded.state };
 }
@@ -70,7 +74,16 @@ export interface ReplayFrame {
 
 /** An episode as frames to step through: the first observation, then one frame per turn. */
 export function replayFrames(episode: Episode): ReplayFrame[] {
-  const start: ReplayFrame = { turn: 0, reply: null, action: null, reward: null, rewardNote: null, observation: episode.firstObservation, terminated: false, truncated: false };
+  const start: ReplayFrame = {
+    turn: 0,
+    reply: null,
+    action: null,
+    reward: null,
+    rewardNote: null,
+    observation: episode.firstObservation,
+    terminated: false,
+    truncated: false,
+  };
   const failed = Boolean(episode.error);
   return [
     start,
@@ -101,10 +114,18 @@ export interface MemorySource {
 }
 
 /** What memory fed the designer for this environment, and whether the environment is in memory now. */
-export function memoryProvenance(env: EnvironmentRecord, memory: readonly MemoryRecord[]): { shown: MemorySource[]; inMemory: MemoryRecord | null } {
+export function memoryProvenance(
+  env: EnvironmentRecord,
+  memory: readonly MemoryRecord[],
+): { shown: MemorySource[]; inMemory: MemoryRecord | null } {
   const find = (id: string) => memory.find((r) => r.envId === id) ?? null;
-  const shown: MemorySource[] = env.memoryShown.positives.map((envId) => ({ envId, role: 'positive' as const, record: find(envId) }));
-  if (env.memoryShown.negative) shown.push({ envId: env.memoryShown.negative, role: 'negative', record: find(env.memoryShown.negative) });
+  const shown: MemorySource[] = env.memoryShown.positives.map((envId) => ({
+    envId,
+    role: 'positive' as const,
+    record: find(envId),
+  }));
+  if (env.memoryShown.negative)
+    shown.push({ envId: env.memoryShown.negative, role: 'negative', record: find(env.memoryShown.negative) });
   return { shown, inMemory: find(env.id) };
 }
 
@@ -132,7 +153,13 @@ export interface RescoreDeps {
  * last snapshot, as a resumed run would be): the first rollout's unhinted and hinted plays on the
  * original seeds, scored alone. Nothing is written to the store. `onEpisode` gets (done, total).
  */
-export async function rescoreWithRunModel(deps: RescoreDeps, data: EnvPageData, code: string, onEpisode: (done: number, total: number) => void, signal?: AbortSignal): Promise<RescoreResult> {
+export async function rescoreWithRunModel(
+  deps: RescoreDeps,
+  data: EnvPageData,
+  code: string,
+  onEpisode: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<RescoreResult> {
   const model = await deps.model(data.meta);
   if (data.state.modelSnapshot !== undefined) model.restore?.(data.state.modelSnapshot);
   const total = data.meta.config.playsPerArm + data.meta.config.hintPlays;
@@ -140,5 +167,8 @@ export async function rescoreWithRunModel(deps: RescoreDeps, data: EnvPageData, 
   const emit = (event: SpadeEvent) => {
     if (event.type === 'episode') onEpisode(++done, total);
   };
-  return rescoreEnvironment({ model, sandbox: deps.sandbox, emit, ...(signal ? { signal } : {}) }, { env: data.env, code, config: data.meta.config, skillAverages: data.state.skillAverages });
+  return rescoreEnvironment(
+    { model, sandbox: deps.sandbox, emit, ...(signal ? { signal } : {}) },
+    { env: data.env, code, config: data.meta.config, skillAverages: data.state.skillAverages },
+  );
 }

@@ -21,7 +21,15 @@ export interface ExplorerSettings {
 }
 
 /** Every environment, in epoch order. */
-export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = { skill: null, status: null, setting: null, domain: null, epoch: null, sortBy: 'epoch', descending: false };
+export const DEFAULT_EXPLORER_SETTINGS: ExplorerSettings = {
+  skill: null,
+  status: null,
+  setting: null,
+  domain: null,
+  epoch: null,
+  sortBy: 'epoch',
+  descending: false,
+};
 
 /** The sortable columns with their labels, in table order. */
 export const SORT_COLUMNS: ReadonlyArray<{ key: ExplorerSortKey; label: string }> = [
@@ -81,7 +89,10 @@ export function domainLabel(domain: string): string {
 }
 
 /** Which extra filters a run's explorer offers: the setting where a fixed pool may mix games and tool use, the domains where tool use may appear. */
-export function filterChoices(meta: Pick<RunMeta, 'config' | 'fixedPool'>): { mixed: boolean; domains: readonly string[] } {
+export function filterChoices(meta: Pick<RunMeta, 'config' | 'fixedPool'>): {
+  mixed: boolean;
+  domains: readonly string[];
+} {
   const mixed = meta.fixedPool !== undefined;
   return { mixed, domains: mixed || meta.config.setting === 'tool_use' ? TOOL_USE_DOMAINS : [] };
 }

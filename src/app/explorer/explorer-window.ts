@@ -10,7 +10,13 @@ export interface RowRange {
 }
 
 /** The rows to render for a scroll position: those in view plus `overscan` on each side. */
-export function visibleRange(scrollTop: number, viewportHeight: number, rowHeight: number, total: number, overscan = 10): RowRange {
+export function visibleRange(
+  scrollTop: number,
+  viewportHeight: number,
+  rowHeight: number,
+  total: number,
+  overscan = 10,
+): RowRange {
   if (total <= 0 || rowHeight <= 0) return { start: 0, end: 0 };
   const first = Math.floor(Math.max(0, scrollTop) / rowHeight);
   const inView = Math.ceil(Math.max(0, viewportHeight) / rowHeight) + 1;
@@ -28,7 +34,14 @@ export function pagesOf(range: RowRange, pageSize: number): number[] {
 
 /** The row a navigation key moves to (Arrow keys, Page keys, Home, End), or null for other keys. */
 export function nextRowIndex(key: string, index: number, total: number, rowsPerPage: number): number | null {
-  const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + rowsPerPage, PageUp: index - rowsPerPage, Home: 0, End: total - 1 };
+  const moves: Record<string, number> = {
+    ArrowDown: index + 1,
+    ArrowUp: index - 1,
+    PageDown: index + rowsPerPage,
+    PageUp: index - rowsPerPage,
+    Home: 0,
+    End: total - 1,
+  };
   const target = moves[key];
   return target === undefined || total <= 0 ? null : Math.min(total - 1, Math.max(0, target));
 }
@@ -108,7 +121,9 @@ export class ExplorerWindow {
   private evict(wanted: number[]): void {
     if (this.pages.size <= this.maxPages || wanted.length === 0) return;
     const centre = (wanted[0]! + wanted[wanted.length - 1]!) / 2;
-    const far = [...this.pages.keys()].filter((p) => !wanted.includes(p)).sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
+    const far = [...this.pages.keys()]
+      .filter((p) => !wanted.includes(p))
+      .sort((a, b) => Math.abs(b - centre) - Math.abs(a - centre));
     for (const page of far.slice(0, this.pages.size - this.maxPages)) this.pages.delete(page);
   }
 }
@@ -134,6 +149,12 @@ export async function openExplorerSource(store: RunStore, runId: string): Promis
     memory,
     count: (settings) => store.countEnvironments(runId, toQuery(settings)),
     window: (settings, onchange) =>
-      new ExplorerWindow(async (offset, limit) => (await store.queryEnvironmentSummaries(runId, toQuery(settings, { offset, limit }))).map((env) => toExplorerRow(env, memory)), onchange),
+      new ExplorerWindow(
+        async (offset, limit) =>
+          (await store.queryEnvironmentSummaries(runId, toQuery(settings, { offset, limit }))).map((env) =>
+            toExplorerRow(env, memory),
+          ),
+        onchange,
+      ),
   };
 }

@@ -66,7 +66,8 @@ export function wrapBoxed(text: string): string {
   return /^\\boxed\{[\s\S]*\}$/.test(trimmed) ? trimmed : `\\boxed{${trimmed}}`;
 }
 
-const AGENT_FAILURE = "An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.";
+const AGENT_FAILURE =
+  "An agent's play ends here the same way and, as in SPADE, scores nothing: an unhinted play is retried once and then dropped, a hinted one counts 0.";
 const AGENT_CRASH =
   "An agent's play ends here too. By the tab's rule it scores nothing (an unhinted play is retried once and then dropped, a hinted one counts 0); by the reference's (crashes count as losses), an error inside reset plays on and one inside step ends the play with a return of -1.";
 
@@ -103,11 +104,21 @@ export class PlaySession {
     let handle: EnvHandle | null = null;
     try {
       await sandbox.warm();
-      handle = await sandbox.load(options.code, { maxTurns: options.maxTurns, timeoutMs: options.stepTimeoutMs, stage: 'play', ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}) });
+      handle = await sandbox.load(options.code, {
+        maxTurns: options.maxTurns,
+        timeoutMs: options.stepTimeoutMs,
+        stage: 'play',
+        ...(options.toolBaseAids === false ? { toolBaseAids: false } : {}),
+      });
       const reset = await handle.reset(options.seed, { timeoutMs: options.stepTimeoutMs });
       const facts = await handle.toolFacts({ timeoutMs: options.stepTimeoutMs });
       const tool = facts ? { tools: facts.tools, instructions: instructionsOf(facts) ?? [] } : null;
-      return new PlaySession(handle, options, options.hint ? withHint(reset.observation, options.hint) : reset.observation, tool);
+      return new PlaySession(
+        handle,
+        options,
+        options.hint ? withHint(reset.observation, options.hint) : reset.observation,
+        tool,
+      );
     } catch (error) {
       await handle?.dispose().catch(() => undefined);
       const failed = new PlaySession(null, options, '', null);
@@ -136,9 +147,21 @@ export class PlaySession {
     const action = this.tool ? toolReplyAction(parseToolReply(input, aids)) : parseAction(input, aids);
     try {
       const step = await this.handle.step(action, { timeoutMs: this.options.stepTimeoutMs });
-      const progress = this.tool && this.tool.instructions.length > 0 ? progressOf(await this.handle.toolFacts({ timeoutMs: this.options.stepTimeoutMs })) : null;
-      this.turns.push({ input, action, observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated, ...(progress ? { progress } : {}) });
-      if (step.terminated || step.truncated || this.turns.length >= this.options.maxTurns) await this.finish('finished');
+      const progress =
+        this.tool && this.tool.instructions.length > 0
+          ? progressOf(await this.handle.toolFacts({ timeoutMs: this.options.stepTimeoutMs }))
+          : null;
+      this.turns.push({
+        input,
+        action,
+        observation: step.observation,
+        reward: step.reward,
+        terminated: step.terminated,
+        truncated: step.truncated,
+        ...(progress ? { progress } : {}),
+      });
+      if (step.terminated || step.truncated || this.turns.length >= this.options.maxTurns)
+        await this.finish('finished');
     } catch (error) {
       this.fail(error);
       await this.release();
@@ -171,5 +194,8 @@ export class PlaySession {
 /** The agent's returns for one seed, per arm (rollout 0's plays of that seed). */
 export function agentReturnsForSeed(episodes: readonly Episode[], seed: number): { nohint: number[]; hint: number[] } {
   const own = episodes.filter((e) => e.rollout === 0 && e.seed === seed);
-  return { nohint: own.filter((e) => e.arm === 'nohint').map((e) => e.return), hint: own.filter((e) => e.arm === 'hint').map((e) => e.return) };
+  return {
+    nohint: own.filter((e) => e.arm === 'nohint').map((e) => e.return),
+    hint: own.filter((e) => e.arm === 'hint').map((e) => e.return),
+  };
 }

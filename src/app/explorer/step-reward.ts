@@ -4,11 +4,16 @@
 import type { Turn } from '../../core/records.ts';
 import { episodeReturn } from '../../core/scoring/episode-return.ts';
 
-const NAMED: Readonly<Record<NonNullable<Turn['nonfiniteReward']>, number>> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, '-inf': Number.NEGATIVE_INFINITY };
+const NAMED: Readonly<Record<NonNullable<Turn['nonfiniteReward']>, number>> = {
+  nan: Number.NaN,
+  inf: Number.POSITIVE_INFINITY,
+  '-inf': Number.NEGATIVE_INFINITY,
+};
 
 /** The reward the environment returned: the stored number, or NaN or an infinity read back from its name; null when the record holds no number. */
 export function returnedReward(turn: { reward: unknown; nonfiniteReward?: unknown }): number | null {
-  if (typeof turn.nonfiniteReward === 'string' && Object.hasOwn(NAMED, turn.nonfiniteReward)) return NAMED[turn.nonfiniteReward as keyof typeof NAMED];
+  if (typeof turn.nonfiniteReward === 'string' && Object.hasOwn(NAMED, turn.nonfiniteReward))
+    return NAMED[turn.nonfiniteReward as keyof typeof NAMED];
   return typeof turn.reward === 'number' ? turn.reward : null;
 }
 
@@ -26,11 +31,16 @@ export function rewardText(reward: number | null): string {
  * when it is the last reward of a terminated play that did not fail, else not at all; null for a finite
  * reward (the return's own line says how it counted).
  */
-export function nonfiniteRewardNote(turns: ReadonlyArray<{ reward: unknown; nonfiniteReward?: unknown; terminated: boolean }>, index: number, failed: boolean): string | null {
+export function nonfiniteRewardNote(
+  turns: ReadonlyArray<{ reward: unknown; nonfiniteReward?: unknown; terminated: boolean }>,
+  index: number,
+  failed: boolean,
+): string | null {
   const turn = turns[index];
   const reward = turn ? returnedReward(turn) : null;
   if (reward === null || Number.isFinite(reward)) return null;
-  if (index !== turns.length - 1 || !turn!.terminated) return 'not scored: only the last reward of a terminated play counts';
+  if (index !== turns.length - 1 || !turn!.terminated)
+    return 'not scored: only the last reward of a terminated play counts';
   if (failed) return 'not scored: the play failed';
   const scored = episodeReturn([{ reward, terminated: true }]);
   return `scored as a return of ${scored}: the return is max(-1, min(1, reward)), which gives ${scored} for ${rewardText(reward)}`;

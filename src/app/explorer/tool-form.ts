@@ -19,7 +19,8 @@ export interface ToolFormSpec {
 }
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The tools of `get_tools()` (function-calling form) as form specs; entries that are not in that form are left out. */
 export function toolFormSpecs(tools: unknown): ToolFormSpec[] {
@@ -32,7 +33,10 @@ export function toolFormSpecs(tools: unknown): ToolFormSpec[] {
     const required = Array.isArray(schema.required) ? schema.required : [];
     const parameters = Object.entries(properties).map(([name, raw]): ToolParameterField => {
       const property = isRecord(raw) ? raw : {};
-      const type = typeof property.type === 'string' && TYPES.has(property.type) ? (property.type as ToolParameterField['type']) : 'string';
+      const type =
+        typeof property.type === 'string' && TYPES.has(property.type)
+          ? (property.type as ToolParameterField['type'])
+          : 'string';
       return {
         name,
         type,
@@ -67,21 +71,29 @@ function fieldValue(field: ToolParameterField, text: string): { value: unknown }
       return { error: `${field.name} needs ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
     return { value: number };
   }
-  if (field.type === 'boolean') return text === 'true' || text === 'false' ? { value: text === 'true' } : { error: `${field.name} needs true or false` };
+  if (field.type === 'boolean')
+    return text === 'true' || text === 'false'
+      ? { value: text === 'true' }
+      : { error: `${field.name} needs true or false` };
   try {
     const parsed: unknown = JSON.parse(text);
     if (field.type === 'array' ? Array.isArray(parsed) : isRecord(parsed)) return { value: parsed };
   } catch {
     // Reported below.
   }
-  return { error: `${field.name} needs a JSON ${field.type === 'array' ? 'list, e.g. ["a", "b"]' : 'object, e.g. {"key": "value"}'}` };
+  return {
+    error: `${field.name} needs a JSON ${field.type === 'array' ? 'list, e.g. ["a", "b"]' : 'object, e.g. {"key": "value"}'}`,
+  };
 }
 
 /**
  * The `<tool_call>` text an agent would send for `tool` with the typed values (each read by its
  * schema type; an empty optional field is left out), or the first problem with them.
  */
-export function toolCallText(tool: ToolFormSpec, values: Readonly<Record<string, string>>): { text: string } | { error: string } {
+export function toolCallText(
+  tool: ToolFormSpec,
+  values: Readonly<Record<string, string>>,
+): { text: string } | { error: string } {
   const args: Record<string, unknown> = {};
   for (const field of tool.parameters) {
     const text = values[field.name] ?? '';

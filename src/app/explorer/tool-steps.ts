@@ -53,7 +53,10 @@ export function episodeInstructions(episode: { instructions?: unknown }): string
 }
 
 /** What the step views read of a turn (an agent's, or one you played). */
-export type StepRecord = Pick<Turn, 'action' | 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated' | 'progress'>;
+export type StepRecord = Pick<
+  Turn,
+  'action' | 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated' | 'progress'
+>;
 
 /** A played episode as the step views read it. */
 export interface StepsSource {
@@ -68,8 +71,16 @@ export function doneAfter(turn: StepRecord, total: number): number | null {
 }
 
 /** Whether an environment's episodes are tool use: a tool-use run, a domain on the environment, or instructions or tool messages in a play. */
-export function isToolUse(meta: Pick<RunMeta, 'config'>, env: Pick<EnvironmentRecord, 'domain'>, episodes: readonly Episode[]): boolean {
-  return meta.config.setting === 'tool_use' || env.domain !== undefined || episodes.some((e) => episodeInstructions(e).length > 0 || e.messages.some((m) => m.role === 'tool'));
+export function isToolUse(
+  meta: Pick<RunMeta, 'config'>,
+  env: Pick<EnvironmentRecord, 'domain'>,
+  episodes: readonly Episode[],
+): boolean {
+  return (
+    meta.config.setting === 'tool_use' ||
+    env.domain !== undefined ||
+    episodes.some((e) => episodeInstructions(e).length > 0 || e.messages.some((m) => m.role === 'tool'))
+  );
 }
 
 function criteriaRows(turn: StepRecord, instructions: readonly string[]): CriterionRow[] {
@@ -96,7 +107,8 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
     const reply = parseToolReply(turn.action);
     const call = reply.kind === 'calls' ? reply.calls[0]! : null;
     const after = doneAfter(turn, instructions.length);
-    const met = after !== null && after > before ? Array.from({ length: after - before }, (_, k) => numbered(before + k)) : [];
+    const met =
+      after !== null && after > before ? Array.from({ length: after - before }, (_, k) => numbered(before + k)) : [];
     const revealed = met.length > 0 && after! < instructions.length ? numbered(after!) : null;
     const allDone = met.length > 0 && after === instructions.length;
     if (after !== null) before = after;
@@ -104,9 +116,12 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
       kind: call ? 'call' : reply.kind === 'answer' ? 'answer' : 'text',
       tool: call?.name ?? null,
       arguments: call ? callArguments(call.arguments) : [],
-      moreCalls: reply.kind === 'calls' ? reply.calls.slice(1).map((c) => `${c.name}(${JSON.stringify(c.arguments)})`) : [],
+      moreCalls:
+        reply.kind === 'calls' ? reply.calls.slice(1).map((c) => `${c.name}(${JSON.stringify(c.arguments)})`) : [],
       text: reply.kind === 'calls' ? null : reply.text,
-      result: turn.observation.startsWith(RESULT_PREFIX) ? turn.observation.slice(RESULT_PREFIX.length) : turn.observation,
+      result: turn.observation.startsWith(RESULT_PREFIX)
+        ? turn.observation.slice(RESULT_PREFIX.length)
+        : turn.observation,
       reward: returnedReward(turn),
       terminated: turn.terminated,
       truncated: turn.truncated,
@@ -119,9 +134,16 @@ export function toolSteps(episode: StepsSource): ToolStepView[] {
 }
 
 /** Each instruction's place after `turns` steps: done, revealed (the current one) or not yet shown. */
-export function instructionTimeline(episode: StepsSource, turns: number): Array<NumberedInstruction & { state: 'done' | 'current' | 'hidden' }> {
+export function instructionTimeline(
+  episode: StepsSource,
+  turns: number,
+): Array<NumberedInstruction & { state: 'done' | 'current' | 'hidden' }> {
   const instructions = episodeInstructions(episode);
   let done = 0;
   for (const turn of episode.turns.slice(0, turns)) done = doneAfter(turn, instructions.length) ?? done;
-  return instructions.map((text, i) => ({ number: i + 1, text, state: i < done ? 'done' : i === done ? 'current' : 'hidden' }));
+  return instructions.map((text, i) => ({
+    number: i + 1,
+    text,
+    state: i < done ? 'done' : i === done ? 'current' : 'hidden',
+  }));
 }

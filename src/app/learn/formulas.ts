@@ -1,16 +1,24 @@
-import { BLEND_PLATEAU_WEIGHT, BLEND_REGRET_SCALE, BLEND_REGRET_WEIGHT, type RewardVariant } from '../../core/scoring/designer-reward.ts';
+import {
+  BLEND_PLATEAU_WEIGHT,
+  BLEND_REGRET_SCALE,
+  BLEND_REGRET_WEIGHT,
+  type RewardVariant,
+} from '../../core/scoring/designer-reward.ts';
 import { MAX_DESIGNER_SCALE, type DesignerScaleParts } from '../../core/scoring/advantages.ts';
 import { PLATEAU_BAND, PLATEAU_RAMP, plateau } from '../../core/scoring/regret.ts';
 
 /** One-line explanations of each number the live view shows, next to the number. */
 export const FORMULAS = {
   episodeReturn: 'Return of an episode: the last reward clipped to [-1, 1] if the game ended, else 0.',
-  rHint: "r_hint: mean return of the hinted plays (a failed hinted play counts 0; under the reference's crash rule a crashed step counts -1). They only measure the hint: no agent is trained on them.",
+  rHint:
+    "r_hint: mean return of the hinted plays (a failed hinted play counts 0; under the reference's crash rule a crashed step counts -1). They only measure the hint: no agent is trained on them.",
   rNoHint:
     "r_nohint: mean return of the first rollout's unhinted plays, on the same first seeds. A failed unhinted play is retried once, then dropped (under the reference's crash rule a crashed step is kept at -1).",
-  regret: "Regret = r_hint - r_nohint: how much the hint helps. High regret marks the agent's frontier. 0 when no usable hint came.",
+  regret:
+    "Regret = r_hint - r_nohint: how much the hint helps. High regret marks the agent's frontier. 0 when no usable hint came.",
   winRate: `Win rate w: mean return of every kept unhinted play of the epoch (all rollouts). The plateau band [${PLATEAU_BAND[0]}, ${PLATEAU_BAND[1]}] is where learning is fastest.`,
-  agentAdvantage: 'Agent advantage (GRPO): (r - mean) / (std + 1e-8) within the unhinted plays of one environment in one rollout; hinted plays get none.',
+  agentAdvantage:
+    'Agent advantage (GRPO): (r - mean) / (std + 1e-8) within the unhinted plays of one environment in one rollout; hinted plays get none.',
   designerAdvantage:
     "Designer advantage: reward minus the mean reward of the epoch's same-skill designs, times the designer scale min(N_agent / N_designer x R, 50): N_agent the kept unhinted plays of rollout 0 of all the epoch's scored environments together (not one environment's K), N_designer the scored designs, R the rollouts.",
 } as const;
@@ -43,5 +51,7 @@ export function plateauText(w: number): string {
 
 /** Why a designer advantage is 0 when the environment is alone in its skill's group, else null. */
 export function loneGroupNote(groupSize: number | undefined): string | null {
-  return groupSize === 1 ? 'Only design of its skill this epoch: centring within the skill leaves 0 by construction (more slots per skill, via skills per epoch, fix this).' : null;
+  return groupSize === 1
+    ? 'Only design of its skill this epoch: centring within the skill leaves 0 by construction (more slots per skill, via skills per epoch, fix this).'
+    : null;
 }

@@ -27,7 +27,12 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     aliases: ['environment id'],
     definition: `An environment's id, such as e0001-s02: "e" and the epoch, "s" and the slot, counted from 0 as the run's files count them, so e0001-s02 is ${placeOfId('e0001-s02')} in the app's words, which count from 1. Ids never change: every seed of a slot derives from its id, and runs, archives and comparisons find environments by it.`,
   },
-  { id: 'episode-return', term: 'episode return', aliases: ['episode return', 'return of an episode'], definition: FORMULAS.episodeReturn },
+  {
+    id: 'episode-return',
+    term: 'episode return',
+    aliases: ['episode return', 'return of an episode'],
+    definition: FORMULAS.episodeReturn,
+  },
   { id: 'r-nohint', term: 'r_nohint', aliases: ['r_nohint'], definition: FORMULAS.rNoHint },
   { id: 'r-hint', term: 'r_hint', aliases: ['r_hint'], definition: FORMULAS.rHint },
   { id: 'regret', term: 'regret', aliases: ['regret'], definition: FORMULAS.regret },
@@ -45,8 +50,18 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     definition: `What the designer earns for one environment. A run picks one variant: ${REWARD_VARIANTS.join(', ')} (the paper uses blend).`,
     details: REWARD_VARIANTS.map(rewardFormula),
   },
-  { id: 'blend', term: 'blend', aliases: ['blend'], definition: `${rewardFormula('blend')} The paper's designer reward: regret up to a cap, plus the plateau of the win rate.` },
-  { id: 'advantage', term: 'advantage', aliases: ['agent advantage', 'advantage', 'advantages'], definition: FORMULAS.agentAdvantage },
+  {
+    id: 'blend',
+    term: 'blend',
+    aliases: ['blend'],
+    definition: `${rewardFormula('blend')} The paper's designer reward: regret up to a cap, plus the plateau of the win rate.`,
+  },
+  {
+    id: 'advantage',
+    term: 'advantage',
+    aliases: ['agent advantage', 'advantage', 'advantages'],
+    definition: FORMULAS.agentAdvantage,
+  },
   {
     id: 'grpo-group',
     term: 'GRPO group',
@@ -54,7 +69,12 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     definition:
       'The plays an agent advantage is centred in: the kept unhinted plays of one environment in one rollout. Hinted plays are in no group and are never trained on. Designs are grouped by skill within an epoch.',
   },
-  { id: 'designer-advantage', term: 'designer advantage', aliases: ['designer advantage'], definition: FORMULAS.designerAdvantage },
+  {
+    id: 'designer-advantage',
+    term: 'designer advantage',
+    aliases: ['designer advantage'],
+    definition: FORMULAS.designerAdvantage,
+  },
   {
     id: 'memory',
     term: 'memory',
@@ -87,8 +107,13 @@ export interface GlossSegment {
   term: string | null;
 }
 
-const ALIASES = GLOSSARY.flatMap((e) => e.aliases.map((alias) => ({ alias: alias.toLowerCase(), id: e.id }))).sort((a, b) => b.alias.length - a.alias.length);
-const ALIAS_PATTERN = new RegExp(`(?<![\\w])(${ALIASES.map((a) => a.alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w])`, 'gi');
+const ALIASES = GLOSSARY.flatMap((e) => e.aliases.map((alias) => ({ alias: alias.toLowerCase(), id: e.id }))).sort(
+  (a, b) => b.alias.length - a.alias.length,
+);
+const ALIAS_PATTERN = new RegExp(
+  `(?<![\\w])(${ALIASES.map((a) => a.alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w])`,
+  'gi',
+);
 
 /** Splits a text into plain pieces and terms; each entry is marked at its first mention only, the longest name winning. */
 export function glossSegments(text: string): GlossSegment[] {

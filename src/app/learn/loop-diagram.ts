@@ -13,7 +13,8 @@ const f2 = (n: number) => n.toFixed(2);
 
 // Rejected attempts as well as rejected slots: a slot whose retry passed still had an attempt rejected.
 function validationFigure({ validCount, rejectedCount, failedAttempts }: LearnFigures): string {
-  if (rejectedCount > 0) return `${validCount} valid, ${counted(rejectedCount, 'slot')} rejected; ${counted(Math.max(failedAttempts, rejectedCount), 'attempt')} rejected in all`;
+  if (rejectedCount > 0)
+    return `${validCount} valid, ${counted(rejectedCount, 'slot')} rejected; ${counted(Math.max(failedAttempts, rejectedCount), 'attempt')} rejected in all`;
   if (failedAttempts === 0) return `${validCount} valid, no attempt rejected`;
   return `${validCount} valid; ${counted(failedAttempts, 'rejected attempt')} tried again`;
 }
@@ -30,43 +31,57 @@ export function loopStages(lesson: LearnFigures | null): LoopStage[] {
     {
       id: 'designer',
       label: 'Designer',
-      sentence: 'The model writes a complete Python game for one skill, from a grounding document and remembered examples.',
-      figure: lesson ? `${lesson.validCount + lesson.rejectedCount} slots designed in ${counted(lesson.epochs.length, 'epoch')}` : null,
+      sentence:
+        'The model writes a complete Python game for one skill, from a grounding document and remembered examples.',
+      figure: lesson
+        ? `${lesson.validCount + lesson.rejectedCount} slots designed in ${counted(lesson.epochs.length, 'epoch')}`
+        : null,
     },
     {
       id: 'validate',
       label: 'Validate',
-      sentence: 'The sandbox loads the code, probes reset and step, and checks that a seed repeats; a failure names its stage and the designer tries again.',
+      sentence:
+        'The sandbox loads the code, probes reset and step, and checks that a seed repeats; a failure names its stage and the designer tries again.',
       figure: lesson ? validationFigure(lesson) : null,
     },
     {
       id: 'hint',
       label: 'Hint',
-      sentence: 'The same model reads the valid code and writes a short hint: the key insight and the answer format, never the answer.',
-      figure: lesson?.example ? (lesson.example.hint === null ? `${example}: no usable hint` : `${example} got a hint`) : null,
+      sentence:
+        'The same model reads the valid code and writes a short hint: the key insight and the answer format, never the answer.',
+      figure: lesson?.example
+        ? lesson.example.hint === null
+          ? `${example}: no usable hint`
+          : `${example} got a hint`
+        : null,
     },
     {
       id: 'nohint',
       label: 'Plays without the hint',
-      sentence: 'The agent plays fresh instances on K seeds; these plays are the GRPO group the agent would be trained on.',
+      sentence:
+        'The agent plays fresh instances on K seeds; these plays are the GRPO group the agent would be trained on.',
       figure: stats ? `${example}: r_nohint = ${f2(stats.rNoHint)}` : null,
     },
     {
       id: 'hinted',
       label: 'Plays with the hint',
-      sentence: 'The same seeds again, the hint appended to the first observation; they only measure how much the hint helps.',
+      sentence:
+        'The same seeds again, the hint appended to the first observation; they only measure how much the hint helps.',
       figure: stats ? `${example}: r_hint = ${stats.rHint === null ? 'none' : f2(stats.rHint)}` : null,
     },
     {
       id: 'regret',
       label: 'Regret',
-      sentence: 'r_hint - r_nohint, how much the hint helps; with a win rate in the plateau it marks the frontier, which the designer reward pays for.',
-      figure: stats && last ? `${example}: regret = ${f2(stats.regret)}; last epoch's mean ${f2(last.meanRegret)}` : null,
+      sentence:
+        'r_hint - r_nohint, how much the hint helps; with a win rate in the plateau it marks the frontier, which the designer reward pays for.',
+      figure:
+        stats && last ? `${example}: regret = ${f2(stats.regret)}; last epoch's mean ${f2(last.meanRegret)}` : null,
     },
     {
       id: 'memory',
       label: 'Memory',
-      sentence: "Each environment's win rate and regret are remembered; the next epoch's designer sees well-calibrated examples of its skill and one to avoid.",
+      sentence:
+        "Each environment's win rate and regret are remembered; the next epoch's designer sees well-calibrated examples of its skill and one to avoid.",
       figure: lesson ? `${lesson.memorySize} environments remembered` : null,
     },
   ];

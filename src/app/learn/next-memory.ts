@@ -55,12 +55,20 @@ export async function loadNextMemory(store: RunStore, runId: string): Promise<Ne
       const env = await store.getEnvironment(runId, record.envId);
       titles.set(record.envId, env?.attempts.find((a) => a.validation.ok)?.validation.className ?? null);
     }
-    return { envId: record.envId, title: titles.get(record.envId)!, skill: record.skill, winRate: record.winRate, regret: record.regret };
+    return {
+      envId: record.envId,
+      title: titles.get(record.envId)!,
+      skill: record.skill,
+      winRate: record.winRate,
+      regret: record.regret,
+    };
   };
   const slots: NextSlotMemory[] = [];
   for (const plan of plans) {
     const positives = await Promise.all(plan.selection?.positives.map(shown) ?? []);
-    const negative = plan.selection?.negative ? { ...(await shown(plan.selection.negative.record)), reason: plan.selection.negative.reason } : null;
+    const negative = plan.selection?.negative
+      ? { ...(await shown(plan.selection.negative.record)), reason: plan.selection.negative.reason }
+      : null;
     slots.push({ slot: plan.slot, skill: plan.skill, envId: plan.envId, positives, negative });
   }
   const counts = new Map<string, number>();

@@ -17,10 +17,34 @@ export interface IllustrativeEnv {
 
 /** The illustrative environments "why regret" compares, all of one skill in one epoch. */
 export const WHY_REGRET_ENVS: readonly IllustrativeEnv[] = [
-  { id: 'too-hard', label: 'Too hard', description: 'never won, with or without the hint', unhinted: [0, 0, 0, 0], hinted: [0, 0, 0, 0] },
-  { id: 'frontier', label: 'Frontier', description: 'won half the time alone, mostly with the hint', unhinted: [1, 0, 1, 0], hinted: [1, 1, 1, 0] },
-  { id: 'coin-flip', label: 'Coin flip', description: 'won half the time, and the hint does not help: luck, not skill', unhinted: [0, 1, 1, 0], hinted: [1, 0, 0, 1] },
-  { id: 'too-easy', label: 'Too easy', description: 'always won, hint or not', unhinted: [1, 1, 1, 1], hinted: [1, 1, 1, 1] },
+  {
+    id: 'too-hard',
+    label: 'Too hard',
+    description: 'never won, with or without the hint',
+    unhinted: [0, 0, 0, 0],
+    hinted: [0, 0, 0, 0],
+  },
+  {
+    id: 'frontier',
+    label: 'Frontier',
+    description: 'won half the time alone, mostly with the hint',
+    unhinted: [1, 0, 1, 0],
+    hinted: [1, 1, 1, 0],
+  },
+  {
+    id: 'coin-flip',
+    label: 'Coin flip',
+    description: 'won half the time, and the hint does not help: luck, not skill',
+    unhinted: [0, 1, 1, 0],
+    hinted: [1, 0, 0, 1],
+  },
+  {
+    id: 'too-easy',
+    label: 'Too easy',
+    description: 'always won, hint or not',
+    unhinted: [1, 1, 1, 1],
+    hinted: [1, 1, 1, 1],
+  },
 ];
 
 /** One illustrative environment as the method scores it. */
@@ -101,13 +125,29 @@ export function whyRegret(envs: readonly IllustrativeEnv[] = WHY_REGRET_ENVS): W
   const k = Math.max(...envs.map((e) => e.unhinted.length));
   const scored = REWARD_VARIANTS.map((variant) => ({
     variant,
-    scores: scoreEpoch(0, environments, plays, { ...DEFAULT_CONFIG, reward: variant, playsPerArm: k, hintPlays: k, rolloutsPerEpoch: 1 }, {}),
+    scores: scoreEpoch(
+      0,
+      environments,
+      plays,
+      { ...DEFAULT_CONFIG, reward: variant, playsPerArm: k, hintPlays: k, rolloutsPerEpoch: 1 },
+      {},
+    ),
   }));
   const first = scored[0]!.scores;
   const rows = envs.map((env, i): WhyRegretRow => {
     const stats = first.environments[i]!.stats!;
-    const rewards = Object.fromEntries(scored.map(({ variant, scores }) => [variant, scores.environments[i]!.stats!.designerReward])) as Record<RewardVariant, number>;
-    return { env, rNoHint: stats.rNoHint, rHint: stats.rHint ?? 0, regret: stats.regret, winRate: stats.winRate, plateau: plateau(stats.winRate), rewards };
+    const rewards = Object.fromEntries(
+      scored.map(({ variant, scores }) => [variant, scores.environments[i]!.stats!.designerReward]),
+    ) as Record<RewardVariant, number>;
+    return {
+      env,
+      rNoHint: stats.rNoHint,
+      rHint: stats.rHint ?? 0,
+      regret: stats.regret,
+      winRate: stats.winRate,
+      plateau: plateau(stats.winRate),
+      rewards,
+    };
   });
   const best = Object.fromEntries(
     REWARD_VARIANTS.map((variant) => {

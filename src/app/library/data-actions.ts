@@ -1,7 +1,20 @@
 import { exportRun, EXPORT_FORMATS, type ExportFormat } from '../../adapters/store/export-run.ts';
-import { importIntoStore, readPickedFiles, refuseStoredId, RunClashError, runIdProblem, type StoreImportOptions, type StoredImport } from '../../adapters/store/import-run.ts';
+import {
+  importIntoStore,
+  readPickedFiles,
+  refuseStoredId,
+  RunClashError,
+  runIdProblem,
+  type StoreImportOptions,
+  type StoredImport,
+} from '../../adapters/store/import-run.ts';
 import { validationNonce } from '../../adapters/validation-nonce.ts';
-import { estimateStorage, requestPersistentStorage, type PersistOutcome, type StorageEstimate } from '../../adapters/store/storage-quota.ts';
+import {
+  estimateStorage,
+  requestPersistentStorage,
+  type PersistOutcome,
+  type StorageEstimate,
+} from '../../adapters/store/storage-quota.ts';
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import { importProgressLine } from '../../formats/import/import-progress.ts';
 import type { RunStore } from '../../core/ports/store-port.ts';
@@ -40,7 +53,8 @@ export type DeleteRun = (runId: string) => Promise<string | null>;
 export function dataActions(store: RunStore, sandbox: () => SandboxRuntime, deleteRun: DeleteRun): DataActions {
   return {
     download: (runId, format) => downloadExport(store, runId, format),
-    importPicked: (picked, onProgress, target) => importPicked(store, sandbox(), picked, onProgress, placement(store, deleteRun, target)),
+    importPicked: (picked, onProgress, target) =>
+      importPicked(store, sandbox(), picked, onProgress, placement(store, deleteRun, target)),
   };
 }
 
@@ -64,7 +78,11 @@ function placement(store: RunStore, deleteRun: DeleteRun, target: ImportTarget |
 }
 
 /** Exports a run and hands the browser the file to save. */
-async function downloadExport(store: RunStore, runId: string, format: ExportFormat): Promise<{ fileName: string; count: number }> {
+async function downloadExport(
+  store: RunStore,
+  runId: string,
+  format: ExportFormat,
+): Promise<{ fileName: string; count: number }> {
   const file = await exportRun(store, runId, format);
   saveFile(file.fileName, file.bytes, file.mimeType);
   return { fileName: file.fileName, count: file.count };
@@ -93,11 +111,23 @@ export interface AppImport extends StoredImport {
  * the sandbox. A corpus is kept only when the user has none yet: an existing one is never
  * replaced here: the caller asks the user first, then calls `saveUserCorpus`.
  */
-async function importPicked(store: RunStore, sandbox: SandboxRuntime, picked: readonly File[], onProgress: (line: string) => void, options: StoreImportOptions): Promise<AppImport> {
+async function importPicked(
+  store: RunStore,
+  sandbox: SandboxRuntime,
+  picked: readonly File[],
+  onProgress: (line: string) => void,
+  options: StoreImportOptions,
+): Promise<AppImport> {
   const read = await readPickedFiles(picked);
   const started = Date.now();
   const progress = (done: number, total: number) => onProgress(importProgressLine(done, total, Date.now() - started));
-  const report = await importIntoStore(store, read.files, { sandbox, onProgress: progress, nonce: validationNonce() }, options, read.problems);
+  const report = await importIntoStore(
+    store,
+    read.files,
+    { sandbox, onProgress: progress, nonce: validationNonce() },
+    options,
+    read.problems,
+  );
   if (!report.corpus || report.corpus.length === 0) return { ...report, corpusSaved: false, existingCorpusDocs: null };
   const existing = await userCorpus();
   if (existing) return { ...report, corpusSaved: false, existingCorpusDocs: existing.length };

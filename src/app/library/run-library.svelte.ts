@@ -49,7 +49,10 @@ export class RunLibrary {
   /** Reads the list of stored runs again (and which of them other tabs hold). */
   async refresh(): Promise<RunMeta[]> {
     const read = ++this.reads;
-    const [runs] = await Promise.all([this.deps.store.listRuns(), this.deps.presence?.refresh().catch(() => undefined)]);
+    const [runs] = await Promise.all([
+      this.deps.store.listRuns(),
+      this.deps.presence?.refresh().catch(() => undefined),
+    ]);
     const summaries = await summarizeRuns(this.deps.store, runs);
     if (read !== this.reads) return runs;
     this.runs = runs;
@@ -84,9 +87,11 @@ export class RunLibrary {
   }
 
   private async deleteUnlessRunning(runId: string): Promise<string | null> {
-    if (this.activeId === runId) return 'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.';
+    if (this.activeId === runId)
+      return 'This run is running in this tab: abort it on the Live run view before deleting it. Nothing was deleted.';
     const release = this.deps.lock ? await this.deps.lock(runId) : () => undefined;
-    if (!release) return 'Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.';
+    if (!release)
+      return 'Another tab is running this run: stop it there (or close that tab) before deleting it. Nothing was deleted.';
     try {
       await this.deps.store.deleteRun(runId);
       if (this.deps.run.meta?.id === runId) this.deps.run.meta = null;

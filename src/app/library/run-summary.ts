@@ -28,9 +28,16 @@ const onOff = (on: boolean) => (on ? 'on' : 'off');
 const rate = (value: number) => value.toFixed(2);
 
 /** Summarises one run from its meta, metrics and evaluations (the last of each counts). */
-export function summarizeRun(meta: RunMeta, metrics: readonly EpochMetrics[], evaluations: readonly EvalRecord[]): RunSummary {
+export function summarizeRun(
+  meta: RunMeta,
+  metrics: readonly EpochMetrics[],
+  evaluations: readonly EvalRecord[],
+): RunSummary {
   const config = completeConfig(meta.config);
-  const last = metrics.reduce<EpochMetrics | null>((best, m) => (best === null || m.epoch > best.epoch ? m : best), null);
+  const last = metrics.reduce<EpochMetrics | null>(
+    (best, m) => (best === null || m.epoch > best.epoch ? m : best),
+    null,
+  );
   const evaluation = evaluations.at(-1);
   return {
     reward: config.reward,
@@ -40,13 +47,20 @@ export function summarizeRun(meta: RunMeta, metrics: readonly EpochMetrics[], ev
     seed: config.seed,
     k: config.playsPerArm,
     fixedPool: meta.fixedPool?.name ?? null,
-    heldOut: evaluation ? { winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs } : null,
-    lastEpoch: last ? { epoch: last.epoch + 1, winRate: epochFigures(last).winRate, regret: epochFigures(last).regret } : null,
+    heldOut: evaluation
+      ? { winRate: evaluation.winRate, ci95: evaluation.ci95, afterEpochs: evaluation.afterEpochs }
+      : null,
+    lastEpoch: last
+      ? { epoch: last.epoch + 1, winRate: epochFigures(last).winRate, regret: epochFigures(last).regret }
+      : null,
   };
 }
 
 /** The summaries of `runs` by run id, each read from the store (a run that cannot be read is left out). */
-export async function summarizeRuns(store: SummaryStore, runs: readonly RunMeta[]): Promise<Record<string, RunSummary>> {
+export async function summarizeRuns(
+  store: SummaryStore,
+  runs: readonly RunMeta[],
+): Promise<Record<string, RunSummary>> {
   const read = await Promise.all(
     runs.map(async (meta) => {
       try {
@@ -78,7 +92,10 @@ export function settingsLine(summary: RunSummary): string {
 export function heldOutLine(summary: RunSummary): string {
   const held = summary.heldOut;
   if (!held) return 'not evaluated';
-  const after = held.afterEpochs === 0 ? 'before training' : `after ${held.afterEpochs} ${held.afterEpochs === 1 ? 'epoch' : 'epochs'}`;
+  const after =
+    held.afterEpochs === 0
+      ? 'before training'
+      : `after ${held.afterEpochs} ${held.afterEpochs === 1 ? 'epoch' : 'epochs'}`;
   return `held-out ${rate(held.winRate)} (95% ${rate(held.ci95[0])} to ${rate(held.ci95[1])}) ${after}`;
 }
 

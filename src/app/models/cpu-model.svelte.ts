@@ -1,8 +1,32 @@
-import { loadCompatWorkerCode, WLLAMA_COMPAT_WASM_URL, WLLAMA_WASM_URL } from '../../adapters/llm/wllama/wllama-assets.ts';
+import {
+  loadCompatWorkerCode,
+  WLLAMA_COMPAT_WASM_URL,
+  WLLAMA_WASM_URL,
+} from '../../adapters/llm/wllama/wllama-assets.ts';
 import { fileNameOf, wllamaCache, type CachedGguf, type GgufCache } from '../../adapters/llm/wllama/wllama-cache.ts';
-import { estimateCpuSpeed, formatBytes, formatRate, formatSpeed, RECOMMENDED_GGUF_MODELS, type GgufModelOption, type SpeedEstimate } from '../../adapters/llm/wllama/wllama-catalog.ts';
-import { WllamaChatModel, type GenerationSpeed, type WllamaChatModelOptions } from '../../adapters/llm/wllama/wllama-chat-model.ts';
-import { cpuEnvironment, createWllama, loadGguf, readGgufFile, type CpuEnvironment, type LoadedGguf, type WllamaLike } from '../../adapters/llm/wllama/wllama-engine.ts';
+import {
+  estimateCpuSpeed,
+  formatBytes,
+  formatRate,
+  formatSpeed,
+  RECOMMENDED_GGUF_MODELS,
+  type GgufModelOption,
+  type SpeedEstimate,
+} from '../../adapters/llm/wllama/wllama-catalog.ts';
+import {
+  WllamaChatModel,
+  type GenerationSpeed,
+  type WllamaChatModelOptions,
+} from '../../adapters/llm/wllama/wllama-chat-model.ts';
+import {
+  cpuEnvironment,
+  createWllama,
+  loadGguf,
+  readGgufFile,
+  type CpuEnvironment,
+  type LoadedGguf,
+  type WllamaLike,
+} from '../../adapters/llm/wllama/wllama-engine.ts';
 import { wllamaModelId } from '../../adapters/llm/model-id.ts';
 import type { ChatModel } from '../../core/ports/chat-port.ts';
 import { GgufFormatError, type GgufSummary } from '../../adapters/llm/wllama/gguf-header.ts';
@@ -13,8 +37,10 @@ export { formatBytes, formatRate, formatSpeed };
 
 /** Context windows offered, in tokens (the KV cache of Qwen3 0.6B/1.7B takes about 115 kB per token). */
 export const CONTEXT_CHOICES = [4096, 8192, 16384] as const;
-const DOWNLOAD_NEXT_STEP = 'Check the address and the connection; the server must allow cross-origin downloads (Hugging Face does).';
-const LOAD_NEXT_STEP = 'Check that the file is a GGUF chat model of an architecture llama.cpp supports; if memory ran out, choose a smaller context or model.';
+const DOWNLOAD_NEXT_STEP =
+  'Check the address and the connection; the server must allow cross-origin downloads (Hugging Face does).';
+const LOAD_NEXT_STEP =
+  'Check that the file is a GGUF chat model of an architecture llama.cpp supports; if memory ran out, choose a smaller context or model.';
 
 /** Where the CPU model setup is. */
 export type CpuModelPhase = 'choosing' | 'confirming' | 'downloading' | 'loading' | 'ready' | 'failed';
@@ -77,7 +103,8 @@ export interface CpuModelDeps {
 class Cancelled extends Error {}
 
 const failure = (code: CpuModelErrorCode, message: string, nextStep: string) => ({ code, message, nextStep });
-const isFailure = (error: unknown): error is NonNullable<CpuModelState['error']> => typeof error === 'object' && error !== null && 'code' in error && 'nextStep' in error;
+const isFailure = (error: unknown): error is NonNullable<CpuModelState['error']> =>
+  typeof error === 'object' && error !== null && 'code' in error && 'nextStep' in error;
 
 /** The CPU model setup: choose a recommended GGUF model or a URL (confirmed before download) or a local file, load it with progress and cancel, manage wllama's cache. */
 export class CpuModelController {
@@ -94,14 +121,27 @@ export class CpuModelController {
   constructor(deps: Partial<CpuModelDeps> = {}) {
     const {
       environment = cpuEnvironment(),
-      createEngine = () => createWllama({ wasmUrl: WLLAMA_WASM_URL, compatWasmUrl: WLLAMA_COMPAT_WASM_URL, loadCompatWorkerCode }),
+      createEngine = () =>
+        createWllama({ wasmUrl: WLLAMA_WASM_URL, compatWasmUrl: WLLAMA_COMPAT_WASM_URL, loadCompatWorkerCode }),
       cache = wllamaCache(),
       catalog = RECOMMENDED_GGUF_MODELS,
       chatOptions = {},
     } = deps;
     this.deps = { environment, createEngine, cache, catalog, chatOptions };
     this.state = $state.raw(
-      this.withChoices({ phase: 'choosing', environment, choices: [], pending: null, contextTokens: 8192, progress: null, loaded: null, error: null, cached: [], measured: null, notice: null }),
+      this.withChoices({
+        phase: 'choosing',
+        environment,
+        choices: [],
+        pending: null,
+        contextTokens: 8192,
+        progress: null,
+        loaded: null,
+        error: null,
+        cached: [],
+        measured: null,
+        notice: null,
+      }),
     );
   }
 
@@ -136,7 +176,11 @@ export class CpuModelController {
     }
     this.update({
       phase: this.state.loaded ? this.state.phase : 'confirming',
-      pending: { url: trimmed, fileName: fileNameOf(trimmed), choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null },
+      pending: {
+        url: trimmed,
+        fileName: fileNameOf(trimmed),
+        choice: this.deps.catalog.find((m) => m.url === trimmed) ?? null,
+      },
       error: null,
       notice: null,
     });
@@ -147,11 +191,23 @@ export class CpuModelController {
   confirm(): Promise<boolean> {
     const pending = this.state.pending;
     if (!pending) return Promise.resolve(false);
-    const onProgress = ({ loaded, total }: { loaded: number; total: number }) => this.update({ progress: { stage: 'download', loaded, total } });
+    const onProgress = ({ loaded, total }: { loaded: number; total: number }) =>
+      this.update({ progress: { stage: 'download', loaded, total } });
     return this.load(pending.fileName, pending.url, async (signal) => {
       const failed = (error: unknown) =>
-        Promise.reject(signal.aborted ? new Cancelled() : failure('download_failed', `Could not download ${pending.url} (${errorMessage(error)}).`, DOWNLOAD_NEXT_STEP));
-      return { blobs: await this.deps.cache.fetch(pending.url, { signal, onProgress }).catch(failed), paramsB: pending.choice?.paramsB };
+        Promise.reject(
+          signal.aborted
+            ? new Cancelled()
+            : failure(
+                'download_failed',
+                `Could not download ${pending.url} (${errorMessage(error)}).`,
+                DOWNLOAD_NEXT_STEP,
+              ),
+        );
+      return {
+        blobs: await this.deps.cache.fetch(pending.url, { signal, onProgress }).catch(failed),
+        paramsB: pending.choice?.paramsB,
+      };
     });
   }
 
@@ -162,7 +218,12 @@ export class CpuModelController {
   loadFile(file: Blob & { name?: string }): Promise<boolean> {
     const fileName = file.name ?? 'model.gguf';
     return this.load(fileName, null, async () => {
-      const notGguf = (error: unknown) => Promise.reject(error instanceof GgufFormatError ? failure('not_gguf', `${fileName}: ${error.message}`, 'Choose a .gguf model file.') : error);
+      const notGguf = (error: unknown) =>
+        Promise.reject(
+          error instanceof GgufFormatError
+            ? failure('not_gguf', `${fileName}: ${error.message}`, 'Choose a .gguf model file.')
+            : error,
+        );
       const summary = await readGgufFile(file).catch(notGguf);
       return { blobs: [file], paramsB: summary.parameters === null ? undefined : summary.parameters / 1e9 };
     });
@@ -193,11 +254,17 @@ export class CpuModelController {
     this.update({ notice: `Deleted ${fileNameOf(key)} from this browser's storage.` });
   }
 
-  private async load(fileName: string, url: string | null, blobsOf: (signal: AbortSignal) => Promise<{ blobs: Blob[]; paramsB?: number | undefined }>): Promise<boolean> {
+  private async load(
+    fileName: string,
+    url: string | null,
+    blobsOf: (signal: AbortSignal) => Promise<{ blobs: Blob[]; paramsB?: number | undefined }>,
+  ): Promise<boolean> {
     if (this.cancelLoad) return false;
     await this.release();
     const controller = new AbortController();
-    const cancelled = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Cancelled())));
+    const cancelled = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new Cancelled())),
+    );
     cancelled.catch(() => undefined);
     this.cancelLoad = () => controller.abort();
     const { contextTokens, environment } = this.state;
@@ -214,15 +281,33 @@ export class CpuModelController {
       const loaded = loadGguf(engine, blobs, { contextTokens, threads: environment.threads });
       loading = loaded;
       const info = await Promise.race([
-        loaded.catch((error: unknown) => Promise.reject(failure('load_failed', `The CPU engine could not load ${fileName} (${errorMessage(error)}).`, LOAD_NEXT_STEP))),
+        loaded.catch((error: unknown) =>
+          Promise.reject(
+            failure(
+              'load_failed',
+              `The CPU engine could not load ${fileName} (${errorMessage(error)}).`,
+              LOAD_NEXT_STEP,
+            ),
+          ),
+        ),
         cancelled,
       ]);
       const id = wllamaModelId(fileName);
       this.engine = engine;
-      this.model = new WllamaChatModel(engine, { ...this.deps.chatOptions, modelName: fileName, contextTokens: info.contextTokens, onSpeed: (measured) => this.update({ measured }) });
+      this.model = new WllamaChatModel(engine, {
+        ...this.deps.chatOptions,
+        modelName: fileName,
+        contextTokens: info.contextTokens,
+        onSpeed: (measured) => this.update({ measured }),
+      });
       const estimate = bytes >= 50e6 ? estimateCpuSpeed(bytes, info.threads, paramsB) : null;
       if (url) await this.refreshCache();
-      this.update({ phase: 'ready', loaded: { id, fileName, url, bytes, info, estimate }, progress: null, pending: null });
+      this.update({
+        phase: 'ready',
+        loaded: { id, fileName, url, bytes, info, estimate },
+        progress: null,
+        pending: null,
+      });
       this.emit({ type: 'loaded', modelId: id });
       return true;
     } catch (error) {
@@ -233,8 +318,16 @@ export class CpuModelController {
           .then(() => stray.exit())
           .catch(() => undefined);
       if (url) void fetching.catch(() => undefined).then(() => this.refreshCache());
-      if (error instanceof Cancelled) this.update({ phase: 'choosing', progress: null, notice: `Cancelled loading ${fileName}.` });
-      else this.update({ phase: 'failed', progress: null, error: isFailure(error) ? error : failure('load_failed', errorMessage(error), 'Reload the page and try again.') });
+      if (error instanceof Cancelled)
+        this.update({ phase: 'choosing', progress: null, notice: `Cancelled loading ${fileName}.` });
+      else
+        this.update({
+          phase: 'failed',
+          progress: null,
+          error: isFailure(error)
+            ? error
+            : failure('load_failed', errorMessage(error), 'Reload the page and try again.'),
+        });
       return false;
     } finally {
       this.cancelLoad = null;

@@ -18,5 +18,7 @@ export function isDemoModel(modelId: string): boolean {
 
 /** The new-run form's starting settings for a model: the tool-use demo starts in the tool-use setting with the solvability judge on. */
 export function startingConfig(modelId: string, initial: Config): Config {
-  return modelId === TOOL_USE_DEMO_MODEL_ID && initial.setting !== 'tool_use' ? { ...withSetting(initial, 'tool_use'), solvabilityJudge: true } : initial;
+  return modelId === TOOL_USE_DEMO_MODEL_ID && initial.setting !== 'tool_use'
+    ? { ...withSetting(initial, 'tool_use'), solvabilityJudge: true }
+    : initial;
 }

@@ -1,10 +1,24 @@
 import { detectGpuCapabilities } from '../../adapters/gpu/gpu-capabilities.ts';
-import { customModel, filesBaseUrl, listWindowOf, prebuiltModels, withContextWindow, type CatalogModel, type CustomModelInput } from '../../adapters/llm/webllm/model-catalog.ts';
+import {
+  customModel,
+  filesBaseUrl,
+  listWindowOf,
+  prebuiltModels,
+  withContextWindow,
+  type CatalogModel,
+  type CustomModelInput,
+} from '../../adapters/llm/webllm/model-catalog.ts';
 import { chooseContextWindow, type WindowChoice } from '../../adapters/llm/webllm/context-window.ts';
 import * as cacheOps from '../../adapters/llm/webllm/webllm-cache.ts';
 import type { CachedModel, RememberedModel, StorageFacts } from '../../adapters/llm/webllm/webllm-cache.ts';
 import { WebLlmChatModel, type WebLlmChatModelOptions } from '../../adapters/llm/webllm/webllm-chat-model.ts';
-import { failureOf, ModelLoadError, type LoadContext, type LoadFailure, type ModelLoadErrorCode } from '../../adapters/llm/webllm/webllm-errors.ts';
+import {
+  failureOf,
+  ModelLoadError,
+  type LoadContext,
+  type LoadFailure,
+  type ModelLoadErrorCode,
+} from '../../adapters/llm/webllm/webllm-errors.ts';
 import type { LoadProgress } from '../../adapters/llm/webllm/webllm-progress.ts';
 import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../../adapters/llm/webllm/webllm-session.ts';
 import type { ChatModel } from '../../core/ports/chat-port.ts';
@@ -21,7 +35,16 @@ import {
 } from '../../adapters/llm/webllm/model-choice.ts';
 import { errorMessage } from '../../core/error-message.ts';
 
-export type { CachedModel, CustomModelInput, LoadFailure, LoadProgress, ModelLoadErrorCode, StorageFacts, WindowChoice, WorkerProbe };
+export type {
+  CachedModel,
+  CustomModelInput,
+  LoadFailure,
+  LoadProgress,
+  ModelLoadErrorCode,
+  StorageFacts,
+  WindowChoice,
+  WorkerProbe,
+};
 
 /** One choosable model, as the picker shows it. */
 export interface ModelOption {
@@ -76,14 +99,23 @@ export interface ModelSetupDeps {
   detect(): Promise<GpuCapabilities>;
   catalog(): Promise<CatalogModel[]>;
   session: WebLlmSession;
-  cache: Pick<typeof cacheOps, 'listCachedModels' | 'deleteCachedModel' | 'storageFacts' | 'requestPersistentStorage' | 'rememberModel' | 'rememberedModel'>;
+  cache: Pick<
+    typeof cacheOps,
+    | 'listCachedModels'
+    | 'deleteCachedModel'
+    | 'storageFacts'
+    | 'requestPersistentStorage'
+    | 'rememberModel'
+    | 'rememberedModel'
+  >;
   /** Resolves relative custom URLs (defaults to the page's address). */
   baseUrl(): string;
   chatOptions: WebLlmChatModelOptions;
 }
 
 /** A usable context window in tokens: a whole number from 256 to the largest window any listed model was trained for. */
-const validWindow = (tokens: unknown): tokens is number => typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 256 && tokens <= 131_072;
+const validWindow = (tokens: unknown): tokens is number =>
+  typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 256 && tokens <= 131_072;
 
 /** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
 export class ModelSetupController {
@@ -207,12 +239,23 @@ export class ModelSetupController {
     }
     this.model = null;
     const worker = this.state.worker?.status === 'starting' ? null : this.state.worker;
-    this.update({ phase: 'loading', selectedId: model.spec.id, loadedId: null, error: null, notice: null, progress: null, worker });
+    this.update({
+      phase: 'loading',
+      selectedId: model.spec.id,
+      loadedId: null,
+      error: null,
+      notice: null,
+      progress: null,
+      worker,
+    });
     try {
       const window = this.windowOf(model, this.state).tokens;
       const listed = listWindowOf(model);
       const enlargedWindow = window !== null && (listed === null || window > listed) ? window : null;
-      await this.deps.session.load(window === null ? model : withContextWindow(model, window), { ...this.contextOf(model), enlargedWindow });
+      await this.deps.session.load(window === null ? model : withContextWindow(model, window), {
+        ...this.contextOf(model),
+        enlargedWindow,
+      });
       this.model = new WebLlmChatModel(this.deps.session, this.deps.chatOptions);
       const override = this.state.windowOverride;
       const remembered: RememberedModel = {
@@ -225,8 +268,12 @@ export class ModelSetupController {
       this.emit({ type: 'loaded', modelId: model.spec.id });
       return true;
     } catch (error) {
-      const failure = error instanceof ModelLoadError ? error : new ModelLoadError('unknown', String(error), 'Reload the page and try again.');
-      if (failure.code === 'cancelled') this.update({ phase: 'choosing', progress: null, notice: `${failure.message} ${failure.nextStep}` });
+      const failure =
+        error instanceof ModelLoadError
+          ? error
+          : new ModelLoadError('unknown', String(error), 'Reload the page and try again.');
+      if (failure.code === 'cancelled')
+        this.update({ phase: 'choosing', progress: null, notice: `${failure.message} ${failure.nextStep}` });
       else this.update({ phase: 'failed', error: failureOf(failure) });
       return false;
     } finally {
@@ -248,13 +295,21 @@ export class ModelSetupController {
   async unload(): Promise<void> {
     await this.deps.session.unload();
     this.model = null;
-    this.update({ phase: this.state.capabilities && judgeGpu(this.state.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported', loadedId: null, loadedWindow: null, progress: null });
+    this.update({
+      phase: this.state.capabilities && judgeGpu(this.state.capabilities).verdict === 'ok' ? 'choosing' : 'unsupported',
+      loadedId: null,
+      loadedWindow: null,
+      progress: null,
+    });
     this.emit({ type: 'unloaded' });
   }
 
   /** Re-reads storage use, quota, persistence and the cached models. */
   async refreshStorage(): Promise<void> {
-    const [storage, cached] = await Promise.all([this.deps.cache.storageFacts(), this.deps.cache.listCachedModels(this.models)]);
+    const [storage, cached] = await Promise.all([
+      this.deps.cache.storageFacts(),
+      this.deps.cache.listCachedModels(this.models),
+    ]);
     const remembered = this.deps.cache.rememberedModel();
     const resumableId = cached.find((c) => c.id === remembered?.id && c.complete)?.id ?? null;
     this.update({ storage, cached, resumableId });
@@ -280,7 +335,8 @@ export class ModelSetupController {
       const probe = await this.deps.session.probe();
       if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'ready', probe, error: null } });
     } catch (error) {
-      if (this.state.worker?.status === 'starting') this.update({ worker: { status: 'failed', probe: null, error: errorMessage(error) } });
+      if (this.state.worker?.status === 'starting')
+        this.update({ worker: { status: 'failed', probe: null, error: errorMessage(error) } });
     }
   }
 
@@ -314,16 +370,25 @@ export class ModelSetupController {
   private onSessionEvent(event: SessionEvent): void {
     const lost = `The GPU device was lost (${event.type === 'device-lost' ? event.message : ''}); `;
     if (event.type === 'progress' && this.state.phase === 'loading') this.update({ progress: event.progress });
-    else if (event.type === 'device-lost' && this.state.loadedId) this.update({ phase: 'recovering', notice: `${lost}reloading ${this.state.loadedId} from the cache…` });
+    else if (event.type === 'device-lost' && this.state.loadedId)
+      this.update({ phase: 'recovering', notice: `${lost}reloading ${this.state.loadedId} from the cache…` });
     else if (event.type === 'device-lost' && this.state.worker) {
-      this.update({ worker: { status: 'starting', probe: null, error: null }, notice: `${lost}restarting the worker engine…` });
+      this.update({
+        worker: { status: 'starting', probe: null, error: null },
+        notice: `${lost}restarting the worker engine…`,
+      });
       void this.probeWorker();
-    } else if (event.type === 'recovered') this.update({ phase: 'ready', notice: `Recovered: ${event.modelId} reloaded in ${(event.ms / 1000).toFixed(1)} s.` });
+    } else if (event.type === 'recovered')
+      this.update({
+        phase: 'ready',
+        notice: `Recovered: ${event.modelId} reloaded in ${(event.ms / 1000).toFixed(1)} s.`,
+      });
     else if (event.type === 'recovery-failed') {
       this.model = null;
       this.update({ phase: 'failed', loadedId: null, loadedWindow: null, error: failureOf(event.error), notice: null });
     }
-    if (event.type === 'recovered' || (event.type === 'device-lost' && this.state.phase === 'recovering')) this.emit(event);
+    if (event.type === 'recovered' || (event.type === 'device-lost' && this.state.phase === 'recovering'))
+      this.emit(event);
     if (event.type === 'recovery-failed') this.emit({ type: 'recovery-failed', error: failureOf(event.error) });
   }
 
@@ -337,7 +402,10 @@ export class ModelSetupController {
 
   private update(patch: Partial<ModelSetupState>): void {
     const next = { ...this.state, ...patch };
-    this.state = 'recommendation' in patch || 'cached' in patch || 'windowOverride' in patch ? { ...next, options: this.optionsOf(next) } : next;
+    this.state =
+      'recommendation' in patch || 'cached' in patch || 'windowOverride' in patch
+        ? { ...next, options: this.optionsOf(next) }
+        : next;
   }
 
   private optionsOf(state: ModelSetupState): ModelOption[] {
@@ -355,6 +423,12 @@ export class ModelSetupController {
   private windowOf(model: CatalogModel, state: ModelSetupState): WindowChoice {
     const fallback: WindowChoice = { tokens: listWindowOf(model), automatic: true, explanation: '', warning: null };
     if (!state.capabilities) return fallback;
-    return chooseContextWindow({ caps: state.capabilities, model: model.spec, listWindow: listWindowOf(model), budgetMB: state.recommendation?.budgetMB ?? null, override: state.windowOverride });
+    return chooseContextWindow({
+      caps: state.capabilities,
+      model: model.spec,
+      listWindow: listWindowOf(model),
+      budgetMB: state.recommendation?.budgetMB ?? null,
+      override: state.windowOverride,
+    });
   }
 }

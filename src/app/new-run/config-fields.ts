@@ -38,22 +38,40 @@ export const FIELD_GROUPS: readonly FieldGroup[] = (Object.keys(KNOB_GROUPS) as 
   .map((group) => ({
     group,
     title: KNOB_GROUPS[group],
-    numbers: KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number' && knob.group === group).map(numberField),
-    toggles: KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle' && knob.group === group).map((knob) => ({ key: knob.key, label: knob.label, help: `${knob.help}.` })),
+    numbers: KNOBS.filter((knob): knob is NumberKnob => knob.kind === 'number' && knob.group === group).map(
+      numberField,
+    ),
+    toggles: KNOBS.filter((knob): knob is ToggleKnob => knob.kind === 'toggle' && knob.group === group).map((knob) => ({
+      key: knob.key,
+      label: knob.label,
+      help: `${knob.help}.`,
+    })),
   }))
   .filter((box) => box.numbers.length + box.toggles.length > 0);
 
 /** Copies a config with one numeric field set, clamped to its range (and rounded when the field takes whole numbers). */
 export function withNumber(config: Config, field: NumberField, value: number): Config {
   const given = Number.isFinite(value) ? value : field.min;
-  return { ...config, [field.key]: Math.min(field.max, Math.max(field.min, field.step === 1 ? Math.round(given) : given)) };
+  return {
+    ...config,
+    [field.key]: Math.min(field.max, Math.max(field.min, field.step === 1 ? Math.round(given) : given)),
+  };
 }
 
 /** Each thinking role as the form names it. */
-export const THINKING_ROLE_LABELS: Readonly<Record<ThinkingRole, string>> = { designer: 'Designer (its repairs and the judge too)', hint: 'Hint', agent: 'Agent', lesson: 'Lesson (playbook)' };
+export const THINKING_ROLE_LABELS: Readonly<Record<ThinkingRole, string>> = {
+  designer: 'Designer (its repairs and the judge too)',
+  hint: 'Hint',
+  agent: 'Agent',
+  lesson: 'Lesson (playbook)',
+};
 
 /** Each thinking switch as the form names it. */
-export const THINKING_MODE_LABELS: Readonly<Record<ThinkingMode, string>> = { on: 'On', off: 'Off', default: "Model's default" };
+export const THINKING_MODE_LABELS: Readonly<Record<ThinkingMode, string>> = {
+  on: 'On',
+  off: 'Off',
+  default: "Model's default",
+};
 
 /** Copies a config with one role's thinking switch set. */
 export function withThinkingMode(config: Config, role: ThinkingRole, mode: ThinkingMode): Config {
@@ -72,4 +90,10 @@ export { CONFIG_TABLE } from '../../core/config-table.ts';
 export { GAME_SKILLS, RUN_SETTINGS, skillsOf, type RunSetting } from '../../core/skills.ts';
 export { DEFAULT_TEMPLATES, TEMPLATE_PLACEHOLDERS, type PromptTemplates } from '../../core/prompts/templates.ts';
 export { REWARD_VARIANTS } from '../../core/scoring/designer-reward.ts';
-export { MAX_THINKING_BUDGET, THINKING_MODES, THINKING_ROLES, type ThinkingMode, type ThinkingRole } from '../../core/thinking.ts';
+export {
+  MAX_THINKING_BUDGET,
+  THINKING_MODES,
+  THINKING_ROLES,
+  type ThinkingMode,
+  type ThinkingRole,
+} from '../../core/thinking.ts';

@@ -8,7 +8,8 @@ let shipped: Promise<readonly CorpusDoc[]> | null = null;
 /** The corpus shipped with the app (public/corpus/concepts.jsonl), fetched once; a failed fetch is tried again next time. */
 export function shippedCorpus(): Promise<readonly CorpusDoc[]> {
   shipped ??= fetch(`${import.meta.env.BASE_URL}corpus/concepts.jsonl`).then(async (response) => {
-    if (!response.ok) throw new Error(`Could not load the grounding corpus (HTTP ${response.status}); reload the page.`);
+    if (!response.ok)
+      throw new Error(`Could not load the grounding corpus (HTTP ${response.status}); reload the page.`);
     return parseCorpus(await response.text()).docs;
   });
   shipped.catch(() => (shipped = null));
@@ -25,7 +26,14 @@ export async function userCorpus(): Promise<readonly CorpusDoc[] | null> {
 export async function activeGroundingCorpus(): Promise<GroundingCorpus> {
   const own = await userCorpus();
   const docs = own ?? (await shippedCorpus());
-  return { docs, identity: { label: own ? 'your imported corpus' : 'the shipped corpus', documents: docs.length, sha256: await sha256Hex(toJsonLines(docs)) } };
+  return {
+    docs,
+    identity: {
+      label: own ? 'your imported corpus' : 'the shipped corpus',
+      documents: docs.length,
+      sha256: await sha256Hex(toJsonLines(docs)),
+    },
+  };
 }
 
 /** The grounding document with this id, from the user's corpus or the shipped one, or null. */

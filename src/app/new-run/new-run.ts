@@ -29,6 +29,14 @@ export function newRunMeta(input: NewRun, evalSuite: Suite | null, now: number):
     epochsPlanned: input.epochsPlanned,
     lastError: null,
     ...(evalSuite ? { evalSuite: recordedSuite(evalSuite, input.evalSuite ?? BUILTIN_CHOICE) } : {}),
-    ...(input.fixedPool ? { fixedPool: { name: input.fixedPool.name, sha256: input.fixedPool.sha256, environments: input.fixedPool.environments } } : {}),
+    ...(input.fixedPool
+      ? {
+          fixedPool: {
+            name: input.fixedPool.name,
+            sha256: input.fixedPool.sha256,
+            environments: input.fixedPool.environments,
+          },
+        }
+      : {}),
   };
 }

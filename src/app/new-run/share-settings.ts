@@ -35,9 +35,19 @@ export interface SharedSettings {
 /** Whether two JSON values are the same (object key order aside). */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const [ka, kb] = [Object.keys(a), Object.keys(b)];
-  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +62,10 @@ export function configChanges(config: Config): Partial<Record<keyof Config, unkn
   for (const knob of KNOBS) {
     const [key, value, expected]: [keyof Config, unknown, unknown] = [knob.key, config[knob.key], knob.default];
     if (sameJson(value, expected)) continue;
-    changes[key] = isRecord(value) && isRecord(expected) ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k]))) : value;
+    changes[key] =
+      isRecord(value) && isRecord(expected)
+        ? Object.fromEntries(Object.entries(value).filter(([k, v]) => !sameJson(v, expected[k])))
+        : value;
   }
   if ('setting' in changes) changes.skills = config.skills;
   return changes;
@@ -79,11 +92,18 @@ export function settingsUrl(shared: SharedSettings, base: string): string {
 /** The epochs and model a shared object names, or the reason they are unusable. */
 function runChoices(given: Record<string, unknown>): Omit<SharedSettings, 'config'> | { error: string } {
   const { epochs, modelId } = given;
-  if (epochs !== undefined && (typeof epochs !== 'number' || !Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS)) {
-    return { error: `The settings' "epochs" must be a whole number from 1 to ${MAX_EPOCHS}, got ${JSON.stringify(epochs)}.` };
+  if (
+    epochs !== undefined &&
+    (typeof epochs !== 'number' || !Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS)
+  ) {
+    return {
+      error: `The settings' "epochs" must be a whole number from 1 to ${MAX_EPOCHS}, got ${JSON.stringify(epochs)}.`,
+    };
   }
   if (modelId !== undefined && (typeof modelId !== 'string' || parseModelId(modelId) === null)) {
-    return { error: `The settings' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got ${JSON.stringify(modelId)}.` };
+    return {
+      error: `The settings' "modelId" is not a model id (expected webllm:, wllama:, openai:URL#model or scripted:), got ${JSON.stringify(modelId)}.`,
+    };
   }
   return { ...(epochs === undefined ? {} : { epochs }), ...(modelId === undefined ? {} : { modelId }) };
 }
@@ -102,10 +122,12 @@ export function parseSettings(json: string): SharedSettings | { error: string } 
   } catch {
     return { error: 'The settings are not valid JSON.' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'The settings must be a JSON object.' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: 'The settings must be a JSON object.' };
   const wrapped = 'config' in value;
   const raw = wrapped ? (value as { config: unknown }).config : value;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'The settings must be a JSON object.' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { error: 'The settings must be a JSON object.' };
   const choices = wrapped ? runChoices(value as Record<string, unknown>) : {};
   if ('error' in choices) return choices;
   const config = { ...DEFAULT_CONFIG } as Record<string, unknown>;
@@ -113,13 +135,24 @@ export function parseSettings(json: string): SharedSettings | { error: string } 
     const given = (raw as Record<string, unknown>)[key];
     if (given === undefined) continue;
     const sameShape = Array.isArray(expected) ? Array.isArray(given) : typeof given === typeof expected;
-    if (!sameShape) return { error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).` };
-    config[key] = typeof expected === 'object' && !Array.isArray(expected) ? { ...(expected as object), ...(given as object) } : given;
+    if (!sameShape)
+      return {
+        error: `The setting "${key}" has the wrong type (expected ${Array.isArray(expected) ? 'a list' : typeof expected}).`,
+      };
+    config[key] =
+      typeof expected === 'object' && !Array.isArray(expected)
+        ? { ...(expected as object), ...(given as object) }
+        : given;
   }
   const given = raw as Record<string, unknown>;
-  const settled = given.setting !== undefined && given.skills === undefined ? withSetting(config as unknown as Config, config.setting as Config['setting']) : (config as unknown as Config);
+  const settled =
+    given.setting !== undefined && given.skills === undefined
+      ? withSetting(config as unknown as Config, config.setting as Config['setting'])
+      : (config as unknown as Config);
   const problems = configProblems(settled);
-  return problems.length > 0 ? { error: `The settings are not usable: ${problems.join('; ')}.` } : { config: settled, ...choices };
+  return problems.length > 0
+    ? { error: `The settings are not usable: ${problems.join('; ')}.` }
+    : { config: settled, ...choices };
 }
 
 /** What follows the reason a settings link cannot be used. */
@@ -131,7 +164,9 @@ export function settingsFromHash(hash: string): SharedSettings | { error: string
   if (!match) return null;
   let read: SharedSettings | { error: string };
   try {
-    read = /^[A-Za-z0-9_-]+$/.test(match[1]!) ? parseSettings(fromBase64Url(match[1]!)) : { error: 'It is damaged (it holds characters a settings link never has).' };
+    read = /^[A-Za-z0-9_-]+$/.test(match[1]!)
+      ? parseSettings(fromBase64Url(match[1]!))
+      : { error: 'It is damaged (it holds characters a settings link never has).' };
   } catch {
     read = { error: 'It is damaged (it does not decode).' };
   }

@@ -31,12 +31,17 @@ export interface ShortcutRun {
 // Form controls whose own keys (typing, space, arrows) must keep working.
 const OWN_KEYS_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 // Widgets that take space or the arrows themselves; `.cm-editor` is a code editor or code view.
-const OWN_KEYS_SELECTOR = '.cm-editor, [role="textbox"], [role="combobox"], [role="slider"], [role="spinbutton"], [role="listbox"], [role="radiogroup"]';
+const OWN_KEYS_SELECTOR =
+  '.cm-editor, [role="textbox"], [role="combobox"], [role="slider"], [role="spinbutton"], [role="listbox"], [role="radiogroup"]';
 
 /** True when the focus is where space and the arrows mean something of their own: a form field, a code editor, editable text. */
 export function keepsOwnKeys(target: FocusedElement | null): boolean {
   if (!target) return false;
-  return OWN_KEYS_TAGS.has(target.tagName.toUpperCase()) || target.isContentEditable || target.closest(OWN_KEYS_SELECTOR) !== null;
+  return (
+    OWN_KEYS_TAGS.has(target.tagName.toUpperCase()) ||
+    target.isContentEditable ||
+    target.closest(OWN_KEYS_SELECTOR) !== null
+  );
 }
 
 /**
@@ -47,7 +52,8 @@ export function keepsOwnKeys(target: FocusedElement | null): boolean {
  * the key's default, so space does not also press the focused button).
  */
 export function shortcutFor(press: KeyPress, run: ShortcutRun): ShortcutAction | null {
-  if (press.repeat || press.ctrlKey || press.altKey || press.metaKey || press.shiftKey || keepsOwnKeys(press.target)) return null;
+  if (press.repeat || press.ctrlKey || press.altKey || press.metaKey || press.shiftKey || keepsOwnKeys(press.target))
+    return null;
   if (press.key === ' ') {
     if (run.status === 'running') return 'pause';
     if (run.status === 'paused') return 'resume';

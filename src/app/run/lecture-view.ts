@@ -21,7 +21,11 @@ function activePart(slot: LiveSlot): string | null {
   const attempt = slot.attempts[slot.attempts.length - 1];
   if (slot.phase === 'designing' && attempt) return `attempt-${attempt.attempt}`;
   if (slot.hint === null && slot.hintStreaming !== '') return 'hint';
-  const play = slot.plays.filter(running).sort((a, b) => a.rollout - b.rollout || (a.arm === b.arm ? 0 : a.arm === 'nohint' ? -1 : 1) || a.index - b.index)[0];
+  const play = slot.plays
+    .filter(running)
+    .sort(
+      (a, b) => a.rollout - b.rollout || (a.arm === b.arm ? 0 : a.arm === 'nohint' ? -1 : 1) || a.index - b.index,
+    )[0];
   return play ? playPartId(play) : null;
 }
 
@@ -69,7 +73,11 @@ export function scoresSoFar(slot: LiveSlot, config: Pick<Config, 'playsPerArm' |
   const hasHint = slot.hint !== null || slot.hintStreaming !== '';
   return {
     noHint: { done: first.length, planned: config.playsPerArm, mean: first.length === 0 ? null : mean(first) },
-    hint: { done: hinted.length, planned: hasHint ? config.hintPlays : 0, mean: hinted.length === 0 ? null : mean(hinted) },
+    hint: {
+      done: hinted.length,
+      planned: hasHint ? config.hintPlays : 0,
+      mean: hinted.length === 0 ? null : mean(hinted),
+    },
     regret: first.length === 0 || hinted.length === 0 ? null : hintRegret(hinted, first),
     winRate: window.length === 0 ? null : winRate(window),
   };

@@ -33,7 +33,8 @@ export interface LivePlay {
 }
 
 /** Where a slot is in the epoch; `halted`: the epoch ended (failed, aborted, stopped) before the slot was scored. */
-export type SlotPhase = 'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored' | 'quarantined' | 'halted';
+export type SlotPhase =
+  'waiting' | 'designing' | 'valid' | 'rejected' | 'hinting' | 'playing' | 'scored' | 'quarantined' | 'halted';
 
 /** Why an epoch ended before it was committed (its work is discarded). */
 export type LiveHalt = 'failed' | 'aborted' | 'stopped';
@@ -126,7 +127,17 @@ export function haltLiveEpoch(live: LiveEpoch, why: LiveHalt): void {
 function playOf(slot: LiveSlot, arm: Arm, index: number, rollout: number): LivePlay {
   let play = slot.plays.find((p) => p.arm === arm && p.index === index && p.rollout === rollout);
   if (!play) {
-    play = { arm, index, rollout, streaming: '', turns: [], firstObservation: null, return: null, error: null, dropped: false };
+    play = {
+      arm,
+      index,
+      rollout,
+      streaming: '',
+      turns: [],
+      firstObservation: null,
+      return: null,
+      error: null,
+      dropped: false,
+    };
     slot.plays.push(play);
   }
   return play;
@@ -141,7 +152,11 @@ function applyToken(live: LiveEpoch, event: Extract<SpadeEvent, { type: 'token' 
     if (attempt) attempt.reply += event.delta;
   } else if (event.source.purpose === 'hint') {
     slot.hintStreaming += event.delta;
-  } else if (event.source.purpose === 'agent' && event.source.arm !== undefined && event.source.playIndex !== undefined) {
+  } else if (
+    event.source.purpose === 'agent' &&
+    event.source.arm !== undefined &&
+    event.source.playIndex !== undefined
+  ) {
     playOf(slot, event.source.arm, event.source.playIndex, event.source.rollout ?? 0).streaming += event.delta;
   }
 }
@@ -156,7 +171,14 @@ export function applyEvent(live: LiveEpoch, event: SpadeEvent): void {
       const slot = live.slots[event.slot];
       if (!slot) return;
       slot.phase = 'designing';
-      slot.attempts.push({ attempt: event.attempt, repair: event.repair, docId: event.docId, reply: '', replied: false, report: null });
+      slot.attempts.push({
+        attempt: event.attempt,
+        repair: event.repair,
+        docId: event.docId,
+        reply: '',
+        replied: false,
+        report: null,
+      });
       return;
     }
     case 'design_replied': {

@@ -1,4 +1,12 @@
-import { lessonEffect, lessonTextProblems, MIN_PLAYS_FOR_EFFECT, shownLessons, tallyRate, type Lesson, type PlayTally } from '../../core/playbook/lesson.ts';
+import {
+  lessonEffect,
+  lessonTextProblems,
+  MIN_PLAYS_FOR_EFFECT,
+  shownLessons,
+  tallyRate,
+  type Lesson,
+  type PlayTally,
+} from '../../core/playbook/lesson.ts';
 
 export { MAX_LESSON_CHARS } from '../../core/playbook/lesson.ts';
 
@@ -41,7 +49,8 @@ function whenOf(lesson: Lesson): string {
 
 function effectText(lesson: Lesson, effect: number | null): string {
   if (effect !== null) return `${effect >= 0 ? '+' : ''}${effect.toFixed(2)} win rate`;
-  if (!lesson.baseline || lesson.baseline.plays === 0) return 'not measured yet (no plays of its skill before it was shown)';
+  if (!lesson.baseline || lesson.baseline.plays === 0)
+    return 'not measured yet (no plays of its skill before it was shown)';
   return `not measured yet (shown in ${lesson.shown.plays} of the ${MIN_PLAYS_FOR_EFFECT} plays needed)`;
 }
 
@@ -52,8 +61,13 @@ export function lessonRow(lesson: Lesson, inPrompts: boolean): LessonRow {
     lesson,
     origin: originOf(lesson),
     when: whenOf(lesson),
-    shown: lesson.shown.plays === 0 ? 'not shown in a play yet' : `${lesson.shown.wins} won of ${lesson.shown.plays} plays (${percent(lesson.shown)})`,
-    baseline: lesson.baseline ? `${lesson.baseline.wins} won of ${lesson.baseline.plays} plays (${percent(lesson.baseline)})` : 'none yet',
+    shown:
+      lesson.shown.plays === 0
+        ? 'not shown in a play yet'
+        : `${lesson.shown.wins} won of ${lesson.shown.plays} plays (${percent(lesson.shown)})`,
+    baseline: lesson.baseline
+      ? `${lesson.baseline.wins} won of ${lesson.baseline.plays} plays (${percent(lesson.baseline)})`
+      : 'none yet',
     effect,
     effectText: effectText(lesson, effect),
     inPrompts: lesson.status === 'active' && inPrompts,
@@ -61,7 +75,11 @@ export function lessonRow(lesson: Lesson, inPrompts: boolean): LessonRow {
 }
 
 /** The playbook by skill: the run's skills first (in order), then any other skill a lesson has; active lessons before retired ones. */
-export function playbookView(playbook: readonly Lesson[], playbookSize: number, skills: readonly string[]): SkillLessons[] {
+export function playbookView(
+  playbook: readonly Lesson[],
+  playbookSize: number,
+  skills: readonly string[],
+): SkillLessons[] {
   const names = [...new Set([...skills, ...playbook.map((l) => l.skill)])];
   return names.map((skill) => {
     const shown = new Set(shownLessons(playbook, skill, playbookSize).map((l) => l.id));
@@ -79,7 +97,8 @@ const changed = (playbook: Lesson[]): PlaybookEdit => ({ playbook, problems: [] 
 const fresh = (): Pick<Lesson, 'baseline' | 'shown'> => ({ baseline: null, shown: { plays: 0, wins: 0 } });
 
 function replace(playbook: readonly Lesson[], id: string, change: (lesson: Lesson) => Lesson): PlaybookEdit {
-  if (!playbook.some((l) => l.id === id)) return refused(`no lesson ${id} in the playbook (it may have changed: reopen the run)`);
+  if (!playbook.some((l) => l.id === id))
+    return refused(`no lesson ${id} in the playbook (it may have changed: reopen the run)`);
   return changed(playbook.map((l) => (l.id === id ? change(l) : l)));
 }
 
@@ -106,7 +125,12 @@ export function restoreLesson(playbook: readonly Lesson[], id: string): Playbook
 }
 
 /** A person's new lesson for a skill, written after `epochsCompleted` epochs (id `L-user-<n>`, the next free n). */
-export function addUserLesson(playbook: readonly Lesson[], skill: string, text: string, epochsCompleted: number): PlaybookEdit {
+export function addUserLesson(
+  playbook: readonly Lesson[],
+  skill: string,
+  text: string,
+  epochsCompleted: number,
+): PlaybookEdit {
   const problems = lessonTextProblems(text);
   if (skill.trim() === '') problems.unshift('choose the skill the lesson is for');
   if (problems.length > 0) return refused(...problems);

@@ -24,7 +24,8 @@ export class PlaybookController {
 
   /** Why the playbook cannot be edited now (its run is running or paused mid-epoch, here or in another tab), or null when it can. */
   get lockedReason(): string | null {
-    if (this.deps.run.readOnly) return 'Another tab is running this run, and its next epoch would overwrite the edits. Edit the playbook when the run has stopped.';
+    if (this.deps.run.readOnly)
+      return 'Another tab is running this run, and its next epoch would overwrite the edits. Edit the playbook when the run has stopped.';
     const status = this.deps.run.status;
     if (status === 'running' || status === 'paused' || status === 'stopping')
       return 'The run is running (or paused inside an epoch), and that epoch would overwrite the edits when it is saved. Edit the playbook when the run has stopped: after its last epoch, or abort it.';

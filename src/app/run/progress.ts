@@ -22,6 +22,18 @@ export function epochProgress(live: LiveEpoch, config: Config): EpochProgress {
   const plays = valid * perEnv;
   const designShare = 0.4;
   const playShare = 0.55;
-  const fraction = live.stage === 'done' ? 1 : designShare * (slotsDone / Math.max(1, live.slots.length)) + playShare * (plays === 0 ? 0 : playsDone / plays) + (live.stage === 'score' ? 0.05 : 0);
-  return { slotsDone, slots: live.slots.length, attempts: live.slots.reduce((n, s) => n + s.attempts.length, 0), playsDone, plays, fraction: Math.min(1, fraction) };
+  const fraction =
+    live.stage === 'done'
+      ? 1
+      : designShare * (slotsDone / Math.max(1, live.slots.length)) +
+        playShare * (plays === 0 ? 0 : playsDone / plays) +
+        (live.stage === 'score' ? 0.05 : 0);
+  return {
+    slotsDone,
+    slots: live.slots.length,
+    attempts: live.slots.reduce((n, s) => n + s.attempts.length, 0),
+    playsDone,
+    plays,
+    fraction: Math.min(1, fraction),
+  };
 }

@@ -45,11 +45,16 @@ export class RunController extends RunPlaying<RunControllerDeps> {
 
   /** Selects a stored run and shows its committed history; a run another tab runs is shown read-only and followed live. */
   async open(runId: string): Promise<void> {
-    if (this.heldHere && this.heldHere.status !== 'stopping') throw new Error('Stop the current run before opening another.');
+    if (this.heldHere && this.heldHere.status !== 'stopping')
+      throw new Error('Stop the current run before opening another.');
     if (this.evaluating) throw new Error('Cancel the held-out evaluation under way before opening another run.');
     const view = ++this.view;
     this.stopFollowing();
-    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId), this.deps.presence?.refresh().catch(() => undefined)]);
+    const [loaded, history] = await Promise.all([
+      this.deps.store.loadRun(runId),
+      this.deps.store.metricsOf(runId),
+      this.deps.presence?.refresh().catch(() => undefined),
+    ]);
     if (!loaded) throw new Error(`No run with id ${runId}.`);
     if (view !== this.view) return;
     this.showOpened(loaded.meta, history);
@@ -66,7 +71,9 @@ export class RunController extends RunPlaying<RunControllerDeps> {
       return;
     }
     this.starting = true;
-    const release = await this.ended.then(() => (this.deps.lock ? this.deps.lock(meta.id) : () => undefined)).finally(() => (this.starting = false));
+    const release = await this.ended
+      .then(() => (this.deps.lock ? this.deps.lock(meta.id) : () => undefined))
+      .finally(() => (this.starting = false));
     if (!release) {
       this.error = 'Another tab is running this run: this view follows it read-only. Control it in that tab.';
       await this.deps.presence?.refresh().catch(() => undefined);
@@ -77,7 +84,13 @@ export class RunController extends RunPlaying<RunControllerDeps> {
       await release();
       return;
     }
-    const session = new RunSession(meta.id, view, options.paused === true ? 'paused' : 'running', release, meta.epochsCompleted);
+    const session = new RunSession(
+      meta.id,
+      view,
+      options.paused === true ? 'paused' : 'running',
+      release,
+      meta.epochsCompleted,
+    );
     this.session = session;
     this.stopFollowing();
     this.notice = null;
@@ -101,7 +114,11 @@ export class RunController extends RunPlaying<RunControllerDeps> {
       return;
     }
     const epochsPlanned = Math.max(meta.epochsPlanned, meta.epochsCompleted) + more;
-    await this.deps.store.updateRun(meta.id, { epochsPlanned, status: 'paused', updatedAt: (this.deps.now ?? Date.now)() });
+    await this.deps.store.updateRun(meta.id, {
+      epochsPlanned,
+      status: 'paused',
+      updatedAt: (this.deps.now ?? Date.now)(),
+    });
     this.meta = { ...meta, epochsPlanned, status: 'paused' };
     this.status = 'idle';
     await this.start();
@@ -146,7 +163,8 @@ export class RunController extends RunPlaying<RunControllerDeps> {
     if (!meta || this.evaluating || this.heldHere || this.readOnly) return;
     const abort = new AbortController();
     this.evalAbort = abort;
-    if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress))) this.evaluationsStored += 1;
+    if (await evaluateOpenRun(this.deps, meta, choice, abort.signal, (progress) => (this.evaluation = progress)))
+      this.evaluationsStored += 1;
     if (this.evalAbort === abort) this.evalAbort = null;
   }
 

@@ -47,7 +47,8 @@ export class RunFollow {
       this.synced = true;
     }
     if (message.type === 'events' && this.synced) this.view.events(message.events);
-    if (message.type === 'state' || message.type === 'snapshot') this.view.state(message.stage, message.epochsCompleted);
+    if (message.type === 'state' || message.type === 'snapshot')
+      this.view.state(message.stage, message.epochsCompleted);
   }
 
   /** Stops following (no more polls; later messages are the caller's to drop). */

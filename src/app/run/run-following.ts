@@ -79,7 +79,8 @@ export class RunFollowing<Deps extends FollowingDeps> extends RunViewState {
     const runId = this.follow?.runId;
     if (!runId) return;
     const metrics = await this.deps.store.metricsOf(runId).catch(() => null);
-    if (metrics && view === this.view && this.follow && metrics.length !== this.history.length) await this.reread(view, false);
+    if (metrics && view === this.view && this.follow && metrics.length !== this.history.length)
+      await this.reread(view, false);
   }
 
   /** Reads the open run's meta and history again; `released`: the tab that held it let go, so its status, notice and live epoch are settled from the store. */
@@ -87,7 +88,10 @@ export class RunFollowing<Deps extends FollowingDeps> extends RunViewState {
     const runId = this.meta?.id;
     if (!runId) return;
     const read = ++this.reads;
-    const [loaded, history] = await Promise.all([this.deps.store.loadRun(runId), this.deps.store.metricsOf(runId)]).catch(() => [null, []] as const);
+    const [loaded, history] = await Promise.all([
+      this.deps.store.loadRun(runId),
+      this.deps.store.metricsOf(runId),
+    ]).catch(() => [null, []] as const);
     if (view !== this.view || read !== this.reads || !loaded) return;
     this.meta = loaded.meta;
     this.history = [...history];

@@ -13,11 +13,19 @@ export interface StartingWork {
  * started): the held-out evaluation before training, with its progress, or the model, corpus and
  * sandbox being readied. Never "Press Start" for a run that has started.
  */
-export function startingWork(meta: RunMeta, status: ControllerStatus, evaluation: EvalProgress | null): StartingWork | null {
+export function startingWork(
+  meta: RunMeta,
+  status: ControllerStatus,
+  evaluation: EvalProgress | null,
+): StartingWork | null {
   if (status !== 'running' && status !== 'paused') return null;
   const epoch = `epoch ${meta.epochsCompleted + 1}`;
   const paused = status === 'paused' ? ' (paused)' : '';
-  if (evaluation?.trigger === 'schedule' && evaluation.phase === 'running' && evaluation.afterEpochs === meta.epochsCompleted) {
+  if (
+    evaluation?.trigger === 'schedule' &&
+    evaluation.phase === 'running' &&
+    evaluation.afterEpochs === meta.epochsCompleted
+  ) {
     const what = `Before ${epoch}${paused}: the held-out evaluation measures the untrained agent, the starting point its later evaluations are compared with.`;
     if (evaluation.total === 0) return { text: `${what} Reading the suite and the model…`, progress: null };
     const play = `Held-out play ${Math.min(evaluation.done + 1, evaluation.total)} of ${evaluation.total} (${evaluation.wins} won so far); ${epoch} starts when it is done.`;

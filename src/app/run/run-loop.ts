@@ -6,7 +6,13 @@ import { grammarNote } from '../../core/loop/agent-grammar.ts';
 import type { SandboxRuntime } from '../../core/ports/sandbox-port.ts';
 import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
 import type { Suite } from '../../core/eval/suite.ts';
-import { scheduledSuite, storedTrainingCodes, suiteOverlap, trainingCodes, type SuiteSources } from '../suites/suite-choice.ts';
+import {
+  scheduledSuite,
+  storedTrainingCodes,
+  suiteOverlap,
+  trainingCodes,
+  type SuiteSources,
+} from '../suites/suite-choice.ts';
 import type { RunSession } from './run-session.ts';
 
 /** What playing a stored run needs from the composition root. */
@@ -90,7 +96,10 @@ export async function playStoredRun(deps: StoredRunDeps, session: RunSession, vi
       committed: (result) => {
         session.epochsCompleted = result.nextState.epoch;
         if (evalSuite && training) for (const code of trainingCodes({}, result.environments)) training.add(code);
-        return view.committed(result, evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null);
+        return view.committed(
+          result,
+          evalSuite && training && result.evaluations.length > 0 ? () => suiteOverlap(evalSuite, training) : null,
+        );
       },
     },
     state,

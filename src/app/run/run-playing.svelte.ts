@@ -75,11 +75,21 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
     if (session?.runId !== message.runId) return;
     if (!message.live) return this.post({ type: 'state', ...this.stateOf(session) });
     const live = this.inView(session) && this.live ? ($state.snapshot(this.live) as LiveEpoch) : null;
-    this.post({ type: 'snapshot', ...this.stateOf(session), live, evaluation: this.inView(session) ? this.evaluation : null });
+    this.post({
+      type: 'snapshot',
+      ...this.stateOf(session),
+      live,
+      evaluation: this.inView(session) ? this.evaluation : null,
+    });
   }
 
   private stateOf(session: RunSession): AnnouncedState {
-    return { runId: session.runId, status: session.status, stage: session.stage, epochsCompleted: session.epochsCompleted };
+    return {
+      runId: session.runId,
+      status: session.status,
+      stage: session.stage,
+      epochsCompleted: session.epochsCompleted,
+    };
   }
 
   private post(message: RunAnnouncement): void {
@@ -125,7 +135,8 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
     };
     try {
       await playStoredRun(this.deps, session, {
-        notice: (text, append) => shown(() => (this.notice = append ? [this.notice, text].filter(Boolean).join(' ') : text)),
+        notice: (text, append) =>
+          shown(() => (this.notice = append ? [this.notice, text].filter(Boolean).join(' ') : text)),
         metaChanged: (patch) => shown(() => (this.meta = { ...this.meta!, ...patch })),
         emit: (event) => this.onEvent(session, event),
         gate: (stage) => this.gate(session, stage),
@@ -136,7 +147,8 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
             this.history = [...this.history, result.metrics];
             this.piecesPerSecond = this.live ? (1000 * this.live.pieces) / Math.max(1, result.timings.totalMs) : 0;
             this.meta = { ...this.meta!, epochsCompleted: result.nextState.epoch, updatedAt: clock() };
-            if (overlap && this.evaluation?.phase === 'done') this.evaluation = { ...this.evaluation, overlap: overlap() };
+            if (overlap && this.evaluation?.phase === 'done')
+              this.evaluation = { ...this.evaluation, overlap: overlap() };
           });
           return this.holdScores(session, result.nextState.epoch);
         },
@@ -158,7 +170,8 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
   private holdScores(session: RunSession, next: number): Promise<void> {
     const ms = holdMs(this.deps.scoreHold?.() ?? 'off');
     const shown = this.inView(session) && this.live?.stage === 'done' && this.live.epoch === next - 1;
-    if (ms === 0 || !shown || !this.meta || next >= this.meta.epochsPlanned || session.abort.signal.aborted) return Promise.resolve();
+    if (ms === 0 || !shown || !this.meta || next >= this.meta.epochsPlanned || session.abort.signal.aborted)
+      return Promise.resolve();
     const clock = this.deps.now ?? Date.now;
     return new Promise<void>((resolve) => {
       const end = () => {
@@ -177,7 +190,9 @@ export class RunPlaying<Deps extends PlayingDeps> extends RunFollowing<Deps> {
 
   /** Stores how a start ended (in its own run), then shows it when the start's run is still the open one. */
   private async finish(session: RunSession, status: FinishedStatus, message: string | null): Promise<FinishedStatus> {
-    await this.deps.store.updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() }).catch(() => undefined);
+    await this.deps.store
+      .updateRun(session.runId, { status, lastError: message, updatedAt: (this.deps.now ?? Date.now)() })
+      .catch(() => undefined);
     if (this.session === session) this.session = null;
     if (this.heldHere?.runId === session.runId) this.heldHere = null;
     if (this.inView(session)) this.showFinished(status, message);

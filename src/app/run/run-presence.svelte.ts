@@ -56,7 +56,8 @@ export class RunPresence {
     const ids = await this.link.heldElsewhere();
     const next: Record<string, Entry> = {};
     for (const id of ids) if ((this.finishedAt.get(id) ?? 0) <= started) next[id] = this.elsewhere[id] ?? null;
-    for (const id of Object.keys(next)) if (!(id in this.elsewhere)) this.link.post({ type: 'ask', runId: id, live: false });
+    for (const id of Object.keys(next))
+      if (!(id in this.elsewhere)) this.link.post({ type: 'ask', runId: id, live: false });
     const now = Date.now();
     const silentSince: Record<string, number> = {};
     for (const id of Object.keys(this.elsewhere)) {
@@ -73,7 +74,10 @@ export class RunPresence {
   private hear(message: RunAnnouncement): void {
     if (message.type === 'state' || message.type === 'snapshot') {
       this.finishedAt.delete(message.runId);
-      this.set({ ...this.elsewhere, [message.runId]: { status: message.status, epochsCompleted: message.epochsCompleted } });
+      this.set({
+        ...this.elsewhere,
+        [message.runId]: { status: message.status, epochsCompleted: message.epochsCompleted },
+      });
     } else if (message.type === 'finished') {
       this.finishedAt.set(message.runId, this.reads + 1);
       const rest = { ...this.elsewhere };
@@ -86,7 +90,12 @@ export class RunPresence {
     const before = this.elsewhere;
     const same =
       Object.keys(before).length === Object.keys(next).length &&
-      Object.entries(next).every(([id, entry]) => id in before && before[id]?.status === entry?.status && before[id]?.epochsCompleted === entry?.epochsCompleted);
+      Object.entries(next).every(
+        ([id, entry]) =>
+          id in before &&
+          before[id]?.status === entry?.status &&
+          before[id]?.epochsCompleted === entry?.epochsCompleted,
+      );
     if (!same) {
       this.elsewhere = next;
       for (const listener of this.changed) listener();

@@ -7,7 +7,8 @@ import type { ActiveStatus, AnnouncedState } from './run-announcement.ts';
  * mid-epoch); `aborted`: a person stopped it; `stopped`: storage filled up; `paused` without a tab
  * holding it: a run stored paused (by an older version, or imported while it ran).
  */
-export type RunStatusWord = 'new' | ActiveStatus | 'interrupted' | 'aborted' | 'stopped' | 'paused' | 'completed' | 'failed';
+export type RunStatusWord =
+  'new' | ActiveStatus | 'interrupted' | 'aborted' | 'stopped' | 'paused' | 'completed' | 'failed';
 
 /** The status, and which tab holds the run (null: none). */
 export interface RunStatusView {
@@ -30,12 +31,19 @@ export type HeldElsewhere = Readonly<Record<string, Pick<AnnouncedState, 'status
  * stored `running` means the tab that ran it is gone (interrupted), and a run with every planned
  * epoch committed is completed.
  */
-export function runStatus(meta: Pick<RunMeta, 'id' | 'status' | 'epochsCompleted' | 'epochsPlanned'>, here: HeldHere | null, elsewhere: HeldElsewhere): RunStatusView {
+export function runStatus(
+  meta: Pick<RunMeta, 'id' | 'status' | 'epochsCompleted' | 'epochsPlanned'>,
+  here: HeldHere | null,
+  elsewhere: HeldElsewhere,
+): RunStatusView {
   if (here?.runId === meta.id) return { word: here.status, where: 'this tab' };
   if (meta.id in elsewhere) {
     const announced = elsewhere[meta.id]?.status;
     const stored = storedWord(meta);
-    return { word: announced ?? (stored === 'interrupted' || stored === 'new' ? 'running' : stored), where: 'another tab' };
+    return {
+      word: announced ?? (stored === 'interrupted' || stored === 'new' ? 'running' : stored),
+      where: 'another tab',
+    };
   }
   return { word: storedWord(meta), where: null };
 }

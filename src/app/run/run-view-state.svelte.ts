@@ -11,7 +11,8 @@ import { runStatus, type HeldHere, type RunStatusView } from './run-status.ts';
 import { savedEpochs } from '../shell/wording.ts';
 
 /** What the controller is doing; `stopped`: storage filled up, the run stopped at its last committed epoch and continues once space is freed. */
-export type ControllerStatus = 'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
+export type ControllerStatus =
+  'idle' | 'running' | 'paused' | 'stopping' | 'completed' | 'failed' | 'aborted' | 'stopped';
 
 /**
  * What every view shows of the open run (its status, history, live epoch, evaluation and

@@ -14,14 +14,24 @@ export interface SandboxActions {
   /** Starts a human play of an environment's code. */
   play(options: PlayOptions): Promise<PlaySession>;
   /** Re-scores `code` on the environment's seeds with its run's model; `onEpisode` gets (done, total). */
-  rescore(data: EnvPageData, code: string, onEpisode: (done: number, total: number) => void, signal?: AbortSignal): Promise<RescoreResult>;
+  rescore(
+    data: EnvPageData,
+    code: string,
+    onEpisode: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<RescoreResult>;
 }
 
 /** The sandbox actions over `sandbox` (created on first use), re-scoring with `model` (the model a run's epochs use). */
-export function sandboxActions(sandbox: () => SandboxRuntime, model: (meta: RunMeta) => Promise<ChatModel>): SandboxActions {
+export function sandboxActions(
+  sandbox: () => SandboxRuntime,
+  model: (meta: RunMeta) => Promise<ChatModel>,
+): SandboxActions {
   return {
-    validate: (text, source) => validateEnvironment(text, sandbox(), { ...DEFAULT_VALIDATION, source, nonce: validationNonce() }),
+    validate: (text, source) =>
+      validateEnvironment(text, sandbox(), { ...DEFAULT_VALIDATION, source, nonce: validationNonce() }),
     play: (options) => PlaySession.start(sandbox(), options),
-    rescore: (data, code, onEpisode, signal) => rescoreWithRunModel({ model, sandbox: sandbox() }, data, code, onEpisode, signal),
+    rescore: (data, code, onEpisode, signal) =>
+      rescoreWithRunModel({ model, sandbox: sandbox() }, data, code, onEpisode, signal),
   };
 }

@@ -33,7 +33,15 @@ import { LectureMode } from './lecture-mode.svelte.ts';
 import { browserTabLink } from '../../adapters/tabs/tab-link.ts';
 import { RunPresence } from '../run/run-presence.svelte.ts';
 import { asAnnouncement } from '../run/run-announcement.ts';
-import { BUILTIN_SUITE_FOLDER, BUILTIN_SUITE_NAME, loadServedSuite, readServedPool, STARTER_POOL_FOLDER, STARTER_POOL_NAME, type PoolFiles } from '../suites/suite-source.ts';
+import {
+  BUILTIN_SUITE_FOLDER,
+  BUILTIN_SUITE_NAME,
+  loadServedSuite,
+  readServedPool,
+  STARTER_POOL_FOLDER,
+  STARTER_POOL_NAME,
+  type PoolFiles,
+} from '../suites/suite-source.ts';
 
 import { DEMO_MODEL_ID, demoScriptPath, isDemoModel } from '../models/demo-models.ts';
 
@@ -130,13 +138,22 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     if (demoScript) {
       const script = parseChatScript(JSON.parse(await fetchText(demoScript, 'demo session')));
       const id = parseModelId(meta.modelId);
-      return scriptedModel(script, id?.kind === 'scripted' ? id.name : undefined, () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()]);
+      return scriptedModel(
+        script,
+        id?.kind === 'scripted' ? id.name : undefined,
+        () => DEMO_PIECE_DELAY_MS[currentDemoSpeed()],
+      );
     }
     const id = parseModelId(meta.modelId);
     if (id?.kind === 'openai') {
       const apiKey = apiKeys.get(id.baseUrl);
       const contextWindow = contextWindows.get(id.baseUrl);
-      return new OpenAIChatModel({ baseUrl: id.baseUrl, model: id.model, ...(apiKey ? { apiKey } : {}), ...(contextWindow ? { contextWindow } : {}) });
+      return new OpenAIChatModel({
+        baseUrl: id.baseUrl,
+        model: id.model,
+        ...(apiKey ? { apiKey } : {}),
+        ...(contextWindow ? { contextWindow } : {}),
+      });
     }
     if (id?.kind === 'wllama') {
       const cpuModel = cpu.chatModel();
@@ -147,7 +164,9 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
     }
     const loaded = modelSetup.chatModel();
     if (id?.kind !== 'webllm' || !loaded || webllmModelId(modelSetup.state.loadedId ?? '') !== meta.modelId) {
-      throw new Error(`This run uses ${id?.kind === 'webllm' ? id.model : meta.modelId}; load that model in Setup first, then resume.`);
+      throw new Error(
+        `This run uses ${id?.kind === 'webllm' ? id.model : meta.modelId}; load that model in Setup first, then resume.`,
+      );
     }
     return loaded;
   };
@@ -204,13 +223,29 @@ export async function createAppContext(onStoreClosed: (reason: string) => void):
       readPicked: readPickedPool,
     }),
     suites: {
-      scheduled: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }) }),
-      onDemand: new HeldOutChoice({ store, builtin: heldOut, imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }) }),
+      scheduled: new HeldOutChoice({
+        store,
+        builtin: heldOut,
+        imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }),
+      }),
+      onDemand: new HeldOutChoice({
+        store,
+        builtin: heldOut,
+        imported: new FixedPoolPicker({ sandbox, readPicked: readPickedPool }),
+      }),
     },
     setApiKey: (baseUrl, key) => apiKeys.set(baseUrl, key),
     setContextWindow: (baseUrl, tokens) => contextWindows.set(baseUrl, tokens),
     compare: new Comparison({ store, save: saveFile }),
-    sweep: new SweepController({ run: runs, refreshRuns: () => library.refresh(), storage: localSweepStorage(() => localStorage), store, demoModelId: DEMO_MODEL_ID, modelReady, lock: link.lock }),
+    sweep: new SweepController({
+      run: runs,
+      refreshRuns: () => library.refresh(),
+      storage: localSweepStorage(() => localStorage),
+      store,
+      demoModelId: DEMO_MODEL_ID,
+      modelReady,
+      lock: link.lock,
+    }),
     python,
     modelReady,
     lecture: new LectureMode(),

@@ -17,7 +17,8 @@ export interface AppUpdateDeps {
 }
 
 /** Text shown when an update is asked for while a run is in progress. */
-export const UPDATE_WAITS_FOR_RUN = 'A run is in progress (in this tab or another): the new version is taken once it completes or is stopped.';
+export const UPDATE_WAITS_FOR_RUN =
+  'A run is in progress (in this tab or another): the new version is taken once it completes or is stopped.';
 
 /** The app's offline state and its updates: a new version is announced, and taken on reload only when no run is in progress. */
 export class AppUpdate {

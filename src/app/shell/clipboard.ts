@@ -7,7 +7,8 @@ export type CopyOutcome = { copied: true } | { copied: false; reason: string };
 
 /** Writes `text` to the clipboard; `copied` only when the browser confirmed the write. */
 export async function copyText(text: string, clipboard: TextClipboard): Promise<CopyOutcome> {
-  if (!clipboard) return { copied: false, reason: 'This browser gives the page no clipboard here (it needs https or localhost).' };
+  if (!clipboard)
+    return { copied: false, reason: 'This browser gives the page no clipboard here (it needs https or localhost).' };
   try {
     await clipboard.writeText(text);
     return { copied: true };

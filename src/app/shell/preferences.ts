@@ -32,7 +32,10 @@ export function pageStorage(): PreferenceStorage | null {
 }
 
 /** A preference's stored text; null when it is absent or the storage is missing or refuses. */
-export function readPreference(storage: Pick<PreferenceStorage, 'getItem'> | null, name: PreferenceName): string | null {
+export function readPreference(
+  storage: Pick<PreferenceStorage, 'getItem'> | null,
+  name: PreferenceName,
+): string | null {
   try {
     return storage?.getItem(PREFERENCE_KEYS[name]) ?? null;
   } catch {
@@ -41,7 +44,11 @@ export function readPreference(storage: Pick<PreferenceStorage, 'getItem'> | nul
 }
 
 /** Keeps a preference; a storage that is missing or refuses (private mode, full) only loses it for later visits. */
-export function writePreference(storage: Pick<PreferenceStorage, 'setItem'> | null, name: PreferenceName, value: string): void {
+export function writePreference(
+  storage: Pick<PreferenceStorage, 'setItem'> | null,
+  name: PreferenceName,
+  value: string,
+): void {
   try {
     storage?.setItem(PREFERENCE_KEYS[name], value);
   } catch {

@@ -48,7 +48,12 @@ export class PythonStatus {
     if (this.state.phase === 'starting' || this.state.phase === 'ready') return this.started;
     const saved = savedStartMs(this.storage);
     const startedAt = this.now();
-    this.state = { phase: 'starting', startedAt, estimateMs: saved ?? FIRST_VISIT_ESTIMATE_MS, source: saved === null ? 'first visit' : 'last start' };
+    this.state = {
+      phase: 'starting',
+      startedAt,
+      estimateMs: saved ?? FIRST_VISIT_ESTIMATE_MS,
+      source: saved === null ? 'first visit' : 'last start',
+    };
     this.started = this.warm().then(
       (report) => {
         const tookMs = Math.round(this.now() - startedAt);

@@ -19,7 +19,9 @@ export function lineList(lines: readonly number[]): string {
 
 /** The designer advantage's group for the Learn page: `a group of 3 designs of X`; a record without the size (older runs) says so. */
 export function designGroup(size: unknown, skill: string): string {
-  return typeof size === 'number' ? `a group of ${count(size, 'design')} of ${skill}` : `a group of designs of ${skill} whose size this run did not record`;
+  return typeof size === 'number'
+    ? `a group of ${count(size, 'design')} of ${skill}`
+    : `a group of designs of ${skill} whose size this run did not record`;
 }
 
 /** Which epochs of a run are saved: `No epoch is saved`, `Epoch 1 is saved`, `Epochs 1 to 3 are saved` (the app counts epochs from 1). */
@@ -39,14 +41,19 @@ export function designerTally(valid: number, rejected: number, failedAttempts: n
   const total = valid + rejected;
   const checks = "the sandbox's checks (load, probe, determinism)";
   if (total === 0) return 'wrote no environment';
-  const wrote = total === 1 ? 'wrote 1 environment as a Python program' : `wrote ${total} environments as Python programs`;
-  if (rejected === 0 && failedAttempts === 0) return `${wrote}, ${total === 1 ? 'and it' : `and all ${total}`} passed ${checks} at the first attempt; no attempt was rejected`;
+  const wrote =
+    total === 1 ? 'wrote 1 environment as a Python program' : `wrote ${total} environments as Python programs`;
+  if (rejected === 0 && failedAttempts === 0)
+    return `${wrote}, ${total === 1 ? 'and it' : `and all ${total}`} passed ${checks} at the first attempt; no attempt was rejected`;
   if (rejected === 0) {
     const attempts = `${failedAttempts} of its ${total + failedAttempts} attempts ${failedAttempts === 1 ? 'was' : 'were'} rejected by ${checks}, each with the exact reason, and tried again`;
     return `${wrote}: ${attempts}; every slot ended with a valid environment`;
   }
   const passed = valid === 0 ? 'none' : String(valid);
-  const slots = rejected === 1 ? '1 slot was rejected after all attempts, with the exact reason' : `${rejected} slots were rejected after all attempts, each with the exact reason`;
+  const slots =
+    rejected === 1
+      ? '1 slot was rejected after all attempts, with the exact reason'
+      : `${rejected} slots were rejected after all attempts, each with the exact reason`;
   return `${wrote}, of which ${passed} passed ${checks} and ${slots} (${counted(Math.max(failedAttempts, rejected), 'attempt')} rejected in all)`;
 }
 

@@ -21,7 +21,18 @@ export interface EvalProgress {
 
 /** An evaluation that has just started. */
 export function startedEvaluation(trigger: EvalTrigger, afterEpochs: number, total: number): EvalProgress {
-  return { trigger, afterEpochs, done: 0, total, wins: 0, phase: 'running', result: null, suite: null, overlap: null, error: null };
+  return {
+    trigger,
+    afterEpochs,
+    done: 0,
+    total,
+    wins: 0,
+    phase: 'running',
+    result: null,
+    suite: null,
+    overlap: null,
+    error: null,
+  };
 }
 
 /** The progress after one more play. */
@@ -32,7 +43,14 @@ export function countPlay(progress: EvalProgress, play: EvalPlay, done: number, 
 /** The progress after a finished evaluation. */
 export function finishedEvaluation(progress: EvalProgress, record: EvalRecord): EvalProgress {
   const { environments, episodes, wins, winRate, ci95 } = record;
-  return { ...progress, phase: 'done', done: episodes, total: episodes, result: { environments, episodes, wins, winRate, ci95 }, suite: record.suite };
+  return {
+    ...progress,
+    phase: 'done',
+    done: episodes,
+    total: episodes,
+    result: { environments, episodes, wins, winRate, ci95 },
+    suite: record.suite,
+  };
 }
 
 /** The evaluation a scheduled-evaluation event leaves (the same progress for every other event). */

@@ -58,8 +58,19 @@ export async function evaluateOnDemand(ports: OnDemandPorts, runId: string): Pro
     if (ports.signal.aborted) throw new EvaluationCancelled();
   };
   const record = await evaluateAgent(
-    { model: cancellable(ports.model, ports.signal), sandbox: ports.sandbox, gate, ...(ports.onPlay ? { onPlay: ports.onPlay } : {}) },
-    { suite: ports.suite, config: loaded.meta.config, playbook: loaded.state.playbook ?? [], afterEpochs: loaded.meta.epochsCompleted, trigger: 'demand' },
+    {
+      model: cancellable(ports.model, ports.signal),
+      sandbox: ports.sandbox,
+      gate,
+      ...(ports.onPlay ? { onPlay: ports.onPlay } : {}),
+    },
+    {
+      suite: ports.suite,
+      config: loaded.meta.config,
+      playbook: loaded.state.playbook ?? [],
+      afterEpochs: loaded.meta.epochsCompleted,
+      trigger: 'demand',
+    },
   );
   await gate();
   await ports.store.addEvaluation(runId, record);
@@ -74,17 +85,30 @@ export type OpenRunEvaluationDeps = Pick<StoredRunDeps, 'store' | 'sandbox' | 'm
  * refuses), showing its progress through `show` from the start to done (with the suite
  * environments the run also trains on), cancelled or failed; resolves true when it stored a record.
  */
-export async function evaluateOpenRun(deps: OpenRunEvaluationDeps, meta: RunMeta, choice: SuiteChoice, signal: AbortSignal, show: (progress: EvalProgress) => void): Promise<boolean> {
+export async function evaluateOpenRun(
+  deps: OpenRunEvaluationDeps,
+  meta: RunMeta,
+  choice: SuiteChoice,
+  signal: AbortSignal,
+  show: (progress: EvalProgress) => void,
+): Promise<boolean> {
   let progress = startedEvaluation('demand', meta.epochsCompleted, 0);
   const update = (next: EvalProgress) => show((progress = next));
   show(progress);
   const release = deps.lock ? await deps.lock(meta.id) : () => undefined;
   try {
     if (!release) throw new Error('Another tab is running this run; evaluate it there, or when it stops.');
-    const [suite, model, training] = await Promise.all([loadChosenSuite(choice, suiteSources(deps)), deps.model(meta), storedTrainingCodes(deps.store, meta)]);
+    const [suite, model, training] = await Promise.all([
+      loadChosenSuite(choice, suiteSources(deps)),
+      deps.model(meta),
+      storedTrainingCodes(deps.store, meta),
+    ]);
     update(startedEvaluation('demand', meta.epochsCompleted, suite.environments.length * meta.config.evalSeeds));
     const onPlay = (play: EvalPlay, done: number, total: number) => update(countPlay(progress, play, done, total));
-    const record = await evaluateOnDemand({ store: deps.store, model, sandbox: deps.sandbox(), suite, signal, onPlay }, meta.id);
+    const record = await evaluateOnDemand(
+      { store: deps.store, model, sandbox: deps.sandbox(), suite, signal, onPlay },
+      meta.id,
+    );
     update({ ...finishedEvaluation(progress, record), overlap: suiteOverlap(suite, training) });
     return true;
   } catch (error) {

@@ -53,7 +53,10 @@ export class FixedPoolPicker {
   usePicked(picked: FileList | File[]): Promise<void> {
     const files = [...picked];
     const label = files.length === 1 ? files[0]!.name : `${files.length} files`;
-    const name = files.length === 1 ? files[0]!.name.replace(/\.zip$/i, '') : (files[0]?.webkitRelativePath.split('/')[0] ?? '') || 'imported pool';
+    const name =
+      files.length === 1
+        ? files[0]!.name.replace(/\.zip$/i, '')
+        : (files[0]?.webkitRelativePath.split('/')[0] ?? '') || 'imported pool';
     return this.check(label, async () => ({ name, read: await this.deps.readPicked(files) }));
   }
 
@@ -70,12 +73,35 @@ export class FixedPoolPicker {
     };
     this.state = { ...NO_CHOICE, phase: 'reading', source };
     try {
-      const [files, heldOut] = await Promise.all([read(), this.deps.heldOut ? this.deps.heldOut().catch(() => null) : null]);
+      const [files, heldOut] = await Promise.all([
+        read(),
+        this.deps.heldOut ? this.deps.heldOut().catch(() => null) : null,
+      ]);
       set({ phase: 'validating' });
-      const checked = await checkPool(files.name, files.read, { sandbox: this.deps.sandbox(), heldOut, onProgress: (done, total) => set({ done, total }) });
-      const unchecked: ImportProblem[] = heldOut || !this.deps.heldOut ? [] : [{ source, reason: 'the held-out suite could not be read, so the pool was not checked against it', kept: true }];
-      const error = checked.pool ? null : `No environment of ${source} can be used: every one was left out (reasons below).`;
-      set({ phase: checked.pool ? 'ready' : 'failed', pool: checked.pool, problems: [...unchecked, ...checked.problems], error });
+      const checked = await checkPool(files.name, files.read, {
+        sandbox: this.deps.sandbox(),
+        heldOut,
+        onProgress: (done, total) => set({ done, total }),
+      });
+      const unchecked: ImportProblem[] =
+        heldOut || !this.deps.heldOut
+          ? []
+          : [
+              {
+                source,
+                reason: 'the held-out suite could not be read, so the pool was not checked against it',
+                kept: true,
+              },
+            ];
+      const error = checked.pool
+        ? null
+        : `No environment of ${source} can be used: every one was left out (reasons below).`;
+      set({
+        phase: checked.pool ? 'ready' : 'failed',
+        pool: checked.pool,
+        problems: [...unchecked, ...checked.problems],
+        error,
+      });
     } catch (cause) {
       set({ phase: 'failed', error: `${source} could not be read: ${errorMessage(cause)}` });
     }

@@ -91,7 +91,10 @@ export class HeldOutChoice {
   /** The choice as it stands, or null while it cannot be used (a run pool being read or unreadable, an imported pool not validated). */
   get choice(): SuiteChoice | null {
     if (this.kind === 'builtin') return BUILTIN_CHOICE;
-    if (this.kind === 'run') return this.preview.phase === 'ready' && this.runId !== null ? { kind: 'run', runId: this.runId, epoch: this.epoch } : null;
+    if (this.kind === 'run')
+      return this.preview.phase === 'ready' && this.runId !== null
+        ? { kind: 'run', runId: this.runId, epoch: this.epoch }
+        : null;
     const picked = this.imported.state;
     return picked.phase === 'ready' && picked.pool ? { kind: 'pool', suite: picked.pool } : null;
   }
@@ -99,7 +102,10 @@ export class HeldOutChoice {
   /** What still has to be done before the choice can be used, or null when it can. */
   get missing(): string | null {
     if (this.choice) return null;
-    if (this.kind === 'run') return this.preview.phase === 'reading' ? 'The run pool is being read.' : 'Choose a stored run and an epoch for the held-out suite.';
+    if (this.kind === 'run')
+      return this.preview.phase === 'reading'
+        ? 'The run pool is being read.'
+        : 'Choose a stored run and an epoch for the held-out suite.';
     return 'Import a pool (zip or folder) for the held-out suite; it is validated first.';
   }
 }

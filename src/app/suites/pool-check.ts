@@ -38,9 +38,16 @@ export async function checkPool(name: string, read: PoolFiles, ports: PoolCheckP
   for (const [i, env] of environments.entries()) {
     const suiteId = heldOut.get(env.code.trim());
     if (suiteId !== undefined) {
-      problems.push({ source: env.id, reason: `the same code as the held-out environment ${suiteId}; a training pool must not hold the games the agent is tested on`, kept: false });
+      problems.push({
+        source: env.id,
+        reason: `the same code as the held-out environment ${suiteId}; a training pool must not hold the games the agent is tested on`,
+        kept: false,
+      });
     } else {
-      const checked = await validateSuiteEnvironments([env], { sandbox: ports.sandbox, options: ports.validation ?? { ...DEFAULT_VALIDATION, nonce: validationNonce() } });
+      const checked = await validateSuiteEnvironments([env], {
+        sandbox: ports.sandbox,
+        options: ports.validation ?? { ...DEFAULT_VALIDATION, nonce: validationNonce() },
+      });
       kept.push(...checked.valid);
       problems.push(...checked.problems);
     }

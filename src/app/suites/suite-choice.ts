@@ -5,7 +5,8 @@ import type { RunMeta, RunStore } from '../../core/ports/store-port.ts';
 import { runPoolSuite } from '../../formats/import/run-suite.ts';
 
 /** A held-out suite as a person chooses it: the built-in suite, a stored run's pool at an epoch (app count, 1 the first), or an imported pool already validated. */
-export type SuiteChoice = { kind: 'builtin' } | { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; suite: Suite };
+export type SuiteChoice =
+  { kind: 'builtin' } | { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; suite: Suite };
 
 /** The built-in suite as a choice. */
 export const BUILTIN_CHOICE: SuiteChoice = { kind: 'builtin' };
@@ -30,7 +31,12 @@ export async function loadChosenSuite(choice: SuiteChoice, sources: SuiteSources
   if (choice.kind === 'pool') return choice.suite;
   const loaded = await sources.store.loadRun(choice.runId);
   if (!loaded) throw new SuiteRunMissing(choice.runId);
-  const { suite } = await runPoolSuite(loaded.meta, await sources.store.queryEnvironments(choice.runId), choice.epoch, hashText);
+  const { suite } = await runPoolSuite(
+    loaded.meta,
+    await sources.store.queryEnvironments(choice.runId),
+    choice.epoch,
+    hashText,
+  );
   return suite;
 }
 
@@ -46,12 +52,19 @@ export function recordedSuite(suite: Suite, choice: SuiteChoice): NonNullable<Ru
 export function choiceOf(recorded: RunMeta['evalSuite']): SuiteChoice {
   const source = recorded?.source;
   if (source?.kind === 'run') return { kind: 'run', runId: source.runId, epoch: source.epoch };
-  if (source?.kind === 'pool') return { kind: 'pool', suite: { name: recorded!.name, sha256: recorded!.sha256, environments: source.environments } };
+  if (source?.kind === 'pool')
+    return {
+      kind: 'pool',
+      suite: { name: recorded!.name, sha256: recorded!.sha256, environments: source.environments },
+    };
   return BUILTIN_CHOICE;
 }
 
 /** The code of every environment a run trains on: those it played (not rejected) and its fixed pool, trimmed. */
-export function trainingCodes(meta: Pick<RunMeta, 'fixedPool'>, environments: readonly EnvironmentRecord[]): Set<string> {
+export function trainingCodes(
+  meta: Pick<RunMeta, 'fixedPool'>,
+  environments: readonly EnvironmentRecord[],
+): Set<string> {
   const played = environments.filter((env) => env.status !== 'rejected').map((env) => env.code.trim());
   return new Set([...played, ...(meta.fixedPool?.environments ?? []).map((env) => env.code.trim())]);
 }
@@ -62,7 +75,10 @@ export function suiteOverlap(suite: Suite, training: ReadonlySet<string>): strin
 }
 
 /** The training codes of a stored run (see trainingCodes). */
-export async function storedTrainingCodes(store: Pick<RunStore, 'queryEnvironments'>, meta: RunMeta): Promise<Set<string>> {
+export async function storedTrainingCodes(
+  store: Pick<RunStore, 'queryEnvironments'>,
+  meta: RunMeta,
+): Promise<Set<string>> {
   return trainingCodes(meta, await store.queryEnvironments(meta.id));
 }
 

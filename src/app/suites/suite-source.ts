@@ -31,7 +31,11 @@ function gamePath(fileName: string): string {
 export async function readServedPool(fetchText: FetchText, folder: string): Promise<PoolFiles> {
   const manifestText = await fetchText(folder + POOL_MANIFEST);
   const parsed = parseJsonLines(manifestText, folder + POOL_MANIFEST);
-  const names = parsed.rows.map((r) => r.value).filter((v): v is { file_name: string } => isObject(v) && typeof v.file_name === 'string' && v.file_name.endsWith('.py'));
+  const names = parsed.rows
+    .map((r) => r.value)
+    .filter(
+      (v): v is { file_name: string } => isObject(v) && typeof v.file_name === 'string' && v.file_name.endsWith('.py'),
+    );
   const files = await Promise.all(
     [POOL_MANIFEST, ...names.map((row) => gamePath(row.file_name))].map(async (path) => {
       const text = path === POOL_MANIFEST ? manifestText : await fetchText(folder + path);
@@ -50,6 +54,9 @@ export async function loadServedSuite(fetchText: FetchText, folder: string, name
   const read = await readServedPool(fetchText, folder);
   const { suite, problems } = await readSuite(name, read.files, hashText);
   const dropped = [...read.problems, ...problems].filter((p) => !p.kept);
-  if (dropped.length > 0) throw new Error(`The ${name} suite could not be read: ${dropped.map((p) => `${p.source}: ${p.reason}`).join('; ')}. Reload the page.`);
+  if (dropped.length > 0)
+    throw new Error(
+      `The ${name} suite could not be read: ${dropped.map((p) => `${p.source}: ${p.reason}`).join('; ')}. Reload the page.`,
+    );
   return suite;
 }

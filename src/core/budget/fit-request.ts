@@ -1,4 +1,11 @@
-import { ChatModelError, type AbortSignalLike, type ChatMessage, type ChatModel, type ChatPurpose, type ChatRequest } from '../ports/chat-port.ts';
+import {
+  ChatModelError,
+  type AbortSignalLike,
+  type ChatMessage,
+  type ChatModel,
+  type ChatPurpose,
+  type ChatRequest,
+} from '../ports/chat-port.ts';
 import { estimatePromptTokens } from './prompt-estimate.ts';
 import { minimumReplyRoom } from './reply-room.ts';
 
@@ -61,7 +68,11 @@ export function contextWindowOf(model: ChatModel): Promise<number | null> {
 }
 
 async function countTokens(model: ChatModel, messages: ChatMessage[], input: FitInput): Promise<number> {
-  const request = { messages, ...(input.tools ? { tools: input.tools } : {}), ...(input.thinking !== undefined ? { thinking: input.thinking } : {}) };
+  const request = {
+    messages,
+    ...(input.tools ? { tools: input.tools } : {}),
+    ...(input.thinking !== undefined ? { thinking: input.thinking } : {}),
+  };
   if (!model.countPromptTokens) return estimatePromptTokens(request);
   try {
     return await model.countPromptTokens(request, input.signal);
@@ -88,7 +99,12 @@ export async function fitRequest(model: ChatModel & FitListener, input: FitInput
     const promptTokens = await countTokens(model, messages, input);
     smallest = { level, promptTokens };
     if (window - promptTokens < room) continue;
-    const budget: RequestBudget = { promptTokens, window, maxTokens: Math.min(input.maxTokens, window - promptTokens), trimLevel: level };
+    const budget: RequestBudget = {
+      promptTokens,
+      window,
+      maxTokens: Math.min(input.maxTokens, window - promptTokens),
+      trimLevel: level,
+    };
     model.onFitted?.(input.purpose, budget);
     return { messages, maxTokens: budget.maxTokens, budget };
   }

@@ -16,6 +16,12 @@ export const ESTIMATE_REQUEST_TOKENS = 32;
  * a backend that counts.
  */
 export function estimatePromptTokens(request: Pick<ChatRequest, 'messages' | 'tools'>): number {
-  const chars = request.messages.reduce((n, m) => n + m.content.length, 0) + (request.tools ? JSON.stringify(request.tools).length : 0);
-  return Math.ceil(chars / ESTIMATE_CHARS_PER_TOKEN) + ESTIMATE_MESSAGE_TOKENS * request.messages.length + ESTIMATE_REQUEST_TOKENS;
+  const chars =
+    request.messages.reduce((n, m) => n + m.content.length, 0) +
+    (request.tools ? JSON.stringify(request.tools).length : 0);
+  return (
+    Math.ceil(chars / ESTIMATE_CHARS_PER_TOKEN) +
+    ESTIMATE_MESSAGE_TOKENS * request.messages.length +
+    ESTIMATE_REQUEST_TOKENS
+  );
 }

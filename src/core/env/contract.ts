@@ -26,8 +26,10 @@ const NUMERIC = new Set(['int', 'float', 'bool']);
 
 /** Describes a harness value in words, for "Saw ..." messages. */
 export function describeSeen(value: DescribedValue): string {
-  if (value.t === 'tuple') return `a tuple of ${value.items?.length ?? 0} items (${(value.items ?? []).map((i) => (i.t === 'other' ? `class ${i.name ?? '?'}` : i.t)).join(', ')})`;
-  if (value.t === 'other') return `an instance of class ${JSON.stringify(value.name ?? '?')}${value.repr ? ` (${value.repr})` : ''}`;
+  if (value.t === 'tuple')
+    return `a tuple of ${value.items?.length ?? 0} items (${(value.items ?? []).map((i) => (i.t === 'other' ? `class ${i.name ?? '?'}` : i.t)).join(', ')})`;
+  if (value.t === 'other')
+    return `an instance of class ${JSON.stringify(value.name ?? '?')}${value.repr ? ` (${value.repr})` : ''}`;
   if (value.t === 'NoneType') return 'None';
   if (value.t === 'str') return `a str of ${String(value.v ?? '').length} characters`;
   if (value.nonfinite) return `${value.t} ${value.nonfinite}`;
@@ -77,7 +79,11 @@ export function failureToEnvError(failure: HarnessFailure, call: EnvCall, stage:
         fix: 'remove the import or use the standard library (numpy and other packages are not available)',
       });
     case 'exec':
-      return envError('module_exception', stage, { expected: 'the module body to run without raising', seen, fix: 'make top-level code only define classes, functions and constants' });
+      return envError('module_exception', stage, {
+        expected: 'the module body to run without raising',
+        seen,
+        fix: 'make top-level code only define classes, functions and constants',
+      });
     case 'init':
       return envError('init_exception', stage, {
         expected: `${failure.cls ?? 'the environment class'}() or (max_turns=N) to construct without raising`,
@@ -103,7 +109,11 @@ export function failureToEnvError(failure: HarnessFailure, call: EnvCall, stage:
         fix: 'never call sys.exit, exit or quit; return a terminal step instead',
       });
     case 'memory':
-      return envError('memory_exhausted', stage, { expected: `${CALL_TEXT[call]} within the sandbox memory`, seen: 'MemoryError', fix: 'keep state small; do not build huge lists or strings' });
+      return envError('memory_exhausted', stage, {
+        expected: `${CALL_TEXT[call]} within the sandbox memory`,
+        seen: 'MemoryError',
+        fix: 'keep state small; do not build huge lists or strings',
+      });
     case 'too_large':
       return envError('output_too_large', stage, {
         expected: `the ${failure.what ?? 'output'} to be at most ${failure.limit ?? '?'} characters`,
@@ -131,7 +141,11 @@ export function checkResetValue(value: DescribedValue, stage: ValidationStage, c
   const pair = value.t === 'tuple' ? (value.items ?? []) : null;
   const obsValue = pair ? pair[0] : value;
   if ((pair && pair.length !== 2) || obsValue?.t !== 'str') {
-    throw envError('reset_bad_return', stage, { expected: 'reset() to return (observation: str, info: dict) or a str', seen: describeSeen(value), fix: 'end reset with `return observation, {}`' });
+    throw envError('reset_bad_return', stage, {
+      expected: 'reset() to return (observation: str, info: dict) or a str',
+      seen: describeSeen(value),
+      fix: 'end reset with `return observation, {}`',
+    });
   }
   const observation = String(obsValue.v ?? '');
   if (observation.length === 0 && !coerced) {
@@ -142,23 +156,39 @@ export function checkResetValue(value: DescribedValue, stage: ValidationStage, c
     });
   }
   if (pair && !isDict(pair[1])) {
-    throw envError('reset_bad_info', stage, { expected: 'info to be a dict', seen: describeSeen(pair[1]!), fix: 'return {} (or a dict of extra facts) as the second item' });
+    throw envError('reset_bad_info', stage, {
+      expected: 'info to be a dict',
+      seen: describeSeen(pair[1]!),
+      fix: 'return {} (or a dict of extra facts) as the second item',
+    });
   }
   return { observation, info: pair ? (pair[1]!.v as Record<string, unknown>) : {} };
 }
 
-const NONFINITE_REWARD: Readonly<Record<string, number>> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, '-inf': Number.NEGATIVE_INFINITY };
+const NONFINITE_REWARD: Readonly<Record<string, number>> = {
+  nan: Number.NaN,
+  inf: Number.POSITIVE_INFINITY,
+  '-inf': Number.NEGATIVE_INFINITY,
+};
 
 function checkReward(value: DescribedValue, stage: ValidationStage, coerced: boolean): number {
   if (!NUMERIC.has(value.t)) {
-    throw envError('step_bad_reward', stage, { expected: 'a numeric reward (int or float)', seen: describeSeen(value), fix: 'return a float reward such as 0.0 or 1.0' });
+    throw envError('step_bad_reward', stage, {
+      expected: 'a numeric reward (int or float)',
+      seen: describeSeen(value),
+      fix: 'return a float reward such as 0.0 or 1.0',
+    });
   }
   if (coerced && value.t === 'float') {
     const number = value.nonfinite ? NONFINITE_REWARD[value.nonfinite] : value.v;
     if (typeof number === 'number') return number;
   }
   if (value.nonfinite || (typeof value.v !== 'number' && typeof value.v !== 'boolean')) {
-    throw envError('reward_not_finite', stage, { expected: 'a finite reward', seen: describeSeen(value), fix: 'never return nan or inf; clamp rewards into [-10, 10]' });
+    throw envError('reward_not_finite', stage, {
+      expected: 'a finite reward',
+      seen: describeSeen(value),
+      fix: 'never return nan or inf; clamp rewards into [-10, 10]',
+    });
   }
   const reward = Number(value.v);
   if (Math.abs(reward) > MAX_ABS_REWARD) {
@@ -184,9 +214,19 @@ export function checkStepValue(value: DescribedValue, stage: ValidationStage, co
       fix: 'return all five values on every path, including invalid actions',
     });
   }
-  const [obs, reward, terminated, truncated, info] = items as [DescribedValue, DescribedValue, DescribedValue, DescribedValue, DescribedValue];
+  const [obs, reward, terminated, truncated, info] = items as [
+    DescribedValue,
+    DescribedValue,
+    DescribedValue,
+    DescribedValue,
+    DescribedValue,
+  ];
   if (obs.t !== 'str') {
-    throw envError('step_bad_observation', stage, { expected: 'the observation to be a str', seen: describeSeen(obs), fix: 'build the observation with an f-string or str()' });
+    throw envError('step_bad_observation', stage, {
+      expected: 'the observation to be a str',
+      seen: describeSeen(obs),
+      fix: 'build the observation with an f-string or str()',
+    });
   }
   const checkedReward = checkReward(reward, stage, coerced);
   for (const [name, flag] of [
@@ -194,11 +234,19 @@ export function checkStepValue(value: DescribedValue, stage: ValidationStage, co
     ['truncated', truncated],
   ] as const) {
     if (flag.t !== 'bool') {
-      throw envError('step_bad_flags', stage, { expected: `${name} to be a real bool`, seen: describeSeen(flag), fix: `return True or False for ${name} (wrap it in bool(...))` });
+      throw envError('step_bad_flags', stage, {
+        expected: `${name} to be a real bool`,
+        seen: describeSeen(flag),
+        fix: `return True or False for ${name} (wrap it in bool(...))`,
+      });
     }
   }
   if (!isDict(info)) {
-    throw envError('step_bad_info', stage, { expected: 'info to be a dict', seen: describeSeen(info), fix: 'return {} (or a dict of extra facts) as the fifth item' });
+    throw envError('step_bad_info', stage, {
+      expected: 'info to be a dict',
+      seen: describeSeen(info),
+      fix: 'return {} (or a dict of extra facts) as the fifth item',
+    });
   }
   return {
     observation: String(obs.v ?? ''),
@@ -228,5 +276,9 @@ export function checkToolResultValue(value: DescribedValue, stage: ValidationSta
 export function checkSolutionValue(value: DescribedValue, stage: ValidationStage): string | null {
   if (value.t === 'NoneType') return null;
   if (value.t === 'str') return String(value.v ?? '');
-  throw envError('solution_exception', stage, { expected: 'solution() to return a str', seen: describeSeen(value), fix: 'return the reference answer or strategy as text' });
+  throw envError('solution_exception', stage, {
+    expected: 'solution() to return a str',
+    seen: describeSeen(value),
+    fix: 'return the reference answer or strategy as text',
+  });
 }

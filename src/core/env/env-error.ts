@@ -73,13 +73,20 @@ export class EnvError extends Error {
 }
 
 /** Builds an EnvError whose message reads "Expected ... Saw ... Fix: ...". */
-export function envError(code: EnvErrorCode, stage: ValidationStage, parts: { expected: string; seen: string; fix: string }): EnvError {
+export function envError(
+  code: EnvErrorCode,
+  stage: ValidationStage,
+  parts: { expected: string; seen: string; fix: string },
+): EnvError {
   return new EnvError(code, stage, `Expected ${parts.expected}. Saw ${parts.seen}. Fix: ${parts.fix}.`);
 }
 
 /** True when the value is an EnvError (also across realms, by shape). */
 export function isEnvError(value: unknown): value is EnvError {
-  return value instanceof EnvError || (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'EnvError');
+  return (
+    value instanceof EnvError ||
+    (typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'EnvError')
+  );
 }
 
 /** Failures of one step that the environment itself reported: an exception, or a return the contract refuses (never a timeout or a lost sandbox). */

@@ -11,7 +11,11 @@ const SINGLE_BRACE_GROUP = /\{([^{}]*)\}/g;
  * double every `{...}` group whose inside is not a valid Python expression; stop when the code
  * parses, the line does not change, or after `maxIterations` rounds. Returns the (maybe) repaired code.
  */
-export async function repairFStringBraces(code: string, checkSyntax: CheckSyntax, maxIterations = 20): Promise<{ code: string; repairedLines: number[] }> {
+export async function repairFStringBraces(
+  code: string,
+  checkSyntax: CheckSyntax,
+  maxIterations = 20,
+): Promise<{ code: string; repairedLines: number[] }> {
   const repairedLines: number[] = [];
   let current = code;
   for (let round = 0; round < maxIterations; round++) {

@@ -21,7 +21,18 @@ export interface DescribedValue {
 }
 
 /** Failure kinds the harness reports. */
-export type HarnessFailureKind = 'syntax' | 'import' | 'exec' | 'init' | 'no_class' | 'missing_method' | 'exception' | 'exit' | 'memory' | 'too_large' | 'bad_request';
+export type HarnessFailureKind =
+  | 'syntax'
+  | 'import'
+  | 'exec'
+  | 'init'
+  | 'no_class'
+  | 'missing_method'
+  | 'exception'
+  | 'exit'
+  | 'memory'
+  | 'too_large'
+  | 'bad_request';
 
 /** A failed harness call. */
 export interface HarnessFailure {
@@ -54,7 +65,19 @@ export interface ValueReply {
 /** Reply to `syntax`. */
 export type SyntaxReply = { ok: true } | { ok: false; line: number | null; msg: string };
 
-const FAILURE_KINDS = new Set<string>(['syntax', 'import', 'exec', 'init', 'no_class', 'missing_method', 'exception', 'exit', 'memory', 'too_large', 'bad_request']);
+const FAILURE_KINDS = new Set<string>([
+  'syntax',
+  'import',
+  'exec',
+  'init',
+  'no_class',
+  'missing_method',
+  'exception',
+  'exit',
+  'memory',
+  'too_large',
+  'bad_request',
+]);
 
 /** Error thrown when a harness reply is not what the protocol allows (a compromised or broken sandbox). */
 export class HarnessProtocolError extends Error {
@@ -106,7 +129,8 @@ function decodeNumber(kind: 'int' | 'float', raw: unknown[]): DescribedValue {
 
 // Decodes one tagged value: ["s", text], ["b", flag], ["i"|"f", number], ["d", data], ["n"], ["o", name, repr].
 function decodeOne(raw: unknown, what: string, maxChars: number): DescribedValue {
-  if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw new HarnessProtocolError('sandbox value is not a tagged array');
+  if (!Array.isArray(raw) || typeof raw[0] !== 'string')
+    throw new HarnessProtocolError('sandbox value is not a tagged array');
   switch (raw[0]) {
     case 's': {
       if (typeof raw[1] !== 'string') throw new HarnessProtocolError('sandbox sent a malformed str');
@@ -124,17 +148,21 @@ function decodeOne(raw: unknown, what: string, maxChars: number): DescribedValue
     case 'd': {
       if (!isRecord(raw[1])) throw new HarnessProtocolError('sandbox sent a malformed dict');
       const measured = measurePlainData(raw[1], INFO_MAX_DEPTH, maxChars);
-      if (!measured.ok) throw new HarnessProtocolError(`sandbox sent a dict the harness cannot send: ${measured.problem}`);
+      if (!measured.ok)
+        throw new HarnessProtocolError(`sandbox sent a dict the harness cannot send: ${measured.problem}`);
       if (measured.size > maxChars) throw new Oversize(what, measured.size);
       return { t: 'dict', v: raw[1] };
     }
     case 'n':
       return { t: 'NoneType' };
     case 'o':
-      if (typeof raw[1] !== 'string' || (raw[2] !== undefined && typeof raw[2] !== 'string')) throw new HarnessProtocolError('sandbox sent a malformed other value');
+      if (typeof raw[1] !== 'string' || (raw[2] !== undefined && typeof raw[2] !== 'string'))
+        throw new HarnessProtocolError('sandbox sent a malformed other value');
       return { t: 'other', name: raw[1].slice(0, NAME_CHARS), repr: (raw[2] ?? '').slice(0, REPR_CHARS) };
     default:
-      throw new HarnessProtocolError(`sandbox sent an unknown value tag ${JSON.stringify(String(raw[0]).slice(0, 20))}`);
+      throw new HarnessProtocolError(
+        `sandbox sent an unknown value tag ${JSON.stringify(String(raw[0]).slice(0, 20))}`,
+      );
   }
 }
 
@@ -160,14 +188,16 @@ function isFailure(value: Record<string, unknown>): boolean {
 /** Parses and checks one harness reply; throws HarnessProtocolError on anything malformed. */
 export function parseHarnessReply(text: unknown, maxChars: number): Record<string, unknown> {
   if (typeof text !== 'string') throw new HarnessProtocolError(`sandbox replied with a ${typeof text}, not JSON text`);
-  if (text.length > maxChars) throw new HarnessProtocolError(`sandbox reply of ${text.length} characters exceeds ${maxChars}`);
+  if (text.length > maxChars)
+    throw new HarnessProtocolError(`sandbox reply of ${text.length} characters exceeds ${maxChars}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     throw new HarnessProtocolError('sandbox reply is not valid JSON');
   }
-  if (!isRecord(parsed) || typeof parsed.ok !== 'boolean') throw new HarnessProtocolError('sandbox reply has no boolean "ok"');
+  if (!isRecord(parsed) || typeof parsed.ok !== 'boolean')
+    throw new HarnessProtocolError('sandbox reply has no boolean "ok"');
   if (parsed.ok === false && 'error' in parsed && !isFailure(parsed)) {
     throw new HarnessProtocolError('sandbox failure reply is malformed');
   }
@@ -178,7 +208,10 @@ export function parseHarnessReply(text: unknown, maxChars: number): Record<strin
 function asFailure(reply: Record<string, unknown>): HarnessFailure {
   const cut = (value: unknown, chars: number) => (typeof value === 'string' ? value.slice(0, chars) : undefined);
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-  const names = (value: unknown, most: number, chars: number) => (Array.isArray(value) ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : [])) : undefined);
+  const names = (value: unknown, most: number, chars: number) =>
+    Array.isArray(value)
+      ? value.slice(0, most).flatMap((item) => (typeof item === 'string' ? [item.slice(0, chars)] : []))
+      : undefined;
   return {
     ok: false,
     error: reply.error as HarnessFailureKind,
@@ -207,7 +240,11 @@ export function asLoadReply(reply: Record<string, unknown>): LoadReply | Harness
  * Decodes a value reply from the private encoding, naming the parts (`observation`, `info`, ...)
  * for size errors; re-measures every string against `maxChars` itself (in Python characters).
  */
-export function asValueReply(reply: Record<string, unknown>, names: readonly string[], maxChars: number): ValueReply | HarnessFailure {
+export function asValueReply(
+  reply: Record<string, unknown>,
+  names: readonly string[],
+  maxChars: number,
+): ValueReply | HarnessFailure {
   if (reply.ok === false) return asFailure(reply);
   try {
     return { ok: true, value: decodeValue(reply.value, names, maxChars) };

@@ -7,7 +7,16 @@ export type PlainDataMeasure = { ok: true; size: number } | { ok: false; problem
 
 // Characters a UTF-16 unit takes in the harness's ASCII-escaped JSON (json's encode_basestring_ascii).
 function escapedUnit(unit: number): number {
-  if (unit === 0x22 || unit === 0x5c || unit === 0x08 || unit === 0x0c || unit === 0x0a || unit === 0x0d || unit === 0x09) return 2;
+  if (
+    unit === 0x22 ||
+    unit === 0x5c ||
+    unit === 0x08 ||
+    unit === 0x0c ||
+    unit === 0x0a ||
+    unit === 0x0d ||
+    unit === 0x09
+  )
+    return 2;
   return unit >= 0x20 && unit <= 0x7e ? 1 : 6;
 }
 
@@ -29,7 +38,8 @@ export function harnessNumberLength(value: number): number {
   const digits = mantissa.replace('.', '').length;
   const power = Number(exponent);
   const sign = value < 0 ? 1 : 0;
-  if (power < -4 || power >= 16) return sign + (digits > 1 ? digits + 1 : 1) + 2 + Math.max(2, String(Math.abs(power)).length);
+  if (power < -4 || power >= 16)
+    return sign + (digits > 1 ? digits + 1 : 1) + 2 + Math.max(2, String(Math.abs(power)).length);
   if (power < 0) return sign + 1 + -power + digits;
   return sign + (digits <= power + 1 ? power + 3 : digits + 1);
 }

@@ -15,7 +15,10 @@ interface ClassLine {
 }
 
 function classLines(source: string): ClassLine[] {
-  return [...source.matchAll(CLASS_LINE)].map((m) => ({ name: m[1]!, bases: (m[2] ?? '').split(',').map((b) => b.trim().split('.').pop()!) }));
+  return [...source.matchAll(CLASS_LINE)].map((m) => ({
+    name: m[1]!,
+    bases: (m[2] ?? '').split(',').map((b) => b.trim().split('.').pop()!),
+  }));
 }
 
 /** The classes the sandbox may take as the environment, in the order it looks at them (definition order). */
@@ -41,7 +44,11 @@ export function cutOffError(reply: string, stoppedAtLimit: boolean, failure: Env
   // A reply stopped at the limit after a closed block has its code whole: its syntax error is real.
   const atLimit = stoppedAtLimit && !BLOCK_TEST.test(text);
   if (!inThink && !inFence && !atLimit) return null;
-  const where = inThink ? 'inside its <think> block, before any code' : inFence ? 'inside its ```python block, with no closing ```' : 'before the code was complete';
+  const where = inThink
+    ? 'inside its <think> block, before any code'
+    : inFence
+      ? 'inside its ```python block, with no closing ```'
+      : 'before the code was complete';
   return envError('reply_cut_off', 'extract', {
     expected: 'a complete reply: the whole environment in one fenced python block, closed with ```',
     seen: `the reply was cut off ${where}${stoppedAtLimit ? ' (it reached the token limit)' : ''}`,
@@ -106,10 +113,15 @@ function withoutFix(message: string): string {
 }
 
 /** The nondeterminism message: where two observations of the same seed first differ, with a little context on each side. */
-export function firstDifference(a: string, b: string, context = 30): { at: number; line: number; first: string; second: string } {
+export function firstDifference(
+  a: string,
+  b: string,
+  context = 30,
+): { at: number; line: number; first: string; second: string } {
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at += 1;
   const from = Math.max(0, at - context);
-  const cut = (s: string) => `${from > 0 ? '…' : ''}${s.slice(from, at + context)}${s.length > at + context ? '…' : ''}`;
+  const cut = (s: string) =>
+    `${from > 0 ? '…' : ''}${s.slice(from, at + context)}${s.length > at + context ? '…' : ''}`;
   return { at, line: a.slice(0, at).split('\n').length, first: cut(a), second: cut(b) };
 }

@@ -49,7 +49,11 @@ export interface RescoreResult {
 export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInput): Promise<RescoreResult> {
   const { signal } = ports;
   const config: Config = { ...input.config, rolloutsPerEpoch: 1 };
-  const model = wrapModel(ports.model, (request: ChatRequest) => ports.model.complete(signal ? { ...request, signal } : request), signal);
+  const model = wrapModel(
+    ports.model,
+    (request: ChatRequest) => ports.model.complete(signal ? { ...request, signal } : request),
+    signal,
+  );
   const gate = async () => {
     if (signal?.aborted) throw new EpochAbortedError();
   };
@@ -58,7 +62,14 @@ export async function rescoreEnvironment(ports: RescorePorts, input: RescoreInpu
   const hintGenerated = input.env.hint === null;
   const hinted = hintGenerated ? await hintEnvironment({ ...input.env, code: input.code }, model, config, emit) : null;
   const hint = hinted ? hinted.hint : input.env.hint;
-  const env: EnvironmentRecord = { ...input.env, code: input.code, status: 'valid', hint, note: hinted?.note ?? null, stats: null };
+  const env: EnvironmentRecord = {
+    ...input.env,
+    code: input.code,
+    status: 'valid',
+    hint,
+    note: hinted?.note ?? null,
+    stats: null,
+  };
   const played = await playEnvironment(env, model, ports.sandbox, config, emit, gate);
   await gate();
   const scores = scoreEpoch(env.epoch, [env], played, config, input.skillAverages ?? {});
@@ -82,7 +93,10 @@ async function playEnvironment(
   const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
   plays.setHint(env.hint);
   try {
-    await scheduler.all([plays.playArm('nohint', scheduler, []), ...(env.hint !== null ? [plays.playArm('hint', scheduler, [])] : [])]);
+    await scheduler.all([
+      plays.playArm('nohint', scheduler, []),
+      ...(env.hint !== null ? [plays.playArm('hint', scheduler, [])] : []),
+    ]);
   } finally {
     await plays.close();
   }

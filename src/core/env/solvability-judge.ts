@@ -35,9 +35,21 @@ export function parseJudgeVerdict(reply: string): JudgeVerdict {
 }
 
 /** Asks the run's model whether a tool-use environment can be solved (low temperature, the hint's sampling with the designer's reply length and thinking). */
-export async function judgeSolvability(model: ChatModel, code: string, config: Config, seed: number): Promise<JudgeRecord> {
+export async function judgeSolvability(
+  model: ChatModel,
+  code: string,
+  config: Config,
+  seed: number,
+): Promise<JudgeRecord> {
   const messages = buildJudgePrompt(code, config.prompts);
-  const request = { messages, temperature: config.hint.temperature, topP: config.hint.topP, maxTokens: config.designer.maxTokens, seed, purpose: 'judge' as const };
+  const request = {
+    messages,
+    temperature: config.hint.temperature,
+    topP: config.hint.topP,
+    maxTokens: config.designer.maxTokens,
+    seed,
+    purpose: 'judge' as const,
+  };
   const reply = await completeThinking(model, request, roleThinking(config, 'designer'));
   return { messages, reply: reply.text, verdict: parseJudgeVerdict(reply.text), usage: reply.usage };
 }

@@ -21,7 +21,8 @@ export interface ToolFacts {
   current: unknown;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads the harness's `inspect` value: null for an environment that is not a tool-use one. */
 export function checkToolFactsValue(value: DescribedValue, stage: ValidationStage): ToolFacts | null {
@@ -29,9 +30,15 @@ export function checkToolFactsValue(value: DescribedValue, stage: ValidationStag
   const data = value.t === 'dict' && isRecord(value.v) ? value.v : null;
   const methods = data?.methods;
   if (!data || !Array.isArray(methods) || !methods.every((m) => typeof m === 'string')) {
-    throw envError('inspect_exception', stage, { expected: 'the tool-use facts as a dict', seen: describeSeen(value), fix: 'do not replace the sandbox harness' });
+    throw envError('inspect_exception', stage, {
+      expected: 'the tool-use facts as a dict',
+      seen: describeSeen(value),
+      fix: 'do not replace the sandbox harness',
+    });
   }
-  const criteria = Array.isArray(data.criteria) ? data.criteria.map((c): CriterionOutcome => (typeof c === 'boolean' ? c : String(c))) : null;
+  const criteria = Array.isArray(data.criteria)
+    ? data.criteria.map((c): CriterionOutcome => (typeof c === 'boolean' ? c : String(c)))
+    : null;
   return {
     methods: methods as string[],
     tools: 'tools' in data ? data.tools : null,
@@ -42,21 +49,29 @@ export function checkToolFactsValue(value: DescribedValue, stage: ValidationStag
   };
 }
 
-const SCHEMA_FIX = 'give every tool in self._tools a description and a JSON-schema parameters object: {"type": "object", "properties": {...}, "required": [...]}';
+const SCHEMA_FIX =
+  'give every tool in self._tools a description and a JSON-schema parameters object: {"type": "object", "properties": {...}, "required": [...]}';
 
 function schemaProblem(tool: unknown, index: number): string | null {
   const where = `tool ${index + 1}`;
-  if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function)) return `${where} is not {"type": "function", "function": {...}}`;
+  if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function))
+    return `${where} is not {"type": "function", "function": {...}}`;
   const { name, description, parameters } = tool.function;
-  if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${where} has the name ${JSON.stringify(name)}, not an identifier`;
+  if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return `${where} has the name ${JSON.stringify(name)}, not an identifier`;
   if (typeof description !== 'string') return `tool ${name} has a description that is not a string`;
-  if (!isRecord(parameters) || parameters.type !== 'object' || !isRecord(parameters.properties)) return `tool ${name} has parameters that are not {"type": "object", "properties": {...}}`;
+  if (!isRecord(parameters) || parameters.type !== 'object' || !isRecord(parameters.properties))
+    return `tool ${name} has parameters that are not {"type": "object", "properties": {...}}`;
   for (const [key, property] of Object.entries(parameters.properties)) {
     if (!isRecord(property)) return `parameter ${key} of tool ${name} is not a schema object`;
-    if ('enum' in property && (!Array.isArray(property.enum) || property.enum.length === 0)) return `parameter ${key} of tool ${name} has an enum that is not a non-empty list`;
+    if ('enum' in property && (!Array.isArray(property.enum) || property.enum.length === 0))
+      return `parameter ${key} of tool ${name} has an enum that is not a non-empty list`;
   }
   const required = parameters.required ?? [];
-  if (!Array.isArray(required) || !required.every((r) => typeof r === 'string' && r in (parameters.properties as object))) {
+  if (
+    !Array.isArray(required) ||
+    !required.every((r) => typeof r === 'string' && r in (parameters.properties as object))
+  ) {
     return `tool ${name} requires ${JSON.stringify(required)}, which is not a list of its own parameter names`;
   }
   return null;
@@ -72,7 +87,11 @@ export function checkToolSchemas(facts: ToolFacts, stage: ValidationStage): stri
         ? `get_tools() returned ${Array.isArray(tools) ? 'no tools' : 'something other than a list'}`
         : (tools.map(schemaProblem).find((p) => p !== null) ?? null);
   if (problem !== null) {
-    throw envError('tool_schema_invalid', stage, { expected: 'get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}', seen: problem, fix: SCHEMA_FIX });
+    throw envError('tool_schema_invalid', stage, {
+      expected: 'get_tools() to list each tool as {"type": "function", "function": {name, description, parameters}}',
+      seen: problem,
+      fix: SCHEMA_FIX,
+    });
   }
   const names = (tools as { function: { name: string } }[]).map((t) => t.function.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
@@ -99,7 +118,12 @@ export function checkInstructions(facts: ToolFacts, firstObservation: string, st
   const messages = facts.messages ?? [];
   if (messages.length === 0) return;
   const first = messages[0];
-  if (typeof first !== 'string' || first.trim() === '' || !firstObservation.includes(first.trim()) || facts.current !== 0) {
+  if (
+    typeof first !== 'string' ||
+    first.trim() === '' ||
+    !firstObservation.includes(first.trim()) ||
+    facts.current !== 0
+  ) {
     throw envError('tool_first_instruction', stage, {
       expected: 'reset() to set self._current_msg = 0 and return the first of self._user_messages as the observation',
       seen: `_current_msg ${JSON.stringify(facts.current)} and the observation ${JSON.stringify(firstObservation.slice(0, 80))}, while the first instruction is ${JSON.stringify(typeof first === 'string' ? first.slice(0, 80) : first)}`,

@@ -7,7 +7,13 @@ import { checkToolSchemas } from './tool-use-facts.ts';
 import { ValidationBudget } from './validation-budget.ts';
 import { baseClassError, cutOffError, splitBlocksError } from './repair-hints.ts';
 import { missingEnvName, syntaxFailure } from './static-checks.ts';
-import { challengeProbe, challengeSeed, checkSameReset, drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
+import {
+  challengeProbe,
+  challengeSeed,
+  checkSameReset,
+  drawChallenge,
+  type ValidationChallenge,
+} from './validation-challenge.ts';
 
 export { drawChallenge, type ValidationChallenge } from './validation-challenge.ts';
 
@@ -95,7 +101,11 @@ export const DEFAULT_VALIDATION: ValidationOptions = { maxTurns: 12, totalTimeou
  */
 export function validationForBudget(totalTimeoutMs: number): ValidationOptions {
   const { callTimeoutMs: call, totalTimeoutMs: total } = DEFAULT_VALIDATION;
-  return { ...DEFAULT_VALIDATION, totalTimeoutMs, callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))) };
+  return {
+    ...DEFAULT_VALIDATION,
+    totalTimeoutMs,
+    callTimeoutMs: Math.min(totalTimeoutMs, Math.max(call, Math.round((totalTimeoutMs * call) / total))),
+  };
 }
 
 /**
@@ -108,7 +118,13 @@ export function validationCallCap(totalTimeoutMs: number, stepTimeoutMs: number)
 }
 
 // SPADE's probe; a tool-use environment also gets its own probe after the first reset and the reset gate at the end.
-async function probe(handle: EnvHandle, budget: ValidationBudget, actions: readonly string[], options: ValidationOptions, report: ValidationReport): Promise<string> {
+async function probe(
+  handle: EnvHandle,
+  budget: ValidationBudget,
+  actions: readonly string[],
+  options: ValidationOptions,
+  report: ValidationReport,
+): Promise<string> {
   const extra = options.extraToolChecks !== false;
   const timeout = () => budget.limit('probe', 'the tool checks');
   const first = await handle.reset(PROBE_SEED, { stage: 'probe' });
@@ -131,7 +147,11 @@ async function probe(handle: EnvHandle, budget: ValidationBudget, actions: reado
     await handle.reset(REPLAY_SEED, { stage: 'probe' });
   } catch (error) {
     if (isEnvError(error) && error.code === 'reset_exception') {
-      throw new EnvError('replay_reset_exception', 'probe', error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'));
+      throw new EnvError(
+        'replay_reset_exception',
+        'probe',
+        error.message.replace('Expected reset(seed)', 'Expected a second reset(seed=123)'),
+      );
     }
     throw error;
   }
@@ -158,7 +178,12 @@ async function requireParsingProse(code: string, runtime: SandboxRuntime): Promi
 // A failure whose usual message points the wrong way, told as what happened (the verdict is the same).
 function explainFailure(failure: EnvError, reply: string, source: string, options: ValidationOptions): EnvError {
   const fromReply = options.source !== 'code';
-  return (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ?? (fromReply ? splitBlocksError(reply, failure) : null) ?? baseClassError(source, failure) ?? failure;
+  return (
+    (fromReply ? cutOffError(reply, options.stoppedAtLimit === true, failure) : null) ??
+    (fromReply ? splitBlocksError(reply, failure) : null) ??
+    baseClassError(source, failure) ??
+    failure
+  );
 }
 
 /**
@@ -168,7 +193,11 @@ function explainFailure(failure: EnvError, reply: string, source: string, option
  * first seed), then the environment's own close() when it has one, as the reference calls it. The
  * first failure is reported with its stage, stable code and message.
  */
-export async function validateEnvironment(reply: string, runtime: SandboxRuntime, options: ValidationOptions = DEFAULT_VALIDATION): Promise<ValidationReport> {
+export async function validateEnvironment(
+  reply: string,
+  runtime: SandboxRuntime,
+  options: ValidationOptions = DEFAULT_VALIDATION,
+): Promise<ValidationReport> {
   const now = options.now ?? Date.now;
   await runtime.warm();
   const started = now();
@@ -205,19 +234,32 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
         'extract',
         isCode
           ? { expected: 'Python code', seen: 'empty code', fix: 'put the complete environment in the file' }
-          : { expected: 'Python code in a ```python fenced block', seen: 'an empty reply', fix: 'reply with the complete environment in one fenced python block' },
+          : {
+              expected: 'Python code in a ```python fenced block',
+              seen: 'an empty reply',
+              fix: 'reply with the complete environment in one fenced python block',
+            },
       );
     }
-    const repaired = isCode ? { code: extracted, repairedLines: [] } : await repairFStringBraces(extracted, runtime.checkSyntax);
+    const repaired = isCode
+      ? { code: extracted, repairedLines: [] }
+      : await repairFStringBraces(extracted, runtime.checkSyntax);
     if (!isCode && isProse(reply)) await requireParsingProse(repaired.code, runtime);
     report.source = repaired.code;
     report.repairedLines = repaired.repairedLines;
     enter('load');
     const code = repaired.code;
-    const unrunnable = (options.requireEnvName === true ? missingEnvName(code) : null) ?? (await syntaxFailure(code, runtime));
+    const unrunnable =
+      (options.requireEnvName === true ? missingEnvName(code) : null) ?? (await syntaxFailure(code, runtime));
     if (unrunnable) throw unrunnable;
     handle = await budget.run('load', 'loading the module', (timeoutMs, onRunning) =>
-      runtime.load(code, { maxTurns: options.maxTurns, timeoutMs, stage: 'load', onRunning, toolBaseAids: options.toolBaseAids !== false }),
+      runtime.load(code, {
+        maxTurns: options.maxTurns,
+        timeoutMs,
+        stage: 'load',
+        onRunning,
+        toolBaseAids: options.toolBaseAids !== false,
+      }),
     );
     report.className = handle.className;
     const env = budget.track(handle);
@@ -233,7 +275,13 @@ export async function validateEnvironment(reply: string, runtime: SandboxRuntime
     report.ok = true;
   } catch (error) {
     stages.push({ stage, ok: false, ms: now() - stageStart });
-    const raw = isEnvError(error) ? error : new EnvError('sandbox_crashed', stage, `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`);
+    const raw = isEnvError(error)
+      ? error
+      : new EnvError(
+          'sandbox_crashed',
+          stage,
+          `Expected the sandbox to answer. Saw ${String(error)}. Fix: retry; if it repeats, report a bug.`,
+        );
     const failure = explainFailure(raw, reply, report.source, options);
     report.stage = failure.stage;
     report.code = failure.code;

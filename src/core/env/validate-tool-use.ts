@@ -1,5 +1,12 @@
 import type { EnvHandle } from '../ports/sandbox-port.ts';
-import { EnvError, envError, isEnvError, STEP_CONTRACT_CODES, type EnvErrorCode, type ValidationStage } from './env-error.ts';
+import {
+  EnvError,
+  envError,
+  isEnvError,
+  STEP_CONTRACT_CODES,
+  type EnvErrorCode,
+  type ValidationStage,
+} from './env-error.ts';
 import { checkInstructions, checkToolSchemas, type CriterionOutcome, type ToolFacts } from './tool-use-facts.ts';
 
 // Seeds the reset gate evaluates the message criteria at.
@@ -50,7 +57,12 @@ function seenPart(error: EnvError): string {
  * Checks a tool-use environment right after its first reset: its tools, the first instruction, and
  * that a malformed action, an unknown tool and a call with wrong arguments each get the 5-tuple.
  */
-export async function probeToolUse(handle: EnvHandle, facts: ToolFacts, first: { seed: number; observation: string }, timeoutMs: () => number): Promise<void> {
+export async function probeToolUse(
+  handle: EnvHandle,
+  facts: ToolFacts,
+  first: { seed: number; observation: string },
+  timeoutMs: () => number,
+): Promise<void> {
   const tools = checkToolSchemas(facts, STAGE);
   checkInstructions(facts, first.observation, STAGE);
   for (const probe of toolProbes(tools[0]!)) {
@@ -68,7 +80,11 @@ export async function probeToolUse(handle: EnvHandle, facts: ToolFacts, first: {
   }
 }
 
-function describeOutcomes(seed: number, outcomes: readonly CriterionOutcome[], pick: (o: CriterionOutcome) => boolean): string {
+function describeOutcomes(
+  seed: number,
+  outcomes: readonly CriterionOutcome[],
+  pick: (o: CriterionOutcome) => boolean,
+): string {
   const index = outcomes.findIndex(pick);
   const outcome = outcomes[index];
   return `at seed ${seed} criterion ${index + 1} ${typeof outcome === 'string' ? `raised ${outcome}` : 'was already true'}`;
@@ -100,7 +116,9 @@ export async function resetGate(handle: EnvHandle, timeoutMs: () => number, reje
   }
   if (!rejectAlreadyTrue) return;
   const width = Math.min(...perSeed.map(({ outcomes }) => outcomes.length));
-  const free = Array.from({ length: width }, (_, i) => i).find((i) => perSeed.every(({ outcomes }) => outcomes[i] === true));
+  const free = Array.from({ length: width }, (_, i) => i).find((i) =>
+    perSeed.every(({ outcomes }) => outcomes[i] === true),
+  );
   if (free !== undefined) {
     throw envError('criteria_true_at_reset', STAGE, {
       expected: 'every message criterion to be false on the state reset() builds',

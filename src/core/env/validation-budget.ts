@@ -1,7 +1,14 @@
 import type { CallOptions, EnvHandle } from '../ports/sandbox-port.ts';
 import { envError, isEnvError, type EnvError, type ValidationStage } from './env-error.ts';
 
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['load_timeout', 'reset_timeout', 'step_timeout', 'solution_timeout', 'inspect_timeout', 'close_timeout']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'load_timeout',
+  'reset_timeout',
+  'step_timeout',
+  'solution_timeout',
+  'inspect_timeout',
+  'close_timeout',
+]);
 
 /**
  * The validation budget, charged only with the time the environment's own code runs in its
@@ -43,7 +50,11 @@ export class ValidationBudget {
    * interpreter is handed over; until then nothing is charged). A call killed at a limit lowered
    * to what was left of the budget is reported as the whole budget running out.
    */
-  async run<T>(stage: ValidationStage, call: string, body: (timeoutMs: number, running: () => void) => Promise<T>): Promise<T> {
+  async run<T>(
+    stage: ValidationStage,
+    call: string,
+    body: (timeoutMs: number, running: () => void) => Promise<T>,
+  ): Promise<T> {
     const limit = this.limit(stage, call);
     let started = this.now();
     let result: T;
@@ -62,7 +73,11 @@ export class ValidationBudget {
 
   /** A view of `handle` whose every call is limited, timed and charged to the stage it names (default `probe`). */
   track(handle: EnvHandle): EnvHandle {
-    const run = <T>(options: CallOptions | undefined, call: string, fn: (options: CallOptions) => Promise<T>): Promise<T> => {
+    const run = <T>(
+      options: CallOptions | undefined,
+      call: string,
+      fn: (options: CallOptions) => Promise<T>,
+    ): Promise<T> => {
       const stage = options?.stage ?? 'probe';
       return this.run(stage, call, (limit) => fn({ stage, timeoutMs: Math.min(options?.timeoutMs ?? limit, limit) }));
     };
@@ -70,9 +85,11 @@ export class ValidationBudget {
       className: handle.className,
       hasSolution: handle.hasSolution,
       reset: (seed, options) => run(options, `reset(seed=${seed})`, (o) => handle.reset(seed, o)),
-      step: (action, options) => run(options, `step(${JSON.stringify(action.slice(0, 40))})`, (o) => handle.step(action, o)),
+      step: (action, options) =>
+        run(options, `step(${JSON.stringify(action.slice(0, 40))})`, (o) => handle.step(action, o)),
       renew: (options) => run(options, 'a fresh instance', (o) => handle.renew(o)),
-      executeTool: (name, args, options) => run(options, `execute_tool(${JSON.stringify(name.slice(0, 40))})`, (o) => handle.executeTool(name, args, o)),
+      executeTool: (name, args, options) =>
+        run(options, `execute_tool(${JSON.stringify(name.slice(0, 40))})`, (o) => handle.executeTool(name, args, o)),
       toolFacts: (options) => run(options, 'reading the tool facts', (o) => handle.toolFacts(o)),
       solution: (options) => run(options, 'solution()', (o) => handle.solution(o)),
       ...(handle.close ? { close: (options?: CallOptions) => run(options, 'close()', (o) => handle.close!(o)) } : {}),
@@ -82,7 +99,10 @@ export class ValidationBudget {
 
   private exhausted(stage: ValidationStage, call: string): EnvError {
     const parts = [...this.spent].filter(([, ms]) => ms > 0);
-    const slowest = parts.reduce<[ValidationStage, number] | null>((best, part) => (best && best[1] >= part[1] ? best : part), null);
+    const slowest = parts.reduce<[ValidationStage, number] | null>(
+      (best, part) => (best && best[1] >= part[1] ? best : part),
+      null,
+    );
     const breakdown = parts.map(([name, ms]) => `${name} ${Math.round(ms)} ms`).join(', ');
     return envError('validation_timeout', stage, {
       expected: `the environment's own code to run for at most ${this.totalMs} ms in all during validation (waiting for the sandbox is not counted)`,

@@ -48,7 +48,10 @@ export function challengeSeed(code: string, nonce: number): number {
 /** The environment's own observation answered with one of its tokens, boxed (a random word when it has none). */
 export function tokenAction(observation: string, challenge: ValidationChallenge): string {
   const tokens = observation.slice(0, 4000).match(/[A-Za-z0-9]{1,40}/g) ?? [];
-  const token = tokens.length > 0 ? tokens[challenge.pick % tokens.length]! : CHALLENGE_WORDS[challenge.pick % CHALLENGE_WORDS.length]!;
+  const token =
+    tokens.length > 0
+      ? tokens[challenge.pick % tokens.length]!
+      : CHALLENGE_WORDS[challenge.pick % CHALLENGE_WORDS.length]!;
   return `\\boxed{${token}}`;
 }
 

@@ -21,7 +21,11 @@ export function pooledRate(counts: readonly WinCount[]): number {
  * replacement (plays of one environment are not independent, so they are never split). The
  * generator is seeded, so the same counts always give the same interval.
  */
-export function bootstrapInterval(counts: readonly WinCount[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): [number, number] {
+export function bootstrapInterval(
+  counts: readonly WinCount[],
+  seed = 1,
+  resamples = BOOTSTRAP_RESAMPLES,
+): [number, number] {
   if (counts.length === 0) return [0, 0];
   const rng = createRng(seed);
   const rates: number[] = [];
@@ -46,7 +50,11 @@ export function bootstrapInterval(counts: readonly WinCount[], seed = 1, resampl
  * Jeffreys floor keeps it from collapsing to a point when they all agree (24 lost environments give
  * 0 to 0.10, not 0 to 0). [0, 1] with no environment.
  */
-export function winRateInterval(counts: readonly WinCount[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): [number, number] {
+export function winRateInterval(
+  counts: readonly WinCount[],
+  seed = 1,
+  resamples = BOOTSTRAP_RESAMPLES,
+): [number, number] {
   if (counts.length === 0) return [0, 1];
   const [bootLo, bootHi] = bootstrapInterval(counts, seed, resamples);
   const [floorLo, floorHi] = jeffreysInterval(pooledRate(counts) * counts.length, counts.length);
@@ -70,7 +78,12 @@ export interface PairedDifference {
  * share n environments can rule out), so runs that agree everywhere do not get a point. Seeded;
  * null when the lists differ in length or are empty.
  */
-export function pairedDifference(a: readonly WinCount[], b: readonly WinCount[], seed = 1, resamples = BOOTSTRAP_RESAMPLES): PairedDifference | null {
+export function pairedDifference(
+  a: readonly WinCount[],
+  b: readonly WinCount[],
+  seed = 1,
+  resamples = BOOTSTRAP_RESAMPLES,
+): PairedDifference | null {
   if (a.length !== b.length || a.length === 0) return null;
   const rng = createRng(seed);
   const differences: number[] = [];
@@ -89,7 +102,10 @@ export function pairedDifference(a: readonly WinCount[], b: readonly WinCount[],
   const floor = jeffreysInterval(0, a.length)[1];
   return {
     difference,
-    ci95: [Math.max(-1, Math.min(differences[Math.floor(0.025 * resamples)]!, difference - floor)), Math.min(1, Math.max(differences[Math.ceil(0.975 * resamples) - 1]!, difference + floor))],
+    ci95: [
+      Math.max(-1, Math.min(differences[Math.floor(0.025 * resamples)]!, difference - floor)),
+      Math.min(1, Math.max(differences[Math.ceil(0.975 * resamples) - 1]!, difference + floor)),
+    ],
     environments: a.length,
   };
 }

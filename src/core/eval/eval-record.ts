@@ -72,7 +72,14 @@ export function summarizePlays(plays: readonly EvalPlay[]): WinRateSummary {
 }
 
 /** The overall and per-skill summaries of an evaluation's plays (skills in first-seen order). */
-export function summarizeEvaluation(plays: readonly EvalPlay[]): WinRateSummary & { perSkill: Record<string, WinRateSummary> } {
+export function summarizeEvaluation(
+  plays: readonly EvalPlay[],
+): WinRateSummary & { perSkill: Record<string, WinRateSummary> } {
   const skills = [...new Set(plays.map((p) => p.skill))];
-  return { ...summarizePlays(plays), perSkill: Object.fromEntries(skills.map((skill) => [skill, summarizePlays(plays.filter((p) => p.skill === skill))])) };
+  return {
+    ...summarizePlays(plays),
+    perSkill: Object.fromEntries(
+      skills.map((skill) => [skill, summarizePlays(plays.filter((p) => p.skill === skill))]),
+    ),
+  };
 }

@@ -40,7 +40,9 @@ export function evalSeed(envId: string, index: number): number {
 
 /** The lessons an evaluation play of `skill` shows (none with the playbook off). */
 function lessonsFor(request: EvaluationRequest, skill: string): string[] {
-  return request.config.usePlaybook ? shownLessons(request.playbook, skill, request.config.playbookSize).map((l) => l.text) : [];
+  return request.config.usePlaybook
+    ? shownLessons(request.playbook, skill, request.config.playbookSize).map((l) => l.text)
+    : [];
 }
 
 type PlayOutcome = { play: EvalPlay; hung: boolean } | 'not run';
@@ -60,21 +62,33 @@ function environmentUnits(
   let firstHang = Infinity;
   let cursor = 0;
   let hung = false;
-  const base = (index: number) => ({ envId: env.id, skill: env.skill, seed: evalSeed(env.id, index), return: 0, won: false, turns: 0 });
+  const base = (index: number) => ({
+    envId: env.id,
+    skill: env.skill,
+    seed: evalSeed(env.id, index),
+    return: 0,
+    won: false,
+    turns: 0,
+  });
   const flush = () => {
     for (; cursor < config.evalSeeds && (hung || outcomes[cursor] !== undefined); cursor++) {
       const outcome = outcomes[cursor]!;
       if (hung || outcome === 'not run') {
         final({
           ...base(cursor),
-          error: envError('env_hung', 'play', { expected: 'the environment to answer in time', seen: 'an earlier play hung', fix: 'make every reset and step return quickly' }).code,
+          error: envError('env_hung', 'play', {
+            expected: 'the environment to answer in time',
+            seen: 'an earlier play hung',
+            fix: 'make every reset and step return quickly',
+          }).code,
         });
         continue;
       }
       final(outcome.play);
       hung = outcome.hung;
     }
-    if (cursor === config.evalSeeds && outcomes.filter((o) => o !== undefined).length === config.evalSeeds) void instances.close().catch(() => undefined);
+    if (cursor === config.evalSeeds && outcomes.filter((o) => o !== undefined).length === config.evalSeeds)
+      void instances.close().catch(() => undefined);
   };
   const play = async (index: number): Promise<{ play: EvalPlay; hung: boolean }> => {
     try {
@@ -87,7 +101,13 @@ function environmentUnits(
           modelSeedKey: `eval:${env.id}:${index}`,
         }),
       );
-      const record = { ...base(index), return: played.return, won: played.error === null && played.return > 0, turns: played.turns.length, error: played.error?.code ?? null };
+      const record = {
+        ...base(index),
+        return: played.return,
+        won: played.error === null && played.return > 0,
+        turns: played.turns.length,
+        error: played.error?.code ?? null,
+      };
       return { play: record, hung: played.error !== null && HANG_CODES.has(played.error.code) };
     } catch (error) {
       if (!isEnvError(error)) throw error;
@@ -122,7 +142,11 @@ export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationR
   const perEnvironment = request.suite.environments.map((): EvalPlay[] => []);
   const opened: FreshInstances[] = [];
   let done = 0;
-  const scheduler = new Scheduler(effectiveConcurrency(request.config.concurrency, ports.model), () => ports.gate?.() ?? Promise.resolve(), lookAheadOf(ports.sandbox));
+  const scheduler = new Scheduler(
+    effectiveConcurrency(request.config.concurrency, ports.model),
+    () => ports.gate?.() ?? Promise.resolve(),
+    lookAheadOf(ports.sandbox),
+  );
   request.suite.environments.forEach((env, position) => {
     const final = (play: EvalPlay) => {
       perEnvironment[position]!.push(play);
@@ -138,7 +162,10 @@ export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationR
     await Promise.all(opened.map((instances) => instances.close()));
   }
   const plays = perEnvironment.flat();
-  const lessonsShown = request.suite.environments.reduce((n, env) => n + lessonsFor(request, env.skill).length * request.config.evalSeeds, 0);
+  const lessonsShown = request.suite.environments.reduce(
+    (n, env) => n + lessonsFor(request, env.skill).length * request.config.evalSeeds,
+    0,
+  );
   return {
     epoch: request.afterEpochs - 1,
     suite: request.suite.name,

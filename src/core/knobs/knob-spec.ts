@@ -69,7 +69,11 @@ export interface ValueKnobSpec<T> extends KnobBase<T> {
 }
 
 /** The row type of a knob holding values of type T. */
-export type SpecOf<T> = [T] extends [number] ? NumberKnobSpec : [T] extends [boolean] ? ToggleKnobSpec : ValueKnobSpec<T>;
+export type SpecOf<T> = [T] extends [number]
+  ? NumberKnobSpec
+  : [T] extends [boolean]
+    ? ToggleKnobSpec
+    : ValueKnobSpec<T>;
 
 /** The whole table's type: one row per field of Config. */
 export type ConfigTable = { readonly [K in keyof Config]: SpecOf<Config[K]> };

@@ -3,9 +3,24 @@ import type { KnobRows } from './knob-spec.ts';
 
 /** How the model is asked: each role's sampling and thinking, the agent's grammar, and how many requests run at once. */
 export const MODEL_KNOBS = {
-  designer: { kind: 'value', group: 'models', doc: 'Designer sampling: temperature, top-p and most tokens per reply (SPADE: 0.6 / 0.95).', default: { temperature: 0.6, topP: 0.95, maxTokens: 4096 } },
-  hint: { kind: 'value', group: 'models', doc: 'Hint sampling: temperature, top-p and most tokens per reply (SPADE: 0.3).', default: { temperature: 0.3, topP: 0.95, maxTokens: 256 } },
-  agent: { kind: 'value', group: 'models', doc: 'Agent sampling: temperature, top-p and most tokens per reply (SPADE: 0.6).', default: { temperature: 0.6, topP: 0.95, maxTokens: 1024 } },
+  designer: {
+    kind: 'value',
+    group: 'models',
+    doc: 'Designer sampling: temperature, top-p and most tokens per reply (SPADE: 0.6 / 0.95).',
+    default: { temperature: 0.6, topP: 0.95, maxTokens: 4096 },
+  },
+  hint: {
+    kind: 'value',
+    group: 'models',
+    doc: 'Hint sampling: temperature, top-p and most tokens per reply (SPADE: 0.3).',
+    default: { temperature: 0.3, topP: 0.95, maxTokens: 256 },
+  },
+  agent: {
+    kind: 'value',
+    group: 'models',
+    doc: 'Agent sampling: temperature, top-p and most tokens per reply (SPADE: 0.6).',
+    default: { temperature: 0.6, topP: 0.95, maxTokens: 1024 },
+  },
   thinking: {
     kind: 'value',
     group: 'models',

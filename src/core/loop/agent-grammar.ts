@@ -9,7 +9,10 @@ export function constrainsAgent(config: Pick<Config, 'constrainAgent'>, model: P
 }
 
 /** What a run says once when it asks for constrained agent replies from a model that cannot give them (null otherwise). */
-export function grammarNote(config: Pick<Config, 'constrainAgent'>, model: Pick<ChatModel, 'grammars' | 'id'>): string | null {
+export function grammarNote(
+  config: Pick<Config, 'constrainAgent'>,
+  model: Pick<ChatModel, 'grammars' | 'id'>,
+): string | null {
   if (config.constrainAgent !== true || model.grammars === true) return null;
   return `Constrained agent replies are on, but ${model.id} does not support grammars: the agent plays unconstrained. Use the CPU (wllama) or WebGPU (web-llm) model, or on the command line an OpenAI-compatible server whose family OPENAI_GRAMMAR names, or turn the setting off.`;
 }

@@ -40,7 +40,18 @@ export interface EpisodeSpec {
 /** What every agent play of a run shares, training and held-out alike. */
 export type AgentSettings = Pick<
   EpisodeSpec,
-  'maxTurns' | 'stepTimeoutMs' | 'sampling' | 'thinking' | 'template' | 'toolTemplate' | 'replyAids' | 'constrain' | 'crashesLose' | 'coerceStepReturns' | 'freeToolCalls' | 'toolUseMasks'
+  | 'maxTurns'
+  | 'stepTimeoutMs'
+  | 'sampling'
+  | 'thinking'
+  | 'template'
+  | 'toolTemplate'
+  | 'replyAids'
+  | 'constrain'
+  | 'crashesLose'
+  | 'coerceStepReturns'
+  | 'freeToolCalls'
+  | 'toolUseMasks'
 >;
 
 /** A run's agent settings from its config: turn cap, call limit, sampling, thinking, templates, reply aids, the failure, step-conversion, tool-turn and mask rules, and a grammar when this model honours one. */

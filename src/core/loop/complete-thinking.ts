@@ -9,7 +9,11 @@ export const THOUGHT_CUT_NOTE = '\n[the thought reached its budget unfinished; a
 /** A request under a role's thinking: off sends `thinking: false`; on sends `thinking: true`; on and default add the thinking budget to the reply budget. */
 export function thinkingRequest(request: ChatRequest, thinking: RoleThinking): ChatRequest {
   if (thinking.mode === 'off') return { ...request, thinking: false };
-  return { ...request, maxTokens: request.maxTokens + thinking.budget, ...(thinking.mode === 'on' ? { thinking: true } : {}) };
+  return {
+    ...request,
+    maxTokens: request.maxTokens + thinking.budget,
+    ...(thinking.mode === 'on' ? { thinking: true } : {}),
+  };
 }
 
 /** True when a reply cut at its token limit was still thinking: its last `<think>` is never closed, or it shows nothing (a server that streams the thought apart from the reply). */
@@ -28,7 +32,11 @@ export function cutInThought(result: ChatResult): boolean {
  * thought. The second reply is the result; the usage counts both requests. Each request is fitted
  * to the model's window (completeFitted).
  */
-export async function completeThinking(model: ChatModel, request: ChatRequest, thinking: RoleThinking): Promise<ChatResult> {
+export async function completeThinking(
+  model: ChatModel,
+  request: ChatRequest,
+  thinking: RoleThinking,
+): Promise<ChatResult> {
   const { messages, ...rest } = request;
   const { text, usage, finishReason } = await completeFitted(model, rest, fixedLadder(messages), thinking);
   return { text, usage, finishReason };
@@ -46,7 +54,11 @@ const OPEN_THOUGHT = /<think>(?![\s\S]*<\/think>)[\s\S]*$/;
  * sees its own previous reply; the episode keeps every reply whole.
  */
 export function historyWithoutThoughts(messages: readonly ChatMessage[]): ChatMessage[] {
-  return messages.map((m) => (m.role === 'assistant' && m.content.includes('<think>') ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') } : { ...m }));
+  return messages.map((m) =>
+    m.role === 'assistant' && m.content.includes('<think>')
+      ? { ...m, content: m.content.replace(FILLED_THOUGHT, '').replace(OPEN_THOUGHT, '') }
+      : { ...m },
+  );
 }
 
 /** A request whose prompt is a ladder of trim levels rather than fixed messages. */
@@ -88,6 +100,9 @@ export async function completeFitted(
   const second = await send({ ...base, thinking: false, seed: deriveSeed(request.seed, 'thought-cut') });
   return {
     ...second,
-    usage: { promptTokens: first.usage.promptTokens + second.usage.promptTokens, completionTokens: first.usage.completionTokens + second.usage.completionTokens },
+    usage: {
+      promptTokens: first.usage.promptTokens + second.usage.promptTokens,
+      completionTokens: first.usage.completionTokens + second.usage.completionTokens,
+    },
   };
 }

@@ -37,7 +37,8 @@ export interface CorpusProblem {
 /** The document a parsed corpus line holds, or why it holds none; `fallbackId` when the line has no `id`. */
 export function corpusDocOf(value: unknown, fallbackId: string): CorpusDoc | string {
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const text = typeof record.text === 'string' ? record.text : typeof record.orig_doc === 'string' ? record.orig_doc : null;
+  const text =
+    typeof record.text === 'string' ? record.text : typeof record.orig_doc === 'string' ? record.orig_doc : null;
   if (!text || text.trim() === '') return 'no non-empty "text" or "orig_doc" field';
   return {
     id: typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : fallbackId,

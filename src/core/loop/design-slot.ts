@@ -65,12 +65,21 @@ export function designRng(seed: number, envId: string): Rng {
 }
 
 /** What a slot's designer prompts show from memory (the same for every attempt): drawn first from `rng`, the slot's design generator (designRng); null with memory off. */
-export function slotMemory(config: Config, memory: readonly MemoryRecord[], skill: string, rng: Rng): MemorySelection | null {
+export function slotMemory(
+  config: Config,
+  memory: readonly MemoryRecord[],
+  skill: string,
+  rng: Rng,
+): MemorySelection | null {
   return config.useMemory ? selectMemory(memory, skill, rng) : null;
 }
 
 /** The difficulty word: fixed, or (adaptive) from the skill's remembered win rates. */
-export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[], skill: string): 'easy' | 'medium' | 'hard' {
+export function chooseDifficulty(
+  config: Config,
+  memory: readonly MemoryRecord[],
+  skill: string,
+): 'easy' | 'medium' | 'hard' {
   if (config.difficulty !== 'adaptive') return config.difficulty;
   const rates = memory
     .filter((r) => r.skill === skill)
@@ -83,7 +92,14 @@ export function chooseDifficulty(config: Config, memory: readonly MemoryRecord[]
 
 // A passing validation report turned into the judge's rejection.
 function judgedReport(report: ValidationReport, rejection: EnvError): ValidationReport {
-  return { ...report, ok: false, stage: rejection.stage, code: rejection.code, message: rejection.message, stages: [...report.stages, { stage: 'judge', ok: false, ms: 0 }] };
+  return {
+    ...report,
+    ok: false,
+    stage: rejection.stage,
+    code: rejection.code,
+    message: rejection.message,
+    stages: [...report.stages, { stage: 'judge', ok: false, ms: 0 }],
+  };
 }
 
 function verdictOf(report: ValidationReport): ValidationVerdict {
@@ -141,7 +157,12 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     ctx.onAttemptStart(attempt, docId, repair);
     const result = await completeFitted(
       ctx.model,
-      { ...config.designer, seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt), purpose, onToken: ctx.onToken },
+      {
+        ...config.designer,
+        seed: deriveSeed(config.seed, ctx.envId, 'designer', attempt),
+        purpose,
+        onToken: ctx.onToken,
+      },
       ladder,
       roleThinking(config, 'designer'),
     );
@@ -160,7 +181,12 @@ export async function designSlot(ctx: SlotContext): Promise<SlotDesign> {
     });
     const judged =
       validated.ok && config.setting === 'tool_use' && config.solvabilityJudge
-        ? await judgeSolvability(ctx.model, validated.source, config, deriveSeed(config.seed, ctx.envId, 'judge', attempt))
+        ? await judgeSolvability(
+            ctx.model,
+            validated.source,
+            config,
+            deriveSeed(config.seed, ctx.envId, 'judge', attempt),
+          )
         : null;
     const report = judged?.verdict === 'no' ? judgedReport(validated, judgeRejection(judged)) : validated;
     ctx.onValidated(attempt, report);

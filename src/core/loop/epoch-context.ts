@@ -83,7 +83,10 @@ export function openEpoch(ports: EpochPorts, state: RunState, config: Config): E
   };
   const playbook = state.playbook ?? [];
   const shown = new Map<string, Lesson[]>();
-  const lessonsOf = (skill: string) => (config.usePlaybook ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!) : []);
+  const lessonsOf = (skill: string) =>
+    config.usePlaybook
+      ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!)
+      : [];
   return {
     ports,
     state,
@@ -109,7 +112,13 @@ function throwIfAborted(signal: AbortSignalLike | undefined): void {
 
 // The model's time is the wall time with at least one call in flight, so concurrent calls are counted once.
 // Its context window is the run's model's (asked once per model), and each request fitted to it is told to `fitted`.
-function timedModel(model: ChatModel, clock: () => number, spent: { ms: number }, signal: AbortSignalLike | undefined, fitted: FitListener['onFitted']): ChatModel & FitListener {
+function timedModel(
+  model: ChatModel,
+  clock: () => number,
+  spent: { ms: number },
+  signal: AbortSignalLike | undefined,
+  fitted: FitListener['onFitted'],
+): ChatModel & FitListener {
   let inFlight = 0;
   let since = 0;
   const timed = wrapModel(

@@ -37,12 +37,17 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
 
   const scoring = await ctx.gate('score');
   const scores = scoreEpoch(epoch, environments, episodes, config, state.skillAverages);
-  for (const env of scores.environments) if (env.status !== 'rejected') emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note, scale: scores.scaleParts });
+  for (const env of scores.environments)
+    if (env.status !== 'rejected')
+      emit({ type: 'scored', epoch, envId: env.id, stats: env.stats, note: env.note, scale: scores.scaleParts });
   scoring?.();
 
   const learning = config.usePlaybook ? await learnFromEpoch(ctx, scores.environments, scores.episodes) : null;
   const promptBudget = ctx.promptBudget();
-  const metrics = { ...withLessonTokens(scores.metrics, learning?.usage ?? []), ...(promptBudget ? { promptBudget } : {}) };
+  const metrics = {
+    ...withLessonTokens(scores.metrics, learning?.usage ?? []),
+    ...(promptBudget ? { promptBudget } : {}),
+  };
   const learned: RunState = {
     epoch: epoch + 1,
     memory: rememberEnvironments(state.memory, scores.memoryRecords),
@@ -54,7 +59,16 @@ export async function runEpoch(ports: EpochPorts, state: RunState, config: Confi
   evaluations.push(...(await evaluateWhenDue(ctx, learned.playbook ?? playbook, epoch + 1)));
   // Taken after the evaluation, whose requests the model counts too, so a resumed run continues exactly.
   const nextState: RunState = ports.model.snapshot ? { ...learned, modelSnapshot: ports.model.snapshot() } : learned;
-  return { epoch, environments: scores.environments, episodes: scores.episodes, rollouts: scores.rollouts, metrics, timings: ctx.timings(), evaluations, nextState };
+  return {
+    epoch,
+    environments: scores.environments,
+    episodes: scores.episodes,
+    rollouts: scores.rollouts,
+    metrics,
+    timings: ctx.timings(),
+    evaluations,
+    nextState,
+  };
 }
 
 /** Everything one epoch produced, and the state for the next. */
@@ -71,7 +85,11 @@ export interface EpochResult {
 }
 
 // Evaluates the agent on the run's held-out suite after `afterEpochs` epochs, when the run schedules evaluations then.
-async function evaluateWhenDue(ctx: EpochContext, playbook: readonly Lesson[], afterEpochs: number): Promise<EvalRecord[]> {
+async function evaluateWhenDue(
+  ctx: EpochContext,
+  playbook: readonly Lesson[],
+  afterEpochs: number,
+): Promise<EvalRecord[]> {
   const { ports, config, epoch, emit, gate } = ctx;
   const suite = ports.evalSuite;
   if (!suite || config.evalEvery === 0 || afterEpochs % config.evalEvery !== 0) return [];
@@ -79,7 +97,12 @@ async function evaluateWhenDue(ctx: EpochContext, playbook: readonly Lesson[], a
   emit({ type: 'eval_started', epoch, afterEpochs, total: suite.environments.length * config.evalSeeds });
   started?.();
   const record = await evaluateAgent(
-    { model: ctx.model, sandbox: ports.sandbox, gate: () => gate('evaluate'), onPlay: (play, done, total) => emit({ type: 'eval_play', epoch, afterEpochs, play, done, total }) },
+    {
+      model: ctx.model,
+      sandbox: ports.sandbox,
+      gate: () => gate('evaluate'),
+      onPlay: (play, done, total) => emit({ type: 'eval_play', epoch, afterEpochs, play, done, total }),
+    },
     { suite, config, playbook, afterEpochs, trigger: 'schedule' },
   );
   const carried = { ...record, epoch };
@@ -94,7 +117,13 @@ async function learnFromEpoch(
   episodes: readonly Episode[],
 ): Promise<{ learned: Pick<RunState, 'playbook' | 'skillTallies'>; usage: ChatUsage[] }> {
   const { state } = ctx;
-  const credited = creditEpoch(state.playbook ?? [], new Set(ctx.shown().map((l) => l.id)), environments, episodes, state.skillTallies ?? {});
+  const credited = creditEpoch(
+    state.playbook ?? [],
+    new Set(ctx.shown().map((l) => l.id)),
+    environments,
+    episodes,
+    state.skillTallies ?? {},
+  );
   const playbook = [...credited.playbook];
   const usage: ChatUsage[] = [];
   for (const env of lessonSources(environments, episodes)) {

@@ -19,15 +19,39 @@ export interface TokenSource {
 /** Progress of an epoch, as typed events (the core's only output channel besides its return value). */
 export type SpadeEvent =
   | { type: 'epoch_started'; epoch: number; slots: Array<{ slot: number; skill: string }> }
-  | { type: 'design_started'; epoch: number; slot: number; attempt: number; skill: string; docId: string | null; repair: boolean }
+  | {
+      type: 'design_started';
+      epoch: number;
+      slot: number;
+      attempt: number;
+      skill: string;
+      docId: string | null;
+      repair: boolean;
+    }
   | { type: 'token'; epoch: number; source: TokenSource; delta: string }
   | { type: 'design_replied'; epoch: number; slot: number; attempt: number }
   | { type: 'validated'; epoch: number; slot: number; attempt: number; report: ValidationReport }
   | { type: 'slot_rejected'; epoch: number; slot: number; envId: string }
   | { type: 'hinted'; epoch: number; envId: string; hint: string | null; note: string | null }
-  | { type: 'turn'; epoch: number; envId: string; arm: Arm; playIndex: number; rollout: number; turnIndex: number; turn: Turn }
+  | {
+      type: 'turn';
+      epoch: number;
+      envId: string;
+      arm: Arm;
+      playIndex: number;
+      rollout: number;
+      turnIndex: number;
+      turn: Turn;
+    }
   | { type: 'episode'; epoch: number; episode: Episode }
-  | { type: 'scored'; epoch: number; envId: string; stats: EnvStats | null; note: string | null; scale: DesignerScaleParts }
+  | {
+      type: 'scored';
+      epoch: number;
+      envId: string;
+      stats: EnvStats | null;
+      note: string | null;
+      scale: DesignerScaleParts;
+    }
   | { type: 'epoch_completed'; epoch: number; metrics: EpochMetrics }
   | { type: 'pool_environment'; epoch: number; slot: number; envId: string; poolId: string; skill: string }
   | { type: 'lesson'; epoch: number; outcome: LessonOutcome }

@@ -25,7 +25,12 @@ export interface HintOutcome {
  * Asks for a hint as SPADE does: an unusable reply (empty; with reply aids also think-only) is retried, up to HINT_ATTEMPTS
  * requests on fresh seeds; when none is usable the environment is played without a hint arm.
  */
-export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, config: Config, emit: (event: SpadeEvent) => void): Promise<HintOutcome> {
+export async function hintEnvironment(
+  env: EnvironmentRecord,
+  model: ChatModel,
+  config: Config,
+  emit: (event: SpadeEvent) => void,
+): Promise<HintOutcome> {
   const messages = buildHintPrompt(env.code, config.prompts, environmentSetting(env, config.setting));
   let reply = '';
   const usage: ChatUsage = { promptTokens: 0, completionTokens: 0 };
@@ -35,9 +40,11 @@ export async function hintEnvironment(env: EnvironmentRecord, model: ChatModel, 
       {
         messages,
         ...config.hint,
-        seed: attempt === 0 ? deriveSeed(config.seed, env.id, 'hint') : deriveSeed(config.seed, env.id, 'hint', attempt),
+        seed:
+          attempt === 0 ? deriveSeed(config.seed, env.id, 'hint') : deriveSeed(config.seed, env.id, 'hint', attempt),
         purpose: 'hint',
-        onToken: (delta) => emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
+        onToken: (delta) =>
+          emit({ type: 'token', epoch: env.epoch, source: { purpose: 'hint', slot: env.slot, envId: env.id }, delta }),
       },
       roleThinking(config, 'hint'),
     );

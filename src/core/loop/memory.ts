@@ -38,7 +38,10 @@ export interface MemorySelection {
 }
 
 /** Adds records, keeping the newest `MEMORY_CAPACITY` (FIFO); returns a new array. */
-export function rememberEnvironments(memory: readonly MemoryRecord[], records: readonly MemoryRecord[]): MemoryRecord[] {
+export function rememberEnvironments(
+  memory: readonly MemoryRecord[],
+  records: readonly MemoryRecord[],
+): MemoryRecord[] {
   const trimmed = records.map((r) => ({ ...r, code: r.code.slice(0, MEMORY_CODE_CHARS) }));
   return [...memory, ...trimmed].slice(-MEMORY_CAPACITY);
 }

@@ -15,11 +15,23 @@ import { before } from './work-unit.ts';
 export { playSchedule, type PlannedPlay } from './play-schedule.ts';
 
 function failedPlay(code: EnvErrorCode, message: string): PlayedEpisode {
-  return { firstObservation: '', messages: [], turns: [], return: 0, error: { code, message }, usage: { promptTokens: 0, completionTokens: 0 } };
+  return {
+    firstObservation: '',
+    messages: [],
+    turns: [],
+    return: 0,
+    error: { code, message },
+    usage: { promptTokens: 0, completionTokens: 0 },
+  };
 }
 
 /** What one play produced: its episodes (a retried first attempt, then the play), or that it was not run after an earlier hang. */
-type PlayOutcome = { records: Array<{ id: string; played: PlayedEpisode; dropped: boolean; retried: boolean }>; hang: EnvErrorCode | null } | 'not run';
+type PlayOutcome =
+  | {
+      records: Array<{ id: string; played: PlayedEpisode; dropped: boolean; retried: boolean }>;
+      hang: EnvErrorCode | null;
+    }
+  | 'not run';
 
 /**
  * The plays of one valid environment, each a unit of work on a scheduler, with SPADE's failure
@@ -64,7 +76,15 @@ export class EnvironmentPlays {
   playArm(arm: Arm, scheduler: Scheduler, order: readonly number[]): Promise<void> {
     const plays = playSchedule(this.config, this.env.id, arm === 'hint').filter((p) => p.arm === arm);
     this.pending += plays.length;
-    const turns = plays.map((play) => scheduler.turn(this.instances.reserving({ stage: 'play', order: [...order, ...scheduleKey(play)], run: () => this.runPlay(play) })));
+    const turns = plays.map((play) =>
+      scheduler.turn(
+        this.instances.reserving({
+          stage: 'play',
+          order: [...order, ...scheduleKey(play)],
+          run: () => this.runPlay(play),
+        }),
+      ),
+    );
     const played = Promise.allSettled(turns).then((outcomes) => {
       for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
     });
@@ -135,8 +155,30 @@ export class EnvironmentPlays {
           ...agentSettings(config, this.model),
           modelSeedKey: seedKey,
           onToken: (delta) =>
-            this.emit({ type: 'token', epoch: env.epoch, source: { purpose: 'agent', slot: env.slot, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout }, delta }),
-          onTurn: (turnIndex, turn) => this.emit({ type: 'turn', epoch: env.epoch, envId: env.id, arm: play.arm, playIndex: play.index, rollout: play.rollout, turnIndex, turn }),
+            this.emit({
+              type: 'token',
+              epoch: env.epoch,
+              source: {
+                purpose: 'agent',
+                slot: env.slot,
+                envId: env.id,
+                arm: play.arm,
+                playIndex: play.index,
+                rollout: play.rollout,
+              },
+              delta,
+            }),
+          onTurn: (turnIndex, turn) =>
+            this.emit({
+              type: 'turn',
+              epoch: env.epoch,
+              envId: env.id,
+              arm: play.arm,
+              playIndex: play.index,
+              rollout: play.rollout,
+              turnIndex,
+              turn,
+            }),
         }),
       );
     } catch (error) {
@@ -171,7 +213,16 @@ export class EnvironmentPlays {
   }
 
   private record(play: PlannedPlay, id: string, played: PlayedEpisode, dropped: boolean, retried: boolean): void {
-    const episode = clipEpisode({ id, envId: this.env.id, epoch: this.env.epoch, ...play, ...played, dropped, retried, advantage: 0 });
+    const episode = clipEpisode({
+      id,
+      envId: this.env.id,
+      epoch: this.env.epoch,
+      ...play,
+      ...played,
+      dropped,
+      retried,
+      advantage: 0,
+    });
     this.episodes.push(episode);
     this.emit({ type: 'episode', epoch: this.env.epoch, episode });
   }

@@ -14,7 +14,10 @@ import { resetKeepingCrashes, stepKeepingCrashes } from './step-crash.ts';
 import type { EpisodeSpec } from './agent-settings.ts';
 
 /** A finished episode, before it is given ids and advantages. */
-export type PlayedEpisode = Pick<Episode, 'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage' | 'crash'>;
+export type PlayedEpisode = Pick<
+  Episode,
+  'firstObservation' | 'instructions' | 'messages' | 'turns' | 'return' | 'error' | 'usage' | 'crash'
+>;
 
 /**
  * Plays one episode: reset with the seed, append the hint once to the first observation, then
@@ -33,30 +36,70 @@ export async function playEpisode(model: ChatModel, env: EnvHandle, spec: Episod
   const log: ToolEpisodeLog = { messages, turns, usage };
   let firstObservation = '';
   try {
-    const reset = await resetKeepingCrashes(env, spec.seed, { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
+    const reset = await resetKeepingCrashes(
+      env,
+      spec.seed,
+      { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true },
+      spec.crashesLose === true,
+      log,
+    );
     firstObservation = spec.hint ? withHint(reset.observation, spec.hint) : reset.observation;
     const facts = await env.toolFacts({ timeoutMs: spec.stepTimeoutMs });
     if (facts) await playToolTurns(model, env, spec, facts, firstObservation, log);
     else await playGameTurns(model, env, spec, firstObservation, log);
   } catch (error) {
     if (!isEnvError(error)) throw error;
-    return { firstObservation, ...instructionsField(log), messages, turns, return: 0, error: { code: error.code, message: error.message }, usage };
+    return {
+      firstObservation,
+      ...instructionsField(log),
+      messages,
+      turns,
+      return: 0,
+      error: { code: error.code, message: error.message },
+      usage,
+    };
   }
-  return { firstObservation, ...instructionsField(log), messages, turns, return: episodeReturn(turns), error: null, usage, ...(log.crash ? { crash: log.crash } : {}) };
+  return {
+    firstObservation,
+    ...instructionsField(log),
+    messages,
+    turns,
+    return: episodeReturn(turns),
+    error: null,
+    usage,
+    ...(log.crash ? { crash: log.crash } : {}),
+  };
 }
 
 const instructionsField = (log: ToolEpisodeLog) => (log.instructions ? { instructions: log.instructions } : {});
 
 // The turns of a cognitive game: the agent template's first message, then one boxed action per reply (read with the aids when on).
-async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, firstObservation: string, log: ToolEpisodeLog): Promise<void> {
+async function playGameTurns(
+  model: ChatModel,
+  env: EnvHandle,
+  spec: EpisodeSpec,
+  firstObservation: string,
+  log: ToolEpisodeLog,
+): Promise<void> {
   const { messages, turns, usage } = log;
-  const first = (withPlaybook: boolean) => agentFirstMessage(firstObservation, spec.template, withPlaybook ? spec.lessons : [], spec.replyAids);
+  const first = (withPlaybook: boolean) =>
+    agentFirstMessage(firstObservation, spec.template, withPlaybook ? spec.lessons : [], spec.replyAids);
   messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: historyWithoutThoughts(messages).slice(1), toolUse: false };
+    const history = {
+      first,
+      hasPlaybook: (spec.lessons?.length ?? 0) > 0,
+      turns: historyWithoutThoughts(messages).slice(1),
+      toolUse: false,
+    };
     const reply = await completeFitted(
       model,
-      { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      {
+        ...spec.sampling,
+        seed: deriveSeed(spec.modelSeedKey, turnIndex),
+        purpose: 'agent',
+        ...(spec.onToken ? { onToken: spec.onToken } : {}),
+      },
       historyLadder(history),
       spec.thinking,
       spec.constrain ? withActionGrammar : undefined,
@@ -65,7 +108,13 @@ async function playGameTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec
     usage.completionTokens += reply.usage.completionTokens;
     messages.push({ role: 'assistant', content: reply.text });
     const action = parseAction(reply.text, spec.replyAids);
-    const step = await stepKeepingCrashes(env, action, { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
+    const step = await stepKeepingCrashes(
+      env,
+      action,
+      { timeoutMs: spec.stepTimeoutMs, coerce: spec.coerceStepReturns === true },
+      spec.crashesLose === true,
+      log,
+    );
     const turn: Turn = { reply: reply.text, action, ...storedStep(step) };
     turns.push(turn);
     spec.onTurn?.(turnIndex, turn);

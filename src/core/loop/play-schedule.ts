@@ -18,9 +18,11 @@ export function playSchedule(config: Config, envId: string, withHint = true): Pl
   const seed = (rollout: number, index: number) => deriveSeed(config.seed, envId, 'play', rollout, index);
   const schedule: PlannedPlay[] = [];
   for (let rollout = 0; rollout < config.rolloutsPerEpoch; rollout++) {
-    for (let index = 0; index < config.playsPerArm; index++) schedule.push({ rollout, arm: 'nohint', index, seed: seed(rollout, index) });
+    for (let index = 0; index < config.playsPerArm; index++)
+      schedule.push({ rollout, arm: 'nohint', index, seed: seed(rollout, index) });
     if (rollout === 0 && withHint) {
-      for (let index = 0; index < config.hintPlays; index++) schedule.push({ rollout, arm: 'hint', index, seed: seed(0, index) });
+      for (let index = 0; index < config.hintPlays; index++)
+        schedule.push({ rollout, arm: 'hint', index, seed: seed(0, index) });
     }
   }
   return schedule;

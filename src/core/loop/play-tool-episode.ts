@@ -3,7 +3,13 @@ import type { EnvHandle } from '../ports/sandbox-port.ts';
 import { checkToolSchemas, type ToolFacts } from '../env/tool-use-facts.ts';
 import { toolAgentFirstMessage } from '../prompts/agent-prompt.ts';
 import { historyLadder } from '../prompts/history-ladder.ts';
-import { parseToolReply, toolCallAction, toolReplyAction, type ToolCall, type ToolReply } from '../prompts/tool-call-parse.ts';
+import {
+  parseToolReply,
+  toolCallAction,
+  toolReplyAction,
+  type ToolCall,
+  type ToolReply,
+} from '../prompts/tool-call-parse.ts';
 import { DEFAULT_TEMPLATES } from '../prompts/templates.ts';
 import { deriveSeed } from './random.ts';
 import { completeFitted, historyWithoutThoughts } from './complete-thinking.ts';
@@ -26,17 +32,22 @@ export interface ToolEpisodeLog extends CrashLog {
 
 /** The instructions of a multi-turn task as the facts give them (each as text), or null when the task has none. */
 export function instructionsOf(facts: ToolFacts): string[] | null {
-  return facts.messages && facts.messages.length > 0 ? facts.messages.map((m) => (typeof m === 'string' ? m : (JSON.stringify(m) ?? String(m)))) : null;
+  return facts.messages && facts.messages.length > 0
+    ? facts.messages.map((m) => (typeof m === 'string' ? m : (JSON.stringify(m) ?? String(m))))
+    : null;
 }
 
 /** A step's progress from the facts read after it; null when `_current_msg` is not a non-negative integer. */
 export function progressOf(facts: ToolFacts | null): ToolProgress | null {
   const done = facts?.current;
-  return facts && typeof done === 'number' && Number.isInteger(done) && done >= 0 ? { done, criteria: facts.criteria ?? [] } : null;
+  return facts && typeof done === 'number' && Number.isInteger(done) && done >= 0
+    ? { done, criteria: facts.criteria ?? [] }
+    : null;
 }
 
 /** Added to the environment's feedback on a reply whose `<tool_call>` could not be read, with `toolUseMasks` (the reply is masked in training rows). */
-export const FORMAT_NOTE = '\n\n[FORMAT] Your <tool_call> could not be read. Write it as <tool_call>{"name": "TOOL", "arguments": {...}}</tool_call>.';
+export const FORMAT_NOTE =
+  '\n\n[FORMAT] Your <tool_call> could not be read. Write it as <tool_call>{"name": "TOOL", "arguments": {...}}</tool_call>.';
 
 /** True when a reply holds a `<tool_call>` tag but no call could be read from it (the reference's malformed-call test). */
 export function isMalformedCall(reply: string, parsed: ToolReply): boolean {
@@ -47,7 +58,8 @@ export function isMalformedCall(reply: string, parsed: ToolReply): boolean {
 // turn records them with reward 0, and their outputs come back in one `tool` message.
 async function runCalls(env: EnvHandle, spec: EpisodeSpec, calls: readonly ToolCall[]): Promise<string> {
   const outputs: string[] = [];
-  for (const call of calls) outputs.push(await env.executeTool(call.name, call.arguments, { timeoutMs: spec.stepTimeoutMs }));
+  for (const call of calls)
+    outputs.push(await env.executeTool(call.name, call.arguments, { timeoutMs: spec.stepTimeoutMs }));
   return outputs.join('\n\n');
 }
 
@@ -62,20 +74,39 @@ async function runCalls(env: EnvHandle, spec: EpisodeSpec, calls: readonly ToolC
  * and after each turn its progress (instructions done, each criterion's truth) is read from the
  * sandbox into the turn. A contract failure rejects with its EnvError.
  */
-export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: EpisodeSpec, facts: ToolFacts, firstObservation: string, log: ToolEpisodeLog): Promise<void> {
+export async function playToolTurns(
+  model: ChatModel,
+  env: EnvHandle,
+  spec: EpisodeSpec,
+  facts: ToolFacts,
+  firstObservation: string,
+  log: ToolEpisodeLog,
+): Promise<void> {
   checkToolSchemas(facts, 'play');
   const tools = facts.tools as ToolSchema[];
   const instructions = instructionsOf(facts);
   if (instructions) log.instructions = instructions;
   const template = spec.toolTemplate ?? DEFAULT_TEMPLATES.toolAgent;
-  const first = (withPlaybook: boolean) => toolAgentFirstMessage(firstObservation, tools, template, withPlaybook ? spec.lessons : []);
+  const first = (withPlaybook: boolean) =>
+    toolAgentFirstMessage(firstObservation, tools, template, withPlaybook ? spec.lessons : []);
   const options = { timeoutMs: spec.stepTimeoutMs };
   log.messages.push(first(true));
   for (let turnIndex = 0; turnIndex < spec.maxTurns; turnIndex++) {
-    const history = { first, hasPlaybook: (spec.lessons?.length ?? 0) > 0, turns: historyWithoutThoughts(log.messages).slice(1), toolUse: true };
+    const history = {
+      first,
+      hasPlaybook: (spec.lessons?.length ?? 0) > 0,
+      turns: historyWithoutThoughts(log.messages).slice(1),
+      toolUse: true,
+    };
     const reply = await completeFitted(
       model,
-      { ...spec.sampling, seed: deriveSeed(spec.modelSeedKey, turnIndex), purpose: 'agent', tools, ...(spec.onToken ? { onToken: spec.onToken } : {}) },
+      {
+        ...spec.sampling,
+        seed: deriveSeed(spec.modelSeedKey, turnIndex),
+        purpose: 'agent',
+        tools,
+        ...(spec.onToken ? { onToken: spec.onToken } : {}),
+      },
       historyLadder(history),
       spec.thinking,
       spec.constrain ? (sent) => withToolGrammar(sent, tools) : undefined,
@@ -87,11 +118,29 @@ export async function playToolTurns(model: ChatModel, env: EnvHandle, spec: Epis
     const free = spec.freeToolCalls === true && parsed.kind === 'calls';
     const action = free ? parsed.calls.map(toolCallAction).join('\n') : toolReplyAction(parsed);
     const step = free
-      ? { observation: await runCalls(env, spec, parsed.calls), reward: 0, terminated: false, truncated: false, info: {} }
-      : await stepKeepingCrashes(env, action, { ...options, coerce: spec.coerceStepReturns === true }, spec.crashesLose === true, log);
+      ? {
+          observation: await runCalls(env, spec, parsed.calls),
+          reward: 0,
+          terminated: false,
+          truncated: false,
+          info: {},
+        }
+      : await stepKeepingCrashes(
+          env,
+          action,
+          { ...options, coerce: spec.coerceStepReturns === true },
+          spec.crashesLose === true,
+          log,
+        );
     const progress = instructions ? progressOf(await env.toolFacts(options)) : null;
     const malformed = spec.toolUseMasks === true && isMalformedCall(reply.text, parsed);
-    const turn: Turn = { reply: reply.text, action, ...storedStep(step), ...(progress ? { progress } : {}), ...(malformed ? { malformedCall: true as const } : {}) };
+    const turn: Turn = {
+      reply: reply.text,
+      action,
+      ...storedStep(step),
+      ...(progress ? { progress } : {}),
+      ...(malformed ? { malformedCall: true as const } : {}),
+    };
     log.turns.push(turn);
     spec.onTurn?.(turnIndex, turn);
     if (step.terminated || step.truncated) break;

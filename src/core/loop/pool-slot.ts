@@ -6,7 +6,11 @@ import type { EnvironmentRecord } from '../records.ts';
  * The slots of a fixed-pool epoch (SPADE's `fixed_env` mode): the pool taken in order, wrapping
  * around, `slotsPerEpoch` environments per epoch.
  */
-export function poolSlots(pool: readonly SuiteEnvironment[], config: Config, epoch: number): Array<{ slot: number; skill: string; env: SuiteEnvironment }> {
+export function poolSlots(
+  pool: readonly SuiteEnvironment[],
+  config: Config,
+  epoch: number,
+): Array<{ slot: number; skill: string; env: SuiteEnvironment }> {
   return Array.from({ length: config.slotsPerEpoch }, (_, slot) => {
     const env = pool[(epoch * config.slotsPerEpoch + slot) % pool.length]!;
     return { slot, skill: env.skill, env };

@@ -15,7 +15,12 @@ export interface RunEpochsPorts extends EpochPorts {
  * the state after the last. An abort (`ports.signal`) rejects with EpochAbortedError and discards
  * the epoch in progress; a failed commit rejects with the store's error. Committed epochs stay.
  */
-export async function runEpochs(ports: RunEpochsPorts, state: RunState, config: Config, epochs: number): Promise<RunState> {
+export async function runEpochs(
+  ports: RunEpochsPorts,
+  state: RunState,
+  config: Config,
+  epochs: number,
+): Promise<RunState> {
   if (state.modelSnapshot !== undefined) ports.model.restore?.(state.modelSnapshot);
   const end = state.epoch + epochs;
   let current = state;

@@ -50,7 +50,9 @@ export function planEpoch(ctx: EpochContext): PlannedSlot[] {
  */
 export async function runSlot(ctx: EpochContext, planned: PlannedSlot): Promise<SlotOutcome> {
   const { scheduler } = ctx;
-  const designed = planned.pooled ?? (await scheduler.turn({ stage: 'design', order: [DESIGN_ORDER, planned.slot], run: () => design(ctx, planned) }));
+  const designed =
+    planned.pooled ??
+    (await scheduler.turn({ stage: 'design', order: [DESIGN_ORDER, planned.slot], run: () => design(ctx, planned) }));
   if (designed.status === 'rejected') return { environment: designed, episodes: [] };
   const plays = new EnvironmentPlays(
     designed,
@@ -62,7 +64,11 @@ export async function runSlot(ctx: EpochContext, planned: PlannedSlot): Promise<
   );
   try {
     const unhinted = plays.playArm('nohint', scheduler, [PLAY_ORDER, planned.slot]);
-    const environment = await scheduler.turn({ stage: 'hint', order: [HINT_ORDER, planned.slot], run: () => hint(ctx, designed) });
+    const environment = await scheduler.turn({
+      stage: 'hint',
+      order: [HINT_ORDER, planned.slot],
+      run: () => hint(ctx, designed),
+    });
     plays.setHint(environment.hint);
     const hinted = environment.hint !== null ? plays.playArm('hint', scheduler, [PLAY_ORDER, planned.slot]) : undefined;
     await Promise.all([unhinted, hinted]);
@@ -86,7 +92,8 @@ async function design(ctx: EpochContext, { slot, skill }: PlannedSlot): Promise<
     memory: ctx.state.memory,
     model: ctx.model,
     sandbox: ctx.ports.sandbox,
-    onAttemptStart: (attempt, docId, repair) => emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
+    onAttemptStart: (attempt, docId, repair) =>
+      emit({ type: 'design_started', epoch, slot, attempt, skill, docId, repair }),
     onToken: (delta) => emit({ type: 'token', epoch, source: { purpose: 'designer', slot, envId }, delta }),
     onReplied: (attempt) => emit({ type: 'design_replied', epoch, slot, attempt }),
     onValidated: (attempt, report) => emit({ type: 'validated', epoch, slot, attempt, report }),
@@ -99,7 +106,14 @@ async function design(ctx: EpochContext, { slot, skill }: PlannedSlot): Promise<
 // Step 4: the environment's record with its hint, or with the reason it has none.
 async function hint(ctx: EpochContext, env: EnvironmentRecord): Promise<EnvironmentRecord> {
   const hinted = await hintEnvironment(env, ctx.model, ctx.config, ctx.emit);
-  const record = { ...env, hintMessages: hinted.messages, hintReply: hinted.reply, hint: hinted.hint, note: hinted.note, hintUsage: hinted.usage };
+  const record = {
+    ...env,
+    hintMessages: hinted.messages,
+    hintReply: hinted.reply,
+    hint: hinted.hint,
+    note: hinted.note,
+    hintUsage: hinted.usage,
+  };
   ctx.emit({ type: 'hinted', epoch: ctx.epoch, envId: env.id, hint: record.hint, note: record.note });
   return record;
 }

@@ -14,8 +14,15 @@ export const EPOCH_TEXT_CHARS = 256_000_000;
 export const CLIP_MARKER = '\n[…cut here: the rest of this text was not stored (storage limits, docs/method.md)]';
 
 /** What a turn keeps of a step: never its info dict, which no score or view reads; a non-finite reward is named too, as JSON writes it as null. */
-export function storedStep(step: StepResult): Pick<Turn, 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated'> {
-  const stored = { observation: step.observation, reward: step.reward, terminated: step.terminated, truncated: step.truncated };
+export function storedStep(
+  step: StepResult,
+): Pick<Turn, 'observation' | 'reward' | 'nonfiniteReward' | 'terminated' | 'truncated'> {
+  const stored = {
+    observation: step.observation,
+    reward: step.reward,
+    terminated: step.terminated,
+    truncated: step.truncated,
+  };
   if (Number.isFinite(step.reward)) return stored;
   return { ...stored, nonfiniteReward: Number.isNaN(step.reward) ? 'nan' : step.reward > 0 ? 'inf' : '-inf' };
 }
@@ -24,7 +31,16 @@ export function storedStep(step: StepResult): Pick<Turn, 'observation' | 'reward
 // U+2028 and U+2029, which a line reader may take for line ends, counted as escaped too.
 function writtenUnit(text: string, i: number): number {
   const unit = text.charCodeAt(i);
-  if (unit === 0x22 || unit === 0x5c || unit === 0x08 || unit === 0x0c || unit === 0x0a || unit === 0x0d || unit === 0x09) return 2;
+  if (
+    unit === 0x22 ||
+    unit === 0x5c ||
+    unit === 0x08 ||
+    unit === 0x0c ||
+    unit === 0x0a ||
+    unit === 0x0d ||
+    unit === 0x09
+  )
+    return 2;
   if (unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029) return 6;
   if (unit >= 0xd800 && unit < 0xdc00) return (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 1 : 6;
   if (unit >= 0xdc00 && unit < 0xe000) return (text.charCodeAt(i - 1) & 0xfc00) === 0xd800 ? 1 : 6;
@@ -76,9 +92,23 @@ type Texts = { sizes: number[]; rebuild: (cut: (text: string) => string) => Epis
 
 // Every string of an episode an environment or a model chose, and the episode rebuilt with each one cut.
 function texts(e: Episode): Texts {
-  const all: string[] = [e.firstObservation, ...(e.instructions ?? []), ...e.messages.map((m) => m.content), e.error?.message ?? ''];
-  for (const t of e.turns) all.push(t.reply, t.action, t.observation, ...(t.progress?.criteria ?? []).map((c) => (typeof c === 'string' ? c : '')));
-  const booleans = e.turns.reduce((n, t) => n + (t.progress?.criteria ?? []).filter((c) => typeof c === 'boolean').length, 0);
+  const all: string[] = [
+    e.firstObservation,
+    ...(e.instructions ?? []),
+    ...e.messages.map((m) => m.content),
+    e.error?.message ?? '',
+  ];
+  for (const t of e.turns)
+    all.push(
+      t.reply,
+      t.action,
+      t.observation,
+      ...(t.progress?.criteria ?? []).map((c) => (typeof c === 'string' ? c : '')),
+    );
+  const booleans = e.turns.reduce(
+    (n, t) => n + (t.progress?.criteria ?? []).filter((c) => typeof c === 'boolean').length,
+    0,
+  );
   const rebuild = (cut: (text: string) => string): Episode => ({
     ...e,
     firstObservation: cut(e.firstObservation),
@@ -89,7 +119,11 @@ function texts(e: Episode): Texts {
       reply: cut(t.reply),
       action: cut(t.action),
       observation: cut(t.observation),
-      ...(t.progress ? { progress: { ...t.progress, criteria: t.progress.criteria.map((c) => (typeof c === 'string' ? cut(c) : c)) } } : {}),
+      ...(t.progress
+        ? {
+            progress: { ...t.progress, criteria: t.progress.criteria.map((c) => (typeof c === 'string' ? cut(c) : c)) },
+          }
+        : {}),
     })),
     error: e.error ? { ...e.error, message: cut(e.error.message) } : null,
   });
@@ -141,10 +175,36 @@ export function longestEpisodeLine(maxTurns: number): number {
   const id = 'x'.repeat(64);
   const n = WIDEST_NUMBER;
   const skeleton = {
-    ...{ id, envId: id, epoch: n, rollout: n, arm: 'nohint', index: n, seed: n, firstObservation: '', instructions: [] },
+    ...{
+      id,
+      envId: id,
+      epoch: n,
+      rollout: n,
+      arm: 'nohint',
+      index: n,
+      seed: n,
+      firstObservation: '',
+      instructions: [],
+    },
     messages: Array.from({ length: 2 * maxTurns + 1 }, () => ({ role: 'assistant', content: '', weight: 1 })),
-    turns: Array.from({ length: maxTurns }, () => ({ reply: '', action: '', observation: '', reward: n, terminated: false, truncated: false, progress: { done: n, criteria: [] } })),
-    ...{ return: n, error: { code: id, message: '' }, dropped: false, retried: false, usage: { promptTokens: n, completionTokens: n }, advantage: n, clipped: true },
+    turns: Array.from({ length: maxTurns }, () => ({
+      reply: '',
+      action: '',
+      observation: '',
+      reward: n,
+      terminated: false,
+      truncated: false,
+      progress: { done: n, criteria: [] },
+    })),
+    ...{
+      return: n,
+      error: { code: id, message: '' },
+      dropped: false,
+      retried: false,
+      usage: { promptTokens: n, completionTokens: n },
+      advantage: n,
+      clipped: true,
+    },
     ...{ role: 'designer', reward: n, group: `${id}:rollout${n}` },
   };
   return EPISODE_TEXT_CHARS + JSON.stringify(skeleton).length;

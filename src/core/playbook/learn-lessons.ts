@@ -23,7 +23,10 @@ export interface LessonOutcome {
 const unhintedKept = (e: Episode) => e.arm === 'nohint' && !e.dropped;
 
 /** Each skill's unhinted kept plays in an epoch, and how many of them were won (return above zero). */
-export function skillTallies(environments: readonly EnvironmentRecord[], episodes: readonly Episode[]): Record<string, PlayTally> {
+export function skillTallies(
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+): Record<string, PlayTally> {
   const skillOf = new Map(environments.map((env) => [env.id, env.skill]));
   const tallies: Record<string, PlayTally> = {};
   for (const episode of episodes.filter(unhintedKept)) {
@@ -40,12 +43,23 @@ export function skillTallies(environments: readonly EnvironmentRecord[], episode
  * The environment of each skill a lesson is asked from: scored, with a hint arm whose mean beat the
  * matched unhinted plays and at least one hinted play won; the highest regret, then the first slot.
  */
-export function lessonSources(environments: readonly EnvironmentRecord[], episodes: readonly Episode[]): EnvironmentRecord[] {
+export function lessonSources(
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+): EnvironmentRecord[] {
   const wonHinted = new Set(episodes.filter((e) => e.arm === 'hint' && !e.dropped && e.return > 0).map((e) => e.envId));
   const best = new Map<string, EnvironmentRecord>();
   for (const env of environments) {
     const stats = env.stats;
-    if (env.status !== 'valid' || !stats || env.hint === null || stats.rHint === null || stats.rHint <= stats.rNoHint || !wonHinted.has(env.id)) continue;
+    if (
+      env.status !== 'valid' ||
+      !stats ||
+      env.hint === null ||
+      stats.rHint === null ||
+      stats.rHint <= stats.rNoHint ||
+      !wonHinted.has(env.id)
+    )
+      continue;
     const current = best.get(env.skill);
     if (!current || stats.regret > current.stats!.regret) best.set(env.skill, env);
   }
@@ -54,16 +68,33 @@ export function lessonSources(environments: readonly EnvironmentRecord[], episod
 
 /** The first observation the agent saw without the hint (rollout 0's first kept unhinted play). */
 function unhintedObservation(env: EnvironmentRecord, episodes: readonly Episode[]): string {
-  return episodes.find((e) => e.envId === env.id && unhintedKept(e) && e.firstObservation !== '')?.firstObservation ?? '';
+  return (
+    episodes.find((e) => e.envId === env.id && unhintedKept(e) && e.firstObservation !== '')?.firstObservation ?? ''
+  );
 }
 
 /** Asks the model for one lesson from an environment; the lesson, or why none was kept. */
-export async function learnLesson(model: ChatModel, env: EnvironmentRecord, episodes: readonly Episode[], config: Config): Promise<LessonOutcome> {
+export async function learnLesson(
+  model: ChatModel,
+  env: EnvironmentRecord,
+  episodes: readonly Episode[],
+  config: Config,
+): Promise<LessonOutcome> {
   const observation = unhintedObservation(env, episodes);
-  const messages = buildLessonPrompt({ skill: env.skill, skillDescription: skillDescription(env.skill), observation, hint: env.hint ?? '' });
-  const { text: reply, usage } = await completeThinking(model, { messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' }, roleThinking(config, 'lesson'));
+  const messages = buildLessonPrompt({
+    skill: env.skill,
+    skillDescription: skillDescription(env.skill),
+    observation,
+    hint: env.hint ?? '',
+  });
+  const { text: reply, usage } = await completeThinking(
+    model,
+    { messages, ...config.hint, seed: deriveSeed(config.seed, env.id, 'lesson'), purpose: 'lesson' },
+    roleThinking(config, 'lesson'),
+  );
   const parsed = parseLesson(reply, observation);
-  if (parsed.lesson === null) return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
+  if (parsed.lesson === null)
+    return { envId: env.id, skill: env.skill, lesson: null, reply, problem: parsed.problem, usage };
   const lesson: Lesson = {
     id: `L-${env.id}`,
     skill: env.skill,
@@ -97,5 +128,8 @@ export function creditEpoch(
   lastTallies: Readonly<Record<string, PlayTally>>,
 ): PlaybookUpdate {
   const tallies = skillTallies(environments, episodes);
-  return { playbook: creditLessons(playbook, shownIds, tallies, lastTallies), skillTallies: { ...lastTallies, ...tallies } };
+  return {
+    playbook: creditLessons(playbook, shownIds, tallies, lastTallies),
+    skillTallies: { ...lastTallies, ...tallies },
+  };
 }

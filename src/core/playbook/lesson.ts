@@ -61,7 +61,12 @@ export function shownLessons(playbook: readonly Lesson[], skill: string, size: n
  * plays to its `shown` tally (its baseline is the skill's last tally before it was first shown),
  * and a measured lesson whose effect is not above zero is retired.
  */
-export function creditLessons(playbook: readonly Lesson[], shownIds: ReadonlySet<string>, tallies: Readonly<Record<string, PlayTally>>, lastTallies: Readonly<Record<string, PlayTally>>): Lesson[] {
+export function creditLessons(
+  playbook: readonly Lesson[],
+  shownIds: ReadonlySet<string>,
+  tallies: Readonly<Record<string, PlayTally>>,
+  lastTallies: Readonly<Record<string, PlayTally>>,
+): Lesson[] {
   return playbook.map((lesson) => {
     const tally = tallies[lesson.skill];
     if (!shownIds.has(lesson.id) || !tally) return lesson;
@@ -85,7 +90,8 @@ export function lessonTextProblems(text: string): string[] {
   const trimmed = text.trim();
   if (trimmed === '') return ['a lesson needs some text'];
   const problems: string[] = [];
-  if (trimmed.length > MAX_LESSON_CHARS) problems.push(`a lesson has at most ${MAX_LESSON_CHARS} characters, this one has ${trimmed.length}`);
+  if (trimmed.length > MAX_LESSON_CHARS)
+    problems.push(`a lesson has at most ${MAX_LESSON_CHARS} characters, this one has ${trimmed.length}`);
   if (/\\boxed/.test(trimmed)) problems.push('a lesson must not contain a \\boxed{} answer');
   return problems;
 }

@@ -82,7 +82,10 @@ export interface ChatModel {
   /** The context window in tokens (prompt plus reply) as the backend reports it (null: it does not say). */
   contextWindow?(signal?: AbortSignalLike): Promise<number | null>;
   /** Prompt tokens of a request as this model's tokenizer and chat template count them (absent: the core estimates). */
-  countPromptTokens?(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>, signal?: AbortSignalLike): Promise<number>;
+  countPromptTokens?(
+    request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>,
+    signal?: AbortSignalLike,
+  ): Promise<number>;
   /** Whether `complete` honours `ChatRequest.grammar`. */
   readonly grammars?: boolean;
   /** Plain data describing any internal position (scripted models), saved with each epoch so a resumed run continues identically. */
@@ -92,7 +95,8 @@ export interface ChatModel {
 }
 
 /** Stable codes of model failures. */
-export type ChatErrorCode = 'unreachable' | 'http_error' | 'bad_response' | 'timeout' | 'aborted' | 'context_length' | 'no_script_match';
+export type ChatErrorCode =
+  'unreachable' | 'http_error' | 'bad_response' | 'timeout' | 'aborted' | 'context_length' | 'no_script_match';
 
 /** A model call that failed; the message says what happened and what to do next. */
 export class ChatModelError extends Error {

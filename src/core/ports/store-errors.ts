@@ -51,5 +51,8 @@ export function epochConflict(runId: string, expected: number, seen: number): St
 
 /** The error for a run id that is not in the store. */
 export function noRun(runId: string): StoreError {
-  return new StoreError('no_run', `No run with id ${JSON.stringify(runId)} in the store; list the runs to see which exist.`);
+  return new StoreError(
+    'no_run',
+    `No run with id ${JSON.stringify(runId)} in the store; list the runs to see which exist.`,
+  );
 }

@@ -12,7 +12,8 @@ import type { RunSetting } from '../skills.ts';
  * a reload: another stored run's pool frozen at an epoch (counted as the app shows epochs, 1 the
  * first), or an imported pool kept whole. Absent: the built-in suite (or one the CLI read from files).
  */
-export type EvalSuiteSource = { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; environments: SuiteEnvironment[] };
+export type EvalSuiteSource =
+  { kind: 'run'; runId: string; epoch: number } | { kind: 'pool'; environments: SuiteEnvironment[] };
 
 /**
  * Where a run stands, as stored: `running` while a tab (or the CLI) runs it, and left so when that
@@ -22,7 +23,15 @@ export type EvalSuiteSource = { kind: 'run'; runId: string; epoch: number } | { 
 export type RunStatus = 'new' | 'running' | 'paused' | 'aborted' | 'stopped' | 'completed' | 'failed';
 
 /** Every run status, for checking one read from a file. */
-export const RUN_STATUSES: readonly RunStatus[] = ['new', 'running', 'paused', 'aborted', 'stopped', 'completed', 'failed'];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'new',
+  'running',
+  'paused',
+  'aborted',
+  'stopped',
+  'completed',
+  'failed',
+];
 
 /** A run's identity and settings. */
 export interface RunMeta {

@@ -18,14 +18,22 @@ export interface ReplyBounds {
 }
 
 /** The default bounds: room to think and reason, and an end the grammar reaches before a typical reply budget runs out. */
-export const DEFAULT_BOUNDS = { thinkChars: 6000, leadChars: 600, boxChars: 120, answerChars: 500, stringChars: 200 } as const;
+export const DEFAULT_BOUNDS = {
+  thinkChars: 6000,
+  leadChars: 600,
+  boxChars: 120,
+  answerChars: 500,
+  stringChars: 200,
+} as const;
 
 /** The optional `<think>` block (no `<` inside, so it closes only at `</think>`) and the lead text whose characters `leadClass` allows, as root items. */
 export function preamble(builder: GbnfBuilder, bounds: ReplyBounds, leadClass: string): string {
   const parts: string[] = [];
   if (bounds.think) {
     const thought = repeat(builder.rule('[^\\x3C]', 'c'), 0, bounds.thinkChars ?? DEFAULT_BOUNDS.thinkChars);
-    parts.push(`${builder.define('think', `${gbnfLiteral('<think>')} ${thought} ${gbnfLiteral('</think>')} ${repeat('[\\x0A ]', 0, 4)}`)}?`);
+    parts.push(
+      `${builder.define('think', `${gbnfLiteral('<think>')} ${thought} ${gbnfLiteral('</think>')} ${repeat('[\\x0A ]', 0, 4)}`)}?`,
+    );
   }
   const lead = bounds.leadChars ?? DEFAULT_BOUNDS.leadChars;
   if (lead > 0) parts.push(`${builder.define('lead', repeat(builder.rule(leadClass, 'c'), 1, lead))}?`);
@@ -42,7 +50,13 @@ export function boxedActionGrammar(bounds: ReplyBounds): ReplyGrammar {
   const builder = new GbnfBuilder();
   const first = builder.define('boxfirst', '[^\\x00-\\x20\\x5C\\x7B\\x7D]');
   const rest = builder.define('boxrest', '[^\\x00-\\x1F\\x5C\\x7B\\x7D]');
-  const root = [preamble(builder, bounds, '[^\\x5C\\x7B\\x7D\\x3C]'), gbnfLiteral('\\boxed{'), first, repeat(rest, 0, Math.max(0, (bounds.boxChars ?? DEFAULT_BOUNDS.boxChars) - 1)), gbnfLiteral('}')]
+  const root = [
+    preamble(builder, bounds, '[^\\x5C\\x7B\\x7D\\x3C]'),
+    gbnfLiteral('\\boxed{'),
+    first,
+    repeat(rest, 0, Math.max(0, (bounds.boxChars ?? DEFAULT_BOUNDS.boxChars) - 1)),
+    gbnfLiteral('}'),
+  ]
     .filter((p) => p !== '')
     .join(' ');
   return { name: 'boxed-action', gbnf: builder.text(root) };

@@ -12,20 +12,37 @@ export function playbookBlock(lessons: readonly string[]): string {
 }
 
 /** Ends the first message of a cognitive-game episode when reply aids are on: one box, at the end. */
-export const ONE_BOX_NOTE = '\nGive exactly one \\boxed{} in your reply, at its very end, holding only the action you take.';
+export const ONE_BOX_NOTE =
+  '\nGive exactly one \\boxed{} in your reply, at its very end, holding only the action you take.';
 
 /**
  * The first user message of a cognitive-game episode, from the run's agent template (docs/method.md
  * section 4), after the playbook block when lessons are shown (first, so every play of a skill in
  * an epoch shares the prefix), and ending with ONE_BOX_NOTE when reply aids are on.
  */
-export function agentFirstMessage(observation: string, template: string, lessons: readonly string[] = [], aids = false): ChatMessage {
-  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { observation }) + (aids ? ONE_BOX_NOTE : '') };
+export function agentFirstMessage(
+  observation: string,
+  template: string,
+  lessons: readonly string[] = [],
+  aids = false,
+): ChatMessage {
+  return {
+    role: 'user',
+    content: playbookBlock(lessons) + fillTemplate(template, { observation }) + (aids ? ONE_BOX_NOTE : ''),
+  };
 }
 
 /** The first user message of a tool-use episode: the playbook block, then the run's tool-use agent template with one JSON line per tool. */
-export function toolAgentFirstMessage(observation: string, tools: readonly ToolSchema[], template: string, lessons: readonly string[] = []): ChatMessage {
-  return { role: 'user', content: playbookBlock(lessons) + fillTemplate(template, { tools: toolSchemaBlock(tools), observation }) };
+export function toolAgentFirstMessage(
+  observation: string,
+  tools: readonly ToolSchema[],
+  template: string,
+  lessons: readonly string[] = [],
+): ChatMessage {
+  return {
+    role: 'user',
+    content: playbookBlock(lessons) + fillTemplate(template, { tools: toolSchemaBlock(tools), observation }),
+  };
 }
 
 /** The tool schemas as the first tool-use message lists them, one JSON object a line; a backend that sends the same tools natively (`tools=`) puts TOOLS_SENT_NATIVELY in its place, so the model does not read them twice. */
@@ -57,7 +74,8 @@ export function extractBoxed(text: string): string | null {
     if (text[i] === '{') depth++;
     else if (text[i] === '}' && --depth === 0) {
       let content = text.slice(open + 1, i).trim();
-      for (let k = 0; k < 2 && content.startsWith('{') && content.endsWith('}'); k++) content = content.slice(1, -1).trim();
+      for (let k = 0; k < 2 && content.startsWith('{') && content.endsWith('}'); k++)
+        content = content.slice(1, -1).trim();
       return content;
     }
   }

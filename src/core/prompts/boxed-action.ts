@@ -12,10 +12,12 @@ const MAX_BOXES_READ = 100;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-const WRAPPER = /\\(?:text|textbf|textit|texttt|textrm|textnormal|mathrm|mathbf|mathit|mathsf|mathtt|operatorname|mbox)\s*\{([^{}]*)\}/g;
+const WRAPPER =
+  /\\(?:text|textbf|textit|texttt|textrm|textnormal|mathrm|mathbf|mathit|mathsf|mathtt|operatorname|mbox)\s*\{([^{}]*)\}/g;
 const FRACTION = /\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g;
 const SPACES = /\\[ ,;:>]|\\q?quad\b|~/g;
-const ANSWER_LINE = /^\s*(?:[-*>]\s*)?(?:\*\*|__)?\s*(?:final\s+)?(?:answer|action|move|choice|答案)\s*(?:\*\*|__)?\s*[:：]\s*(.+?)\s*$/i;
+const ANSWER_LINE =
+  /^\s*(?:[-*>]\s*)?(?:\*\*|__)?\s*(?:final\s+)?(?:answer|action|move|choice|答案)\s*(?:\*\*|__)?\s*[:：]\s*(.+?)\s*$/i;
 
 /**
  * Where every `\boxed{...}` with balanced braces opens and closes (`[open, close]`, the indices of
@@ -59,7 +61,8 @@ function trimRuns(text: string, mark: string): string {
 }
 
 // Full-width forms (U+FF01-FF5E) to ASCII, the ideographic space to a space.
-const halfWidth = (text: string) => text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+const halfWidth = (text: string) =>
+  text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
 
 /**
  * A box's content as a game's parser expects it: extra braces, `$...$`, `\text{}`-style wrappers

@@ -33,7 +33,12 @@ export function designerInputLevels(input: DesignerPromptInput): DesignerPromptI
   const bare = { ...input, document: null };
   const memory = input.memory;
   if (memory && memory.positives.some((p) => p.code.length > SHORT_EXAMPLE_CHARS))
-    push({ ...bare, memory: withCode(memory, (code) => (code.length > SHORT_EXAMPLE_CHARS ? `${code.slice(0, SHORT_EXAMPLE_CHARS)}\n# …` : code)) });
+    push({
+      ...bare,
+      memory: withCode(memory, (code) =>
+        code.length > SHORT_EXAMPLE_CHARS ? `${code.slice(0, SHORT_EXAMPLE_CHARS)}\n# …` : code,
+      ),
+    });
   if (memory && memory.positives.length > 0) push({ ...bare, memory: withCode(memory, () => '') });
   if (memory && (memory.positives.length > 0 || memory.negative)) push({ ...bare, memory: null });
   return levels;
@@ -49,7 +54,12 @@ export function designerLadder(input: DesignerPromptInput, templates: PromptTemp
 }
 
 /** The repair prompt at every trim level: the designer prompt it repairs, trimmed the same way, then the reply and the validator's message (both kept whole). */
-export function repairLadder(designer: PromptLadder, reply: string, validatorMessage: string, templates: PromptTemplates): PromptLadder {
+export function repairLadder(
+  designer: PromptLadder,
+  reply: string,
+  validatorMessage: string,
+  templates: PromptTemplates,
+): PromptLadder {
   return (level) => {
     const previous: ChatMessage[] | null = designer(level);
     return previous ? buildRepairPrompt(previous, reply, validatorMessage, templates) : null;

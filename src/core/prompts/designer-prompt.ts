@@ -51,16 +51,24 @@ export function memoryBlock(memory: MemorySelection | null): string {
   if (!memory || (memory.positives.length === 0 && !memory.negative)) return '';
   const parts: string[] = [];
   if (memory.positives.length > 0) {
-    parts.push('<reference_environments>\nThese past environments were well calibrated: the agent won some plays, and the hint helped. Borrow their structure and depth, but write a DIFFERENT game.');
+    parts.push(
+      '<reference_environments>\nThese past environments were well calibrated: the agent won some plays, and the hint helped. Borrow their structure and depth, but write a DIFFERENT game.',
+    );
     memory.positives.forEach((p, i) => {
       const heading = `Reference ${i + 1} (skill: ${p.skill}, win rate ${p.winRate.toFixed(2)}, regret ${p.regret.toFixed(2)})`;
-      parts.push(p.code === '' ? `${heading}; its code is left out to fit the model's context.` : `${heading}:\n\`\`\`python\n${p.code}\n\`\`\``);
+      parts.push(
+        p.code === ''
+          ? `${heading}; its code is left out to fit the model's context.`
+          : `${heading}:\n\`\`\`python\n${p.code}\n\`\`\``,
+      );
     });
     parts.push('</reference_environments>');
   }
   if (memory.negative) {
     const n = memory.negative;
-    parts.push(`Do not make another environment like ${describeEnvironment(n.record.code, n.record.skill)}: it was ${n.reason} (win rate ${n.record.winRate.toFixed(2)}).`);
+    parts.push(
+      `Do not make another environment like ${describeEnvironment(n.record.code, n.record.skill)}: it was ${n.reason} (win rate ${n.record.winRate.toFixed(2)}).`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -86,7 +94,10 @@ function flavourBlock(document: string | null): string {
 }
 
 /** The tool-use designer messages: the tool-use template, the slot's domain, task variant and skill focus, and the document only as optional flavour. */
-function buildToolDesignerPrompt(input: DesignerPromptInput & { domain: string }, templates: PromptTemplates): ChatMessage[] {
+function buildToolDesignerPrompt(
+  input: DesignerPromptInput & { domain: string },
+  templates: PromptTemplates,
+): ChatMessage[] {
   const content = fillTemplate(templates.toolDesigner, {
     skill: input.skill,
     skill_description: input.skillDescription,
@@ -117,6 +128,15 @@ export function buildDesignerPrompt(input: DesignerPromptInput, templates: Promp
 }
 
 /** Builds the one-shot repair messages: the previous attempt and the validator's message. */
-export function buildRepairPrompt(previous: ChatMessage[], reply: string, validatorMessage: string, templates: PromptTemplates): ChatMessage[] {
-  return [...previous, { role: 'assistant', content: reply }, { role: 'user', content: fillTemplate(templates.repair, { error: validatorMessage }) }];
+export function buildRepairPrompt(
+  previous: ChatMessage[],
+  reply: string,
+  validatorMessage: string,
+  templates: PromptTemplates,
+): ChatMessage[] {
+  return [
+    ...previous,
+    { role: 'assistant', content: reply },
+    { role: 'user', content: fillTemplate(templates.repair, { error: validatorMessage }) },
+  ];
 }

@@ -8,10 +8,14 @@ export function gbnfLiteral(text: string): string {
   let out = '"';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) throw new RangeError(`a grammar literal cannot hold the lone surrogate U+${code.toString(16).toUpperCase()}; JSON-encode the text first`);
+    if (code >= 0xd800 && code <= 0xdfff)
+      throw new RangeError(
+        `a grammar literal cannot hold the lone surrogate U+${code.toString(16).toUpperCase()}; JSON-encode the text first`,
+      );
     if (char === '"' || char === '\\') out += `\\${char}`;
     else if (code >= 0x20 && code < 0x7f) out += char;
-    else out += code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
+    else
+      out += code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
   }
   return `${out}"`;
 }
@@ -37,7 +41,8 @@ export class GbnfBuilder {
 
   /** Defines a rule under a fixed name (letters and digits) and returns the name. */
   define(name: string, body: string): string {
-    if (!/^[a-z][a-z0-9]*$/i.test(name)) throw new RangeError(`rule name ${JSON.stringify(name)} must be letters and digits`);
+    if (!/^[a-z][a-z0-9]*$/i.test(name))
+      throw new RangeError(`rule name ${JSON.stringify(name)} must be letters and digits`);
     if (this.rules.has(name)) throw new RangeError(`rule ${name} is defined twice`);
     this.rules.set(name, body);
     this.names.set(body, name);

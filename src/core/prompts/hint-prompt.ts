@@ -12,12 +12,19 @@ export const HINT_MAX_SENTENCES = 3;
 export const HINT_ATTEMPTS = 3;
 
 /** Builds the hint messages from the run's hint template (the tool-use one for a tool-use run): instructions first, the code last. */
-export function buildHintPrompt(code: string, templates: PromptTemplates, setting: RunSetting = 'games'): ChatMessage[] {
-  return [{ role: 'user', content: fillTemplate(setting === 'tool_use' ? templates.toolHint : templates.hint, { code }) }];
+export function buildHintPrompt(
+  code: string,
+  templates: PromptTemplates,
+  setting: RunSetting = 'games',
+): ChatMessage[] {
+  return [
+    { role: 'user', content: fillTemplate(setting === 'tool_use' ? templates.toolHint : templates.hint, { code }) },
+  ];
 }
 
 // A label opening the hint ("Hint:", "**Hint 1:**", "Here is a hint:", a "### Hint" heading line).
-const LABEL = /^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:here(?:'s| is) (?:a |the |my )?)?hint(?:\s*\d+)?\s*(?:(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?\s*\n)\s*(?:\*\*|__)?\s*/i;
+const LABEL =
+  /^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:here(?:'s| is) (?:a |the |my )?)?hint(?:\s*\d+)?\s*(?:(?:\*\*|__)?\s*[:：]|(?:\*\*|__)?\s*\n)\s*(?:\*\*|__)?\s*/i;
 // Characters of a reply the aided cleaner reads: far more than 100 words, so a huge reply costs little.
 const MAX_AIDED_CHARS = 20_000;
 const QUOTED = /^["'“‘](.*)["'”’]$/;
@@ -29,7 +36,9 @@ function fencedHint(text: string): string | null {
   if (!fenced) return null;
   try {
     const data: unknown = JSON.parse(fenced[1]!.trim());
-    return typeof data === 'object' && data !== null && typeof (data as { hint?: unknown }).hint === 'string' ? (data as { hint: string }).hint : null;
+    return typeof data === 'object' && data !== null && typeof (data as { hint?: unknown }).hint === 'string'
+      ? (data as { hint: string }).hint
+      : null;
   } catch {
     return null;
   }

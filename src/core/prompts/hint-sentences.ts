@@ -1,5 +1,22 @@
 // Words whose period never ends a sentence (compared lower-case, without the final period).
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'vs', 'cf', 'approx', 'esp', 'incl', 'resp', 'mr', 'mrs', 'ms', 'dr', 'fig', 'eq', 'a.m', 'p.m']);
+const ABBREVIATIONS = new Set([
+  'e.g',
+  'i.e',
+  'vs',
+  'cf',
+  'approx',
+  'esp',
+  'incl',
+  'resp',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'fig',
+  'eq',
+  'a.m',
+  'p.m',
+]);
 const BULLET = /^\s*(?:[-*•+]|\d{1,2}[.)])\s+/;
 const ENDS_SENTENCE = /[.!?。！？:;]["'”’)]*$/;
 // A sentence end: terminal punctuation (and closing quotes or brackets), a space, then what can start a sentence.

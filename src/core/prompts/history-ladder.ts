@@ -30,7 +30,11 @@ function render(history: AgentHistory, trim: Trim): ChatMessage[] {
   const first = history.first(trim.playbook);
   const kept = history.turns.slice(2 * trim.elided);
   const latest = kept.length - 1;
-  const turns = kept.map((m, i) => (trim.cut !== null && m.role === 'tool' && i < latest && m.content.length > trim.cut ? { ...m, content: `${m.content.slice(0, trim.cut)} …[cut]` } : m));
+  const turns = kept.map((m, i) =>
+    trim.cut !== null && m.role === 'tool' && i < latest && m.content.length > trim.cut
+      ? { ...m, content: `${m.content.slice(0, trim.cut)} …[cut]` }
+      : m,
+  );
   return [trim.elided > 0 ? { ...first, content: first.content + elisionNote(trim.elided) } : first, ...turns];
 }
 

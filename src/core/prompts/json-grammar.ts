@@ -15,7 +15,8 @@ export const SHAPED_PROPERTIES = 64;
 /** Most enum members the schema shapes (a longer enum falls back to the type). */
 const SHAPED_ENUM = 256;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Builds the JSON parts of a grammar, sharing its rules. */
 export class JsonGrammar {
@@ -32,7 +33,10 @@ export class JsonGrammar {
 
   /** A JSON string of at most `stringChars` characters, `<` only as `\u003c` (so no tag appears inside a call). */
   string(): string {
-    const char = this.builder.rule('[^\\x22\\x5C\\x00-\\x1F\\x3C] | "\\\\" [\\x22\\x5C/bfnrt] | "\\\\u" [0-9a-fA-F]{4,4}', 'sc');
+    const char = this.builder.rule(
+      '[^\\x22\\x5C\\x00-\\x1F\\x3C] | "\\\\" [\\x22\\x5C/bfnrt] | "\\\\u" [0-9a-fA-F]{4,4}',
+      'sc',
+    );
     return this.builder.rule(`"\\"" ${repeat(char, 0, this.stringChars)} "\\""`, 'str');
   }
 
@@ -72,7 +76,9 @@ export class JsonGrammar {
       const literals = [...new Set(fixed.map(jsonLiteral).filter((l): l is string => l !== null))];
       if (literals.length > 0) return this.builder.rule(literals.join(' | '), 'enum');
     }
-    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t): t is string => typeof t === 'string');
+    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+      (t): t is string => typeof t === 'string',
+    );
     const shaped = [...new Set(types)].map((type) => this.typed(type, schema, depth));
     return shaped.length === 0 || shaped.includes(null) ? this.generic() : this.builder.rule(shaped.join(' | '), 'val');
   }
@@ -80,12 +86,20 @@ export class JsonGrammar {
   /** An object with the schema's properties: the required ones first in their order, then any of the others in property order. */
   schemaObject(schema: Record<string, unknown>, depth = 0): string {
     const properties = schema.properties;
-    if (!isRecord(properties) || Object.keys(properties).length > SHAPED_PROPERTIES || depth > SHAPED_DEPTH) return this.genericObject(GENERIC_DEPTH + 1);
+    if (!isRecord(properties) || Object.keys(properties).length > SHAPED_PROPERTIES || depth > SHAPED_DEPTH)
+      return this.genericObject(GENERIC_DEPTH + 1);
     const ws = this.ws();
     const keys = Object.keys(properties);
-    const required = [...new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string' && Object.hasOwn(properties, k)) : [])];
+    const required = [
+      ...new Set(
+        Array.isArray(schema.required)
+          ? schema.required.filter((k): k is string => typeof k === 'string' && Object.hasOwn(properties, k))
+          : [],
+      ),
+    ];
     const optional = keys.filter((k) => !required.includes(k));
-    const member = (key: string) => this.builder.rule(`${jsonLiteral(key)!} ${ws} ":" ${ws} ${this.schemaValue(properties[key], depth + 1)}`, 'mem');
+    const member = (key: string) =>
+      this.builder.rule(`${jsonLiteral(key)!} ${ws} ":" ${ws} ${this.schemaValue(properties[key], depth + 1)}`, 'mem');
     // tails[j]: any of optional[j..] in order, each after a comma; firsts[j]: the first present one and its tail.
     const tails: string[] = [];
     const firsts: string[] = [];
@@ -93,9 +107,17 @@ export class JsonGrammar {
       const item = member(optional[j]!);
       const tail = tails[j + 1];
       tails[j] = this.builder.rule(`("," ${ws} ${item})?${tail ? ` ${tail}` : ''}`, 'tail');
-      firsts[j] = this.builder.rule(firsts[j + 1] ? `${item}${tail ? ` ${tail}` : ''} | ${firsts[j + 1]}` : item, 'first');
+      firsts[j] = this.builder.rule(
+        firsts[j + 1] ? `${item}${tail ? ` ${tail}` : ''} | ${firsts[j + 1]}` : item,
+        'first',
+      );
     }
-    const body = required.length > 0 ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ') : firsts[0] ? `${firsts[0]}?` : '';
+    const body =
+      required.length > 0
+        ? [required.map(member).join(` "," ${ws} `), tails[0] ?? ''].filter((p) => p !== '').join(' ')
+        : firsts[0]
+          ? `${firsts[0]}?`
+          : '';
     return this.builder.rule(`"{" ${ws} ${body === '' ? '' : `${body} ${ws} `}"}"`, 'obj');
   }
 
@@ -112,7 +134,9 @@ export class JsonGrammar {
       case 'null':
         return '"null"';
       case 'array':
-        return depth < SHAPED_DEPTH && isRecord(schema.items) ? this.list('[', ']', this.schemaValue(schema.items, depth + 1)) : this.genericArray();
+        return depth < SHAPED_DEPTH && isRecord(schema.items)
+          ? this.list('[', ']', this.schemaValue(schema.items, depth + 1))
+          : this.genericArray();
       case 'object':
         return depth < SHAPED_DEPTH ? this.schemaObject(schema, depth + 1) : this.genericObject();
       default:
@@ -122,6 +146,9 @@ export class JsonGrammar {
 
   private list(open: string, close: string, item: string): string {
     const ws = this.ws();
-    return this.builder.rule(`${gbnfLiteral(open)} ${ws} (${item} ${repeat(`("," ${ws} ${item})`, 0, GENERIC_ITEMS - 1)} ${ws})? ${gbnfLiteral(close)}`, 'list');
+    return this.builder.rule(
+      `${gbnfLiteral(open)} ${ws} (${item} ${repeat(`("," ${ws} ${item})`, 0, GENERIC_ITEMS - 1)} ${ws})? ${gbnfLiteral(close)}`,
+      'list',
+    );
   }
 }

@@ -2,8 +2,25 @@
 const MAX_CHARS = 100_000;
 const MAX_DEPTH = 32;
 
-const WORDS: Readonly<Record<string, unknown>> = { true: true, false: false, null: null, True: true, False: false, None: null };
-const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/', '\\': '\\', '"': '"', "'": "'" };
+const WORDS: Readonly<Record<string, unknown>> = {
+  true: true,
+  false: false,
+  null: null,
+  True: true,
+  False: false,
+  None: null,
+};
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  '/': '/',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+};
 
 class LooseReader {
   private at = 0;
@@ -28,7 +45,9 @@ class LooseReader {
     if (c === '{') return this.object(depth);
     if (c === '[') return this.array(depth);
     if (c === '"' || c === "'") return this.string(c);
-    const word = /^(?:-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|true|false|null|True|False|None)/.exec(this.text.slice(this.at, this.at + 64));
+    const word = /^(?:-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|true|false|null|True|False|None)/.exec(
+      this.text.slice(this.at, this.at + 64),
+    );
     if (!word) throw new Error(`unexpected ${c ?? 'end'}`);
     this.at += word[0].length;
     return word[0] in WORDS ? WORDS[word[0]] : Number(word[0]);
@@ -76,7 +95,12 @@ class LooseReader {
       const key = this.string(quote);
       this.space();
       if (this.text[this.at++] !== ':') throw new Error('expected :');
-      Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: this.value(depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     });
     return out;
   }

@@ -10,7 +10,8 @@ export interface TagBlock {
   inner: string;
 }
 
-const globalCopy = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+const globalCopy = (pattern: RegExp) =>
+  new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
 
 /**
  * Every block from a match of `open` to the first match of `close` after it, leftmost first and
@@ -27,7 +28,12 @@ export function tagBlocks(text: string, open: RegExp, close: RegExp): TagBlock[]
     closer.lastIndex = head.index + head[0].length;
     const tail = closer.exec(text);
     if (!tail) break;
-    blocks.push({ start: head.index, end: tail.index + tail[0].length, head, inner: text.slice(head.index + head[0].length, tail.index) });
+    blocks.push({
+      start: head.index,
+      end: tail.index + tail[0].length,
+      head,
+      inner: text.slice(head.index + head[0].length, tail.index),
+    });
     opener.lastIndex = tail.index + tail[0].length;
   }
   return blocks;

@@ -26,7 +26,17 @@ export const TEMPLATE_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, reado
   repair: ['error'],
   hint: ['code'],
   agent: ['observation'],
-  toolDesigner: ['skill', 'skill_description', 'skill_focus', 'domain', 'task_variant', 'difficulty', 'max_turns', 'document_block', 'memory_block'],
+  toolDesigner: [
+    'skill',
+    'skill_description',
+    'skill_focus',
+    'domain',
+    'task_variant',
+    'difficulty',
+    'max_turns',
+    'document_block',
+    'memory_block',
+  ],
   toolHint: ['code'],
   toolAgent: ['tools', 'observation'],
   judge: ['code'],
@@ -110,7 +120,8 @@ const HINT =
 The game:
 ` + '```python\n{code}\n```';
 
-const AGENT = 'You are playing a language game. Make valid actions to win.\nObservation: {observation}\nPlease reason step by step, and put your final answer within \\boxed{}.';
+const AGENT =
+  'You are playing a language game. Make valid actions to win.\nObservation: {observation}\nPlease reason step by step, and put your final answer within \\boxed{}.';
 
 /** The templates a run uses unless the user edits them. */
 export const DEFAULT_TEMPLATES: PromptTemplates = {
@@ -145,7 +156,10 @@ export function templateProblems(templates: PromptTemplates): string[] {
     const missing = allowed.filter((name) => !used.includes(name) && !OPTIONAL_PLACEHOLDERS[key]?.has(name));
     const unknown = used.filter((name) => !allowed.includes(name));
     if (missing.length > 0) problems.push(`prompts.${key} must contain ${missing.map((m) => `{${m}}`).join(', ')}`);
-    if (unknown.length > 0) problems.push(`prompts.${key} has unknown placeholders ${unknown.map((m) => `{${m}}`).join(', ')}; allowed: ${allowed.map((m) => `{${m}}`).join(', ')}`);
+    if (unknown.length > 0)
+      problems.push(
+        `prompts.${key} has unknown placeholders ${unknown.map((m) => `{${m}}`).join(', ')}; allowed: ${allowed.map((m) => `{${m}}`).join(', ')}`,
+      );
   }
   return problems;
 }
@@ -158,5 +172,7 @@ const OPTIONAL_PLACEHOLDERS: Partial<Record<keyof PromptTemplates, ReadonlySet<s
 
 /** Fills a template's `{name}` placeholders (values are inserted verbatim; `{{` and `}}` stay as they are). */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{\{|\}\}|\{([a-z_]+)\}/g, (whole, name: string | undefined) => (name !== undefined && Object.hasOwn(values, name) ? values[name]! : whole));
+  return template.replace(/\{\{|\}\}|\{([a-z_]+)\}/g, (whole, name: string | undefined) =>
+    name !== undefined && Object.hasOwn(values, name) ? values[name]! : whole,
+  );
 }

@@ -10,7 +10,8 @@ export interface ToolCall {
 }
 
 /** What a tool-use reply asks for: a final answer, tool calls, or neither (the environment answers that with its format error). */
-export type ToolReply = { kind: 'answer'; text: string } | { kind: 'calls'; calls: ToolCall[] } | { kind: 'none'; text: string };
+export type ToolReply =
+  { kind: 'answer'; text: string } | { kind: 'calls'; calls: ToolCall[] } | { kind: 'none'; text: string };
 
 // Most calls read from one reply; a reply is untrusted text.
 const MAX_CALLS = 8;
@@ -26,9 +27,17 @@ const FUNCTION_OPEN = /<function=([^>\s]{1,100})>/i;
 const FUNCTION_CLOSE = /<\/function>/i;
 const PARAMETER_OPEN = /<parameter=([^>\s]{1,100})>/i;
 const PARAMETER_CLOSE = /<\/parameter>/i;
-const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&apos;': "'",
+};
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseJson(text: string): unknown {
   try {
@@ -51,7 +60,8 @@ function xmlCall(body: string): ToolCall | null {
   const name = call?.head[1];
   if (!call || !name || !NAME.test(name)) return null;
   const args: Record<string, unknown> = {};
-  for (const parameter of tagBlocks(call.inner, PARAMETER_OPEN, PARAMETER_CLOSE)) args[parameter.head[1]!] = parameterValue(parameter.inner);
+  for (const parameter of tagBlocks(call.inner, PARAMETER_OPEN, PARAMETER_CLOSE))
+    args[parameter.head[1]!] = parameterValue(parameter.inner);
   return { name, arguments: args };
 }
 
@@ -71,7 +81,8 @@ function looseCall(body: string): ToolCall | null {
   const value = parseLooseJson((fenced ? fenced[1]! : body).trim());
   if (!isRecord(value)) return null;
   const call = isRecord(value.function) ? value.function : value;
-  const name = typeof call.name === 'string' ? call.name : typeof call.function === 'string' ? call.function : undefined;
+  const name =
+    typeof call.name === 'string' ? call.name : typeof call.function === 'string' ? call.function : undefined;
   if (name === undefined || !NAME.test(name)) return null;
   let args: unknown = call.arguments ?? call.parameters ?? {};
   if (typeof args === 'string') args = parseLooseJson(args);
@@ -84,7 +95,9 @@ function callBodies(text: string, aids: boolean): string[] {
   const blocks = closed.map((block) => block.inner);
   const tail = aids ? UNCLOSED_CALL.exec(withoutBlocks(text, closed)) : null;
   if (tail) blocks.push(tail[1]!);
-  return blocks.length > 0 ? blocks : tagBlocks(text, FUNCTION_OPEN, FUNCTION_CLOSE).map((block) => text.slice(block.start, block.end));
+  return blocks.length > 0
+    ? blocks
+    : tagBlocks(text, FUNCTION_OPEN, FUNCTION_CLOSE).map((block) => text.slice(block.start, block.end));
 }
 
 /** An answer as the environment's `_check_answer` should see it: no markdown, quotes, `\boxed{}` or final period around it. */
@@ -94,7 +107,9 @@ export function cleanAnswer(raw: string): string {
     .replace(/^(\*\*|__|`|"|')([\s\S]+)\1$/, '$2')
     .trim();
   const first = /^\\boxed\s*\{/.exec(text);
-  const whole = first ? boxSpans(text).find(([open, close]) => open === first[0].length - 1 && close === text.length - 1) : undefined;
+  const whole = first
+    ? boxSpans(text).find(([open, close]) => open === first[0].length - 1 && close === text.length - 1)
+    : undefined;
   if (whole) return cleanBoxContent(text.slice(whole[0] + 1, whole[1]));
   return text.replace(/[.。!！]$/, '').trim();
 }

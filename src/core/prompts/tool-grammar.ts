@@ -6,7 +6,8 @@ import { JsonGrammar } from './json-grammar.ts';
 /** Most tools whose arguments the grammar shapes from their schemas (the others take any object). */
 const SHAPED_TOOLS = 32;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A tool-use agent's reply: an optional `<think>` block, optional short text without `<`, then
@@ -28,8 +29,14 @@ export function toolReplyGrammar(tools: readonly ToolSchema[], bounds: ReplyBoun
     if (typeof name !== 'string' || seen.has(name)) continue;
     seen.add(name);
     const parameters = isRecord(fn) ? fn.parameters : undefined;
-    const args = calls.length < SHAPED_TOOLS && isRecord(parameters) ? json.schemaObject(parameters) : json.genericObject(3);
-    calls.push(builder.rule(`${jsonLiteral(name)!} ${ws} "," ${ws} ${gbnfLiteral('"arguments"')} ${ws} ":" ${ws} ${args}`, 'call'));
+    const args =
+      calls.length < SHAPED_TOOLS && isRecord(parameters) ? json.schemaObject(parameters) : json.genericObject(3);
+    calls.push(
+      builder.rule(
+        `${jsonLiteral(name)!} ${ws} "," ${ws} ${gbnfLiteral('"arguments"')} ${ws} ":" ${ws} ${args}`,
+        'call',
+      ),
+    );
   }
   const answerFirst = builder.rule('[^\\x3C\\x00-\\x20]', 'c');
   const answer = builder.define(
@@ -38,9 +45,15 @@ export function toolReplyGrammar(tools: readonly ToolSchema[], bounds: ReplyBoun
   );
   const choices = [answer];
   if (calls.length > 0) {
-    const call = builder.define('toolcall', `${gbnfLiteral('<tool_call>{')} ${ws} ${gbnfLiteral('"name"')} ${ws} ":" ${ws} (${calls.join(' | ')}) ${ws} ${gbnfLiteral('}</tool_call>')}`);
+    const call = builder.define(
+      'toolcall',
+      `${gbnfLiteral('<tool_call>{')} ${ws} ${gbnfLiteral('"name"')} ${ws} ":" ${ws} (${calls.join(' | ')}) ${ws} ${gbnfLiteral('}</tool_call>')}`,
+    );
     choices.unshift(call);
   }
   const lead = preamble(builder, bounds, '[^\\x3C]');
-  return { name: 'tool-reply', gbnf: builder.text([lead, `(${choices.join(' | ')})`].filter((p) => p !== '').join(' ')) };
+  return {
+    name: 'tool-reply',
+    gbnf: builder.text([lead, `(${choices.join(' | ')})`].filter((p) => p !== '').join(' ')),
+  };
 }

@@ -7,7 +7,8 @@ export type ToolTaskVariant = 'execute' | 'read_then_write' | 'miss_param' | 'ir
 
 /** What each variant asks of the task, as the designer prompt says it. */
 export const TOOL_TASK_VARIANTS: Readonly<Record<ToolTaskVariant, string>> = {
-  execute: 'Task variant: straightforward. Each instruction says what to do; the agent calls the right tools in order, and each criterion checks the state that results.',
+  execute:
+    'Task variant: straightforward. Each instruction says what to do; the agent calls the right tools in order, and each criterion checks the state that results.',
   read_then_write:
     'Task variant: read then write. At least one instruction makes the agent look the data up first and then change only the records that meet a condition the instruction states (for example every order over $100); its criterion checks that exactly those records changed.',
   miss_param:
@@ -17,7 +18,15 @@ export const TOOL_TASK_VARIANTS: Readonly<Record<ToolTaskVariant, string>> = {
 };
 
 /** The draw's weights: each variant as often as it appears here (straightforward 3, read then write 2, the other two 1 each). */
-export const TOOL_TASK_ROTATION: readonly ToolTaskVariant[] = ['execute', 'execute', 'execute', 'read_then_write', 'read_then_write', 'miss_param', 'irrelevant'];
+export const TOOL_TASK_ROTATION: readonly ToolTaskVariant[] = [
+  'execute',
+  'execute',
+  'execute',
+  'read_then_write',
+  'read_then_write',
+  'miss_param',
+  'irrelevant',
+];
 
 /** What a tool-use skill centres on and a few tasks that exercise it (the designer may pick one or invent its own). */
 export interface ToolSkillFocus {
@@ -86,5 +95,7 @@ export const TOOL_SKILL_FOCUS: Readonly<Record<string, ToolSkillFocus>> = {
 /** The skill-focus line of a tool-use designer prompt; empty for a skill without a focus (an imported pool's own). */
 export function skillFocusLine(skill: string): string {
   const focus = Object.hasOwn(TOOL_SKILL_FOCUS, skill) ? TOOL_SKILL_FOCUS[skill]! : null;
-  return focus ? `Skill focus: ${focus.category}. Task ideas (pick one or invent your own): ${focus.examples.join('; ')}.` : '';
+  return focus
+    ? `Skill focus: ${focus.category}. Task ideas (pick one or invent your own): ${focus.examples.join('; ')}.`
+    : '';
 }

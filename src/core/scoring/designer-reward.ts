@@ -64,7 +64,10 @@ export interface DesignerRewardInput {
 export function designerReward(variant: RewardVariant, input: DesignerRewardInput): number {
   switch (variant) {
     case 'blend':
-      return BLEND_REGRET_WEIGHT * Math.min(1, Math.max(0, input.regret / BLEND_REGRET_SCALE)) + BLEND_PLATEAU_WEIGHT * plateau(input.winRate);
+      return (
+        BLEND_REGRET_WEIGHT * Math.min(1, Math.max(0, input.regret / BLEND_REGRET_SCALE)) +
+        BLEND_PLATEAU_WEIGHT * plateau(input.winRate)
+      );
     case 'regret':
       return input.hung ? HUNG_REGRET_REWARD : Math.max(0, (input.rHint ?? 0) - input.winRate);
     case 'solve_rate':

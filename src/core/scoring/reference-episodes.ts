@@ -26,8 +26,23 @@ const failedIn = (e: Episode, codes: ReadonlySet<EnvErrorCode>) => e.error !== n
 function keptCrash(e: Episode): Episode {
   const error = e.error!;
   const reply = e.messages.filter((m) => m.role === 'assistant').at(-1)?.content ?? '';
-  const crashStep: Turn = { reply, action: '', observation: `Error: ${error.message}`, reward: CRASH_REWARD, terminated: true, truncated: false };
-  return { ...e, turns: [...e.turns, crashStep], return: CRASH_REWARD, error: null, crash: { at: 'step', code: error.code, message: error.message }, dropped: false, retried: false };
+  const crashStep: Turn = {
+    reply,
+    action: '',
+    observation: `Error: ${error.message}`,
+    reward: CRASH_REWARD,
+    terminated: true,
+    truncated: false,
+  };
+  return {
+    ...e,
+    turns: [...e.turns, crashStep],
+    return: CRASH_REWARD,
+    error: null,
+    crash: { at: 'step', code: error.code, message: error.message },
+    dropped: false,
+    retried: false,
+  };
 }
 
 /**
@@ -48,5 +63,8 @@ export function playsUnderReference(episodes: readonly Episode[]): ReferencePlay
   const left = new Set(kept);
   const hungOnlyInRetry = new Set(episodes.filter((e) => !left.has(e) && failedIn(e, HANG_CODES)).map((e) => e.envId));
   const skipped = episodes.filter((e) => hungOnlyInRetry.has(e.envId) && e.error?.code === 'env_hung');
-  return { episodes: kept, needReplay: episodes.filter((e) => failedIn(e, RESET_CRASH_CODES) || skipped.includes(e)).map((e) => e.id) };
+  return {
+    episodes: kept,
+    needReplay: episodes.filter((e) => failedIn(e, RESET_CRASH_CODES) || skipped.includes(e)).map((e) => e.id),
+  };
 }

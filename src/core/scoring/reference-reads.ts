@@ -18,7 +18,9 @@ export interface TouchedPlays {
 }
 
 const readAlike = (reply: string, toolUse: boolean) =>
-  toolUse ? JSON.stringify(parseToolReply(reply, false)) === JSON.stringify(parseToolReply(reply, true)) : parseAction(reply, false) === parseAction(reply, true);
+  toolUse
+    ? JSON.stringify(parseToolReply(reply, false)) === JSON.stringify(parseToolReply(reply, true))
+    : parseAction(reply, false) === parseAction(reply, true);
 
 function replyAidsTouch(e: Episode, toolUse: boolean): boolean {
   return e.turns.some((turn) => !readAlike(turn.reply, toolUse));
@@ -33,21 +35,34 @@ function freeToolCallsTouch(e: Episode, replyAids: boolean): boolean {
   return several || e.turns.at(-1)?.truncated === true;
 }
 
-const convertible = (code: EnvErrorCode | undefined) => code !== undefined && (CONVERTED_STEP_CODES.has(code) || CONVERTED_RESET_CODES.has(code));
+const convertible = (code: EnvErrorCode | undefined) =>
+  code !== undefined && (CONVERTED_STEP_CODES.has(code) || CONVERTED_RESET_CODES.has(code));
 
 // A reset or step return the contract refused (the play failed, ended at -1 or went on from the reset error) that the reference's wrapper would have converted.
 const refusedConvertible = (e: Episode) => [e.error?.code, e.crash?.code].some(convertible);
 
 /** The plays of `episodes` that the run's reply aids, one-step-per-reply rule or strict reset and step contract touched, for the knobs where the run differs from `reference`. */
-export function touchedPlays(config: Config, reference: Config, episodes: readonly Episode[]): Partial<Record<keyof Config, TouchedPlays>> {
+export function touchedPlays(
+  config: Config,
+  reference: Config,
+  episodes: readonly Episode[],
+): Partial<Record<keyof Config, TouchedPlays>> {
   const toolUse = config.setting === 'tool_use';
   const touched: Partial<Record<keyof Config, TouchedPlays>> = {};
   const count = (test: (e: Episode) => boolean) => episodes.filter(test).length;
   if (config.replyAids !== reference.replyAids) {
-    touched.replyAids = { plays: count((e) => replyAidsTouch(e, toolUse)), of: episodes.length, what: 'a reply the other rule reads as another action' };
+    touched.replyAids = {
+      plays: count((e) => replyAidsTouch(e, toolUse)),
+      of: episodes.length,
+      what: 'a reply the other rule reads as another action',
+    };
   }
   if (toolUse && config.freeToolCalls !== reference.freeToolCalls && !config.freeToolCalls) {
-    touched.freeToolCalls = { plays: count((e) => freeToolCallsTouch(e, config.replyAids)), of: episodes.length, what: 'a reply with several calls (only the first ran) or the class turns run out' };
+    touched.freeToolCalls = {
+      plays: count((e) => freeToolCallsTouch(e, config.replyAids)),
+      of: episodes.length,
+      what: 'a reply with several calls (only the first ran) or the class turns run out',
+    };
   }
   if (config.coerceStepReturns !== reference.coerceStepReturns && !config.coerceStepReturns) {
     touched.coerceStepReturns = {

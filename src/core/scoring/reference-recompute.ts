@@ -86,7 +86,8 @@ export interface ReferenceComparison {
 }
 
 const TOLERANCE = 1e-9;
-const same = (a: FigureValue, b: FigureValue) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= TOLERANCE : a === b);
+const same = (a: FigureValue, b: FigureValue) =>
+  typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= TOLERANCE : a === b;
 
 /** Every figure of a scored run: per quantity, per `epoch|id`. */
 type Figures = Map<Quantity, Map<string, FigureValue>>;
@@ -100,12 +101,15 @@ interface RunRules {
 }
 
 // A stored environment as it was before scoring, so it can be scored again under other rules.
-const unscored = (env: EnvironmentRecord): EnvironmentRecord => (env.status === 'quarantined' ? { ...env, status: 'valid', stats: null } : { ...env, stats: null });
+const unscored = (env: EnvironmentRecord): EnvironmentRecord =>
+  env.status === 'quarantined' ? { ...env, status: 'valid', stats: null } : { ...env, stats: null };
 
 function withCallFlags(e: Episode, replyAids: boolean): Episode {
   const turns = e.turns.map((turn) => {
     const { malformedCall: _flag, ...rest } = turn;
-    return isMalformedCall(turn.reply, parseToolReply(turn.reply, replyAids)) ? { ...rest, malformedCall: true as const } : rest;
+    return isMalformedCall(turn.reply, parseToolReply(turn.reply, replyAids))
+      ? { ...rest, malformedCall: true as const }
+      : rest;
   });
   return { ...e, turns };
 }
@@ -131,7 +135,13 @@ function scoreRun(epochs: readonly StoredEpoch[], rules: RunRules, needReplay: s
   let averages: Record<string, SkillAverages> = {};
   let memory: MemoryRecord[] = [];
   return epochs.map((stored) => {
-    const scores = scoreEpoch(stored.epoch, stored.environments.map(unscored), playsOf(stored, rules, needReplay), rules.config, averages);
+    const scores = scoreEpoch(
+      stored.epoch,
+      stored.environments.map(unscored),
+      playsOf(stored, rules, needReplay),
+      rules.config,
+      averages,
+    );
     averages = scores.skillAverages;
     memory = rememberEnvironments(memory, scores.memoryRecords);
     return { epoch: stored.epoch, scores, memory };
@@ -150,7 +160,8 @@ const ENV_FIGURES = [
 
 function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean): Figures {
   const figures: Figures = new Map(QUANTITIES.map((q) => [q, new Map()]));
-  const put = (q: Quantity, epoch: number, id: string, value: FigureValue) => figures.get(q)!.set(`${epoch}|${id}`, value);
+  const put = (q: Quantity, epoch: number, id: string, value: FigureValue) =>
+    figures.get(q)!.set(`${epoch}|${id}`, value);
   for (const { epoch, scores, memory } of run) {
     const scored = new Set(scores.environments.filter((env) => env.stats).map((env) => env.id));
     const final = new Map<string, Episode>();
@@ -173,14 +184,20 @@ function figuresOf(run: readonly ScoredEpoch[], config: Config, designs: boolean
     put('epoch mean win rate', epoch, 'epoch', scores.metrics.meanWinRate);
     put('epoch mean regret', epoch, 'epoch', scores.metrics.meanRegret);
     put('epoch mean designer reward', epoch, 'epoch', scores.metrics.meanDesignerReward);
-    for (const [skill, averages] of Object.entries(scores.skillAverages)) put('skill average (slow)', epoch, skill, averages.slow);
+    for (const [skill, averages] of Object.entries(scores.skillAverages))
+      put('skill average (slow)', epoch, skill, averages.slow);
     for (const record of memory) {
       put('memory win rate', epoch, record.envId, record.winRate);
       put('memory regret', epoch, record.envId, record.regret);
     }
     if (designs && config.useMemory) {
       for (const plan of planSlotMemory(config, memory, epoch + 1)) {
-        const shown = plan.selection ? [...plan.selection.positives.map((r) => r.envId), `negative ${plan.selection.negative?.record.envId ?? 'none'}`] : [];
+        const shown = plan.selection
+          ? [
+              ...plan.selection.positives.map((r) => r.envId),
+              `negative ${plan.selection.negative?.record.envId ?? 'none'}`,
+            ]
+          : [];
         put('memory selection', epoch + 1, plan.envId, shown.join(' '));
       }
     }
@@ -193,7 +210,8 @@ function tally(run: Figures, reference: Figures): QuantityTally[] {
   return QUANTITIES.map((quantity) => {
     const a = run.get(quantity)!;
     const b = reference.get(quantity)!;
-    const keys = quantity === 'reply weights' ? [...a.keys()].filter((k) => b.has(k)) : [...new Set([...a.keys(), ...b.keys()])];
+    const keys =
+      quantity === 'reply weights' ? [...a.keys()].filter((k) => b.has(k)) : [...new Set([...a.keys(), ...b.keys()])];
     const changes: FigureChange[] = [];
     for (const key of keys) {
       const [x, y] = [a.get(key) ?? null, b.get(key) ?? null];
@@ -226,7 +244,8 @@ function rulesWith(config: Config, knobs: readonly RecomputableKnob[]): RunRules
 export function compareWithReference(config: Config, epochs: readonly StoredEpoch[]): ReferenceComparison {
   const designs = epochs.some((stored) => stored.environments.some((env) => env.attempts.length > 0));
   const asRun = figuresOf(scoreRun(epochs, rulesWith(config, []), []), config, designs);
-  const costOf = (knobs: readonly RecomputableKnob[], needReplay: string[]) => tally(asRun, figuresOf(scoreRun(epochs, rulesWith(config, knobs), needReplay), config, designs));
+  const costOf = (knobs: readonly RecomputableKnob[], needReplay: string[]) =>
+    tally(asRun, figuresOf(scoreRun(epochs, rulesWith(config, knobs), needReplay), config, designs));
   const touched = touchedPlays(
     config,
     withPreset(config, 'reference'),

@@ -25,7 +25,12 @@ export const RECOMPUTABLE_KNOBS = ['crashesLose', 'toolUseMasks'] as const;
 /** A knob the recomputation switches. */
 export type RecomputableKnob = (typeof RECOMPUTABLE_KNOBS)[number];
 
-const TOOL_USE_ONLY: ReadonlySet<keyof Config> = new Set(['freeToolCalls', 'toolUseMasks', 'toolBaseAids', 'extraToolChecks']);
+const TOOL_USE_ONLY: ReadonlySet<keyof Config> = new Set([
+  'freeToolCalls',
+  'toolUseMasks',
+  'toolBaseAids',
+  'extraToolChecks',
+]);
 
 const RECOMPUTED_WHY: Readonly<Record<RecomputableKnob, string>> = {
   crashesLose:
@@ -58,10 +63,12 @@ const REPLAY_WHY: Partial<Readonly<Record<keyof Config, string>>> = {
   coerceStepReturns: 'what an odd reset or step return counts as, and whether its play went on',
 };
 
-const isRecomputable = (knob: keyof Config): knob is RecomputableKnob => (RECOMPUTABLE_KNOBS as readonly string[]).includes(knob);
+const isRecomputable = (knob: keyof Config): knob is RecomputableKnob =>
+  (RECOMPUTABLE_KNOBS as readonly string[]).includes(knob);
 
 function handling(knob: keyof Config, config: Config): Pick<RuleDifference, 'status' | 'why'> {
-  if (TOOL_USE_ONLY.has(knob) && config.setting !== 'tool_use') return { status: 'inactive', why: 'a tool-use setting only; this run plays games' };
+  if (TOOL_USE_ONLY.has(knob) && config.setting !== 'tool_use')
+    return { status: 'inactive', why: 'a tool-use setting only; this run plays games' };
   if (isRecomputable(knob)) return { status: 'recomputed', why: RECOMPUTED_WHY[knob] };
   return { status: 'replay', why: `changes ${REPLAY_WHY[knob] ?? 'what the run designed or played'}` };
 }

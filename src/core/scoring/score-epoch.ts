@@ -6,7 +6,15 @@ import { designerAdvantages, designerScale, groupAdvantages, type DesignerScaleP
 import { fractionWon, hintRegret, mean, winRate } from './regret.ts';
 import type { MemoryRecord } from '../loop/memory.ts';
 import { HANG_CODES } from '../loop/fresh-instances.ts';
-import type { DesignAttempt, EnvironmentRecord, EnvStats, Episode, EpochMetrics, RolloutRow, RowMessage } from '../records.ts';
+import type {
+  DesignAttempt,
+  EnvironmentRecord,
+  EnvStats,
+  Episode,
+  EpochMetrics,
+  RolloutRow,
+  RowMessage,
+} from '../records.ts';
 
 /** Everything scoring produces for one epoch. */
 export interface EpochScores {
@@ -70,7 +78,16 @@ function agentMessages(e: Episode, masks: boolean): RowMessage[] {
 
 function agentRow(e: Episode, masks: boolean): RolloutRow {
   const messages = agentMessages(e, masks);
-  return { role: 'agent', messages, reward: e.return, advantage: e.advantage, group: `${e.envId}:rollout${e.rollout}`, envId: e.envId, epoch: e.epoch, ...(e.clipped ? { clipped: true } : {}) };
+  return {
+    role: 'agent',
+    messages,
+    reward: e.return,
+    advantage: e.advantage,
+    group: `${e.envId}:rollout${e.rollout}`,
+    envId: e.envId,
+    epoch: e.epoch,
+    ...(e.clipped ? { clipped: true } : {}),
+  };
 }
 
 /** The design sample SPADE trains: the valid attempt, or for a repaired design the first turn it repaired. */
@@ -83,18 +100,43 @@ function trainedAttempt(env: EnvironmentRecord): DesignAttempt | null {
 function designerRow(env: EnvironmentRecord, epoch: number): RolloutRow[] {
   const attempt = trainedAttempt(env);
   if (!env.stats || !attempt) return [];
-  const messages: RowMessage[] = [...attempt.messages.map((m) => ({ ...m })), { role: 'assistant', content: attempt.reply, weight: 1 }];
-  return [{ role: 'designer', messages, reward: env.stats.designerReward, advantage: env.stats.designerAdvantage, group: `epoch${epoch}:${env.skill}`, envId: env.id, epoch }];
+  const messages: RowMessage[] = [
+    ...attempt.messages.map((m) => ({ ...m })),
+    { role: 'assistant', content: attempt.reply, weight: 1 },
+  ];
+  return [
+    {
+      role: 'designer',
+      messages,
+      reward: env.stats.designerReward,
+      advantage: env.stats.designerAdvantage,
+      group: `epoch${epoch}:${env.skill}`,
+      envId: env.id,
+      epoch,
+    },
+  ];
 }
 
-function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], episodes: readonly Episode[], scale: number): EpochMetrics {
+function metricsOf(
+  epoch: number,
+  environments: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+  scale: number,
+): EpochMetrics {
   const scored = environments.filter((e) => e.stats);
   const stats = scored.map((e) => e.stats!);
   const attempts = environments.flatMap((e) => e.attempts);
   const perSkill: EpochMetrics['perSkill'] = Object.fromEntries(
     [...new Set(scored.map((e) => e.skill))].map((skill) => {
       const bucket = scored.filter((e) => e.skill === skill).map((e) => e.stats!);
-      return [skill, { environments: bucket.length, meanRegret: mean(bucket.map((s) => s.regret)), meanWinRate: mean(bucket.map((s) => s.winRate)) }];
+      return [
+        skill,
+        {
+          environments: bucket.length,
+          meanRegret: mean(bucket.map((s) => s.regret)),
+          meanWinRate: mean(bucket.map((s) => s.winRate)),
+        },
+      ];
     }),
   );
   // Every model call of the epoch's designer side (designs, repairs, judge calls), hints and agent
@@ -124,7 +166,11 @@ function metricsOf(epoch: number, environments: readonly EnvironmentRecord[], ep
 }
 
 /** Updates each skill's averages once with the mean of its kept unhinted returns this epoch. */
-function updatedAverages(valid: readonly EnvironmentRecord[], episodes: readonly Episode[], averages: Readonly<Record<string, SkillAverages>>): Record<string, SkillAverages> {
+function updatedAverages(
+  valid: readonly EnvironmentRecord[],
+  episodes: readonly Episode[],
+  averages: Readonly<Record<string, SkillAverages>>,
+): Record<string, SkillAverages> {
   const next = new Map(Object.entries(averages));
   for (const skill of new Set(valid.map((e) => e.skill))) {
     const ids = new Set(valid.filter((e) => e.skill === skill).map((e) => e.id));
@@ -139,10 +185,24 @@ function quarantineNote(dropped: number, planned: number): string {
 }
 
 /** What the memory remembers of a scored environment: rollout 0's share of plays won and the regret (0 under learning potential, which measures none); nothing when rollout 0 kept no play. */
-function memoryRecord(env: EnvironmentRecord, rolloutZeroPlays: readonly Episode[], config: Config, epoch: number): MemoryRecord[] {
+function memoryRecord(
+  env: EnvironmentRecord,
+  rolloutZeroPlays: readonly Episode[],
+  config: Config,
+  epoch: number,
+): MemoryRecord[] {
   if (rolloutZeroPlays.length === 0) return [];
   const regret = config.reward === 'learning_potential' ? 0 : env.stats!.regret;
-  return [{ envId: env.id, skill: env.skill, code: env.code, winRate: fractionWon(rolloutZeroPlays.map((e) => e.return)), regret, epoch }];
+  return [
+    {
+      envId: env.id,
+      skill: env.skill,
+      code: env.code,
+      winRate: fractionWon(rolloutZeroPlays.map((e) => e.return)),
+      regret,
+      epoch,
+    },
+  ];
 }
 
 /**
@@ -154,10 +214,20 @@ function memoryRecord(env: EnvironmentRecord, rolloutZeroPlays: readonly Episode
  * unhinted plays only, the designer scale from rollout 0's unhinted plays, and memory from
  * rollout 0.
  */
-export function scoreEpoch(epoch: number, environments: readonly EnvironmentRecord[], rawEpisodes: readonly Episode[], config: Config, averages: Readonly<Record<string, SkillAverages>>): EpochScores {
+export function scoreEpoch(
+  epoch: number,
+  environments: readonly EnvironmentRecord[],
+  rawEpisodes: readonly Episode[],
+  config: Config,
+  averages: Readonly<Record<string, SkillAverages>>,
+): EpochScores {
   const planned = config.playsPerArm * config.rolloutsPerEpoch;
   const ownOf = (env: EnvironmentRecord) => rawEpisodes.filter((e) => e.envId === env.id);
-  const quarantined = new Set(environments.filter((env) => env.status === 'valid' && droppedPlays(ownOf(env)) >= planned * QUARANTINE_SHARE).map((env) => env.id));
+  const quarantined = new Set(
+    environments
+      .filter((env) => env.status === 'valid' && droppedPlays(ownOf(env)) >= planned * QUARANTINE_SHARE)
+      .map((env) => env.id),
+  );
   const episodes = withAgentAdvantages(rawEpisodes, quarantined);
   const valid = environments.filter((e) => e.status === 'valid' && !quarantined.has(e.id));
   const skillAverages = updatedAverages(valid, episodes, averages);
@@ -166,14 +236,21 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     if (env.status !== 'valid') return env;
     const own = episodes.filter((e) => e.envId === env.id);
     if (quarantined.has(env.id)) {
-      return { ...env, status: 'quarantined', note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '), stats: null };
+      return {
+        ...env,
+        status: 'quarantined',
+        note: [env.note, quarantineNote(droppedPlays(own), planned)].filter(Boolean).join(' '),
+        stats: null,
+      };
     }
     const windowReturns = own.filter(unhinted).map((e) => e.return);
     const first = firstMeasured(own.filter(unhinted)).map((e) => e.return);
     const hinted = own.filter((e) => e.arm === 'hint' && kept(e)).map((e) => e.return);
     const rHint = env.hint === null || hinted.length === 0 ? null : mean(hinted);
     const regret = rHint === null ? 0 : hintRegret(hinted, first);
-    const hung = own.some((e) => e.error !== null && HANG_CODES.has(e.error.code) && (!config.crashesLose || e.rollout === 0));
+    const hung = own.some(
+      (e) => e.error !== null && HANG_CODES.has(e.error.code) && (!config.crashesLose || e.rollout === 0),
+    );
     const w = winRate(windowReturns);
     const won = own.filter((e) => unhinted(e) && e.return > 0);
     const stats: EnvStats = {
@@ -182,7 +259,14 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
       regret,
       winRate: w,
       fractionWon: fractionWon(first),
-      designerReward: designerReward(config.reward, { regret, rHint, winRate: w, windowPlays: windowReturns.length, baseline: skillAverages[env.skill]?.slow ?? 0, hung }),
+      designerReward: designerReward(config.reward, {
+        regret,
+        rHint,
+        winRate: w,
+        windowPlays: windowReturns.length,
+        baseline: skillAverages[env.skill]?.slow ?? 0,
+        hung,
+      }),
       designerAdvantage: 0,
       designerGroupSize: groupSize(env.skill),
       hung,
@@ -199,17 +283,24 @@ export function scoreEpoch(epoch: number, environments: readonly EnvironmentReco
     scale,
   );
   const advantageOf = new Map(designs.map((e, i) => [e.id, advantages[i]!]));
-  const finalEnvs = scored.map((e) => (e.stats ? { ...e, stats: { ...e.stats, designerAdvantage: advantageOf.get(e.id)! } } : e));
-  const rolloutZero = (env: EnvironmentRecord) => episodes.filter((e) => e.envId === env.id && unhinted(e) && e.rollout === 0);
+  const finalEnvs = scored.map((e) =>
+    e.stats ? { ...e, stats: { ...e.stats, designerAdvantage: advantageOf.get(e.id)! } } : e,
+  );
+  const rolloutZero = (env: EnvironmentRecord) =>
+    episodes.filter((e) => e.envId === env.id && unhinted(e) && e.rollout === 0);
   return {
     environments: finalEnvs,
     episodes,
     rollouts: [
       ...finalEnvs.flatMap((e) => designerRow(e, epoch)),
-      ...episodes.filter((e) => unhinted(e) && !quarantined.has(e.envId)).map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
+      ...episodes
+        .filter((e) => unhinted(e) && !quarantined.has(e.envId))
+        .map((e) => agentRow(e, config.toolUseMasks && config.setting === 'tool_use')),
     ],
     metrics: metricsOf(epoch, finalEnvs, episodes, scale),
-    memoryRecords: finalEnvs.filter((e) => e.status === 'valid' && e.stats).flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
+    memoryRecords: finalEnvs
+      .filter((e) => e.status === 'valid' && e.stats)
+      .flatMap((e) => memoryRecord(e, rolloutZero(e), config, epoch)),
     skillAverages,
     scaleParts: { agentPlays: firstRolloutPlays, designs: designs.length, rollouts: config.rolloutsPerEpoch, scale },
   };

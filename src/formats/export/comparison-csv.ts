@@ -18,7 +18,8 @@ export const COMPARISON_COLUMNS = [
   'heldOutMinusFirstHigh',
 ] as const;
 
-const cell = (value: SettingValue): string | number | null => (typeof value === 'boolean' ? (value ? 'on' : 'off') : value);
+const cell = (value: SettingValue): string | number | null =>
+  typeof value === 'boolean' ? (value ? 'on' : 'off') : value;
 
 /**
  * A comparison as CSV (RFC 4180, `\n` line ends): a header, then one row per run with its label,

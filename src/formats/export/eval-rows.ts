@@ -5,7 +5,12 @@ function isEvalPlay(value: unknown): value is EvalPlay {
   if (!isObject(value)) return false;
   const v = value;
   return (
-    typeof v.envId === 'string' && typeof v.skill === 'string' && Number.isFinite(v.seed) && Number.isFinite(v.return) && Number.isInteger(v.turns) && (v.error === null || typeof v.error === 'string')
+    typeof v.envId === 'string' &&
+    typeof v.skill === 'string' &&
+    Number.isFinite(v.seed) &&
+    Number.isFinite(v.return) &&
+    Number.isInteger(v.turns) &&
+    (v.error === null || typeof v.error === 'string')
   );
 }
 
@@ -28,7 +33,15 @@ export function isEvalRecordShape(v: Record<string, unknown>): boolean {
  * error whose return is above zero): a file's claimed win rates and intervals are never shown.
  */
 export function withRecomputedSummary(record: EvalRecord): EvalRecord {
-  const plays = record.plays.map((p) => ({ envId: p.envId, skill: p.skill, seed: p.seed, return: p.return, won: p.error === null && p.return > 0, turns: p.turns, error: p.error }));
+  const plays = record.plays.map((p) => ({
+    envId: p.envId,
+    skill: p.skill,
+    seed: p.seed,
+    return: p.return,
+    won: p.error === null && p.return > 0,
+    turns: p.turns,
+    error: p.error,
+  }));
   return {
     ...record,
     plays,

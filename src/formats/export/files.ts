@@ -67,7 +67,11 @@ export function jsonLine(value: unknown): string {
  * its length in characters, never splitting the whole text. A line longer than `maxChars` is
  * passed as null and never copied. Stops early when `visit` returns false.
  */
-export function eachLine(text: string, maxChars: number, visit: (line: string | null, number: number, length: number) => boolean | void): void {
+export function eachLine(
+  text: string,
+  maxChars: number,
+  visit: (line: string | null, number: number, length: number) => boolean | void,
+): void {
   for (let start = 0, number = 1; start < text.length; number++) {
     const newline = text.indexOf('\n', start);
     const stop = newline < 0 ? text.length : newline;
@@ -79,11 +83,19 @@ export function eachLine(text: string, maxChars: number, visit: (line: string | 
 
 /** The problem line for a JSON Lines line over the length cap. */
 export function longLineProblem(source: string, length: number, maxChars: number): ImportProblem {
-  return { source, reason: `expected a line of at most ${maxChars} characters, saw ${length}; the line was not read. Fix: shorten or split that record`, kept: false };
+  return {
+    source,
+    reason: `expected a line of at most ${maxChars} characters, saw ${length}; the line was not read. Fix: shorten or split that record`,
+    kept: false,
+  };
 }
 
 /** Parses JSON Lines line by line; blank lines are skipped, bad or over-long lines reported (1-based), never fatal. */
-export function parseJsonLines(text: string, source: string, maxLineChars = MAX_LINE_CHARS): { rows: Array<{ line: number; value: unknown }>; problems: ImportProblem[] } {
+export function parseJsonLines(
+  text: string,
+  source: string,
+  maxLineChars = MAX_LINE_CHARS,
+): { rows: Array<{ line: number; value: unknown }>; problems: ImportProblem[] } {
   const rows: Array<{ line: number; value: unknown }> = [];
   const problems: ImportProblem[] = [];
   eachLine(text, maxLineChars, (raw, line, length) => {

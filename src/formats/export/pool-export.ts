@@ -1,7 +1,18 @@
 import type { EnvironmentRecord } from '../../core/records.ts';
 import { utf8Length, toJsonLines, type HashText, type TextFile } from './files.ts';
 import type { RunSetting } from '../../core/skills.ts';
-import { checksumLine, settingOfRecord, lineCount, POOL_CHECKSUMS, POOL_GAMES_DIR, POOL_MANIFEST, poolFileName, poolFileText, referenceFileName, skillSlug } from './pool-format.ts';
+import {
+  checksumLine,
+  settingOfRecord,
+  lineCount,
+  POOL_CHECKSUMS,
+  POOL_GAMES_DIR,
+  POOL_MANIFEST,
+  poolFileName,
+  poolFileText,
+  referenceFileName,
+  skillSlug,
+} from './pool-format.ts';
 
 /** One row of a pool's manifest.jsonl (the released pools' columns first, then this app's). */
 export interface PoolManifestRow {

@@ -29,7 +29,9 @@ export function skillSlug(skill: string): string {
 
 /** The skill name for a slug: one of the game or tool-use skills when it matches, else the slug in title case. */
 export function skillFromSlug(slug: string): string {
-  const known = [...Object.keys(GAME_SKILLS), ...Object.keys(TOOL_USE_SKILLS)].find((skill) => skillSlug(skill) === slug.toLowerCase());
+  const known = [...Object.keys(GAME_SKILLS), ...Object.keys(TOOL_USE_SKILLS)].find(
+    (skill) => skillSlug(skill) === slug.toLowerCase(),
+  );
   if (known) return known;
   return slug
     .split(/[_\s]+/)
@@ -40,7 +42,9 @@ export function skillFromSlug(slug: string): string {
 
 /** The setting an environment belongs to: tool use when it has a domain or its validation found tools in `get_tools()`, else games. */
 export function settingOfRecord(env: Pick<EnvironmentRecord, 'domain' | 'attempts'>): RunSetting {
-  return env.domain !== undefined || env.attempts.some((a) => a.validation.ok && a.validation.toolUse === true) ? 'tool_use' : 'games';
+  return env.domain !== undefined || env.attempts.some((a) => a.validation.ok && a.validation.toolUse === true)
+    ? 'tool_use'
+    : 'games';
 }
 
 /** The name SPADE's trainer gives a game it generated: `game_{epoch:05d}_{slot:03d}_{skill_slug}.py`. */

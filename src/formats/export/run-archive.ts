@@ -1,8 +1,26 @@
 import { INITIAL_RUN_STATE } from '../../core/loop/epoch.ts';
 import type { EnvironmentRecord } from '../../core/records.ts';
 import type { RunMeta } from '../../core/ports/store-port.ts';
-import { baseName, dirName, isObject, parseJsonLines, toJsonLines, type HashText, type ImportFile, type ImportProblem, type TextFile } from './files.ts';
-import { CONFIG_FILE, configFileText, environmentsJsonl, RUN_FILES, RUN_META_FILE, STATE_FILE, type StateFile } from './run-files.ts';
+import {
+  baseName,
+  dirName,
+  isObject,
+  parseJsonLines,
+  toJsonLines,
+  type HashText,
+  type ImportFile,
+  type ImportProblem,
+  type TextFile,
+} from './files.ts';
+import {
+  CONFIG_FILE,
+  configFileText,
+  environmentsJsonl,
+  RUN_FILES,
+  RUN_META_FILE,
+  STATE_FILE,
+  type StateFile,
+} from './run-files.ts';
 import type { RunSnapshot } from './run-snapshot.ts';
 import { isEvalRecordShape, withRecomputedSummary } from './eval-rows.ts';
 import { MAX_DOMAIN_CHARS, MAX_EPOCHS_PLANNED } from '../import/import-limits.ts';
@@ -52,7 +70,12 @@ export async function buildArchiveFiles(snapshot: RunSnapshot, hashText: HashTex
     format: ARCHIVE_FORMAT,
     version: ARCHIVE_VERSION,
     run: { id: meta.id, name: meta.name, modelId: meta.modelId, epochsCompleted: snapshot.epochs.length },
-    counts: { epochs: snapshot.epochs.length, environments: snapshot.environments.length, episodes: snapshot.episodes.length, rollouts: snapshot.rollouts.length },
+    counts: {
+      epochs: snapshot.epochs.length,
+      environments: snapshot.environments.length,
+      episodes: snapshot.episodes.length,
+      rollouts: snapshot.rollouts.length,
+    },
     files: Object.fromEntries(await Promise.all(files.map(async (f) => [f.path, await hashText(f.text)] as const))),
   };
   return [{ path: ARCHIVE_MANIFEST, text: JSON.stringify(manifest, null, 2) + '\n' }, ...files];
@@ -67,7 +90,16 @@ const CHAT_ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant',
 
 // Messages as the app writes them: a list of {role, content} with a known role and text content (a row's weight 0 or 1).
 function areChatMessages(value: unknown): boolean {
-  return Array.isArray(value) && value.every((m) => isObject(m) && CHAT_ROLES.has(m.role) && typeof m.content === 'string' && (m.weight === undefined || m.weight === 0 || m.weight === 1));
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (m) =>
+        isObject(m) &&
+        CHAT_ROLES.has(m.role) &&
+        typeof m.content === 'string' &&
+        (m.weight === undefined || m.weight === 0 || m.weight === 1),
+    )
+  );
 }
 
 const SHAPES: Record<(typeof RUN_FILES)[number], (v: Record<string, unknown>) => boolean> = {
@@ -77,9 +109,15 @@ const SHAPES: Record<(typeof RUN_FILES)[number], (v: Record<string, unknown>) =>
     typeof v.code === 'string' &&
     (v.status === 'valid' || v.status === 'rejected' || v.status === 'quarantined') &&
     (v.domain === undefined || (typeof v.domain === 'string' && v.domain.length <= MAX_DOMAIN_CHARS)),
-  'episodes.jsonl': (v) => typeof v.id === 'string' && typeof v.envId === 'string' && typeof v.epoch === 'number' && Array.isArray(v.turns) && areChatMessages(v.messages),
+  'episodes.jsonl': (v) =>
+    typeof v.id === 'string' &&
+    typeof v.envId === 'string' &&
+    typeof v.epoch === 'number' &&
+    Array.isArray(v.turns) &&
+    areChatMessages(v.messages),
   'epochs.jsonl': (v) => typeof v.epoch === 'number' && isObject(v.perSkill),
-  'rollouts.jsonl': (v) => (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number' && areChatMessages(v.messages),
+  'rollouts.jsonl': (v) =>
+    (v.role === 'designer' || v.role === 'agent') && typeof v.epoch === 'number' && areChatMessages(v.messages),
   'timings.jsonl': (v) => typeof v.epoch === 'number',
   'evals.jsonl': isEvalRecordShape,
 };
@@ -98,14 +136,20 @@ function parseJson(file: ImportFile | undefined, problems: ImportProblem[]): Rec
 
 // An archive's planned epochs: a whole number up to MAX_EPOCHS_PLANNED (at least its committed epochs), else its committed epochs (reported).
 function plannedEpochs(planned: unknown, committed: number, problems: ImportProblem[]): number {
-  if (typeof planned === 'number' && Number.isInteger(planned) && planned >= 0 && planned <= MAX_EPOCHS_PLANNED) return Math.max(planned, committed);
+  if (typeof planned === 'number' && Number.isInteger(planned) && planned >= 0 && planned <= MAX_EPOCHS_PLANNED)
+    return Math.max(planned, committed);
   const seen = typeof planned === 'number' ? String(planned) : `a ${typeof planned}`;
-  problems.push({ source: RUN_META_FILE, reason: `epochsPlanned ${seen} is not a whole number from 0 to ${MAX_EPOCHS_PLANNED}: the run plans its ${count(committed, 'committed epoch')}`, kept: true });
+  problems.push({
+    source: RUN_META_FILE,
+    reason: `epochsPlanned ${seen} is not a whole number from 0 to ${MAX_EPOCHS_PLANNED}: the run plans its ${count(committed, 'committed epoch')}`,
+    kept: true,
+  });
   return committed;
 }
 
 // The archive's manifest: the shortest path named manifest.json (the archive's root).
-const manifestOf = (files: readonly ImportFile[]) => [...files].filter((f) => baseName(f.path) === ARCHIVE_MANIFEST).sort((a, b) => a.path.length - b.path.length)[0];
+const manifestOf = (files: readonly ImportFile[]) =>
+  [...files].filter((f) => baseName(f.path) === ARCHIVE_MANIFEST).sort((a, b) => a.path.length - b.path.length)[0];
 
 /** The id of the run an archive holds (its run.json's, which the import keeps), read without validating anything; null when it has none. */
 export function archiveRunId(files: readonly ImportFile[]): string | null {
@@ -125,17 +169,36 @@ export function archiveRunId(files: readonly ImportFile[]): string | null {
  * a gap are dropped. Returns a null snapshot (with the reason) only when the archive has no
  * usable manifest or run.json.
  */
-export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnapshot | null; problems: ImportProblem[] } {
+export function parseArchive(files: readonly ImportFile[]): {
+  snapshot: RunSnapshot | null;
+  problems: ImportProblem[];
+} {
   const problems: ImportProblem[] = [];
   const manifestFile = manifestOf(files);
   const manifest = parseJson(manifestFile, problems);
   if (!manifestFile || !manifest || manifest.format !== ARCHIVE_FORMAT) {
-    return { snapshot: null, problems: [...problems, { source: ARCHIVE_MANIFEST, reason: `no ${ARCHIVE_MANIFEST} with format "${ARCHIVE_FORMAT}": not a SPADE Lab run archive`, kept: false }] };
+    return {
+      snapshot: null,
+      problems: [
+        ...problems,
+        {
+          source: ARCHIVE_MANIFEST,
+          reason: `no ${ARCHIVE_MANIFEST} with format "${ARCHIVE_FORMAT}": not a SPADE Lab run archive`,
+          kept: false,
+        },
+      ],
+    };
   }
   if (typeof manifest.version !== 'number' || manifest.version > ARCHIVE_VERSION) {
     return {
       snapshot: null,
-      problems: [{ source: manifestFile.path, reason: `archive version ${String(manifest.version)} is newer than this app reads (${ARCHIVE_VERSION}); update SPADE Lab`, kept: false }],
+      problems: [
+        {
+          source: manifestFile.path,
+          reason: `archive version ${String(manifest.version)} is newer than this app reads (${ARCHIVE_VERSION}); update SPADE Lab`,
+          kept: false,
+        },
+      ],
     };
   }
   const root = dirName(manifestFile.path);
@@ -145,11 +208,21 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
     const file = byName.get(name);
     if (!file) problems.push({ source: name, reason: 'listed in the manifest but missing', kept: false });
     else if (file.sha256 !== expected)
-      problems.push({ source: file.path, reason: `checksum mismatch: manifest says ${String(expected)}, file has ${file.sha256}; read line by line anyway`, kept: true });
+      problems.push({
+        source: file.path,
+        reason: `checksum mismatch: manifest says ${String(expected)}, file has ${file.sha256}; read line by line anyway`,
+        kept: true,
+      });
   }
   const meta = parseJson(byName.get(RUN_META_FILE), problems) as RunMeta | null;
   if (!meta || typeof meta.id !== 'string' || !isObject(meta.config)) {
-    return { snapshot: null, problems: [...problems, { source: RUN_META_FILE, reason: 'missing or without id and config: cannot rebuild the run', kept: false }] };
+    return {
+      snapshot: null,
+      problems: [
+        ...problems,
+        { source: RUN_META_FILE, reason: 'missing or without id and config: cannot rebuild the run', kept: false },
+      ],
+    };
   }
   const rows = Object.fromEntries(
     RUN_FILES.map((name) => {
@@ -162,7 +235,12 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
         parsed.rows
           .filter(({ line, value }) => {
             const ok = isObject(value) && SHAPES[name](value);
-            if (!ok) problems.push({ source: `${file.path}:${line}`, reason: `not a ${name.replace('.jsonl', '')} record`, kept: false });
+            if (!ok)
+              problems.push({
+                source: `${file.path}:${line}`,
+                reason: `not a ${name.replace('.jsonl', '')} record`,
+                kept: false,
+              });
             return ok;
           })
           .map((r) => r.value as Record<string, unknown>),
@@ -174,12 +252,17 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
   const dropped = (list: Array<Record<string, unknown>>, what: string) => {
     const kept = list.filter((r) => (r.epoch as number) < epochs);
     if (kept.length < list.length)
-      problems.push({ source: what, reason: `${count(list.length - kept.length, 'record')} of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`, kept: false });
+      problems.push({
+        source: what,
+        reason: `${count(list.length - kept.length, 'record')} of epoch ${epochs} and later dropped: epochs.jsonl has no record of epoch ${epochs}`,
+        kept: false,
+      });
     return kept;
   };
   const stateFile = parseJson(byName.get(STATE_FILE), problems) as StateFile | null;
   const state = stateFile && isObject(stateFile.state) ? stateFile.state : { ...INITIAL_RUN_STATE, epoch: epochs };
-  if (!stateFile) problems.push({ source: STATE_FILE, reason: 'missing: the run continues with an empty memory', kept: true });
+  if (!stateFile)
+    problems.push({ source: STATE_FILE, reason: 'missing: the run continues with an empty memory', kept: true });
   const metrics = dropped(rows['epochs.jsonl'], 'epochs.jsonl');
   const timings = new Map(rows['timings.jsonl'].map((t) => [t.epoch, t]));
   const snapshot: RunSnapshot = {
@@ -189,10 +272,14 @@ export function parseArchive(files: readonly ImportFile[]): { snapshot: RunSnaps
       metrics: metrics.find((m) => m.epoch === epoch) as never,
       timings: (timings.get(epoch) ?? { epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 }) as never,
     })),
-    environments: dropped(rows['environments.jsonl'], 'environments.jsonl').map(({ sha256: _sha, ...env }) => env as unknown as EnvironmentRecord),
+    environments: dropped(rows['environments.jsonl'], 'environments.jsonl').map(
+      ({ sha256: _sha, ...env }) => env as unknown as EnvironmentRecord,
+    ),
     episodes: dropped(rows['episodes.jsonl'], 'episodes.jsonl') as never,
     rollouts: dropped(rows['rollouts.jsonl'], 'rollouts.jsonl') as never,
-    evaluations: dropped(rows['evals.jsonl'], 'evals.jsonl').map((row) => withRecomputedSummary(row as unknown as EvalRecord)),
+    evaluations: dropped(rows['evals.jsonl'], 'evals.jsonl').map((row) =>
+      withRecomputedSummary(row as unknown as EvalRecord),
+    ),
   };
   return { snapshot, problems };
 }

@@ -4,7 +4,14 @@ import type { EnvironmentRecord } from '../../core/records.ts';
 import { toJsonLines } from './files.ts';
 
 /** Files of a run directory written one whole epoch at a time, one JSON object per line. */
-export const RUN_FILES = ['environments.jsonl', 'episodes.jsonl', 'epochs.jsonl', 'rollouts.jsonl', 'timings.jsonl', 'evals.jsonl'] as const;
+export const RUN_FILES = [
+  'environments.jsonl',
+  'episodes.jsonl',
+  'epochs.jsonl',
+  'rollouts.jsonl',
+  'timings.jsonl',
+  'evals.jsonl',
+] as const;
 
 /** One of RUN_FILES. */
 export type RunFileName = (typeof RUN_FILES)[number];

@@ -36,7 +36,10 @@ export async function snapshotRun(store: RunStore, runId: string): Promise<RunSn
   return {
     meta: loaded.meta,
     state: loaded.state,
-    epochs: metrics.map((m) => ({ metrics: m, timings: timingOf.get(m.epoch) ?? { epoch: m.epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 } })),
+    epochs: metrics.map((m) => ({
+      metrics: m,
+      timings: timingOf.get(m.epoch) ?? { epoch: m.epoch, totalMs: 0, modelMs: 0, sandboxMs: 0 },
+    })),
     environments,
     episodes,
     rollouts,
@@ -87,7 +90,8 @@ export async function restoreRun(store: RunStore, snapshot: RunSnapshot): Promis
   const { meta } = snapshot;
   await store.createRun({ ...meta, status: 'paused', epochsCompleted: 0, lastError: IMPORT_IN_PROGRESS });
   for (const result of epochResultsOf(snapshot)) await store.commitEpoch(meta.id, result);
-  for (const record of snapshot.evaluations.filter((e) => e.trigger === 'demand')) await store.addEvaluation(meta.id, record);
+  for (const record of snapshot.evaluations.filter((e) => e.trigger === 'demand'))
+    await store.addEvaluation(meta.id, record);
   const known = (RUN_STATUSES as readonly unknown[]).includes(meta.status) && meta.status !== 'running';
   await store.updateRun(meta.id, { status: known ? meta.status : 'paused', lastError: meta.lastError });
 }

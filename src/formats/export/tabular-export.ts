@@ -8,7 +8,17 @@ import { toJsonLines } from './files.ts';
  * group, envId, epoch.
  */
 export function rolloutsJsonl(rows: readonly RolloutRow[]): string {
-  return toJsonLines(rows.map((r) => ({ role: r.role, messages: r.messages, reward: r.reward, advantage: r.advantage, group: r.group, envId: r.envId, epoch: r.epoch })));
+  return toJsonLines(
+    rows.map((r) => ({
+      role: r.role,
+      messages: r.messages,
+      reward: r.reward,
+      advantage: r.advantage,
+      group: r.group,
+      envId: r.envId,
+      epoch: r.epoch,
+    })),
+  );
 }
 
 /** Scalar metric columns of the metrics CSV, in order. */
@@ -42,7 +52,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * they are.
  */
 export function csvField(value: string | number | null): string {
-  const text = value === null ? '' : typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
+  const text =
+    value === null ? '' : typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -66,7 +77,11 @@ function metricCell(m: EpochMetrics, column: (typeof METRIC_COLUMNS)[number]): n
  */
 export function metricsCsv(metrics: readonly EpochMetrics[], timings: readonly EpochTimings[]): string {
   const skills = [...new Set(metrics.flatMap((m) => Object.keys(m.perSkill)))].sort();
-  const header = [...METRIC_COLUMNS, ...TIMING_COLUMNS, ...skills.flatMap((s) => [`environments:${s}`, `meanRegret:${s}`, `meanWinRate:${s}`])];
+  const header = [
+    ...METRIC_COLUMNS,
+    ...TIMING_COLUMNS,
+    ...skills.flatMap((s) => [`environments:${s}`, `meanRegret:${s}`, `meanWinRate:${s}`]),
+  ];
   const timingOf = new Map(timings.map((t) => [t.epoch, t]));
   const rows = metrics.map((m) => {
     const t = timingOf.get(m.epoch);

@@ -9,14 +9,21 @@ export interface CorpusLimits {
   maxLineChars: number;
 }
 
-const DEFAULT_LIMITS: CorpusLimits = { maxDocs: MAX_CORPUS_DOCS, maxChars: MAX_CORPUS_CHARS, maxLineChars: MAX_LINE_CHARS };
+const DEFAULT_LIMITS: CorpusLimits = {
+  maxDocs: MAX_CORPUS_DOCS,
+  maxChars: MAX_CORPUS_CHARS,
+  maxLineChars: MAX_LINE_CHARS,
+};
 
 /**
  * Reads grounding documents from JSON Lines files line by line: bad, over-long and duplicate
  * lines are reported; reading stops (with one problem line naming where) once the corpus holds
  * `maxDocs` documents or `maxChars` characters of text.
  */
-export function readCorpusFiles(files: readonly ImportFile[], limits: CorpusLimits = DEFAULT_LIMITS): { docs: CorpusDoc[]; problems: ImportProblem[] } {
+export function readCorpusFiles(
+  files: readonly ImportFile[],
+  limits: CorpusLimits = DEFAULT_LIMITS,
+): { docs: CorpusDoc[]; problems: ImportProblem[] } {
   const docs: CorpusDoc[] = [];
   const problems: ImportProblem[] = [];
   const ids = new Set<string>();
@@ -24,7 +31,11 @@ export function readCorpusFiles(files: readonly ImportFile[], limits: CorpusLimi
   let full = false;
   for (const file of files) {
     if (full) {
-      problems.push({ source: file.path, reason: `not read: the corpus is full (${limits.maxDocs} documents or ${limits.maxChars} characters at most). Fix: import a smaller corpus`, kept: false });
+      problems.push({
+        source: file.path,
+        reason: `not read: the corpus is full (${limits.maxDocs} documents or ${limits.maxChars} characters at most). Fix: import a smaller corpus`,
+        kept: false,
+      });
       continue;
     }
     const prefix = baseName(file.path).replace(/\.jsonl?$/, '');
@@ -40,7 +51,12 @@ export function readCorpusFiles(files: readonly ImportFile[], limits: CorpusLimi
       }
       const doc = corpusDocOf(value, `${prefix}-${line}`);
       if (typeof doc === 'string') return void problems.push({ source, reason: doc, kept: false });
-      if (ids.has(doc.id)) return void problems.push({ source, reason: `duplicate document id ${JSON.stringify(doc.id)}; the first one is kept`, kept: false });
+      if (ids.has(doc.id))
+        return void problems.push({
+          source,
+          reason: `duplicate document id ${JSON.stringify(doc.id)}; the first one is kept`,
+          kept: false,
+        });
       if (docs.length >= limits.maxDocs || chars + doc.text.length > limits.maxChars) {
         full = true;
         problems.push({

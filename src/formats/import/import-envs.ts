@@ -1,7 +1,12 @@
 import { DEFAULT_CONFIG, withSetting, type Config } from '../../core/config.ts';
 import { skillsOf, type RunSetting } from '../../core/skills.ts';
 import { settingOfRecord } from '../export/pool-format.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../core/env/validate-env.ts';
+import {
+  DEFAULT_VALIDATION,
+  validateEnvironment,
+  type ValidationOptions,
+  type ValidationReport,
+} from '../../core/env/validate-env.ts';
 import type { ImportProblem } from '../export/files.ts';
 import type { RunSnapshot } from '../export/run-snapshot.ts';
 import type { EnvironmentRecord, EpochMetrics, ValidationVerdict } from '../../core/records.ts';
@@ -48,7 +53,17 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
     ...(domain !== undefined ? { domain } : {}),
     status: 'valid',
     code: report.source,
-    attempts: [{ attempt: 0, repair: false, messages: [], reply: '', code: report.source, validation: verdictOf(report), usage: { promptTokens: 0, completionTokens: 0 } }],
+    attempts: [
+      {
+        attempt: 0,
+        repair: false,
+        messages: [],
+        reply: '',
+        code: report.source,
+        validation: verdictOf(report),
+        usage: { promptTokens: 0, completionTokens: 0 },
+      },
+    ],
     memoryShown: { positives: [], negative: null },
     hint: candidate.hint,
     hintMessages: null,
@@ -60,7 +75,11 @@ function importedRecord(index: number, candidate: ImportCandidate, report: Valid
 
 /** The validation options an import uses: the given ones, or the tab defaults with the nonce; always as code, a file without `Env` refused unrun. */
 export function importValidation(ports: ValidatePorts, defaults: Partial<ValidationOptions> = {}): ValidationOptions {
-  return { ...(ports.validation ?? { ...DEFAULT_VALIDATION, ...defaults, nonce: ports.nonce ?? 0 }), source: 'code', requireEnvName: true };
+  return {
+    ...(ports.validation ?? { ...DEFAULT_VALIDATION, ...defaults, nonce: ports.nonce ?? 0 }),
+    source: 'code',
+    requireEnvName: true,
+  };
 }
 
 /** How a refused copy's verdict is recorded: the entry whose identical code was validated for it (a valid copy is simply imported). */
@@ -75,7 +94,10 @@ export function sharedVerdictNote(firstSource: string): string {
  * records of epoch 0 (slot = their index among the valid); invalid ones (syntax errors, hangs,
  * contract violations) are listed with the validator's reason. Nothing aborts the loop.
  */
-export async function validateCandidates(candidates: readonly ImportCandidate[], ports: ValidatePorts): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
+export async function validateCandidates(
+  candidates: readonly ImportCandidate[],
+  ports: ValidatePorts,
+): Promise<{ records: EnvironmentRecord[]; problems: ImportProblem[] }> {
   const options = importValidation(ports);
   const validate = (code: string) => validateEnvironment(code, ports.sandbox, options);
   const verdicts = await validateEntries(
@@ -92,7 +114,12 @@ export async function validateCandidates(candidates: readonly ImportCandidate[],
     if (report.ok) {
       records.push(importedRecord(records.length, candidate, report));
       problems.push(...declarationProblems(candidate, report.toolUse === true));
-    } else problems.push({ source: candidate.source, reason: `${failureReason(report)}${shared ? ` (${shared})` : ''}`, kept: false });
+    } else
+      problems.push({
+        source: candidate.source,
+        reason: `${failureReason(report)}${shared ? ` (${shared})` : ''}`,
+        kept: false,
+      });
   }
   return { records, problems };
 }
@@ -102,11 +129,21 @@ function declarationProblems(candidate: ImportCandidate, toolUse: boolean): Impo
   const actual: RunSetting = toolUse ? 'tool_use' : 'games';
   const problems: ImportProblem[] = [];
   if (candidate.setting !== undefined && candidate.setting !== actual) {
-    const what = toolUse ? 'a tool-use environment (its get_tools() lists tools)' : 'a game (no tools from get_tools())';
-    problems.push({ source: candidate.source, reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`, kept: true });
+    const what = toolUse
+      ? 'a tool-use environment (its get_tools() lists tools)'
+      : 'a game (no tools from get_tools())';
+    problems.push({
+      source: candidate.source,
+      reason: `the row says setting "${candidate.setting}", but the code is ${what}; imported as "${actual}"`,
+      kept: true,
+    });
   }
   if (candidate.domain !== undefined && !toolUse)
-    problems.push({ source: candidate.source, reason: `the code is a game, which has no domain; the domain ${JSON.stringify(candidate.domain)} was dropped`, kept: true });
+    problems.push({
+      source: candidate.source,
+      reason: `the code is a game, which has no domain; the domain ${JSON.stringify(candidate.domain)} was dropped`,
+      kept: true,
+    });
   return problems;
 }
 
@@ -137,7 +174,9 @@ export function poolRunSnapshot(records: readonly EnvironmentRecord[], options: 
   const config: Config = { ...base, skills: skills.length > 0 ? skills : base.skills };
   const counts = new Map<string, number>();
   for (const r of records) counts.set(r.skill, (counts.get(r.skill) ?? 0) + 1);
-  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries([...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]));
+  const perSkill: EpochMetrics['perSkill'] = Object.fromEntries(
+    [...counts].map(([skill, environments]) => [skill, { environments, meanRegret: 0, meanWinRate: 0 }]),
+  );
   const metrics: EpochMetrics = {
     epoch: 0,
     slots: records.length,

@@ -1,6 +1,26 @@
-import { baseName, isObject, parseJsonLines, utf8Length, type HashText, type ImportFile, type ImportProblem } from '../export/files.ts';
-import { parseChecksums, POOL_MANIFEST, skillFromSlug, skillSlugOfFileName, stripPoolHeader } from '../export/pool-format.ts';
-import { formatBytes, hasLoneSurrogate, isObjectPropertyName, MAX_CODE_BYTES, MAX_DOMAIN_CHARS } from './import-limits.ts';
+import {
+  baseName,
+  isObject,
+  parseJsonLines,
+  utf8Length,
+  type HashText,
+  type ImportFile,
+  type ImportProblem,
+} from '../export/files.ts';
+import {
+  parseChecksums,
+  POOL_MANIFEST,
+  skillFromSlug,
+  skillSlugOfFileName,
+  stripPoolHeader,
+} from '../export/pool-format.ts';
+import {
+  formatBytes,
+  hasLoneSurrogate,
+  isObjectPropertyName,
+  MAX_CODE_BYTES,
+  MAX_DOMAIN_CHARS,
+} from './import-limits.ts';
 import { RUN_SETTINGS, type RunSetting } from '../../core/skills.ts';
 
 /** An environment found in an import, before validation. */
@@ -27,10 +47,13 @@ export function isChecksumFile(path: string): boolean {
 
 /** Why an environment's code cannot be validated as it is (empty, over MAX_CODE_BYTES, or not text), or null when it can. */
 export function codeProblem(code: string): string | null {
-  if (code.trim() === '') return "expected Python code, saw none. Fix: put the environment's code in the file or column";
+  if (code.trim() === '')
+    return "expected Python code, saw none. Fix: put the environment's code in the file or column";
   const bytes = code.length > MAX_CODE_BYTES ? code.length : utf8Length(code);
-  if (bytes > MAX_CODE_BYTES) return `expected at most ${formatBytes(MAX_CODE_BYTES)} of code, saw ${formatBytes(bytes)}; not sent to the sandbox. Fix: import games of ordinary size`;
-  if (hasLoneSurrogate(code)) return 'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text';
+  if (bytes > MAX_CODE_BYTES)
+    return `expected at most ${formatBytes(MAX_CODE_BYTES)} of code, saw ${formatBytes(bytes)}; not sent to the sandbox. Fix: import games of ordinary size`;
+  if (hasLoneSurrogate(code))
+    return 'expected text, saw a lone UTF-16 surrogate (a "\\ud800"-style escape) that has no UTF-8 bytes. Fix: re-export the row as UTF-8 text';
   return null;
 }
 
@@ -39,26 +62,47 @@ function candidateOf(candidate: ImportCandidate, problems: ImportProblem[]): Imp
   const bad = codeProblem(candidate.code);
   if (bad) return (problems.push({ source: candidate.source, reason: bad, kept: false }), null);
   if (!isObjectPropertyName(candidate.skill)) return candidate;
-  problems.push({ source: candidate.source, reason: `expected a skill name, saw ${JSON.stringify(candidate.skill)} (a built-in object property); imported as ${UNLABELLED_SKILL}`, kept: true });
+  problems.push({
+    source: candidate.source,
+    reason: `expected a skill name, saw ${JSON.stringify(candidate.skill)} (a built-in object property); imported as ${UNLABELLED_SKILL}`,
+    kept: true,
+  });
   return { ...candidate, skill: UNLABELLED_SKILL };
 }
 
 const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 80);
 
 /** The setting and domain a pool row declares, each checked as untrusted text; a bad one is dropped with a problem saying why. */
-function declaredFacts(row: Record<string, unknown> | undefined, source: string, problems: ImportProblem[]): Pick<ImportCandidate, 'setting' | 'domain'> {
+function declaredFacts(
+  row: Record<string, unknown> | undefined,
+  source: string,
+  problems: ImportProblem[],
+): Pick<ImportCandidate, 'setting' | 'domain'> {
   const facts: Pick<ImportCandidate, 'setting' | 'domain'> = {};
   const { setting, domain } = row ?? {};
   if (setting !== undefined && setting !== null) {
     if (RUN_SETTINGS.includes(setting as RunSetting)) facts.setting = setting as RunSetting;
-    else problems.push({ source, reason: `expected setting "games" or "tool_use", saw ${shown(setting)}; ignored, the code decides`, kept: true });
+    else
+      problems.push({
+        source,
+        reason: `expected setting "games" or "tool_use", saw ${shown(setting)}; ignored, the code decides`,
+        kept: true,
+      });
   }
   if (domain === undefined || domain === null) return facts;
   const text = typeof domain === 'string' ? domain.trim() : '';
   if (text === '' || text.length > MAX_DOMAIN_CHARS || hasLoneSurrogate(text) || /\p{Cc}/u.test(text)) {
-    problems.push({ source, reason: `expected a domain: one line of 1 to ${MAX_DOMAIN_CHARS} characters, saw ${shown(domain)}; dropped`, kept: true });
+    problems.push({
+      source,
+      reason: `expected a domain: one line of 1 to ${MAX_DOMAIN_CHARS} characters, saw ${shown(domain)}; dropped`,
+      kept: true,
+    });
   } else if (facts.setting === 'games') {
-    problems.push({ source, reason: `a game has no domain, saw ${shown(domain)} on a row whose setting is "games"; dropped`, kept: true });
+    problems.push({
+      source,
+      reason: `a game has no domain, saw ${shown(domain)} on a row whose setting is "games"; dropped`,
+      kept: true,
+    });
   } else facts.domain = text;
   return facts;
 }
@@ -71,12 +115,18 @@ function skillOf(row: Record<string, unknown> | undefined, fileName: string): st
 }
 
 /** The rows of a pool's `manifest.jsonl` files by the base name of their `file_name` (`games/a.py` and `a.py` both name `a.py`); unreadable lines go to `problems`. */
-export function manifestRows(files: readonly ImportFile[], problems: ImportProblem[]): Map<string, Record<string, unknown>> {
+export function manifestRows(
+  files: readonly ImportFile[],
+  problems: ImportProblem[],
+): Map<string, Record<string, unknown>> {
   const rows = new Map<string, Record<string, unknown>>();
   for (const file of files.filter((f) => baseName(f.path) === POOL_MANIFEST)) {
     const parsed = parseJsonLines(file.text, file.path);
-    problems.push(...parsed.problems.map((p) => ({ ...p, kept: true, reason: `${p.reason}; metadata of that game ignored` })));
-    for (const { value } of parsed.rows) if (isObject(value) && typeof value.file_name === 'string') rows.set(baseName(value.file_name), value);
+    problems.push(
+      ...parsed.problems.map((p) => ({ ...p, kept: true, reason: `${p.reason}; metadata of that game ignored` })),
+    );
+    for (const { value } of parsed.rows)
+      if (isObject(value) && typeof value.file_name === 'string') rows.set(baseName(value.file_name), value);
   }
   return rows;
 }
@@ -87,33 +137,66 @@ export function manifestRows(files: readonly ImportFile[], problems: ImportProbl
  * is reported and the file left out; unlisted files are imported with a warning. The trainer's
  * header line is removed; skill and hint come from the manifest or the reference file name.
  */
-export function parsePoolFiles(files: readonly ImportFile[]): { candidates: ImportCandidate[]; problems: ImportProblem[] } {
+export function parsePoolFiles(files: readonly ImportFile[]): {
+  candidates: ImportCandidate[];
+  problems: ImportProblem[];
+} {
   const problems: ImportProblem[] = [];
   const sums = new Map<string, string>();
   for (const file of files.filter((f) => isChecksumFile(f.path))) {
     const parsed = parseChecksums(file.text, file.path);
-    parsed.badLines.forEach((line) => problems.push({ source: `${file.path}:${line}`, reason: 'not a sha256sum line ("<64 hex>  <path>"); ignored', kept: false }));
+    parsed.badLines.forEach((line) =>
+      problems.push({
+        source: `${file.path}:${line}`,
+        reason: 'not a sha256sum line ("<64 hex>  <path>"); ignored',
+        kept: false,
+      }),
+    );
     parsed.sums.forEach((hash, path) => sums.set(path, hash));
   }
   const manifest = manifestRows(files, problems);
   const hidden = files.filter((f) => f.path.endsWith('.py') && baseName(f.path).startsWith('.'));
-  hidden.forEach((f) => problems.push({ source: f.path, reason: 'a hidden file (a dotfile, or macOS "._" metadata), not a game; skipped', kept: false }));
-  const python = files.filter((f) => f.path.endsWith('.py') && !baseName(f.path).startsWith('.')).sort((a, b) => (a.path < b.path ? -1 : 1));
+  hidden.forEach((f) =>
+    problems.push({
+      source: f.path,
+      reason: 'a hidden file (a dotfile, or macOS "._" metadata), not a game; skipped',
+      kept: false,
+    }),
+  );
+  const python = files
+    .filter((f) => f.path.endsWith('.py') && !baseName(f.path).startsWith('.'))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
   const present = new Set(python.map((f) => f.path));
   const candidates: ImportCandidate[] = [];
   for (const file of python) {
     const expected = sums.get(file.path);
     if (expected !== undefined && expected !== file.sha256) {
-      problems.push({ source: file.path, reason: `checksum mismatch: the checksum file says ${expected}, the file's bytes hash to ${file.sha256}`, kept: false });
+      problems.push({
+        source: file.path,
+        reason: `checksum mismatch: the checksum file says ${expected}, the file's bytes hash to ${file.sha256}`,
+        kept: false,
+      });
       continue;
     }
-    if (expected === undefined && sums.size > 0) problems.push({ source: file.path, reason: 'not listed in the checksum file; imported unverified', kept: true });
+    if (expected === undefined && sums.size > 0)
+      problems.push({ source: file.path, reason: 'not listed in the checksum file; imported unverified', kept: true });
     const row = manifest.get(baseName(file.path));
     const declared = declaredFacts(row, file.path, problems);
-    const taken = candidateOf({ source: file.path, code: stripPoolHeader(file.text), skill: skillOf(row, file.path), hint: typeof row?.hint === 'string' ? row.hint : null, ...declared }, problems);
+    const taken = candidateOf(
+      {
+        source: file.path,
+        code: stripPoolHeader(file.text),
+        skill: skillOf(row, file.path),
+        hint: typeof row?.hint === 'string' ? row.hint : null,
+        ...declared,
+      },
+      problems,
+    );
     if (taken) candidates.push(taken);
   }
-  for (const path of sums.keys()) if (!present.has(path)) problems.push({ source: path, reason: 'listed in the checksum file but missing', kept: false });
+  for (const path of sums.keys())
+    if (!present.has(path))
+      problems.push({ source: path, reason: 'listed in the checksum file but missing', kept: false });
   return { candidates, problems };
 }
 
@@ -138,7 +221,10 @@ function rowsOf(file: ImportFile, problems: ImportProblem[]): Array<{ source: st
  * Reads released pool rows (JSON Lines, or a JSON array or `{"rows": [...]}`) with a `code`
  * column. A `sha256` column, when present, must match the code's UTF-8 bytes or the row is left out.
  */
-export async function parsePoolRows(files: readonly ImportFile[], hashText: HashText): Promise<{ candidates: ImportCandidate[]; problems: ImportProblem[] }> {
+export async function parsePoolRows(
+  files: readonly ImportFile[],
+  hashText: HashText,
+): Promise<{ candidates: ImportCandidate[]; problems: ImportProblem[] }> {
   const problems: ImportProblem[] = [];
   const candidates: ImportCandidate[] = [];
   for (const file of files) {
@@ -156,13 +242,31 @@ export async function parsePoolRows(files: readonly ImportFile[], hashText: Hash
       if (typeof value.sha256 === 'string') {
         const actual = await hashText(value.code);
         if (actual !== value.sha256.toLowerCase()) {
-          problems.push({ source: label, reason: `checksum mismatch: the row says ${value.sha256}, its code hashes to ${actual}`, kept: false });
+          problems.push({
+            source: label,
+            reason: `checksum mismatch: the row says ${value.sha256}, its code hashes to ${actual}`,
+            kept: false,
+          });
           continue;
         }
       }
-      const name = typeof value.original_file_name === 'string' ? value.original_file_name : typeof value.file_name === 'string' ? value.file_name : '';
+      const name =
+        typeof value.original_file_name === 'string'
+          ? value.original_file_name
+          : typeof value.file_name === 'string'
+            ? value.file_name
+            : '';
       const declared = declaredFacts(value, label, problems);
-      const taken = candidateOf({ source: label, code: stripPoolHeader(value.code), skill: skillOf(value, name), hint: typeof value.hint === 'string' ? value.hint : null, ...declared }, problems);
+      const taken = candidateOf(
+        {
+          source: label,
+          code: stripPoolHeader(value.code),
+          skill: skillOf(value, name),
+          hint: typeof value.hint === 'string' ? value.hint : null,
+          ...declared,
+        },
+        problems,
+      );
       if (taken) candidates.push(taken);
     }
   }

@@ -26,27 +26,46 @@ export function suiteEnvironmentId(source: string): string {
  * Suite environments from import candidates, in their order: ids from the file names, titles from
  * `titles` (by file name). A candidate whose id an earlier one already has is left out, with a problem.
  */
-export function suiteEnvironments(candidates: readonly ImportCandidate[], titles: ReadonlyMap<string, string> = new Map()): { environments: SuiteEnvironment[]; problems: ImportProblem[] } {
+export function suiteEnvironments(
+  candidates: readonly ImportCandidate[],
+  titles: ReadonlyMap<string, string> = new Map(),
+): { environments: SuiteEnvironment[]; problems: ImportProblem[] } {
   const environments: SuiteEnvironment[] = [];
   const problems: ImportProblem[] = [];
   for (const candidate of candidates) {
     const id = suiteEnvironmentId(candidate.source);
     if (environments.some((env) => env.id === id)) {
-      problems.push({ source: candidate.source, reason: `expected one environment per file name, saw a second ${id}.py; left out. Fix: rename one of them`, kept: false });
+      problems.push({
+        source: candidate.source,
+        reason: `expected one environment per file name, saw a second ${id}.py; left out. Fix: rename one of them`,
+        kept: false,
+      });
       continue;
     }
-    environments.push({ id, skill: candidate.skill, code: candidate.code, title: titles.get(baseName(candidate.source)) ?? null });
+    environments.push({
+      id,
+      skill: candidate.skill,
+      code: candidate.code,
+      title: titles.get(baseName(candidate.source)) ?? null,
+    });
   }
   return { environments, problems };
 }
 
 /** A named suite of these environments, with the SHA-256 of their ids, skills and code. */
-export async function makeSuite(name: string, environments: readonly SuiteEnvironment[], hashText: HashText): Promise<Suite> {
+export async function makeSuite(
+  name: string,
+  environments: readonly SuiteEnvironment[],
+  hashText: HashText,
+): Promise<Suite> {
   return { name, sha256: await hashText(suiteDigestText(environments)), environments: [...environments] };
 }
 
 /** Validates each environment as code (verbatim), one after another: the valid ones, and a problem with the validator's reason for each other. */
-export async function validateSuiteEnvironments(environments: readonly SuiteEnvironment[], validation: SuiteValidation): Promise<{ valid: SuiteEnvironment[]; problems: ImportProblem[] }> {
+export async function validateSuiteEnvironments(
+  environments: readonly SuiteEnvironment[],
+  validation: SuiteValidation,
+): Promise<{ valid: SuiteEnvironment[]; problems: ImportProblem[] }> {
   const valid: SuiteEnvironment[] = [];
   const problems: ImportProblem[] = [];
   for (const env of environments) {
@@ -62,16 +81,26 @@ export async function validateSuiteEnvironments(environments: readonly SuiteEnvi
  * titles and checksums when present), validating every environment when `validation` is given.
  * Throws when no environment is left.
  */
-export async function readSuite(name: string, files: readonly ImportFile[], hashText: HashText, validation?: SuiteValidation): Promise<ReadSuite> {
+export async function readSuite(
+  name: string,
+  files: readonly ImportFile[],
+  hashText: HashText,
+  validation?: SuiteValidation,
+): Promise<ReadSuite> {
   const pool = parsePoolFiles(files);
   const titles = new Map<string, string>();
-  for (const [file, row] of manifestRows(files, [])) if (typeof row.title === 'string' && row.title.trim() !== '') titles.set(file, row.title);
+  for (const [file, row] of manifestRows(files, []))
+    if (typeof row.title === 'string' && row.title.trim() !== '') titles.set(file, row.title);
   const found = suiteEnvironments(pool.candidates, titles);
-  const checked = validation ? await validateSuiteEnvironments(found.environments, validation) : { valid: found.environments, problems: [] };
+  const checked = validation
+    ? await validateSuiteEnvironments(found.environments, validation)
+    : { valid: found.environments, problems: [] };
   const problems = [...pool.problems, ...found.problems, ...checked.problems];
   if (checked.valid.length === 0) {
     const reasons = problems.filter((p) => !p.kept).map((p) => `${p.source}: ${p.reason}`);
-    throw new Error(`the suite ${name} has no usable environment${reasons.length > 0 ? ` (${reasons.slice(0, 3).join('; ')})` : '; expected .py games in a folder or zip'}`);
+    throw new Error(
+      `the suite ${name} has no usable environment${reasons.length > 0 ? ` (${reasons.slice(0, 3).join('; ')})` : '; expected .py games in a folder or zip'}`,
+    );
   }
   return { suite: await makeSuite(name, checked.valid, hashText), problems };
 }

@@ -34,7 +34,12 @@ export function validateOnce(validate: ValidateCode): ValidateCode {
  * flight, started in the entries' order; the verdicts come back in that order whatever finishes
  * first. `onProgress` gets the distinct codes validated so far and their count.
  */
-export async function validateEntries(codes: readonly string[], validate: ValidateCode, parallelism: number, onProgress?: (done: number, total: number) => void): Promise<EntryVerdict[]> {
+export async function validateEntries(
+  codes: readonly string[],
+  validate: ValidateCode,
+  parallelism: number,
+  onProgress?: (done: number, total: number) => void,
+): Promise<EntryVerdict[]> {
   const firstOf = new Map<string, number>();
   const validatedAs = codes.map((code, i) => {
     const key = normalisedCode(code);

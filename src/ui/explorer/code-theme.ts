@@ -9,7 +9,10 @@ export const lightHighlight = HighlightStyle.define([
   { tag: [t.string, t.special(t.string)], color: '#0a3069' },
   { tag: t.comment, color: '#57606a', fontStyle: 'italic' },
   { tag: [t.number, t.bool, t.null], color: '#0550ae' },
-  { tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))], color: '#6639ba' },
+  {
+    tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))],
+    color: '#6639ba',
+  },
   { tag: [t.className, t.definition(t.className)], color: '#953800' },
   { tag: t.self, color: '#8250df' },
 ]);
@@ -20,7 +23,10 @@ export const darkHighlight = HighlightStyle.define([
   { tag: [t.string, t.special(t.string)], color: '#a5d6ff' },
   { tag: t.comment, color: '#8b949e', fontStyle: 'italic' },
   { tag: [t.number, t.bool, t.null], color: '#79c0ff' },
-  { tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))], color: '#d2a8ff' },
+  {
+    tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))],
+    color: '#d2a8ff',
+  },
   { tag: [t.className, t.definition(t.className)], color: '#ffa657' },
   { tag: t.self, color: '#ff7b72' },
 ]);

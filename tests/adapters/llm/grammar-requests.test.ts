@@ -13,10 +13,23 @@ import { FakeOpenAIServer, streamReply } from './openai/fake-openai-server.ts';
 import { FakeWllama } from './wllama/wllama-fakes.ts';
 
 const GRAMMAR: ReplyGrammar = { name: 'boxed-action', gbnf: 'root ::= "\\\\boxed{" [a-z]+ "}"\n' };
-const TOOLS: ToolSchema[] = [{ type: 'function', function: { name: 'lookup', description: 'Look up.', parameters: { type: 'object', properties: {} } } }];
+const TOOLS: ToolSchema[] = [
+  {
+    type: 'function',
+    function: { name: 'lookup', description: 'Look up.', parameters: { type: 'object', properties: {} } },
+  },
+];
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return { messages: [{ role: 'user', content: 'Play.' }], temperature: 0.6, topP: 0.95, maxTokens: 64, seed: 3, purpose: 'agent', ...overrides };
+  return {
+    messages: [{ role: 'user', content: 'Play.' }],
+    temperature: 0.6,
+    topP: 0.95,
+    maxTokens: 64,
+    seed: 3,
+    purpose: 'agent',
+    ...overrides,
+  };
 }
 
 describe('wllama', () => {
@@ -33,9 +46,16 @@ describe('wllama', () => {
 
 describe('web-llm', () => {
   it('honours grammars: the GBNF goes in a `grammar` response format, only when the request has one', () => {
-    expect(toWebLlmRequest(request({ grammar: GRAMMAR }), {}, 'Qwen3-0.6B-q4f32_1-MLC')).toMatchObject({ response_format: { type: 'grammar', grammar: GRAMMAR.gbnf }, seed: 3 });
+    expect(toWebLlmRequest(request({ grammar: GRAMMAR }), {}, 'Qwen3-0.6B-q4f32_1-MLC')).toMatchObject({
+      response_format: { type: 'grammar', grammar: GRAMMAR.gbnf },
+      seed: 3,
+    });
     expect(toWebLlmRequest(request(), {}, 'Qwen3-0.6B-q4f32_1-MLC')).not.toHaveProperty('response_format');
-    const source = { modelId: 'Qwen3-0.6B-q4f32_1-MLC', lease: () => Promise.reject(new Error('unused')), reportLost: () => undefined };
+    const source = {
+      modelId: 'Qwen3-0.6B-q4f32_1-MLC',
+      lease: () => Promise.reject(new Error('unused')),
+      reportLost: () => undefined,
+    };
     expect(new WebLlmChatModel(source).grammars).toBe(true);
   });
 });
@@ -48,7 +68,11 @@ describe('OpenAI-compatible servers', () => {
 
   const sent = async (grammarServer: (typeof GRAMMAR_SERVERS)[number] | undefined, overrides: Partial<ChatRequest>) => {
     server.enqueue(streamReply(['\\boxed{a}']));
-    const model = new OpenAIChatModel({ baseUrl: server.origin, model: 'qwen3', ...(grammarServer ? { grammarServer } : {}) });
+    const model = new OpenAIChatModel({
+      baseUrl: server.origin,
+      model: 'qwen3',
+      ...(grammarServer ? { grammarServer } : {}),
+    });
     await model.complete(request(overrides));
     return { model, body: server.requests.at(-1)!.body as Record<string, unknown> };
   };
@@ -64,7 +88,9 @@ describe('OpenAI-compatible servers', () => {
       const { model, body } = await sent(family, { grammar: GRAMMAR });
       expect(model.grammars).toBe(true);
       expect(body).toMatchObject({ ...expected[family], model: 'qwen3', seed: 3, max_tokens: 64 });
-      for (const other of GRAMMAR_SERVERS.filter((f) => f !== family)) for (const key of Object.keys(expected[other])) if (!(key in expected[family])) expect(body).not.toHaveProperty(key);
+      for (const other of GRAMMAR_SERVERS.filter((f) => f !== family))
+        for (const key of Object.keys(expected[other]))
+          if (!(key in expected[family])) expect(body).not.toHaveProperty(key);
     }
   });
 
@@ -89,6 +115,8 @@ describe('OpenAI-compatible servers', () => {
     expect(grammarServerOf('')).toEqual({});
     expect(grammarServerOf('vllm')).toEqual({ grammarServer: 'vllm' });
     expect(isGrammarServer('ollama')).toBe(false);
-    expect(() => grammarServerOf('ollama')).toThrow('OPENAI_GRAMMAR must be one of llama.cpp, vllm, vllm-guided, sglang (how the server takes a grammar), got "ollama"');
+    expect(() => grammarServerOf('ollama')).toThrow(
+      'OPENAI_GRAMMAR must be one of llama.cpp, vllm, vllm-guided, sglang (how the server takes a grammar), got "ollama"',
+    );
   });
 });

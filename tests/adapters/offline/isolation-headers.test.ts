@@ -5,7 +5,11 @@ import { withIsolationHeaders } from '../../../src/adapters/offline/isolation-he
 
 describe('withIsolationHeaders', () => {
   it('adds COOP and COEP and keeps the status, the other headers and the body', async () => {
-    const original = new Response('print(1)', { status: 203, statusText: 'Cached', headers: { 'Content-Type': 'text/x-python', 'Cross-Origin-Embedder-Policy': 'unsafe-none' } });
+    const original = new Response('print(1)', {
+      status: 203,
+      statusText: 'Cached',
+      headers: { 'Content-Type': 'text/x-python', 'Cross-Origin-Embedder-Policy': 'unsafe-none' },
+    });
     const served = withIsolationHeaders(original);
     expect(served.status).toBe(203);
     expect(served.statusText).toBe('Cached');

@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { answerCalls, callOver, ipcLine, portLine, type IpcChannel, type MessageLine } from '../../../src/adapters/sandbox/call-channel.ts';
+import {
+  answerCalls,
+  callOver,
+  ipcLine,
+  portLine,
+  type IpcChannel,
+  type MessageLine,
+} from '../../../src/adapters/sandbox/call-channel.ts';
 
 function channel(send: NonNullable<IpcChannel['send']>): IpcChannel & EventEmitter {
   return Object.assign(new EventEmitter(), { send });
@@ -16,13 +23,16 @@ function linePair(): [MessageLine, MessageLine] {
   return [end(0), end(1)];
 }
 
-const settledWithin = <T>(promise: Promise<T>, ms: number) => Promise.race([promise.then((value) => ({ value })), new Promise((done) => setTimeout(() => done('pending'), ms))]);
+const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise.then((value) => ({ value })), new Promise((done) => setTimeout(() => done('pending'), ms))]);
 
 describe('ipcLine', () => {
   it('hands a send that fails asynchronously (a closed channel) to onSendFailure instead of throwing', async () => {
     const failures: string[] = [];
     const closed = channel((_message, callback) => {
-      process.nextTick(() => callback?.(Object.assign(new Error('Channel closed'), { code: 'ERR_IPC_CHANNEL_CLOSED' })));
+      process.nextTick(() =>
+        callback?.(Object.assign(new Error('Channel closed'), { code: 'ERR_IPC_CHANNEL_CLOSED' })),
+      );
       return false;
     });
     ipcLine(closed, (error) => failures.push(error.message)).post([1, '{}']);
@@ -98,7 +108,8 @@ describe('the call protocol', () => {
     answerCalls(sandbox, (request) => (handled.push(request), 'ok'));
     const heard: unknown[] = [];
     host.listen((message) => heard.push(message));
-    for (const bad of [null, 'text', { id: 1 }, [1], ['1', 'x'], [1, 2], [1, 'x', 'extra'], [1, { op: 'step' }]]) host.post(bad);
+    for (const bad of [null, 'text', { id: 1 }, [1], ['1', 'x'], [1, 2], [1, 'x', 'extra'], [1, { op: 'step' }]])
+      host.post(bad);
     host.post([5, 'fine']);
     await new Promise((done) => setTimeout(done, 10));
     expect({ handled, heard }).toEqual({ handled: ['fine'], heard: [[5, 'ok']] });

@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { InterpreterPool } from '../../../src/adapters/sandbox/interpreter-pool.ts';
 import { poolSize } from '../../../src/adapters/sandbox/pool-size.ts';
-import { PyodideSandboxRuntime, type SandboxProcess, type SpawnSandbox } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
+import {
+  PyodideSandboxRuntime,
+  type SandboxProcess,
+  type SpawnSandbox,
+} from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { fakeSpawner } from '../../fixtures/fake-sandbox-process.ts';
 
 const GIB = 1024 ** 3;

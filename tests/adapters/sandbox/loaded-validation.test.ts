@@ -30,11 +30,18 @@ describe('validation on a loaded machine', () => {
     const started = Date.now();
     try {
       const reports = await Promise.all(
-        GOOD_ENVS.map((fixture, i) => validateEnvironment(reply(readEnv('good', fixture.file)), runtime, { ...DEFAULT_VALIDATION, challenge: drawChallenge(1000 + i) })),
+        GOOD_ENVS.map((fixture, i) =>
+          validateEnvironment(reply(readEnv('good', fixture.file)), runtime, {
+            ...DEFAULT_VALIDATION,
+            challenge: drawChallenge(1000 + i),
+          }),
+        ),
       );
       const wallMs = Date.now() - started;
       const verdicts = reports.map((r) => ({ ok: r.ok, code: r.code, className: r.className }));
-      expect(verdicts, reports.map((r) => r.message ?? '').join('\n')).toEqual(GOOD_ENVS.map((f) => ({ ok: true, code: null, className: f.className })));
+      expect(verdicts, reports.map((r) => r.message ?? '').join('\n')).toEqual(
+        GOOD_ENVS.map((f) => ({ ok: true, code: null, className: f.className })),
+      );
       // Only the environments' own code is charged: far below the budget, whatever the queue for interpreters took.
       for (const report of reports) expect(report.envMs).toBeLessThan(DEFAULT_VALIDATION.totalTimeoutMs);
       console.info(

@@ -33,9 +33,16 @@ let sealed: Report;
 let control: Report;
 
 async function unsealedRun(): Promise<Report> {
-  const pyodide = await loadPyodide({ indexURL: pyodideDirectory(), jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined });
+  const pyodide = await loadPyodide({
+    indexURL: pyodideDirectory(),
+    jsglobals: Object.create(null),
+    stdout: () => undefined,
+    stderr: () => undefined,
+  });
   pyodide.globals.set('SOURCE', CUTOFF);
-  const text = String(pyodide.runPython('space = {"__name__": "control"}\nexec(SOURCE, space)\nspace["JsCutoffEnv"]().reset()[0]'));
+  const text = String(
+    pyodide.runPython('space = {"__name__": "control"}\nexec(SOURCE, space)\nspace["JsCutoffEnv"]().reset()[0]'),
+  );
   return JSON.parse(text.slice('CUTOFF '.length)) as Report;
 }
 
@@ -67,7 +74,10 @@ describe('control: in an unsealed Pyodide the same routes reach JS', () => {
 
 describe('in the sealed sandbox interpreter', () => {
   it.each(IMPORTS)('import %s fails, also with the import finders reset to the standard ones', (name) => {
-    expect(sealed[`import ${name}`], name).toMatchObject({ ok: false, error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/) });
+    expect(sealed[`import ${name}`], name).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/),
+    });
     expect(sealed[`import ${name} with only the standard finders`], name).toMatchObject({ ok: false });
   });
 
@@ -76,8 +86,12 @@ describe('in the sealed sandbox interpreter', () => {
   });
 
   it('no builtin or extension module can be created any more', () => {
-    expect((sealed['_imp.create_builtin(_pyodide_core spec)'] as { error: string }).error).toMatch(/^AttributeError: .*create_builtin/);
-    expect((sealed['load a compiled extension module (.so)'] as { error: string }).error).toMatch(/^AttributeError: .*create_dynamic/);
+    expect((sealed['_imp.create_builtin(_pyodide_core spec)'] as { error: string }).error).toMatch(
+      /^AttributeError: .*create_builtin/,
+    );
+    expect((sealed['load a compiled extension module (.so)'] as { error: string }).error).toMatch(
+      /^AttributeError: .*create_dynamic/,
+    );
   });
 
   it('nothing reachable without gc is a JS proxy or a JS-bridge function', () => {

@@ -31,7 +31,9 @@ describe('the sandbox process flags themselves, against JavaScript that already 
       console.log(JSON.stringify(out));
     `,
     );
-    const result = spawnSync(process.execPath, [...sandboxExecArgv(script, pyodideDirectory()), script], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...sandboxExecArgv(script, pyodideDirectory()), script], {
+      encoding: 'utf8',
+    });
     expect(JSON.parse(result.stdout)).toEqual({
       read: 'ERR_ACCESS_DENIED',
       write: 'ERR_ACCESS_DENIED',

@@ -5,7 +5,14 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pyodideDirectory, sandboxExecArgv } from '../../../src/adapters/sandbox/node-sandbox.ts';
-import { FENCE_NAMESPACES, fencePrefix, findExecutable, SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, UNFENCED_ENV } from '../../../src/adapters/sandbox/process-fence.ts';
+import {
+  FENCE_NAMESPACES,
+  fencePrefix,
+  findExecutable,
+  SANDBOX_DATA_LIMIT_BYTES,
+  sandboxLauncher,
+  UNFENCED_ENV,
+} from '../../../src/adapters/sandbox/process-fence.ts';
 import { waitUntil } from '../../fixtures/sandbox/sandbox-pids.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -31,7 +38,11 @@ function runAsSandbox(prefix: readonly string[], script: string, args: string[] 
 
 function tools() {
   const path = process.env.PATH ?? '';
-  return { unshare: findExecutable('unshare', path)!, setpriv: findExecutable('setpriv', path)!, prlimit: findExecutable('prlimit', path)! };
+  return {
+    unshare: findExecutable('unshare', path)!,
+    setpriv: findExecutable('setpriv', path)!,
+    prlimit: findExecutable('prlimit', path)!,
+  };
 }
 
 beforeAll(async () => {
@@ -56,7 +67,9 @@ describe('the kernel fence around the Node sandbox', () => {
   it('is set up on this machine: a new network namespace, with setpriv and prlimit in the chain', async () => {
     const launcher = await sandboxLauncher();
     expect(['netns', 'userns']).toContain(launcher.fence);
-    expect(launcher.prefix.join(' ')).toMatch(/unshare .*--net -- .*setpriv --pdeathsig KILL .* -- .*prlimit --data=\d+ --core=0 --$/);
+    expect(launcher.prefix.join(' ')).toMatch(
+      /unshare .*--net -- .*setpriv --pdeathsig KILL .* -- .*prlimit --data=\d+ --core=0 --$/,
+    );
   });
 
   it('the attack script really connects when it runs unfenced (so the denials below mean something)', async () => {
@@ -65,29 +78,41 @@ describe('the kernel fence around the Node sandbox', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ '127.0.0.1': 'CONNECTED', udp: 'SENT' });
     // spawnSync held this event loop; let the server count what the kernel already accepted.
     await waitUntil(() => connections > before.connections && datagrams > before.datagrams, 2000);
-    expect({ connections, datagrams }).toEqual({ connections: before.connections + 1, datagrams: before.datagrams + 1 });
+    expect({ connections, datagrams }).toEqual({
+      connections: before.connections + 1,
+      datagrams: before.datagrams + 1,
+    });
   });
 
-  it.each(FENCE_NAMESPACES)('$fence: compromised sandbox JavaScript reaches no TCP or UDP server, on loopback or a host address', async ({ flags }) => {
-    const before = { connections, datagrams };
-    const result = runAsSandbox(fencePrefix(tools(), flags), NET_ATTACK, [String(port), ...targets]);
-    const report = JSON.parse(result.stdout) as Record<string, unknown>;
-    for (const host of targets) expect(report[host], host).toMatch(/^(ENETUNREACH|ECONNREFUSED|EADDRNOTAVAIL)$/);
-    expect(report.udp).not.toBe('SENT');
-    expect(report.interfaces).toEqual([]);
-    await new Promise((done) => setTimeout(done, 300));
-    expect({ connections, datagrams }).toEqual(before);
-  });
+  it.each(FENCE_NAMESPACES)(
+    '$fence: compromised sandbox JavaScript reaches no TCP or UDP server, on loopback or a host address',
+    async ({ flags }) => {
+      const before = { connections, datagrams };
+      const result = runAsSandbox(fencePrefix(tools(), flags), NET_ATTACK, [String(port), ...targets]);
+      const report = JSON.parse(result.stdout) as Record<string, unknown>;
+      for (const host of targets) expect(report[host], host).toMatch(/^(ENETUNREACH|ECONNREFUSED|EADDRNOTAVAIL)$/);
+      expect(report.udp).not.toBe('SENT');
+      expect(report.interfaces).toEqual([]);
+      await new Promise((done) => setTimeout(done, 300));
+      expect({ connections, datagrams }).toEqual(before);
+    },
+  );
 
   it('runs the child without capabilities or new privileges, with no core dumps and capped memory', async () => {
-    const script = "process.stdout.write(require('node:fs').readFileSync('/proc/self/status', 'utf8') + require('node:fs').readFileSync('/proc/self/limits', 'utf8'))";
+    const script =
+      "process.stdout.write(require('node:fs').readFileSync('/proc/self/status', 'utf8') + require('node:fs').readFileSync('/proc/self/limits', 'utf8'))";
     const prefix = (await sandboxLauncher()).prefix;
-    const result = spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', script], { encoding: 'utf8', env: {} });
+    const result = spawnSync(prefix[0]!, [...prefix.slice(1), process.execPath, '-e', script], {
+      encoding: 'utf8',
+      env: {},
+    });
     expect(result.stdout).toMatch(/^CapEff:\s+0+$/m);
     expect(result.stdout).toMatch(/^CapBnd:\s+0+$/m);
     expect(result.stdout).toMatch(/^NoNewPrivs:\s+1$/m);
     expect(result.stdout).toMatch(/^Max core file size\s+0\s+0\s/m);
-    expect(result.stdout).toMatch(new RegExp(`^Max data size\\s+${SANDBOX_DATA_LIMIT_BYTES}\\s+${SANDBOX_DATA_LIMIT_BYTES}\\s`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^Max data size\\s+${SANDBOX_DATA_LIMIT_BYTES}\\s+${SANDBOX_DATA_LIMIT_BYTES}\\s`, 'm'),
+    );
   });
 
   it('stops compromised sandbox JavaScript from taking more than the memory cap', async () => {

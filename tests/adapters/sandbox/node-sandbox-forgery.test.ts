@@ -80,7 +80,10 @@ describe('the host decodes exact types and sizes from the private encoding', () 
   });
 
   it('a 900 kB exception type name is cut to size: reset_exception with a short message', async () => {
-    const handle = await runtime().load(readEnv('hostile', 'forge/huge_exception_name.py'), { maxTurns: 5, timeoutMs: 10_000 });
+    const handle = await runtime().load(readEnv('hostile', 'forge/huge_exception_name.py'), {
+      maxTurns: 5,
+      timeoutMs: 10_000,
+    });
     const error = await rejection(handle.reset(1, { timeoutMs: 10_000 }));
     await handle.dispose();
     expect(error).toMatchObject({ code: 'reset_exception' });
@@ -113,13 +116,22 @@ describe('fresh instances and the turn cap', () => {
   });
 
   it("the class's own max_turns is kept below the cap and lowered to it above", async () => {
-    const low = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns=30'), { maxTurns: 12, timeoutMs: 10_000 });
+    const low = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns=30'), {
+      maxTurns: 12,
+      timeoutMs: 10_000,
+    });
     expect((await low.reset(1)).observation).toBe('play 1 of at most 12 turns');
     await low.dispose();
-    const needsArg = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns'), { maxTurns: 12, timeoutMs: 10_000 });
+    const needsArg = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns'), {
+      maxTurns: 12,
+      timeoutMs: 10_000,
+    });
     expect((await needsArg.reset(1)).observation).toBe('play 1 of at most 12 turns');
     await needsArg.dispose();
-    const notInt = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns="many"'), { maxTurns: 9, timeoutMs: 10_000 });
+    const notInt = await runtime().load(COUNTER.replace('max_turns=7', 'max_turns="many"'), {
+      maxTurns: 9,
+      timeoutMs: 10_000,
+    });
     expect((await notInt.reset(1)).observation).toBe('play 1 of at most 9 turns');
     await notInt.dispose();
   });

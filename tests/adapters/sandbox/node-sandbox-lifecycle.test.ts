@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime, nodeWorkerBundle, pyodideDirectory, spawnNodeSandbox } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import {
+  createNodeSandboxRuntime,
+  nodeWorkerBundle,
+  pyodideDirectory,
+  spawnNodeSandbox,
+} from '../../../src/adapters/sandbox/node-sandbox.ts';
 import type { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_DATA_LIMIT_BYTES } from '../../../src/adapters/sandbox/process-fence.ts';
 import { isEnvError } from '../../../src/core/env/env-error.ts';
@@ -42,25 +47,41 @@ describe('a sandbox child dies with its host', () => {
   });
 
   it.each(['idle', 'busy'])('%s: the host is SIGKILLed and every sandbox child is gone within 3 s', async (mode) => {
-    host = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/sandbox/sandbox-host.ts', mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    host = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/sandbox/sandbox-host.ts', mode], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     host.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     expect(await waitUntil(() => out.includes('ready'), 60_000)).toBe(true);
     const children = sandboxChildren(host.pid!);
     expect(children.length).toBeGreaterThan(0);
-    if (mode === 'busy') expect(children.some((pid) => /\) R /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')))).toBe(true);
+    if (mode === 'busy')
+      expect(children.some((pid) => /\) R /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')))).toBe(true);
     host.kill('SIGKILL');
     expect(await waitUntil(() => children.every((pid) => !isRunning(pid)), 3000)).toBe(true);
   });
 
   it('the child leaves by itself when its IPC channel closes (the watchdog, without the kernel signal)', async () => {
     const bundle = await nodeWorkerBundle();
-    const child = spawn(process.execPath, ['--experimental-permission', `--allow-fs-read=${bundle}`, `--allow-fs-read=${pyodideDirectory()}`, bundle, pyodideDirectory()], {
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'json',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-permission',
+        `--allow-fs-read=${bundle}`,
+        `--allow-fs-read=${pyodideDirectory()}`,
+        bundle,
+        pyodideDirectory(),
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        serialization: 'json',
+      },
+    );
     const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await new Promise<void>((done) => child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()));
+    await new Promise<void>((done) =>
+      child.on('message', (m: { spadeSandboxReady?: boolean }) => m.spadeSandboxReady && done()),
+    );
     child.disconnect();
     expect(await Promise.race([exit, new Promise((done) => setTimeout(() => done('still running'), 3000))])).toBe(70);
   });
@@ -102,7 +123,9 @@ describe('the host survives its sandbox child dying between calls', () => {
     const before = new Set(sandboxChildren(process.pid));
     const runtime = createNodeSandboxRuntime({ spares: 2 });
     void runtime.warm().catch(() => undefined);
-    expect(await waitUntil(() => sandboxChildren(process.pid).filter((p) => !before.has(p)).length >= 2, 10_000)).toBe(true);
+    expect(await waitUntil(() => sandboxChildren(process.pid).filter((p) => !before.has(p)).length >= 2, 10_000)).toBe(
+      true,
+    );
     const starting = sandboxChildren(process.pid).filter((p) => !before.has(p));
     await runtime.close();
     expect(await waitUntil(() => starting.every((pid) => !isRunning(pid)), 2000)).toBe(true);
@@ -118,7 +141,10 @@ describe('the host survives its sandbox child dying between calls', () => {
     killAll(children);
     await waitUntil(() => children.every((pid) => !isRunning(pid)), 3000);
     await new Promise((done) => setTimeout(done, 200));
-    const report = await validateEnvironment(readEnv('good', LADDER.file), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 2500 });
+    const report = await validateEnvironment(readEnv('good', LADDER.file), runtime, {
+      ...DEFAULT_VALIDATION,
+      totalTimeoutMs: 2500,
+    });
     expect(report).toMatchObject({ ok: true, code: null });
   });
 });

@@ -72,7 +72,11 @@ describe('time.sleep in the sandbox', () => {
   }, 60_000);
 
   it('a long sleep in reset fails validation as reset_timeout', async () => {
-    const report = await validateEnvironment(napper('3600'), runtime(), { maxTurns: 6, totalTimeoutMs: 4000, callTimeoutMs: 1000 });
+    const report = await validateEnvironment(napper('3600'), runtime(), {
+      maxTurns: 6,
+      totalTimeoutMs: 4000,
+      callTimeoutMs: 1000,
+    });
     expect(report).toMatchObject({ ok: false, code: 'reset_timeout' });
     expect(report.message).not.toMatch(/can_run_sync|NameError/);
   }, 60_000);
@@ -99,7 +103,11 @@ class SurroundingsEnv:
 describe('os.environ in the sandbox', () => {
   it('holds only neutral values: no host folder, bundle name or hash', async () => {
     const handle = await runtime().load(SURROUNDINGS, { maxTurns: 3, timeoutMs: 5000 });
-    const seen = JSON.parse((await handle.reset(1, { timeoutMs: 5000 })).observation) as { environ: Record<string, string>; cwd: string; path: string[] };
+    const seen = JSON.parse((await handle.reset(1, { timeoutMs: 5000 })).observation) as {
+      environ: Record<string, string>;
+      cwd: string;
+      path: string[];
+    };
     await handle.dispose();
     expect(seen.environ).toEqual({
       USER: 'web_user',

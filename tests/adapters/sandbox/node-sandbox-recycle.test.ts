@@ -107,7 +107,14 @@ describe('interpreters restored after an environment', () => {
     const tampered = childOf('TamperEnv');
     expect([childOf('probe one'), childOf('probe two')]).toContain(tampered);
     expect(first.facts).toEqual(second.facts);
-    expect(first.facts).toMatchObject({ builtin: false, module: false, json: '[1]', counter: false, environ: false, listdir: true });
+    expect(first.facts).toMatchObject({
+      builtin: false,
+      module: false,
+      json: '[1]',
+      counter: false,
+      environ: false,
+      listdir: true,
+    });
     expect((first.facts as { recursion: number }).recursion).not.toBe(4321);
     // `random` gets fresh entropy after a restore, as after a boot (drawn as the module loads, before reset seeds it).
     expect(first.random).not.toBe(second.random);
@@ -126,7 +133,9 @@ describe('interpreters restored after an environment', () => {
     const restoredBefore = runtime.recycled;
     await handle.dispose();
     expect(runtime.recycled).toBe(restoredBefore);
-    expect(children[children.findLastIndex((child) => child.loads.some((load) => load.includes('OutsideEnv')))]!.killed).toBe(true);
+    expect(
+      children[children.findLastIndex((child) => child.loads.some((load) => load.includes('OutsideEnv')))]!.killed,
+    ).toBe(true);
     expect(runtime.restarts).toBe(0);
   });
 });

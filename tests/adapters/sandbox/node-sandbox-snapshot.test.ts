@@ -2,7 +2,14 @@ import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPyodide } from 'pyodide';
-import { createNodeSandboxRuntime, nodeWorkerBundle, privateCacheDirectory, pyodideDirectory, spawnNodeSandbox, type SnapshotChoice } from '../../../src/adapters/sandbox/node-sandbox.ts';
+import {
+  createNodeSandboxRuntime,
+  nodeWorkerBundle,
+  privateCacheDirectory,
+  pyodideDirectory,
+  spawnNodeSandbox,
+  type SnapshotChoice,
+} from '../../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { precompileSources, privateFunctions, type PyCallable } from '../../../src/adapters/sandbox/sandbox-service.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
@@ -26,7 +33,10 @@ afterEach(async () => {
 });
 
 function runtimeStarting(start: SnapshotChoice): PyodideSandboxRuntime {
-  const runtime = start === 'shared' ? createNodeSandboxRuntime({ spares: 1 }) : new PyodideSandboxRuntime((signal) => spawnNodeSandbox(start, signal), { spares: 1 });
+  const runtime =
+    start === 'shared'
+      ? createNodeSandboxRuntime({ spares: 1 })
+      : new PyodideSandboxRuntime((signal) => spawnNodeSandbox(start, signal), { spares: 1 });
   runtimes.push(runtime);
   return runtime;
 }
@@ -80,14 +90,22 @@ class TraceEnv:
 
 describe('sources compiled before a snapshot is taken', () => {
   it('are run from their code objects, found by their text; other sources are compiled', async () => {
-    const pyodide = await loadPyodide({ indexURL: pyodideDirectory(), jsglobals: Object.create(null), stdout: () => undefined, stderr: () => undefined });
+    const pyodide = await loadPyodide({
+      indexURL: pyodideDirectory(),
+      jsglobals: Object.create(null),
+      stdout: () => undefined,
+      stderr: () => undefined,
+    });
     const kept = 'def which():\n    return "compiled from the text"\n';
     const other = 'def other():\n    return "compiled now"\n';
     precompileSources(pyodide, [kept]);
     // Swap the kept code object for another one: a lookup by text runs the swapped one.
-    pyodide.runPython('__spade_compiled__[KEPT] = compile("def which():\\n    return \'the kept code object\'\\n", "<swap>", "exec")', {
-      globals: pyodide.toPy({ KEPT: kept, __spade_compiled__: pyodide.globals.get('__spade_compiled__') }) as never,
-    });
+    pyodide.runPython(
+      '__spade_compiled__[KEPT] = compile("def which():\\n    return \'the kept code object\'\\n", "<swap>", "exec")',
+      {
+        globals: pyodide.toPy({ KEPT: kept, __spade_compiled__: pyodide.globals.get('__spade_compiled__') }) as never,
+      },
+    );
     const [which, other_] = privateFunctions(pyodide, [kept, other], ['which', 'other']) as [PyCallable, PyCallable];
     expect([which(), other_()]).toEqual(['the kept code object', 'compiled now']);
   });

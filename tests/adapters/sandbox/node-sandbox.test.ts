@@ -61,17 +61,20 @@ describe('good environments', () => {
 });
 
 describe('determinism', () => {
-  it.each(GOOD_ENVS)('$className replays the same whole episode for the same seed, also after other seeds and in a new load', async (fixture) => {
-    const handle = await loadGoodEnv(runtime(), fixture);
-    const first = await playEpisode(handle, fixture.seed, fixture.winning);
-    await playEpisode(handle, fixture.seed + 1, fixture.winning);
-    const again = await playEpisode(handle, fixture.seed, fixture.winning);
-    const fresh = await loadGoodEnv(runtime(), fixture);
-    const reloaded = await playEpisode(fresh, fixture.seed, fixture.winning);
-    expect(again).toEqual(first);
-    expect(reloaded).toEqual(first);
-    await Promise.all([handle.dispose(), fresh.dispose()]);
-  });
+  it.each(GOOD_ENVS)(
+    '$className replays the same whole episode for the same seed, also after other seeds and in a new load',
+    async (fixture) => {
+      const handle = await loadGoodEnv(runtime(), fixture);
+      const first = await playEpisode(handle, fixture.seed, fixture.winning);
+      await playEpisode(handle, fixture.seed + 1, fixture.winning);
+      const again = await playEpisode(handle, fixture.seed, fixture.winning);
+      const fresh = await loadGoodEnv(runtime(), fixture);
+      const reloaded = await playEpisode(fresh, fixture.seed, fixture.winning);
+      expect(again).toEqual(first);
+      expect(reloaded).toEqual(first);
+      await Promise.all([handle.dispose(), fresh.dispose()]);
+    },
+  );
 
   it('different seeds give different first observations', async () => {
     for (const fixture of GOOD_ENVS) {

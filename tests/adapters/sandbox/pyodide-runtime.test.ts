@@ -33,7 +33,9 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     const { spawn } = fakeSpawner(20);
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, bootsAtOnce: 1 });
     const order: string[] = [];
-    const plays = [1, 2, 3].map((n) => runtime.load('count', { ...LOAD, stage: 'play' }).then((h) => (order.push(`play ${n}`), h)));
+    const plays = [1, 2, 3].map((n) =>
+      runtime.load('count', { ...LOAD, stage: 'play' }).then((h) => (order.push(`play ${n}`), h)),
+    );
     const validation = runtime.load('count', { ...LOAD, stage: 'load' }).then((h) => (order.push('validation'), h));
     const handles = await Promise.all([...plays, validation]);
     // All four asked before the first boot was done: the validation, asked last, got it.
@@ -46,7 +48,10 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     const { spawn: boot, log } = fakeSpawner();
     // Two interpreters boot; every later boot never finishes, so a load can only be served by those two.
     let boots = 0;
-    const spawn: typeof boot = (signal) => (++boots <= 2 ? boot(signal) : new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    const spawn: typeof boot = (signal) =>
+      ++boots <= 2
+        ? boot(signal)
+        : new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
     const used = await runtime.reserve();
     const unused = await runtime.reserve();
@@ -59,7 +64,9 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     unused.release();
     const next = await Promise.race([
       runtime.load('count', { ...LOAD, stage: 'play' }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the given-back interpreter was not reused')), 2000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the given-back interpreter was not reused')), 2000),
+      ),
     ]);
     await next.reset(1);
     expect(log.killed).toBe(0);
@@ -88,7 +95,9 @@ describe('PyodideSandboxRuntime over fake processes', () => {
   it('kills a disposed interpreter that refuses to be restored, and one restored beyond the kept count', async () => {
     const { spawn, log } = fakeSpawner();
     const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, kept: 1 });
-    const [dirty, first, second] = await Promise.all(['dirty', 'count', 'count'].map((code) => runtime.load(code, LOAD)));
+    const [dirty, first, second] = await Promise.all(
+      ['dirty', 'count', 'count'].map((code) => runtime.load(code, LOAD)),
+    );
     await runtime.whenSpareReady();
     await dirty!.dispose();
     expect([log.recycled, log.killed]).toEqual([0, 1]);
@@ -106,7 +115,9 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     const hung = await runtime.load('hang', LOAD);
     await hung.reset(1);
     const started = Date.now();
-    await expect(hung.step('x', { timeoutMs: 30, stage: 'play' })).rejects.toSatisfy((e) => codeOf(e) === 'step_timeout@play');
+    await expect(hung.step('x', { timeoutMs: 30, stage: 'play' })).rejects.toSatisfy(
+      (e) => codeOf(e) === 'step_timeout@play',
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     expect(runtime.restarts).toBe(1);
     expect(log.killed).toBe(1);
@@ -127,17 +138,20 @@ describe('PyodideSandboxRuntime over fake processes', () => {
     await runtime.close();
   });
 
-  it.each(['badtag', 'deepinfo'])('a %s reply that parses as JSON but breaks the value encoding kills the interpreter with bad_harness_reply', async (behaviour) => {
-    const { spawn, log } = fakeSpawner();
-    const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
-    const handle = await runtime.load(behaviour, LOAD);
-    await handle.reset(1);
-    await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
-    expect(runtime.restarts).toBe(1);
-    expect(log.killed).toBe(1);
-    await expect(handle.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
-    await runtime.close();
-  });
+  it.each(['badtag', 'deepinfo'])(
+    'a %s reply that parses as JSON but breaks the value encoding kills the interpreter with bad_harness_reply',
+    async (behaviour) => {
+      const { spawn, log } = fakeSpawner();
+      const runtime = new PyodideSandboxRuntime(spawn, { spares: 1 });
+      const handle = await runtime.load(behaviour, LOAD);
+      await handle.reset(1);
+      await expect(handle.step('x')).rejects.toSatisfy((e) => codeOf(e) === 'bad_harness_reply@play');
+      expect(runtime.restarts).toBe(1);
+      expect(log.killed).toBe(1);
+      await expect(handle.reset(2)).rejects.toSatisfy((e) => codeOf(e) === 'env_lost@play');
+      await runtime.close();
+    },
+  );
 
   it('reports a process that dies mid-call as sandbox_crashed', async () => {
     const { spawn } = fakeSpawner();
@@ -185,7 +199,15 @@ describe('validateEnvironment over fake processes', () => {
     const runtime = new PyodideSandboxRuntime(fakeSpawner(150, false).spawn, { spares: 1, bootsAtOnce: 1 });
     await runtime.warm();
     const started = Date.now();
-    const reports = await Promise.all(Array.from({ length: 6 }, () => validateEnvironment(reply('count'), runtime, { ...DEFAULT_VALIDATION, totalTimeoutMs: 400, callTimeoutMs: 200 })));
+    const reports = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        validateEnvironment(reply('count'), runtime, {
+          ...DEFAULT_VALIDATION,
+          totalTimeoutMs: 400,
+          callTimeoutMs: 200,
+        }),
+      ),
+    );
     expect(Date.now() - started).toBeGreaterThan(600);
     expect(reports.map((r) => r.code)).toEqual(Array(6).fill(null));
     for (const report of reports) expect(report.envMs).toBeLessThan(400);

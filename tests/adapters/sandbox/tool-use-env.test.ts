@@ -9,12 +9,18 @@ import { GOOD_TOOL_USE_ENVS, answer, readToolUseEnv, toolCall } from '../../fixt
 // One real Node sandbox for the file.
 const runtime = fileSandbox();
 
-const FORMAT_ERROR = 'Format error: call a tool with <tool_call>{"name": "...", "arguments": {...}}</tool_call> or give the final answer as <answer>...</answer>.';
+const FORMAT_ERROR =
+  'Format error: call a tool with <tool_call>{"name": "...", "arguments": {...}}</tool_call> or give the final answer as <answer>...</answer>.';
 const PANTRY = GOOD_TOOL_USE_ENVS[0]!;
 const LEDGER = GOOD_TOOL_USE_ENVS[1]!;
 const LAMPS = GOOD_TOOL_USE_ENVS[2]!;
 
-async function started(file: string, seed: number, maxTurns = 12, code = readToolUseEnv('good', file)): Promise<EnvHandle> {
+async function started(
+  file: string,
+  seed: number,
+  maxTurns = 12,
+  code = readToolUseEnv('good', file),
+): Promise<EnvHandle> {
   const handle = await runtime().load(code, { maxTurns, timeoutMs: 10_000 });
   await handle.reset(seed);
   return handle;
@@ -27,28 +33,49 @@ async function play(handle: EnvHandle, actions: readonly string[]) {
 }
 
 describe('ToolUseBaseEnv in the sandbox', () => {
-  it.each(GOOD_TOOL_USE_ENVS)('$file: the scripted line of tool calls and answer wins with reward 1', async (fixture) => {
-    const handle = await started(fixture.file, fixture.seed);
-    expect(handle.className).toBe(fixture.className);
-    const steps = await play(handle, fixture.winning);
-    await handle.dispose();
-    for (const step of steps.slice(0, -1)) expect(step).toMatchObject({ reward: 0, terminated: false, truncated: false });
-    expect(steps.at(-1)).toEqual({ observation: 'Correct!', reward: 1, terminated: true, truncated: false, info: {} });
-  });
+  it.each(GOOD_TOOL_USE_ENVS)(
+    '$file: the scripted line of tool calls and answer wins with reward 1',
+    async (fixture) => {
+      const handle = await started(fixture.file, fixture.seed);
+      expect(handle.className).toBe(fixture.className);
+      const steps = await play(handle, fixture.winning);
+      await handle.dispose();
+      for (const step of steps.slice(0, -1))
+        expect(step).toMatchObject({ reward: 0, terminated: false, truncated: false });
+      expect(steps.at(-1)).toEqual({
+        observation: 'Correct!',
+        reward: 1,
+        terminated: true,
+        truncated: false,
+        info: {},
+      });
+    },
+  );
 
   it('reveals the instructions one at a time, each when its criterion holds, and refuses an early answer', async () => {
     const handle = await started(PANTRY.file, PANTRY.seed);
-    const [early, listed, restocked, , shipped, reported, done] = await play(handle, [answer('done'), ...PANTRY.winning.slice(0, -1), answer('DONE')]);
+    const [early, listed, restocked, , shipped, reported, done] = await play(handle, [
+      answer('done'),
+      ...PANTRY.winning.slice(0, -1),
+      answer('DONE'),
+    ]);
     await handle.dispose();
     expect(early).toMatchObject({
-      observation: 'Not accepted: instruction 1 of 3 is still open: "One item is almost out of stock (fewer than 3 units). Bring it to at least 10 units." Finish it with the tools first.',
+      observation:
+        'Not accepted: instruction 1 of 3 is still open: "One item is almost out of stock (fewer than 3 units). Bring it to at least 10 units." Finish it with the tools first.',
       reward: 0,
       terminated: false,
     });
     expect(listed!.observation).not.toContain('INSTRUCTION');
-    expect(restocked!.observation).toBe('Tool result:\noats now has 12 units.\n\n[INSTRUCTION 1 DONE. NEXT INSTRUCTION] An order is still waiting. Mark it as shipped.');
-    expect(shipped!.observation).toBe('Tool result:\nOrder ORD-642 is now shipped.\n\n[INSTRUCTION 2 DONE. NEXT INSTRUCTION] Record a stock report for the item you restocked.');
-    expect(reported!.observation).toBe('Tool result:\nReport saved: oats has 12 units.\n\n[ALL INSTRUCTIONS DONE] Reply with <answer>done</answer>.');
+    expect(restocked!.observation).toBe(
+      'Tool result:\noats now has 12 units.\n\n[INSTRUCTION 1 DONE. NEXT INSTRUCTION] An order is still waiting. Mark it as shipped.',
+    );
+    expect(shipped!.observation).toBe(
+      'Tool result:\nOrder ORD-642 is now shipped.\n\n[INSTRUCTION 2 DONE. NEXT INSTRUCTION] Record a stock report for the item you restocked.',
+    );
+    expect(reported!.observation).toBe(
+      'Tool result:\nReport saved: oats has 12 units.\n\n[ALL INSTRUCTIONS DONE] Reply with <answer>done</answer>.',
+    );
     // The answer matches ignoring case.
     expect(done).toMatchObject({ observation: 'Correct!', reward: 1, terminated: true });
   });
@@ -62,7 +89,8 @@ describe('ToolUseBaseEnv in the sandbox', () => {
       '<tool_call>{"name": "restock", "arguments": [1]}</tool_call>',
     ]);
     await handle.dispose();
-    for (const step of steps) expect(step).toEqual({ observation: FORMAT_ERROR, reward: -0.1, terminated: false, truncated: false, info: {} });
+    for (const step of steps)
+      expect(step).toEqual({ observation: FORMAT_ERROR, reward: -0.1, terminated: false, truncated: false, info: {} });
   });
 
   it('answers an unknown tool, a raising tool and a call with wrong arguments with error texts, not crashes', async () => {
@@ -75,9 +103,17 @@ describe('ToolUseBaseEnv in the sandbox', () => {
       `<tool_call>{"name": "exchange", "parameters": "{\\"amount\\": 10, \\"currency\\": \\"EUR\\"}"}</tool_call>`,
     ]);
     await handle.dispose();
-    expect(unknown).toEqual({ observation: "Tool result:\nError: there is no tool named 'fly_home'. The tools are: tips_of, exchange.", reward: 0, terminated: false, truncated: false, info: {} });
+    expect(unknown).toEqual({
+      observation: "Tool result:\nError: there is no tool named 'fly_home'. The tools are: tips_of, exchange.",
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: {},
+    });
     expect(raising!.observation).toBe("Tool result:\nError: exchange failed with KeyError: 'JPY'");
-    expect(wrong!.observation).toBe("Tool result:\nError: tips_of failed with TypeError: TipLedgerEnv.tool_tips_of() got an unexpected keyword argument 'name'");
+    expect(wrong!.observation).toBe(
+      "Tool result:\nError: tips_of failed with TypeError: TipLedgerEnv.tool_tips_of() got an unexpected keyword argument 'name'",
+    );
     expect(works!.observation).toBe('Tool result:\n9.00 EUR');
   });
 
@@ -89,15 +125,31 @@ describe('ToolUseBaseEnv in the sandbox', () => {
       await handle.reset(LEDGER.seed);
       const step = await handle.step(answer(given));
       verdicts[given] = step.terminated && step.reward === 1;
-      if (!verdicts[given]) expect(step).toMatchObject({ observation: 'Not accepted. Keep using the tools.', reward: 0, terminated: false });
+      if (!verdicts[given])
+        expect(step).toMatchObject({
+          observation: 'Not accepted. Keep using the tools.',
+          reward: 0,
+          terminated: false,
+        });
     }
     await handle.dispose();
-    expect(verdicts).toEqual({ '2645.304': true, '2,645.296': true, '$ 2645.3': true, '2645.32': false, '2645': false, 'two thousand six hundred': false });
+    expect(verdicts).toEqual({
+      '2645.304': true,
+      '2,645.296': true,
+      '$ 2645.3': true,
+      '2645.32': false,
+      '2645': false,
+      'two thousand six hundred': false,
+    });
   });
 
   it("an environment that writes its own _advance_if_done and _check_answer keeps them: theirs override the base class's", async () => {
     const handle = await started(LAMPS.file, LAMPS.seed);
-    const [on, checked, plainDone, won] = await play(handle, [...LAMPS.winning.slice(0, 2), answer('done'), answer('lights done')]);
+    const [on, checked, plainDone, won] = await play(handle, [
+      ...LAMPS.winning.slice(0, 2),
+      answer('done'),
+      answer('lights done'),
+    ]);
     await handle.dispose();
     expect(on!.observation).toBe('Tool result:\nThe hall lamp is on.\n\n~ lamp room step 1 ok ~ Check that lamp.');
     expect(checked!.observation).toBe('Tool result:\nhall: on\n\n~ lamp room: all done, answer done ~');
@@ -130,7 +182,12 @@ describe('ToolUseBaseEnv in the sandbox', () => {
     const handle = await started(PANTRY.file, PANTRY.seed);
     const facts = await handle.toolFacts();
     await handle.dispose();
-    expect(facts).toMatchObject({ methods: ['discount', 'list_orders', 'list_stock', 'report', 'restock', 'set_status', 'weather'], toolsError: null, criteria: [false, false, false], current: 0 });
+    expect(facts).toMatchObject({
+      methods: ['discount', 'list_orders', 'list_stock', 'report', 'restock', 'set_status', 'weather'],
+      toolsError: null,
+      criteria: [false, false, false],
+      current: 0,
+    });
     expect((facts!.tools as unknown[])[3]).toEqual({
       type: 'function',
       function: {
@@ -138,7 +195,10 @@ describe('ToolUseBaseEnv in the sandbox', () => {
         description: 'Change the status of an order.',
         parameters: {
           type: 'object',
-          properties: { order_id: { type: 'string' }, status: { type: 'string', enum: ['waiting', 'packed', 'shipped', 'cancelled'] } },
+          properties: {
+            order_id: { type: 'string' },
+            status: { type: 'string', enum: ['waiting', 'packed', 'shipped', 'cancelled'] },
+          },
           required: ['order_id', 'status'],
         },
       },
@@ -150,10 +210,17 @@ describe('ToolUseBaseEnv in the sandbox', () => {
   });
 
   it('a criterion that raises is reported with its exception, not as a failure of the call', async () => {
-    const handle = await runtime().load(readToolUseEnv('broken', 'criteria_raise.py'), { maxTurns: 12, timeoutMs: 10_000 });
+    const handle = await runtime().load(readToolUseEnv('broken', 'criteria_raise.py'), {
+      maxTurns: 12,
+      timeoutMs: 10_000,
+    });
     await handle.reset(0);
     const facts = await handle.toolFacts();
     await handle.dispose();
-    expect(facts).toMatchObject({ criteria: [false, "KeyError: 'delivery'"], messages: ['Move parcel P1.', 'Confirm the delivery.'], current: 0 });
+    expect(facts).toMatchObject({
+      criteria: [false, "KeyError: 'delivery'"],
+      messages: ['Move parcel P1.', 'Confirm the delivery.'],
+      current: 0,
+    });
   });
 });

@@ -51,7 +51,8 @@ class NotesEnv(ToolUseBaseEnv):
         return "add(text=hi)"
 `;
 
-const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+const call = (name: string, args: Record<string, unknown>) =>
+  `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 
 async function started(code: string, toolBaseAids: boolean, maxTurns = 12): Promise<EnvHandle> {
   const handle = await runtime().load(code, { maxTurns, timeoutMs: 10_000, toolBaseAids });
@@ -60,20 +61,29 @@ async function started(code: string, toolBaseAids: boolean, maxTurns = 12): Prom
 }
 
 describe('ToolUseBaseEnv: the reference API and the aided one', () => {
-  it.each([false, true])('toolBaseAids %s: a design using _obs_suffix() and a dict-returning execute_tool loads, plays and wins', async (aids) => {
-    const handle = await started(SHELF, aids);
-    const reset = await handle.reset(3);
-    const counted = await handle.step(call('count', { item: 'oats' }));
-    const units = /(\d+)$/.exec(counted.observation)![1]!;
-    const wrong = await handle.step(`<answer>${Number(units) + 1}</answer>`);
-    const right = await handle.step(`<answer>${units}</answer>`);
-    await handle.dispose();
-    expect(reset.observation).toBe('How many units of oats are in stock? Reply <answer>N</answer>.');
-    // The reference's step runs the tool method itself; the aided step goes through execute_tool and reads its dict's output.
-    expect(counted).toEqual({ observation: `Tool result:\n${aids ? '[shelf] ' : ''}${units}`, reward: 0, terminated: false, truncated: false, info: {} });
-    expect(wrong).toMatchObject({ observation: 'Count again.', reward: 0, terminated: false });
-    expect(right).toEqual({ observation: 'Correct!', reward: 1, terminated: true, truncated: false, info: {} });
-  });
+  it.each([false, true])(
+    'toolBaseAids %s: a design using _obs_suffix() and a dict-returning execute_tool loads, plays and wins',
+    async (aids) => {
+      const handle = await started(SHELF, aids);
+      const reset = await handle.reset(3);
+      const counted = await handle.step(call('count', { item: 'oats' }));
+      const units = /(\d+)$/.exec(counted.observation)![1]!;
+      const wrong = await handle.step(`<answer>${Number(units) + 1}</answer>`);
+      const right = await handle.step(`<answer>${units}</answer>`);
+      await handle.dispose();
+      expect(reset.observation).toBe('How many units of oats are in stock? Reply <answer>N</answer>.');
+      // The reference's step runs the tool method itself; the aided step goes through execute_tool and reads its dict's output.
+      expect(counted).toEqual({
+        observation: `Tool result:\n${aids ? '[shelf] ' : ''}${units}`,
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: {},
+      });
+      expect(wrong).toMatchObject({ observation: 'Count again.', reward: 0, terminated: false });
+      expect(right).toEqual({ observation: 'Correct!', reward: 1, terminated: true, truncated: false, info: {} });
+    },
+  );
 
   it('the reference class supplies no multi-turn state or _advance_if_done: a design that leans on them gets an error text; the aided class supplies them', async () => {
     const reference = await started(NOTES, false);
@@ -84,7 +94,9 @@ describe('ToolUseBaseEnv: the reference API and the aided one', () => {
     const aidedStep = await aided.step(call('add', { text: 'hi' }));
     const aidedFacts = await aided.toolFacts();
     await aided.dispose();
-    expect(referenceStep.observation).toBe("Tool result:\nError calling add: 'NotesEnv' object has no attribute '_advance_if_done'");
+    expect(referenceStep.observation).toBe(
+      "Tool result:\nError calling add: 'NotesEnv' object has no attribute '_advance_if_done'",
+    );
     expect(referenceFacts).toMatchObject({ messages: null, criteria: null, current: null });
     expect(aidedStep.observation).toBe('Tool result:\nadded');
     expect(aidedFacts).toMatchObject({ messages: [], criteria: [], current: 0 });
@@ -96,11 +108,17 @@ describe('ToolUseBaseEnv: the reference API and the aided one', () => {
     const prose = await handle.step('Let me think.');
     const last = await handle.step('Still thinking.');
     await handle.dispose();
-    expect(unknown).toMatchObject({ observation: "There is no tool 'weigh'. The tools: count", reward: 0, truncated: false });
+    expect(unknown).toMatchObject({
+      observation: "There is no tool 'weigh'. The tools: count",
+      reward: 0,
+      truncated: false,
+    });
     expect(prose).toMatchObject({ reward: -0.1, terminated: false, truncated: false });
     expect(last.truncated).toBe(true);
     expect(last.reward).toBe(0);
-    expect(last.observation).toMatch(/^No turns are left\. A solution:\ncount\(item=oats\), then <answer>\d+<\/answer>$/);
+    expect(last.observation).toMatch(
+      /^No turns are left\. A solution:\ncount\(item=oats\), then <answer>\d+<\/answer>$/,
+    );
   });
 
   it('the tool path follows get_tools(): a plain class with tools has tool facts, a ToolUseBaseEnv subclass without tools is a game', async () => {
@@ -123,13 +141,27 @@ class PlainToolsEnv:
     const toolless = await started(NOTES.replace(/self\._tools = \{.*\}\n/, 'self._tools = {}\n'), false);
     const toollessFacts = await toolless.toolFacts();
     await toolless.dispose();
-    expect(plainFacts?.tools).toEqual([{ type: 'function', function: { name: 'look', description: 'Look.', parameters: { type: 'object', properties: {} } } }]);
+    expect(plainFacts?.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'look', description: 'Look.', parameters: { type: 'object', properties: {} } },
+      },
+    ]);
     expect(toollessFacts).toBeNull();
   });
 
   it("validation calls the environment's own close(): one that raises fails with close_exception, and the reference class's own close passes", async () => {
-    const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: 30_000, callTimeoutMs: 10_000, source: 'code' as const, toolBaseAids: false };
-    const closing = SHELF.replace('    def solution(self):', '    def close(self):\n        raise RuntimeError("the shelf is still open")\n\n    def solution(self):');
+    const options = {
+      ...DEFAULT_VALIDATION,
+      totalTimeoutMs: 30_000,
+      callTimeoutMs: 10_000,
+      source: 'code' as const,
+      toolBaseAids: false,
+    };
+    const closing = SHELF.replace(
+      '    def solution(self):',
+      '    def close(self):\n        raise RuntimeError("the shelf is still open")\n\n    def solution(self):',
+    );
     const refused = await validateEnvironment(closing, runtime(), options);
     const passed = await validateEnvironment(SHELF, runtime(), options);
     expect(refused).toMatchObject({ ok: false, code: 'close_exception', stage: 'determinism' });
@@ -138,9 +170,16 @@ class PlainToolsEnv:
   });
 
   it("without the tab's extra checks, validation keeps what the reference keeps: a misplaced first instruction, a criteria count mismatch, a criterion true at reset; a criterion raising at every seed is still refused while the gate runs", async () => {
-    const options = { ...DEFAULT_VALIDATION, totalTimeoutMs: 30_000, callTimeoutMs: 10_000, source: 'code' as const, extraToolChecks: false };
+    const options = {
+      ...DEFAULT_VALIDATION,
+      totalTimeoutMs: 30_000,
+      callTimeoutMs: 10_000,
+      source: 'code' as const,
+      extraToolChecks: false,
+    };
     const verdicts = [];
-    for (const file of ['first_instruction.py', 'criteria_count.py', 'criteria_true.py']) verdicts.push((await validateEnvironment(readToolUseEnv('broken', file), runtime(), options)).code);
+    for (const file of ['first_instruction.py', 'criteria_count.py', 'criteria_true.py'])
+      verdicts.push((await validateEnvironment(readToolUseEnv('broken', file), runtime(), options)).code);
     const raising = readToolUseEnv('broken', 'criteria_raise.py');
     const gated = await validateEnvironment(raising, runtime(), options);
     const ungated = await validateEnvironment(raising, runtime(), { ...options, resetGate: false });

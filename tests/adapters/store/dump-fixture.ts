@@ -3,7 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { openDB } from 'idb';
 import { upgradeToV1 } from '../../../src/adapters/store/idb-upgrade.ts';
-import type { EnvironmentRow, EpisodeRow, EpochRow, RolloutRowRecord, SpadeDbSchema, StateRow } from '../../../src/adapters/store/idb-schema.ts';
+import type {
+  EnvironmentRow,
+  EpisodeRow,
+  EpochRow,
+  RolloutRowRecord,
+  SpadeDbSchema,
+  StateRow,
+} from '../../../src/adapters/store/idb-schema.ts';
 import type { EpochResult } from '../../../src/core/loop/epoch.ts';
 import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 

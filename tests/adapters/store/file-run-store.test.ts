@@ -51,14 +51,18 @@ describe('file store', () => {
     const store = new FileRunStore(dir);
     await store.createRun(testMeta('r'));
     await store.commitEpoch('r', EPOCHS[0]!);
-    appendFileSync(join(dir, 'environments.jsonl'), JSON.stringify({ ...EPOCHS[1]!.environments[0], sha256: 'x' }) + '\n');
+    appendFileSync(
+      join(dir, 'environments.jsonl'),
+      JSON.stringify({ ...EPOCHS[1]!.environments[0], sha256: 'x' }) + '\n',
+    );
     appendFileSync(join(dir, 'episodes.jsonl'), '{"id":"e0001-s00-r0-noh');
     const reopened = new FileRunStore(dir);
     expect((await reopened.queryEnvironments('r')).map((e) => e.id)).toEqual(['e0000-s00', 'e0000-s01']);
     expect((await reopened.loadRun('r'))!.state).toEqual(EPOCHS[0]!.nextState);
     await reopened.commitEpoch('r', EPOCHS[1]!);
     const clean = await cleanRun();
-    for (const file of RUN_FILES.filter((f) => f !== 'timings.jsonl')) expect(read(dir, file), file).toBe(read(clean, file));
+    for (const file of RUN_FILES.filter((f) => f !== 'timings.jsonl'))
+      expect(read(dir, file), file).toBe(read(clean, file));
     expect(await reopened.countEnvironments('r')).toBe(4);
   });
 
@@ -74,14 +78,26 @@ describe('file store', () => {
     rmSync(join(dir, 'state.json'));
     const store = new FileRunStore(dir);
     const [meta] = await store.listRuns();
-    expect(meta).toMatchObject({ id: 'run-dir', epochsCompleted: 2, status: 'completed', modelId: 'scripted:hint-helps.json' });
+    expect(meta).toMatchObject({
+      id: 'run-dir',
+      epochsCompleted: 2,
+      status: 'completed',
+      modelId: 'scripted:hint-helps.json',
+    });
     const loaded = await store.loadRun('run-dir');
     const envs = EPOCHS.flatMap((e) => e.environments);
     expect(loaded!.state.epoch).toBe(2);
     expect(loaded!.state.memory).toEqual(
       rememberEnvironments(
         [],
-        envs.map((e) => ({ envId: e.id, skill: e.skill, code: e.code, winRate: e.stats!.fractionWon, regret: e.stats!.regret, epoch: e.epoch })),
+        envs.map((e) => ({
+          envId: e.id,
+          skill: e.skill,
+          code: e.code,
+          winRate: e.stats!.fractionWon,
+          regret: e.stats!.regret,
+          epoch: e.epoch,
+        })),
       ),
     );
     expect(loaded!.state.memory).toEqual(EPOCHS[1]!.nextState.memory);
@@ -92,7 +108,10 @@ describe('file store', () => {
   it('continues a directory whose state.json has no sizes (an unzipped archive)', async () => {
     const dir = await cleanRun([EPOCHS[0]!]);
     const state = JSON.parse(read(dir, 'state.json')) as StateFile;
-    writeFileSync(join(dir, 'state.json'), JSON.stringify({ epochsCompleted: state.epochsCompleted, state: state.state }));
+    writeFileSync(
+      join(dir, 'state.json'),
+      JSON.stringify({ epochsCompleted: state.epochsCompleted, state: state.state }),
+    );
     const store = new FileRunStore(dir);
     await store.commitEpoch('r', EPOCHS[1]!);
     expect(await store.countEnvironments('r')).toBe(4);

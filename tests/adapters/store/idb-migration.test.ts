@@ -36,7 +36,9 @@ describe('schema v1 -> v2 from the frozen dump', () => {
       const before = dump.stores.environments.find((r) => r.runId === row.runId && r.envId === row.envId)!;
       expect(row).toEqual({ ...before, scored: isScored(before.record) ? 1 : 0 });
     }
-    expect(await store.db.countFromIndex('environments', 'byScored', ['mixed', 0])).toBe(dump.stores.environments.filter((r) => r.runId === 'mixed' && !isScored(r.record)).length);
+    expect(await store.db.countFromIndex('environments', 'byScored', ['mixed', 0])).toBe(
+      dump.stores.environments.filter((r) => r.runId === 'mixed' && !isScored(r.record)).length,
+    );
     store.close();
   });
 
@@ -63,7 +65,9 @@ describe('schema v1 -> v2 from the frozen dump', () => {
         JSON.stringify(q),
       ).toEqual(selectEnvironments(mixed, q).map((e) => e.id));
     const env = mixed[0]!;
-    expect(await store.episodesOf('mixed', env.id)).toEqual(dump.stores.episodes.filter((e) => e.runId === 'mixed' && e.envId === env.id).map((e) => e.episode));
+    expect(await store.episodesOf('mixed', env.id)).toEqual(
+      dump.stores.episodes.filter((e) => e.runId === 'mixed' && e.envId === env.id).map((e) => e.episode),
+    );
     store.close();
   });
 

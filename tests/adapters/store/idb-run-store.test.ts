@@ -3,7 +3,12 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isQuotaError, openIndexedDbRunStore, toStoreError, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
+import {
+  isQuotaError,
+  openIndexedDbRunStore,
+  toStoreError,
+  type IndexedDbRunStore,
+} from '../../../src/adapters/store/idb-run-store.ts';
 import { DB_VERSION } from '../../../src/adapters/store/idb-schema.ts';
 import { upgradeToV1 } from '../../../src/adapters/store/idb-upgrade.ts';
 import { estimateStorage, requestPersistentStorage } from '../../../src/adapters/store/storage-quota.ts';
@@ -50,14 +55,19 @@ describe('commitEpoch is one transaction', () => {
     await store.commitEpoch('r', EPOCHS[0]!);
     const realPut = IDBObjectStore.prototype.put;
     let puts = 0;
-    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore['put']>
+    ) {
       if (++puts === 6) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return realPut.apply(this, args);
     });
     const error = await store.commitEpoch('r', EPOCHS[1]!).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreQuotaError);
     expect(error).toMatchObject({ code: 'quota_exceeded', name: 'StoreQuotaError' });
-    expect((error as Error).message).toMatch(/^Storage is full: epoch 1 of run r did not fit .* nothing of it was written/);
+    expect((error as Error).message).toMatch(
+      /^Storage is full: epoch 1 of run r did not fit .* nothing of it was written/,
+    );
     expect(puts).toBe(6);
     vi.restoreAllMocks();
     const loaded = await store.loadRun('r');
@@ -71,7 +81,9 @@ describe('commitEpoch is one transaction', () => {
 
   it('maps quota errors raised at commit time (AbortError with the transaction error) too', () => {
     const quota = new DOMException('full', 'QuotaExceededError');
-    expect(toStoreError(new DOMException('aborted', 'AbortError'), quota, 'epoch 3 of run x')).toBeInstanceOf(StoreQuotaError);
+    expect(toStoreError(new DOMException('aborted', 'AbortError'), quota, 'epoch 3 of run x')).toBeInstanceOf(
+      StoreQuotaError,
+    );
     expect(isQuotaError({ name: 'NS_ERROR_DOM_QUOTA_REACHED' })).toBe(true);
     expect(isQuotaError(new DOMException('x', 'AbortError'))).toBe(false);
     const other = new Error('boom');
@@ -113,14 +125,22 @@ describe('other tabs', () => {
 describe('storage helpers degrade where the API is missing', () => {
   it('persist: granted, already persisted, denied, unavailable, throwing', async () => {
     expect(await requestPersistentStorage({ persist: async () => true, persisted: async () => false })).toBe('granted');
-    expect(await requestPersistentStorage({ persist: vi.fn(async () => false), persisted: async () => true })).toBe('granted');
+    expect(await requestPersistentStorage({ persist: vi.fn(async () => false), persisted: async () => true })).toBe(
+      'granted',
+    );
     expect(await requestPersistentStorage({ persist: async () => false })).toBe('denied');
     expect(await requestPersistentStorage(undefined)).toBe('unavailable');
-    expect(await requestPersistentStorage({ persist: async () => Promise.reject(new Error('no')) })).toBe('unavailable');
+    expect(await requestPersistentStorage({ persist: async () => Promise.reject(new Error('no')) })).toBe(
+      'unavailable',
+    );
   });
 
   it('estimate: usage, quota and fraction, or null', async () => {
-    expect(await estimateStorage({ estimate: async () => ({ usage: 25, quota: 100 }) })).toEqual({ usage: 25, quota: 100, fraction: 0.25 });
+    expect(await estimateStorage({ estimate: async () => ({ usage: 25, quota: 100 }) })).toEqual({
+      usage: 25,
+      quota: 100,
+      fraction: 0.25,
+    });
     expect(await estimateStorage({ estimate: async () => ({}) })).toEqual({ usage: 0, quota: 0, fraction: 0 });
     expect(await estimateStorage({})).toBeNull();
     expect(await estimateStorage({ estimate: async () => Promise.reject(new Error('x')) })).toBeNull();

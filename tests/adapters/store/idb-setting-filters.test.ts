@@ -55,9 +55,13 @@ describe('setting and domain filters in IndexedDB', () => {
         label,
       ).toEqual(expected.map((env) => env.id));
       expect(await store.queryEnvironmentSummaries('m', query), label).toEqual(expected.map(summarizeEnvironment));
-      expect(await store.countEnvironments('m', { ...query, offset: undefined, limit: undefined }), label).toBe(selectEnvironments(all, { ...query, offset: undefined, limit: undefined }).length);
+      expect(await store.countEnvironments('m', { ...query, offset: undefined, limit: undefined }), label).toBe(
+        selectEnvironments(all, { ...query, offset: undefined, limit: undefined }).length,
+      );
     }
     expect(await store.countEnvironments('m', { setting: 'games', domain: HOME })).toBe(0);
-    expect(await store.countEnvironments('m', { setting: 'tool_use' })).toBe(all.filter((env) => env.domain !== undefined || env.skill === 'Tool Selection').length);
+    expect(await store.countEnvironments('m', { setting: 'tool_use' })).toBe(
+      all.filter((env) => env.domain !== undefined || env.skill === 'Tool Selection').length,
+    );
   });
 });

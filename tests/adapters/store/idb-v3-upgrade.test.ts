@@ -15,7 +15,15 @@ async function restoreV2Database(name: string): Promise<void> {
   db.close();
 }
 
-const PLAY = { envId: 'coin_purse', skill: 'Mathematical Reasoning', seed: 1, return: 1, won: true, turns: 2, error: null };
+const PLAY = {
+  envId: 'coin_purse',
+  skill: 'Mathematical Reasoning',
+  seed: 1,
+  return: 1,
+  won: true,
+  turns: 2,
+  error: null,
+};
 const RECORD: EvalRecord = {
   epoch: 1,
   suite: 'builtin',
@@ -35,7 +43,12 @@ describe('schema v2 -> v3', () => {
     await restoreV2Database(name);
     const before = await openDB<SpadeDbSchema>(name, 2);
     expect([...before.objectStoreNames]).not.toContain('evals');
-    const rows = { runs: await before.getAll('runs'), environments: await before.getAll('environments'), episodes: await before.count('episodes'), state: await before.getAll('state') };
+    const rows = {
+      runs: await before.getAll('runs'),
+      environments: await before.getAll('environments'),
+      episodes: await before.count('episodes'),
+      state: await before.getAll('state'),
+    };
     before.close();
 
     const store = await openIndexedDbRunStore({ name });

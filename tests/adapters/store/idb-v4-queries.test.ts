@@ -58,9 +58,18 @@ describe('v4 explorer queries against the v3 query path', () => {
         label,
       ).toEqual((await queryEnvironmentRows(store.db, 'q', query)).map((e) => e.id));
     }
-    const filters = new Map([...ALL_QUERIES, ...EXTRA].map((q) => [JSON.stringify([q.skill, q.status, q.epoch]), { skill: q.skill, status: q.status, epoch: q.epoch }]));
-    for (const [label, filter] of filters) expect(await store.countEnvironments('q', filter), label).toBe(await countEnvironmentRows(store.db, 'q', filter));
-    for (const query of EXTRA) expect(await store.queryEnvironmentSummaries('q', query), JSON.stringify(query)).toEqual((await queryEnvironmentRows(store.db, 'q', query)).map(summarizeEnvironment));
+    const filters = new Map(
+      [...ALL_QUERIES, ...EXTRA].map((q) => [
+        JSON.stringify([q.skill, q.status, q.epoch]),
+        { skill: q.skill, status: q.status, epoch: q.epoch },
+      ]),
+    );
+    for (const [label, filter] of filters)
+      expect(await store.countEnvironments('q', filter), label).toBe(await countEnvironmentRows(store.db, 'q', filter));
+    for (const query of EXTRA)
+      expect(await store.queryEnvironmentSummaries('q', query), JSON.stringify(query)).toEqual(
+        (await queryEnvironmentRows(store.db, 'q', query)).map(summarizeEnvironment),
+      );
   });
 
   it('the awkward cases are in the data, and another run with the same records does not leak in', async () => {

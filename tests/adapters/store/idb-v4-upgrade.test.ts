@@ -16,7 +16,15 @@ import { summarizeEvaluation, type EvalRecord } from '../../../src/core/eval/eva
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import { readV1Dump, restoreV1Database, type V1Dump } from './dump-fixture.ts';
 
-const PLAY = { envId: 'coin_purse', skill: 'Mathematical Reasoning', seed: 1, return: 1, won: true, turns: 2, error: null };
+const PLAY = {
+  envId: 'coin_purse',
+  skill: 'Mathematical Reasoning',
+  seed: 1,
+  return: 1,
+  won: true,
+  turns: 2,
+  error: null,
+};
 const RECORD: EvalRecord = {
   epoch: 1,
   suite: 'builtin',
@@ -68,9 +76,12 @@ describe('schema v3 -> v4', () => {
     expect(before.environments.length).toBeGreaterThan(10);
     const store = await openIndexedDbRunStore({ name });
     expect(store.db.version).toBe(DB_VERSION);
-    for (const s of STORES.filter((s) => s !== 'epochs')) expect(await store.db.getAll(s), s).toEqual((before as Record<string, unknown[]>)[s]);
+    for (const s of STORES.filter((s) => s !== 'epochs'))
+      expect(await store.db.getAll(s), s).toEqual((before as Record<string, unknown[]>)[s]);
     const recordsOf = (runId: string) => before.environments.filter((e) => e.runId === runId).map((e) => e.record);
-    expect(await store.db.getAll('epochs')).toEqual(before.epochs.map((row) => ({ ...row, envSummary: summarizeEnvironments(row.epoch, recordsOf(row.runId)) })));
+    expect(await store.db.getAll('epochs')).toEqual(
+      before.epochs.map((row) => ({ ...row, envSummary: summarizeEnvironments(row.epoch, recordsOf(row.runId)) })),
+    );
     const summaries = await store.db.getAll('envSummaries');
     expect(summaries).toHaveLength(before.environments.length);
     for (const row of before.environments) {
@@ -102,12 +113,18 @@ describe('schema v3 -> v4', () => {
       { epoch: 2, sortBy: 'designerReward' },
     ];
     for (const q of queries) {
-      expect(await store.queryEnvironmentSummaries('mixed', q), JSON.stringify(q)).toEqual(selectEnvironments(mixed, q).map(summarizeEnvironment));
-      expect(await store.countEnvironments('mixed', q), JSON.stringify(q)).toBe(selectEnvironments(mixed, { ...q, offset: 0, limit: undefined }).length);
+      expect(await store.queryEnvironmentSummaries('mixed', q), JSON.stringify(q)).toEqual(
+        selectEnvironments(mixed, q).map(summarizeEnvironment),
+      );
+      expect(await store.countEnvironments('mixed', q), JSON.stringify(q)).toBe(
+        selectEnvironments(mixed, { ...q, offset: 0, limit: undefined }).length,
+      );
     }
     const rows = await store.chartRowsOf('mixed');
     expect(rows.map((r) => r.environments)).toEqual([0, 1, 2].map((epoch) => summarizeEnvironments(epoch, mixed)));
-    expect(rows.map((r) => r.metrics)).toEqual(dump.stores.epochs.filter((e) => e.runId === 'mixed').map((e) => e.metrics));
+    expect(rows.map((r) => r.metrics)).toEqual(
+      dump.stores.epochs.filter((e) => e.runId === 'mixed').map((e) => e.metrics),
+    );
     store.close();
   });
 
@@ -132,7 +149,9 @@ describe('schema v4 -> v5', () => {
   it("rebuilds summaries written before v5 so each names its environment's class", async () => {
     const name = 'v5-upgrade-class-names';
     await restoreV3Database(name);
-    const v4 = await openDB<SpadeDbSchema>(name, 4, { upgrade: (database, _old, _new, tx) => void upgradeToV4(database, tx) });
+    const v4 = await openDB<SpadeDbSchema>(name, 4, {
+      upgrade: (database, _old, _new, tx) => void upgradeToV4(database, tx),
+    });
     // As a v4 app wrote them: no class name.
     for (const row of await v4.getAll('envSummaries')) {
       const { className: _dropped, ...summary } = row.summary;
@@ -144,7 +163,9 @@ describe('schema v4 -> v5', () => {
     const store = await openIndexedDbRunStore({ name });
     expect(store.db.version).toBe(DB_VERSION);
     const summaries = await store.db.getAll('envSummaries');
-    expect(summaries.map((r) => r.summary.className)).toEqual(summaries.map((r) => summarizeEnvironment(records.get(`${r.runId}/${r.envId}`)!).className));
+    expect(summaries.map((r) => r.summary.className)).toEqual(
+      summaries.map((r) => summarizeEnvironment(records.get(`${r.runId}/${r.envId}`)!).className),
+    );
     expect(summaries.map((r) => r.summary.className)).toContain('GlowKeyEnv');
     store.close();
   });

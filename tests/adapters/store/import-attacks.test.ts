@@ -15,9 +15,15 @@ import { DEFAULT_VALIDATION } from '../../../src/core/env/validate-env.ts';
 
 const GOOD = readFileSync(new URL('../../../public/pools/starter/games/number_ladder.py', import.meta.url), 'utf8');
 /** Valid code that model-reply extraction would cut: a fenced block in a docstring. */
-const FENCED_DOCSTRING = GOOD.replace('    """Mathematical reasoning:', '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:');
+const FENCED_DOCSTRING = GOOD.replace(
+  '    """Mathematical reasoning:',
+  '    """Reply in a block such as\n```python\n\\boxed{1}\n```\n    Mathematical reasoning:',
+);
 /** Valid code that `<think>` stripping would cut: the tag inside a string literal. */
-const THINK_STRING = GOOD.replace('    def __init__(self, max_turns=12):', '    TAG = "<think>"\n\n    def __init__(self, max_turns=12):');
+const THINK_STRING = GOOD.replace(
+  '    def __init__(self, max_turns=12):',
+  '    TAG = "<think>"\n\n    def __init__(self, max_turns=12):',
+);
 const VALIDATION = { ...DEFAULT_VALIDATION, totalTimeoutMs: 4000, callTimeoutMs: 1500 };
 let sandbox: PyodideSandboxRuntime;
 const ports = () => ({ sandbox, validation: VALIDATION });
@@ -47,10 +53,16 @@ describe('files are code', () => {
 });
 
 describe('hostile run archives', () => {
-  async function archiveWith(config: Record<string, unknown>, metaFields: Record<string, unknown> = {}): Promise<Uint8Array> {
+  async function archiveWith(
+    config: Record<string, unknown>,
+    metaFields: Record<string, unknown> = {},
+  ): Promise<Uint8Array> {
     const store = new MemoryRunStore();
     await importIntoStore(store, [{ path: 'g.py', bytes: bytes(GOOD) }], ports(), { runId: 'a', now: 1 });
-    const files = unzipFiles((await exportRun(store, 'a', 'archive')).bytes).files.map((f) => ({ path: f.path, text: decodeUtf8(f.bytes) }));
+    const files = unzipFiles((await exportRun(store, 'a', 'archive')).bytes).files.map((f) => ({
+      path: f.path,
+      text: decodeUtf8(f.bytes),
+    }));
     const run = files.find((f) => f.path === 'run.json')!;
     const meta = JSON.parse(run.text) as { config: Record<string, unknown> };
     run.text = JSON.stringify({ ...meta, ...metaFields, config: { ...meta.config, ...config } });
@@ -58,7 +70,12 @@ describe('hostile run archives', () => {
   }
 
   it("an hour-long validateTimeoutMs is lowered to this app's limit, and the import validates within its own", async () => {
-    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'a.zip', bytes: await archiveWith({ validateTimeoutMs: 3_600_000 }) }], ports(), { now: 2 });
+    const report = await importIntoStore(
+      new MemoryRunStore(),
+      [{ path: 'a.zip', bytes: await archiveWith({ validateTimeoutMs: 3_600_000 }) }],
+      ports(),
+      { now: 2 },
+    );
     expect(report.snapshot!.meta.config.validateTimeoutMs).toBe(MAX_VALIDATE_TIMEOUT_MS);
     expect(report.problems.map((p) => [p.source, p.kept, p.reason.split(';')[0]])).toEqual([
       ['run.json', true, expect.stringMatching(/^checksum mismatch/)],
@@ -74,18 +91,31 @@ describe('hostile run archives', () => {
       ['aborted', 'aborted'],
     ] as const) {
       const store = new MemoryRunStore();
-      const report = await importIntoStore(store, [{ path: 'a.zip', bytes: await archiveWith({}, { status }) }], ports(), { now: 2 });
-      expect((await store.listRuns()).find((run) => run.id === report.runId)?.status, JSON.stringify(status)).toBe(stored);
+      const report = await importIntoStore(
+        store,
+        [{ path: 'a.zip', bytes: await archiveWith({}, { status }) }],
+        ports(),
+        { now: 2 },
+      );
+      expect((await store.listRuns()).find((run) => run.id === report.runId)?.status, JSON.stringify(status)).toBe(
+        stored,
+      );
     }
   });
 
   it('playsPerArm 1e6 is rejected by configProblems: nothing is stored', async () => {
     const store = new MemoryRunStore();
-    const report = await importIntoStore(store, [{ path: 'a.zip', bytes: await archiveWith({ playsPerArm: 1e6 }) }], ports(), { now: 2 });
+    const report = await importIntoStore(
+      store,
+      [{ path: 'a.zip', bytes: await archiveWith({ playsPerArm: 1e6 }) }],
+      ports(),
+      { now: 2 },
+    );
     expect(report.runId).toBeNull();
     expect(report.problems.at(-1)).toEqual({
       source: 'run.json',
-      reason: 'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it',
+      reason:
+        'config rejected: playsPerArm must be an integer from 1 to 64, got 1000000. Fix: correct config in run.json, or export the run again from an app that accepts it',
       kept: false,
     });
     expect(await store.listRuns()).toEqual([]);
@@ -101,7 +131,10 @@ describe('a hostile pool zip', () => {
       'games/bad_utf8.py': new Uint8Array([0x78, 0x3d, 0xff, 0x0a]),
       'games/huge.py': strToU8(`x = 1\n${'#'.repeat(300 * 1024)}\n`),
     });
-    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'p.zip', bytes: zip }], ports(), { runId: 'p', now: 1 });
+    const report = await importIntoStore(new MemoryRunStore(), [{ path: 'p.zip', bytes: zip }], ports(), {
+      runId: 'p',
+      now: 1,
+    });
     expect(report.imported).toBe(1);
     expect(report.problems.map((p) => [p.source, p.kept, p.reason.split(/[;(]/)[0]!.trim()])).toEqual([
       ['p.zip:..\\evil.py', false, 'expected a relative path with "/" separators, saw a backslash in the path'],

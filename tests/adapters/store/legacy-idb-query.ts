@@ -6,7 +6,12 @@ import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import type { EnvironmentQuery } from '../../../src/core/ports/store-port.ts';
 import type { SpadeDbSchema } from '../../../src/adapters/store/idb-schema.ts';
 
-const SORT_INDEX = { epoch: 'byEpoch', regret: 'byRegret', winRate: 'byWinRate', designerReward: 'byDesignerReward' } as const;
+const SORT_INDEX = {
+  epoch: 'byEpoch',
+  regret: 'byRegret',
+  winRate: 'byWinRate',
+  designerReward: 'byDesignerReward',
+} as const;
 
 type Db = IDBPDatabase<SpadeDbSchema>;
 type ReadTx = IDBPTransaction<SpadeDbSchema, ['environments'], 'readonly'>;
@@ -56,22 +61,37 @@ export async function countEnvironmentRows(db: Db, runId: string, query: Environ
 /** Ids of a run's environments in the explorer's order, read from index keys only. */
 async function orderedIds(tx: ReadTx, runId: string, query: EnvironmentQuery): Promise<string[]> {
   const sortBy = query.sortBy ?? 'epoch';
-  const ids = async (index: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX], range: IDBKeyRange) => {
+  const ids = async (
+    index: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX],
+    range: IDBKeyRange,
+  ) => {
     const keys = ((await tx.store.index(index).getAllKeys(range)) as EnvKey[]).map((k) => k[1]);
     return query.descending ? keys.reverse() : keys;
   };
-  if (sortBy === 'epoch') return ids('byEpoch', query.epoch !== undefined ? epochRange(runId, query.epoch) : runRange(runId));
-  const [scored, unscored] = await Promise.all([ids(SORT_INDEX[sortBy], runRange(runId)), ids('byScored', IDBKeyRange.only([runId, 0]))]);
+  if (sortBy === 'epoch')
+    return ids('byEpoch', query.epoch !== undefined ? epochRange(runId, query.epoch) : runRange(runId));
+  const [scored, unscored] = await Promise.all([
+    ids(SORT_INDEX[sortBy], runRange(runId)),
+    ids('byScored', IDBKeyRange.only([runId, 0])),
+  ]);
   return [...scored, ...unscored];
 }
 
 /** Reads one page without filters: a cursor walks the sort index in order (skipping by count and advance), then the unscored. */
-async function walkPage(tx: ReadTx, runId: string, query: EnvironmentQuery, limit: number): Promise<EnvironmentRecord[]> {
+async function walkPage(
+  tx: ReadTx,
+  runId: string,
+  query: EnvironmentQuery,
+  limit: number,
+): Promise<EnvironmentRecord[]> {
   const sortBy = query.sortBy ?? 'epoch';
   const direction = query.descending ? 'prev' : 'next';
   const out: EnvironmentRecord[] = [];
   let skip = query.offset ?? 0;
-  const walk = async (name: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX], range: IDBKeyRange) => {
+  const walk = async (
+    name: 'byEpoch' | 'byScored' | (typeof SORT_INDEX)[keyof typeof SORT_INDEX],
+    range: IDBKeyRange,
+  ) => {
     const index = tx.store.index(name);
     if (skip > 0) {
       const entries = await index.count(range);
@@ -104,11 +124,17 @@ async function walkPage(tx: ReadTx, runId: string, query: EnvironmentQuery, limi
  * keys in order, intersected with the filter indexes' keys) and then only its records are read,
  * so it costs a few key lists plus `limit` records however deep it lies or rare its filter is.
  */
-export async function queryEnvironmentRows(db: Db, runId: string, query: EnvironmentQuery = {}): Promise<EnvironmentRecord[]> {
+export async function queryEnvironmentRows(
+  db: Db,
+  runId: string,
+  query: EnvironmentQuery = {},
+): Promise<EnvironmentRecord[]> {
   const offset = query.offset ?? 0;
   if (query.limit === undefined) {
     const filter = filterRanges(runId, query)[0];
-    const rows = filter ? await db.getAllFromIndex('environments', filter.index, filter.range) : await db.getAll('environments', runRange(runId));
+    const rows = filter
+      ? await db.getAllFromIndex('environments', filter.index, filter.range)
+      : await db.getAll('environments', runRange(runId));
     return rows
       .map((r) => r.record)
       .filter((env) => matchesEnvironmentQuery(env, query))
@@ -118,7 +144,10 @@ export async function queryEnvironmentRows(db: Db, runId: string, query: Environ
   if (query.limit <= 0) return [];
   const tx = db.transaction('environments', 'readonly');
   // Sorting by epoch, an epoch filter is the cursor's own key range.
-  const filtered = query.skill !== undefined || query.status !== undefined || (query.epoch !== undefined && query.sortBy !== undefined && query.sortBy !== 'epoch');
+  const filtered =
+    query.skill !== undefined ||
+    query.status !== undefined ||
+    (query.epoch !== undefined && query.sortBy !== undefined && query.sortBy !== 'epoch');
   if (!filtered) {
     const page = await walkPage(tx, runId, query, query.limit);
     await tx.done;

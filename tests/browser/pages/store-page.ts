@@ -41,7 +41,8 @@ function store(name: string): IndexedDbRunStore {
   return found;
 }
 
-const unzipText = (bytes: Uint8Array): TextFile[] => unzipFiles(bytes).files.map((f) => ({ path: f.path, text: decodeUtf8(f.bytes) }));
+const unzipText = (bytes: Uint8Array): TextFile[] =>
+  unzipFiles(bytes).files.map((f) => ({ path: f.path, text: decodeUtf8(f.bytes) }));
 
 const api = {
   /** Opens (creating or upgrading) database `name`. */
@@ -60,12 +61,19 @@ const api = {
         upgradeToV3(database);
       },
     });
-    const rows = await Promise.all(epochs.flatMap((r) => r.environments.map(async (env) => environmentRow(meta.id, env, await hashText(env.code)))));
+    const rows = await Promise.all(
+      epochs.flatMap((r) => r.environments.map(async (env) => environmentRow(meta.id, env, await hashText(env.code)))),
+    );
     const tx = db.transaction(['runs', 'epochs', 'environments', 'episodes', 'state'], 'readwrite');
     void tx.objectStore('runs').put({ ...meta, epochsCompleted: epochs.length });
     for (const r of epochs) {
-      void tx.objectStore('epochs').put({ runId: meta.id, epoch: r.epoch, metrics: r.metrics, timings: r.timings } as never);
-      r.episodes.forEach((episode, seq) => void tx.objectStore('episodes').put({ runId: meta.id, epoch: r.epoch, seq, envId: episode.envId, episode }));
+      void tx
+        .objectStore('epochs')
+        .put({ runId: meta.id, epoch: r.epoch, metrics: r.metrics, timings: r.timings } as never);
+      r.episodes.forEach(
+        (episode, seq) =>
+          void tx.objectStore('episodes').put({ runId: meta.id, epoch: r.epoch, seq, envId: episode.envId, episode }),
+      );
     }
     for (const row of rows) void tx.objectStore('environments').put(row);
     void tx.objectStore('state').put({ runId: meta.id, state: epochs[epochs.length - 1]!.nextState });
@@ -73,7 +81,8 @@ const api = {
     db.close();
   },
   createRun: (name: string, meta: RunMeta) => attempt(() => store(name).createRun(meta)),
-  commitEpoch: (name: string, runId: string, result: EpochResult) => attempt(() => store(name).commitEpoch(runId, result)),
+  commitEpoch: (name: string, runId: string, result: EpochResult) =>
+    attempt(() => store(name).commitEpoch(runId, result)),
   /** Commits `result` with environment 0's code padded by `megabytes` MB of random hex (incompressible), to run into a small quota. */
   commitPadded: (name: string, runId: string, result: EpochResult, megabytes: number) =>
     attempt(() => {
@@ -89,12 +98,23 @@ const api = {
     store(name)
       .queryEnvironments(runId, query)
       .then((envs) => envs.map((e) => e.id)),
-  summaries: (name: string, runId: string, query: EnvironmentQuery) => store(name).queryEnvironmentSummaries(runId, query),
+  summaries: (name: string, runId: string, query: EnvironmentQuery) =>
+    store(name).queryEnvironmentSummaries(runId, query),
   chartRows: (name: string, runId: string) => store(name).chartRowsOf(runId),
   /** Exports a run; zips come back unzipped. */
-  async exportFiles(name: string, runId: string, format: ExportFormat): Promise<{ fileName: string; files: TextFile[] }> {
+  async exportFiles(
+    name: string,
+    runId: string,
+    format: ExportFormat,
+  ): Promise<{ fileName: string; files: TextFile[] }> {
     const file = await exportRun(store(name), runId, format);
-    return { fileName: file.fileName, files: file.mimeType === 'application/zip' ? unzipText(file.bytes) : [{ path: file.fileName, text: decodeUtf8(file.bytes) }] };
+    return {
+      fileName: file.fileName,
+      files:
+        file.mimeType === 'application/zip'
+          ? unzipText(file.bytes)
+          : [{ path: file.fileName, text: decodeUtf8(file.bytes) }],
+    };
   },
   /** Exports a run from one database and imports it into another, re-validating in the browser sandbox. */
   async exportThenImport(from: string, runId: string, format: ExportFormat, to: string, newRunId?: string) {
@@ -106,7 +126,13 @@ const api = {
       { sandbox, validation: { ...DEFAULT_VALIDATION, totalTimeoutMs: 10_000 } },
       { now: Date.now(), ...(newRunId ? { runId: newRunId } : {}) },
     );
-    return { kind: report.kind, imported: report.imported, found: report.found, problems: report.problems, runId: report.runId };
+    return {
+      kind: report.kind,
+      imported: report.imported,
+      found: report.found,
+      problems: report.problems,
+      runId: report.runId,
+    };
   },
   persist: () => requestPersistentStorage(),
   estimate: () => estimateStorage(),

@@ -5,7 +5,12 @@ import { WebWorkerMLCEngine } from '@mlc-ai/web-llm';
 import { mount } from 'svelte';
 import { toStore } from 'svelte/store';
 import { detectGpuCapabilities } from '../../../src/adapters/gpu/gpu-capabilities.ts';
-import { customModel, prebuiltModels, type CatalogModel, type CustomModelInput } from '../../../src/adapters/llm/webllm/model-catalog.ts';
+import {
+  customModel,
+  prebuiltModels,
+  type CatalogModel,
+  type CustomModelInput,
+} from '../../../src/adapters/llm/webllm/model-catalog.ts';
 import { WebLlmChatModel } from '../../../src/adapters/llm/webllm/webllm-chat-model.ts';
 import type { EngineLease } from '../../../src/adapters/llm/webllm/webllm-engine.ts';
 import type { ModelLoadError } from '../../../src/adapters/llm/webllm/webllm-errors.ts';
@@ -113,7 +118,8 @@ const api = {
     pending?.cancel();
   },
   loadPrebuilt: async (id: string, cancelAfterMs?: number) => loadTimed(await prebuilt(id), cancelAfterMs),
-  loadCustom: (input: CustomModelInput, cancelAfterMs?: number) => loadTimed(customModel(input, location.href), cancelAfterMs),
+  loadCustom: (input: CustomModelInput, cancelAfterMs?: number) =>
+    loadTimed(customModel(input, location.href), cancelAfterMs),
   /**
    * A chat call through the real worker engine whose model is not loaded in the worker: web-llm's
    * handler then reloads `input`'s model inside the call (its service-worker recovery path);
@@ -129,12 +135,27 @@ const api = {
     const signal = (chatAbort = new AbortController()).signal;
     abortedAt = null;
     const started = performance.now();
-    const timing = () => ({ ms: Math.round(performance.now() - started), abortToSettleMs: abortedAt === null ? null : Math.round(performance.now() - abortedAt) });
+    const timing = () => ({
+      ms: Math.round(performance.now() - started),
+      abortToSettleMs: abortedAt === null ? null : Math.round(performance.now() - abortedAt),
+    });
     try {
-      const result: ChatResult = await chat.complete({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, topP: 1, maxTokens: 8, seed: 1, purpose: 'agent', signal });
+      const result: ChatResult = await chat.complete({
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0,
+        topP: 1,
+        maxTokens: 8,
+        seed: 1,
+        purpose: 'agent',
+        signal,
+      });
       return { result, error: null, ...timing() };
     } catch (error) {
-      return { result: null, error: error instanceof Error ? `${(error as { code?: string }).code}: ${error.message}` : String(error), ...timing() };
+      return {
+        result: null,
+        error: error instanceof Error ? `${(error as { code?: string }).code}: ${error.message}` : String(error),
+        ...timing(),
+      };
     } finally {
       worker.terminate();
     }
@@ -147,7 +168,8 @@ const api = {
   /** Puts files into web-llm's Cache Storage as if a model had been downloaded (for the cache tests). */
   seedCache: async (cacheName: string, files: Record<string, string>) => {
     const cache = await caches.open(cacheName);
-    for (const [url, body] of Object.entries(files)) await cache.put(url, new Response(body, { headers: { 'content-length': String(new Blob([body]).size) } }));
+    for (const [url, body] of Object.entries(files))
+      await cache.put(url, new Response(body, { headers: { 'content-length': String(new Blob([body]).size) } }));
   },
 };
 

@@ -5,7 +5,10 @@
 // slots are then shown with the app's own slot view. `?threads=1` loads the engine on one thread.
 import { mount } from 'svelte';
 import { sandboxAssets } from 'virtual:spade-sandbox';
-import { createBrowserSandboxRuntime, type BrowserSandboxRuntime } from '../../../src/adapters/sandbox/browser-sandbox.ts';
+import {
+  createBrowserSandboxRuntime,
+  type BrowserSandboxRuntime,
+} from '../../../src/adapters/sandbox/browser-sandbox.ts';
 import { openIndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { CpuModelController } from '../../../src/app/models/cpu-model.svelte.ts';
 import { cpuEnvironment } from '../../../src/adapters/llm/wllama/wllama-engine.ts';
@@ -49,7 +52,9 @@ export interface EpochSummary {
 
 /** Threads the engine loads with: the page's own (cpuEnvironment) unless the URL asks for one (`?threads=1`). */
 const threadsParam = new URLSearchParams(location.search).get('threads');
-const controller = new CpuModelController(threadsParam === '1' ? { environment: { ...cpuEnvironment(), threads: 1 } } : {});
+const controller = new CpuModelController(
+  threadsParam === '1' ? { environment: { ...cpuEnvironment(), threads: 1 } } : {},
+);
 mount(CpuModelSetup, { target: document.getElementById('setup')!, props: { controller } });
 
 function loaded(): ChatModel {
@@ -64,7 +69,9 @@ const DEFAULT_MESSAGES: ChatMessage[] = [
 ];
 
 /** The loaded model's prompt token count of `messages` (the default chat when absent), or its error. */
-async function count(messages: ChatMessage[] = DEFAULT_MESSAGES): Promise<{ tokens: number | null; error: string | null; ms: number }> {
+async function count(
+  messages: ChatMessage[] = DEFAULT_MESSAGES,
+): Promise<{ tokens: number | null; error: string | null; ms: number }> {
   const started = performance.now();
   try {
     const tokens = await loaded().countPromptTokens!({ messages });
@@ -95,7 +102,14 @@ async function chat(options: {
   if (options.abortBeforeStart) stop();
   const settle = (result: ChatResult | null, error: TimedChat['error']): TimedChat => {
     const now = performance.now();
-    return { result, error, pieces, firstPieceMs, totalMs: Math.round(now - started), abortToSettleMs: abortedAt === null ? null : Math.round(now - abortedAt) };
+    return {
+      result,
+      error,
+      pieces,
+      firstPieceMs,
+      totalMs: Math.round(now - started),
+      abortToSettleMs: abortedAt === null ? null : Math.round(now - abortedAt),
+    };
   };
   try {
     const result = await loaded().complete({
@@ -110,7 +124,12 @@ async function chat(options: {
       onToken: (piece) => {
         firstPieceMs ??= Math.round(performance.now() - started);
         pieces.push(piece);
-        if (options.abortAfterPieces !== undefined && pieces.length >= options.abortAfterPieces && !abort.signal.aborted) stop();
+        if (
+          options.abortAfterPieces !== undefined &&
+          pieces.length >= options.abortAfterPieces &&
+          !abort.signal.aborted
+        )
+          stop();
       },
     });
     return settle(result, null);
@@ -140,20 +159,36 @@ async function epoch(overrides: Partial<Config>, designer: 'engine' | 'example' 
   const store = await openIndexedDbRunStore({ name: `spade-wllama-test-${Date.now()}` });
   const runId = 'cpu-epoch';
   const now = Date.now();
-  await store.createRun({ id: runId, name: 'CPU model epoch', createdAt: now, updatedAt: now, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
+  await store.createRun({
+    id: runId,
+    name: 'CPU model epoch',
+    createdAt: now,
+    updatedAt: now,
+    config,
+    modelId: model.id,
+    status: 'running',
+    epochsCompleted: 0,
+    epochsPlanned: 1,
+    lastError: null,
+  });
   const events: SpadeEvent[] = [];
   const promptChars: number[] = [];
   const measuring: ChatModel = {
     id: model.id,
     complete: async (request) => {
       if (request.purpose === 'designer') promptChars.push(request.messages.reduce((n, m) => n + m.content.length, 0));
-      if (designer === 'engine' || (request.purpose !== 'designer' && request.purpose !== 'repair')) return model.complete(request);
+      if (designer === 'engine' || (request.purpose !== 'designer' && request.purpose !== 'repair'))
+        return model.complete(request);
       const text = '```python\n' + EXAMPLE_ENV + '```';
       return { text, usage: { promptTokens: 0, completionTokens: 0 }, finishReason: 'stop' };
     },
   };
   const started = performance.now();
-  const result = await runEpoch({ model: measuring, sandbox: pageSandbox(), corpus: await corpus(), emit: (event) => events.push(event) }, INITIAL_RUN_STATE, config);
+  const result = await runEpoch(
+    { model: measuring, sandbox: pageSandbox(), corpus: await corpus(), emit: (event) => events.push(event) },
+    INITIAL_RUN_STATE,
+    config,
+  );
   await store.commitEpoch(runId, result);
   showEpoch(events);
   const run = await store.loadRun(runId);
@@ -178,7 +213,8 @@ function showEpoch(events: SpadeEvent[]): void {
   for (const event of events) applyEvent(live, event);
   const target = document.getElementById('epoch')!;
   target.replaceChildren();
-  for (const slot of live.slots) mount(SlotCard, { target, props: { slot, variant: DEFAULT_CONFIG.reward, dark: false } });
+  for (const slot of live.slots)
+    mount(SlotCard, { target, props: { slot, variant: DEFAULT_CONFIG.reward, dark: false } });
 }
 
 const api = {

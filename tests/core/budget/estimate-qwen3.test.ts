@@ -7,17 +7,29 @@ import type { ChatMessage, ToolSchema } from '../../../src/core/ports/chat-port.
 import { qwen3PromptTokens } from '../../fixtures/qwen3-chatml.ts';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
-const replies = (file: string) => (JSON.parse(read(file)) as { rules: Array<{ replies: string[] }> }).rules.flatMap((r) => r.replies);
+const replies = (file: string) =>
+  (JSON.parse(read(file)) as { rules: Array<{ replies: string[] }> }).rules.flatMap((r) => r.replies);
 const TOOLS: ToolSchema[] = [
   {
     type: 'function',
     function: {
       name: 'set_light',
       description: 'Turn a room light on or off.',
-      parameters: { type: 'object', properties: { room: { type: 'string', enum: ['hall', 'kitchen'] }, on: { type: 'boolean' } }, required: ['room', 'on'] },
+      parameters: {
+        type: 'object',
+        properties: { room: { type: 'string', enum: ['hall', 'kitchen'] }, on: { type: 'boolean' } },
+        required: ['room', 'on'],
+      },
     },
   },
-  { type: 'function', function: { name: 'read_meter', description: 'Read the energy meter in kWh.', parameters: { type: 'object', properties: {}, required: [] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'read_meter',
+      description: 'Read the energy meter in kWh.',
+      parameters: { type: 'object', properties: {}, required: [] },
+    },
+  },
 ];
 
 // The estimate must never count fewer tokens than the engine, or a fitted request could still overflow.
@@ -36,7 +48,9 @@ describe('the prompt estimate against Qwen3\u2019s tokenizer', () => {
       const messages: ChatMessage[] = [{ role: 'user', content: text }];
       expect(estimatePromptTokens({ messages }), text.slice(0, 60)).toBeGreaterThanOrEqual(qwen3PromptTokens(messages));
     }
-    const conversation: ChatMessage[] = texts.slice(0, 24).map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content }));
+    const conversation: ChatMessage[] = texts
+      .slice(0, 24)
+      .map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content }));
     expect(estimatePromptTokens({ messages: conversation })).toBeGreaterThanOrEqual(qwen3PromptTokens(conversation));
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { designerInputLevels, designerLadder, repairLadder, SHORT_EXAMPLE_CHARS } from '../../../src/core/prompts/designer-ladder.ts';
+import {
+  designerInputLevels,
+  designerLadder,
+  repairLadder,
+  SHORT_EXAMPLE_CHARS,
+} from '../../../src/core/prompts/designer-ladder.ts';
 import { historyLadder, TOOL_RESULT_CUTS, type AgentHistory } from '../../../src/core/prompts/history-ladder.ts';
 import { agentFirstMessage, PLAYBOOK_HEADING } from '../../../src/core/prompts/agent-prompt.ts';
 import { buildDesignerPrompt, type DesignerPromptInput } from '../../../src/core/prompts/designer-prompt.ts';
@@ -7,14 +12,24 @@ import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 import type { MemoryRecord } from '../../../src/core/loop/memory.ts';
 import type { ChatMessage } from '../../../src/core/ports/chat-port.ts';
 
-const record = (envId: string, code: string): MemoryRecord => ({ envId, skill: 'Optimization', code, winRate: 0.5, regret: 0.4, epoch: 0 });
+const record = (envId: string, code: string): MemoryRecord => ({
+  envId,
+  skill: 'Optimization',
+  code,
+  winRate: 0.5,
+  regret: 0.4,
+  epoch: 0,
+});
 const DOCUMENT = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 const INPUT: DesignerPromptInput = {
   skill: 'Optimization',
   skillDescription: 'finding the best choice under constraints',
   document: DOCUMENT,
   memory: {
-    positives: [record('e0000-s01', `class KnapEnv:\n${'    x = 1\n'.repeat(200)}`), record('e0000-s02', 'class TinyEnv:\n    pass')],
+    positives: [
+      record('e0000-s01', `class KnapEnv:\n${'    x = 1\n'.repeat(200)}`),
+      record('e0000-s02', 'class TinyEnv:\n    pass'),
+    ],
     negative: { record: record('e0000-s03', 'class EasyEnv: pass'), reason: 'too easy' },
   },
   difficulty: 'medium',
@@ -31,7 +46,10 @@ describe('the designer prompt at each trim level', () => {
     expect(levels[1]!.memory).toBe(INPUT.memory);
     expect(levels.slice(2).map((l) => l.document)).toEqual([null, null, null, null]);
     expect(levels[2]!.memory).toBe(INPUT.memory);
-    expect(levels[3]!.memory!.positives.map((p) => p.code.length)).toEqual([SHORT_EXAMPLE_CHARS + '\n# …'.length, 'class TinyEnv:\n    pass'.length]);
+    expect(levels[3]!.memory!.positives.map((p) => p.code.length)).toEqual([
+      SHORT_EXAMPLE_CHARS + '\n# …'.length,
+      'class TinyEnv:\n    pass'.length,
+    ]);
     expect(levels[4]!.memory!.positives.map((p) => p.code)).toEqual(['', '']);
     expect(levels[4]!.memory!.negative).toEqual(INPUT.memory!.negative);
     expect(levels[5]!.memory).toBeNull();
@@ -49,7 +67,9 @@ describe('the designer prompt at each trim level', () => {
     }
     expect(lengths).toHaveLength(6);
     expect(lengths.every((n, i) => i === 0 || n < lengths[i - 1]!)).toBe(true);
-    expect(ladder(4)![0]!.content).toContain("Reference 1 (skill: Optimization, win rate 0.50, regret 0.40); its code is left out to fit the model's context.");
+    expect(ladder(4)![0]!.content).toContain(
+      "Reference 1 (skill: Optimization, win rate 0.50, regret 0.40); its code is left out to fit the model's context.",
+    );
     expect(ladder(0)).toEqual(buildDesignerPrompt(INPUT, DEFAULT_TEMPLATES));
   });
 
@@ -72,20 +92,38 @@ describe('the designer prompt at each trim level', () => {
 
 function gameHistory(turns: number, lessons: string[] = []): AgentHistory {
   const messages: ChatMessage[] = [];
-  for (let t = 1; t <= turns; t++) messages.push({ role: 'assistant', content: `reply ${t}` }, { role: 'user', content: `observation ${t}` });
-  return { first: (withPlaybook) => agentFirstMessage('the start', DEFAULT_TEMPLATES.agent, withPlaybook ? lessons : []), hasPlaybook: lessons.length > 0, turns: messages, toolUse: false };
+  for (let t = 1; t <= turns; t++)
+    messages.push({ role: 'assistant', content: `reply ${t}` }, { role: 'user', content: `observation ${t}` });
+  return {
+    first: (withPlaybook) => agentFirstMessage('the start', DEFAULT_TEMPLATES.agent, withPlaybook ? lessons : []),
+    hasPlaybook: lessons.length > 0,
+    turns: messages,
+    toolUse: false,
+  };
 }
 
 describe('an agent request at each trim level', () => {
   it('leaves out the earliest turns one at a time, keeping the first message with a note and the latest turn, then drops the playbook', () => {
     const ladder = historyLadder(gameHistory(4, ['Count before you move.']));
-    expect(ladder(0)!.map((m) => m.content.split('\n')[0])).toEqual([PLAYBOOK_HEADING, 'reply 1', 'observation 1', 'reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
+    expect(ladder(0)!.map((m) => m.content.split('\n')[0])).toEqual([
+      PLAYBOOK_HEADING,
+      'reply 1',
+      'observation 1',
+      'reply 2',
+      'observation 2',
+      'reply 3',
+      'observation 3',
+      'reply 4',
+      'observation 4',
+    ]);
     expect(
       ladder(1)!
         .slice(1)
         .map((m) => m.content),
     ).toEqual(['reply 2', 'observation 2', 'reply 3', 'observation 3', 'reply 4', 'observation 4']);
-    expect(ladder(1)![0]!.content).toMatch(/the start[\s\S]*\[Turn 1 is left out here to fit the model's context; the latest turns follow\.\]$/);
+    expect(ladder(1)![0]!.content).toMatch(
+      /the start[\s\S]*\[Turn 1 is left out here to fit the model's context; the latest turns follow\.\]$/,
+    );
     expect(
       ladder(3)!
         .slice(1)
@@ -112,7 +150,12 @@ describe('an agent request at each trim level', () => {
       { role: 'assistant', content: 'call 2' },
       { role: 'tool', content: long },
     ];
-    const ladder = historyLadder({ first: () => ({ role: 'user', content: 'task' }), hasPlaybook: false, turns, toolUse: true });
+    const ladder = historyLadder({
+      first: () => ({ role: 'user', content: 'task' }),
+      hasPlaybook: false,
+      turns,
+      toolUse: true,
+    });
     expect(ladder(1)!.map((m) => m.content.length)).toEqual([4, 6, TOOL_RESULT_CUTS[0] + ' …[cut]'.length, 6, 1000]);
     expect(ladder(2)![2]!.content).toHaveLength(TOOL_RESULT_CUTS[1] + ' …[cut]'.length);
     expect(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkResetValue, checkSolutionValue, checkStepValue, failureToEnvError } from '../../../src/core/env/contract.ts';
+import {
+  checkResetValue,
+  checkSolutionValue,
+  checkStepValue,
+  failureToEnvError,
+} from '../../../src/core/env/contract.ts';
 import { EnvError } from '../../../src/core/env/env-error.ts';
 import type { DescribedValue } from '../../../src/core/env/harness-protocol.ts';
 
@@ -40,14 +45,22 @@ describe('checkResetValue', () => {
   it('after the harness converted a return (coerceStepReturns), lets an empty observation through and still checks the types', () => {
     expect(checkResetValue(tuple(str(''), dict()), 'play', true)).toEqual({ observation: '', info: {} });
     expect(codeOf(() => checkResetValue(tuple(num(1, 'int'), dict()), 'play', true))).toBe('reset_bad_return');
-    expect(codeOf(() => checkResetValue(tuple(str('a'), { t: 'other', name: 'list', repr: '[]' }), 'play', true))).toBe('reset_bad_info');
+    expect(codeOf(() => checkResetValue(tuple(str('a'), { t: 'other', name: 'list', repr: '[]' }), 'play', true))).toBe(
+      'reset_bad_info',
+    );
   });
 });
 
 describe('checkStepValue', () => {
   const ok = [str('obs'), num(0.5), bool(false), bool(true), dict()];
   it('accepts a well-formed 5-tuple, ints and bools as rewards', () => {
-    expect(checkStepValue(tuple(...ok), 'probe')).toEqual({ observation: 'obs', reward: 0.5, terminated: false, truncated: true, info: {} });
+    expect(checkStepValue(tuple(...ok), 'probe')).toEqual({
+      observation: 'obs',
+      reward: 0.5,
+      terminated: false,
+      truncated: true,
+      info: {},
+    });
     expect(checkStepValue(tuple(str('o'), num(-10, 'int'), bool(true), bool(false), dict()), 'probe').reward).toBe(-10);
     expect(checkStepValue(tuple(str('o'), bool(true), bool(true), bool(false), dict()), 'probe').reward).toBe(1);
   });
@@ -73,13 +86,13 @@ describe('checkStepValue', () => {
 
   it('after the harness converted a return (coerceStepReturns), lets NaN, infinities and rewards beyond ±10 through', () => {
     const rewardOf = (value: DescribedValue) => checkStepValue(replace(1, value), 'play', true).reward;
-    expect([rewardOf({ t: 'float', nonfinite: 'nan' }), rewardOf({ t: 'float', nonfinite: 'inf' }), rewardOf({ t: 'float', nonfinite: '-inf' }), rewardOf(num(11)), rewardOf(num(-50))]).toEqual([
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-      Number.NEGATIVE_INFINITY,
-      11,
-      -50,
-    ]);
+    expect([
+      rewardOf({ t: 'float', nonfinite: 'nan' }),
+      rewardOf({ t: 'float', nonfinite: 'inf' }),
+      rewardOf({ t: 'float', nonfinite: '-inf' }),
+      rewardOf(num(11)),
+      rewardOf(num(-50)),
+    ]).toEqual([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 11, -50]);
   });
 
   it.each([
@@ -89,9 +102,12 @@ describe('checkStepValue', () => {
     ['terminated int', replace(2, num(1, 'int')), 'step_bad_flags'],
     ['info list', replace(4, { t: 'other', name: 'list', repr: '[]' }), 'step_bad_info'],
     ['a bare str', str('a'), 'step_bad_return'],
-  ])('after the harness converted a return, still refuses what it would not have sent: %s -> %s', (_name, value, code) => {
-    expect(codeOf(() => checkStepValue(value, 'play', true))).toBe(code);
-  });
+  ])(
+    'after the harness converted a return, still refuses what it would not have sent: %s -> %s',
+    (_name, value, code) => {
+      expect(codeOf(() => checkStepValue(value, 'play', true))).toBe(code);
+    },
+  );
 });
 
 describe('checkSolutionValue', () => {
@@ -117,13 +133,21 @@ describe('failureToEnvError', () => {
     ['memory', 'step', 'memory_exhausted'],
     ['too_large', 'step', 'output_too_large'],
   ] as const)('%s during %s -> %s', (kind, call, code) => {
-    const error = failureToEnvError({ ok: false, error: kind, type: 'ValueError', msg: 'boom', line: 7 }, call, 'probe');
+    const error = failureToEnvError(
+      { ok: false, error: kind, type: 'ValueError', msg: 'boom', line: 7 },
+      call,
+      'probe',
+    );
     expect(error.code).toBe(code);
     expect(error.stage).toBe('probe');
     expect(error.message).toContain('Fix:');
   });
   it('names the exception and the line in the message', () => {
-    const error = failureToEnvError({ ok: false, error: 'exception', type: 'ZeroDivisionError', msg: 'division by zero', line: 14 }, 'step', 'play');
+    const error = failureToEnvError(
+      { ok: false, error: 'exception', type: 'ZeroDivisionError', msg: 'division by zero', line: 14 },
+      'step',
+      'play',
+    );
     expect(error.message).toContain('ZeroDivisionError: division by zero at line 14');
   });
 });

@@ -14,7 +14,11 @@ describe('stripThink', () => {
 
 describe('extractCode', () => {
   it.each([
-    ['first python fence', 'Here:\n```python\nclass AEnv: pass\n```\nand\n```python\nclass BEnv: pass\n```', 'class AEnv: pass\n'],
+    [
+      'first python fence',
+      'Here:\n```python\nclass AEnv: pass\n```\nand\n```python\nclass BEnv: pass\n```',
+      'class AEnv: pass\n',
+    ],
     ['py alias', '```py\nx = 1\n```', 'x = 1\n'],
     ['python fence wins over an earlier plain fence', '```\nnot code\n```\n```python\nx = 2\n```', 'x = 2\n'],
     ['any fence when no python fence', 'text\n```\nx = 3\n```', 'x = 3\n'],
@@ -29,7 +33,11 @@ describe('extractCode', () => {
 
 describe("extractCode by the reference's rule (reply aids off)", () => {
   it.each([
-    ['first exact python fence', 'Here:\n```python\nclass AEnv: pass\n```\nand\n```python\nclass BEnv: pass\n```', 'class AEnv: pass\n'],
+    [
+      'first exact python fence',
+      'Here:\n```python\nclass AEnv: pass\n```\nand\n```python\nclass BEnv: pass\n```',
+      'class AEnv: pass\n',
+    ],
     ['a py fence is not one: the whole reply', '```py\nx = 1\n```', '```py\nx = 1\n```\n'],
     ['a plain fence is not one either', 'text\n```\nx = 3\n```', 'text\n```\nx = 3\n```\n'],
     ['a fence inside think counts', '<think>```python\nbad = 1\n```</think>```python\ngood = 1\n```', 'bad = 1\n'],

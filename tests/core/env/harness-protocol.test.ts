@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { asLoadReply, asSyntaxReply, asValueReply, HarnessProtocolError, parseHarnessReply, pythonLength } from '../../../src/core/env/harness-protocol.ts';
+import {
+  asLoadReply,
+  asSyntaxReply,
+  asValueReply,
+  HarnessProtocolError,
+  parseHarnessReply,
+  pythonLength,
+} from '../../../src/core/env/harness-protocol.ts';
 
 const STEP = ['observation', 'reward', 'terminated', 'truncated', 'info'];
 
@@ -47,7 +54,10 @@ describe('the private value encoding', () => {
         ],
       },
     });
-    expect(asValueReply({ ok: true, value: ['i', 'nan'] }, ['solution'], 100)).toEqual({ ok: true, value: { t: 'int', nonfinite: 'nan' } });
+    expect(asValueReply({ ok: true, value: ['i', 'nan'] }, ['solution'], 100)).toEqual({
+      ok: true,
+      value: { t: 'int', nonfinite: 'nan' },
+    });
   });
 
   it('re-measures strings itself, in Python characters, whatever the sandbox claimed', () => {
@@ -129,29 +139,35 @@ describe('info dicts', () => {
     });
   });
 
-  it.each([21, 12_000])('refuses a dict nested %i levels deep, which the harness never sends: a protocol error', (levels) => {
-    const value = JSON.parse(`${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`) as unknown;
-    expect(() =>
-      asValueReply(
-        {
-          ok: true,
-          value: [
-            't',
-            [
-              ['s', 'obs'],
-              ['d', value],
+  it.each([21, 12_000])(
+    'refuses a dict nested %i levels deep, which the harness never sends: a protocol error',
+    (levels) => {
+      const value = JSON.parse(`${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`) as unknown;
+      expect(() =>
+        asValueReply(
+          {
+            ok: true,
+            value: [
+              't',
+              [
+                ['s', 'obs'],
+                ['d', value],
+              ],
             ],
-          ],
-        },
-        ['observation', 'info'],
-        100_000,
-      ),
-    ).toThrow(HarnessProtocolError);
-  });
+          },
+          ['observation', 'info'],
+          100_000,
+        ),
+      ).toThrow(HarnessProtocolError);
+    },
+  );
 
   it('keeps a dict of 20 levels, the deepest the harness sends', () => {
     const value = JSON.parse(`${'{"a":'.repeat(20)}0${'}'.repeat(20)}`) as Record<string, unknown>;
-    expect(asValueReply({ ok: true, value: ['d', value] }, ['tool facts'], 1000)).toEqual({ ok: true, value: { t: 'dict', v: value } });
+    expect(asValueReply({ ok: true, value: ['d', value] }, ['tool facts'], 1000)).toEqual({
+      ok: true,
+      value: { t: 'dict', v: value },
+    });
   });
 });
 
@@ -162,18 +178,37 @@ describe('reply narrowing', () => {
   });
 
   it('cuts names and messages in failures to size, whatever the sandbox sent', () => {
-    const failure = { ok: false, error: 'exception', type: 'E'.repeat(900_000), msg: 'm'.repeat(10_000), cls: 'C'.repeat(500) };
+    const failure = {
+      ok: false,
+      error: 'exception',
+      type: 'E'.repeat(900_000),
+      msg: 'm'.repeat(10_000),
+      cls: 'C'.repeat(500),
+    };
     const cut = asValueReply(failure, STEP, 100);
     expect(cut).toMatchObject({ ok: false, error: 'exception' });
     expect((cut as { type: string }).type).toHaveLength(100);
     expect((cut as { msg: string }).msg).toHaveLength(2000);
     expect((asLoadReply(failure) as { cls: string }).cls).toHaveLength(100);
-    expect(asLoadReply({ ok: true, cls: 'X'.repeat(300), solution: false })).toEqual({ ok: true, cls: 'X'.repeat(100), solution: false });
+    expect(asLoadReply({ ok: true, cls: 'X'.repeat(300), solution: false })).toEqual({
+      ok: true,
+      cls: 'X'.repeat(100),
+      solution: false,
+    });
   });
 
   it('keeps only the known failure fields, of their own types: a deep list in any of them is dropped unread', () => {
     const deep = JSON.parse(`${'['.repeat(12_000)}${']'.repeat(12_000)}`) as unknown;
-    const failure = { ok: false, error: 'too_large', what: deep, size: deep, limit: deep, classes: [deep, 'AEnv'], missing: deep, extra: deep };
+    const failure = {
+      ok: false,
+      error: 'too_large',
+      what: deep,
+      size: deep,
+      limit: deep,
+      classes: [deep, 'AEnv'],
+      missing: deep,
+      extra: deep,
+    };
     expect(asValueReply(failure, STEP, 100)).toEqual({
       ok: false,
       error: 'too_large',

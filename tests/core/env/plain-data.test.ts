@@ -37,19 +37,27 @@ describe('harness lengths', () => {
 
   it("counts strings as json's encode_basestring_ascii writes them", () => {
     // "a\"\\\u0001\n\u00e9\ud83d\ude00\u007f", as Python writes it.
-    expect(harnessStringLength('a"\\\u0001\n\u00e9\u{1F600}\u007f')).toBe('"a\\"\\\\\\u0001\\n\\u00e9\\ud83d\\ude00\\u007f"'.length);
+    expect(harnessStringLength('a"\\\u0001\n\u00e9\u{1F600}\u007f')).toBe(
+      '"a\\"\\\\\\u0001\\n\\u00e9\\ud83d\\ude00\\u007f"'.length,
+    );
   });
 });
 
 describe('measurePlainData', () => {
   it('measures a dict as the harness writes it, without spaces', () => {
     const info = { score: 3, names: ['x', 'y'], ok: true, none: null, nested: { r: 0.5 } };
-    expect(measurePlainData(info, 20, 1000)).toEqual({ ok: true, size: '{"score":3,"names":["x","y"],"ok":true,"none":null,"nested":{"r":0.5}}'.length });
+    expect(measurePlainData(info, 20, 1000)).toEqual({
+      ok: true,
+      size: '{"score":3,"names":["x","y"],"ok":true,"none":null,"nested":{"r":0.5}}'.length,
+    });
   });
 
   it('keeps 20 levels (what the harness sends at most) and refuses 21', () => {
     expect(measurePlainData(nested(20), 20, 1000).ok).toBe(true);
-    expect(measurePlainData(nested(21), 20, 1000)).toEqual({ ok: false, problem: 'containers nested deeper than 20 levels' });
+    expect(measurePlainData(nested(21), 20, 1000)).toEqual({
+      ok: false,
+      problem: 'containers nested deeper than 20 levels',
+    });
   });
 
   it('refuses a dict nested 12,000 deep without overflowing the stack', () => {
@@ -59,8 +67,17 @@ describe('measurePlainData', () => {
   });
 
   it('stops counting once over the limit, before it looks inside what is left', () => {
-    expect(measurePlainData({ deeper: JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`) as unknown, text: 'x'.repeat(990) }, 20, 1000)).toEqual({ ok: true, size: 1011 });
-    expect(measurePlainData({ items: Array.from({ length: 2000 }, () => 1) }, 20, 1000)).toEqual({ ok: true, size: '{"items":[]}'.length + 1999 });
+    expect(
+      measurePlainData(
+        { deeper: JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`) as unknown, text: 'x'.repeat(990) },
+        20,
+        1000,
+      ),
+    ).toEqual({ ok: true, size: 1011 });
+    expect(measurePlainData({ items: Array.from({ length: 2000 }, () => 1) }, 20, 1000)).toEqual({
+      ok: true,
+      size: '{"items":[]}'.length + 1999,
+    });
   });
 
   it.each([

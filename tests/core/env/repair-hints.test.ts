@@ -17,15 +17,18 @@ function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRunt
   let resets = 0;
   return {
     warm: async () => undefined,
-    checkSyntax: async (source) => (notPython(source) ? { ok: false, line: 1, message: 'invalid syntax' } : { ok: true }),
+    checkSyntax: async (source) =>
+      notPython(source) ? { ok: false, line: 1, message: 'invalid syntax' } : { ok: true },
     close: async () => undefined,
     async load(code: string, options: LoadOptions): Promise<EnvHandle> {
       const stage = options.stage ?? 'load';
-      if (notPython(code)) throw failureToEnvError({ ok: false, error: 'syntax', msg: 'invalid syntax', line: 1 }, 'load', stage);
+      if (notPython(code))
+        throw failureToEnvError({ ok: false, error: 'syntax', msg: 'invalid syntax', line: 1 }, 'load', stage);
       const names = [...code.matchAll(/^class (\w+)/gm)].map((m) => m[1]!);
       const cls = names.find((n) => n.endsWith('Env'));
       if (!cls) throw failureToEnvError({ ok: false, error: 'no_class', classes: names }, 'load', stage);
-      if (code.includes('# missing reset')) throw failureToEnvError({ ok: false, error: 'missing_method', cls, missing: ['reset'] }, 'load', stage);
+      if (code.includes('# missing reset'))
+        throw failureToEnvError({ ok: false, error: 'missing_method', cls, missing: ['reset'] }, 'load', stage);
       return {
         className: cls,
         hasSolution: false,
@@ -43,7 +46,8 @@ function harnessLike(observations: string[] = ['Say \\boxed{go}.']): SandboxRunt
   };
 }
 
-const validate = (reply: string, runtime = harnessLike(), stoppedAtLimit = false) => validateEnvironment(reply, runtime, { ...DEFAULT_VALIDATION, stoppedAtLimit });
+const validate = (reply: string, runtime = harnessLike(), stoppedAtLimit = false) =>
+  validateEnvironment(reply, runtime, { ...DEFAULT_VALIDATION, stoppedAtLimit });
 
 describe('repair messages point at the real cause', () => {
   it('a base class and its subclass both ending in Env: rename the base, not "define reset in it"', async () => {
@@ -65,14 +69,22 @@ describe('repair messages point at the real cause', () => {
     const report = await validate(reply);
     expect(report).toMatchObject({ ok: false, stage: 'load', code: 'env_class_is_base' });
     expect(report.message).toContain('Expected the sandbox to play LanternGridEnv');
-    expect(report.message).toContain('it played GridBaseEnv, the first class whose name ends in Env (LanternGridEnv subclasses it)');
-    expect(report.message).toContain('rename the base class so that its name does not end in Env (for example GridBase)');
-    expect(report.message).toContain('GridBaseEnv failed (expected GridBaseEnv to define reset and step; saw no reset)');
+    expect(report.message).toContain(
+      'it played GridBaseEnv, the first class whose name ends in Env (LanternGridEnv subclasses it)',
+    );
+    expect(report.message).toContain(
+      'rename the base class so that its name does not end in Env (for example GridBase)',
+    );
+    expect(report.message).toContain(
+      'GridBaseEnv failed (expected GridBaseEnv to define reset and step; saw no reset)',
+    );
     expect(report.message).not.toMatch(/implement reset/);
   });
 
   it('a missing method on a lone class keeps its own message', async () => {
-    const report = await validate('```python\nclass LoneEnv:\n    # missing reset\n    def step(self, action):\n        return "ok", 0.0, True, False, {}\n```');
+    const report = await validate(
+      '```python\nclass LoneEnv:\n    # missing reset\n    def step(self, action):\n        return "ok", 0.0, True, False, {}\n```',
+    );
     expect(report).toMatchObject({ ok: false, code: 'missing_method' });
     expect(report.message).toContain('Fix: implement reset(self, seed=None) and step(self, action)');
   });
@@ -95,8 +107,12 @@ describe('repair messages point at the real cause', () => {
     ].join('\n');
     const report = await validate(reply);
     expect(report).toMatchObject({ ok: false, stage: 'load', code: 'no_env_class' });
-    expect(report.message).toContain('Saw 2 fenced blocks; the class WordVaultEnv is in block 2, not in the block that was run');
-    expect(report.message).toContain('one ```python block holding everything: imports, helpers and the WordVaultEnv class');
+    expect(report.message).toContain(
+      'Saw 2 fenced blocks; the class WordVaultEnv is in block 2, not in the block that was run',
+    );
+    expect(report.message).toContain(
+      'one ```python block holding everything: imports, helpers and the WordVaultEnv class',
+    );
     expect(report.message).not.toContain("name the environment class like 'MazeEnv'");
   });
 
@@ -120,7 +136,11 @@ describe('repair messages point at the real cause', () => {
 
   it('a closed block with a real syntax error keeps the syntax message, even when the prose after it hit the limit', async () => {
     for (const stopped of [false, true]) {
-      const report = await validate('```python\nclass BadEnv:\n    x = (((\n```\nThis game works by', harnessLike(), stopped);
+      const report = await validate(
+        '```python\nclass BadEnv:\n    x = (((\n```\nThis game works by',
+        harnessLike(),
+        stopped,
+      );
       expect(report).toMatchObject({ ok: false, code: 'syntax_error' });
     }
   });
@@ -129,7 +149,14 @@ describe('repair messages point at the real cause', () => {
     const head = 'Welcome to the vault. The dial has eight positions and the lamp is ';
     // The probe resets at seed 42, then 123, the challenge at two drawn seeds, then the determinism
     // check at 42 and the first drawn seed again.
-    const runtime = harnessLike([`${head}red. Tail text that is the same.`, 'x', 'y', 'z', `${head}blue. Tail text that is the same.`, 'y']);
+    const runtime = harnessLike([
+      `${head}red. Tail text that is the same.`,
+      'x',
+      'y',
+      'z',
+      `${head}blue. Tail text that is the same.`,
+      'y',
+    ]);
     const report = await validate('```python\nclass VaultEnv:\n    pass\n```', runtime);
     expect(report).toMatchObject({ ok: false, stage: 'determinism', code: 'nondeterministic_reset' });
     expect(report.message).toContain(`they first differ at character ${head.length + 1} (line 1)`);

@@ -3,10 +3,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { DEFAULT_MAX_OUTPUT_CHARS, INFO_MAX_DEPTH, MESSAGE_CHARS, NAME_CHARS, REPR_CHARS } from '../../../src/core/env/sandbox-limits.ts';
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  INFO_MAX_DEPTH,
+  MESSAGE_CHARS,
+  NAME_CHARS,
+  REPR_CHARS,
+} from '../../../src/core/env/sandbox-limits.ts';
 
 const SANDBOX = join(import.meta.dirname, '../../../src/adapters/sandbox');
-const pythonNumber = (file: string, pattern: RegExp): number => Number(pattern.exec(readFileSync(join(SANDBOX, file), 'utf8'))?.[1]?.replace(/_/g, ''));
+const pythonNumber = (file: string, pattern: RegExp): number =>
+  Number(pattern.exec(readFileSync(join(SANDBOX, file), 'utf8'))?.[1]?.replace(/_/g, ''));
 
 it('every cap of sandbox-limits.ts is the number encoding.py and harness.py use', () => {
   expect(pythonNumber('encoding.py', /^_NAME_CHARS = (\d+)$/m)).toBe(NAME_CHARS);

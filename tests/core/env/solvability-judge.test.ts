@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withSetting } from '../../../src/core/config.ts';
-import { buildJudgePrompt, judgeRejection, judgeSolvability, parseJudgeVerdict } from '../../../src/core/env/solvability-judge.ts';
+import {
+  buildJudgePrompt,
+  judgeRejection,
+  judgeSolvability,
+  parseJudgeVerdict,
+} from '../../../src/core/env/solvability-judge.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 
@@ -25,7 +30,12 @@ describe('the solvability judge', () => {
       seen.push({ purpose: request.purpose, temperature: request.temperature, seed: request.seed });
       return 'No tool sets it. \\boxed{NO}';
     });
-    const record = await judgeSolvability(model, 'class AEnv(ToolUseBaseEnv): pass', withSetting(DEFAULT_CONFIG, 'tool_use'), 99);
+    const record = await judgeSolvability(
+      model,
+      'class AEnv(ToolUseBaseEnv): pass',
+      withSetting(DEFAULT_CONFIG, 'tool_use'),
+      99,
+    );
     expect(record.messages).toEqual(buildJudgePrompt('class AEnv(ToolUseBaseEnv): pass', DEFAULT_TEMPLATES));
     expect(
       record.messages[0]!.content.endsWith(
@@ -37,7 +47,11 @@ describe('the solvability judge', () => {
   });
 
   it('rejects with a stable code at its own stage, quoting the reasoning and saying how to fix it', () => {
-    const error = judgeRejection({ messages: [], reply: '<think>hmm</think>Criterion 2 needs status "closed", which no tool writes. \\boxed{no}', verdict: 'no' });
+    const error = judgeRejection({
+      messages: [],
+      reply: '<think>hmm</think>Criterion 2 needs status "closed", which no tool writes. \\boxed{no}',
+      verdict: 'no',
+    });
     expect([error.code, error.stage]).toEqual(['judge_unsolvable', 'judge']);
     expect(error.message).toMatch(
       /^Expected the solvability judge .*\. Saw the verdict \\boxed\{no\}, reasoning: "Criterion 2 needs status "closed", which no tool writes\. \\boxed\{no\}"\. Fix: make every criterion reachable: .*switch the solvability judge off if it is wrong\.$/,

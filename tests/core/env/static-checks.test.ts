@@ -23,7 +23,9 @@ describe('syntax errors found without an interpreter of their own', () => {
       );
     expect(isEnvError(loaded) && loaded.code).toBe('syntax_error');
     const found = await syntaxFailure(code, runtime());
-    expect(found && { code: found.code, stage: found.stage, message: found.message }).toEqual(isEnvError(loaded) ? { code: loaded.code, stage: loaded.stage, message: loaded.message } : null);
+    expect(found && { code: found.code, stage: found.stage, message: found.message }).toEqual(
+      isEnvError(loaded) ? { code: loaded.code, stage: loaded.stage, message: loaded.message } : null,
+    );
   });
 
   it('code that compiles passes the check, even when it would fail at run time', async () => {

@@ -9,7 +9,8 @@ const runtime = fileSandbox();
 /** The tab defaults, except a shorter per-call limit so that hangs are killed quickly. */
 const OPTIONS: ValidationOptions = { ...DEFAULT_VALIDATION, callTimeoutMs: 1500 };
 
-const fenced = (code: string) => `<think>Let me design it.</think>\nHere is the environment:\n\`\`\`python\n${code}\`\`\`\nGood luck!`;
+const fenced = (code: string) =>
+  `<think>Let me design it.</think>\nHere is the environment:\n\`\`\`python\n${code}\`\`\`\nGood luck!`;
 
 describe('good environments', () => {
   it.each(GOOD_ENVS)('$file ($skill) is valid', async (fixture) => {
@@ -39,7 +40,10 @@ describe('good environments', () => {
       '        return "done", 1.0, True, False, {}',
       '',
     ].join('\n');
-    expect(await validateEnvironment(code, runtime(), { ...OPTIONS, source: 'code' })).toMatchObject({ ok: true, className: 'TypedEnv' });
+    expect(await validateEnvironment(code, runtime(), { ...OPTIONS, source: 'code' })).toMatchObject({
+      ok: true,
+      className: 'TypedEnv',
+    });
   });
 
   it('the brace-repair fixture does not parse as written and does after repair', async () => {
@@ -73,7 +77,11 @@ describe('broken and hostile environments', () => {
     await runtime().warm();
     const started = Date.now();
     const report = await validateEnvironment(readEnv('broken', fixture.file), runtime(), OPTIONS);
-    expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage: fixture.stage, code: fixture.code });
+    expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({
+      ok: false,
+      stage: fixture.stage,
+      code: fixture.code,
+    });
     expect(report.message).toMatch(/^Expected .+\. Saw .+\. Fix: .+\.$/s);
     expect(report.stages.at(-1)).toMatchObject({ stage: fixture.stage, ok: false });
     expect(report.ms).toBeLessThanOrEqual(OPTIONS.totalTimeoutMs + 1000);
@@ -89,7 +97,8 @@ describe('broken and hostile environments', () => {
   });
 
   it('a prose reply with no code block says so, not that the prose is a syntax error', async () => {
-    const prose = '<think>Hmm.</think>I would design a maze where the agent collects keys. Each door needs a key, and the goal is the exit.';
+    const prose =
+      '<think>Hmm.</think>I would design a maze where the agent collects keys. Each door needs a key, and the goal is the exit.';
     const report = await validateEnvironment(prose, runtime(), OPTIONS);
     expect(report).toMatchObject({ ok: false, stage: 'extract', code: 'no_code_block' });
     expect(report.message).toMatch(
@@ -102,12 +111,15 @@ describe('broken and hostile environments', () => {
   });
 
   it('a hang reports a timeout code naming the call that hung', () => {
-    for (const fixture of BROKEN_ENVS.filter((f) => f.file.startsWith('hang_'))) expect(fixture.code).toContain('timeout');
+    for (const fixture of BROKEN_ENVS.filter((f) => f.file.startsWith('hang_')))
+      expect(fixture.code).toContain('timeout');
   });
 
   it('the replay failure names the second reset', async () => {
     const report = await validateEnvironment(readEnv('broken', 'replay_reset_raises.py'), runtime(), OPTIONS);
-    expect(report.message).toMatch(/^Expected a second reset\(seed=123\) to return \(observation, info\) without raising\. Saw KeyError: 123/);
+    expect(report.message).toMatch(
+      /^Expected a second reset\(seed=123\) to return \(observation, info\) without raising\. Saw KeyError: 123/,
+    );
   });
 
   it('an os._exit is reported as an exit, not as a crash', async () => {
@@ -128,12 +140,20 @@ describe('validation budget', () => {
 
   it('the slow environment is valid when the budget allows it', async () => {
     expect(SLOW_RESET).toContain('time.monotonic() + 0.7');
-    const report = await validateEnvironment(SLOW_RESET, runtime(), { maxTurns: 12, totalTimeoutMs: 10_000, callTimeoutMs: 2000 });
+    const report = await validateEnvironment(SLOW_RESET, runtime(), {
+      maxTurns: 12,
+      totalTimeoutMs: 10_000,
+      callTimeoutMs: 2000,
+    });
     expect(report).toMatchObject({ ok: true });
   });
 
   it('stops with a timeout once the whole budget is spent', async () => {
-    const report = await validateEnvironment(SLOW_RESET, runtime(), { maxTurns: 12, totalTimeoutMs: 1000, callTimeoutMs: 2000 });
+    const report = await validateEnvironment(SLOW_RESET, runtime(), {
+      maxTurns: 12,
+      totalTimeoutMs: 1000,
+      callTimeoutMs: 2000,
+    });
     expect(report.ok).toBe(false);
     expect(report.code === 'validation_timeout' || report.code === 'reset_timeout').toBe(true);
     expect(report.stage).toBe('probe');

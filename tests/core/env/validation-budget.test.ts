@@ -14,7 +14,12 @@ const CODE = 'class ClockEnv:\n    pass\n';
 function clockRuntime(waitMs: number, callMs: number) {
   let clock = 0;
   const limits: number[] = [];
-  const run = <T>(limit: number | undefined, code: 'load_timeout' | 'reset_timeout' | 'step_timeout', value: T, stage: ValidationStage = 'probe'): Promise<T> => {
+  const run = <T>(
+    limit: number | undefined,
+    code: 'load_timeout' | 'reset_timeout' | 'step_timeout',
+    value: T,
+    stage: ValidationStage = 'probe',
+  ): Promise<T> => {
     limits.push(limit ?? Infinity);
     if (limit !== undefined && limit < callMs) {
       clock += limit;
@@ -38,7 +43,14 @@ function clockRuntime(waitMs: number, callMs: number) {
         className: 'ClockEnv',
         hasSolution: false,
         reset: (_seed, o) => run(o?.timeoutMs, 'reset_timeout', { observation: 'Say \\boxed{go}.', info: {} }),
-        step: (_action, o) => run(o?.timeoutMs, 'step_timeout', { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
+        step: (_action, o) =>
+          run(o?.timeoutMs, 'step_timeout', {
+            observation: 'ok',
+            reward: 0,
+            terminated: false,
+            truncated: false,
+            info: {},
+          }),
         renew: async () => undefined,
         toolFacts: async () => null,
         executeTool: async () => {
@@ -56,7 +68,12 @@ function clockRuntime(waitMs: number, callMs: number) {
 describe('the validation budget is charged with the environment time only', () => {
   it('a 20 s wait for an interpreter and the syntax checks cost the budget nothing', async () => {
     const { runtime, now } = clockRuntime(20_000, 100);
-    const report = await validateEnvironment(CODE, runtime, { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000, now });
+    const report = await validateEnvironment(CODE, runtime, {
+      maxTurns: 12,
+      totalTimeoutMs: 5000,
+      callTimeoutMs: 2000,
+      now,
+    });
     expect(report).toMatchObject({ ok: true, className: 'ClockEnv' });
     // load, reset(42), inspect (free here), three steps, reset(123); the challenge: a reset, four
     // steps, a third reset and a step; determinism: reset(42) and the challenge's first seed again: 15 calls of 100 ms.
@@ -66,7 +83,12 @@ describe('the validation budget is charged with the environment time only', () =
 
   it('a run out budget names the stage, the call and the time the environment took', async () => {
     const { runtime, now } = clockRuntime(20_000, 1500);
-    const report = await validateEnvironment(CODE, runtime, { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000, now });
+    const report = await validateEnvironment(CODE, runtime, {
+      maxTurns: 12,
+      totalTimeoutMs: 5000,
+      callTimeoutMs: 2000,
+      now,
+    });
     expect(report).toMatchObject({ ok: false, stage: 'probe', code: 'validation_timeout' });
     // load 1500 + reset 1500 + step 1500 = 4500 ms; the next step gets the 500 ms left and is killed there.
     expect(report.envMs).toBe(5000);
@@ -79,7 +101,12 @@ describe('the validation budget is charged with the environment time only', () =
 
   it('a call that hangs at its own cap keeps its timeout code', async () => {
     const { runtime, now, limits } = clockRuntime(0, 3000);
-    const report = await validateEnvironment(CODE, runtime, { maxTurns: 12, totalTimeoutMs: 5000, callTimeoutMs: 2000, now });
+    const report = await validateEnvironment(CODE, runtime, {
+      maxTurns: 12,
+      totalTimeoutMs: 5000,
+      callTimeoutMs: 2000,
+      now,
+    });
     expect(report).toMatchObject({ ok: false, stage: 'load', code: 'load_timeout' });
     expect(limits).toEqual([2000]);
   });
@@ -87,7 +114,9 @@ describe('the validation budget is charged with the environment time only', () =
   it('a call before any time is charged when nothing is left reports validation_timeout', () => {
     const budget = new ValidationBudget(100, 50, () => 0);
     budget.charge('load', 100);
-    expect(() => budget.limit('determinism', 'reset(seed=42)')).toThrow(/ran for 100 ms \(load 100 ms\).*determinism stage, at reset\(seed=42\)/);
+    expect(() => budget.limit('determinism', 'reset(seed=42)')).toThrow(
+      /ran for 100 ms \(load 100 ms\).*determinism stage, at reset\(seed=42\)/,
+    );
   });
 });
 

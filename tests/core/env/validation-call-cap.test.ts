@@ -25,7 +25,10 @@ describe('runsResetGate', () => {
     const reference = { ...DEFAULT_CONFIG, extraToolChecks: false };
     expect([runsResetGate(tab, 0), runsResetGate({ ...tab, setting: 'tool_use' }, 0)]).toEqual([true, true]);
     expect([runsResetGate(reference, 0), runsResetGate(reference, 3)]).toEqual([false, false]);
-    expect([runsResetGate({ ...reference, setting: 'tool_use' }, 0), runsResetGate({ ...reference, setting: 'tool_use' }, 1)]).toEqual([false, true]);
+    expect([
+      runsResetGate({ ...reference, setting: 'tool_use' }, 0),
+      runsResetGate({ ...reference, setting: 'tool_use' }, 1),
+    ]).toEqual([false, true]);
     expect(REFERENCE_PRESET.extraToolChecks).toBe(false);
   });
 });

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
 import { readEnv } from '../../fixtures/env-fixtures.ts';
-import { DEFAULT_VALIDATION, PROBE_ACTIONS, PROBE_SEED, REPLAY_SEED, validateEnvironment } from '../../../src/core/env/validate-env.ts';
+import {
+  DEFAULT_VALIDATION,
+  PROBE_ACTIONS,
+  PROBE_SEED,
+  REPLAY_SEED,
+  validateEnvironment,
+} from '../../../src/core/env/validate-env.ts';
 import type { EnvErrorCode, ValidationStage } from '../../../src/core/env/env-error.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 
@@ -49,11 +55,18 @@ describe('whitelisting environments', () => {
     }
   });
 
-  it.each(WHITELISTERS)('$file is refused at $stage with $code, under three different challenges', async ({ file, stage, code: expected }) => {
-    for (const nonce of [1, 2, 3]) {
-      const report = await validateEnvironment(code(file), runtime(), { ...DEFAULT_VALIDATION, source: 'code', nonce });
-      expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage, code: expected });
-      expect(report.message).toMatch(/^Expected .+\. Saw .+\. Fix: .+\.$/s);
-    }
-  });
+  it.each(WHITELISTERS)(
+    '$file is refused at $stage with $code, under three different challenges',
+    async ({ file, stage, code: expected }) => {
+      for (const nonce of [1, 2, 3]) {
+        const report = await validateEnvironment(code(file), runtime(), {
+          ...DEFAULT_VALIDATION,
+          source: 'code',
+          nonce,
+        });
+        expect({ ok: report.ok, stage: report.stage, code: report.code }).toEqual({ ok: false, stage, code: expected });
+        expect(report.message).toMatch(/^Expected .+\. Saw .+\. Fix: .+\.$/s);
+      }
+    },
+  );
 });

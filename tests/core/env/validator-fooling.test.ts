@@ -3,7 +3,13 @@
 // hash and a nonce outside one).
 import { describe, expect, it } from 'vitest';
 import { challengeSeed, tokenAction } from '../../../src/core/env/validation-challenge.ts';
-import { drawChallenge, PROBE_ACTIONS, PROBE_SEED, REPLAY_SEED, validateEnvironment } from '../../../src/core/env/validate-env.ts';
+import {
+  drawChallenge,
+  PROBE_ACTIONS,
+  PROBE_SEED,
+  REPLAY_SEED,
+  validateEnvironment,
+} from '../../../src/core/env/validate-env.ts';
 import { fakeFailure, fakeSandbox, type FakeClass } from '../../fixtures/fake-sandbox.ts';
 
 const knowsTheProbe: FakeClass = () => ({
@@ -17,23 +23,42 @@ const knowsTheProbe: FakeClass = () => ({
   },
 });
 const knowsTheActions: FakeClass = () => ({ ...knowsTheProbe(0), reset: () => ({ observation: 'ready', info: {} }) });
-const honest: FakeClass = () => ({ reset: () => ({ observation: 'ready', info: {} }), step: () => ({ observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }) });
+const honest: FakeClass = () => ({
+  reset: () => ({ observation: 'ready', info: {} }),
+  step: () => ({ observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
+});
 
 const options = { maxTurns: 5, totalTimeoutMs: 5000, callTimeoutMs: 1000 };
 const sandbox = fakeSandbox({ PROBE: knowsTheProbe, ACTIONS: knowsTheActions, HONEST: honest });
 
 describe('validation cannot be whitelisted', () => {
   it('a validation given no challenge still draws one, from the code and the nonce', async () => {
-    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code' })).toMatchObject({ ok: false, stage: 'probe', code: 'reset_exception' });
-    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', nonce: 99 })).toMatchObject({ ok: false, stage: 'probe', code: 'step_exception' });
+    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code' })).toMatchObject({
+      ok: false,
+      stage: 'probe',
+      code: 'reset_exception',
+    });
+    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', nonce: 99 })).toMatchObject({
+      ok: false,
+      stage: 'probe',
+      code: 'step_exception',
+    });
     expect(challengeSeed('code', 1)).not.toBe(challengeSeed('code', 2));
     expect(challengeSeed('code', 1)).not.toBe(challengeSeed('code!', 1));
     expect(challengeSeed('code', 1)).toBe(challengeSeed('code', 1));
   });
   it('the drawn challenge catches one tuned to the probe seeds, and one tuned to the probe actions', async () => {
     const challenge = drawChallenge(12345);
-    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code', challenge })).toMatchObject({ ok: false, stage: 'probe', code: 'reset_exception' });
-    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', challenge })).toMatchObject({ ok: false, stage: 'probe', code: 'step_exception' });
+    expect(await validateEnvironment('PROBE', sandbox, { ...options, source: 'code', challenge })).toMatchObject({
+      ok: false,
+      stage: 'probe',
+      code: 'reset_exception',
+    });
+    expect(await validateEnvironment('ACTIONS', sandbox, { ...options, source: 'code', challenge })).toMatchObject({
+      ok: false,
+      stage: 'probe',
+      code: 'step_exception',
+    });
     expect((await validateEnvironment('HONEST', sandbox, { ...options, source: 'code', challenge })).ok).toBe(true);
   });
   it('draws different seeds and actions from different seeds, the same from the same', () => {
@@ -41,7 +66,13 @@ describe('validation cannot be whitelisted', () => {
     const draws = [1, 2, 3, 4].map(drawChallenge);
     expect(new Set(draws.flatMap((d) => d.seeds)).size).toBe(8);
     const fixed = [PROBE_SEED, REPLAY_SEED];
-    expect(draws.every((d) => d.seeds.every((s) => !fixed.includes(s)) && d.actions.every((a) => !(PROBE_ACTIONS as readonly string[]).includes(a)))).toBe(true);
+    expect(
+      draws.every(
+        (d) =>
+          d.seeds.every((s) => !fixed.includes(s)) &&
+          d.actions.every((a) => !(PROBE_ACTIONS as readonly string[]).includes(a)),
+      ),
+    ).toBe(true);
   });
   it('answers the observation with one of its own tokens, boxed', () => {
     const challenge = drawChallenge(5);
@@ -54,12 +85,22 @@ describe('validation cannot be whitelisted', () => {
     const counted = fakeSandbox({
       COUNTED: () => ({
         reset: (seed) => (calls.push(`reset ${seed}`), { observation: 'alpha beta', info: {} }),
-        step: (action) => (calls.push(`step ${action}`), { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }),
+        step: (action) => (
+          calls.push(`step ${action}`),
+          { observation: 'ok', reward: 0, terminated: false, truncated: false, info: {} }
+        ),
       }),
     });
     const challenge = drawChallenge(3);
     expect((await validateEnvironment('COUNTED', counted, { ...options, source: 'code', challenge })).ok).toBe(true);
-    expect(calls.filter((c) => c.startsWith('reset')).map((c) => Number(c.slice(6)))).toEqual([PROBE_SEED, REPLAY_SEED, challenge.seeds[0], challenge.seeds[1], PROBE_SEED, challenge.seeds[0]]);
+    expect(calls.filter((c) => c.startsWith('reset')).map((c) => Number(c.slice(6)))).toEqual([
+      PROBE_SEED,
+      REPLAY_SEED,
+      challenge.seeds[0],
+      challenge.seeds[1],
+      PROBE_SEED,
+      challenge.seeds[0],
+    ]);
     expect(calls.filter((c) => c.startsWith('step')).length).toBeGreaterThan(6);
   });
 });

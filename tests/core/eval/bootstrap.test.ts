@@ -3,7 +3,15 @@ import { bootstrapInterval, pooledRate } from '../../../src/core/eval/bootstrap.
 import { jeffreysInterval } from '../../../src/core/eval/beta.ts';
 import { summarizeEvaluation, type EvalPlay } from '../../../src/core/eval/eval-record.ts';
 
-const play = (envId: string, skill: string, won: boolean): EvalPlay => ({ envId, skill, seed: 0, return: won ? 1 : 0, won, turns: 1, error: null });
+const play = (envId: string, skill: string, won: boolean): EvalPlay => ({
+  envId,
+  skill,
+  seed: 0,
+  return: won ? 1 : 0,
+  won,
+  turns: 1,
+  error: null,
+});
 
 describe('bootstrap over environments', () => {
   it('pools wins over plays', () => {
@@ -55,12 +63,23 @@ describe('bootstrap over environments', () => {
   });
 
   it('summarizes an evaluation overall and per skill', () => {
-    const plays = [play('a', 'Optimization', true), play('a', 'Optimization', false), play('b', 'Logical Deduction', true), play('b', 'Logical Deduction', true)];
+    const plays = [
+      play('a', 'Optimization', true),
+      play('a', 'Optimization', false),
+      play('b', 'Logical Deduction', true),
+      play('b', 'Logical Deduction', true),
+    ];
     const summary = summarizeEvaluation(plays);
     expect(summary).toMatchObject({ environments: 2, episodes: 4, wins: 3, winRate: 0.75 });
     expect(Object.keys(summary.perSkill)).toEqual(['Optimization', 'Logical Deduction']);
     // One environment per skill: the bootstrap alone would give a point; the Jeffreys floor over one environment does not.
-    expect(summary.perSkill['Optimization']).toMatchObject({ environments: 1, episodes: 2, wins: 1, winRate: 0.5, ci95: jeffreysInterval(0.5, 1) });
+    expect(summary.perSkill['Optimization']).toMatchObject({
+      environments: 1,
+      episodes: 2,
+      wins: 1,
+      winRate: 0.5,
+      ci95: jeffreysInterval(0.5, 1),
+    });
     expect(summary.perSkill['Logical Deduction']!.ci95).toEqual(jeffreysInterval(1, 1));
     expect(summary.perSkill['Logical Deduction']!.ci95[0]).toBeLessThan(0.5);
   });

@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { pairedDifference, winRateInterval } from '../../../src/core/eval/bootstrap.ts';
-import { EVAL_BOOTSTRAP_SEED, summarizeEvaluation, type EvalPlay, type EvalRecord } from '../../../src/core/eval/eval-record.ts';
+import {
+  EVAL_BOOTSTRAP_SEED,
+  summarizeEvaluation,
+  type EvalPlay,
+  type EvalRecord,
+} from '../../../src/core/eval/eval-record.ts';
 import { compareRuns, type ComparedRun } from '../../../src/analysis/compare-runs.ts';
 import { heldOutDifference } from '../../../src/analysis/held-out-pairs.ts';
 import { comparisonCsv } from '../../../src/formats/export/comparison-csv.ts';
@@ -11,9 +16,28 @@ import { comparisonCsv } from '../../../src/formats/export/comparison-csv.ts';
 /** An evaluation on `envs` environments (two seeds each) where environment i is won on `wins(i)` of its plays. */
 function evaluation(envs: number, wins: (i: number) => number, suiteSha256 = 'suite'): EvalRecord {
   const plays: EvalPlay[] = Array.from({ length: envs }, (_, i) =>
-    [0, 1].map((seed) => ({ envId: `env${i}`, skill: 'Optimization', seed, return: seed < wins(i) ? 1 : 0, won: seed < wins(i), turns: 1, error: null })),
+    [0, 1].map((seed) => ({
+      envId: `env${i}`,
+      skill: 'Optimization',
+      seed,
+      return: seed < wins(i) ? 1 : 0,
+      won: seed < wins(i),
+      turns: 1,
+      error: null,
+    })),
   ).flat();
-  return { ...summarizeEvaluation(plays), epoch: 0, suite: 's', suiteSha256, afterEpochs: 1, trigger: 'schedule', playbook: false, lessonsShown: 0, seedsPerEnvironment: 2, plays };
+  return {
+    ...summarizeEvaluation(plays),
+    epoch: 0,
+    suite: 's',
+    suiteSha256,
+    afterEpochs: 1,
+    trigger: 'schedule',
+    playbook: false,
+    lessonsShown: 0,
+    seedsPerEnvironment: 2,
+    plays,
+  };
 }
 
 function run(label: string, config: Partial<Config>, evaluations: EvalRecord[]): ComparedRun {
@@ -81,8 +105,15 @@ describe('compareRuns', () => {
     ];
     const comparison = compareRuns(runs);
     expect(comparison.versusFirst[0]).toBeNull();
-    const toCounts = (e: EvalRecord) => Array.from({ length: 8 }, (_, i) => ({ wins: e.plays.filter((p) => p.envId === `env${i}` && p.won).length, plays: 2 }));
-    expect(comparison.versusFirst[2]).toEqual({ kind: 'paired', ...pairedDifference(toCounts(designed[0]!), toCounts(fixed[0]!), EVAL_BOOTSTRAP_SEED)! });
+    const toCounts = (e: EvalRecord) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        wins: e.plays.filter((p) => p.envId === `env${i}` && p.won).length,
+        plays: 2,
+      }));
+    expect(comparison.versusFirst[2]).toEqual({
+      kind: 'paired',
+      ...pairedDifference(toCounts(designed[0]!), toCounts(fixed[0]!), EVAL_BOOTSTRAP_SEED)!,
+    });
     expect(comparison.versusFirst[2]).toMatchObject({ difference: 0.5 });
     expect(comparison.seedGroups.map((g) => [g.label, g.runs, g.seeds, g.meanWinRate])).toEqual([
       // A switch reads on or off, as the settings tables show it (and as a sweep's cells are named).
@@ -100,8 +131,13 @@ describe('compareRuns', () => {
 
   it('gives no group interval when a run of the group was not evaluated or played another suite', () => {
     const groups = compareRuns([run('a', { seed: 1 }, [evaluation(4, () => 1)]), run('b', { seed: 2 }, [])]).seedGroups;
-    expect(groups).toEqual([{ label: 'every run', runs: ['a', 'b'], seeds: [1, 2], meanWinRate: 0.5, evaluated: 1, ci95: null }]);
-    const mixed = compareRuns([run('a', { seed: 1 }, [evaluation(4, () => 1)]), run('b', { seed: 2 }, [evaluation(4, () => 1, 'other')])]).seedGroups;
+    expect(groups).toEqual([
+      { label: 'every run', runs: ['a', 'b'], seeds: [1, 2], meanWinRate: 0.5, evaluated: 1, ci95: null },
+    ]);
+    const mixed = compareRuns([
+      run('a', { seed: 1 }, [evaluation(4, () => 1)]),
+      run('b', { seed: 2 }, [evaluation(4, () => 1, 'other')]),
+    ]).seedGroups;
     expect(mixed[0]!.ci95).toBeNull();
   });
 });

@@ -2,7 +2,12 @@
 // (checked against closed forms), the floor itself, and the paired bootstrap of a difference.
 import { describe, expect, it } from 'vitest';
 import { betaCdf, betaQuantile, jeffreysInterval } from '../../../src/core/eval/beta.ts';
-import { bootstrapInterval, pairedDifference, winRateInterval, type WinCount } from '../../../src/core/eval/bootstrap.ts';
+import {
+  bootstrapInterval,
+  pairedDifference,
+  winRateInterval,
+  type WinCount,
+} from '../../../src/core/eval/bootstrap.ts';
 import { summarizePlays, type EvalPlay } from '../../../src/core/eval/eval-record.ts';
 
 const counts = (wins: number[], plays = 4): WinCount[] => wins.map((w) => ({ wins: w, plays }));
@@ -50,7 +55,15 @@ describe('the win-rate interval', () => {
   });
 
   it('is what an evaluation records, and [0, 1] with no plays', () => {
-    const play = (envId: string, won: boolean): EvalPlay => ({ envId, skill: 'Optimization', seed: 0, return: won ? 1 : 0, won, turns: 1, error: null });
+    const play = (envId: string, won: boolean): EvalPlay => ({
+      envId,
+      skill: 'Optimization',
+      seed: 0,
+      return: won ? 1 : 0,
+      won,
+      turns: 1,
+      error: null,
+    });
     const plays = Array.from({ length: 24 }, (_, i) => [play(`e${i}`, false), play(`e${i}`, false)]).flat();
     expect(summarizePlays(plays).ci95).toEqual(winRateInterval(counts(Array(24).fill(0), 2), 20240601));
     expect(summarizePlays([]).ci95).toEqual([0, 1]);

@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import { constrainsAgent, grammarNote, withActionGrammar, withToolGrammar } from '../../../src/core/loop/agent-grammar.ts';
+import {
+  constrainsAgent,
+  grammarNote,
+  withActionGrammar,
+  withToolGrammar,
+} from '../../../src/core/loop/agent-grammar.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
 import { roleThinking } from '../../../src/core/thinking.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
@@ -17,18 +22,38 @@ const named =
   (name: string): FakeClass =>
   () => ({
     reset: () => ({ observation: `Game ${name}: say its name.`, info: {} }),
-    step: (action) => ({ observation: 'over', reward: boxedAnswer(action) === name.toLowerCase() ? 1 : 0, terminated: true, truncated: false, info: {} }),
+    step: (action) => ({
+      observation: 'over',
+      reward: boxedAnswer(action) === name.toLowerCase() ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info: {},
+    }),
   });
 
 const TOOLS: ToolSchema[] = [
-  { type: 'function', function: { name: 'lookup', description: 'Look up a code.', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'lookup',
+      description: 'Look up a code.',
+      parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    },
+  },
 ];
 
 /** A tool-use double: any reply ends the episode. */
 const desk: FakeClass = () => ({
   reset: () => ({ observation: 'Find code 7.', info: {} }),
   step: () => ({ observation: 'ok', reward: 0, terminated: true, truncated: false, info: {} }),
-  toolFacts: () => ({ methods: ['lookup'], tools: TOOLS, toolsError: null, messages: null, criteria: null, current: null }),
+  toolFacts: () => ({
+    methods: ['lookup'],
+    tools: TOOLS,
+    toolsError: null,
+    messages: null,
+    criteria: null,
+    current: null,
+  }),
 });
 
 function reply(request: ChatRequest): string {
@@ -49,7 +74,11 @@ function recording(grammars: boolean | undefined): { model: ChatModel; requests:
   return { model, requests };
 }
 
-const SUITE: Suite = { name: 'doubles', sha256: 'doubles', environments: [{ id: 'held-0', skill: 'Logical Deduction', code: 'Amber', title: null }] };
+const SUITE: Suite = {
+  name: 'doubles',
+  sha256: 'doubles',
+  environments: [{ id: 'held-0', skill: 'Logical Deduction', code: 'Amber', title: null }],
+};
 const CONFIG: Config = {
   ...DEFAULT_CONFIG,
   skills: ['Logical Deduction'],
@@ -65,7 +94,11 @@ const CONFIG: Config = {
 
 async function epochRequests(config: Config, grammars: boolean | undefined): Promise<ChatRequest[]> {
   const { model, requests } = recording(grammars);
-  await runEpoch({ model, sandbox: fakeSandbox({ Amber: named('Amber') }), corpus: [], evalSuite: SUITE }, INITIAL_RUN_STATE, config);
+  await runEpoch(
+    { model, sandbox: fakeSandbox({ Amber: named('Amber') }), corpus: [], evalSuite: SUITE },
+    INITIAL_RUN_STATE,
+    config,
+  );
   return requests;
 }
 
@@ -134,7 +167,14 @@ describe('the decision and the note', () => {
 });
 
 describe('the grammar follows the request', () => {
-  const base: ChatRequest = { messages: [{ role: 'user', content: 'x' }], temperature: 0.6, topP: 0.95, maxTokens: 50, seed: 1, purpose: 'agent' };
+  const base: ChatRequest = {
+    messages: [{ role: 'user', content: 'x' }],
+    temperature: 0.6,
+    topP: 0.95,
+    maxTokens: 50,
+    seed: 1,
+    purpose: 'agent',
+  };
 
   it('allows a think block unless thinking is off, bounded by twice the reply budget in characters', () => {
     const thinking = parseGbnf(withActionGrammar(base).grammar!.gbnf);

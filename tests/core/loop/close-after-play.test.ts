@@ -41,7 +41,11 @@ describe('close() after a play', () => {
     const first = await instances.play(async () => ({ error: null, value: 1 }));
     const second = await instances.play(async () => ({ error: null, value: 2 }));
     expect([first.value, second.value]).toEqual([1, 2]);
-    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 2, disposes: 2, loads: 2 });
+    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({
+      closes: 2,
+      disposes: 2,
+      loads: 2,
+    });
   });
 
   it('a close() that raises leaves the play its result', async () => {
@@ -53,14 +57,25 @@ describe('close() after a play', () => {
       { error: null, value: 1 },
       { error: null, value: 2 },
     ]);
-    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 2, disposes: 2, loads: 2 });
+    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({
+      closes: 2,
+      disposes: 2,
+      loads: 2,
+    });
   });
 
   it('a play that failed is not closed, and its interpreter is retired all the same', async () => {
     const sandbox = counting(false);
     const instances = new FreshInstances(sandbox, CODE, DEFAULT_CONFIG);
-    await expect(instances.play(async () => ({ error: 'step_exception', value: 0 }))).resolves.toEqual({ error: 'step_exception', value: 0 });
+    await expect(instances.play(async () => ({ error: 'step_exception', value: 0 }))).resolves.toEqual({
+      error: 'step_exception',
+      value: 0,
+    });
     await expect(instances.play(async () => Promise.reject(new Error('model gone')))).rejects.toThrow('model gone');
-    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({ closes: 0, disposes: 2, loads: 2 });
+    expect({ closes: sandbox.closes, disposes: sandbox.disposes, loads: sandbox.loads() }).toEqual({
+      closes: 0,
+      disposes: 2,
+      loads: 2,
+    });
   });
 });

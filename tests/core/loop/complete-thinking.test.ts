@@ -1,7 +1,13 @@
 // Thinking per role (docs/method.md section 5): the switch and budget on each request, a thought
 // cut at its budget asked again without thinking, and earlier thoughts dropped from agent history.
 import { describe, expect, it } from 'vitest';
-import { completeThinking, cutInThought, historyWithoutThoughts, thinkingRequest, THOUGHT_CUT_NOTE } from '../../../src/core/loop/complete-thinking.ts';
+import {
+  completeThinking,
+  cutInThought,
+  historyWithoutThoughts,
+  thinkingRequest,
+  THOUGHT_CUT_NOTE,
+} from '../../../src/core/loop/complete-thinking.ts';
 import { playEpisode } from '../../../src/core/loop/play-episode.ts';
 import type { EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
 import { deriveSeed } from '../../../src/core/loop/random.ts';
@@ -27,7 +33,11 @@ function recording(replies: Array<{ text: string; finish?: FinishReason }>): Cha
       requests.push(request);
       const reply = replies[Math.min(requests.length - 1, replies.length - 1)]!;
       request.onToken?.(reply.text);
-      return { text: reply.text, usage: { promptTokens: 10, completionTokens: reply.text.length }, finishReason: reply.finish ?? 'stop' };
+      return {
+        text: reply.text,
+        usage: { promptTokens: 10, completionTokens: reply.text.length },
+        finishReason: reply.finish ?? 'stop',
+      };
     },
   };
 }
@@ -56,7 +66,11 @@ describe('thinkingRequest: the switch and the budget on a request', () => {
 });
 
 describe('cutInThought', () => {
-  const result = (text: string, finishReason: FinishReason = 'length'): ChatResult => ({ text, usage: { promptTokens: 1, completionTokens: 1 }, finishReason });
+  const result = (text: string, finishReason: FinishReason = 'length'): ChatResult => ({
+    text,
+    usage: { promptTokens: 1, completionTokens: 1 },
+    finishReason,
+  });
   it('is true for a reply cut at its limit inside an unclosed <think>, or showing nothing', () => {
     expect(cutInThought(result('<think>Let me see, the door is'))).toBe(true);
     expect(cutInThought(result('<think>a</think> then <think>second thought'))).toBe(true);
@@ -71,14 +85,21 @@ describe('cutInThought', () => {
 
 describe('completeThinking: a thought cut at its budget is asked again without thinking', () => {
   it('asks once more with thinking off, the reply budget and a seed derived from the first; keeps the second reply and counts both', async () => {
-    const model = recording([{ text: '<think>Hmm, the code picks', finish: 'length' }, { text: 'Check the parity first.' }]);
+    const model = recording([
+      { text: '<think>Hmm, the code picks', finish: 'length' },
+      { text: 'Check the parity first.' },
+    ]);
     const streamed: string[] = [];
     const result = await completeThinking(model, request({ onToken: (d) => streamed.push(d) }), ON);
     expect(model.requests.map((r) => [r.thinking, r.maxTokens, r.seed])).toEqual([
       [true, 756, 77],
       [false, 256, deriveSeed(77, 'thought-cut')],
     ]);
-    expect(result).toEqual({ text: 'Check the parity first.', usage: { promptTokens: 20, completionTokens: 26 + 23 }, finishReason: 'stop' });
+    expect(result).toEqual({
+      text: 'Check the parity first.',
+      usage: { promptTokens: 20, completionTokens: 26 + 23 },
+      finishReason: 'stop',
+    });
     expect(streamed).toEqual(['<think>Hmm, the code picks', THOUGHT_CUT_NOTE, 'Check the parity first.']);
   });
 
@@ -136,7 +157,13 @@ function guessGame(tools?: ToolFacts): EnvHandle {
     reset: async () => ({ observation: 'Guess 1 to 3.', info: {} }),
     step: async () => {
       step++;
-      return { observation: step < 3 ? 'Too high.' : 'Correct!', reward: step === 3 ? 1 : 0, terminated: step === 3, truncated: false, info: {} };
+      return {
+        observation: step < 3 ? 'Too high.' : 'Correct!',
+        reward: step === 3 ? 1 : 0,
+        terminated: step === 3,
+        truncated: false,
+        info: {},
+      };
     },
     solution: async () => null,
     toolFacts: async () => tools ?? null,
@@ -171,7 +198,10 @@ describe('an episode drops earlier thoughts from what it sends and keeps them in
       expect(assistants.length).toBeGreaterThan(0);
       for (const m of assistants) expect(m.content).not.toContain('<think>');
     }
-    expect(model.requests[2]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['\\boxed{3}', '\\boxed{2}']);
+    expect(model.requests[2]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([
+      '\\boxed{3}',
+      '\\boxed{2}',
+    ]);
     expect(model.requests.map((r) => [r.thinking, r.maxTokens])).toEqual([
       [true, 164],
       [true, 164],
@@ -185,7 +215,12 @@ describe('an episode drops earlier thoughts from what it sends and keeps them in
   it('a tool-use episode: the same', async () => {
     const facts: ToolFacts = {
       methods: ['guess'],
-      tools: [{ type: 'function', function: { name: 'guess', description: 'Guess.', parameters: { type: 'object', properties: {} } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'guess', description: 'Guess.', parameters: { type: 'object', properties: {} } },
+        },
+      ],
       toolsError: null,
       messages: null,
       criteria: null,
@@ -199,7 +234,9 @@ describe('an episode drops earlier thoughts from what it sends and keeps them in
     const model = recording(replies.map((text) => ({ text })));
     const episode = await playEpisode(model, guessGame(facts), SPEC);
     expect(model.requests).toHaveLength(3);
-    expect(model.requests[2]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(replies.slice(0, 2).map((r) => r.replace(/<think>.*<\/think>/, '')));
+    expect(model.requests[2]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(
+      replies.slice(0, 2).map((r) => r.replace(/<think>.*<\/think>/, '')),
+    );
     expect(episode.turns.map((t) => t.reply)).toEqual(replies);
   });
 });
@@ -212,11 +249,22 @@ describe("an epoch's requests follow each role's setting", () => {
       requests.push(r);
       return r.purpose === 'designer' ? '```python\nW\n```' : r.purpose === 'hint' ? 'Say win.' : '\\boxed{win}';
     });
-    const small: Config = { ...config, skills: ['Optimization'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 1, hintPlays: 1, rolloutsPerEpoch: 1, useCorpus: false, useMemory: false };
+    const small: Config = {
+      ...config,
+      skills: ['Optimization'],
+      skillsPerEpoch: 1,
+      slotsPerEpoch: 1,
+      playsPerArm: 1,
+      hintPlays: 1,
+      rolloutsPerEpoch: 1,
+      useCorpus: false,
+      useMemory: false,
+    };
     await runEpoch({ model, sandbox: fakeSandbox({ W: oneStepGame }), corpus: [] }, INITIAL_RUN_STATE, small);
     return requests;
   }
-  const byPurpose = (requests: ChatRequest[]) => Object.fromEntries(requests.map((r) => [r.purpose, { thinking: r.thinking, maxTokens: r.maxTokens }]));
+  const byPurpose = (requests: ChatRequest[]) =>
+    Object.fromEntries(requests.map((r) => [r.purpose, { thinking: r.thinking, maxTokens: r.maxTokens }]));
 
   it('the tab turns thinking off for the designer, the hint and the agent, with their reply budgets', async () => {
     expect(byPurpose(await requestsOf(DEFAULT_CONFIG))).toEqual({
@@ -234,6 +282,9 @@ describe("an epoch's requests follow each role's setting", () => {
       agent: { thinking: undefined, maxTokens: reference.agent.maxTokens },
     });
     const agentOn = { ...DEFAULT_CONFIG, thinking: { ...DEFAULT_CONFIG.thinking, agent: 'on' as const } };
-    expect(byPurpose(await requestsOf(agentOn)).agent).toEqual({ thinking: true, maxTokens: DEFAULT_CONFIG.agent.maxTokens + DEFAULT_CONFIG.thinkingBudget.agent });
+    expect(byPurpose(await requestsOf(agentOn)).agent).toEqual({
+      thinking: true,
+      maxTokens: DEFAULT_CONFIG.agent.maxTokens + DEFAULT_CONFIG.thinkingBudget.agent,
+    });
   });
 });

@@ -15,7 +15,9 @@ import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { tempDir } from '../../fixtures/temp-dirs.ts';
 import { clocklessRunFiles, readRunFiles } from '../../fixtures/run-files.ts';
 
-const GLOW_KEY = (JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript).rules[0]!.replies[0]!;
+const GLOW_KEY = (
+  JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as ChatScript
+).rules[0]!.replies[0]!;
 const KEYS = ['amber', 'cobalt', 'jade'];
 
 // Replies from the request alone, so they cannot depend on the order of calls: hinted plays take the glowing key, unhinted ones a key by the request's seed.
@@ -27,7 +29,17 @@ function reply(request: ChatRequest): string {
   return `\\boxed{${/HINT:/.test(text) ? glowing : KEYS[request.seed % KEYS.length]}}`;
 }
 
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 9, slotsPerEpoch: 3, playsPerArm: 3, hintPlays: 3, rolloutsPerEpoch: 2, maxTurns: 3, useCorpus: false, evalEvery: 0 };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 9,
+  slotsPerEpoch: 3,
+  playsPerArm: 3,
+  hintPlays: 3,
+  rolloutsPerEpoch: 2,
+  maxTurns: 3,
+  useCorpus: false,
+  evalEvery: 0,
+};
 
 let sandbox: PyodideSandboxRuntime;
 beforeAll(async () => {
@@ -41,8 +53,24 @@ async function runToFiles(concurrency: number): Promise<Record<string, string>> 
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const model = new ScriptedChatModel(reply, 'stateless', () => Math.floor(Math.random() * 3));
-  await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 1, lastError: null });
-  await runEpochs({ model, sandbox, corpus: [], commit: (result) => store.commitEpoch('run', result) }, INITIAL_RUN_STATE, config, 1);
+  await store.createRun({
+    id: 'run',
+    name: 'run',
+    createdAt: 0,
+    updatedAt: 0,
+    config,
+    modelId: model.id,
+    status: 'running',
+    epochsCompleted: 0,
+    epochsPlanned: 1,
+    lastError: null,
+  });
+  await runEpochs(
+    { model, sandbox, corpus: [], commit: (result) => store.commitEpoch('run', result) },
+    INITIAL_RUN_STATE,
+    config,
+    1,
+  );
   return readRunFiles(dir);
 }
 
@@ -55,7 +83,8 @@ describe('concurrency changes no result, in the real sandbox', () => {
     expect(sandbox.recycled).toBeGreaterThan(restoredBefore);
     expect(Object.keys(many).sort()).toEqual(Object.keys(one).sort());
     const expected = clocklessRunFiles(one);
-    for (const [name, text] of Object.entries(clocklessRunFiles(many, { from: 32, to: 1 }))) expect(text, name).toBe(expected[name]);
+    for (const [name, text] of Object.entries(clocklessRunFiles(many, { from: 32, to: 1 })))
+      expect(text, name).toBe(expected[name]);
     // Both arms were played and the unhinted arm both won and lost.
     const episodes = one['episodes.jsonl']!.trim()
       .split('\n')

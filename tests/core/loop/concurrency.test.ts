@@ -33,10 +33,22 @@ const game =
         if (opened && failure) throw fakeFailure(failure === 'hang' ? 'step_timeout' : 'step_exception');
         if (!opened) {
           opened = boxedAnswer(action) === 'open';
-          return { observation: opened ? 'The door is open. Now the word.' : 'Still shut.', reward: 0, terminated: false, truncated: false, info: {} };
+          return {
+            observation: opened ? 'The door is open. Now the word.' : 'Still shut.',
+            reward: 0,
+            terminated: false,
+            truncated: false,
+            info: {},
+          };
         }
         const won = boxedAnswer(action) === name.toLowerCase();
-        return { observation: won ? 'You win.' : 'Wrong word.', reward: won ? 1 : 0, terminated: true, truncated: false, info: {} };
+        return {
+          observation: won ? 'You win.' : 'Wrong word.',
+          reward: won ? 1 : 0,
+          terminated: true,
+          truncated: false,
+          info: {},
+        };
       },
     };
   };
@@ -64,7 +76,16 @@ function reply(request: ChatRequest): string {
   return helped ? `I say \\boxed{${name.toLowerCase()}}.` : 'I say \\boxed{nothing}.';
 }
 
-const SUITE: Suite = { name: 'doubles', sha256: 'doubles', environments: ['Held', 'Amber'].map((name, i) => ({ id: `held-${i}`, skill: 'Logical Deduction', code: name, title: null })) };
+const SUITE: Suite = {
+  name: 'doubles',
+  sha256: 'doubles',
+  environments: ['Held', 'Amber'].map((name, i) => ({
+    id: `held-${i}`,
+    skill: 'Logical Deduction',
+    code: name,
+    title: null,
+  })),
+};
 
 const CONFIG: Config = {
   ...DEFAULT_CONFIG,
@@ -101,14 +122,34 @@ function countingModel(): { model: ChatModel; peak: () => number } {
   return { model, peak: () => peak };
 }
 
-async function runToFiles(concurrency: number, lookAhead?: number): Promise<{ files: Record<string, string>; peak: number }> {
+async function runToFiles(
+  concurrency: number,
+  lookAhead?: number,
+): Promise<{ files: Record<string, string>; peak: number }> {
   const dir = join(tempDir('spade-concurrency-'), 'run');
   const store = new FileRunStore(dir);
   const config = { ...CONFIG, concurrency };
   const { model, peak } = countingModel();
-  await store.createRun({ id: 'run', name: 'run', createdAt: 0, updatedAt: 0, config, modelId: model.id, status: 'running', epochsCompleted: 0, epochsPlanned: 2, lastError: null });
+  await store.createRun({
+    id: 'run',
+    name: 'run',
+    createdAt: 0,
+    updatedAt: 0,
+    config,
+    modelId: model.id,
+    status: 'running',
+    epochsCompleted: 0,
+    epochsPlanned: 2,
+    lastError: null,
+  });
   await runEpochs(
-    { model, sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead }, corpus: [], evalSuite: SUITE, commit: (result) => store.commitEpoch('run', result) },
+    {
+      model,
+      sandbox: { ...withDelays(fakeSandbox(GAMES), jitter), parallelism: lookAhead },
+      corpus: [],
+      evalSuite: SUITE,
+      commit: (result) => store.commitEpoch('run', result),
+    },
     INITIAL_RUN_STATE,
     config,
     2,
@@ -126,7 +167,8 @@ describe('concurrency changes no result', () => {
     expect(Object.keys(many.files).sort()).toEqual(Object.keys(one.files).sort());
     // Wall-clock parts aside (run.json's updatedAt, timings.jsonl and its size in state.json).
     const expected = clocklessRunFiles(one.files);
-    for (const [name, text] of Object.entries(clocklessRunFiles(many.files, { from: 32, to: 1 }))) expect(text, name).toBe(expected[name]);
+    for (const [name, text] of Object.entries(clocklessRunFiles(many.files, { from: 32, to: 1 })))
+      expect(text, name).toBe(expected[name]);
     expect(many.files['config.json']).toContain('"concurrency": 32');
     // The run exercised every rule: retries, a hang that skips plays which ran beside it, held-out hangs, lessons.
     const episodes = one.files['episodes.jsonl']!;
@@ -139,11 +181,19 @@ describe('concurrency changes no result', () => {
   it('never has more calls in flight than the concurrency, nor more than the model takes', async () => {
     for (const concurrency of [3, 7]) {
       const { model, peak } = countingModel();
-      await runEpoch({ model, sandbox: withDelays(fakeSandbox(GAMES), jitter), corpus: [] }, INITIAL_RUN_STATE, { ...CONFIG, evalEvery: 0, concurrency });
+      await runEpoch({ model, sandbox: withDelays(fakeSandbox(GAMES), jitter), corpus: [] }, INITIAL_RUN_STATE, {
+        ...CONFIG,
+        evalEvery: 0,
+        concurrency,
+      });
       expect(peak()).toBe(concurrency);
     }
     const { model, peak } = countingModel();
-    await runEpoch({ model: { ...model, complete: model.complete, maxConcurrency: 2 }, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, { ...CONFIG, evalEvery: 0, concurrency: 32 });
+    await runEpoch(
+      { model: { ...model, complete: model.complete, maxConcurrency: 2 }, sandbox: fakeSandbox(GAMES), corpus: [] },
+      INITIAL_RUN_STATE,
+      { ...CONFIG, evalEvery: 0, concurrency: 32 },
+    );
     expect(peak()).toBe(2);
   });
 });

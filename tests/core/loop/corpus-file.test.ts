@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CORPUS_PATH = resolve(ROOT, 'public/corpus/concepts.jsonl');
 
-const SKILLS = ['Mathematical Reasoning', 'Logical Deduction', 'Spatial Reasoning', 'Pattern Recognition', 'Optimization', 'Causal Inference'] as const;
+const SKILLS = [
+  'Mathematical Reasoning',
+  'Logical Deduction',
+  'Spatial Reasoning',
+  'Pattern Recognition',
+  'Optimization',
+  'Causal Inference',
+] as const;
 
 const MIN_PER_SKILL = 11;
 const MIN_TOTAL = 66;

@@ -14,7 +14,9 @@ const SCRIPT_TEXT = readFileSync(new URL('../../../public/demo/demo-script.json'
 const SCRIPT = parseChatScript(JSON.parse(SCRIPT_TEXT));
 const ENV_DIR = new URL('../../fixtures/demo-envs/', import.meta.url);
 const STARTER_DIR = new URL('../../../public/pools/starter/games/', import.meta.url);
-const CORPUS = parseCorpus(readFileSync(new URL('../../../public/corpus/concepts.jsonl', import.meta.url), 'utf8')).docs;
+const CORPUS = parseCorpus(
+  readFileSync(new URL('../../../public/corpus/concepts.jsonl', import.meta.url), 'utf8'),
+).docs;
 const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 1 };
 const CATCH_ALL_AGENT = 'I cannot tell which action helps here';
 const CATCH_ALL_HINT = 'Read each observation carefully';
@@ -57,7 +59,9 @@ const className = (env: ReturnType<typeof environments>[number]) => env.attempts
 describe('the demo script', () => {
   it('is named spade-lab-demo and carries every environment source verbatim', () => {
     expect(SCRIPT.name).toBe('spade-lab-demo');
-    const designerReplies = SCRIPT.rules.filter((r) => [r.purpose].flat().includes('designer')).flatMap((r) => r.replies);
+    const designerReplies = SCRIPT.rules
+      .filter((r) => [r.purpose].flat().includes('designer'))
+      .flatMap((r) => r.replies);
     // Every game the builder designs with: its own two, the rest from the starter pool.
     const builder = readFileSync(new URL('build_demo_script.py', ENV_DIR), 'utf8');
     const files = [...builder.matchAll(/= design\(\s*"([a-z_]+\.py)"/g)].map((m) => m[1]!);
@@ -104,7 +108,9 @@ describe('four epochs of the demo, default config, real Pyodide', () => {
   });
 
   it('shows one rejected attempt with its reason, then a valid retry', () => {
-    const rejected = environments().flatMap((env) => env.attempts.filter((a) => !a.validation.ok).map((a) => ({ env, a })));
+    const rejected = environments().flatMap((env) =>
+      env.attempts.filter((a) => !a.validation.ok).map((a) => ({ env, a })),
+    );
     expect(rejected).toHaveLength(1);
     const { env, a } = rejected[0]!;
     expect(a.validation).toMatchObject({ stage: 'probe', code: 'step_bad_return', className: 'LiarsGateEnv' });
@@ -151,8 +157,15 @@ describe('four epochs of the demo, default config, real Pyodide', () => {
 
   it("shows the first epoch's environments to the designer when their skills come round again", () => {
     const firstIds = new Set(epochs[0]!.environments.map((env) => env.id));
-    const shown = epochs[3]!.environments.flatMap((env) => [...env.memoryShown.positives, env.memoryShown.negative ?? '']);
+    const shown = epochs[3]!.environments.flatMap((env) => [
+      ...env.memoryShown.positives,
+      env.memoryShown.negative ?? '',
+    ]);
     expect(shown.some((id) => firstIds.has(id))).toBe(true);
-    expect(epochs[1]!.environments.every((env) => env.memoryShown.positives.length === 0 && env.memoryShown.negative === null)).toBe(true);
+    expect(
+      epochs[1]!.environments.every(
+        (env) => env.memoryShown.positives.length === 0 && env.memoryShown.negative === null,
+      ),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,8 @@ import type { ChatModel, ChatRequest } from '../../../src/core/ports/chat-port.t
 import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 
 // Bare code that stops mid-expression: what a model writes when it runs out of tokens without a fence.
-const CUT = 'import random\n\nclass TideEnv:\n    def reset(self, seed=None):\n        self.level = random.Random(seed).randint(';
+const CUT =
+  'import random\n\nclass TideEnv:\n    def reset(self, seed=None):\n        self.level = random.Random(seed).randint(';
 
 // A sandbox that finds every load a syntax error at the last line, as Python does for the code above.
 const sandbox: SandboxRuntime = {
@@ -16,7 +17,11 @@ const sandbox: SandboxRuntime = {
   checkSyntax: async () => ({ ok: true }),
   close: async () => undefined,
   load: async (_code, options) => {
-    throw failureToEnvError({ ok: false, error: 'syntax', msg: "'(' was never closed", line: 5 }, 'load', options.stage ?? 'load');
+    throw failureToEnvError(
+      { ok: false, error: 'syntax', msg: "'(' was never closed", line: 5 },
+      'load',
+      options.stage ?? 'load',
+    );
   },
 };
 
@@ -39,7 +44,17 @@ const CONFIG: Config = { ...DEFAULT_CONFIG, attemptsPerSlot: 2, repairMode: true
 async function repairMessage(finishReason: 'stop' | 'length'): Promise<string> {
   const { model: m, asked } = model(finishReason);
   await designSlot({
-    ...{ epoch: 0, slot: 0, skill: 'Spatial Reasoning', envId: 'e0000-s00', config: CONFIG, corpus: [], memory: [], model: m, sandbox },
+    ...{
+      epoch: 0,
+      slot: 0,
+      skill: 'Spatial Reasoning',
+      envId: 'e0000-s00',
+      config: CONFIG,
+      corpus: [],
+      memory: [],
+      model: m,
+      sandbox,
+    },
     ...{ onAttemptStart: () => undefined, onToken: () => undefined, onValidated: () => undefined },
   });
   expect(asked.map((r) => r.purpose)).toEqual(['designer', 'repair']);

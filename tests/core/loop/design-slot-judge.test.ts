@@ -19,10 +19,21 @@ function lookupDesk(maxTurns: number): FakeInstance {
   let turns = 0;
   return {
     reset: () => ((turns = 0), { observation: 'Which shelf holds Dune? Reply <answer>shelf</answer>.', info: {} }),
-    step: () => ({ observation: 'Tool result:\nB4', reward: 0, terminated: false, truncated: ++turns >= maxTurns, info: {} }),
+    step: () => ({
+      observation: 'Tool result:\nB4',
+      reward: 0,
+      terminated: false,
+      truncated: ++turns >= maxTurns,
+      info: {},
+    }),
     toolFacts: () => ({
       methods: ['lookup'],
-      tools: [{ type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } },
+        },
+      ],
       toolsError: null,
       messages: null,
       criteria: null,
@@ -33,14 +44,22 @@ function lookupDesk(maxTurns: number): FakeInstance {
 
 const CODE = 'LookupDeskEnv';
 const DESIGN = `Here it is.\n\n\`\`\`python\n${CODE}\n\`\`\``;
-const CONFIG: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), attemptsPerSlot: 2, repairMode: true, solvabilityJudge: true, useCorpus: false, maxTurns: 2 };
+const CONFIG: Config = {
+  ...withSetting(DEFAULT_CONFIG, 'tool_use'),
+  attemptsPerSlot: 2,
+  repairMode: true,
+  solvabilityJudge: true,
+  useCorpus: false,
+  maxTurns: 2,
+};
 
 /** A model whose judge gives `verdicts` in turn (the last repeats) and whose designer always sends the fake's code. */
 function judgingModel(verdicts: string[]) {
   const asked: ChatRequest[] = [];
   const model = new ScriptedChatModel((request) => {
     asked.push(request);
-    if (request.purpose === 'judge') return verdicts[Math.min(asked.filter((r) => r.purpose === 'judge').length - 1, verdicts.length - 1)];
+    if (request.purpose === 'judge')
+      return verdicts[Math.min(asked.filter((r) => r.purpose === 'judge').length - 1, verdicts.length - 1)];
     if (request.purpose === 'hint') return 'HINT: look the book up, then answer its shelf.';
     if (request.purpose === 'agent') return '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>';
     return DESIGN;
@@ -48,12 +67,29 @@ function judgingModel(verdicts: string[]) {
   return { model, asked };
 }
 
-async function design(config: Config, verdicts: string[]): Promise<{ slot: SlotDesign; asked: ChatRequest[]; reports: ValidationReport[] }> {
+async function design(
+  config: Config,
+  verdicts: string[],
+): Promise<{ slot: SlotDesign; asked: ChatRequest[]; reports: ValidationReport[] }> {
   const { model, asked } = judgingModel(verdicts);
   const reports: ValidationReport[] = [];
   const slot = await designSlot({
-    ...{ epoch: 0, slot: 0, skill: 'Data Retrieval', envId: 'e0000-s00', config, corpus: [], memory: [], model, sandbox: fakeSandbox({ [CODE]: lookupDesk }) },
-    ...{ onAttemptStart: () => undefined, onToken: () => undefined, onValidated: (_: number, report: ValidationReport) => void reports.push(report) },
+    ...{
+      epoch: 0,
+      slot: 0,
+      skill: 'Data Retrieval',
+      envId: 'e0000-s00',
+      config,
+      corpus: [],
+      memory: [],
+      model,
+      sandbox: fakeSandbox({ [CODE]: lookupDesk }),
+    },
+    ...{
+      onAttemptStart: () => undefined,
+      onToken: () => undefined,
+      onValidated: (_: number, report: ValidationReport) => void reports.push(report),
+    },
   });
   return { slot, asked, reports };
 }
@@ -65,16 +101,29 @@ describe('the solvability judge in a designed slot', () => {
   it('a "no" rejects the attempt with judge_unsolvable at the judge stage, recorded on the attempt; the repair feeds that message back and is judged again', async () => {
     const { slot, asked, reports } = await design(CONFIG, [NO, YES]);
     const [rejected, repaired] = slot.attempts;
-    expect(rejected!.validation).toMatchObject({ ok: false, stage: 'judge', code: 'judge_unsolvable', className: 'FakeEnv' });
-    expect(rejected!.validation.message).toContain('Saw the verdict \\boxed{no}, reasoning: "Nothing says where Dune is kept. \\boxed{no}"');
-    expect(rejected!.judge).toMatchObject({ messages: buildJudgePrompt(`${CODE}\n`, CONFIG.prompts), reply: NO, verdict: 'no' });
+    expect(rejected!.validation).toMatchObject({
+      ok: false,
+      stage: 'judge',
+      code: 'judge_unsolvable',
+      className: 'FakeEnv',
+    });
+    expect(rejected!.validation.message).toContain(
+      'Saw the verdict \\boxed{no}, reasoning: "Nothing says where Dune is kept. \\boxed{no}"',
+    );
+    expect(rejected!.judge).toMatchObject({
+      messages: buildJudgePrompt(`${CODE}\n`, CONFIG.prompts),
+      reply: NO,
+      verdict: 'no',
+    });
     expect(rejected!.judge!.usage!.completionTokens).toBeGreaterThan(0);
     expect(reports.map((r) => [r.ok, r.code, r.stages.at(-1)!.stage])).toEqual([
       [false, 'judge_unsolvable', 'judge'],
       [true, null, 'determinism'],
     ]);
     expect(repaired).toMatchObject({ repair: true, validation: { ok: true, code: null }, judge: { verdict: 'yes' } });
-    expect(repaired!.messages).toEqual(buildRepairPrompt(rejected!.messages, DESIGN, rejected!.validation.message!, CONFIG.prompts));
+    expect(repaired!.messages).toEqual(
+      buildRepairPrompt(rejected!.messages, DESIGN, rejected!.validation.message!, CONFIG.prompts),
+    );
     expect(slot.valid).toBe(repaired);
     expect(asked.map((r) => r.purpose)).toEqual(['designer', 'judge', 'repair', 'judge']);
     const designerOn: Config = { ...CONFIG, thinking: { ...CONFIG.thinking, designer: 'on' } };
@@ -100,7 +149,11 @@ describe('the solvability judge in a designed slot', () => {
   it("the judge's tokens count in the epoch's tokens: the same epoch with the judge on costs exactly its judge call more", async () => {
     const epoch = async (solvabilityJudge: boolean) => {
       const config: Config = { ...CONFIG, solvabilityJudge, slotsPerEpoch: 1, playsPerArm: 1, hintPlays: 1 };
-      return runEpoch({ model: judgingModel([YES]).model, sandbox: fakeSandbox({ [CODE]: lookupDesk }), corpus: [] }, INITIAL_RUN_STATE, config);
+      return runEpoch(
+        { model: judgingModel([YES]).model, sandbox: fakeSandbox({ [CODE]: lookupDesk }), corpus: [] },
+        INITIAL_RUN_STATE,
+        config,
+      );
     };
     const [judged, unjudged] = [await epoch(true), await epoch(false)];
     const judge = judged.environments[0]!.attempts[0]!.judge!;

@@ -19,18 +19,35 @@ function recording(): { sandbox: SandboxRuntime; loads: Array<{ code: string; op
     close: async () => undefined,
     load: async (code, options) => {
       loads.push({ code, options });
-      throw envError('no_env_class', options.stage ?? 'load', { expected: 'a class', seen: 'none', fix: 'none: a test' });
+      throw envError('no_env_class', options.stage ?? 'load', {
+        expected: 'a class',
+        seen: 'none',
+        fix: 'none: a test',
+      });
     },
   };
   return { sandbox, loads };
 }
 
-const model: ChatModel = { id: 'stub', complete: async () => ({ text: REPLY, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
+const model: ChatModel = {
+  id: 'stub',
+  complete: async () => ({ text: REPLY, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }),
+};
 
 async function loadsUnder(config: Config): Promise<Array<{ code: string; options: LoadOptions }>> {
   const { sandbox, loads } = recording();
   await designSlot({
-    ...{ epoch: 0, slot: 0, skill: config.skills[0]!, envId: 'e0000-s00', config: { ...config, attemptsPerSlot: 1, useCorpus: false, useMemory: false }, corpus: [], memory: [], model, sandbox },
+    ...{
+      epoch: 0,
+      slot: 0,
+      skill: config.skills[0]!,
+      envId: 'e0000-s00',
+      config: { ...config, attemptsPerSlot: 1, useCorpus: false, useMemory: false },
+      corpus: [],
+      memory: [],
+      model,
+      sandbox,
+    },
     ...{ onAttemptStart: () => undefined, onToken: () => undefined, onValidated: () => undefined },
   });
   return loads;

@@ -8,9 +8,24 @@ import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
 // The hint-helps script, which answers a lesson request too: its hint wins where the agent alone loses, so the playbook asks.
-const BASE = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as { name: string; rules: unknown[] };
-const SCRIPT = { ...BASE, rules: [...BASE.rules, { purpose: 'lesson', replies: ['LESSON: Read which key the text marks before trying one.'] }] };
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 11, skills: ['Logical Deduction', 'Optimization'], slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, usePlaybook: true };
+const BASE = JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')) as {
+  name: string;
+  rules: unknown[];
+};
+const SCRIPT = {
+  ...BASE,
+  rules: [...BASE.rules, { purpose: 'lesson', replies: ['LESSON: Read which key the text marks before trying one.'] }],
+};
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 11,
+  skills: ['Logical Deduction', 'Optimization'],
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  usePlaybook: true,
+};
 
 // The epoch's tokens are every model call it made: designs, hints, plays and the playbook's lessons.
 describe("an epoch's token count", () => {
@@ -25,12 +40,18 @@ describe("an epoch's token count", () => {
         return result;
       },
     };
-    const result = await runEpoch({ model, sandbox: fakeSandbox(HINT_HELPS_DOUBLES), corpus: [] }, INITIAL_RUN_STATE, CONFIG);
-    const tokens = (purpose: string) => spent.filter((s) => s.purpose === purpose).reduce((n, s) => n + s.usage.promptTokens, 0);
+    const result = await runEpoch(
+      { model, sandbox: fakeSandbox(HINT_HELPS_DOUBLES), corpus: [] },
+      INITIAL_RUN_STATE,
+      CONFIG,
+    );
+    const tokens = (purpose: string) =>
+      spent.filter((s) => s.purpose === purpose).reduce((n, s) => n + s.usage.promptTokens, 0);
     expect(tokens('hint')).toBeGreaterThan(0);
     expect(tokens('lesson')).toBeGreaterThan(0);
     expect(result.metrics.promptTokens).toBe(spent.reduce((n, s) => n + s.usage.promptTokens, 0));
     expect(result.metrics.completionTokens).toBe(spent.reduce((n, s) => n + s.usage.completionTokens, 0));
-    for (const env of result.environments.filter((e) => e.status === 'valid')) expect(env.hintUsage!.promptTokens).toBeGreaterThan(0);
+    for (const env of result.environments.filter((e) => e.status === 'valid'))
+      expect(env.hintUsage!.promptTokens).toBeGreaterThan(0);
   });
 });

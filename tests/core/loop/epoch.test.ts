@@ -8,8 +8,20 @@ import { INITIAL_RUN_STATE, runEpoch, type EpochResult } from '../../../src/core
 import type { SpadeEvent } from '../../../src/core/loop/events.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 
 let sandbox: PyodideSandboxRuntime;
 let result: EpochResult;
@@ -39,7 +51,10 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
   });
 
   it('parses the hints (label stripped)', () => {
-    expect(result.environments.map((e) => e.hint)).toEqual(['Pick the key that glows. Answer as \\boxed{name}.', 'The password is the thing you stand before.']);
+    expect(result.environments.map((e) => e.hint)).toEqual([
+      'Pick the key that glows. Answer as \\boxed{name}.',
+      'The password is the thing you stand before.',
+    ]);
   });
 
   it('plays K seeds per arm on the same seeds, hint appended once to the first observation', () => {
@@ -67,9 +82,25 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
 
   it('computes regret, win rate and the blend reward exactly', () => {
     const [key, door] = result.environments.map((e) => e.stats!);
-    expect(key).toMatchObject({ rHint: 1, rNoHint: 0, regret: 1, winRate: 0, fractionWon: 0, hung: false, turnsToWin: null });
+    expect(key).toMatchObject({
+      rHint: 1,
+      rNoHint: 0,
+      regret: 1,
+      winRate: 0,
+      fractionWon: 0,
+      hung: false,
+      turnsToWin: null,
+    });
     expect(key!.designerReward).toBeCloseTo(0.4, 12);
-    expect(door).toMatchObject({ rHint: 1, rNoHint: 1, regret: 0, winRate: 1, fractionWon: 1, designerReward: 0, turnsToWin: 1 });
+    expect(door).toMatchObject({
+      rHint: 1,
+      rNoHint: 1,
+      regret: 0,
+      winRate: 1,
+      fractionWon: 1,
+      designerReward: 0,
+      turnsToWin: 1,
+    });
   });
 
   it('computes agent advantages over unhinted plays only, and designer advantages with the scale', () => {
@@ -90,7 +121,10 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     ]);
     expect(result.metrics).toMatchObject({ slots: 2, validEnvironments: 2, attempts: 3, episodes: 8 });
     expect(result.metrics.validityRate).toBeCloseTo(2 / 3, 12);
-    expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual(['epoch0:Logical Deduction', 'epoch0:Logical Deduction']);
+    expect(result.rollouts.filter((r) => r.role === 'designer').map((r) => r.group)).toEqual([
+      'epoch0:Logical Deduction',
+      'epoch0:Logical Deduction',
+    ]);
     const agentRows = result.rollouts.filter((r) => r.role === 'agent');
     expect(agentRows).toHaveLength(4);
     expect(agentRows.every((r) => r.messages.every((m) => !m.content.includes('HINT:')))).toBe(true);
@@ -135,7 +169,8 @@ describe('one epoch, scripted model, real Pyodide: the agent wins only with the 
     const scales = events.flatMap((e) => (e.type === 'scored' ? [e.scale] : []));
     expect(scales).toHaveLength(2);
     // Two environments, two unhinted plays each on rollout 0: N_agent = 4, not one environment's K = 2.
-    for (const scale of scales) expect(scale).toEqual({ agentPlays: 4, designs: 2, rollouts: 1, scale: result.metrics.designerScale });
+    for (const scale of scales)
+      expect(scale).toEqual({ agentPlays: 4, designs: 2, rollouts: 1, scale: result.metrics.designerScale });
     expect(result.metrics.designerScale).toBe(2);
   });
 });

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
-import { activeSkills, INITIAL_RUN_STATE, planSlots, runEpoch, type EpochResult } from '../../../src/core/loop/epoch.ts';
+import {
+  activeSkills,
+  INITIAL_RUN_STATE,
+  planSlots,
+  runEpoch,
+  type EpochResult,
+} from '../../../src/core/loop/epoch.ts';
 import { memoryBlock } from '../../../src/core/prompts/designer-prompt.ts';
 import { parseAction } from '../../../src/core/prompts/agent-prompt.ts';
 import { fakeFailure, fakeSandbox, oneStepGame, withDelays, type FakeClass } from '../../fixtures/fake-sandbox.ts';
@@ -73,8 +79,18 @@ describe('skill rotation gives every active skill several slots', () => {
     expect([...counts.values()]).toEqual([8, 8, 8]);
   });
   it('with the tab defaults, each epoch has two skills with two slots each', () => {
-    expect(planSlots(DEFAULT_CONFIG, 0).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1], DEFAULT_CONFIG.skills[0], DEFAULT_CONFIG.skills[1]]);
-    expect(planSlots(DEFAULT_CONFIG, 1).map((s) => s.skill)).toEqual([DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3], DEFAULT_CONFIG.skills[2], DEFAULT_CONFIG.skills[3]]);
+    expect(planSlots(DEFAULT_CONFIG, 0).map((s) => s.skill)).toEqual([
+      DEFAULT_CONFIG.skills[0],
+      DEFAULT_CONFIG.skills[1],
+      DEFAULT_CONFIG.skills[0],
+      DEFAULT_CONFIG.skills[1],
+    ]);
+    expect(planSlots(DEFAULT_CONFIG, 1).map((s) => s.skill)).toEqual([
+      DEFAULT_CONFIG.skills[2],
+      DEFAULT_CONFIG.skills[3],
+      DEFAULT_CONFIG.skills[2],
+      DEFAULT_CONFIG.skills[3],
+    ]);
   });
   it('with every skill active, the tab continues the round-robin across epochs; the reference restarts it at the first skill', () => {
     const [a, b, c] = ['Logical Deduction', 'Optimization', 'Spatial Reasoning'];
@@ -141,7 +157,11 @@ describe('a run with two environments per skill: advantages and rows by hand', (
     expect(reward('W')).toBeCloseTo(0.25, 12);
     expect(reward('M')).toBeCloseTo(0.25, 12);
     expect(reward('H')).toBe(0);
-    const next = await runEpoch({ model: model(['W', 'H', 'M', 'X']), sandbox: fakeSandbox(GAMES), corpus: [] }, result.nextState, { ...BASE, reward: 'learning_potential' });
+    const next = await runEpoch(
+      { model: model(['W', 'H', 'M', 'X']), sandbox: fakeSandbox(GAMES), corpus: [] },
+      result.nextState,
+      { ...BASE, reward: 'learning_potential' },
+    );
     // Epoch 1 sees the same returns: slow = 0.15 * 0.75 + 0.85 * 0.75 = 0.75 again, fast likewise.
     expect(next.nextState.skillAverages[L]!.slow).toBeCloseTo(0.75, 12);
   });
@@ -168,7 +188,14 @@ describe('failures as SPADE treats them', () => {
       throw fakeFailure('step_timeout');
     },
   });
-  const config: Config = { ...BASE, skills: [L], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1, reward: 'regret' };
+  const config: Config = {
+    ...BASE,
+    skills: [L],
+    skillsPerEpoch: 1,
+    slotsPerEpoch: 1,
+    rolloutsPerEpoch: 1,
+    reward: 'regret',
+  };
   // Validation probes step too, so the fakes fail only during play: the first load is validation.
   const afterValidation = (make: FakeClass): FakeClass => {
     let built = 0;
@@ -196,7 +223,12 @@ describe('failures as SPADE treats them', () => {
     expect(env.note).toMatch(/Quarantined: 2 of its 2 unhinted plays failed/);
     expect(result.nextState.memory).toEqual([]);
     expect(result.rollouts).toEqual([]);
-    expect(result.metrics).toMatchObject({ validEnvironments: 0, quarantined: 1, meanRegret: 0, meanDesignerReward: 0 });
+    expect(result.metrics).toMatchObject({
+      validEnvironments: 0,
+      quarantined: 1,
+      meanRegret: 0,
+      meanDesignerReward: 0,
+    });
   });
 
   it('a hang skips the remaining plays (unhinted dropped, hinted 0); losing every unhinted play quarantines it', async () => {
@@ -214,11 +246,19 @@ describe('failures as SPADE treats them', () => {
 
   it('loads the module afresh into an interpreter of its own for every play, at any concurrency', async () => {
     const sandbox = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 1 });
+    await runEpoch({ model: model(['W']), sandbox, corpus: [] }, INITIAL_RUN_STATE, {
+      ...config,
+      reward: 'blend',
+      concurrency: 1,
+    });
     // Validation, then K = 2 unhinted and H = 2 hinted plays: 5 loads, no play renewed in another's interpreter.
     expect(sandbox.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
     const wide = fakeSandbox(GAMES);
-    await runEpoch({ model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, reward: 'blend', concurrency: 8 });
+    await runEpoch(
+      { model: model(['W']), sandbox: { ...withDelays(wide, () => 1), parallelism: 4 }, corpus: [] },
+      INITIAL_RUN_STATE,
+      { ...config, reward: 'blend', concurrency: 8 },
+    );
     expect(wide.counts).toEqual({ loads: 5, renews: 0, instances: 5 });
   });
 });
@@ -241,7 +281,10 @@ describe('hints: retried when unusable, never a hinted play without one', () => 
   it("by the reference's rules (no reply aids), a think-only reply is a hint: asked once, and every hinted play shows it whole", async () => {
     const hints: ChatRequest[] = [];
     const m = model(['H'], (r) => (hints.push(r), '<think>Say win.</think>'));
-    const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, { ...config, replyAids: false });
+    const result = await runEpoch({ model: m, sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, {
+      ...config,
+      replyAids: false,
+    });
     expect(hints).toHaveLength(1);
     const hinted = result.episodes.filter((e) => e.arm === 'hint');
     expect(hinted).toHaveLength(2);
@@ -261,19 +304,40 @@ describe('hints: retried when unusable, never a hinted play without one', () => 
 
 describe('designer rows, memory and actions', () => {
   it('a repaired design trains its first turn', async () => {
-    const config: Config = { ...BASE, skills: [L], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1, repairMode: true };
-    const result = await runEpoch({ model: model(['NOPE', 'W']), sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, config);
+    const config: Config = {
+      ...BASE,
+      skills: [L],
+      skillsPerEpoch: 1,
+      slotsPerEpoch: 1,
+      rolloutsPerEpoch: 1,
+      repairMode: true,
+    };
+    const result = await runEpoch(
+      { model: model(['NOPE', 'W']), sandbox: fakeSandbox(GAMES), corpus: [] },
+      INITIAL_RUN_STATE,
+      config,
+    );
     const env = result.environments[0]!;
     expect(env.attempts.map((a) => [a.repair, a.validation.ok])).toEqual([
       [false, false],
       [true, true],
     ]);
     const row = result.rollouts.find((r) => r.role === 'designer')!;
-    expect(row.messages).toEqual([...env.attempts[0]!.messages, { role: 'assistant', content: env.attempts[0]!.reply, weight: 1 }]);
+    expect(row.messages).toEqual([
+      ...env.attempts[0]!.messages,
+      { role: 'assistant', content: env.attempts[0]!.reply, weight: 1 },
+    ]);
     expect(row.messages.at(-1)!.content).toContain('NOPE');
   });
   it('the negative memory example is named by its class (with its skill), its code not shown', () => {
-    const record = { envId: 'e0003-s01', skill: L, code: 'class SecretEnv:\n    def reset(self, seed=None):\n        return "hidden body", {}\n', winRate: 0.95, regret: 0, epoch: 3 };
+    const record = {
+      envId: 'e0003-s01',
+      skill: L,
+      code: 'class SecretEnv:\n    def reset(self, seed=None):\n        return "hidden body", {}\n',
+      winRate: 0.95,
+      regret: 0,
+      epoch: 3,
+    };
     const text = memoryBlock({ positives: [], negative: { record, reason: 'too easy' } });
     // The designer never saw the run's ids: the class name is what it can recognise.
     expect(text).toContain(`the ${L} game SecretEnv`);
@@ -289,7 +353,11 @@ describe('designer rows, memory and actions', () => {
 
 it('a skill named __proto__ is an ordinary key of the per-skill metrics and averages', async () => {
   const config: Config = { ...BASE, skills: ['__proto__'], skillsPerEpoch: 1, slotsPerEpoch: 1, rolloutsPerEpoch: 1 };
-  const result = await runEpoch({ model: model(['W']), sandbox: fakeSandbox(GAMES), corpus: [] }, INITIAL_RUN_STATE, config);
+  const result = await runEpoch(
+    { model: model(['W']), sandbox: fakeSandbox(GAMES), corpus: [] },
+    INITIAL_RUN_STATE,
+    config,
+  );
   expect(Object.hasOwn(result.metrics.perSkill, '__proto__')).toBe(true);
   expect(Object.getPrototypeOf(result.metrics.perSkill)).toBe(Object.prototype);
   expect(Object.hasOwn(result.nextState.skillAverages, '__proto__')).toBe(true);

@@ -17,8 +17,23 @@ afterAll(() => sandbox.close());
 
 it('a state-leaking environment gets regret 0 and win rate 1 when every fresh instance can win', async () => {
   const code = readEnv('good', 'leaky_counter.py');
-  const model = new ScriptedChatModel((r) => (r.purpose === 'designer' ? `\`\`\`python\n${code}\n\`\`\`` : r.purpose === 'hint' ? 'Say win.' : 'I say \\boxed{win}.'));
-  const config: Config = { ...DEFAULT_CONFIG, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 4, hintPlays: 4, rolloutsPerEpoch: 2, useCorpus: false };
+  const model = new ScriptedChatModel((r) =>
+    r.purpose === 'designer'
+      ? `\`\`\`python\n${code}\n\`\`\``
+      : r.purpose === 'hint'
+        ? 'Say win.'
+        : 'I say \\boxed{win}.',
+  );
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    skills: ['Logical Deduction'],
+    skillsPerEpoch: 1,
+    slotsPerEpoch: 1,
+    playsPerArm: 4,
+    hintPlays: 4,
+    rolloutsPerEpoch: 2,
+    useCorpus: false,
+  };
   const result = await runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, config);
   expect(result.episodes).toHaveLength(12);
   expect(result.episodes.every((e) => e.return === 1 && !e.dropped)).toBe(true);
@@ -27,8 +42,23 @@ it('a state-leaking environment gets regret 0 and win rate 1 when every fresh in
 
 it('an environment that tells the arms apart by the seeds it has seen gets regret 0 with plays one at a time', async () => {
   const code = readEnv('hostile', 'arm/seen_seeds.py');
-  const model = new ScriptedChatModel((r) => (r.purpose === 'designer' ? `\`\`\`python\n${code}\n\`\`\`` : r.purpose === 'hint' ? 'Say win.' : 'I say \\boxed{win}.'));
-  const config: Config = { ...DEFAULT_CONFIG, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 4, hintPlays: 4, useCorpus: false, reward: 'regret' };
+  const model = new ScriptedChatModel((r) =>
+    r.purpose === 'designer'
+      ? `\`\`\`python\n${code}\n\`\`\``
+      : r.purpose === 'hint'
+        ? 'Say win.'
+        : 'I say \\boxed{win}.',
+  );
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    skills: ['Logical Deduction'],
+    skillsPerEpoch: 1,
+    slotsPerEpoch: 1,
+    playsPerArm: 4,
+    hintPlays: 4,
+    useCorpus: false,
+    reward: 'regret',
+  };
   {
     const result = await runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, { ...config, concurrency: 1 });
     const won = (arm: string) => result.episodes.filter((e) => e.arm === arm).map((e) => [e.seed, e.return]);

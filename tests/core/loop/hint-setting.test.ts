@@ -7,7 +7,8 @@ import type { EnvironmentRecord } from '../../../src/core/records.ts';
 import { environmentSetting } from '../../../src/core/skills.ts';
 
 const CODE = 'class TaskEnv: pass';
-const record = (skill: string, domain?: string) => ({ id: 'e0000-s00', epoch: 0, slot: 0, skill, code: CODE, ...(domain ? { domain } : {}) }) as EnvironmentRecord;
+const record = (skill: string, domain?: string) =>
+  ({ id: 'e0000-s00', epoch: 0, slot: 0, skill, code: CODE, ...(domain ? { domain } : {}) }) as EnvironmentRecord;
 
 /** The hint prompt hintEnvironment sends for an environment in a run of `setting`. */
 async function hintPrompt(env: EnvironmentRecord, setting: 'games' | 'tool_use'): Promise<string> {
@@ -16,7 +17,11 @@ async function hintPrompt(env: EnvironmentRecord, setting: 'games' | 'tool_use')
     id: 'test',
     complete: async (request: ChatRequest) => {
       sent = request.messages[0]!.content;
-      return { text: 'Check the state first.', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' as const };
+      return {
+        text: 'Check the state first.',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        finishReason: 'stop' as const,
+      };
     },
   };
   await hintEnvironment(env, model, { ...DEFAULT_CONFIG, setting }, () => undefined);

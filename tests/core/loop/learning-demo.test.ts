@@ -43,7 +43,13 @@ const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 1, evalEvery: 1, evalSeeds: 2 
 async function demoRun(usePlaybook: boolean, epochs: number): Promise<EpochResult[]> {
   const results: EpochResult[] = [];
   await runEpochs(
-    { model: scriptedModel(SCRIPT, 'spade-lab-demo'), sandbox: sandbox(), corpus: CORPUS, evalSuite: threeEnvironments(), commit: async (r) => void results.push(r) },
+    {
+      model: scriptedModel(SCRIPT, 'spade-lab-demo'),
+      sandbox: sandbox(),
+      corpus: CORPUS,
+      evalSuite: threeEnvironments(),
+      commit: async (r) => void results.push(r),
+    },
     INITIAL_RUN_STATE,
     { ...CONFIG, usePlaybook },
     epochs,
@@ -71,7 +77,13 @@ describe('the scripted learner demo: held-out win rate with the playbook on and 
     ]);
     const after = evaluations(on)[1]!;
     // One environment: the interval is the Jeffreys floor over one environment (docs/method.md section 7), not a point.
-    expect(after.perSkill['Mathematical Reasoning']).toMatchObject({ environments: 1, episodes: 2, wins: 2, winRate: 1, ci95: jeffreysInterval(1, 1) });
+    expect(after.perSkill['Mathematical Reasoning']).toMatchObject({
+      environments: 1,
+      episodes: 2,
+      wins: 2,
+      winRate: 1,
+      ci95: jeffreysInterval(1, 1),
+    });
     expect(after.perSkill['Optimization']).toMatchObject({ wins: 0, winRate: 0 });
     expect(evaluations(on).every((e) => e.plays.every((p) => p.error === null))).toBe(true);
   }, 300_000);

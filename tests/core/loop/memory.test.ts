@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_CAPACITY, rememberEnvironments, selectMemory, type MemoryRecord } from '../../../src/core/loop/memory.ts';
+import {
+  MEMORY_CAPACITY,
+  rememberEnvironments,
+  selectMemory,
+  type MemoryRecord,
+} from '../../../src/core/loop/memory.ts';
 import { createRng } from '../../../src/core/loop/random.ts';
 
-const record = (envId: string, skill: string, winRate: number, regret: number): MemoryRecord => ({ envId, skill, code: `# ${envId}`, winRate, regret, epoch: 0 });
+const record = (envId: string, skill: string, winRate: number, regret: number): MemoryRecord => ({
+  envId,
+  skill,
+  code: `# ${envId}`,
+  winRate,
+  regret,
+  epoch: 0,
+});
 
 describe('environment memory', () => {
   it('keeps the newest 200 records and the first 2000 characters of code', () => {
@@ -10,7 +22,9 @@ describe('environment memory', () => {
     const memory = rememberEnvironments([], many);
     expect(memory).toHaveLength(MEMORY_CAPACITY);
     expect(memory[0]!.envId).toBe('e5');
-    expect(rememberEnvironments([], [{ ...record('x', 'A', 0.5, 0), code: 'y'.repeat(2500) }])[0]!.code).toHaveLength(2000);
+    expect(rememberEnvironments([], [{ ...record('x', 'A', 0.5, 0), code: 'y'.repeat(2500) }])[0]!.code).toHaveLength(
+      2000,
+    );
   });
 
   it('positives: same skill, win rate in [0.15, 0.85], from the 10 highest regrets', () => {
@@ -31,9 +45,15 @@ describe('environment memory', () => {
   });
 
   it('negative: win rate > 0.9 is too easy, < 0.1 too hard; none when no record qualifies', () => {
-    expect(selectMemory([record('e', 'A', 0.95, 0)], 'A', createRng(1)).negative).toMatchObject({ reason: 'too easy', record: { envId: 'e' } });
+    expect(selectMemory([record('e', 'A', 0.95, 0)], 'A', createRng(1)).negative).toMatchObject({
+      reason: 'too easy',
+      record: { envId: 'e' },
+    });
     expect(selectMemory([record('h', 'A', 0.05, 0)], 'A', createRng(1)).negative).toMatchObject({ reason: 'too hard' });
-    expect(selectMemory([record('m', 'A', 0.9, 0), record('n', 'A', 0.1, 0)], 'A', createRng(1))).toEqual({ positives: [], negative: null });
+    expect(selectMemory([record('m', 'A', 0.9, 0), record('n', 'A', 0.1, 0)], 'A', createRng(1))).toEqual({
+      positives: [],
+      negative: null,
+    });
   });
 
   it('selection is reproducible for a seed', () => {

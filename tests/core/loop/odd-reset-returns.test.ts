@@ -26,13 +26,27 @@ class OddEnv:
         return "Done.", 1.0, True, False, {}
 `;
 
-const oneReply: ChatModel = { id: 'one-reply', complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
+const oneReply: ChatModel = {
+  id: 'one-reply',
+  complete: async () => ({
+    text: 'I say \\boxed{1}',
+    usage: { promptTokens: 1, completionTokens: 1 },
+    finishReason: 'stop',
+  }),
+};
 
 const REFERENCE = withPreset(DEFAULT_CONFIG, 'reference');
 
 async function play(expression: string, config: Config, classes = '') {
   const handle = await runtime().load(envResetting(expression, classes), { maxTurns: 1, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = { ...agentSettings(config, oneReply), maxTurns: 1, stepTimeoutMs: 10_000, seed: 1, hint: null, modelSeedKey: 'odd-reset' };
+  const spec: EpisodeSpec = {
+    ...agentSettings(config, oneReply),
+    maxTurns: 1,
+    stepTimeoutMs: 10_000,
+    seed: 1,
+    hint: null,
+    modelSeedKey: 'odd-reset',
+  };
   try {
     return await playEpisode(oneReply, handle, spec);
   } finally {
@@ -53,8 +67,10 @@ async function convertedReset(expression: string, classes = '') {
 const SHORT = 'class Short(tuple):\n    def __len__(self):\n        return 3\n';
 const LONG = 'class Long(tuple):\n    def __len__(self):\n        return 2\n';
 const OWN_ITER = 'class OwnIter(tuple):\n    def __iter__(self):\n        return iter(("from iter", {}))\n';
-const CLAIMS_TUPLE = 'class Claims:\n    __class__ = property(lambda self: tuple)\n    def __len__(self):\n        return 2\n    def __iter__(self):\n        return iter(("claimed", {}))\n';
-const CLAIMS_STR = 'class ClaimsStr:\n    __class__ = property(lambda self: str)\n    def __str__(self):\n        return "claimed str"\n';
+const CLAIMS_TUPLE =
+  'class Claims:\n    __class__ = property(lambda self: tuple)\n    def __len__(self):\n        return 2\n    def __iter__(self):\n        return iter(("claimed", {}))\n';
+const CLAIMS_STR =
+  'class ClaimsStr:\n    __class__ = property(lambda self: str)\n    def __str__(self):\n        return "claimed str"\n';
 const BAD_STR = 'class BadStr:\n    def __str__(self):\n        raise ValueError("no text")\n';
 
 // [case, reset's return in Python, classes defined first, the tab's code (null: it plays), the first
@@ -83,32 +99,54 @@ const CASES: Case[] = [
 ];
 
 describe('odd reset returns, real sandbox', () => {
-  it.each(CASES)('%s: the reference preset starts the play from what the reference gives', async (_name, expression, classes, _tabCode, observation) => {
-    const episode = await play(expression, REFERENCE, classes);
-    expect([episode.error, episode.turns.length, episode.return]).toEqual([null, 1, 1]);
-    if (observation === null) {
-      expect([episode.firstObservation, episode.crash?.at, episode.crash?.code]).toEqual([RESET_CRASH_OBSERVATION, 'reset', 'reset_exception']);
-    } else {
-      expect([episode.firstObservation, episode.crash]).toEqual([observation, undefined]);
-    }
-  });
+  it.each(CASES)(
+    '%s: the reference preset starts the play from what the reference gives',
+    async (_name, expression, classes, _tabCode, observation) => {
+      const episode = await play(expression, REFERENCE, classes);
+      expect([episode.error, episode.turns.length, episode.return]).toEqual([null, 1, 1]);
+      if (observation === null) {
+        expect([episode.firstObservation, episode.crash?.at, episode.crash?.code]).toEqual([
+          RESET_CRASH_OBSERVATION,
+          'reset',
+          'reset_exception',
+        ]);
+      } else {
+        expect([episode.firstObservation, episode.crash]).toEqual([observation, undefined]);
+      }
+    },
+  );
 
-  it.each(CASES)('%s: the tab default refuses it with its code, or plays it as it is', async (_name, expression, classes, tabCode) => {
-    const episode = await play(expression, DEFAULT_CONFIG, classes);
-    if (tabCode === null) expect([episode.error, episode.return]).toEqual([null, 1]);
-    else expect([episode.error?.code, episode.return, episode.turns.length, episode.crash]).toEqual([tabCode, 0, 0, undefined]);
-  });
+  it.each(CASES)(
+    '%s: the tab default refuses it with its code, or plays it as it is',
+    async (_name, expression, classes, tabCode) => {
+      const episode = await play(expression, DEFAULT_CONFIG, classes);
+      if (tabCode === null) expect([episode.error, episode.return]).toEqual([null, 1]);
+      else
+        expect([episode.error?.code, episode.return, episode.turns.length, episode.crash]).toEqual([
+          tabCode,
+          0,
+          0,
+          undefined,
+        ]);
+    },
+  );
 
   it('keeps of a reset info what the reference keeps: numbers, bools, None and what float() reads', async () => {
     const classes = 'class Decimalish:\n    def __float__(self):\n        return 2.5\n';
-    const reset = await convertedReset('"obs", {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()}', classes);
+    const reset = await convertedReset(
+      '"obs", {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()}',
+      classes,
+    );
     expect(reset).toEqual({ observation: 'obs', info: { i: 2, n: null, b: true, d: 2.5 } });
     expect(await convertedReset('"obs", [("k", 1)]')).toEqual({ observation: 'obs', info: {} });
   });
 
   it("reads a dict subclass's info through its own items(), as the reference's filter does", async () => {
     const classes = 'class OwnItems(dict):\n    def items(self):\n        return [("score", 3), ("name", "x")]\n';
-    expect(await convertedReset('"obs", OwnItems(real=1)', classes)).toEqual({ observation: 'obs', info: { score: 3 } });
+    expect(await convertedReset('"obs", OwnItems(real=1)', classes)).toEqual({
+      observation: 'obs',
+      info: { score: 3 },
+    });
   });
 
   it('names the error a conversion raised, so the kept crash says what the reference caught', async () => {
@@ -124,24 +162,43 @@ describe('odd reset returns, real sandbox', () => {
     expect((await play('("only",)', coerceOnly)).firstObservation).toBe("('only',)");
   });
 
-  it.each(CASES)('%s: validation reads reset strictly, whatever the preset', async (_name, expression, classes, tabCode) => {
-    const report = await validateEnvironment(envResetting(expression, classes), runtime(), { maxTurns: 1, totalTimeoutMs: 20_000, callTimeoutMs: 10_000, source: 'code' });
-    expect([report.ok, report.code]).toEqual([tabCode === null, tabCode]);
-  });
+  it.each(CASES)(
+    '%s: validation reads reset strictly, whatever the preset',
+    async (_name, expression, classes, tabCode) => {
+      const report = await validateEnvironment(envResetting(expression, classes), runtime(), {
+        maxTurns: 1,
+        totalTimeoutMs: 20_000,
+        callTimeoutMs: 10_000,
+        source: 'code',
+      });
+      expect([report.ok, report.code]).toEqual([tabCode === null, tabCode]);
+    },
+  );
 
   it('starts the play alike under both presets on a bare str and an info with strings, and on no other', async () => {
     const played = CASES.filter(([, , , tabCode]) => tabCode === null);
     const alike: string[] = [];
     for (const [name, expression, classes] of played) {
-      const [tab, reference] = [await play(expression, DEFAULT_CONFIG, classes), await play(expression, REFERENCE, classes)];
+      const [tab, reference] = [
+        await play(expression, DEFAULT_CONFIG, classes),
+        await play(expression, REFERENCE, classes),
+      ];
       if (tab.firstObservation === reference.firstObservation) alike.push(name);
     }
     expect(alike).toEqual(['a bare str', 'an info with strings']);
-    expect([CASES.length - played.length, CASES.filter(([, , , , observation]) => observation === null).length]).toEqual([14, 3]);
+    expect([
+      CASES.length - played.length,
+      CASES.filter(([, , , , observation]) => observation === null).length,
+    ]).toEqual([14, 3]);
   });
 
   it('agrees with the reference validation on every case but a tuple whose len() lies and an object that claims to be a tuple', () => {
-    const disagree = CASES.filter(([, , , tabCode, , referenceAccepts]) => (tabCode === null) !== referenceAccepts).map(([name]) => name);
-    expect(disagree).toEqual(['a tuple subclass whose __len__ says 3 over 2 items', 'an object that claims to be a tuple']);
+    const disagree = CASES.filter(([, , , tabCode, , referenceAccepts]) => (tabCode === null) !== referenceAccepts).map(
+      ([name]) => name,
+    );
+    expect(disagree).toEqual([
+      'a tuple subclass whose __len__ says 3 over 2 items',
+      'an object that claims to be a tuple',
+    ]);
   });
 });

@@ -25,11 +25,25 @@ class OddEnv:
         return ${expression}
 `;
 
-const oneReply: ChatModel = { id: 'one-reply', complete: async () => ({ text: 'I say \\boxed{1}', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
+const oneReply: ChatModel = {
+  id: 'one-reply',
+  complete: async () => ({
+    text: 'I say \\boxed{1}',
+    usage: { promptTokens: 1, completionTokens: 1 },
+    finishReason: 'stop',
+  }),
+};
 
 async function play(expression: string, config: Config, classes = '') {
   const handle = await runtime().load(envReturning(expression, classes), { maxTurns: 1, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = { ...agentSettings(config, oneReply), maxTurns: 1, stepTimeoutMs: 10_000, seed: 1, hint: null, modelSeedKey: 'odd' };
+  const spec: EpisodeSpec = {
+    ...agentSettings(config, oneReply),
+    maxTurns: 1,
+    stepTimeoutMs: 10_000,
+    seed: 1,
+    hint: null,
+    modelSeedKey: 'odd',
+  };
   try {
     return await playEpisode(oneReply, handle, spec);
   } finally {
@@ -39,7 +53,10 @@ async function play(expression: string, config: Config, classes = '') {
 
 // The info a converted step gives when the environment returns ("obs", 1.0, True, False, <info>), the classes defined first.
 async function infoOf(classes: string, info: string) {
-  const handle = await runtime().load(envReturning(`("obs", 1.0, True, False, ${info})`, classes), { maxTurns: 1, timeoutMs: 10_000 });
+  const handle = await runtime().load(envReturning(`("obs", 1.0, True, False, ${info})`, classes), {
+    maxTurns: 1,
+    timeoutMs: 10_000,
+  });
   try {
     await handle.reset(1, { timeoutMs: 10_000 });
     return (await stepKeepingCrashes(handle, 'go', { timeoutMs: 10_000, coerce: true }, true, {})).info;
@@ -56,15 +73,33 @@ type Case = [string, string, string, [string | null, number, boolean, boolean, n
 const CASES: Case[] = [
   ['a 4-tuple', '("obs", 1.0, True, False)', 'step_bad_return', [null, -1, true, false, -1], 'step_bad_return'],
   ['a bare str', '"done"', 'step_bad_return', [null, -1, true, false, -1], 'step_bad_return'],
-  ['a reward float() cannot read', '("obs", "win", True, False, {})', 'step_bad_reward', [null, -1, true, false, -1], 'step_exception'],
+  [
+    'a reward float() cannot read',
+    '("obs", "win", True, False, {})',
+    'step_bad_reward',
+    [null, -1, true, false, -1],
+    'step_exception',
+  ],
   ['a numeric string reward', '("obs", "1.0", True, False, {})', 'step_bad_reward', ['obs', 1, true, false, 1], null],
   ['a None reward', '("obs", None, True, False, {})', 'step_bad_reward', ['obs', 0, true, false, 0], null],
-  ['a None observation', '(None, 1.0, True, False, {})', 'step_bad_observation', ['No observation', 1, true, false, 1], null],
+  [
+    'a None observation',
+    '(None, 1.0, True, False, {})',
+    'step_bad_observation',
+    ['No observation', 1, true, false, 1],
+    null,
+  ],
   ['an int observation', '(5, 1.0, True, False, {})', 'step_bad_observation', ['5', 1, true, false, 1], null],
   ['an int terminated flag', '("obs", 1.0, 0, False, {})', 'step_bad_flags', ['obs', 1, false, false, 0], null],
   ['a None truncated flag', '("obs", 1.0, True, None, {})', 'step_bad_flags', ['obs', 1, true, false, 1], null],
   ['a list info', '("obs", 1.0, True, False, [])', 'step_bad_info', ['obs', 1, true, false, 1], null],
-  ['a NaN reward', '("obs", float("nan"), True, False, {})', 'reward_not_finite', ['obs', Number.NaN, true, false, 1], null],
+  [
+    'a NaN reward',
+    '("obs", float("nan"), True, False, {})',
+    'reward_not_finite',
+    ['obs', Number.NaN, true, false, 1],
+    null,
+  ],
   ['a reward of 11', '("obs", 11, True, False, {})', 'reward_out_of_range', ['obs', 11, true, false, 1], null],
 ];
 
@@ -73,7 +108,13 @@ const CASES: Case[] = [
 // the wrapper's own calls give on these objects in CPython; __getitem__ is not one of them.
 type SubclassCase = [string, string, string, [string | null, number, boolean, boolean, number], string | null];
 const SUBCLASS_CASES: SubclassCase[] = [
-  ['a tuple subclass whose __len__ says 4', 'class Short(tuple):\n    def __len__(self):\n        return 4\n', 'Short(("obs", 1.0, True, False, {}))', [null, -1, true, false, -1], 'step_bad_return'],
+  [
+    'a tuple subclass whose __len__ says 4',
+    'class Short(tuple):\n    def __len__(self):\n        return 4\n',
+    'Short(("obs", 1.0, True, False, {}))',
+    [null, -1, true, false, -1],
+    'step_bad_return',
+  ],
   [
     'a tuple subclass whose __iter__ yields other items',
     'class OwnIter(tuple):\n    def __iter__(self):\n        return iter(("from iter", 1.0, True, False, {}))\n',
@@ -106,29 +147,54 @@ const SUBCLASS_CASES: SubclassCase[] = [
 
 describe('odd step returns, real sandbox', () => {
   it('the reference preset converts them and the tab default refuses them', () => {
-    expect([REFERENCE.coerceStepReturns, REFERENCE.crashesLose, DEFAULT_CONFIG.coerceStepReturns, DEFAULT_CONFIG.crashesLose]).toEqual([true, true, false, false]);
+    expect([
+      REFERENCE.coerceStepReturns,
+      REFERENCE.crashesLose,
+      DEFAULT_CONFIG.coerceStepReturns,
+      DEFAULT_CONFIG.crashesLose,
+    ]).toEqual([true, true, false, false]);
   });
 
-  it.each(CASES)('%s: the reference preset gives what the reference gives', async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
-    const episode = await play(expression, REFERENCE);
-    const turn = episode.turns[0]!;
-    expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([reward, terminated, truncated, played, null, crashCode]);
-    if (observation === null) expect(turn.observation).toMatch(/^Error: /);
-    else expect(turn.observation).toBe(observation);
-  });
+  it.each(CASES)(
+    '%s: the reference preset gives what the reference gives',
+    async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
+      const episode = await play(expression, REFERENCE);
+      const turn = episode.turns[0]!;
+      expect([
+        turn.reward,
+        turn.terminated,
+        turn.truncated,
+        episode.return,
+        episode.error,
+        episode.crash?.code ?? null,
+      ]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+      if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+      else expect(turn.observation).toBe(observation);
+    },
+  );
 
   it.each(CASES)('%s: the tab default refuses it (%s) and the play fails', async (_name, expression, tabCode) => {
     const episode = await play(expression, DEFAULT_CONFIG);
     expect([episode.error?.code, episode.return, episode.crash]).toEqual([tabCode, 0, undefined]);
   });
 
-  it.each(SUBCLASS_CASES)('%s: the reference preset calls its overrides as the reference does', async (_name, classes, expression, [observation, reward, terminated, truncated, played], crashCode) => {
-    const episode = await play(expression, REFERENCE, classes);
-    const turn = episode.turns[0]!;
-    expect([turn.reward, turn.terminated, turn.truncated, episode.return, episode.error, episode.crash?.code ?? null]).toEqual([reward, terminated, truncated, played, null, crashCode]);
-    if (observation === null) expect(turn.observation).toMatch(/^Error: /);
-    else expect(turn.observation).toBe(observation);
-  });
+  it.each(SUBCLASS_CASES)(
+    '%s: the reference preset calls its overrides as the reference does',
+    async (_name, classes, expression, [observation, reward, terminated, truncated, played], crashCode) => {
+      const episode = await play(expression, REFERENCE, classes);
+      const turn = episode.turns[0]!;
+      expect([
+        turn.reward,
+        turn.terminated,
+        turn.truncated,
+        episode.return,
+        episode.error,
+        episode.crash?.code ?? null,
+      ]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+      if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+      else expect(turn.observation).toBe(observation);
+    },
+  );
 
   it('names the len() it was told when a tuple subclass is refused, and the unpacking error when it raises', async () => {
     const short = await play('Short(("obs", 1.0, True, False, {}))', REFERENCE, SUBCLASS_CASES[0]![1]);
@@ -145,18 +211,26 @@ describe('odd step returns, real sandbox', () => {
   it('stores a NaN reward by name, so the return recomputed from the run files is the reference one', async () => {
     const episode = await play('("obs", float("nan"), True, False, {})', REFERENCE);
     const stored = JSON.parse(JSON.stringify(episode.turns)) as typeof episode.turns;
-    expect([stored[0]!.reward, stored[0]!.nonfiniteReward, returnOf(stored, false), episode.return]).toEqual([null, 'nan', 1, 1]);
+    expect([stored[0]!.reward, stored[0]!.nonfiniteReward, returnOf(stored, false), episode.return]).toEqual([
+      null,
+      'nan',
+      1,
+      1,
+    ]);
     const minusInfinity = await play('("obs", float("-inf"), True, False, {})', REFERENCE);
     const storedMinus = JSON.parse(JSON.stringify(minusInfinity.turns)) as typeof episode.turns;
-    expect([storedMinus[0]!.nonfiniteReward, returnOf(storedMinus, false), minusInfinity.return]).toEqual(['-inf', -1, -1]);
+    expect([storedMinus[0]!.nonfiniteReward, returnOf(storedMinus, false), minusInfinity.return]).toEqual([
+      '-inf',
+      -1,
+      -1,
+    ]);
   });
 
   it("keeps of an info dict what the reference's filter keeps: numbers, bools, None and what float() reads", async () => {
     const handle = await runtime().load(
-      envReturning('("obs", 1.0, True, False, {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()})').replace(
-        'class OddEnv',
-        'class Decimalish:\n    def __float__(self):\n        return 2.5\n\nclass OddEnv',
-      ),
+      envReturning(
+        '("obs", 1.0, True, False, {"s": "x", "i": 2, "n": None, "b": True, "l": [1], "d": Decimalish()})',
+      ).replace('class OddEnv', 'class Decimalish:\n    def __float__(self):\n        return 2.5\n\nclass OddEnv'),
       {
         maxTurns: 1,
         timeoutMs: 10_000,
@@ -194,7 +268,9 @@ describe('odd step returns, real sandbox', () => {
   });
 
   it('agrees with the reference on the returns its wrapper turns into -1, and on no other', () => {
-    const losses = CASES.filter(([, , , [, reward, terminated]]) => reward === CRASH_REWARD && terminated).map(([name]) => name);
+    const losses = CASES.filter(([, , , [, reward, terminated]]) => reward === CRASH_REWARD && terminated).map(
+      ([name]) => name,
+    );
     expect(losses).toEqual(['a 4-tuple', 'a bare str', 'a reward float() cannot read']);
     expect(CASES.filter(([, , , , code]) => code !== null).map(([name]) => name)).toEqual(losses);
   });

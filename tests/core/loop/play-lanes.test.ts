@@ -12,7 +12,17 @@ import { fakeSandbox, oneStepGame } from '../../fixtures/fake-sandbox.ts';
 
 const CODE = 'class WinEnv:\n    pass\n';
 const POOL = [{ id: 'win', skill: 'Logical Deduction', code: CODE, title: null }];
-const CONFIG: Config = { ...DEFAULT_CONFIG, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 1, playsPerArm: 4, hintPlays: 4, concurrency: 8, useCorpus: false, evalSeeds: 4 };
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 1,
+  playsPerArm: 4,
+  hintPlays: 4,
+  concurrency: 8,
+  useCorpus: false,
+  evalSeeds: 4,
+};
 
 /** One lane per environment, and a count of the handles still held (taken and neither released nor disposed). */
 function oneLane(): SandboxRuntime & { held: () => number } {
@@ -44,7 +54,12 @@ function failingOnce(): ScriptedChatModel {
 }
 
 const withinSeconds = <T>(promise: Promise<T>, seconds: number): Promise<T> =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${seconds} s: a lane is held`)), seconds * 1000))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still waiting after ${seconds} s: a lane is held`)), seconds * 1000),
+    ),
+  ]);
 
 describe('a play that throws gives its lane back', () => {
   it('in an epoch: the failure surfaces once the other plays, queued for the one lane, have run', async () => {
@@ -56,7 +71,16 @@ describe('a play that throws gives its lane back', () => {
 
   it('in a held-out evaluation: the same', async () => {
     const sandbox = oneLane();
-    const evaluation = evaluateAgent({ model: failingOnce(), sandbox }, { suite: { name: 'one', sha256: 'x', environments: POOL }, config: CONFIG, playbook: [], afterEpochs: 0, trigger: 'demand' });
+    const evaluation = evaluateAgent(
+      { model: failingOnce(), sandbox },
+      {
+        suite: { name: 'one', sha256: 'x', environments: POOL },
+        config: CONFIG,
+        playbook: [],
+        afterEpochs: 0,
+        trigger: 'demand',
+      },
+    );
     await expect(withinSeconds(evaluation, 10)).rejects.toThrow('the server went away');
     expect(sandbox.held()).toBe(0);
   });

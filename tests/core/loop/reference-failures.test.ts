@@ -56,7 +56,13 @@ function game(broken: (action: string, seed: number | null) => EnvErrorCode | nu
       step: (action) => {
         const code = validating ? null : broken(action, seed);
         if (code) throw fakeFailure(code);
-        return { observation: 'over', reward: action.includes('win') ? 1 : 0, terminated: true, truncated: false, info: {} };
+        return {
+          observation: 'over',
+          reward: action.includes('win') ? 1 : 0,
+          terminated: true,
+          truncated: false,
+          info: {},
+        };
       },
     };
     return instance;
@@ -64,12 +70,21 @@ function game(broken: (action: string, seed: number | null) => EnvErrorCode | nu
 }
 
 async function epoch(config: Config, make: FakeClass): Promise<EpochResult> {
-  return runEpoch({ model: agent(), sandbox: { ...fakeSandbox({ G: make }), parallelism: 1 }, corpus: [] }, INITIAL_RUN_STATE, { ...config, concurrency: 1 });
+  return runEpoch(
+    { model: agent(), sandbox: { ...fakeSandbox({ G: make }), parallelism: 1 }, corpus: [] },
+    INITIAL_RUN_STATE,
+    { ...config, concurrency: 1 },
+  );
 }
 
 function verified(config: Config, result: EpochResult) {
   return recomputeRun({
-    config: { reward: config.reward, rolloutsPerEpoch: config.rolloutsPerEpoch, playsPerArm: config.playsPerArm, crashesLose: config.crashesLose },
+    config: {
+      reward: config.reward,
+      rolloutsPerEpoch: config.rolloutsPerEpoch,
+      playsPerArm: config.playsPerArm,
+      crashesLose: config.crashesLose,
+    },
     environments: result.environments,
     episodes: result.episodes,
     rollouts: result.rollouts,
@@ -85,18 +100,23 @@ describe('crashes under the reference preset', () => {
   it('a step that raises scores -1 and is kept, in both arms, and verify agrees', async () => {
     const result = await epoch(REFERENCE, crashOnNo);
     // Unhinted plays alternate win / no; every `no` raises: returns 1, -1 in each rollout. Hinted plays win.
-    expect(result.episodes.map((e) => [e.arm, e.rollout, e.return, e.dropped, e.error, e.crash?.code ?? null])).toEqual([
-      ['nohint', 0, 1, false, null, null],
-      ['nohint', 0, -1, false, null, 'step_exception'],
-      ['hint', 0, 1, false, null, null],
-      ['hint', 0, 1, false, null, null],
-      ['nohint', 1, 1, false, null, null],
-      ['nohint', 1, -1, false, null, 'step_exception'],
-    ]);
+    expect(result.episodes.map((e) => [e.arm, e.rollout, e.return, e.dropped, e.error, e.crash?.code ?? null])).toEqual(
+      [
+        ['nohint', 0, 1, false, null, null],
+        ['nohint', 0, -1, false, null, 'step_exception'],
+        ['hint', 0, 1, false, null, null],
+        ['hint', 0, 1, false, null, null],
+        ['nohint', 1, 1, false, null, null],
+        ['nohint', 1, -1, false, null, 'step_exception'],
+      ],
+    );
     const crashed = result.episodes[1]!.turns.at(-1)!;
     expect([crashed.reward, crashed.terminated, crashed.observation.startsWith('Error: ')]).toEqual([-1, true, true]);
     // r_nohint = (1 - 1) / 2 = 0, r_hint = 1, regret 1; w = 0; regret reward max(0, 1 - 0) = 1; not quarantined.
-    expect(result.environments[0]).toMatchObject({ status: 'valid', stats: { rNoHint: 0, rHint: 1, regret: 1, winRate: 0, designerReward: 1, droppedPlays: 0, hung: false } });
+    expect(result.environments[0]).toMatchObject({
+      status: 'valid',
+      stats: { rNoHint: 0, rHint: 1, regret: 1, winRate: 0, designerReward: 1, droppedPlays: 0, hung: false },
+    });
     // Four agent rows (every unhinted play), each group [1, -1]: advantages +1 and -1.
     expect(result.rollouts.filter((r) => r.role === 'agent').map((r) => [r.reward, Math.round(r.advantage)])).toEqual([
       [1, 1],
@@ -121,14 +141,19 @@ describe('crashes under the reference preset', () => {
       ['nohint', -1, false, 'step_bad_return'],
     ]);
     // r_hint = r_nohint = w = -1: regret 0, regret reward max(0, -1 - (-1)) = 0; scored, not quarantined.
-    expect(result.environments[0]).toMatchObject({ status: 'valid', stats: { rHint: -1, rNoHint: -1, regret: 0, winRate: -1, designerReward: 0 } });
+    expect(result.environments[0]).toMatchObject({
+      status: 'valid',
+      stats: { rHint: -1, rNoHint: -1, regret: 0, winRate: -1, designerReward: 0 },
+    });
     expect(verified(REFERENCE, result).mismatches).toEqual([]);
   });
 
   it('the tab rule drops the same crashes instead (retried once, then dropped)', async () => {
     const result = await epoch(CONFIG, crashOnNo);
     // The agent's second reply is `no`: that play crashes, and its retry is the third reply, `win`.
-    expect(result.episodes.filter((e) => e.arm === 'nohint' && e.rollout === 0).map((e) => [e.return, e.dropped, e.retried])).toEqual([
+    expect(
+      result.episodes.filter((e) => e.arm === 'nohint' && e.rollout === 0).map((e) => [e.return, e.dropped, e.retried]),
+    ).toEqual([
       [1, false, false],
       [0, true, true],
       [1, false, false],
@@ -136,7 +161,10 @@ describe('crashes under the reference preset', () => {
     expect(result.episodes.some((e) => e.crash)).toBe(false);
     // Every retry is the agent's next reply, `win`: all four kept unhinted plays won, w = 1, r_nohint = 1,
     // r_hint = 1, regret 0 and regret reward 0 (no play failed for good), where the reference rule gives w = 0, regret 1, reward 1.
-    expect(result.environments[0]).toMatchObject({ status: 'valid', stats: { rNoHint: 1, rHint: 1, regret: 0, winRate: 1, designerReward: 0, droppedPlays: 0 } });
+    expect(result.environments[0]).toMatchObject({
+      status: 'valid',
+      stats: { rNoHint: 1, rHint: 1, regret: 0, winRate: 1, designerReward: 0, droppedPlays: 0 },
+    });
     expect(verified(CONFIG, result).mismatches).toEqual([]);
   });
 
@@ -146,27 +174,47 @@ describe('crashes under the reference preset', () => {
       game(() => null, true),
     );
     const first = result.episodes[0]!;
-    expect([first.firstObservation, first.crash?.at, first.crash?.code, first.error, first.dropped, first.return]).toEqual([RESET_CRASH_OBSERVATION, 'reset', 'reset_exception', null, false, 1]);
+    expect([
+      first.firstObservation,
+      first.crash?.at,
+      first.crash?.code,
+      first.error,
+      first.dropped,
+      first.return,
+    ]).toEqual([RESET_CRASH_OBSERVATION, 'reset', 'reset_exception', null, false, 1]);
     expect(result.episodes.every((e) => e.crash?.at === 'reset' && !e.dropped)).toBe(true);
     expect(verified(REFERENCE, result).mismatches).toEqual([]);
   });
 
-  it.each(['bad_harness_reply', 'output_too_large', 'process_exit'] as const)('a %s is not inside step: it still fails the play', async (code) => {
-    const result = await epoch(
-      REFERENCE,
-      game((action) => (action.includes('no') ? code : null)),
-    );
-    expect(result.episodes.filter((e) => e.error !== null).every((e) => e.error!.code === code && (e.arm === 'hint' || e.dropped))).toBe(true);
-    expect(result.episodes.some((e) => e.error?.code === code)).toBe(true);
-    expect(result.episodes.some((e) => e.crash)).toBe(false);
-  });
+  it.each(['bad_harness_reply', 'output_too_large', 'process_exit'] as const)(
+    'a %s is not inside step: it still fails the play',
+    async (code) => {
+      const result = await epoch(
+        REFERENCE,
+        game((action) => (action.includes('no') ? code : null)),
+      );
+      expect(
+        result.episodes
+          .filter((e) => e.error !== null)
+          .every((e) => e.error!.code === code && (e.arm === 'hint' || e.dropped)),
+      ).toBe(true);
+      expect(result.episodes.some((e) => e.error?.code === code)).toBe(true);
+      expect(result.episodes.some((e) => e.crash)).toBe(false);
+    },
+  );
 
   it('only a hang in rollout 0 costs the regret reward -0.5; a later one still skips the rest of the epoch', async () => {
     const lastOfRolloutOne = playSchedule(CONFIG, ENV_ID).find((p) => p.rollout === 1 && p.index === 1)!.seed;
     const hangsLate = game((_action, seed) => (seed === lastOfRolloutOne ? 'step_timeout' : null));
     const tab = await epoch(CONFIG, hangsLate);
     const reference = await epoch(REFERENCE, hangsLate);
-    for (const result of [tab, reference]) expect(result.episodes.at(-1)).toMatchObject({ rollout: 1, index: 1, dropped: true, error: { code: 'step_timeout' } });
+    for (const result of [tab, reference])
+      expect(result.episodes.at(-1)).toMatchObject({
+        rollout: 1,
+        index: 1,
+        dropped: true,
+        error: { code: 'step_timeout' },
+      });
     // Kept unhinted returns 1, 0, 1 (w = 2/3); hinted 1, 1; r_nohint = 1/2, regret 1/2; reference: max(0, 1 - 2/3) = 1/3.
     expect(tab.environments[0]!.stats).toMatchObject({ hung: true, designerReward: -0.5 });
     expect(reference.environments[0]!.stats).toMatchObject({ hung: false });
@@ -175,7 +223,9 @@ describe('crashes under the reference preset', () => {
     expect(verified(REFERENCE, reference).mismatches).toEqual([]);
     // A stored hung flag the rule does not give is caught.
     const forged = reference.environments.map((env) => ({ ...env, stats: { ...env.stats!, hung: true } }));
-    expect(verified(REFERENCE, { ...reference, environments: forged }).mismatches.map((m) => m.field)).toEqual(['stats.hung']);
+    expect(verified(REFERENCE, { ...reference, environments: forged }).mismatches.map((m) => m.field)).toEqual([
+      'stats.hung',
+    ]);
   });
 
   it('verify refuses a kept crash in a run made under the tab rule', async () => {

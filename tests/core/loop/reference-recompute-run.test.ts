@@ -19,32 +19,65 @@ function game(maxTurns: number): FakeInstance {
       turns += 1;
       if (action.includes('crash')) throw fakeFailure('step_exception');
       const over = action.includes('win') || action.includes('lose');
-      return { observation: 'next', reward: action.includes('win') ? 1 : 0, terminated: over, truncated: !over && turns >= maxTurns, info: {} };
+      return {
+        observation: 'next',
+        reward: action.includes('win') ? 1 : 0,
+        terminated: over,
+        truncated: !over && turns >= maxTurns,
+        info: {},
+      };
     },
   };
 }
 
-const TOOLS = [{ type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } }];
+const TOOLS = [
+  {
+    type: 'function',
+    function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } },
+  },
+];
 
 /** A tool-use desk: `lookup` tells the shelf, the answer B4 wins, `crash` in an answer makes step raise, another answer loses. */
 function desk(maxTurns: number): FakeInstance {
   let turns = 0;
   return {
     ...game(maxTurns),
-    reset: () => ((turns = 0), { observation: 'Which shelf holds Dune? Answer with <answer>shelf</answer>.', info: {} }),
+    reset: () => (
+      (turns = 0),
+      { observation: 'Which shelf holds Dune? Answer with <answer>shelf</answer>.', info: {} }
+    ),
     step: (action) => {
       turns += 1;
       if (action.includes('crash')) throw fakeFailure('step_exception');
       const answered = action.includes('<answer>');
-      return { observation: answered ? 'over' : 'Tool result: B4', reward: action.includes('B4</answer>') ? 1 : 0, terminated: answered, truncated: !answered && turns >= maxTurns, info: {} };
+      return {
+        observation: answered ? 'over' : 'Tool result: B4',
+        reward: action.includes('B4</answer>') ? 1 : 0,
+        terminated: answered,
+        truncated: !answered && turns >= maxTurns,
+        info: {},
+      };
     },
-    toolFacts: () => ({ methods: ['lookup'], tools: TOOLS, toolsError: null, messages: null, criteria: null, current: 0 }),
+    toolFacts: () => ({
+      methods: ['lookup'],
+      tools: TOOLS,
+      toolsError: null,
+      messages: null,
+      criteria: null,
+      current: 0,
+    }),
     executeTool: () => 'B4',
   };
 }
 
 const GAME_REPLIES = ['\\boxed{win}', '\\boxed{crash}', '\\boxed{lose}', '\\boxed{wait}'];
-const TOOL_REPLIES = ['<answer>B4</answer>', '<answer>crash</answer>', '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>', '<tool_call>{"name": lookup</tool_call>', '<answer>A1</answer>'];
+const TOOL_REPLIES = [
+  '<answer>B4</answer>',
+  '<answer>crash</answer>',
+  '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>',
+  '<tool_call>{"name": lookup</tool_call>',
+  '<answer>A1</answer>',
+];
 
 /** The designer sends the fake's name, hints are one sentence; a hinted agent wins at once, an unhinted one picks a reply by its request's seed. */
 function agent(code: string, replies: readonly string[]): ScriptedChatModel {
@@ -57,12 +90,17 @@ function agent(code: string, replies: readonly string[]): ScriptedChatModel {
 }
 
 async function run(config: Config, code: string, replies: readonly string[]): Promise<EpochResult[]> {
-  const ports = { model: agent(code, replies), sandbox: { ...fakeSandbox({ Game: game, Desk: desk }), parallelism: 4 }, corpus: [] };
+  const ports = {
+    model: agent(code, replies),
+    sandbox: { ...fakeSandbox({ Game: game, Desk: desk }), parallelism: 4 },
+    corpus: [],
+  };
   const first = await runEpoch(ports, INITIAL_RUN_STATE, config);
   return [first, await runEpoch(ports, first.nextState, config)];
 }
 
-const compared = (config: Config, epochs: readonly EpochResult[]): ReferenceComparison => compareWithReference(config, epochs);
+const compared = (config: Config, epochs: readonly EpochResult[]): ReferenceComparison =>
+  compareWithReference(config, epochs);
 const differing = (c: ReferenceComparison) => c.combined.filter((t) => t.changes.length > 0).map((t) => t.quantity);
 const changesOf = (c: ReferenceComparison, knob: string) =>
   c.differences
@@ -71,7 +109,11 @@ const changesOf = (c: ReferenceComparison, knob: string) =>
     .map((t) => t.quantity);
 
 const GAMES: Config = { ...withPreset(DEFAULT_CONFIG, 'reference'), useCorpus: false, concurrency: 8 };
-const TOOL_USE: Config = { ...withPreset(withSetting(DEFAULT_CONFIG, 'tool_use'), 'reference'), useCorpus: false, concurrency: 8 };
+const TOOL_USE: Config = {
+  ...withPreset(withSetting(DEFAULT_CONFIG, 'tool_use'), 'reference'),
+  useCorpus: false,
+  concurrency: 8,
+};
 const TAB_GAMES: Config = { ...DEFAULT_CONFIG, useCorpus: false };
 const TAB_TOOL_USE: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), useCorpus: false };
 
@@ -109,8 +151,19 @@ describe('the same at the tab defaults', () => {
     expect(epochs.flatMap((e) => e.episodes).some((e) => e.retried)).toBe(true);
     const comparison = compared(TAB_GAMES, epochs);
     expect(comparison.differences.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose']);
-    expect(changesOf(comparison, 'crashesLose')).toEqual(expect.arrayContaining(['play return', 'agent advantage', 'agent rows', 'win rate', 'designer reward', 'skill average (slow)']));
-    expect(comparison.differences.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(expect.arrayContaining(['playsPerArm', 'maxTurns', 'replyAids', 'difficulty']));
+    expect(changesOf(comparison, 'crashesLose')).toEqual(
+      expect.arrayContaining([
+        'play return',
+        'agent advantage',
+        'agent rows',
+        'win rate',
+        'designer reward',
+        'skill average (slow)',
+      ]),
+    );
+    expect(comparison.differences.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(
+      expect.arrayContaining(['playsPerArm', 'maxTurns', 'replyAids', 'difficulty']),
+    );
     expect(differing(comparison)).toEqual(changesOf(comparison, 'crashesLose'));
   }, 60_000);
 
@@ -119,7 +172,11 @@ describe('the same at the tab defaults', () => {
     const comparison = compared(TAB_TOOL_USE, epochs);
     expect(comparison.differences.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose']);
     expect(changesOf(comparison, 'crashesLose')).toEqual(expect.arrayContaining(['play return', 'win rate']));
-    expect(comparison.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({ status: 'replay', run: false, reference: true });
+    expect(comparison.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({
+      status: 'replay',
+      run: false,
+      reference: true,
+    });
     expect(comparison.combined.find((t) => t.quantity === 'reply weights')!.changes).toEqual([]);
   }, 60_000);
 });

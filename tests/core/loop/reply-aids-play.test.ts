@@ -26,7 +26,14 @@ const NATURAL_REPLIES = [
 
 function scripted(replies: readonly string[]): ChatModel {
   let next = 0;
-  return { id: 'scripted', complete: async () => ({ text: replies[next++] ?? 'no more replies', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }) };
+  return {
+    id: 'scripted',
+    complete: async () => ({
+      text: replies[next++] ?? 'no more replies',
+      usage: { promptTokens: 1, completionTokens: 1 },
+      finishReason: 'stop',
+    }),
+  };
 }
 
 async function playPantry(replyAids: boolean) {
@@ -85,7 +92,9 @@ describe("the base class's closing answer", () => {
 
   it('accepts any non-empty answer once every instruction is done, when the expected answer is "done"', async () => {
     for (const closing of ['Done.', '$408', 'all set']) {
-      await expect(afterEveryInstruction(readToolUseEnv('good', PANTRY.file), closing), closing).resolves.toMatchObject({ observation: 'Correct!', reward: 1, terminated: true });
+      await expect(afterEveryInstruction(readToolUseEnv('good', PANTRY.file), closing), closing).resolves.toMatchObject(
+        { observation: 'Correct!', reward: 1, terminated: true },
+      );
     }
   });
 
@@ -93,7 +102,9 @@ describe("the base class's closing answer", () => {
     const strict = `${readToolUseEnv('good', PANTRY.file)}\n    def _check_answer(self, answer):\n        return answer.strip().lower() == "done" and self._current_msg >= len(self._user_messages)\n`;
     const refused = await afterEveryInstruction(strict, '$408');
     expect(refused).toMatchObject({ reward: 0, terminated: false });
-    expect(refused.observation).toBe('Not accepted: every instruction is done, but this is not the answer the task expects. Reply with the final answer the last tool result asked for.');
+    expect(refused.observation).toBe(
+      'Not accepted: every instruction is done, but this is not the answer the task expects. Reply with the final answer the last tool result asked for.',
+    );
     await expect(afterEveryInstruction(strict, 'done')).resolves.toMatchObject({ reward: 1, terminated: true });
   });
 });

@@ -75,10 +75,21 @@ describe('the replyAids knob', () => {
   });
 
   it('reaches the hint cleaner', async () => {
-    const env = { id: 'e0000-s00', epoch: 0, slot: 0, skill: 'Optimization', code: 'class G: pass' } as EnvironmentRecord;
+    const env = {
+      id: 'e0000-s00',
+      epoch: 0,
+      slot: 0,
+      skill: 'Optimization',
+      code: 'class G: pass',
+    } as EnvironmentRecord;
     const reply = 'Hint: Use a step such as 2.5 if needed. Hold M first.';
     const tab = await hintEnvironment(env, model(reply), DEFAULT_CONFIG, () => undefined);
-    const reference = await hintEnvironment(env, model(reply), { ...DEFAULT_CONFIG, replyAids: false }, () => undefined);
+    const reference = await hintEnvironment(
+      env,
+      model(reply),
+      { ...DEFAULT_CONFIG, replyAids: false },
+      () => undefined,
+    );
     expect(tab.hint).toBe('Use a step such as 2.5 if needed. Hold M first.');
     expect(reference.hint).toBe(reply);
   });

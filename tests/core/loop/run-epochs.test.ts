@@ -8,8 +8,20 @@ import { runEpochs, type RunEpochsPorts } from '../../../src/core/loop/run-epoch
 import { fakeSandbox } from '../../fixtures/fake-sandbox.ts';
 import { HINT_HELPS_DOUBLES } from '../../fixtures/hint-helps-doubles.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')));
-const CONFIG: Config = { ...DEFAULT_CONFIG, seed: 7, skills: ['Logical Deduction'], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, maxTurns: 3, useCorpus: false };
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../../fixtures/scripted/hint-helps.json', import.meta.url), 'utf8')),
+);
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  seed: 7,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  maxTurns: 3,
+  useCorpus: false,
+};
 
 /** A memory store holding one new run, and the ports of runEpochs over it; `log` records the order of epoch starts, commits and hook calls. */
 async function setup(runId = 'r') {
@@ -45,7 +57,8 @@ async function setup(runId = 'r') {
   return { store, ports, log };
 }
 
-const environmentsOf = async (store: MemoryRunStore, runId = 'r') => JSON.stringify(await store.queryEnvironments(runId));
+const environmentsOf = async (store: MemoryRunStore, runId = 'r') =>
+  JSON.stringify(await store.queryEnvironments(runId));
 
 describe('runEpochs', () => {
   it('runs the epochs in turn, committing each before the next starts, and returns the state after the last', async () => {
@@ -99,7 +112,9 @@ describe('runEpochs', () => {
     const gate = async () => {
       if (log.includes('start 1')) abort.abort();
     };
-    await expect(runEpochs({ ...ports, gate, signal: abort.signal }, INITIAL_RUN_STATE, CONFIG, 3)).rejects.toBeInstanceOf(EpochAbortedError);
+    await expect(
+      runEpochs({ ...ports, gate, signal: abort.signal }, INITIAL_RUN_STATE, CONFIG, 3),
+    ).rejects.toBeInstanceOf(EpochAbortedError);
     expect(log).toEqual(['start 0', 'commit 0', 'committed 0', 'start 1']);
     expect((await store.loadRun('r'))!.state.epoch).toBe(1);
   });

@@ -18,12 +18,24 @@ describe('scripts on the scheduler', () => {
     const log: string[] = [];
     const scheduler = new Scheduler(1, async () => undefined);
     const script = async () => {
-      const design = await scheduler.turn({ stage: 'design', order: [0, 1], run: async () => (log.push('design'), 'env') });
-      const hint = await scheduler.turn({ stage: 'hint', order: [1, 1], run: async () => (log.push(`hint of ${design}`), 'hint') });
+      const design = await scheduler.turn({
+        stage: 'design',
+        order: [0, 1],
+        run: async () => (log.push('design'), 'env'),
+      });
+      const hint = await scheduler.turn({
+        stage: 'hint',
+        order: [1, 1],
+        run: async () => (log.push(`hint of ${design}`), 'hint'),
+      });
       return `${design} + ${hint}`;
     };
     const slot = script();
-    const later = scheduler.turn({ stage: 'play', order: [2, 0], run: async () => void log.push('play of another slot') });
+    const later = scheduler.turn({
+      stage: 'play',
+      order: [2, 0],
+      run: async () => void log.push('play of another slot'),
+    });
     const results = await scheduler.all([slot, later]);
     expect(log).toEqual(['design', 'hint of env', 'play of another slot']);
     expect(results).toEqual(['env + hint', undefined]);
@@ -54,7 +66,9 @@ describe('scripts on the scheduler', () => {
       await scheduler.turn({ stage: 'design', order: [0], run: async () => void log.push('design') });
       throw new Error('no record from that design');
     })();
-    const others = [1, 2, 3].map((i) => scheduler.turn({ stage: 'design', order: [i], run: async () => void log.push(`design ${i}`) }));
+    const others = [1, 2, 3].map((i) =>
+      scheduler.turn({ stage: 'design', order: [i], run: async () => void log.push(`design ${i}`) }),
+    );
     await expect(scheduler.all([broken, ...others])).rejects.toThrow('no record from that design');
     // The failure is seen once the script's continuation has run: at most the unit started meanwhile runs, the rest never do.
     expect(log.length).toBeLessThanOrEqual(2);

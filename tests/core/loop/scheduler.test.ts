@@ -176,14 +176,24 @@ describe('the scheduler', () => {
         ['b', [1]],
         ['a', [0]],
       ] as const)
-        scheduler.add({ stage: 'play', order: [...order], prepare: async () => void log.push(`prepare ${name}`), run: async () => void log.push(`run ${name}`) });
+        scheduler.add({
+          stage: 'play',
+          order: [...order],
+          prepare: async () => void log.push(`prepare ${name}`),
+          run: async () => void log.push(`run ${name}`),
+        });
       await scheduler.drain();
       expect(log).toEqual(['prepare b', 'run b', 'prepare a', 'run a']);
     });
 
     it('drain waits for preparations in flight and rejects with a failed one', async () => {
       const scheduler = new Scheduler(1, async () => undefined, 1);
-      scheduler.add({ stage: 'play', order: [0], prepare: () => Promise.reject(new Error('no interpreter')), run: async () => undefined });
+      scheduler.add({
+        stage: 'play',
+        order: [0],
+        prepare: () => Promise.reject(new Error('no interpreter')),
+        run: async () => undefined,
+      });
       await expect(scheduler.drain()).rejects.toThrow('no interpreter');
     });
   });

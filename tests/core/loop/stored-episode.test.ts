@@ -34,7 +34,14 @@ function episode(id: string, observation: string, turns: number): Episode {
         { role: 'user' as const, content: observation },
       ]).flat(),
     ],
-    turns: Array.from({ length: turns }, (_, i) => ({ reply: `reply ${i}`, action: `${i}`, observation, reward: i === turns - 1 ? 1 : 0.25, terminated: i === turns - 1, truncated: false })),
+    turns: Array.from({ length: turns }, (_, i) => ({
+      reply: `reply ${i}`,
+      action: `${i}`,
+      observation,
+      reward: i === turns - 1 ? 1 : 0.25,
+      terminated: i === turns - 1,
+      truncated: false,
+    })),
     return: 1,
     error: null,
     dropped: false,
@@ -48,7 +55,14 @@ const FLOOD = '\u0001'.repeat(100_000);
 
 describe('written lengths', () => {
   it('count what JSON.stringify writes inside the quotes', () => {
-    for (const text of ['plain', 'quote " and \\ back', 'tab\tnew\nline', FLOOD.slice(0, 10), '\u{1F600} é', '\ud800 lone']) {
+    for (const text of [
+      'plain',
+      'quote " and \\ back',
+      'tab\tnew\nline',
+      FLOOD.slice(0, 10),
+      '\u{1F600} é',
+      '\ud800 lone',
+    ]) {
       expect(writtenLength(text), JSON.stringify(text)).toBe(JSON.stringify(text).length - 2);
     }
   });
@@ -86,8 +100,12 @@ describe('clipEpisode', () => {
     const stored = clipEpisode(e);
     expect(stored.clipped).toBe(true);
     expect(episodeTextSize(stored)).toBeLessThanOrEqual(EPISODE_TEXT_CHARS);
-    expect(stored.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action])).toEqual(e.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action]));
-    expect(stored.messages.filter((m) => m.role === 'assistant')).toEqual(e.messages.filter((m) => m.role === 'assistant'));
+    expect(stored.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action])).toEqual(
+      e.turns.map((t) => [t.reward, t.terminated, t.truncated, t.reply, t.action]),
+    );
+    expect(stored.messages.filter((m) => m.role === 'assistant')).toEqual(
+      e.messages.filter((m) => m.role === 'assistant'),
+    );
     expect(stored.return).toBe(e.return);
     expect(stored.turns[0]!.observation.endsWith(CLIP_MARKER)).toBe(true);
     expect(stored.turns[0]!.observation.startsWith('\u0001'.repeat(1000))).toBe(true);
@@ -122,8 +140,13 @@ describe('clipEpochEpisodes', () => {
 
 describe('storedStep', () => {
   it('names a non-finite reward, which JSON writes as null, and nothing else', () => {
-    const step = (reward: number) => storedStep({ observation: 'o', reward, terminated: true, truncated: false, info: { x: 1 } });
-    expect(JSON.parse(JSON.stringify([step(Number.NaN), step(Number.POSITIVE_INFINITY), step(Number.NEGATIVE_INFINITY), step(0.5)]))).toEqual([
+    const step = (reward: number) =>
+      storedStep({ observation: 'o', reward, terminated: true, truncated: false, info: { x: 1 } });
+    expect(
+      JSON.parse(
+        JSON.stringify([step(Number.NaN), step(Number.POSITIVE_INFINITY), step(Number.NEGATIVE_INFINITY), step(0.5)]),
+      ),
+    ).toEqual([
       { observation: 'o', reward: null, nonfiniteReward: 'nan', terminated: true, truncated: false },
       { observation: 'o', reward: null, nonfiniteReward: 'inf', terminated: true, truncated: false },
       { observation: 'o', reward: null, nonfiniteReward: '-inf', terminated: true, truncated: false },

@@ -9,13 +9,26 @@ import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
 import { DEFAULT_CONFIG } from '../../../src/core/config.ts';
 import { roleThinking } from '../../../src/core/thinking.ts';
 
-const tool = (name: string, values: unknown[]) => ({ type: 'function', function: { name, description: 'Set it.', parameters: { type: 'object', properties: { level: { enum: values } } } } });
+const tool = (name: string, values: unknown[]) => ({
+  type: 'function',
+  function: { name, description: 'Set it.', parameters: { type: 'object', properties: { level: { enum: values } } } },
+});
 
 describe('a tool listed twice at play', () => {
   it('fails the episode with tool_name_duplicate and sends no request', async () => {
     const sent: ChatRequest[] = [];
-    const model = { id: 'recording', complete: (request: ChatRequest) => (sent.push(request), Promise.reject(new Error('no reply'))) } as unknown as ChatModel;
-    const facts: ToolFacts = { methods: ['set_level'], tools: [tool('set_level', [1, '1']), tool('set_level', [1, '1'])], toolsError: null, messages: null, criteria: null, current: null };
+    const model = {
+      id: 'recording',
+      complete: (request: ChatRequest) => (sent.push(request), Promise.reject(new Error('no reply'))),
+    } as unknown as ChatModel;
+    const facts: ToolFacts = {
+      methods: ['set_level'],
+      tools: [tool('set_level', [1, '1']), tool('set_level', [1, '1'])],
+      toolsError: null,
+      messages: null,
+      criteria: null,
+      current: null,
+    };
     const log: ToolEpisodeLog = { messages: [], turns: [], usage: { promptTokens: 0, completionTokens: 0 } };
     const spec = {
       seed: 1,

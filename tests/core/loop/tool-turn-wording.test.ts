@@ -9,13 +9,25 @@ import { DEFAULT_CONFIG, withPreset, withSetting, type Config } from '../../../s
 import { designSlot } from '../../../src/core/loop/design-slot.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 
-const TOOLS = [{ type: 'function', function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } } }];
+const TOOLS = [
+  {
+    type: 'function',
+    function: { name: 'lookup', description: 'Shelf of a book.', parameters: { type: 'object', properties: {} } },
+  },
+];
 
 function desk(): FakeInstance {
   return {
     reset: () => ({ observation: 'Which shelf holds Dune? Reply <answer>shelf</answer>.', info: {} }),
     step: () => ({ observation: 'B4', reward: 0, terminated: false, truncated: false, info: {} }),
-    toolFacts: () => ({ methods: ['lookup'], tools: TOOLS, toolsError: null, messages: null, criteria: null, current: 0 }),
+    toolFacts: () => ({
+      methods: ['lookup'],
+      tools: TOOLS,
+      toolsError: null,
+      messages: null,
+      criteria: null,
+      current: 0,
+    }),
   };
 }
 
@@ -23,7 +35,17 @@ async function designerPrompt(config: Config): Promise<string> {
   const asked: ChatRequest[] = [];
   const model = new ScriptedChatModel((request) => (asked.push(request), '```python\nDeskEnv\n```'));
   await designSlot({
-    ...{ epoch: 0, slot: 0, skill: 'Data Retrieval', envId: 'e0000-s00', config: { ...config, useCorpus: false }, corpus: [], memory: [], model, sandbox: fakeSandbox({ DeskEnv: desk }) },
+    ...{
+      epoch: 0,
+      slot: 0,
+      skill: 'Data Retrieval',
+      envId: 'e0000-s00',
+      config: { ...config, useCorpus: false },
+      corpus: [],
+      memory: [],
+      model,
+      sandbox: fakeSandbox({ DeskEnv: desk }),
+    },
     ...{ onAttemptStart: () => undefined, onToken: () => undefined, onValidated: () => undefined },
   });
   return asked.find((r) => r.purpose === 'designer')!.messages[0]!.content;
@@ -45,6 +67,8 @@ describe("the tool-use designer prompt's turn budget", () => {
   });
 
   it('the reference preset with one step per reply keeps the class cap', async () => {
-    expect(await designerPrompt({ ...withPreset(TOOL_USE, 'reference'), freeToolCalls: false })).toContain('An episode stops after 10 agent turns');
+    expect(await designerPrompt({ ...withPreset(TOOL_USE, 'reference'), freeToolCalls: false })).toContain(
+      'An episode stops after 10 agent turns',
+    );
   });
 });

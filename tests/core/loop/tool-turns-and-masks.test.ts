@@ -45,7 +45,9 @@ const ELEVEN_REPLIES = [...CALLS, answer('done')];
 
 /** An agent that sends `replies` in order, one per request (the n-th request gets the n-th reply). */
 function agent(replies: readonly string[]): ScriptedChatModel {
-  return new ScriptedChatModel((r) => replies[r.messages.filter((m) => m.role === 'assistant').length] ?? answer('done'));
+  return new ScriptedChatModel(
+    (r) => replies[r.messages.filter((m) => m.role === 'assistant').length] ?? answer('done'),
+  );
 }
 
 async function play(config: Config, replies: readonly string[]) {
@@ -53,7 +55,12 @@ async function play(config: Config, replies: readonly string[]) {
   const handle = await recording.runtime.load(CODE, { maxTurns: config.maxTurns, timeoutMs: config.stepTimeoutMs });
   const model = agent(replies);
   try {
-    const played = await playEpisode(model, handle, { ...agentSettings(config, { grammars: false }), seed: 7, hint: null, modelSeedKey: 'mailroom' });
+    const played = await playEpisode(model, handle, {
+      ...agentSettings(config, { grammars: false }),
+      seed: 7,
+      hint: null,
+      modelSeedKey: 'mailroom',
+    });
     const count = (method: string) => recording.calls.filter((c) => c.method === method).length;
     return { played, steps: count('step'), toolCalls: count('executeTool') };
   } finally {
@@ -62,7 +69,19 @@ async function play(config: Config, replies: readonly string[]) {
 }
 
 function asEpisode(played: PlayedEpisode, index: number): Episode {
-  return { ...played, id: `T-r0-nohint-${index}`, envId: 'T', epoch: 0, rollout: 0, arm: 'nohint', index, seed: 7, dropped: false, retried: false, advantage: 0 };
+  return {
+    ...played,
+    id: `T-r0-nohint-${index}`,
+    envId: 'T',
+    epoch: 0,
+    rollout: 0,
+    arm: 'nohint',
+    index,
+    seed: 7,
+    dropped: false,
+    retried: false,
+    advantage: 0,
+  };
 }
 
 describe('tool calls under the reference preset cost no step', () => {
@@ -73,7 +92,9 @@ describe('tool calls under the reference preset cost no step', () => {
     expect(played.turns.at(-1)).toMatchObject({ action: answer('done'), reward: 1, terminated: true });
     // The tool results come back as tool messages; the third instruction was revealed by the seventh call.
     expect(played.messages.filter((m) => m.role === 'tool')).toHaveLength(10);
-    expect(played.messages.find((m) => m.role === 'tool' && m.content.includes('[NEXT] Lock up'))?.content).toContain('Filed L4 in design.');
+    expect(played.messages.find((m) => m.role === 'tool' && m.content.includes('[NEXT] Lock up'))?.content).toContain(
+      'Filed L4 in design.',
+    );
   });
 
   it('one reply, one step (the tab rule) runs out of the class turns on the tenth reply and scores 0', async () => {
@@ -108,10 +129,18 @@ const pingEnv = (body: string) => `class PingEnv(ToolUseBaseEnv):
 
 describe('execute_tool outside step', () => {
   async function pingPlay(body: string) {
-    const handle = await runtime().load(pingEnv(body), { maxTurns: REFERENCE.maxTurns, timeoutMs: REFERENCE.stepTimeoutMs });
+    const handle = await runtime().load(pingEnv(body), {
+      maxTurns: REFERENCE.maxTurns,
+      timeoutMs: REFERENCE.stepTimeoutMs,
+    });
     const model = agent([toolCall('ping'), answer('pong')]);
     try {
-      return await playEpisode(model, handle, { ...agentSettings(REFERENCE, { grammars: false }), seed: 1, hint: null, modelSeedKey: 'ping' });
+      return await playEpisode(model, handle, {
+        ...agentSettings(REFERENCE, { grammars: false }),
+        seed: 1,
+        hint: null,
+        modelSeedKey: 'ping',
+      });
     } finally {
       await handle.dispose();
     }
@@ -125,10 +154,13 @@ describe('execute_tool outside step', () => {
   it.each([
     ['return 42', 'tool_bad_result'],
     ['raise RuntimeError("the tool broke")', 'tool_exception'],
-  ])('fails the play when execute_tool does `%s` (outside the step wrapper, even with crashes counted as losses)', async (body, code) => {
-    const played = await pingPlay(body);
-    expect([played.error?.code, played.return, played.crash]).toEqual([code, 0, undefined]);
-  });
+  ])(
+    'fails the play when execute_tool does `%s` (outside the step wrapper, even with crashes counted as losses)',
+    async (body, code) => {
+      const played = await pingPlay(body);
+      expect([played.error?.code, played.return, played.crash]).toEqual([code, 0, undefined]);
+    },
+  );
 });
 
 describe('tool-use training masks', () => {
@@ -138,17 +170,25 @@ describe('tool-use training masks', () => {
     expect(played.turns[0]).toMatchObject({ malformedCall: true, reward: -0.1 });
     expect(played.turns.slice(1).some((t) => t.malformedCall)).toBe(false);
     expect(played.messages[2]!.content.endsWith(FORMAT_NOTE)).toBe(true);
-    const { played: tab } = await play({ ...REFERENCE, toolUseMasks: false }, ['<tool_call>{name: read_note}</tool_call>', ...ELEVEN_REPLIES]);
+    const { played: tab } = await play({ ...REFERENCE, toolUseMasks: false }, [
+      '<tool_call>{name: read_note}</tool_call>',
+      ...ELEVEN_REPLIES,
+    ]);
     expect([tab.turns[0]!.malformedCall, tab.messages[2]!.content.includes('[FORMAT]')]).toEqual([undefined, false]);
   });
 
   it('a truncated row carries weight 0 on every reply, a malformed reply weight 0, and verify recomputes both', async () => {
     const truncated = asEpisode((await play(ONE_STEP_PER_REPLY, ELEVEN_REPLIES)).played, 0);
-    const malformed = asEpisode((await play(REFERENCE, ['<tool_call>{name: read_note}</tool_call>', ...ELEVEN_REPLIES])).played, 1);
+    const malformed = asEpisode(
+      (await play(REFERENCE, ['<tool_call>{name: read_note}</tool_call>', ...ELEVEN_REPLIES])).played,
+      1,
+    );
     const config: Config = { ...REFERENCE, playsPerArm: 2, hintPlays: 0, rolloutsPerEpoch: 1 };
     const env = { ...designedEnv('T', 0, null), skill: config.skills[0]! };
     const scores = scoreEpoch(0, [env], [truncated, malformed], config, {});
-    const weights = scores.rollouts.filter((r) => r.role === 'agent').map((r) => r.messages.filter((m) => m.role === 'assistant').map((m) => m.weight));
+    const weights = scores.rollouts
+      .filter((r) => r.role === 'agent')
+      .map((r) => r.messages.filter((m) => m.role === 'assistant').map((m) => m.weight));
     expect(weights).toEqual([Array(10).fill(0), [0, ...Array(11).fill(1)]]);
     // Both rows stay in the group: returns 0 and 1, advantages -1 and +1.
     expect(scores.rollouts.filter((r) => r.role === 'agent').map((r) => [r.reward, Math.round(r.advantage)])).toEqual([
@@ -167,10 +207,17 @@ describe('tool-use training masks', () => {
     expect(recomputeRun(stored).mismatches).toEqual([]);
     // The same rows exported with weight 1 (no masks) are caught.
     const unmasked = scoreEpoch(0, [env], [truncated, malformed], { ...config, toolUseMasks: false }, {});
-    expect(recomputeRun({ ...stored, rollouts: unmasked.rollouts }).mismatches.map((m) => m.field)).toEqual(['messages', 'messages']);
+    expect(recomputeRun({ ...stored, rollouts: unmasked.rollouts }).mismatches.map((m) => m.field)).toEqual([
+      'messages',
+      'messages',
+    ]);
     // A flag on a reply without a <tool_call> tag (the closing answer) is caught, and so is the row that trusted it.
     const last = malformed.turns.length - 1;
-    const forged = scores.episodes.map((e) => (e.id === malformed.id ? { ...e, turns: e.turns.map((t, j) => (j === last ? { ...t, malformedCall: true as const } : t)) } : e));
+    const forged = scores.episodes.map((e) =>
+      e.id === malformed.id
+        ? { ...e, turns: e.turns.map((t, j) => (j === last ? { ...t, malformedCall: true as const } : t)) }
+        : e,
+    );
     expect(recomputeRun({ ...stored, episodes: forged }).mismatches.map((m) => [m.id, m.field])).toEqual([
       [`${malformed.id}/turn${last}`, 'malformedCall'],
       [`agent/${malformed.id}`, 'messages'],

@@ -19,7 +19,9 @@ import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 import { TOOLS_SENT_NATIVELY } from '../../../src/core/prompts/agent-prompt.ts';
 
-const SCRIPT = parseChatScript(JSON.parse(readFileSync(new URL('../../../public/demo/tool-use-script.json', import.meta.url), 'utf8')));
+const SCRIPT = parseChatScript(
+  JSON.parse(readFileSync(new URL('../../../public/demo/tool-use-script.json', import.meta.url), 'utf8')),
+);
 const runtime = fileSandbox();
 
 // The least that proves it: one slot, one unhinted and one hinted play, and a turn cap of 4, the
@@ -39,11 +41,14 @@ const CONFIG: Config = {
   concurrency: 1,
 };
 
-const epoch = (model: ChatModel, sandbox: SandboxRuntime) => runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, CONFIG);
+const epoch = (model: ChatModel, sandbox: SandboxRuntime) =>
+  runEpoch({ model, sandbox, corpus: [] }, INITIAL_RUN_STATE, CONFIG);
 
 // What the method defines for an agent that wins every hinted play and no unhinted one.
 function expectKnownRegret(result: EpochResult): void {
-  expect(result.environments.map((e) => [e.status, e.skill, e.domain])).toEqual([['valid', 'API Orchestration', slotDomain(CONFIG.seed, 'e0000-s00')]]);
+  expect(result.environments.map((e) => [e.status, e.skill, e.domain])).toEqual([
+    ['valid', 'API Orchestration', slotDomain(CONFIG.seed, 'e0000-s00')],
+  ]);
   for (const env of result.environments) {
     expect(env.attempts[0]!.judge?.verdict).toBe('yes');
     // r_hint 1, r_nohint 0: regret 1; win rate 0; blend = 0.4 * clip(1 / 0.15, 0, 1) + 0.6 * plateau(0) = 0.4.
@@ -70,11 +75,29 @@ describe('a tool-use epoch with the real sandbox', () => {
 
   it('plays with the tools in the first message, tool results as tool messages, and exports them in the rows', () => {
     const play = inProcess.episodes.find((e) => e.arm === 'hint')!;
-    expect(play.messages[0]!.content).toContain('{"type":"function","function":{"name":"set_light","description":"Switch a room\'s light on or off."');
+    expect(play.messages[0]!.content).toContain(
+      '{"type":"function","function":{"name":"set_light","description":"Switch a room\'s light on or off."',
+    );
     expect(play.messages[0]!.content.startsWith(DEFAULT_TEMPLATES.toolAgent.slice(0, 60))).toBe(true);
-    expect(play.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
-    expect(play.messages[2]!.content).toMatch(/^Tool result:\n\w+ light: on\n\n\[DONE\. NEXT INSTRUCTION\] Make it warm in there: comfort mode\.$/);
-    expect(play.turns.map((t) => t.action.slice(0, 32))).toEqual(['<tool_call>{"name":"set_light","', '<tool_call>{"name":"set_heating"', '<tool_call>{"name":"status","arg', '<answer>done</answer>']);
+    expect(play.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(play.messages[2]!.content).toMatch(
+      /^Tool result:\n\w+ light: on\n\n\[DONE\. NEXT INSTRUCTION\] Make it warm in there: comfort mode\.$/,
+    );
+    expect(play.turns.map((t) => t.action.slice(0, 32))).toEqual([
+      '<tool_call>{"name":"set_light","',
+      '<tool_call>{"name":"set_heating"',
+      '<tool_call>{"name":"status","arg',
+      '<answer>done</answer>',
+    ]);
     const unhinted = inProcess.episodes.find((e) => e.arm === 'nohint')!;
     expect(unhinted.turns.map((t) => t.action)).toEqual([
       '<tool_call>{"name":"list_scenes","arguments":{}}</tool_call>',
@@ -84,7 +107,9 @@ describe('a tool-use epoch with the real sandbox', () => {
     ]);
     expect(unhinted.messages[4]).toEqual({
       role: 'user',
-      content: expect.stringMatching(/^Not accepted: instruction 1 of 3 is still open: "I'm heading to the \w+; please turn its light on\." Finish it with the tools first\.$/),
+      content: expect.stringMatching(
+        /^Not accepted: instruction 1 of 3 is still open: "I'm heading to the \w+; please turn its light on\." Finish it with the tools first\.$/,
+      ),
     });
     const row = inProcess.rollouts.find((r) => r.role === 'agent' && r.envId === unhinted.envId)!;
     // The play ran out of turns without terminating, so the tool-use masks (on by default) weight every reply 0; the row stays.
@@ -104,13 +129,19 @@ describe('a tool-use epoch with the real sandbox', () => {
   it('the recording answers only the recorded calls: a different action diverges loudly', async () => {
     const replay = replayingSandbox(calls.slice(calls.findIndex((c) => c.method === 'load')));
     const handle = await replay.load(inProcess.environments[0]!.code, { maxTurns: CONFIG.maxTurns, timeoutMs: 1000 });
-    await expect(handle.step('<answer>done</answer>')).rejects.toThrow('replay diverged at call 1: asked step("<answer>done</answer>") on handle 0, the recording has reset(42) on handle 0');
+    await expect(handle.step('<answer>done</answer>')).rejects.toThrow(
+      'replay diverged at call 1: asked step("<answer>done</answer>") on handle 0, the recording has reset(42) on handle 0',
+    );
   });
 
   it("records a multi-turn task's instructions and, after each step, the instructions done and each criterion's truth", () => {
     const play = inProcess.episodes.find((e) => e.arm === 'hint')!;
     const room = /heading to the (\w+);/.exec(play.firstObservation)![1]!;
-    expect(play.instructions).toEqual([`I'm heading to the ${room}; please turn its light on.`, 'Make it warm in there: comfort mode.', 'Show me how that room is set up now.']);
+    expect(play.instructions).toEqual([
+      `I'm heading to the ${room}; please turn its light on.`,
+      'Make it warm in there: comfort mode.',
+      'Show me how that room is set up now.',
+    ]);
     expect(play.turns.map((t) => t.progress)).toEqual([
       { done: 1, criteria: [true, false, false] },
       { done: 2, criteria: [true, true, false] },
@@ -135,14 +166,29 @@ describe('a tool-use epoch with the real sandbox', () => {
       const result = await epoch(new OpenAIChatModel({ baseUrl: server.origin, model: 'stand-in' }), replay);
       expect(replay.remaining()).toBe(0);
       expectKnownRegret(result);
-      expect(result.episodes.map((e) => e.turns.map((t) => t.action))).toEqual(inProcess.episodes.map((e) => e.turns.map((t) => t.action)));
-      const agentBodies = server.requests.map((r) => r.body as { tools?: Array<{ function: { name: string } }>; messages: Array<Record<string, unknown>> }).filter((b) => b.tools);
-      expect(agentBodies[0]!.tools!.map((t) => t.function.name)).toEqual(['set_light', 'set_heating', 'status', 'list_scenes']);
+      expect(result.episodes.map((e) => e.turns.map((t) => t.action))).toEqual(
+        inProcess.episodes.map((e) => e.turns.map((t) => t.action)),
+      );
+      const agentBodies = server.requests
+        .map(
+          (r) => r.body as { tools?: Array<{ function: { name: string } }>; messages: Array<Record<string, unknown>> },
+        )
+        .filter((b) => b.tools);
+      expect(agentBodies[0]!.tools!.map((t) => t.function.name)).toEqual([
+        'set_light',
+        'set_heating',
+        'status',
+        'list_scenes',
+      ]);
       // Sent natively, the schemas are not listed in the first message a second time.
       expect(String(agentBodies[0]!.messages[0]!.content)).not.toContain('"type":"function"');
       expect(String(agentBodies[0]!.messages[0]!.content)).toContain(TOOLS_SENT_NATIVELY);
-      const last = agentBodies.find((b) => b.messages.length === 7 && String(b.messages[0]!.content).includes('HINT:'))!;
-      expect(last.messages.map((m) => [m.role, m.tool_call_id ?? (Array.isArray(m.tool_calls) ? 'calls' : '')])).toEqual([
+      const last = agentBodies.find(
+        (b) => b.messages.length === 7 && String(b.messages[0]!.content).includes('HINT:'),
+      )!;
+      expect(
+        last.messages.map((m) => [m.role, m.tool_call_id ?? (Array.isArray(m.tool_calls) ? 'calls' : '')]),
+      ).toEqual([
         ['user', ''],
         ['assistant', 'calls'],
         ['tool', 'call_1'],

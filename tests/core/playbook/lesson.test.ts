@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { creditLessons, lessonEffect, lessonTextProblems, MIN_PLAYS_FOR_EFFECT, shownLessons, type Lesson } from '../../../src/core/playbook/lesson.ts';
+import {
+  creditLessons,
+  lessonEffect,
+  lessonTextProblems,
+  MIN_PLAYS_FOR_EFFECT,
+  shownLessons,
+  type Lesson,
+} from '../../../src/core/playbook/lesson.ts';
 import { parseLesson } from '../../../src/core/prompts/lesson-prompt.ts';
 import { agentFirstMessage, PLAYBOOK_HEADING } from '../../../src/core/prompts/agent-prompt.ts';
 
@@ -21,7 +28,11 @@ function lesson(id: string, patch: Partial<Lesson> = {}): Lesson {
 
 describe('the playbook', () => {
   it('measures an effect only after enough shown plays, against the baseline', () => {
-    expect(lessonEffect(lesson('a', { baseline: { plays: 4, wins: 1 }, shown: { plays: MIN_PLAYS_FOR_EFFECT - 1, wins: 7 } }))).toBeNull();
+    expect(
+      lessonEffect(
+        lesson('a', { baseline: { plays: 4, wins: 1 }, shown: { plays: MIN_PLAYS_FOR_EFFECT - 1, wins: 7 } }),
+      ),
+    ).toBeNull();
     expect(lessonEffect(lesson('a', { baseline: { plays: 4, wins: 1 }, shown: { plays: 8, wins: 6 } }))).toBe(0.5);
     expect(lessonEffect(lesson('a', { baseline: null, shown: { plays: 8, wins: 6 } }))).toBeNull();
   });
@@ -55,17 +66,33 @@ describe('the playbook', () => {
 
   it('opens the first agent message with the playbook block, and leaves it unchanged without lessons', () => {
     expect(agentFirstMessage('obs', 'Observation: {observation}').content).toBe('Observation: obs');
-    expect(agentFirstMessage('obs', 'Observation: {observation}', ['Halve the range.', 'Count first.']).content).toBe(`${PLAYBOOK_HEADING}\n- Halve the range.\n- Count first.\n\nObservation: obs`);
+    expect(agentFirstMessage('obs', 'Observation: {observation}', ['Halve the range.', 'Count first.']).content).toBe(
+      `${PLAYBOOK_HEADING}\n- Halve the range.\n- Count first.\n\nObservation: obs`,
+    );
   });
 
   it('parses lesson replies and refuses answers, leaked values and empty or overlong text', () => {
-    expect(parseLesson('<think>the key was amber</think>LESSON: Look for the one detail that differs.\nmore', 'The amber key glows.')).toEqual({
+    expect(
+      parseLesson(
+        '<think>the key was amber</think>LESSON: Look for the one detail that differs.\nmore',
+        'The amber key glows.',
+      ),
+    ).toEqual({
       lesson: 'Look for the one detail that differs.',
       problem: null,
     });
-    expect(parseLesson('Just try things.', '')).toEqual({ lesson: null, problem: 'the reply has no line starting with "LESSON:"' });
-    expect(parseLesson('LESSON: answer \\boxed{42}', '')).toMatchObject({ lesson: null, problem: 'a lesson must not contain a \\boxed{} answer' });
-    expect(parseLesson('LESSON: the code is 73', 'Code between 10 and 73.')).toEqual({ lesson: null, problem: 'the lesson names 73, a value of this game' });
+    expect(parseLesson('Just try things.', '')).toEqual({
+      lesson: null,
+      problem: 'the reply has no line starting with "LESSON:"',
+    });
+    expect(parseLesson('LESSON: answer \\boxed{42}', '')).toMatchObject({
+      lesson: null,
+      problem: 'a lesson must not contain a \\boxed{} answer',
+    });
+    expect(parseLesson('LESSON: the code is 73', 'Code between 10 and 73.')).toEqual({
+      lesson: null,
+      problem: 'the lesson names 73, a value of this game',
+    });
     expect(parseLesson('LESSON:   ', '')).toEqual({ lesson: null, problem: 'a lesson needs some text' });
     expect(lessonTextProblems('x'.repeat(401))).toEqual(['a lesson has at most 400 characters, this one has 401']);
   });

@@ -23,7 +23,11 @@ function agentModel(requests: ChatRequest[]): ChatModel {
     async complete(request) {
       requests.push(request);
       const first = request.messages[0]!.content;
-      const reply = (text: string) => ({ text, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' as const });
+      const reply = (text: string) => ({
+        text,
+        usage: { promptTokens: 1, completionTokens: 1 },
+        finishReason: 'stop' as const,
+      });
       if (request.purpose === 'hint') return reply('Pick the key that glows.');
       if (request.purpose === 'lesson') return reply('LESSON: Act on the one detail the scene points out.');
       const helped = first.includes('HINT:') || first.includes(PLAYBOOK_HEADING);
@@ -34,7 +38,12 @@ function agentModel(requests: ChatRequest[]): ChatModel {
 }
 
 const pool: SuiteEnvironment[] = [{ id: 'glow-a', skill: 'Logical Deduction', code: GLOW, title: null }];
-const suiteEnvs: SuiteEnvironment[] = ['held-1', 'held-2', 'held-3'].map((id) => ({ id, skill: 'Logical Deduction', code: GLOW, title: null }));
+const suiteEnvs: SuiteEnvironment[] = ['held-1', 'held-2', 'held-3'].map((id) => ({
+  id,
+  skill: 'Logical Deduction',
+  code: GLOW,
+  title: null,
+}));
 const suite: Suite = { name: 'test-suite', sha256: 'x', environments: suiteEnvs };
 const CONFIG: Config = {
   ...DEFAULT_CONFIG,
@@ -55,7 +64,15 @@ async function run(config: Config, epochs: number) {
   const events: SpadeEvent[] = [];
   const results: EpochResult[] = [];
   const state: RunState = await runEpochs(
-    { model: agentModel(requests), sandbox: fakeSandbox(HINT_HELPS_DOUBLES), corpus: [], emit: (e) => events.push(e), evalSuite: suite, fixedPool: pool, commit: async (r) => void results.push(r) },
+    {
+      model: agentModel(requests),
+      sandbox: fakeSandbox(HINT_HELPS_DOUBLES),
+      corpus: [],
+      emit: (e) => events.push(e),
+      evalSuite: suite,
+      fixedPool: pool,
+      commit: async (r) => void results.push(r),
+    },
     INITIAL_RUN_STATE,
     config,
     epochs,
@@ -64,7 +81,9 @@ async function run(config: Config, epochs: number) {
 }
 
 /** The held-out win rate the always-amber agent gets: the share of evaluation seeds whose glowing key is amber. */
-const amberShare = suiteEnvs.flatMap((env) => [0, 1, 2, 3].map((i) => glowKeyOf(evalSeed(env.id, i)) === 'amber')).filter(Boolean).length / 12;
+const amberShare =
+  suiteEnvs.flatMap((env) => [0, 1, 2, 3].map((i) => glowKeyOf(evalSeed(env.id, i)) === 'amber')).filter(Boolean)
+    .length / 12;
 
 describe('fixed pool, playbook and held-out evaluation over two epochs (fake sandbox, scripted learner)', () => {
   it('plays the pool without a designer, learns one lesson where the hint won, and shows it the next epoch', async () => {
@@ -76,10 +95,16 @@ describe('fixed pool, playbook and held-out evaluation over two epochs (fake san
     ]);
     expect(results[0]!.rollouts.some((r) => r.role === 'designer')).toBe(false);
     expect(requests.filter((r) => r.purpose === 'lesson')).toHaveLength(1);
-    expect(requests.filter((r) => r.purpose === 'lesson').map((r) => [r.thinking, r.maxTokens])).toEqual([[false, CONFIG.hint.maxTokens]]);
-    expect(state.playbook!.map((l) => [l.id, l.text, l.sourceEnvId, l.epoch, l.origin])).toEqual([['L-e0000-s00', 'Act on the one detail the scene points out.', 'e0000-s00', 0, 'learned']]);
+    expect(requests.filter((r) => r.purpose === 'lesson').map((r) => [r.thinking, r.maxTokens])).toEqual([
+      [false, CONFIG.hint.maxTokens],
+    ]);
+    expect(state.playbook!.map((l) => [l.id, l.text, l.sourceEnvId, l.epoch, l.origin])).toEqual([
+      ['L-e0000-s00', 'Act on the one detail the scene points out.', 'e0000-s00', 0, 'learned'],
+    ]);
     const epoch1Agent = requests.filter((r) => r.purpose === 'agent' && !r.messages[0]!.content.includes('HINT:'));
-    expect(epoch1Agent.some((r) => r.messages[0]!.content.startsWith(`${PLAYBOOK_HEADING}\n- Act on the one detail`))).toBe(true);
+    expect(
+      epoch1Agent.some((r) => r.messages[0]!.content.startsWith(`${PLAYBOOK_HEADING}\n- Act on the one detail`)),
+    ).toBe(true);
   });
 
   it('credits the lesson with the second epoch plays: every unhinted play won against the first epoch baseline', async () => {
@@ -98,7 +123,8 @@ describe('fixed pool, playbook and held-out evaluation over two epochs (fake san
     expect(amberShare).toBeLessThan(1);
     const on = await run({ ...CONFIG, usePlaybook: true }, 2);
     const off = await run({ ...CONFIG, usePlaybook: false }, 2);
-    const rates = (r: typeof on) => r.results.flatMap((x) => x.evaluations.map((e) => [e.afterEpochs, e.epoch, e.winRate]));
+    const rates = (r: typeof on) =>
+      r.results.flatMap((x) => x.evaluations.map((e) => [e.afterEpochs, e.epoch, e.winRate]));
     expect(rates(on)).toEqual([
       [0, 0, amberShare],
       [1, 0, 1],
@@ -112,8 +138,19 @@ describe('fixed pool, playbook and held-out evaluation over two epochs (fake san
     expect(off.requests.some((r) => r.purpose === 'lesson')).toBe(false);
     expect(off.state.playbook).toBeUndefined();
     const after = on.results[0]!.evaluations[1]!;
-    expect(after).toMatchObject({ suite: 'test-suite', trigger: 'schedule', playbook: true, seedsPerEnvironment: 4, environments: 3, episodes: 12, wins: 12, lessonsShown: 12 });
-    expect(after.plays.map((p) => p.seed)).toEqual(suiteEnvs.flatMap((env) => [0, 1, 2, 3].map((i) => evalSeed(env.id, i))));
+    expect(after).toMatchObject({
+      suite: 'test-suite',
+      trigger: 'schedule',
+      playbook: true,
+      seedsPerEnvironment: 4,
+      environments: 3,
+      episodes: 12,
+      wins: 12,
+      lessonsShown: 12,
+    });
+    expect(after.plays.map((p) => p.seed)).toEqual(
+      suiteEnvs.flatMap((env) => [0, 1, 2, 3].map((i) => evalSeed(env.id, i))),
+    );
   });
 
   it('reports evaluation progress and lessons as events', async () => {

@@ -54,7 +54,9 @@ describe('hostile replies', () => {
   });
 
   it('still read what they hold: a call before many unclosed think openers, a box after stray braces or before empty boxes', () => {
-    expect(parseToolReply(`<tool_call>{"name": "look", "arguments": {}}</tool_call>${'<think>'.repeat(N)}`, true)).toEqual({ kind: 'calls', calls: [{ name: 'look', arguments: {} }] });
+    expect(
+      parseToolReply(`<tool_call>{"name": "look", "arguments": {}}</tool_call>${'<think>'.repeat(N)}`, true),
+    ).toEqual({ kind: 'calls', calls: [{ name: 'look', arguments: {} }] });
     expect(parseAction(`${'{'.repeat(N)}\\boxed{read 7}`, true)).toBe('\\boxed{read 7}');
     expect(parseAction(`${'<answer>'.repeat(N)}\\boxed{go}`)).toBe('\\boxed{go}');
     expect(parseAction(`\\boxed{go}${'\\boxed{ }'.repeat(50)}`, true)).toBe('\\boxed{go}');

@@ -32,8 +32,16 @@ describe('parseHint', () => {
     ['think stripped', '<think>long</think>\nTry the middle cell.', 'Try the middle cell.'],
     ['at most three sentences', 'One. Two. Three. Four.', 'One. Two. Three.'],
     ['whitespace collapsed', 'Use\n\n  the   parity.', 'Use the parity.'],
-    ['no cut before a decimal', 'Use a step such as 2.5 if needed. Hold M first.', 'Use a step such as 2.5 if needed. Hold M first.'],
-    ['whole sentences under the word cap', `${'word '.repeat(60).trim()}. More ${'more '.repeat(49).trim()}.`, `${'word '.repeat(60).trim()}.`],
+    [
+      'no cut before a decimal',
+      'Use a step such as 2.5 if needed. Hold M first.',
+      'Use a step such as 2.5 if needed. Hold M first.',
+    ],
+    [
+      'whole sentences under the word cap',
+      `${'word '.repeat(60).trim()}. More ${'more '.repeat(49).trim()}.`,
+      `${'word '.repeat(60).trim()}.`,
+    ],
   ])('with reply aids: %s', (_name, reply, expected) => {
     expect(parseHint(reply, true)).toBe(expected);
   });

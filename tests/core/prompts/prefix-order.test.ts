@@ -5,17 +5,37 @@ import { describe, expect, it } from 'vitest';
 import { completeConfig, DEFAULT_CONFIG, withSetting, type Config } from '../../../src/core/config.ts';
 import { planSlots } from '../../../src/core/loop/epoch.ts';
 import type { MemoryRecord, MemorySelection } from '../../../src/core/loop/memory.ts';
-import { buildDesignerPrompt, toolUseTurns, type DesignerPromptInput } from '../../../src/core/prompts/designer-prompt.ts';
+import {
+  buildDesignerPrompt,
+  toolUseTurns,
+  type DesignerPromptInput,
+} from '../../../src/core/prompts/designer-prompt.ts';
 import { buildHintPrompt } from '../../../src/core/prompts/hint-prompt.ts';
 import { buildLessonPrompt, LESSON_INSTRUCTIONS } from '../../../src/core/prompts/lesson-prompt.ts';
 import { toolAgentFirstMessage } from '../../../src/core/prompts/agent-prompt.ts';
-import { DEFAULT_TEMPLATES, fillTemplate, templateProblems, type PromptTemplates } from '../../../src/core/prompts/templates.ts';
+import {
+  DEFAULT_TEMPLATES,
+  fillTemplate,
+  templateProblems,
+  type PromptTemplates,
+} from '../../../src/core/prompts/templates.ts';
 import { skillDescription, TOOL_USE_DOMAINS } from '../../../src/core/skills.ts';
 import type { RunSetting } from '../../../src/core/skills.ts';
 import { commonPrefixLength } from '../../bench/shared-prefix.ts';
 
 // Placeholders whose value changes from one request of the role to the next within a run.
-const VARYING = ['skill', 'skill_description', 'difficulty', 'min_steps', 'domain', 'document_block', 'memory_block', 'code', 'tools', 'observation'];
+const VARYING = [
+  'skill',
+  'skill_description',
+  'difficulty',
+  'min_steps',
+  'domain',
+  'document_block',
+  'memory_block',
+  'code',
+  'tools',
+  'observation',
+];
 
 /** The template up to its first varying placeholder, with the run-level ones (the turn cap) filled in. */
 function fixedHead(template: string, maxTurns: number): string {
@@ -23,27 +43,82 @@ function fixedHead(template: string, maxTurns: number): string {
   return fillTemplate(template.slice(0, cut), { max_turns: String(maxTurns) });
 }
 
-const record = (envId: string, skill: string, winRate: number): MemoryRecord => ({ envId, skill, code: `class Past${envId.replace(/\W/g, '')}Env: pass`, winRate, regret: 0.3, epoch: 0 });
+const record = (envId: string, skill: string, winRate: number): MemoryRecord => ({
+  envId,
+  skill,
+  code: `class Past${envId.replace(/\W/g, '')}Env: pass`,
+  winRate,
+  regret: 0.3,
+  epoch: 0,
+});
 
 // Two slots of one epoch that differ in everything a slot can differ in.
 function twoSlots(config: Config): [DesignerPromptInput, DesignerPromptInput] {
   const [a, b] = planSlots(config, 0);
   expect(a!.skill).not.toBe(b!.skill);
-  const memory: MemorySelection = { positives: [record('e0000-s00', a!.skill, 0.5)], negative: { record: record('e0000-s01', a!.skill, 0.95), reason: 'too easy' } };
-  const domains = config.setting === 'tool_use' ? ([{ domain: TOOL_USE_DOMAINS[0]! }, { domain: TOOL_USE_DOMAINS[5]! }] as const) : ([{}, {}] as const);
+  const memory: MemorySelection = {
+    positives: [record('e0000-s00', a!.skill, 0.5)],
+    negative: { record: record('e0000-s01', a!.skill, 0.95), reason: 'too easy' },
+  };
+  const domains =
+    config.setting === 'tool_use'
+      ? ([{ domain: TOOL_USE_DOMAINS[0]! }, { domain: TOOL_USE_DOMAINS[5]! }] as const)
+      : ([{}, {}] as const);
   return [
-    { skill: a!.skill, skillDescription: skillDescription(a!.skill), document: 'Tides rise twice a day.', memory, difficulty: 'easy', maxTurns: config.maxTurns, ...domains[0] },
-    { skill: b!.skill, skillDescription: skillDescription(b!.skill), document: null, memory: null, difficulty: 'hard', maxTurns: config.maxTurns, ...domains[1] },
+    {
+      skill: a!.skill,
+      skillDescription: skillDescription(a!.skill),
+      document: 'Tides rise twice a day.',
+      memory,
+      difficulty: 'easy',
+      maxTurns: config.maxTurns,
+      ...domains[0],
+    },
+    {
+      skill: b!.skill,
+      skillDescription: skillDescription(b!.skill),
+      document: null,
+      memory: null,
+      difficulty: 'hard',
+      maxTurns: config.maxTurns,
+      ...domains[1],
+    },
   ];
 }
 
-const SETTINGS: Array<{ setting: RunSetting; designer: keyof PromptTemplates; hint: keyof PromptTemplates; contract: string[] }> = [
-  { setting: 'games', designer: 'designer', hint: 'hint', contract: ['THE CONTRACT', 'WHAT MAKES A GOOD GAME', 'SHAPE OF THE CODE', 'COMMON MISTAKES', 'CHECK YOUR WORK', 'THIS ENVIRONMENT'] },
+const SETTINGS: Array<{
+  setting: RunSetting;
+  designer: keyof PromptTemplates;
+  hint: keyof PromptTemplates;
+  contract: string[];
+}> = [
+  {
+    setting: 'games',
+    designer: 'designer',
+    hint: 'hint',
+    contract: [
+      'THE CONTRACT',
+      'WHAT MAKES A GOOD GAME',
+      'SHAPE OF THE CODE',
+      'COMMON MISTAKES',
+      'CHECK YOUR WORK',
+      'THIS ENVIRONMENT',
+    ],
+  },
   {
     setting: 'tool_use',
     designer: 'toolDesigner',
     hint: 'toolHint',
-    contract: ['WHAT THE AGENT DOES', 'WHAT YOU WRITE', 'THE INSTRUCTIONS', 'SOLVABILITY', 'THE TOOLS', 'SHAPE OF THE CODE', 'THIS ENVIRONMENT', 'Build the service'],
+    contract: [
+      'WHAT THE AGENT DOES',
+      'WHAT YOU WRITE',
+      'THE INSTRUCTIONS',
+      'SOLVABILITY',
+      'THE TOOLS',
+      'SHAPE OF THE CODE',
+      'THIS ENVIRONMENT',
+      'Build the service',
+    ],
   },
 ];
 
@@ -55,7 +130,10 @@ describe.each(SETTINGS)('prefix order, $setting setting', ({ setting, designer, 
   it('the designer prompts of two slots of one epoch share the whole fixed contract as their prefix', () => {
     const head = fixedHead(DEFAULT_TEMPLATES[designer], turns);
     for (const section of contract) expect(head, section).toContain(section);
-    const [a, b] = twoSlots(config).map((input) => buildDesignerPrompt(input, DEFAULT_TEMPLATES)) as [ReturnType<typeof buildDesignerPrompt>, ReturnType<typeof buildDesignerPrompt>];
+    const [a, b] = twoSlots(config).map((input) => buildDesignerPrompt(input, DEFAULT_TEMPLATES)) as [
+      ReturnType<typeof buildDesignerPrompt>,
+      ReturnType<typeof buildDesignerPrompt>,
+    ];
     expect(a).toHaveLength(1);
     expect(b).toHaveLength(1);
     expect(a[0]!.content.startsWith(head)).toBe(true);
@@ -90,7 +168,9 @@ describe.each(SETTINGS)('prefix order, $setting setting', ({ setting, designer, 
   it('the hint prompts of two environments share every instruction; only the code comes after', () => {
     const head = fixedHead(DEFAULT_TEMPLATES[hint], config.maxTurns);
     expect(head).toContain('Reply with the hint only.');
-    const [a, b] = ['class AlphaEnv: pass', 'class BetaEnv: pass'].map((code) => buildHintPrompt(code, DEFAULT_TEMPLATES, setting)[0]!.content) as [string, string];
+    const [a, b] = ['class AlphaEnv: pass', 'class BetaEnv: pass'].map(
+      (code) => buildHintPrompt(code, DEFAULT_TEMPLATES, setting)[0]!.content,
+    ) as [string, string];
     expect(commonPrefixLength(a, b)).toBeGreaterThanOrEqual(head.length);
     expect(a.startsWith(head) && b.startsWith(head)).toBe(true);
     const tail = a.slice(head.length);
@@ -101,7 +181,13 @@ describe.each(SETTINGS)('prefix order, $setting setting', ({ setting, designer, 
 describe('prefix order, the other roles', () => {
   it('lesson requests of two skills share all their instructions; the skill, observation and hint come after', () => {
     const [a, b] = (['Optimization', 'Causal Inference'] as const).map(
-      (skill) => buildLessonPrompt({ skill, skillDescription: skillDescription(skill), observation: `A ${skill} game.`, hint: 'Look first.' })[0]!.content,
+      (skill) =>
+        buildLessonPrompt({
+          skill,
+          skillDescription: skillDescription(skill),
+          observation: `A ${skill} game.`,
+          hint: 'Look first.',
+        })[0]!.content,
     ) as [string, string];
     expect(LESSON_INSTRUCTIONS).toContain('LESSON:');
     expect(LESSON_INSTRUCTIONS).not.toMatch(/Optimization|Causal/);
@@ -111,9 +197,16 @@ describe('prefix order, the other roles', () => {
   });
 
   it('tool-use first messages of two environments share the protocol; the tools and the instruction come after', () => {
-    const tool = (name: string) => ({ type: 'function' as const, function: { name, description: name, parameters: {} } });
+    const tool = (name: string) => ({
+      type: 'function' as const,
+      function: { name, description: name, parameters: {} },
+    });
     const a = toolAgentFirstMessage('Book a table.', [tool('book')], DEFAULT_TEMPLATES.toolAgent).content;
-    const b = toolAgentFirstMessage('Cancel my order.', [tool('cancel'), tool('lookup')], DEFAULT_TEMPLATES.toolAgent).content;
+    const b = toolAgentFirstMessage(
+      'Cancel my order.',
+      [tool('cancel'), tool('lookup')],
+      DEFAULT_TEMPLATES.toolAgent,
+    ).content;
     const head = fixedHead(DEFAULT_TEMPLATES.toolAgent, 12);
     expect(head).toContain('<tool_call>');
     expect(head).toContain('<answer>');
@@ -124,7 +217,8 @@ describe('prefix order, the other roles', () => {
     const stored = {
       ...DEFAULT_CONFIG,
       prompts: {
-        designer: 'Document: {document_block}\nMemory: {memory_block}\nSkill {skill}, {difficulty}, at least {min_steps} steps, {max_turns} turns. Write the code.',
+        designer:
+          'Document: {document_block}\nMemory: {memory_block}\nSkill {skill}, {difficulty}, at least {min_steps} steps, {max_turns} turns. Write the code.',
         hint: '{code}\nWrite a hint.',
       },
     } as unknown as Config;
@@ -157,6 +251,8 @@ describe('the games designer prompt still carries every part', () => {
     ]) {
       expect(text, part).toContain(part);
     }
-    expect(text).not.toMatch(/\{(skill|skill_description|difficulty|min_steps|max_turns|document_block|memory_block)\}/);
+    expect(text).not.toMatch(
+      /\{(skill|skill_description|difficulty|min_steps|max_turns|document_block|memory_block)\}/,
+    );
   });
 });

@@ -3,12 +3,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MemorySelection } from '../../../src/core/loop/memory.ts';
-import { buildDesignerPrompt, TOOL_USE_DEFAULT_TURNS, type DesignerPromptInput } from '../../../src/core/prompts/designer-prompt.ts';
+import {
+  buildDesignerPrompt,
+  TOOL_USE_DEFAULT_TURNS,
+  type DesignerPromptInput,
+} from '../../../src/core/prompts/designer-prompt.ts';
 import { buildHintPrompt } from '../../../src/core/prompts/hint-prompt.ts';
 import { DEFAULT_TEMPLATES } from '../../../src/core/prompts/templates.ts';
 import { episodeReturn } from '../../../src/core/scoring/episode-return.ts';
 
-const GAME: DesignerPromptInput = { skill: 'Spatial Reasoning', skillDescription: 'moving through space', document: null, memory: null, difficulty: 'medium', maxTurns: 12 };
+const GAME: DesignerPromptInput = {
+  skill: 'Spatial Reasoning',
+  skillDescription: 'moving through space',
+  document: null,
+  memory: null,
+  difficulty: 'medium',
+  maxTurns: 12,
+};
 const TOOL: DesignerPromptInput = { ...GAME, skill: 'Error Recovery', domain: 'travel booking' };
 const prompt = (input: DesignerPromptInput) => buildDesignerPrompt(input, DEFAULT_TEMPLATES)[0]!.content;
 
@@ -45,16 +56,29 @@ describe('prompts that match how environments are run and scored', () => {
   });
 
   it('the negative example is told by its skill, class name and docstring line, never by an id the designer never saw', () => {
-    const code = 'import random\n\nclass LanternMazeEnv:\n    """Walk a dark maze by lantern light."""\n    def reset(self, seed=None):\n        pass\n';
-    const memory: MemorySelection = { positives: [], negative: { record: { envId: 'e0003-s01', skill: 'Spatial Reasoning', code, winRate: 0.97, regret: 0, epoch: 3 }, reason: 'too easy' } };
+    const code =
+      'import random\n\nclass LanternMazeEnv:\n    """Walk a dark maze by lantern light."""\n    def reset(self, seed=None):\n        pass\n';
+    const memory: MemorySelection = {
+      positives: [],
+      negative: {
+        record: { envId: 'e0003-s01', skill: 'Spatial Reasoning', code, winRate: 0.97, regret: 0, epoch: 3 },
+        reason: 'too easy',
+      },
+    };
     const text = prompt({ ...GAME, memory });
     expect(text).not.toContain('e0003-s01');
-    expect(text).toContain('Do not make another environment like the Spatial Reasoning game LanternMazeEnv ("Walk a dark maze by lantern light."): it was too easy (win rate 0.97).');
+    expect(text).toContain(
+      'Do not make another environment like the Spatial Reasoning game LanternMazeEnv ("Walk a dark maze by lantern light."): it was too easy (win rate 0.97).',
+    );
   });
 
   it.each(['easy', 'medium', 'hard'] as const)('a %s tool-use slot is shown only its own difficulty', (difficulty) => {
     const text = prompt({ ...TOOL, difficulty });
-    const rules = { easy: '3 instructions, about 4 tools', medium: '3 or 4 instructions, 4 to 6 tools', hard: '4 or 5 instructions, 5 to 8 tools' };
+    const rules = {
+      easy: '3 instructions, about 4 tools',
+      medium: '3 or 4 instructions, 4 to 6 tools',
+      hard: '4 or 5 instructions, 5 to 8 tools',
+    };
     expect(text).toContain(`Difficulty: ${difficulty}: ${rules[difficulty]}`);
     for (const [other, rule] of Object.entries(rules)) if (other !== difficulty) expect(text).not.toContain(rule);
   });

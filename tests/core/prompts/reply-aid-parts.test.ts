@@ -9,12 +9,24 @@ import { splitThinking } from '../../../src/core/prompts/visible-text.ts';
 describe('parseLooseJson', () => {
   it('reads strict JSON, single quotes, trailing commas and Python words', () => {
     expect(parseLooseJson('{"a": [1, 2.5, -3e2]}')).toEqual({ a: [1, 2.5, -300] });
-    expect(parseLooseJson("{'a': 'it\\'s', 'b': [True, False, None,],}")).toEqual({ a: "it's", b: [true, false, null] });
+    expect(parseLooseJson("{'a': 'it\\'s', 'b': [True, False, None,],}")).toEqual({
+      a: "it's",
+      b: [true, false, null],
+    });
     expect(parseLooseJson("{'q': \"say 'hi'\", 'u': '\\u00e9\\n'}")).toEqual({ q: "say 'hi'", u: 'é\n' });
   });
 
   it('refuses what is not data, never evaluating it, and stays bounded', () => {
-    for (const text of ["{'a': __import__('os')}", '{a: 1}', "{'a' 1}", "{'a': 'open", '[1 2]', '{} extra', '', `{'a': ${'['.repeat(40)}${']'.repeat(40)}}`]) {
+    for (const text of [
+      "{'a': __import__('os')}",
+      '{a: 1}',
+      "{'a' 1}",
+      "{'a': 'open",
+      '[1 2]',
+      '{} extra',
+      '',
+      `{'a': ${'['.repeat(40)}${']'.repeat(40)}}`,
+    ]) {
       expect(parseLooseJson(text), text).toBeUndefined();
     }
     expect(parseLooseJson(`"${'x'.repeat(100_001)}"`)).toBeUndefined();
@@ -30,8 +42,18 @@ describe('parseLooseJson', () => {
 
 describe('sentences', () => {
   it('split at sentence ends only: not at abbreviations, decimals or a period before a lower-case word', () => {
-    expect(splitSentences('Try e.g. 2.5 units. Then i.e. stop. Compare cost vs. time! Ready? Go.')).toEqual(['Try e.g. 2.5 units.', 'Then i.e. stop.', 'Compare cost vs. time!', 'Ready?', 'Go.']);
-    expect(splitSentences('Use file.txt and v1.2 here. "Quoted." Next')).toEqual(['Use file.txt and v1.2 here.', '"Quoted."', 'Next']);
+    expect(splitSentences('Try e.g. 2.5 units. Then i.e. stop. Compare cost vs. time! Ready? Go.')).toEqual([
+      'Try e.g. 2.5 units.',
+      'Then i.e. stop.',
+      'Compare cost vs. time!',
+      'Ready?',
+      'Go.',
+    ]);
+    expect(splitSentences('Use file.txt and v1.2 here. "Quoted." Next')).toEqual([
+      'Use file.txt and v1.2 here.',
+      '"Quoted."',
+      'Next',
+    ]);
     expect(splitSentences('先看左边。再看右边。')).toEqual(['先看左边。', '再看右边。']);
   });
 

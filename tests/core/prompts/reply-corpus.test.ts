@@ -26,7 +26,9 @@ describe('the reply corpus', () => {
   it('holds at least 40 forms, with actions, tool-use replies and hints in both settings', () => {
     expect(REPLY_CORPUS.length).toBeGreaterThanOrEqual(40);
     expect(new Set(REPLY_CORPUS.map((form) => form.name)).size).toBe(REPLY_CORPUS.length);
-    expect(new Set(REPLY_CORPUS.map((form) => `${form.setting}/${form.kind}`))).toEqual(new Set(['games/action', 'games/hint', 'tool_use/tool', 'tool_use/hint']));
+    expect(new Set(REPLY_CORPUS.map((form) => `${form.setting}/${form.kind}`))).toEqual(
+      new Set(['games/action', 'games/hint', 'tool_use/tool', 'tool_use/hint']),
+    );
   });
 
   it('the reference preset reads replies without the aids and the tab defaults with them', () => {
@@ -52,6 +54,8 @@ describe('the reply corpus', () => {
     const method = readFileSync(join(import.meta.dirname, '../../../docs/method.md'), 'utf8').replace(/\s+/g, ' ');
     const misread = REPLY_CORPUS.filter((form) => read(form, true) !== form.intended).map((form) => form.name);
     expect(misread).toEqual(['no box, the action in prose', 'unquoted keys (not read)']);
-    expect(method).toContain('The two forms the tab still misreads are an action only in prose ("I will go north.") and a tool call with unquoted keys');
+    expect(method).toContain(
+      'The two forms the tab still misreads are an action only in prose ("I will go north.") and a tool call with unquoted keys',
+    );
   });
 });

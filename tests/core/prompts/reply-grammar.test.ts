@@ -7,17 +7,35 @@ import { parseToolReply } from '../../../src/core/prompts/tool-call-parse.ts';
 import type { ToolSchema } from '../../../src/core/ports/chat-port.ts';
 import { matches, parseGbnf, sampleGbnf, seededRandom } from '../../fixtures/gbnf-matcher.ts';
 
-const tool = (name: string, parameters: unknown): ToolSchema => ({ type: 'function', function: { name, description: '', parameters: parameters as Record<string, unknown> } });
+const tool = (name: string, parameters: unknown): ToolSchema => ({
+  type: 'function',
+  function: { name, description: '', parameters: parameters as Record<string, unknown> },
+});
 
 const TOOLS: ToolSchema[] = [
   tool('get_order', {
     type: 'object',
-    properties: { order_id: { type: 'integer' }, view: { type: 'string', enum: ['summary', 'items'] }, note: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      order_id: { type: 'integer' },
+      view: { type: 'string', enum: ['summary', 'items'] },
+      note: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
     required: ['order_id'],
   }),
-  tool('refund', { type: 'object', properties: { order_id: { type: 'integer' }, amount: { type: 'number' }, full: { type: 'boolean' } }, required: ['order_id', 'full'] }),
+  tool('refund', {
+    type: 'object',
+    properties: { order_id: { type: 'integer' }, amount: { type: 'number' }, full: { type: 'boolean' } },
+    required: ['order_id', 'full'],
+  }),
   tool('ping', { type: 'object', properties: {} }),
-  tool('search', { type: 'object', properties: { query: { type: ['string', 'null'] }, filters: { type: 'object', properties: { city: { const: 'Paris' } }, required: ['city'] } } }),
+  tool('search', {
+    type: 'object',
+    properties: {
+      query: { type: ['string', 'null'] },
+      filters: { type: 'object', properties: { city: { const: 'Paris' } }, required: ['city'] },
+    },
+  }),
 ];
 
 describe('GBNF literals', () => {
@@ -38,7 +56,12 @@ describe('the boxed-action grammar', () => {
   const grammar = parseGbnf(boxedActionGrammar({ think: true }).gbnf);
   const noThink = parseGbnf(boxedActionGrammar({ think: false }).gbnf);
 
-  it.each([['\\boxed{read 7}'], ['I should open the door first.\n\\boxed{open door}'], ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'], ['\\boxed{UP, UP, LEFT}']])('allows %j', (reply) => {
+  it.each([
+    ['\\boxed{read 7}'],
+    ['I should open the door first.\n\\boxed{open door}'],
+    ['<think>the key is behind 3</think>\n\n\\boxed{open 3}'],
+    ['\\boxed{UP, UP, LEFT}'],
+  ])('allows %j', (reply) => {
     expect(matches(grammar, reply)).toBe(true);
   });
 
@@ -86,7 +109,9 @@ describe('the tool-reply grammar', () => {
 
   it.each([
     ['<tool_call>{"name": "get_order", "arguments": {"order_id": 408}}</tool_call>'],
-    ['Let me look.<tool_call>{"name":"get_order","arguments":{"order_id":408,"view":"items","tags":["a","b"]}}</tool_call>'],
+    [
+      'Let me look.<tool_call>{"name":"get_order","arguments":{"order_id":408,"view":"items","tags":["a","b"]}}</tool_call>',
+    ],
     ['<tool_call>{"name": "refund", "arguments": {"order_id": 1, "full": false, "amount": 12.5}}</tool_call>'],
     ['<tool_call>{"name": "ping", "arguments": {}}</tool_call>'],
     ['<tool_call>{"name": "search", "arguments": {"filters": {"city": "Paris"}}}</tool_call>'],
@@ -100,14 +125,23 @@ describe('the tool-reply grammar', () => {
   it.each([
     ['an unknown tool', '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'],
     ['a missing required argument', '<tool_call>{"name": "refund", "arguments": {"order_id": 1}}</tool_call>'],
-    ['a value outside the enum', '<tool_call>{"name": "get_order", "arguments": {"order_id": 1, "view": "all"}}</tool_call>'],
+    [
+      'a value outside the enum',
+      '<tool_call>{"name": "get_order", "arguments": {"order_id": 1, "view": "all"}}</tool_call>',
+    ],
     ['a string for an integer', '<tool_call>{"name": "get_order", "arguments": {"order_id": "408"}}</tool_call>'],
     ['an undeclared argument', '<tool_call>{"name": "ping", "arguments": {"x": 1}}</tool_call>'],
     ['a wrong const', '<tool_call>{"name": "search", "arguments": {"filters": {"city": "Rome"}}}</tool_call>'],
     ['a call and an answer', '<tool_call>{"name": "ping", "arguments": {}}</tool_call><answer>done</answer>'],
-    ['two calls', '<tool_call>{"name": "ping", "arguments": {}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>'],
+    [
+      'two calls',
+      '<tool_call>{"name": "ping", "arguments": {}}</tool_call><tool_call>{"name": "ping", "arguments": {}}</tool_call>',
+    ],
     ['an empty answer', '<answer></answer>'],
-    ['a tag inside a string', '<tool_call>{"name": "get_order", "arguments": {"order_id": 1, "note": "<answer>x</answer>"}}</tool_call>'],
+    [
+      'a tag inside a string',
+      '<tool_call>{"name": "get_order", "arguments": {"order_id": 1, "note": "<answer>x</answer>"}}</tool_call>',
+    ],
     ['Python-style quotes', "<tool_call>{'name': 'ping', 'arguments': {}}</tool_call>"],
     ['an unclosed call', '<tool_call>{"name": "ping", "arguments": {}}'],
   ])('refuses %s', (_what, reply) => {
@@ -129,8 +163,10 @@ describe('the tool-reply grammar', () => {
       if (parsed.kind !== 'calls') continue;
       expect(parsed.calls).toHaveLength(1);
       const schema = TOOLS.find((t) => t.function.name === parsed.calls[0]!.name)!.function.parameters;
-      for (const key of (schema.required as string[] | undefined) ?? []) expect(parsed.calls[0]!.arguments, reply).toHaveProperty(key);
-      for (const key of Object.keys(parsed.calls[0]!.arguments)) expect(Object.keys(schema.properties as object), reply).toContain(key);
+      for (const key of (schema.required as string[] | undefined) ?? [])
+        expect(parsed.calls[0]!.arguments, reply).toHaveProperty(key);
+      for (const key of Object.keys(parsed.calls[0]!.arguments))
+        expect(Object.keys(schema.properties as object), reply).toContain(key);
       if ('view' in parsed.calls[0]!.arguments) expect(['summary', 'items']).toContain(parsed.calls[0]!.arguments.view);
     }
     expect([...kinds].sort()).toEqual(['answer', 'get_order', 'ping', 'refund', 'search']);
@@ -138,7 +174,13 @@ describe('the tool-reply grammar', () => {
 
   it('escapes hostile tool names and keys, and gives them back exactly through JSON', () => {
     const names = ['x"</tool_call>\\', 'a\nb', '\u00fc\u{1f600}', ']) | root', 'lone\ud800'];
-    const hostile = names.map((name) => tool(name, { type: 'object', properties: { [`${name}-key`]: { type: 'string', enum: [name] } }, required: [`${name}-key`] }));
+    const hostile = names.map((name) =>
+      tool(name, {
+        type: 'object',
+        properties: { [`${name}-key`]: { type: 'string', enum: [name] } },
+        required: [`${name}-key`],
+      }),
+    );
     const rules = parseGbnf(toolReplyGrammar(hostile, { think: false }).gbnf);
     const random = seededRandom(3);
     const seen = new Set<string>();
@@ -160,13 +202,18 @@ describe('the tool-reply grammar', () => {
       tool('a', null),
       tool('b', { type: 'object', properties: [1, 2] }),
       tool('c', { type: 'object', properties: { x: { enum: [] }, y: 'str', z: { type: 'date' } }, required: 'x' }),
-      tool('d', { type: 'object', properties: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, { type: 'integer' }])) }),
+      tool('d', {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, { type: 'integer' }])),
+      }),
       { type: 'function', function: { name: 42 } } as unknown as ToolSchema,
       tool('a', { type: 'object', properties: {} }),
     ];
     const rules = parseGbnf(toolReplyGrammar(odd, { think: false }).gbnf);
     expect(matches(rules, '<tool_call>{"name": "a", "arguments": {"any": [1, {"b": "c"}]}}</tool_call>')).toBe(true);
-    expect(matches(rules, '<tool_call>{"name": "c", "arguments": {"x": true, "y": "s", "z": 3}}</tool_call>')).toBe(true);
+    expect(matches(rules, '<tool_call>{"name": "c", "arguments": {"x": true, "y": "s", "z": 3}}</tool_call>')).toBe(
+      true,
+    );
     expect(matches(rules, '<tool_call>{"name": "d", "arguments": {"k5": 1, "zz": "s"}}</tool_call>')).toBe(true);
     expect(matches(rules, '<tool_call>{"name": "42", "arguments": {}}</tool_call>')).toBe(false);
     expect(matches(rules, '<tool_call>{"name": "a", "arguments": {"a": [[[1]]]}}</tool_call>')).toBe(false);

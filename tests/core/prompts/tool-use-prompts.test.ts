@@ -2,19 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withSetting } from '../../../src/core/config.ts';
 import { activeSkills, planSlots } from '../../../src/core/loop/epoch.ts';
 import { slotDomain, slotTaskVariant } from '../../../src/core/loop/design-slot.ts';
-import { TOOL_SKILL_FOCUS, TOOL_TASK_VARIANTS, type ToolTaskVariant } from '../../../src/core/prompts/tool-task-variants.ts';
+import {
+  TOOL_SKILL_FOCUS,
+  TOOL_TASK_VARIANTS,
+  type ToolTaskVariant,
+} from '../../../src/core/prompts/tool-task-variants.ts';
 import { buildDesignerPrompt } from '../../../src/core/prompts/designer-prompt.ts';
 import { buildHintPrompt } from '../../../src/core/prompts/hint-prompt.ts';
 import { DEFAULT_TEMPLATES, templateProblems } from '../../../src/core/prompts/templates.ts';
 import { TOOL_USE_DOMAINS, TOOL_USE_SKILLS } from '../../../src/core/skills.ts';
 
-const INPUT = { skill: 'Error Recovery', skillDescription: TOOL_USE_SKILLS['Error Recovery']!, document: null, memory: null, difficulty: 'hard' as const, maxTurns: 12 };
+const INPUT = {
+  skill: 'Error Recovery',
+  skillDescription: TOOL_USE_SKILLS['Error Recovery']!,
+  document: null,
+  memory: null,
+  difficulty: 'hard' as const,
+  maxTurns: 12,
+};
 
 describe('the tool-use designer side', () => {
   it('has default templates that pass the template checks, and a tool-use template that must name its domain', () => {
     expect(templateProblems(DEFAULT_TEMPLATES)).toEqual([]);
-    expect(templateProblems({ ...DEFAULT_TEMPLATES, toolDesigner: DEFAULT_TEMPLATES.toolDesigner.replace('{domain}', 'retail') })).toEqual(['prompts.toolDesigner must contain {domain}']);
-    expect(templateProblems({ ...DEFAULT_TEMPLATES, toolAgent: 'Go: {observation}' })).toEqual(['prompts.toolAgent must contain {tools}']);
+    expect(
+      templateProblems({
+        ...DEFAULT_TEMPLATES,
+        toolDesigner: DEFAULT_TEMPLATES.toolDesigner.replace('{domain}', 'retail'),
+      }),
+    ).toEqual(['prompts.toolDesigner must contain {domain}']);
+    expect(templateProblems({ ...DEFAULT_TEMPLATES, toolAgent: 'Go: {observation}' })).toEqual([
+      'prompts.toolAgent must contain {tools}',
+    ]);
   });
 
   it('states every part of the multi-turn contract the reference prompt has', () => {
@@ -44,7 +62,10 @@ describe('the tool-use designer side', () => {
   });
 
   it('fills the slot: skill, domain and difficulty, the document only as optional flavour', () => {
-    const [message] = buildDesignerPrompt({ ...INPUT, domain: TOOL_USE_DOMAINS[3]!, document: 'Tides rise twice a day.' }, DEFAULT_TEMPLATES);
+    const [message] = buildDesignerPrompt(
+      { ...INPUT, domain: TOOL_USE_DOMAINS[3]!, document: 'Tides rise twice a day.' },
+      DEFAULT_TEMPLATES,
+    );
     expect(message!.content).toContain('Target skill: Error Recovery: noticing a failed or refused call');
     expect(message!.content).toContain(`Domain: ${TOOL_USE_DOMAINS[3]}.`);
     // Only the slot's difficulty is described, not all three.
@@ -64,25 +85,32 @@ describe('the tool-use designer side', () => {
   });
 
   it("shows the slot's task variant and the skill's focus with its task ideas; the out-of-scope variant asks for decline_request", () => {
-    const prompt = (taskVariant: ToolTaskVariant) => buildDesignerPrompt({ ...INPUT, domain: TOOL_USE_DOMAINS[0]!, taskVariant }, DEFAULT_TEMPLATES)[0]!.content;
+    const prompt = (taskVariant: ToolTaskVariant) =>
+      buildDesignerPrompt({ ...INPUT, domain: TOOL_USE_DOMAINS[0]!, taskVariant }, DEFAULT_TEMPLATES)[0]!.content;
     for (const variant of Object.keys(TOOL_TASK_VARIANTS) as ToolTaskVariant[]) {
       const text = prompt(variant);
       expect(text).toContain(TOOL_TASK_VARIANTS[variant]);
-      for (const other of Object.keys(TOOL_TASK_VARIANTS) as ToolTaskVariant[]) if (other !== variant) expect(text).not.toContain(TOOL_TASK_VARIANTS[other]);
-      expect(text).toContain(`Skill focus: ${TOOL_SKILL_FOCUS['Error Recovery']!.category}. Task ideas (pick one or invent your own): `);
+      for (const other of Object.keys(TOOL_TASK_VARIANTS) as ToolTaskVariant[])
+        if (other !== variant) expect(text).not.toContain(TOOL_TASK_VARIANTS[other]);
+      expect(text).toContain(
+        `Skill focus: ${TOOL_SKILL_FOCUS['Error Recovery']!.category}. Task ideas (pick one or invent your own): `,
+      );
       for (const example of TOOL_SKILL_FOCUS['Error Recovery']!.examples) expect(text).toContain(example);
       expect(text).not.toMatch(/\{(skill_focus|task_variant)\}/);
     }
     expect(prompt('irrelevant')).toMatch(/decline_request with one required string parameter reason/);
     expect(Object.keys(TOOL_SKILL_FOCUS).sort()).toEqual(Object.keys(TOOL_USE_SKILLS).sort());
     // A skill without a focus (an imported pool's own) gets no focus line.
-    expect(buildDesignerPrompt({ ...INPUT, skill: 'Juggling', domain: TOOL_USE_DOMAINS[0]! }, DEFAULT_TEMPLATES)[0]!.content).not.toContain('Skill focus');
+    expect(
+      buildDesignerPrompt({ ...INPUT, skill: 'Juggling', domain: TOOL_USE_DOMAINS[0]! }, DEFAULT_TEMPLATES)[0]!.content,
+    ).not.toContain('Skill focus');
   });
 
   it('draws a slot task variant from the seed and the environment id, three straightforward to two read-then-write to one each of the others', () => {
     expect(slotTaskVariant(7, 'e0000-s01')).toBe(slotTaskVariant(7, 'e0000-s01'));
     const counts = new Map<string, number>();
-    for (let i = 0; i < 7000; i++) counts.set(slotTaskVariant(1, `e${i}`), (counts.get(slotTaskVariant(1, `e${i}`)) ?? 0) + 1);
+    for (let i = 0; i < 7000; i++)
+      counts.set(slotTaskVariant(1, `e${i}`), (counts.get(slotTaskVariant(1, `e${i}`)) ?? 0) + 1);
     expect([...counts.keys()].sort()).toEqual(['execute', 'irrelevant', 'miss_param', 'read_then_write']);
     expect(Math.abs(counts.get('execute')! - 3000)).toBeLessThan(200);
     expect(Math.abs(counts.get('read_then_write')! - 2000)).toBeLessThan(200);
@@ -92,7 +120,9 @@ describe('the tool-use designer side', () => {
 
   it('asks tool-use hints for a procedure without concrete values, and game hints as before', () => {
     const tool = buildHintPrompt('class XEnv(ToolUseBaseEnv): pass', DEFAULT_TEMPLATES, 'tool_use')[0]!.content;
-    expect(tool).toContain('Never write a concrete value from the data: no ids, names of people, places or items, file names, amounts, dates');
+    expect(tool).toContain(
+      'Never write a concrete value from the data: no ids, names of people, places or items, file names, amounts, dates',
+    );
     // It asks which tools to skip, so naming a tool is allowed.
     expect(tool).toContain('which tools to skip');
     expect(tool).toContain('Name tools by their tool name or by what they do');

@@ -40,7 +40,8 @@ const PLAYS: Episode[] = [
   ),
 ];
 
-const score = (config: Config, envs: EnvironmentRecord[] = ENVS, plays: Episode[] = PLAYS) => scoreEpoch(0, envs, plays, config, {});
+const score = (config: Config, envs: EnvironmentRecord[] = ENVS, plays: Episode[] = PLAYS) =>
+  scoreEpoch(0, envs, plays, config, {});
 const envOf = (scores: ReturnType<typeof score>, id: string) => scores.environments.find((e) => e.id === id)!;
 
 describe('a quarantined environment counts nowhere', () => {
@@ -100,8 +101,12 @@ describe('learning potential', () => {
   });
 
   it('stores regret 0 in the memory, as the reference does for this variant; blend stores the matched regret', () => {
-    expect(score({ ...EDGE_CONFIG, reward: 'learning_potential' }).memoryRecords).toEqual([expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0 })]);
-    expect(score(EDGE_CONFIG).memoryRecords).toEqual([expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0.5 })]);
+    expect(score({ ...EDGE_CONFIG, reward: 'learning_potential' }).memoryRecords).toEqual([
+      expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0 }),
+    ]);
+    expect(score(EDGE_CONFIG).memoryRecords).toEqual([
+      expect.objectContaining({ envId: 'B', winRate: 0.5, regret: 0.5 }),
+    ]);
   });
 });
 

@@ -8,7 +8,14 @@ describe('epochFigures', () => {
   });
 
   it('has no scores for an epoch with no valid environment, but its measured validity', () => {
-    const rejected = { ...metrics(0, 0), validEnvironments: 0, episodes: 0, validityRate: 0, meanRegret: 0, meanDesignerReward: 0 };
+    const rejected = {
+      ...metrics(0, 0),
+      validEnvironments: 0,
+      episodes: 0,
+      validityRate: 0,
+      meanRegret: 0,
+      meanDesignerReward: 0,
+    };
     expect(isScoredEpoch(rejected)).toBe(false);
     expect(epochFigures(rejected)).toEqual({ validity: 0, regret: null, winRate: null, designerReward: null });
   });

@@ -3,7 +3,12 @@
 // in the comments.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withPreset, withSetting, type Config } from '../../../src/core/config.ts';
-import { compareWithReference, type QuantityTally, type Quantity, type StoredEpoch } from '../../../src/core/scoring/reference-recompute.ts';
+import {
+  compareWithReference,
+  type QuantityTally,
+  type Quantity,
+  type StoredEpoch,
+} from '../../../src/core/scoring/reference-recompute.ts';
 import { ruleDifferences } from '../../../src/core/scoring/reference-rules.ts';
 import { scoreEpoch } from '../../../src/core/scoring/score-epoch.ts';
 import type { EnvErrorCode } from '../../../src/core/env/env-error.ts';
@@ -11,7 +16,17 @@ import type { Arm, EnvironmentRecord, Episode } from '../../../src/core/records.
 import { designedEnv, play, SKILL } from '../../fixtures/scored-epoch.ts';
 
 /** K = 2, R = 2 (4 planned unhinted plays, quarantined at 2 dropped), the tab's failure rule. */
-const TAB: Config = { ...DEFAULT_CONFIG, skills: [SKILL], skillsPerEpoch: 1, slotsPerEpoch: 2, playsPerArm: 2, hintPlays: 2, rolloutsPerEpoch: 2, reward: 'blend', useMemory: false };
+const TAB: Config = {
+  ...DEFAULT_CONFIG,
+  skills: [SKILL],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 2,
+  playsPerArm: 2,
+  hintPlays: 2,
+  rolloutsPerEpoch: 2,
+  reward: 'blend',
+  useMemory: false,
+};
 
 /** A play that failed with `code` (dropped when unhinted, 0 when hinted), as the tab records it. */
 function failed(envId: string, rollout: number, arm: Arm, index: number, code: EnvErrorCode, id?: string): Episode {
@@ -21,8 +36,17 @@ function failed(envId: string, rollout: number, arm: Arm, index: number, code: E
 
 /** An unhinted play whose first attempt crashed in step (stored `-failed`, retried) and whose retry gave `retry`. */
 function retried(envId: string, rollout: number, index: number, retry: number | EnvErrorCode): Episode[] {
-  const first = { ...failed(envId, rollout, 'nohint', index, 'step_exception'), id: `${envId}-r${rollout}-nohint-${index}-failed`, retried: true };
-  return [first, typeof retry === 'number' ? play(envId, rollout, 'nohint', index, retry) : failed(envId, rollout, 'nohint', index, retry)];
+  const first = {
+    ...failed(envId, rollout, 'nohint', index, 'step_exception'),
+    id: `${envId}-r${rollout}-nohint-${index}-failed`,
+    retried: true,
+  };
+  return [
+    first,
+    typeof retry === 'number'
+      ? play(envId, rollout, 'nohint', index, retry)
+      : failed(envId, rollout, 'nohint', index, retry),
+  ];
 }
 
 /** A stored epoch as the tab's scoring wrote it. */
@@ -31,8 +55,10 @@ function stored(config: Config, environments: EnvironmentRecord[], episodes: rea
   return { epoch: 0, environments: scores.environments, episodes: scores.episodes };
 }
 
-const tallyOf = (tallies: readonly QuantityTally[], quantity: Quantity) => tallies.find((t) => t.quantity === quantity)!;
-const changed = (tallies: readonly QuantityTally[], quantity: Quantity) => tallyOf(tallies, quantity).changes.map((c) => [c.id, c.run, c.reference]);
+const tallyOf = (tallies: readonly QuantityTally[], quantity: Quantity) =>
+  tallies.find((t) => t.quantity === quantity)!;
+const changed = (tallies: readonly QuantityTally[], quantity: Quantity) =>
+  tallyOf(tallies, quantity).changes.map((c) => [c.id, c.run, c.reference]);
 const close = (x: number) => Math.round(x * 1e6) / 1e6;
 
 // A: rollout 0 [1, 0]; rollout 1 [1, crash then a won retry]; hinted [1, crash].
@@ -56,13 +82,34 @@ describe('the knobs a run differs from the reference preset in', () => {
   it('lists every tab default that differs, recomputed, replayed or inactive in the setting', () => {
     const games = ruleDifferences(DEFAULT_CONFIG);
     expect(games.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose']);
-    expect(games.filter((d) => d.status === 'inactive').map((d) => d.knob)).toEqual(['freeToolCalls', 'toolBaseAids', 'extraToolChecks']);
+    expect(games.filter((d) => d.status === 'inactive').map((d) => d.knob)).toEqual([
+      'freeToolCalls',
+      'toolBaseAids',
+      'extraToolChecks',
+    ]);
     expect(games.filter((d) => d.status === 'replay').map((d) => d.knob)).toEqual(
-      expect.arrayContaining(['skillsPerEpoch', 'restartSkillCycle', 'slotsPerEpoch', 'playsPerArm', 'maxTurns', 'replyAids', 'coerceStepReturns', 'difficulty', 'stepTimeoutMs']),
+      expect.arrayContaining([
+        'skillsPerEpoch',
+        'restartSkillCycle',
+        'slotsPerEpoch',
+        'playsPerArm',
+        'maxTurns',
+        'replyAids',
+        'coerceStepReturns',
+        'difficulty',
+        'stepTimeoutMs',
+      ]),
     );
     const toolUse = ruleDifferences({ ...withSetting(DEFAULT_CONFIG, 'tool_use'), toolUseMasks: false });
-    expect(toolUse.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual(['crashesLose', 'toolUseMasks']);
-    expect(toolUse.find((d) => d.knob === 'freeToolCalls')).toMatchObject({ run: false, reference: true, status: 'replay' });
+    expect(toolUse.filter((d) => d.status === 'recomputed').map((d) => d.knob)).toEqual([
+      'crashesLose',
+      'toolUseMasks',
+    ]);
+    expect(toolUse.find((d) => d.knob === 'freeToolCalls')).toMatchObject({
+      run: false,
+      reference: true,
+      status: 'replay',
+    });
   });
 
   it('finds none at the reference preset, in either setting', () => {
@@ -79,7 +126,13 @@ describe('crashes recomputed under the reference rule', () => {
   it('the tab run is as worked out: Q quarantined, A scored alone', () => {
     // A kept: r0 [1, 0], r1 [1, 1]; r_nohint 0.5, w 0.75, r_hint (1 + 0) / 2 = 0.5, regret 0; blend 0.6 x plateau(0.75) = 0.6 x 0.4 = 0.24.
     expect(run.environments.map((e) => e.status)).toEqual(['valid', 'quarantined']);
-    expect(run.environments[0]!.stats).toMatchObject({ rNoHint: 0.5, winRate: 0.75, rHint: 0.5, regret: 0, designerAdvantage: 0 });
+    expect(run.environments[0]!.stats).toMatchObject({
+      rNoHint: 0.5,
+      winRate: 0.75,
+      rHint: 0.5,
+      regret: 0,
+      designerAdvantage: 0,
+    });
     expect(close(run.environments[0]!.stats!.designerReward)).toBe(0.24);
   });
 
@@ -109,7 +162,13 @@ describe('crashes recomputed under the reference rule', () => {
       ['A', 0, -0.5],
       ['Q', null, 1],
     ]);
-    expect(changed(crashes.tallies, 'designer reward').map(([id, a, b]) => [id, a === null ? null : close(a as number), close(b as number)])).toEqual([['Q', null, 0.4]]);
+    expect(
+      changed(crashes.tallies, 'designer reward').map(([id, a, b]) => [
+        id,
+        a === null ? null : close(a as number),
+        close(b as number),
+      ]),
+    ).toEqual([['Q', null, 0.4]]);
     // Same skill, rewards 0.24 and 0.4 (mean 0.32); scale = 4 rollout-0 plays / 2 designs x R 2 = 4: A -0.32, Q +0.32 (the tab: A alone, 0).
     expect(changed(crashes.tallies, 'designer advantage').map(([id, a, b]) => [id, a, close(b as number)])).toEqual([
       ['A', 0, -0.32],
@@ -149,7 +208,16 @@ describe('crashes recomputed under the reference rule', () => {
   });
 
   it('a failed reset is left as it ran and named as needing a new play', () => {
-    const run2 = stored(TAB, [designedEnv('A', 0)], [play('A', 0, 'nohint', 0, 1), failed('A', 0, 'nohint', 1, 'reset_exception'), play('A', 1, 'nohint', 0, 1), play('A', 1, 'nohint', 1, 0)]);
+    const run2 = stored(
+      TAB,
+      [designedEnv('A', 0)],
+      [
+        play('A', 0, 'nohint', 0, 1),
+        failed('A', 0, 'nohint', 1, 'reset_exception'),
+        play('A', 1, 'nohint', 0, 1),
+        play('A', 1, 'nohint', 1, 0),
+      ],
+    );
     const result = compareWithReference(TAB, [run2]);
     expect(result.needReplay).toEqual(['A-r0-nohint-1']);
     expect(result.combined.every((t) => t.changes.length === 0)).toBe(true);
@@ -179,11 +247,26 @@ describe('hangs recomputed under the reference rule', () => {
 });
 
 describe('tool-use masks recomputed for a run without them', () => {
-  const config: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['API Orchestration'], skillsPerEpoch: 1, playsPerArm: 2, hintPlays: 0, useMemory: false, toolUseMasks: false };
+  const config: Config = {
+    ...withSetting(DEFAULT_CONFIG, 'tool_use'),
+    skills: ['API Orchestration'],
+    skillsPerEpoch: 1,
+    playsPerArm: 2,
+    hintPlays: 0,
+    useMemory: false,
+    toolUseMasks: false,
+  };
   const env = { ...designedEnv('T', 0, null), skill: 'API Orchestration' };
   const call = '<tool_call>{"name": "lookup", "arguments": {}}</tool_call>';
   const broken = '<tool_call>{"name": lookup</tool_call>';
-  const turn = (reply: string, reward: number, terminated: boolean) => ({ reply, action: reply, observation: 'ok', reward, terminated, truncated: !terminated && reward === 0 });
+  const turn = (reply: string, reward: number, terminated: boolean) => ({
+    reply,
+    action: reply,
+    observation: 'ok',
+    reward,
+    terminated,
+    truncated: !terminated && reward === 0,
+  });
   const episode = (index: number, replies: string[], last: { reward: number; terminated: boolean }): Episode => ({
     ...play('T', 0, 'nohint', index, 0),
     messages: [
@@ -193,11 +276,20 @@ describe('tool-use masks recomputed for a run without them', () => {
         { role: 'tool' as const, content: 'ok' },
       ]),
     ].slice(0, -1),
-    turns: replies.map((r, i) => (i === replies.length - 1 ? turn(r, last.reward, last.terminated) : turn(r, 0, false))),
+    turns: replies.map((r, i) =>
+      i === replies.length - 1 ? turn(r, last.reward, last.terminated) : turn(r, 0, false),
+    ),
     return: last.terminated ? last.reward : 0,
   });
   // Play 0 reads a broken call, then a good one, then answers and wins; play 1 runs out of turns after two calls.
-  const run = stored(config, [env], [episode(0, [broken, call, '<answer>B4</answer>'], { reward: 1, terminated: true }), episode(1, [call, call], { reward: 0, terminated: false })]);
+  const run = stored(
+    config,
+    [env],
+    [
+      episode(0, [broken, call, '<answer>B4</answer>'], { reward: 1, terminated: true }),
+      episode(1, [call, call], { reward: 0, terminated: false }),
+    ],
+  );
 
   it("zeroes the unreadable call's reply and every reply of the unterminated play; no return changes", () => {
     const masks = compareWithReference(config, [run]).differences.find((d) => d.knob === 'toolUseMasks')!;
@@ -211,7 +303,11 @@ describe('tool-use masks recomputed for a run without them', () => {
 
   it('a run recorded with the masks (its unreadable call flagged) gets nothing from them; one that lost the flag is caught', () => {
     const masked = { ...config, toolUseMasks: true };
-    const flagged = run.episodes.map((e) => (e.index === 0 ? { ...e, turns: e.turns.map((t, i) => (i === 0 ? { ...t, malformedCall: true as const } : t)) } : e));
+    const flagged = run.episodes.map((e) =>
+      e.index === 0
+        ? { ...e, turns: e.turns.map((t, i) => (i === 0 ? { ...t, malformedCall: true as const } : t)) }
+        : e,
+    );
     const result = compareWithReference(masked, [stored(masked, [env], flagged)]);
     expect(result.differences.some((d) => d.knob === 'toolUseMasks')).toBe(false);
     expect(tallyOf(result.combined, 'reply weights').changes).toEqual([]);
@@ -225,30 +321,66 @@ describe('differences that need a new run, counted on the stored plays', () => {
 
   it('reply aids: the plays with a reply the reference reads as another action', () => {
     // \boxed{\text{go}}: the aids read `go`, the reference `\boxed{\text{go}}`; a plain \boxed{go} reads alike; 1 of 3.
-    const episodes = [replying(play('A', 0, 'nohint', 0, 1), '\\boxed{\\text{go}}'), play('A', 0, 'nohint', 1, 0), play('A', 1, 'nohint', 0, 1)];
+    const episodes = [
+      replying(play('A', 0, 'nohint', 0, 1), '\\boxed{\\text{go}}'),
+      play('A', 0, 'nohint', 1, 0),
+      play('A', 1, 'nohint', 0, 1),
+    ];
     const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
-    expect(result.differences.find((d) => d.knob === 'replyAids')).toMatchObject({ status: 'replay', touched: { plays: 1, of: 3 } });
+    expect(result.differences.find((d) => d.knob === 'replyAids')).toMatchObject({
+      status: 'replay',
+      touched: { plays: 1, of: 3 },
+    });
     expect(result.differences.find((d) => d.knob === 'maxTurns')!.touched).toBeUndefined();
   });
 
   it('one step per tool-use reply: the plays with a reply of several calls or out of class turns', () => {
-    const config: Config = { ...withSetting(DEFAULT_CONFIG, 'tool_use'), skills: ['API Orchestration'], skillsPerEpoch: 1, playsPerArm: 3, hintPlays: 0 };
+    const config: Config = {
+      ...withSetting(DEFAULT_CONFIG, 'tool_use'),
+      skills: ['API Orchestration'],
+      skillsPerEpoch: 1,
+      playsPerArm: 3,
+      hintPlays: 0,
+    };
     const env = { ...designedEnv('T', 0, null), skill: 'API Orchestration' };
-    const two = '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>';
+    const two =
+      '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>';
     const truncated = play('T', 0, 'nohint', 2, 0);
-    const episodes = [replying(play('T', 0, 'nohint', 0, 1), two), play('T', 0, 'nohint', 1, 1), { ...truncated, turns: truncated.turns.map((t) => ({ ...t, terminated: false, truncated: true })) }];
+    const episodes = [
+      replying(play('T', 0, 'nohint', 0, 1), two),
+      play('T', 0, 'nohint', 1, 1),
+      { ...truncated, turns: truncated.turns.map((t) => ({ ...t, terminated: false, truncated: true })) },
+    ];
     const result = compareWithReference(config, [stored(config, [env], episodes)]);
-    expect(result.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({ status: 'replay', touched: { plays: 2, of: 3 } });
+    expect(result.differences.find((d) => d.knob === 'freeToolCalls')).toMatchObject({
+      status: 'replay',
+      touched: { plays: 2, of: 3 },
+    });
   });
 
   it('the strict step contract: the plays that failed or lost on a return the reference converts', () => {
     // A's hinted play failed on step_bad_info, one unhinted play kept a reward_not_finite crash (recorded
     // under crashesLose), one failed on step_bad_return (a -1 in the reference too): 2 of 4 touched.
-    const kept = { ...play('A', 1, 'nohint', 0, -1), crash: { at: 'step' as const, code: 'reward_not_finite' as const, message: 'scripted' } };
-    const episodes = [play('A', 0, 'nohint', 0, 1), failed('A', 0, 'hint', 0, 'step_bad_info'), kept, failed('A', 1, 'nohint', 1, 'step_bad_return')];
+    const kept = {
+      ...play('A', 1, 'nohint', 0, -1),
+      crash: { at: 'step' as const, code: 'reward_not_finite' as const, message: 'scripted' },
+    };
+    const episodes = [
+      play('A', 0, 'nohint', 0, 1),
+      failed('A', 0, 'hint', 0, 'step_bad_info'),
+      kept,
+      failed('A', 1, 'nohint', 1, 'step_bad_return'),
+    ];
     const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
-    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({ status: 'replay', run: false, reference: true, touched: { plays: 2, of: 4 } });
-    const converted = compareWithReference({ ...TAB, coerceStepReturns: true }, [stored(TAB, [designedEnv('A', 0)], episodes)]);
+    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({
+      status: 'replay',
+      run: false,
+      reference: true,
+      touched: { plays: 2, of: 4 },
+    });
+    const converted = compareWithReference({ ...TAB, coerceStepReturns: true }, [
+      stored(TAB, [designedEnv('A', 0)], episodes),
+    ]);
     expect(converted.differences.some((d) => d.knob === 'coerceStepReturns')).toBe(false);
   });
 
@@ -256,9 +388,19 @@ describe('differences that need a new run, counted on the stored plays', () => {
     // A 1-tuple failed one play (reset_bad_return), an empty observation was kept as a reset crash under
     // crashesLose, and a reset that raised failed another (the reference catches that one too, but
     // converts nothing: it is crashesLose's difference): 2 of 4 touched.
-    const kept = { ...play('A', 0, 'nohint', 1, 1), crash: { at: 'reset' as const, code: 'reset_empty_observation' as const, message: 'scripted' } };
-    const episodes = [play('A', 0, 'nohint', 0, 1), failed('A', 0, 'hint', 0, 'reset_bad_return'), kept, failed('A', 1, 'nohint', 0, 'reset_exception')];
+    const kept = {
+      ...play('A', 0, 'nohint', 1, 1),
+      crash: { at: 'reset' as const, code: 'reset_empty_observation' as const, message: 'scripted' },
+    };
+    const episodes = [
+      play('A', 0, 'nohint', 0, 1),
+      failed('A', 0, 'hint', 0, 'reset_bad_return'),
+      kept,
+      failed('A', 1, 'nohint', 0, 'reset_exception'),
+    ];
     const result = compareWithReference(TAB, [stored(TAB, [designedEnv('A', 0)], episodes)]);
-    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({ touched: { plays: 2, of: 4, what: expect.stringContaining('a reset or step return') } });
+    expect(result.differences.find((d) => d.knob === 'coerceStepReturns')).toMatchObject({
+      touched: { plays: 2, of: 4, what: expect.stringContaining('a reset or step return') },
+    });
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fractionWon, hintRegret, mean, plateau, populationStd, winRate } from '../../../src/core/scoring/regret.ts';
-import { designerReward, updateSkillAverages, type DesignerRewardInput } from '../../../src/core/scoring/designer-reward.ts';
+import {
+  designerReward,
+  updateSkillAverages,
+  type DesignerRewardInput,
+} from '../../../src/core/scoring/designer-reward.ts';
 import { designerAdvantages, designerScale, groupAdvantages } from '../../../src/core/scoring/advantages.ts';
 import { episodeReturn } from '../../../src/core/scoring/episode-return.ts';
 
@@ -36,7 +40,9 @@ describe('returns and regret', () => {
     expect(episodeReturn([])).toBe(0);
   });
   it("clips a non-finite terminal reward as the reference's max(-1, min(1, r)) does: NaN to 1", () => {
-    const clipped = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((reward) => episodeReturn([{ reward, terminated: true }]));
+    const clipped = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY].map((reward) =>
+      episodeReturn([{ reward, terminated: true }]),
+    );
     expect(clipped).toEqual([1, 1, -1]);
   });
   it('regret is r_hint - r_nohint and is not floored', () => {
@@ -52,7 +58,14 @@ describe('returns and regret', () => {
 });
 
 describe('designer reward variants', () => {
-  const base: DesignerRewardInput = { regret: 0.06, rHint: 0.36, winRate: 0.3, windowPlays: 8, baseline: 0.3, hung: false };
+  const base: DesignerRewardInput = {
+    regret: 0.06,
+    rHint: 0.36,
+    winRate: 0.3,
+    windowPlays: 8,
+    baseline: 0.3,
+    hung: false,
+  };
   it('blend = 0.4 * clip(regret / 0.15, 0, 1) + 0.6 * plateau(w)', () => {
     expect(designerReward('blend', base)).toBeCloseTo(0.4 * 0.4 + 0.6 * 0.6, 12);
     expect(designerReward('blend', { ...base, regret: 0.5, winRate: 0.5 })).toBeCloseTo(1, 12);
@@ -74,7 +87,10 @@ describe('designer reward variants', () => {
   });
   it('learning_potential is 0 without a kept unhinted play, not |0 - mu_slow|', () => {
     expect(designerReward('learning_potential', { ...base, winRate: 0, windowPlays: 0, baseline: 0.6 })).toBe(0);
-    expect(designerReward('learning_potential', { ...base, winRate: 0, windowPlays: 1, baseline: 0.6 })).toBeCloseTo(0.6, 12);
+    expect(designerReward('learning_potential', { ...base, winRate: 0, windowPlays: 1, baseline: 0.6 })).toBeCloseTo(
+      0.6,
+      12,
+    );
   });
   it('skill averages start at the first return and move with g_fast = 0.98, g_slow = 0.85', () => {
     const first = updateSkillAverages(undefined, 0.4);

@@ -1,7 +1,23 @@
-import { ChatModelError, type AbortSignalLike, type ChatModel, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
+import {
+  ChatModelError,
+  type AbortSignalLike,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+} from '../../../core/ports/chat-port.ts';
 import { OpenAIContext, type FetchLike } from './openai-context.ts';
 import { StreamAccumulator, type ReportedUsage } from '../stream-accumulator.ts';
-import { connectionFailure, failure as fail, httpFailure, isObject, parseJson, replyFailure, retryDelayOf, snippet, type Json } from './openai-errors.ts';
+import {
+  connectionFailure,
+  failure as fail,
+  httpFailure,
+  isObject,
+  parseJson,
+  replyFailure,
+  retryDelayOf,
+  snippet,
+  type Json,
+} from './openai-errors.ts';
 import { SseDecoder } from './sse-lines.ts';
 import { openAiMessages, ToolCallCollector, withoutListedTools } from './openai-tools.ts';
 import { grammarFields, type GrammarServer } from './openai-grammar.ts';
@@ -72,7 +88,11 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(private readonly options: OpenAIChatModelOptions) {
     const base = options.baseUrl.replace(/\/+$/, '');
-    if (!/^https?:\/\/[^/]/i.test(base)) throw new ChatModelError('unreachable', `baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL; use e.g. http://127.0.0.1:8080`);
+    if (!/^https?:\/\/[^/]/i.test(base))
+      throw new ChatModelError(
+        'unreachable',
+        `baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL; use e.g. http://127.0.0.1:8080`,
+      );
     this.id = `openai:${base}#${options.model}`;
     this.url = `${base.endsWith('/v1') ? base : `${base}/v1`}/chat/completions`;
     this.maxConcurrency = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
@@ -82,13 +102,24 @@ export class OpenAIChatModel implements ChatModel {
     this.maxRetries = options.maxRetries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? 500;
     this.fetchFn = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-    this.headers = { 'Content-Type': 'application/json', ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) };
-    this.context = new OpenAIContext(base.replace(/\/v1$/, ''), options.model, this.headers, this.fetchFn, options.probeTimeoutMs);
+    this.headers = {
+      'Content-Type': 'application/json',
+      ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}),
+    };
+    this.context = new OpenAIContext(
+      base.replace(/\/v1$/, ''),
+      options.model,
+      this.headers,
+      this.fetchFn,
+      options.probeTimeoutMs,
+    );
   }
 
   /** The window the user set, else the one the server reports (null when it says nothing). */
   contextWindow(signal?: AbortSignalLike): Promise<number | null> {
-    return this.options.contextWindow !== undefined ? Promise.resolve(this.options.contextWindow) : this.context.window(signal);
+    return this.options.contextWindow !== undefined
+      ? Promise.resolve(this.options.contextWindow)
+      : this.context.window(signal);
   }
 
   /** The prompt tokens the server's own tokenizer counts (vLLM `/tokenize`, llama.cpp `/apply-template` + `/tokenize`); rejects when it offers neither. */
@@ -99,7 +130,12 @@ export class OpenAIChatModel implements ChatModel {
   async complete(request: ChatRequest): Promise<ChatResult> {
     const deadline = Date.now() + this.totalMs;
     for (let attempt = 0; ; attempt++) {
-      const progress: Progress = { stream: new StreamAccumulator(request), sawChoice: false, usage: {}, calls: new ToolCallCollector() };
+      const progress: Progress = {
+        stream: new StreamAccumulator(request),
+        sawChoice: false,
+        usage: {},
+        calls: new ToolCallCollector(),
+      };
       if (request.signal?.aborted) return this.result(progress, 'abort');
       try {
         return await this.attempt(request, progress, deadline);
@@ -142,7 +178,9 @@ export class OpenAIChatModel implements ChatModel {
     try {
       const body = JSON.stringify(this.body(request));
       const response = await guard(
-        Promise.resolve().then(() => this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal })),
+        Promise.resolve().then(() =>
+          this.fetchFn(this.url, { method: 'POST', headers: this.headers, body, signal: controller.signal }),
+        ),
         'connect',
       );
       if (!response.ok) throw httpFailure(this.url, this.options.model, response, await guard(response.text(), 'read'));
@@ -162,7 +200,10 @@ export class OpenAIChatModel implements ChatModel {
     const constrained = this.constraint(request);
     return {
       model: this.options.model,
-      messages: openAiMessages(request.tools && !constrained ? withoutListedTools(request.messages, request.tools) : request.messages, request.tools !== undefined),
+      messages: openAiMessages(
+        request.tools && !constrained ? withoutListedTools(request.messages, request.tools) : request.messages,
+        request.tools !== undefined,
+      ),
       ...(request.tools && !constrained ? { tools: request.tools as unknown as Json[] } : {}),
       ...constrained,
       stream: true,
@@ -181,7 +222,11 @@ export class OpenAIChatModel implements ChatModel {
     return request.grammar && server ? grammarFields(request.grammar, server) : null;
   }
 
-  private async read(response: Response, progress: Progress, guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>): Promise<void> {
+  private async read(
+    response: Response,
+    progress: Progress,
+    guard: <T>(p: Promise<T>, phase: 'connect' | 'read') => Promise<T>,
+  ): Promise<void> {
     const decoder = new SseDecoder();
     let done = false;
     const take = (payloads: string[]): void => {
@@ -197,17 +242,33 @@ export class OpenAIChatModel implements ChatModel {
     if (!done) take(decoder.end());
     if (progress.sawChoice) return;
     const whole = decoder.body;
-    if (whole === null) throw fail('bad_response', `the event stream from ${this.url} ended without a choice. Is this an OpenAI-compatible chat server?`);
+    if (whole === null)
+      throw fail(
+        'bad_response',
+        `the event stream from ${this.url} ended without a choice. Is this an OpenAI-compatible chat server?`,
+      );
     const json = parseJson(whole);
-    if (!isObject(json)) throw fail('bad_response', `${this.url} answered neither Server-Sent Events nor JSON: ${snippet(whole)}. Check baseUrl: it must point at an OpenAI-compatible server.`);
+    if (!isObject(json))
+      throw fail(
+        'bad_response',
+        `${this.url} answered neither Server-Sent Events nor JSON: ${snippet(whole)}. Check baseUrl: it must point at an OpenAI-compatible server.`,
+      );
     this.apply(json, 'message', progress);
-    if (!progress.sawChoice) throw fail('bad_response', `the reply from ${this.url} has no choices: ${snippet(whole)}. Is this an OpenAI-compatible chat server?`);
+    if (!progress.sawChoice)
+      throw fail(
+        'bad_response',
+        `the reply from ${this.url} has no choices: ${snippet(whole)}. Is this an OpenAI-compatible chat server?`,
+      );
   }
 
   private event(payload: string, progress: Progress): boolean {
     if (payload.trim() === '[DONE]') return true;
     const chunk = parseJson(payload);
-    if (!isObject(chunk)) throw fail('bad_response', `${this.url} sent a stream event that is not a JSON object: ${snippet(payload)}. Is this an OpenAI-compatible chat server?`);
+    if (!isObject(chunk))
+      throw fail(
+        'bad_response',
+        `${this.url} sent a stream event that is not a JSON object: ${snippet(payload)}. Is this an OpenAI-compatible chat server?`,
+      );
     this.apply(chunk, 'delta', progress);
     return false;
   }
@@ -216,11 +277,17 @@ export class OpenAIChatModel implements ChatModel {
     if (chunk.error !== undefined) throw replyFailure(this.url, chunk);
     const usage = chunk.usage;
     if (isObject(usage)) {
-      if (typeof usage.prompt_tokens === 'number' && usage.prompt_tokens > 0) progress.usage.promptTokens = usage.prompt_tokens;
-      if (typeof usage.completion_tokens === 'number' && usage.completion_tokens > 0) progress.usage.completionTokens = usage.completion_tokens;
+      if (typeof usage.prompt_tokens === 'number' && usage.prompt_tokens > 0)
+        progress.usage.promptTokens = usage.prompt_tokens;
+      if (typeof usage.completion_tokens === 'number' && usage.completion_tokens > 0)
+        progress.usage.completionTokens = usage.completion_tokens;
     }
     if (chunk.choices === undefined && usage !== undefined) return;
-    if (!Array.isArray(chunk.choices)) throw fail('bad_response', `a reply from ${this.url} lacks "choices": ${snippet(JSON.stringify(chunk))}. Is this an OpenAI-compatible chat server?`);
+    if (!Array.isArray(chunk.choices))
+      throw fail(
+        'bad_response',
+        `a reply from ${this.url} lacks "choices": ${snippet(JSON.stringify(chunk))}. Is this an OpenAI-compatible chat server?`,
+      );
     const choice: unknown = chunk.choices[0];
     if (!isObject(choice)) return;
     progress.sawChoice = true;
@@ -238,7 +305,13 @@ export class OpenAIChatModel implements ChatModel {
   private stopped(stop: Stop): ChatModelError {
     if (stop === 'abort') return fail('aborted', `the call to ${this.url} was aborted`);
     if (stop === 'silence')
-      return fail('timeout', `no bytes from ${this.url} for ${this.silenceMs} ms (requestTimeoutMs): the server may be stuck or still loading the model. Check its log or raise requestTimeoutMs.`);
-    return fail('timeout', `the call to ${this.url} took longer than ${this.totalMs} ms (totalTimeoutMs): lower maxTokens or raise totalTimeoutMs.`);
+      return fail(
+        'timeout',
+        `no bytes from ${this.url} for ${this.silenceMs} ms (requestTimeoutMs): the server may be stuck or still loading the model. Check its log or raise requestTimeoutMs.`,
+      );
+    return fail(
+      'timeout',
+      `the call to ${this.url} took longer than ${this.totalMs} ms (totalTimeoutMs): lower maxTokens or raise totalTimeoutMs.`,
+    );
   }
 }

@@ -12,7 +12,8 @@ export const PROBE_TIMEOUT_MS = 5000;
 type Tokenizer = 'vllm' | 'llamacpp' | 'none';
 
 /** A positive whole number, or null. */
-const positive = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
+const positive = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 /**
  * What an OpenAI-compatible server says about its context, from its optional endpoints: the
@@ -43,7 +44,9 @@ export class OpenAIContext {
     if (vllm !== null) return vllm;
     const props = await this.json('GET', '/props', undefined, signal);
     const settings = isObject(props) ? props.default_generation_settings : undefined;
-    return positive(isObject(settings) ? settings.n_ctx : undefined) ?? positive(isObject(props) ? props.n_ctx : undefined);
+    return (
+      positive(isObject(settings) ? settings.n_ctx : undefined) ?? positive(isObject(props) ? props.n_ctx : undefined)
+    );
   }
 
   /** Prompt tokens of a request as the server's tokenizer and chat template count them; rejects when the server offers no way to count. */
@@ -51,7 +54,12 @@ export class OpenAIContext {
     let counted: number | null;
     if (this.tokenizer) {
       const kind = await this.tokenizer;
-      counted = kind === 'vllm' ? await this.countVllm(request, signal) : kind === 'llamacpp' ? await this.countLlamaCpp(request, signal) : null;
+      counted =
+        kind === 'vllm'
+          ? await this.countVllm(request, signal)
+          : kind === 'llamacpp'
+            ? await this.countLlamaCpp(request, signal)
+            : null;
     } else {
       const detected = this.detect(request, signal);
       this.tokenizer = detected.then((d) => d.kind);
@@ -62,14 +70,20 @@ export class OpenAIContext {
   }
 
   // The first count: vLLM's endpoint, else llama.cpp's, else none; which one answered is kept for the next counts.
-  private async detect(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<{ kind: Tokenizer; counted: number | null }> {
+  private async detect(
+    request: Pick<ChatRequest, 'messages' | 'tools'>,
+    signal?: AbortSignalLike,
+  ): Promise<{ kind: Tokenizer; counted: number | null }> {
     const vllm = await this.countVllm(request, signal);
     if (vllm !== null) return { kind: 'vllm', counted: vllm };
     const llamacpp = await this.countLlamaCpp(request, signal);
     return llamacpp !== null ? { kind: 'llamacpp', counted: llamacpp } : { kind: 'none', counted: null };
   }
 
-  private async countVllm(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
+  private async countVllm(
+    request: Pick<ChatRequest, 'messages' | 'tools'>,
+    signal?: AbortSignalLike,
+  ): Promise<number | null> {
     const body = {
       model: this.model,
       messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined),
@@ -80,8 +94,16 @@ export class OpenAIContext {
     return isObject(answer) ? positive(answer.count) : null;
   }
 
-  private async countLlamaCpp(request: Pick<ChatRequest, 'messages' | 'tools'>, signal?: AbortSignalLike): Promise<number | null> {
-    const templated = await this.json('POST', '/apply-template', { messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined) }, signal);
+  private async countLlamaCpp(
+    request: Pick<ChatRequest, 'messages' | 'tools'>,
+    signal?: AbortSignalLike,
+  ): Promise<number | null> {
+    const templated = await this.json(
+      'POST',
+      '/apply-template',
+      { messages: openAiMessages(withoutListedTools(request.messages, request.tools), request.tools !== undefined) },
+      signal,
+    );
     const prompt = isObject(templated) && typeof templated.prompt === 'string' ? templated.prompt : null;
     if (prompt === null) return null;
     const answer = await this.json('POST', '/tokenize', { content: prompt, add_special: true }, signal);
@@ -92,13 +114,23 @@ export class OpenAIContext {
   }
 
   // One optional endpoint: its JSON answer, or null for anything else (unreachable, an error status, a timeout, not JSON).
-  private async json(method: 'GET' | 'POST', path: string, body: Json | undefined, signal?: AbortSignalLike): Promise<unknown> {
+  private async json(
+    method: 'GET' | 'POST',
+    path: string,
+    body: Json | undefined,
+    signal?: AbortSignalLike,
+  ): Promise<unknown> {
     const controller = new AbortController();
     const stop = (): void => controller.abort();
     const timer = setTimeout(stop, this.timeoutMs);
     signal?.addEventListener('abort', stop);
     try {
-      const response = await this.fetchFn(`${this.root}${path}`, { method, headers: this.headers, signal: controller.signal, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const response = await this.fetchFn(`${this.root}${path}`, {
+        method,
+        headers: this.headers,
+        signal: controller.signal,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return response.ok ? parseJson(await response.text()) : null;
     } catch {
       return null;

@@ -3,7 +3,8 @@ import { ChatModelError, type ChatErrorCode } from '../../../core/ports/chat-por
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
 
-const CONTEXT_OVERFLOW = /context (length|size|window)|maximum model length|context_length_exceeded|exceed_context_size|too many tokens|prompt is too long|input is too large/i;
+const CONTEXT_OVERFLOW =
+  /context (length|size|window)|maximum model length|context_length_exceeded|exceed_context_size|too many tokens|prompt is too long|input is too large/i;
 const retryDelays = new WeakMap<ChatModelError, number>();
 
 /** A `ChatModelError`; with `retryDelayMs` (0 = plain backoff) it is marked retryable. */
@@ -19,7 +20,8 @@ export function retryDelayOf(error: unknown): number | undefined {
 }
 
 /** True for a plain JSON object. */
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first 200 characters of `text`, whitespace collapsed, quoted. */
 export const snippet = (text: string): string => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 200));
@@ -45,7 +47,8 @@ function serverMessage(body: string): string {
 
 function nextStep(status: number, model: string): string {
   if (status === 401 || status === 403) return 'Check apiKey.';
-  if (status === 404) return `Check baseUrl (the server must serve /v1/chat/completions) and the model name "${model}".`;
+  if (status === 404)
+    return `Check baseUrl (the server must serve /v1/chat/completions) and the model name "${model}".`;
   if (status === 429) return 'The server is rate limiting; try again later.';
   if (status >= 500) return 'The server failed; see its log.';
   return 'The server rejected the request; see its message above.';
@@ -69,7 +72,10 @@ export function httpFailure(url: string, model: string, response: Response, body
 /** The failure for an `error` object inside a 200 reply (some servers report failures mid-stream); not retryable. */
 export function replyFailure(url: string, chunk: Json): ChatModelError {
   const detail = serverMessage(JSON.stringify(chunk));
-  return failure(CONTEXT_OVERFLOW.test(detail) ? 'context_length' : 'http_error', `${url} reported an error in its reply: ${detail}. See the server log.`);
+  return failure(
+    CONTEXT_OVERFLOW.test(detail) ? 'context_length' : 'http_error',
+    `${url} reported an error in its reply: ${detail}. See the server log.`,
+  );
 }
 
 /** The retryable `unreachable` failure for a fetch or body read that threw (refused, reset, DNS, CORS). */

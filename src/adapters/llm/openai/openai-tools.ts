@@ -1,6 +1,11 @@
 import type { ChatMessage, ToolSchema } from '../../../core/ports/chat-port.ts';
 import { toolSchemaBlock, TOOLS_SENT_NATIVELY } from '../../../core/prompts/agent-prompt.ts';
-import { parseToolReply, toolCallAction, type ToolCall, type ToolReply } from '../../../core/prompts/tool-call-parse.ts';
+import {
+  parseToolReply,
+  toolCallAction,
+  type ToolCall,
+  type ToolReply,
+} from '../../../core/prompts/tool-call-parse.ts';
 import { isObject, type Json } from './openai-errors.ts';
 
 // Most calls and argument characters kept from one reply (a server's reply is untrusted).
@@ -34,7 +39,13 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
     const call = reply.calls[0]!;
     pending = `call_${index}`;
     const text = content.replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/gi, '').trim();
-    return { role, content: text === '' ? null : text, tool_calls: [{ id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
+    return {
+      role,
+      content: text === '' ? null : text,
+      tool_calls: [
+        { id: pending, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
+      ],
+    };
   });
 }
 
@@ -43,10 +54,17 @@ export function openAiMessages(messages: readonly ChatMessage[], withTools: bool
  * replaced by TOOLS_SENT_NATIVELY: the request sends the tools as `tools`, and the server's chat
  * template shows them to the model, so the prompt does not list them a second time.
  */
-export function withoutListedTools(messages: readonly ChatMessage[], tools: readonly ToolSchema[] | undefined): ChatMessage[] {
+export function withoutListedTools(
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[] | undefined,
+): ChatMessage[] {
   const block = tools && tools.length > 0 ? toolSchemaBlock(tools) : '';
   const at = block === '' ? -1 : messages.findIndex((m) => m.role === 'user' && m.content.includes(block));
-  return at < 0 ? [...messages] : messages.map((m, index) => (index === at ? { ...m, content: m.content.replace(block, () => TOOLS_SENT_NATIVELY) } : m));
+  return at < 0
+    ? [...messages]
+    : messages.map((m, index) =>
+        index === at ? { ...m, content: m.content.replace(block, () => TOOLS_SENT_NATIVELY) } : m,
+      );
 }
 
 interface PartialCall {
@@ -86,7 +104,9 @@ export class ToolCallCollector {
           args = undefined;
         }
         const parsed: ToolCall | null = isObject(args) ? { name: call.name, arguments: args } : null;
-        return parsed ? toolCallAction(parsed) : `<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.arguments)}}</tool_call>`;
+        return parsed
+          ? toolCallAction(parsed)
+          : `<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${JSON.stringify(call.arguments)}}</tool_call>`;
       })
       .join('\n');
   }

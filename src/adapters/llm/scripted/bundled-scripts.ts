@@ -22,7 +22,8 @@ export const BUNDLED_SCRIPTS: ReadonlyMap<string, string> = new Map([
 export function bundledScriptOf(modelId: string): string | null {
   const direct = BUNDLED_SCRIPTS.get(modelId);
   if (direct) return direct;
-  for (const file of BUNDLED_SCRIPTS.values()) if (modelId === formatModelId({ kind: 'scripted', name: file.slice(file.lastIndexOf('/') + 1) })) return file;
+  for (const file of BUNDLED_SCRIPTS.values())
+    if (modelId === formatModelId({ kind: 'scripted', name: file.slice(file.lastIndexOf('/') + 1) })) return file;
   return null;
 }
 

@@ -1,4 +1,10 @@
-import { ChatModelError, type ChatModel, type ChatPurpose, type ChatRequest, type ChatResult } from '../../../core/ports/chat-port.ts';
+import {
+  ChatModelError,
+  type ChatModel,
+  type ChatPurpose,
+  type ChatRequest,
+  type ChatResult,
+} from '../../../core/ports/chat-port.ts';
 import { formatModelId } from '../model-id.ts';
 import { estimateTokens } from '../token-estimate.ts';
 
@@ -94,7 +100,9 @@ export class ScriptedChatModel implements ChatModel {
    * the order of calls, so such a script takes one call at a time (the schedule's fixed order).
    */
   get maxConcurrency(): number {
-    return typeof this.script === 'function' || this.script.rules.every((rule) => rule.replies.length === 1) ? Number.POSITIVE_INFINITY : 1;
+    return typeof this.script === 'function' || this.script.rules.every((rule) => rule.replies.length === 1)
+      ? Number.POSITIVE_INFINITY
+      : 1;
   }
 
   snapshot(): Record<string, number> {
@@ -137,7 +145,11 @@ export class ScriptedChatModel implements ChatModel {
 
   /** Usage as the shared estimate, but the prompt counted message by message (no framing tokens): runs recorded with scripted models keep these numbers. */
   private result(request: ChatRequest, text: string, finishReason: ChatResult['finishReason']): ChatResult {
-    return { text, usage: { promptTokens: promptTokensOf(request), completionTokens: estimateTokens(text) }, finishReason };
+    return {
+      text,
+      usage: { promptTokens: promptTokensOf(request), completionTokens: estimateTokens(text) },
+      finishReason,
+    };
   }
 
   private reply(request: ChatRequest): string {
@@ -157,6 +169,9 @@ export class ScriptedChatModel implements ChatModel {
       }
     }
     const last = request.messages[request.messages.length - 1]?.content ?? '';
-    throw new ChatModelError('no_script_match', `The script ${this.id} has no reply for a ${request.purpose} request ending with ${JSON.stringify(last.slice(-120))}. Add a rule for it.`);
+    throw new ChatModelError(
+      'no_script_match',
+      `The script ${this.id} has no reply for a ${request.purpose} request ending with ${JSON.stringify(last.slice(-120))}. Add a rule for it.`,
+    );
   }
 }

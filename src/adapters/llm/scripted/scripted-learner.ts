@@ -30,7 +30,9 @@ function learnerReply(request: ChatRequest): string | undefined {
   const helped = request.messages[0]?.content.startsWith(PLAYBOOK_HEADING) ?? false;
   try {
     const action = (helped ? game.policy.win : game.policy.lose)(game.observations);
-    return helped ? `My playbook has a lesson for ${game.policy.skill}; following it, I choose ${action}.` : `I go with my first idea: ${action}.`;
+    return helped
+      ? `My playbook has a lesson for ${game.policy.skill}; following it, I choose ${action}.`
+      : `I go with my first idea: ${action}.`;
   } catch {
     return 'I cannot read this situation; I give up.';
   }
@@ -73,12 +75,19 @@ export class ScriptedLearnerModel implements ChatModel {
   /** A held-out game's reply streams at the script's pace; anything else is the script's. */
   complete(request: ChatRequest): Promise<ChatResult> {
     const reply = learnerReply(request);
-    return reply === undefined ? this.script.complete(request) : new ScriptedChatModel(() => reply, 'learner', this.pieceDelayMs, this.script.options).complete(request);
+    return reply === undefined
+      ? this.script.complete(request)
+      : new ScriptedChatModel(() => reply, 'learner', this.pieceDelayMs, this.script.options).complete(request);
   }
 }
 
 /** The model a chat script asks for: a ScriptedLearnerModel when the script says `"learner": true`, else a plain ScriptedChatModel. */
-export function scriptedModel(script: ChatScript, name?: string, pieceDelayMs: number | (() => number) = 0, options: ScriptedModelOptions = {}): ChatModel {
+export function scriptedModel(
+  script: ChatScript,
+  name?: string,
+  pieceDelayMs: number | (() => number) = 0,
+  options: ScriptedModelOptions = {},
+): ChatModel {
   const model = new ScriptedChatModel(script, name ?? script.name ?? 'script', pieceDelayMs, options);
   return script.learner ? new ScriptedLearnerModel(model, pieceDelayMs) : model;
 }

@@ -12,7 +12,14 @@ import { SPATIAL_POLICIES } from './suite-policies/spatial.ts';
 export type { Play, SuitePolicy } from './suite-policies/policy.ts';
 
 /** Every suite environment's scripted player, skill by skill in the manifest's order. */
-export const SUITE_POLICIES: readonly SuitePolicy[] = [...MATH_POLICIES, ...LOGIC_POLICIES, ...SPATIAL_POLICIES, ...PATTERN_POLICIES, ...OPTIMIZATION_POLICIES, ...CAUSAL_POLICIES];
+export const SUITE_POLICIES: readonly SuitePolicy[] = [
+  ...MATH_POLICIES,
+  ...LOGIC_POLICIES,
+  ...SPATIAL_POLICIES,
+  ...PATTERN_POLICIES,
+  ...OPTIMIZATION_POLICIES,
+  ...CAUSAL_POLICIES,
+];
 
 /** The player of the environment whose first observation starts with `[Title]`, or null when no suite title matches. */
 export function policyForObservation(firstObservation: string): SuitePolicy | null {

@@ -100,13 +100,24 @@ interface Need {
   problem: string | null;
 }
 
-function needOf(shape: KvShape, float: 16 | 32, vramMB: number, listWindow: number, tokens: number, caps: GpuCapabilities, budget: { mb: number; assumed: boolean }): Need {
+function needOf(
+  shape: KvShape,
+  float: 16 | 32,
+  vramMB: number,
+  listWindow: number,
+  tokens: number,
+  caps: GpuCapabilities,
+  budget: { mb: number; assumed: boolean },
+): Need {
   const totalMB = vramMB + ((tokens - listWindow) * kvBytesPerToken(shape, float)) / BYTES_PER_MB;
   const layerBytes = kvLayerBufferBytes(shape, float, tokens);
   const adapter = caps.adapter;
-  const limit = adapter ? Math.min(adapter.maxBufferSize, adapter.maxStorageBufferBindingSize) : FULL_STORAGE_BUFFER_BYTES;
+  const limit = adapter
+    ? Math.min(adapter.maxBufferSize, adapter.maxStorageBufferBindingSize)
+    : FULL_STORAGE_BUFFER_BYTES;
   let problem: string | null = null;
-  if (layerBytes > limit) problem = `one layer's KV cache would be a ${mib(layerBytes)} buffer, over this GPU's ${mib(limit)} buffer limit`;
+  if (layerBytes > limit)
+    problem = `one layer's KV cache would be a ${mib(layerBytes)} buffer, over this GPU's ${mib(limit)} buffer limit`;
   else if (totalMB > budget.mb)
     problem = `it would need about ${gb(totalMB)} of GPU memory; about ${gb(budget.mb)} is ${budget.assumed ? 'assumed (the browser does not report memory)' : 'available'}`;
   return { totalMB, layerBytes, problem };
@@ -123,15 +134,35 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
   const float = model.float;
   const budget = budgetMB === null ? { mb: UNKNOWN_BUDGET_MB, assumed: true } : { mb: budgetMB, assumed: false };
   const known = shape !== null && float !== null && model.vramMB !== null && listWindow !== null;
-  const need = (tokens: number): Need | null => (known ? needOf(shape, float, model.vramMB!, listWindow!, tokens, caps, budget) : null);
+  const need = (tokens: number): Need | null =>
+    known ? needOf(shape, float, model.vramMB!, listWindow!, tokens, caps, budget) : null;
   if (override !== null) {
     const problem = need(override)?.problem ?? null;
-    return { tokens: override, automatic: false, explanation: `Loads with ${sized(override)}, as chosen under "Context window".`, warning: problem ? `May not load: ${problem}.` : null };
+    return {
+      tokens: override,
+      automatic: false,
+      explanation: `Loads with ${sized(override)}, as chosen under "Context window".`,
+      warning: problem ? `May not load: ${problem}.` : null,
+    };
   }
   if (!known) {
-    const why = shape === null ? 'SPADE Lab does not know the size of its KV cache, so the window is not enlarged' : 'its GPU memory or float width is not known, so the window is not enlarged';
-    if (listWindow === null) return { tokens: null, automatic: true, explanation: `Loads with the window its mlc-chat-config.json sets (known after loading): ${why}.`, warning: null };
-    return { tokens: listWindow, automatic: true, explanation: `Loads with web-llm's ${count(listWindow)}-token window: ${why}.`, warning: null };
+    const why =
+      shape === null
+        ? 'SPADE Lab does not know the size of its KV cache, so the window is not enlarged'
+        : 'its GPU memory or float width is not known, so the window is not enlarged';
+    if (listWindow === null)
+      return {
+        tokens: null,
+        automatic: true,
+        explanation: `Loads with the window its mlc-chat-config.json sets (known after loading): ${why}.`,
+        warning: null,
+      };
+    return {
+      tokens: listWindow,
+      automatic: true,
+      explanation: `Loads with web-llm's ${count(listWindow)}-token window: ${why}.`,
+      warning: null,
+    };
   }
   const perToken = `its KV cache takes ${kib(kvBytesPerToken(shape, float))} per token`;
   const candidates = WINDOW_CHOICES.filter((tokens) => tokens <= shape.nativeWindow && tokens > listWindow!);
@@ -140,7 +171,9 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
     if (fit.problem) continue;
     const larger = candidates[index - 1];
     const notLarger =
-      larger === undefined ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})` : `not ${count(larger)}: ${need(larger)!.problem}`;
+      larger === undefined
+        ? `${count(tokens)} is the largest window offered (the model was trained for ${count(shape.nativeWindow)})`
+        : `not ${count(larger)}: ${need(larger)!.problem}`;
     return {
       tokens,
       automatic: true,
@@ -149,6 +182,14 @@ export function chooseContextWindow({ caps, model, listWindow, budgetMB, overrid
     };
   }
   const smallest = candidates[candidates.length - 1];
-  const why = smallest === undefined ? `web-llm's list already allows what the model was trained for` : `not ${count(smallest)}: ${need(smallest)!.problem}`;
-  return { tokens: listWindow, automatic: true, explanation: `Loads with web-llm's ${count(listWindow!)}-token window: ${perToken}; ${why}.`, warning: null };
+  const why =
+    smallest === undefined
+      ? `web-llm's list already allows what the model was trained for`
+      : `not ${count(smallest)}: ${need(smallest)!.problem}`;
+  return {
+    tokens: listWindow,
+    automatic: true,
+    explanation: `Loads with web-llm's ${count(listWindow!)}-token window: ${perToken}; ${why}.`,
+    warning: null,
+  };
 }

@@ -31,7 +31,9 @@ const LLM = 0 as ModelType.LLM;
 
 /** The chat models of an app config's list (embedding and vision models left out), in its order. */
 export function chatModelsOf(config: AppConfig): CatalogModel[] {
-  return config.model_list.filter((record) => (record.model_type ?? LLM) === LLM).map((record) => ({ spec: specOf(record), record }));
+  return config.model_list
+    .filter((record) => (record.model_type ?? LLM) === LLM)
+    .map((record) => ({ spec: specOf(record), record }));
 }
 
 /**
@@ -62,9 +64,12 @@ function absoluteUrl(raw: string, what: string, baseUrl: string): URL {
   try {
     url = new URL(text, baseUrl);
   } catch {
-    throw new Error(`The ${what} ${JSON.stringify(text)} is not a URL: give e.g. https://example.org/models/Qwen3-0.6B-q4f32_1-MLC/`);
+    throw new Error(
+      `The ${what} ${JSON.stringify(text)} is not a URL: give e.g. https://example.org/models/Qwen3-0.6B-q4f32_1-MLC/`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`The ${what} ${JSON.stringify(text)} uses ${url.protocol}; only http(s) URLs can be fetched.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`The ${what} ${JSON.stringify(text)} uses ${url.protocol}; only http(s) URLs can be fetched.`);
   return url;
 }
 
@@ -73,7 +78,9 @@ export function customModel(input: CustomModelInput, baseUrl: string): CatalogMo
   const modelUrl = absoluteUrl(input.modelUrl, 'model URL', baseUrl);
   const libUrl = absoluteUrl(input.modelLibUrl, 'model library URL', baseUrl);
   if (!libUrl.pathname.endsWith('.wasm'))
-    throw new Error(`The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`);
+    throw new Error(
+      `The model library URL ${JSON.stringify(input.modelLibUrl)} does not end in .wasm: it must point at the compiled model library (e.g. Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm).`,
+    );
   const folder =
     modelUrl.pathname
       .replace(/\/resolve\/[^/]+\/?$/, '')
@@ -81,7 +88,8 @@ export function customModel(input: CustomModelInput, baseUrl: string): CatalogMo
       .split('/')
       .pop() ?? '';
   const name = (input.name?.trim() || decodeURIComponent(folder)).replace(/\s+/g, '-');
-  if (!name) throw new Error(`Give the custom model a name: its URL ${JSON.stringify(input.modelUrl)} has no folder name.`);
+  if (!name)
+    throw new Error(`Give the custom model a name: its URL ${JSON.stringify(input.modelUrl)} has no folder name.`);
   const record: ModelRecord = {
     model: modelUrl.href,
     model_id: CUSTOM_PREFIX + name,
@@ -112,5 +120,8 @@ export function listWindowOf(model: CatalogModel): number | null {
 
 /** The same model loading with a `tokens` window (web-llm reads the record's overrides over its `mlc-chat-config.json`). */
 export function withContextWindow(model: CatalogModel, tokens: number): CatalogModel {
-  return { spec: model.spec, record: { ...model.record, overrides: { ...model.record.overrides, context_window_size: tokens } } };
+  return {
+    spec: model.spec,
+    record: { ...model.record, overrides: { ...model.record.overrides, context_window_size: tokens } },
+  };
 }

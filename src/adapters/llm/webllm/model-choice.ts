@@ -143,16 +143,23 @@ export function judgeGpu(caps: GpuCapabilities): { verdict: GpuVerdict; reason: 
         'Check chrome://gpu (WebGPU should say "Hardware accelerated"); update the GPU driver, turn on hardware acceleration in the browser settings, or on Linux enable chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.',
     };
   }
-  const short = (Object.keys(WEBLLM_MINIMUM_LIMITS) as Array<keyof typeof WEBLLM_MINIMUM_LIMITS>).filter((key) => adapter[key] < WEBLLM_MINIMUM_LIMITS[key]);
+  const short = (Object.keys(WEBLLM_MINIMUM_LIMITS) as Array<keyof typeof WEBLLM_MINIMUM_LIMITS>).filter(
+    (key) => adapter[key] < WEBLLM_MINIMUM_LIMITS[key],
+  );
   if (short.length > 0) {
     return {
       verdict: 'unsupported-gpu',
       reason: `The GPU adapter is below web-llm's minimum limits: ${short.map((key) => `${key} ${adapter[key]} < ${WEBLLM_MINIMUM_LIMITS[key]}`).join(', ')}.`,
-      nextStep: 'Try another browser or device; a recent Chrome on a machine with a discrete or recent integrated GPU meets these limits.',
+      nextStep:
+        'Try another browser or device; a recent Chrome on a machine with a discrete or recent integrated GPU meets these limits.',
     };
   }
   const name = [adapter.vendor, adapter.architecture, adapter.description].filter(Boolean).join(' ') || 'unnamed';
-  return { verdict: 'ok', reason: `WebGPU adapter: ${name}${adapter.isFallback ? ' (software fallback)' : ''}.`, nextStep: null };
+  return {
+    verdict: 'ok',
+    reason: `WebGPU adapter: ${name}${adapter.isFallback ? ' (software fallback)' : ''}.`,
+    nextStep: null,
+  };
 }
 
 /** The same model built with f32 activations (no `shader-f16` needed), when the list has one. */
@@ -163,10 +170,16 @@ export function f32Sibling(model: ModelSpec, models: readonly ModelSpec[]): Mode
 }
 
 /** Whether `model` can run on this adapter within `budgetMB` (null = no known limit). */
-export function checkModelFit(caps: GpuCapabilities, model: ModelSpec, budgetMB: number | null, models: readonly ModelSpec[] = []): ModelFit {
+export function checkModelFit(
+  caps: GpuCapabilities,
+  model: ModelSpec,
+  budgetMB: number | null,
+  models: readonly ModelSpec[] = [],
+): ModelFit {
   const problems: string[] = [];
   const adapter = caps.adapter;
-  if (judgeGpu(caps).verdict !== 'ok' || !adapter) return { id: model.id, fits: false, problems: ['no usable WebGPU adapter'] };
+  if (judgeGpu(caps).verdict !== 'ok' || !adapter)
+    return { id: model.id, fits: false, problems: ['no usable WebGPU adapter'] };
   const needsF16 = model.float === 16 || model.requiredFeatures.includes('shader-f16');
   if (needsF16 && !adapter.shaderF16) {
     const sibling = f32Sibling(model, models);
@@ -176,13 +189,22 @@ export function checkModelFit(caps: GpuCapabilities, model: ModelSpec, budgetMB:
     if (feature !== 'shader-f16') problems.push(`needs the WebGPU feature ${feature}`);
   }
   if (!model.lowResource && adapter.maxStorageBufferBindingSize < FULL_STORAGE_BUFFER_BYTES) {
-    problems.push(`needs 1 GiB storage buffers; this GPU allows ${mib(adapter.maxStorageBufferBindingSize)}: choose a low-resource model`);
+    problems.push(
+      `needs 1 GiB storage buffers; this GPU allows ${mib(adapter.maxStorageBufferBindingSize)}: choose a low-resource model`,
+    );
   }
-  if (model.requiredStorageBufferBytes !== null && model.requiredStorageBufferBytes > adapter.maxStorageBufferBindingSize) {
-    problems.push(`needs ${mib(model.requiredStorageBufferBytes)} storage buffers; this GPU allows ${mib(adapter.maxStorageBufferBindingSize)}`);
+  if (
+    model.requiredStorageBufferBytes !== null &&
+    model.requiredStorageBufferBytes > adapter.maxStorageBufferBindingSize
+  ) {
+    problems.push(
+      `needs ${mib(model.requiredStorageBufferBytes)} storage buffers; this GPU allows ${mib(adapter.maxStorageBufferBindingSize)}`,
+    );
   }
   if (budgetMB !== null && model.vramMB !== null && model.vramMB > budgetMB) {
-    problems.push(`needs about ${gb(model.vramMB)} of GPU memory; about ${gb(budgetMB)} is available: choose a smaller model`);
+    problems.push(
+      `needs about ${gb(model.vramMB)} of GPU memory; about ${gb(budgetMB)} is available: choose a smaller model`,
+    );
   }
   return { id: model.id, fits: problems.length === 0, problems };
 }
@@ -190,7 +212,13 @@ export function checkModelFit(caps: GpuCapabilities, model: ModelSpec, budgetMB:
 function familyCandidates(models: readonly ModelSpec[], shaderF16: boolean, smallestFirst: boolean): ModelSpec[] {
   const floats: Array<16 | 32> = shaderF16 ? [16, 32] : [32];
   const sizes = smallestFirst ? [...PAPER_FAMILY].reverse() : PAPER_FAMILY;
-  return sizes.flatMap(({ family, paramsB }) => floats.flatMap((float) => models.filter((m) => !m.custom && m.family === family && m.paramsB === paramsB && m.weightBits === 4 && m.float === float)));
+  return sizes.flatMap(({ family, paramsB }) =>
+    floats.flatMap((float) =>
+      models.filter(
+        (m) => !m.custom && m.family === family && m.paramsB === paramsB && m.weightBits === 4 && m.float === float,
+      ),
+    ),
+  );
 }
 
 /**
@@ -198,37 +226,67 @@ function familyCandidates(models: readonly ModelSpec[], shaderF16: boolean, smal
  * builds when the GPU has `shader-f16`, q4f32 builds otherwise), the smallest of them on a software
  * adapter, else the largest other listed model that fits. Every listed model gets its fit.
  */
-export function recommendModel(caps: GpuCapabilities, models: readonly ModelSpec[], options: { vramBudgetMB?: number } = {}): ModelRecommendation {
+export function recommendModel(
+  caps: GpuCapabilities,
+  models: readonly ModelSpec[],
+  options: { vramBudgetMB?: number } = {},
+): ModelRecommendation {
   const gpu = judgeGpu(caps);
   const budgetMB = vramBudgetMB(caps, options.vramBudgetMB);
   const fits = models.map((model) => checkModelFit(caps, model, budgetMB, models));
   const base = { verdict: gpu.verdict, fits, budgetMB };
-  if (gpu.verdict !== 'ok' || !caps.adapter) return { ...base, recommendedId: null, reasons: [gpu.reason], nextStep: gpu.nextStep };
+  if (gpu.verdict !== 'ok' || !caps.adapter)
+    return { ...base, recommendedId: null, reasons: [gpu.reason], nextStep: gpu.nextStep };
   const reasons = [gpu.reason];
   const adapter = caps.adapter;
-  reasons.push(adapter.shaderF16 ? 'shader-f16 is available: q4f16 builds (smaller and faster) are preferred.' : 'No shader-f16 on this GPU: only q4f32 builds can run.');
-  if (budgetMB !== null) reasons.push(`GPU memory budget: about ${gb(budgetMB)} (half of the ${caps.deviceMemoryGB} GB of RAM the browser reports).`);
-  if (adapter.isFallback) reasons.push('This is a software adapter: every token is computed on the CPU, so the smallest model of the family is recommended; expect slow generation.');
+  reasons.push(
+    adapter.shaderF16
+      ? 'shader-f16 is available: q4f16 builds (smaller and faster) are preferred.'
+      : 'No shader-f16 on this GPU: only q4f32 builds can run.',
+  );
+  if (budgetMB !== null)
+    reasons.push(
+      `GPU memory budget: about ${gb(budgetMB)} (half of the ${caps.deviceMemoryGB} GB of RAM the browser reports).`,
+    );
+  if (adapter.isFallback)
+    reasons.push(
+      'This is a software adapter: every token is computed on the CPU, so the smallest model of the family is recommended; expect slow generation.',
+    );
   const fitOf = (model: ModelSpec): boolean => fits[models.indexOf(model)]!.fits;
   const family = familyCandidates(models, adapter.shaderF16, adapter.isFallback).find(fitOf);
   if (family) {
-    reasons.push(`${family.id} is the first of the paper's family (Qwen3 4B, 1.7B, 0.6B) that fits${family.vramMB !== null ? `; it needs about ${gb(family.vramMB)} of GPU memory` : ''}.`);
+    reasons.push(
+      `${family.id} is the first of the paper's family (Qwen3 4B, 1.7B, 0.6B) that fits${family.vramMB !== null ? `; it needs about ${gb(family.vramMB)} of GPU memory` : ''}.`,
+    );
     return { ...base, recommendedId: family.id, reasons, nextStep: null };
   }
   const others = models.filter((m) => !m.custom && fitOf(m)).sort((a, b) => (b.vramMB ?? 0) - (a.vramMB ?? 0));
   const other = others[0];
   if (other) {
-    reasons.push(`No Qwen3 4B/1.7B/0.6B build fits, so ${other.id}, the largest listed model that fits, is recommended.`);
+    reasons.push(
+      `No Qwen3 4B/1.7B/0.6B build fits, so ${other.id}, the largest listed model that fits, is recommended.`,
+    );
     return { ...base, recommendedId: other.id, reasons, nextStep: null };
   }
   reasons.push('No listed model fits this GPU.');
-  return { ...base, recommendedId: null, reasons, nextStep: 'Free GPU memory (close other tabs using the GPU), try a device with more memory, or add a smaller self-hosted model.' };
+  return {
+    ...base,
+    recommendedId: null,
+    reasons,
+    nextStep:
+      'Free GPU memory (close other tabs using the GPU), try a device with more memory, or add a smaller self-hosted model.',
+  };
 }
 
 /** A reason not to start loading `model` at all (no usable WebGPU, or an f16 build without shader-f16), with the next step; null when loading may start. */
-export function blockingProblem(caps: GpuCapabilities, model: ModelSpec, models: readonly ModelSpec[]): { code: 'no_webgpu' | 'no_f16'; message: string; nextStep: string } | null {
+export function blockingProblem(
+  caps: GpuCapabilities,
+  model: ModelSpec,
+  models: readonly ModelSpec[],
+): { code: 'no_webgpu' | 'no_f16'; message: string; nextStep: string } | null {
   const gpu = judgeGpu(caps);
-  if (gpu.verdict !== 'ok' || !caps.adapter) return { code: 'no_webgpu', message: gpu.reason, nextStep: gpu.nextStep ?? '' };
+  if (gpu.verdict !== 'ok' || !caps.adapter)
+    return { code: 'no_webgpu', message: gpu.reason, nextStep: gpu.nextStep ?? '' };
   if (caps.adapter.shaderF16 || (model.float !== 16 && !model.requiredFeatures.includes('shader-f16'))) return null;
   const sibling = f32Sibling(model, models);
   return {
@@ -239,8 +297,16 @@ export function blockingProblem(caps: GpuCapabilities, model: ModelSpec, models:
 }
 
 /** The next model of the paper's family, in recommendation order, that fits and needs less GPU memory than `model` (to suggest after memory trouble); null when none. */
-export function smallerFamilyModel(caps: GpuCapabilities, model: ModelSpec, models: readonly ModelSpec[]): ModelSpec | null {
+export function smallerFamilyModel(
+  caps: GpuCapabilities,
+  model: ModelSpec,
+  models: readonly ModelSpec[],
+): ModelSpec | null {
   if (!caps.adapter || model.vramMB === null) return null;
   const budgetMB = vramBudgetMB(caps);
-  return familyCandidates(models, caps.adapter.shaderF16, false).find((m) => m.vramMB !== null && m.vramMB < model.vramMB! && checkModelFit(caps, m, budgetMB, models).fits) ?? null;
+  return (
+    familyCandidates(models, caps.adapter.shaderF16, false).find(
+      (m) => m.vramMB !== null && m.vramMB < model.vramMB! && checkModelFit(caps, m, budgetMB, models).fits,
+    ) ?? null
+  );
 }

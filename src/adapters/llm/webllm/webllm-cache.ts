@@ -43,7 +43,8 @@ async function cachedEntries(): Promise<Entry[]> {
   for (const name of WEBLLM_CACHES) {
     if (!(await caches.has(name))) continue;
     const cache = await caches.open(name);
-    for (const request of await cache.keys()) entries.push({ url: request.url, bytes: await sizeOf(await cache.match(request)) });
+    for (const request of await cache.keys())
+      entries.push({ url: request.url, bytes: await sizeOf(await cache.match(request)) });
   }
   return entries;
 }
@@ -63,7 +64,12 @@ export async function listCachedModels(models: readonly CatalogModel[]): Promise
     // web-llm's 6 MB module only when something is cached: an empty cache lists without it.
     const { hasModelInCache } = await loadWebLlm();
     const complete = await hasModelInCache(model.record.model_id, appConfigFor([model.record])).catch(() => false);
-    found.push({ id: model.spec.id, complete, bytes: mine.reduce((sum, entry) => sum + entry.bytes, 0), files: mine.length });
+    found.push({
+      id: model.spec.id,
+      complete,
+      bytes: mine.reduce((sum, entry) => sum + entry.bytes, 0),
+      files: mine.length,
+    });
   }
   return found;
 }
@@ -122,7 +128,9 @@ export function rememberModel(model: RememberedModel | null): void {
 export function rememberedModel(): RememberedModel | null {
   try {
     const parsed: unknown = JSON.parse(globalThis.localStorage?.getItem(REMEMBER_KEY) ?? 'null');
-    return parsed && typeof parsed === 'object' && typeof (parsed as RememberedModel).id === 'string' ? (parsed as RememberedModel) : null;
+    return parsed && typeof parsed === 'object' && typeof (parsed as RememberedModel).id === 'string'
+      ? (parsed as RememberedModel)
+      : null;
   } catch {
     return null;
   }

@@ -1,5 +1,17 @@
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionRequestStreaming, CompletionUsage } from '@mlc-ai/web-llm';
-import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionRequestStreaming,
+  CompletionUsage,
+} from '@mlc-ai/web-llm';
+import {
+  ChatModelError,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+  type FinishReason,
+} from '../../../core/ports/chat-port.ts';
 import { StreamAccumulator } from '../stream-accumulator.ts';
 import { isEngineLoss, type EngineLease, type WebLlmEngineSource } from './webllm-engine.ts';
 import { errorText, ModelLoadError } from './webllm-errors.ts';
@@ -31,7 +43,11 @@ export function takesThinkingSwitch(modelId: string): boolean {
  * to a Qwen3-family model as `extra_body.enable_thinking`: false prefills an empty thought, true
  * leaves the model to think as it does by default.
  */
-export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOptions, modelId: string): ChatCompletionRequestStreaming {
+export function toWebLlmRequest(
+  request: ChatRequest,
+  options: WebLlmChatModelOptions,
+  modelId: string,
+): ChatCompletionRequestStreaming {
   const thinking = request.thinking ?? options.enableThinking;
   return {
     messages: request.messages.map(toWebLlmMessage),
@@ -47,7 +63,9 @@ export function toWebLlmRequest(request: ChatRequest, options: WebLlmChatModelOp
 }
 
 /** The response format that constrains a reply to the request's grammar (web-llm's xgrammar reads GBNF), when it has one. */
-export function webLlmGrammar(request: Pick<ChatRequest, 'grammar'>): Pick<ChatCompletionRequestStreaming, 'response_format'> {
+export function webLlmGrammar(
+  request: Pick<ChatRequest, 'grammar'>,
+): Pick<ChatCompletionRequestStreaming, 'response_format'> {
   return request.grammar ? { response_format: { type: 'grammar', grammar: request.grammar.gbnf } } : {};
 }
 
@@ -84,7 +102,11 @@ export class WebLlmChatModel implements ChatModel {
     private readonly source: WebLlmEngineSource,
     private readonly options: WebLlmChatModelOptions = {},
   ) {
-    if (!source.modelId) throw new ChatModelError('unreachable', 'No model is loaded: load one in "Model setup" before creating the chat model.');
+    if (!source.modelId)
+      throw new ChatModelError(
+        'unreachable',
+        'No model is loaded: load one in "Model setup" before creating the chat model.',
+      );
     this.id = webllmModelId(source.modelId);
   }
 
@@ -108,17 +130,28 @@ export class WebLlmChatModel implements ChatModel {
         lease = await this.source.lease();
       } catch (error) {
         const next = error instanceof ModelLoadError ? ` ${error.nextStep}` : '';
-        throw new ChatModelError('unreachable', `the local model ${this.id} is not available: ${errorText(error).replace(/^ModelLoadError: /, '')}.${next}`);
+        throw new ChatModelError(
+          'unreachable',
+          `the local model ${this.id} is not available: ${errorText(error).replace(/^ModelLoadError: /, '')}.${next}`,
+        );
       }
       if (request.signal?.aborted) return aborted;
       try {
         return await this.stream(lease, request);
       } catch (error) {
-        const lost = error instanceof EngineLost ? error.reason : isEngineLoss(errorText(error)) ? new Error(errorText(error)) : null;
+        const lost =
+          error instanceof EngineLost
+            ? error.reason
+            : isEngineLoss(errorText(error))
+              ? new Error(errorText(error))
+              : null;
         if (!lost) throw this.failure(error);
         this.source.reportLost(lease, lost);
         if (attempt >= maxRecoveries)
-          throw new ChatModelError('unreachable', `the local model ${this.id} was lost ${attempt + 1} times during one call (${lost.message}). Reload the page, or choose a smaller model.`);
+          throw new ChatModelError(
+            'unreachable',
+            `the local model ${this.id} was lost ${attempt + 1} times during one call (${lost.message}). Reload the page, or choose a smaller model.`,
+          );
       }
     }
   }
@@ -133,7 +166,11 @@ export class WebLlmChatModel implements ChatModel {
     });
     const progress: Progress = { stream: new StreamAccumulator(request), usage: null };
     try {
-      const chunks = await Promise.race([engine.chat.completions.create(toWebLlmRequest(request, this.options, this.source.modelId ?? '')), lost, abort]);
+      const chunks = await Promise.race([
+        engine.chat.completions.create(toWebLlmRequest(request, this.options, this.source.modelId ?? '')),
+        lost,
+        abort,
+      ]);
       if (chunks === 'abort' || request.signal?.aborted) return this.result(progress, 'abort');
       const iterator = chunks[Symbol.asyncIterator]();
       for (;;) {
@@ -154,10 +191,18 @@ export class WebLlmChatModel implements ChatModel {
   }
 
   /** Reads an interrupted stream to its end (web-llm holds its model lock until then), repeating the interrupt in case it came before the generation began. */
-  private async drain(lease: EngineLease, pending: Promise<IteratorResult<ChatCompletionChunk>>, iterator: AsyncIterator<ChatCompletionChunk>): Promise<void> {
+  private async drain(
+    lease: EngineLease,
+    pending: Promise<IteratorResult<ChatCompletionChunk>>,
+    iterator: AsyncIterator<ChatCompletionChunk>,
+  ): Promise<void> {
     const gone = lease.lost.then(() => ({ done: true as const, value: undefined }));
     try {
-      for (let next = await Promise.race([pending, gone]); !next.done; next = await Promise.race([iterator.next(), gone])) {
+      for (
+        let next = await Promise.race([pending, gone]);
+        !next.done;
+        next = await Promise.race([iterator.next(), gone])
+      ) {
         if (next.value.choices[0]?.finish_reason === null) lease.engine.interruptGenerate();
       }
     } catch {
@@ -175,7 +220,10 @@ export class WebLlmChatModel implements ChatModel {
   }
 
   private result(progress: Progress, finishReason: FinishReason = progress.stream.finish): ChatResult {
-    return progress.stream.result({ promptTokens: progress.usage?.prompt_tokens, completionTokens: progress.usage?.completion_tokens }, finishReason);
+    return progress.stream.result(
+      { promptTokens: progress.usage?.prompt_tokens, completionTokens: progress.usage?.completion_tokens },
+      finishReason,
+    );
   }
 
   private failure(error: unknown): ChatModelError {
@@ -188,6 +236,9 @@ export class WebLlmChatModel implements ChatModel {
         `the prompt is longer than ${this.id}'s ${size}context window (${text.slice(0, 300)}). Shorten the messages or lower maxTokens, or load the model with a larger window under "Context window" in the Model view.`,
       );
     }
-    return new ChatModelError('bad_response', `web-llm failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (one system message first, the last from the user) and try again.`);
+    return new ChatModelError(
+      'bad_response',
+      `web-llm failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (one system message first, the last from the user) and try again.`,
+    );
   }
 }

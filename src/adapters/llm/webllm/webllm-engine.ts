@@ -1,11 +1,18 @@
-import type { AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressCallback } from '@mlc-ai/web-llm';
+import type {
+  AppConfig,
+  ChatCompletionChunk,
+  ChatCompletionRequestStreaming,
+  InitProgressCallback,
+} from '@mlc-ai/web-llm';
 
 /**
  * The part of web-llm's engine interface (`MLCEngineInterface`) this app calls. web-llm's
  * `WebWorkerMLCEngine` fits it; unit tests pass fakes of exactly these methods.
  */
 export interface WebLlmEngine {
-  chat: { completions: { create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> } };
+  chat: {
+    completions: { create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> };
+  };
   /** Stops the running generation after the current token; the engine stays usable. */
   interruptGenerate(): void;
   /** Loads a model listed in the engine's app config. */
@@ -40,5 +47,7 @@ export interface WebLlmEngineSource {
 
 /** True for a failure text that means the engine lost its GPU device or its model (so reloading helps). */
 export function isEngineLoss(text: string): boolean {
-  return /DeviceLostError|device (was |is )?lost|ModelNotLoadedError|Model not loaded|WorkerEngineModelNotLoadedError|is not loaded with a model|EngineNotLoadedError|GPUDevice.*destroyed/i.test(text);
+  return /DeviceLostError|device (was |is )?lost|ModelNotLoadedError|Model not loaded|WorkerEngineModelNotLoadedError|is not loaded with a model|EngineNotLoadedError|GPUDevice.*destroyed/i.test(
+    text,
+  );
 }

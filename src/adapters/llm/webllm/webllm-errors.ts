@@ -1,5 +1,16 @@
 /** Stable codes of model-load failures. */
-export type ModelLoadErrorCode = 'no_webgpu' | 'no_f16' | 'out_of_memory' | 'network' | 'not_found' | 'storage_full' | 'device_lost' | 'bad_model' | 'worker_failed' | 'cancelled' | 'unknown';
+export type ModelLoadErrorCode =
+  | 'no_webgpu'
+  | 'no_f16'
+  | 'out_of_memory'
+  | 'network'
+  | 'not_found'
+  | 'storage_full'
+  | 'device_lost'
+  | 'bad_model'
+  | 'worker_failed'
+  | 'cancelled'
+  | 'unknown';
 
 /** A load that failed: what happened, and the next step for the user. */
 export class ModelLoadError extends Error {
@@ -56,13 +67,22 @@ const hostOf = (url: string): string => {
 };
 
 const RULES: Array<{ code: ModelLoadErrorCode; test: RegExp }> = [
-  { code: 'no_webgpu', test: /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Unable to find a compatible GPU|Cannot find WebGPU|Cannot initialize runtime/i },
+  {
+    code: 'no_webgpu',
+    test: /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Unable to find a compatible GPU|Cannot find WebGPU|Cannot initialize runtime/i,
+  },
   { code: 'no_f16', test: /ShaderF16SupportError|shader-f16|\benable f16\b|extension 'f16'|f16 extension/i },
   { code: 'storage_full', test: /QuotaExceeded|quota (has been )?exceeded|storage quota/i },
   { code: 'device_lost', test: /DeviceLostError|device (was |is )?lost|GPUDevice.*(lost|destroyed)/i },
-  { code: 'out_of_memory', test: /out of memory|OutOfMemory|\bOOM\b|allocation failed|Failed to allocate|Cannot allocate/i },
+  {
+    code: 'out_of_memory',
+    test: /out of memory|OutOfMemory|\bOOM\b|allocation failed|Failed to allocate|Cannot allocate/i,
+  },
   { code: 'not_found', test: /Request failed|status (code )?4\d\d|404|Not Found/i },
-  { code: 'network', test: /Failed to fetch|NetworkError|network error|net::ERR_|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED|Load failed|fetch failed/i },
+  {
+    code: 'network',
+    test: /Failed to fetch|NetworkError|network error|net::ERR_|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED|Load failed|fetch failed/i,
+  },
   {
     code: 'bad_model',
     test: /CompileError|WebAssembly|wasm|magic word|ModelNotFoundError|Cannot find model record|MissingModel|is not valid JSON|Unexpected token|SyntaxError|Cannot handle tokenizer/i,
@@ -80,8 +100,12 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
   const text = errorText(error);
   const { modelId, filesUrl, modelLibUrl } = context;
   const seen = `(web-llm said: ${text.slice(0, 300)})`;
-  const model = context.smallerAlternative ? `a smaller model such as ${context.smallerAlternative}` : 'a smaller model';
-  const window = context.enlargedWindow ? `a smaller window under "Context window" (it loaded with ${context.enlargedWindow.toLocaleString('en-US')} tokens) or ` : '';
+  const model = context.smallerAlternative
+    ? `a smaller model such as ${context.smallerAlternative}`
+    : 'a smaller model';
+  const window = context.enlargedWindow
+    ? `a smaller window under "Context window" (it loaded with ${context.enlargedWindow.toLocaleString('en-US')} tokens) or `
+    : '';
   const smaller = `choose ${window}${model}`;
   switch (codeOf(text)) {
     case 'no_webgpu':
@@ -94,7 +118,9 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
       return new ModelLoadError(
         'no_f16',
         `${modelId} needs 16-bit float shaders (shader-f16), which this GPU does not offer ${seen}.`,
-        context.f32Alternative ? `Load ${context.f32Alternative} instead: the same model built for 32-bit floats.` : 'Choose a q4f32 build of a model.',
+        context.f32Alternative
+          ? `Load ${context.f32Alternative} instead: the same model built for 32-bit floats.`
+          : 'Choose a q4f32 build of a model.',
       );
     case 'storage_full':
       return new ModelLoadError(
@@ -103,7 +129,11 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
         'Delete cached models you no longer use (Model cache below), allow persistent storage, or free disk space, then load again.',
       );
     case 'out_of_memory':
-      return new ModelLoadError('out_of_memory', `The GPU ran out of memory loading ${modelId} ${seen}.`, `Close other tabs or apps using the GPU and load again, or ${smaller}.`);
+      return new ModelLoadError(
+        'out_of_memory',
+        `The GPU ran out of memory loading ${modelId} ${seen}.`,
+        `Close other tabs or apps using the GPU and load again, or ${smaller}.`,
+      );
     case 'device_lost':
       return new ModelLoadError(
         'device_lost',
@@ -129,6 +159,10 @@ export function classifyLoadError(error: unknown, context: LoadContext): ModelLo
         'Check that the model library (.wasm) was built for web-llm 0.2.86 (v0_2_86) and matches the weights, and that both URLs point at the files themselves, not at an HTML page.',
       );
     default:
-      return new ModelLoadError('unknown', `Loading ${modelId} failed ${seen}.`, 'Reload the page and load again; if it fails the same way, try another model and report the error text.');
+      return new ModelLoadError(
+        'unknown',
+        `Loading ${modelId} failed ${seen}.`,
+        'Reload the page and load again; if it fails the same way, try another model and report the error text.',
+      );
   }
 }

@@ -50,7 +50,17 @@ export class ProgressTracker {
 
   /** The first report of a load, before web-llm says anything. */
   static preparing(text = 'Fetching the model configuration and library…'): LoadProgress {
-    return { stage: 'preparing', fraction: 0, percent: 0, megabytes: null, totalMegabytes: null, shards: null, fromCache: false, elapsedSeconds: 0, text };
+    return {
+      stage: 'preparing',
+      fraction: 0,
+      percent: 0,
+      megabytes: null,
+      totalMegabytes: null,
+      shards: null,
+      fromCache: false,
+      elapsedSeconds: 0,
+      text,
+    };
   }
 
   /** Parses one report. */

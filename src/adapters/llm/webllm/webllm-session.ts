@@ -58,13 +58,20 @@ interface Generation extends EngineLease {
 }
 
 const defaultDeps: SessionDeps = {
-  createWorker: () => new Worker(new URL('../../../../workers/llm-worker.ts', import.meta.url), { type: 'module', name: 'spade-llm' }),
+  createWorker: () =>
+    new Worker(new URL('../../../../workers/llm-worker.ts', import.meta.url), { type: 'module', name: 'spade-llm' }),
   startTimeoutMs: 30_000,
 };
 
 /** The load context of a model with no alternatives to suggest. */
 export function defaultContext(model: CatalogModel): LoadContext {
-  return { modelId: model.spec.id, filesUrl: filesBaseUrl(model.record.model), modelLibUrl: model.record.model_lib, f32Alternative: null, smallerAlternative: null };
+  return {
+    modelId: model.spec.id,
+    filesUrl: filesBaseUrl(model.record.model),
+    modelLibUrl: model.record.model_lib,
+    f32Alternative: null,
+    smallerAlternative: null,
+  };
 }
 
 function race<T>(pending: Promise<T>, ...stops: Array<Promise<never>>): Promise<T> {
@@ -146,7 +153,13 @@ export class WebLlmSession implements WebLlmEngineSource {
 
   /** Cancels a running load or recovery at once (the worker is terminated; shards already downloaded stay cached). */
   cancel(): void {
-    this.cancelLoad?.(new ModelLoadError('cancelled', 'Loading was cancelled.', 'Load again when you are ready: shards already downloaded stay cached.'));
+    this.cancelLoad?.(
+      new ModelLoadError(
+        'cancelled',
+        'Loading was cancelled.',
+        'Load again when you are ready: shards already downloaded stay cached.',
+      ),
+    );
   }
 
   /** Unloads the model and stops the worker. */
@@ -200,7 +213,11 @@ export class WebLlmSession implements WebLlmEngineSource {
     const timer = setTimeout(
       () =>
         markLost(
-          new ModelLoadError('worker_failed', `The model worker did not start within ${this.deps.startTimeoutMs} ms.`, 'Reload the page; if it persists, the browser may block module workers.'),
+          new ModelLoadError(
+            'worker_failed',
+            `The model worker did not start within ${this.deps.startTimeoutMs} ms.`,
+            'Reload the page; if it persists, the browser may block module workers.',
+          ),
         ),
       this.deps.startTimeoutMs,
     );
@@ -210,14 +227,28 @@ export class WebLlmSession implements WebLlmEngineSource {
       const data = (event as MessageEvent).data;
       if (!isWorkerNotice(data)) return port.onmessage?.(event);
       if (data.kind === 'spade:ready') markReady();
-      else markLost(new Error(`DeviceLostError: the GPU device was lost (${data.reason}${data.message ? `: ${data.message}` : ''})`));
+      else
+        markLost(
+          new Error(
+            `DeviceLostError: the GPU device was lost (${data.reason}${data.message ? `: ${data.message}` : ''})`,
+          ),
+        );
     });
     worker.addEventListener('error', (event) => {
       const message = (event as ErrorEvent).message || 'the worker script failed';
-      markLost(new ModelLoadError('worker_failed', `The model worker stopped: ${message}.`, 'Reload the page and load the model again.'));
+      markLost(
+        new ModelLoadError(
+          'worker_failed',
+          `The model worker stopped: ${message}.`,
+          'Reload the page and load the model again.',
+        ),
+      );
     });
     const tracker = new ProgressTracker();
-    const engine = connect(port, { appConfig, initProgressCallback: (report) => this.emit({ type: 'progress', progress: tracker.take(report) }) });
+    const engine = connect(port, {
+      appConfig,
+      initProgressCallback: (report) => this.emit({ type: 'progress', progress: tracker.take(report) }),
+    });
     const generation: Generation = { worker, engine, lost, ready, markLost };
     return generation;
   }

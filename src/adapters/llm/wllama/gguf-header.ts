@@ -70,7 +70,11 @@ class Cursor {
 
   u64(): number {
     const value = this.view.getBigUint64(this.need(8), true);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufFormatError('corrupt', `a length of ${value} at byte ${this.offset - 8} is impossible: the file is corrupt`);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new GgufFormatError(
+        'corrupt',
+        `a length of ${value} at byte ${this.offset - 8} is impossible: the file is corrupt`,
+      );
     return Number(value);
   }
 
@@ -83,7 +87,11 @@ class Cursor {
   scalar(type: number): GgufMetaValue {
     if (type === 8) return this.string();
     const size = FIXED_SIZES[type];
-    if (size === undefined) throw new GgufFormatError('corrupt', `unknown metadata type ${type} at byte ${this.offset}: the file is corrupt or of a newer GGUF version`);
+    if (size === undefined)
+      throw new GgufFormatError(
+        'corrupt',
+        `unknown metadata type ${type} at byte ${this.offset}: the file is corrupt or of a newer GGUF version`,
+      );
     const at = this.need(size);
     const v = this.view;
     const readers: Record<number, () => GgufMetaValue> = {
@@ -121,7 +129,10 @@ export function readGgufHeader(bytes: Uint8Array): GgufSummary {
   const cursor = new Cursor(bytes);
   const magic = bytes.length >= 4 ? utf8(bytes.subarray(0, 4)) : '';
   if (magic !== 'GGUF')
-    throw new GgufFormatError('not_gguf', `this is not a GGUF file (it starts with ${JSON.stringify(magic)}, expected "GGUF"). Choose a .gguf model file, e.g. one converted by llama.cpp.`);
+    throw new GgufFormatError(
+      'not_gguf',
+      `this is not a GGUF file (it starts with ${JSON.stringify(magic)}, expected "GGUF"). Choose a .gguf model file, e.g. one converted by llama.cpp.`,
+    );
   cursor.need(4);
   let version = 0;
   let tensorCount = 0;
@@ -131,7 +142,10 @@ export function readGgufHeader(bytes: Uint8Array): GgufSummary {
   try {
     version = cursor.u32();
     if (version !== 2 && version !== 3)
-      throw new GgufFormatError('unsupported_version', `GGUF version ${version} is not supported (expected 2 or 3); convert the model again with a current llama.cpp.`);
+      throw new GgufFormatError(
+        'unsupported_version',
+        `GGUF version ${version} is not supported (expected 2 or 3); convert the model again with a current llama.cpp.`,
+      );
     tensorCount = cursor.u64();
     const kvCount = cursor.u64();
     for (let i = 0; i < kvCount; i++) {

@@ -24,7 +24,12 @@ export interface GgufCache {
 }
 
 const PARTIAL = 'partial:';
-const silent: WllamaLogger = { debug: () => undefined, log: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: WllamaLogger = {
+  debug: () => undefined,
+  log: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** The last path segment of a URL, without its query. */
 export function fileNameOf(url: string): string {
@@ -53,12 +58,24 @@ export function wllamaCache(): GgufCache {
         complete: model.validate() === ModelValidationStatus.VALID,
       }));
       const partial = (await cacheManager.list()).filter((entry) => !entry.metadata.originalURL);
-      return [...listed, ...partial.map((entry) => ({ key: PARTIAL + entry.name, url: null, name: entry.name.replace(/^[0-9a-f]+_/, ''), bytes: entry.size, complete: false }))];
+      return [
+        ...listed,
+        ...partial.map((entry) => ({
+          key: PARTIAL + entry.name,
+          url: null,
+          name: entry.name.replace(/^[0-9a-f]+_/, ''),
+          bytes: entry.size,
+          complete: false,
+        })),
+      ];
     },
     async fetch(url, { signal, onProgress }) {
       const { cacheManager, manager } = open();
       try {
-        const model = await manager.getModelOrDownload({ url }, { ...(signal ? { signal } : {}), ...(onProgress ? { progressCallback: onProgress } : {}) });
+        const model = await manager.getModelOrDownload(
+          { url },
+          { ...(signal ? { signal } : {}), ...(onProgress ? { progressCallback: onProgress } : {}) },
+        );
         return await model.open();
       } catch (error) {
         if (signal?.aborted) await cacheManager.delete(url).catch(() => undefined);

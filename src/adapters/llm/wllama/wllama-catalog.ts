@@ -69,8 +69,14 @@ export function threadSpeedup(threads: number): number {
 export function estimateCpuSpeed(fileBytes: number, threads: number, paramsB?: number): SpeedEstimate {
   const speedup = threadSpeedup(threads);
   const params = (paramsB ?? (fileBytes * 8) / Q4_K_M_BITS / 1e9) * 1e9;
-  const generate: SpeedRange = [(BANDWIDTH_PER_THREAD[0] * speedup) / fileBytes, (BANDWIDTH_PER_THREAD[1] * speedup) / fileBytes];
-  const readPrompt: SpeedRange = [(FLOPS_PER_THREAD[0] * speedup) / (2 * params), (FLOPS_PER_THREAD[1] * speedup) / (2 * params)];
+  const generate: SpeedRange = [
+    (BANDWIDTH_PER_THREAD[0] * speedup) / fileBytes,
+    (BANDWIDTH_PER_THREAD[1] * speedup) / fileBytes,
+  ];
+  const readPrompt: SpeedRange = [
+    (FLOPS_PER_THREAD[0] * speedup) / (2 * params),
+    (FLOPS_PER_THREAD[1] * speedup) / (2 * params),
+  ];
   const call = (i: 0 | 1): number => 1500 / readPrompt[i] + 1000 / generate[i];
   return {
     generate,

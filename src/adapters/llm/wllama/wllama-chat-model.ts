@@ -1,5 +1,13 @@
 import type { ChatCompletionChunk, ChatCompletionMessage } from '@wllama/wllama';
-import { ChatModelError, type AbortSignalLike, type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, type FinishReason } from '../../../core/ports/chat-port.ts';
+import {
+  ChatModelError,
+  type AbortSignalLike,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+  type FinishReason,
+} from '../../../core/ports/chat-port.ts';
 import { StreamAccumulator } from '../stream-accumulator.ts';
 import { SerialQueue } from '../../serial-queue.ts';
 import { wllamaModelId } from '../model-id.ts';
@@ -84,8 +92,16 @@ export class WllamaChatModel implements ChatModel {
   }
 
   /** Prompt tokens of `request` as the engine renders it with the model's chat template and tokenizes it (docs/method.md, "How each backend learns its window"). */
-  countPromptTokens(request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>, signal?: AbortSignalLike): Promise<number> {
-    const context = { window: this.options.contextTokens ?? null, estimate: estimatePromptTokens(request.messages), signal, failure: (error: unknown) => this.failure(error) };
+  countPromptTokens(
+    request: Pick<ChatRequest, 'messages' | 'tools' | 'thinking'>,
+    signal?: AbortSignalLike,
+  ): Promise<number> {
+    const context = {
+      window: this.options.contextTokens ?? null,
+      estimate: estimatePromptTokens(request.messages),
+      signal,
+      failure: (error: unknown) => this.failure(error),
+    };
     return this.queue.run(() => countWithEngine(this.engine, this.templateParams(request), context));
   }
 
@@ -171,8 +187,14 @@ export class WllamaChatModel implements ChatModel {
       );
     }
     if (type === 'model_not_loaded' || (error as Error | null)?.name === 'RuntimeError') {
-      return new ChatModelError('unreachable', `the CPU engine of ${this.id} stopped (${text}). Reload the model; if it happens again, choose a smaller model or a smaller context.`);
+      return new ChatModelError(
+        'unreachable',
+        `the CPU engine of ${this.id} stopped (${text}). Reload the model; if it happens again, choose a smaller model or a smaller context.`,
+      );
     }
-    return new ChatModelError('bad_response', `the CPU engine failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (a system message first, the last from the user) and try again.`);
+    return new ChatModelError(
+      'bad_response',
+      `the CPU engine failed on ${this.id}: ${text.slice(0, 500)}. Check the messages (a system message first, the last from the user) and try again.`,
+    );
   }
 }

@@ -1,4 +1,11 @@
-import { Wllama, type ChatCompletionChunk, type ChatCompletionParams, type LoadModelParams, type StreamParams, type WllamaLogger } from '@wllama/wllama';
+import {
+  Wllama,
+  type ChatCompletionChunk,
+  type ChatCompletionParams,
+  type LoadModelParams,
+  type StreamParams,
+  type WllamaLogger,
+} from '@wllama/wllama';
 import { readGgufHeader, type GgufSummary } from './gguf-header.ts';
 
 /** The one wllama call the chat model makes; a loaded `Wllama` fits, tests pass a fake. */
@@ -62,10 +69,13 @@ const quietLogger: WllamaLogger = {
 };
 
 /** The engine's environment on this page: threads only when cross-origin isolated, then half the logical processors (at least 2, at most 8). */
-export function cpuEnvironment(scope: { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } } = globalThis): CpuEnvironment {
+export function cpuEnvironment(
+  scope: { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } } = globalThis,
+): CpuEnvironment {
   const isolated = scope.crossOriginIsolated === true;
   const hardwareConcurrency = Math.max(1, scope.navigator?.hardwareConcurrency ?? 1);
-  const threads = isolated && hardwareConcurrency > 1 ? Math.min(8, Math.max(2, Math.floor(hardwareConcurrency / 2))) : 1;
+  const threads =
+    isolated && hardwareConcurrency > 1 ? Math.min(8, Math.max(2, Math.floor(hardwareConcurrency / 2))) : 1;
   return { crossOriginIsolated: isolated, hardwareConcurrency, threads };
 }
 
@@ -77,7 +87,9 @@ export interface WllamaAssets {
 }
 
 /** True where wllama needs its compatibility build: no JSPI or no Memory64, except in Firefox (which runs the default build without JSPI). */
-export function needsCompatBuild(scope: { WebAssembly: typeof WebAssembly; navigator?: { userAgent?: string } } = globalThis): boolean {
+export function needsCompatBuild(
+  scope: { WebAssembly: typeof WebAssembly; navigator?: { userAgent?: string } } = globalThis,
+): boolean {
   if (/Firefox\//.test(scope.navigator?.userAgent ?? '')) return false;
   let memory64 = true;
   try {
@@ -91,7 +103,9 @@ export function needsCompatBuild(scope: { WebAssembly: typeof WebAssembly; navig
 /** A new wllama instance over the app-served files: the default build, or the compatibility build where the browser needs it (wllama's own fallback would load it from a CDN). */
 export async function createWllama(assets: WllamaAssets): Promise<WllamaLike> {
   const engine = new Wllama({ default: assets.wasmUrl }, { suppressNativeLog: true, logger: quietLogger });
-  engine.setCompat(needsCompatBuild() ? { wasm: assets.compatWasmUrl, worker: { code: await assets.loadCompatWorkerCode() } } : null);
+  engine.setCompat(
+    needsCompatBuild() ? { wasm: assets.compatWasmUrl, worker: { code: await assets.loadCompatWorkerCode() } } : null,
+  );
   return engine;
 }
 

@@ -32,7 +32,11 @@ interface Counted {
  * the engine refuses to read, counts as the larger of `window + 1` and the rough estimate, a lower
  * bound that tells the caller to trim.
  */
-export async function countWithEngine(engine: WllamaChatEngine, params: TemplateParams, { window, estimate, signal, failure }: CountContext): Promise<number> {
+export async function countWithEngine(
+  engine: WllamaChatEngine,
+  params: TemplateParams,
+  { window, estimate, signal, failure }: CountContext,
+): Promise<number> {
   if (signal?.aborted) throw aborted();
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
@@ -69,9 +73,13 @@ export async function countWithEngine(engine: WllamaChatEngine, params: Template
     throw refused;
   }
   const finished = last as ChatCompletionChunk | null;
-  const reported = finished?.usage?.prompt_tokens ?? (finished?.timings ? finished.timings.prompt_n + finished.timings.cache_n : null);
+  const reported =
+    finished?.usage?.prompt_tokens ?? (finished?.timings ? finished.timings.prompt_n + finished.timings.cache_n : null);
   if (typeof reported === 'number' && reported > 0) return reported;
-  throw new ChatModelError('bad_response', 'the CPU engine reported no prompt token count for the chat. Reload the model and try again.');
+  throw new ChatModelError(
+    'bad_response',
+    'the CPU engine reported no prompt token count for the chat. Reload the model and try again.',
+  );
 }
 
 function aborted(): ChatModelError {

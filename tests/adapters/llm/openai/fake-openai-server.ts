@@ -37,8 +37,13 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** The SSE text a llama.cpp-like server sends for these deltas: role chunk, reasoning, content, finish, usage, `[DONE]`, with keep-alive comments and an `id:` field. */
 export function sseText(deltas: string[], options: StreamOptions = {}): { head: string; tail: string } {
   const eol = options.crlf ? '\r\n' : '\n';
-  const chunk = (delta: object, finish: string | null = null): object => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
-  const event = (data: object | string): string => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}${eol}${eol}`;
+  const chunk = (delta: object, finish: string | null = null): object => ({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const event = (data: object | string): string =>
+    `data: ${typeof data === 'string' ? data : JSON.stringify(data)}${eol}${eol}`;
   const head = [
     `: keep-alive${eol}${eol}`,
     event(chunk({ role: 'assistant', content: null })),
@@ -47,7 +52,15 @@ export function sseText(deltas: string[], options: StreamOptions = {}): { head: 
   ].join('');
   const tail = [
     event(chunk({}, options.finish ?? 'stop')),
-    ...(options.usage ? [event({ id: 'c1', choices: [], usage: { ...options.usage, total_tokens: options.usage.prompt_tokens + options.usage.completion_tokens } })] : []),
+    ...(options.usage
+      ? [
+          event({
+            id: 'c1',
+            choices: [],
+            usage: { ...options.usage, total_tokens: options.usage.prompt_tokens + options.usage.completion_tokens },
+          }),
+        ]
+      : []),
     event('[DONE]'),
   ].join('');
   return { head, tail };
@@ -166,12 +179,20 @@ export class FakeOpenAIServer {
     if (this.cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (req.method === 'OPTIONS') {
-        res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*', 'Access-Control-Max-Age': '600' });
+        res.writeHead(204, {
+          'Access-Control-Allow-Methods': 'GET, POST',
+          'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*',
+          'Access-Control-Max-Age': '600',
+        });
         res.end();
         return;
       }
     }
-    const reply = this.queue.shift() ?? (this.fallback ? await this.fallback(body, req.url ?? '') : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
+    const reply =
+      this.queue.shift() ??
+      (this.fallback
+        ? await this.fallback(body, req.url ?? '')
+        : jsonReply({ error: { message: 'fake server: no reply queued' } }, 418));
     await reply(res);
   }
 }
@@ -189,13 +210,28 @@ export function purposeOf(messages: ChatMessage[]): ChatPurpose {
 }
 
 /** A streamed reply that calls tools the way OpenAI-compatible servers do: text first, then each call's name and its arguments in pieces, finish `tool_calls`. */
-export function toolCallsReply(text: string, calls: Array<{ name: string; arguments: Record<string, unknown> }>): Reply {
-  const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+export function toolCallsReply(
+  text: string,
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+): Reply {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const parts = [chunk({ role: 'assistant', content: text || null })];
   calls.forEach((call, index) => {
     const args = JSON.stringify(call.arguments);
     const half = Math.floor(args.length / 2);
-    parts.push(chunk({ tool_calls: [{ index, id: `srv_${index}`, type: 'function', function: { name: call.name, arguments: args.slice(0, half) } }] }));
+    parts.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: `srv_${index}`,
+            type: 'function',
+            function: { name: call.name, arguments: args.slice(0, half) },
+          },
+        ],
+      }),
+    );
     parts.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
   });
   parts.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
@@ -207,9 +243,17 @@ export function toolCallsReply(text: string, calls: Array<{ name: string; argume
 }
 
 /** A request's messages as the core writes them: a call the client sent as `tool_calls` back in its `<tool_call>` text. */
-export function coreMessages(messages: Array<{ role: ChatMessage['role']; content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }>): ChatMessage[] {
+export function coreMessages(
+  messages: Array<{
+    role: ChatMessage['role'];
+    content: string | null;
+    tool_calls?: Array<{ function: { name: string; arguments: string } }>;
+  }>,
+): ChatMessage[] {
   return messages.map(({ role, content, tool_calls }) => {
-    const calls = (tool_calls ?? []).map((c) => toolCallAction({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as Record<string, unknown> }));
+    const calls = (tool_calls ?? []).map((c) =>
+      toolCallAction({ name: c.function.name, arguments: JSON.parse(c.function.arguments) as Record<string, unknown> }),
+    );
     return { role, content: [content ?? '', ...calls].filter(Boolean).join('\n') };
   });
 }
@@ -219,11 +263,21 @@ export function coreMessages(messages: Array<{ role: ChatMessage['role']; conten
  * streamed word by word; a request with `tools` gets the calls of the reply as native `tool_calls`;
  * any other path gets 404.
  */
-export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOptions = {}): (body: unknown, path?: string) => Promise<Reply> {
+export function scriptedResponder(
+  scripted: ScriptedChatModel,
+  stream: StreamOptions = {},
+): (body: unknown, path?: string) => Promise<Reply> {
   return async (body, path = '/v1/chat/completions') => {
     // Like a server without the optional context endpoints (/v1/models without max_model_len, /props, /tokenize).
     if (!path.endsWith('/chat/completions')) return jsonReply({ error: { message: `fake server: no ${path}` } }, 404);
-    const request = body as { messages: Parameters<typeof coreMessages>[0]; temperature: number; top_p: number; max_tokens: number; seed: number; tools?: unknown[] };
+    const request = body as {
+      messages: Parameters<typeof coreMessages>[0];
+      temperature: number;
+      top_p: number;
+      max_tokens: number;
+      seed: number;
+      tools?: unknown[];
+    };
     const messages = coreMessages(request.messages);
     const reply = await scripted.complete({
       messages,
@@ -234,7 +288,8 @@ export function scriptedResponder(scripted: ScriptedChatModel, stream: StreamOpt
       purpose: purposeOf(messages),
     });
     const parsed = request.tools ? parseToolReply(reply.text) : null;
-    if (parsed?.kind === 'calls') return toolCallsReply(reply.text.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, '').trim(), parsed.calls);
+    if (parsed?.kind === 'calls')
+      return toolCallsReply(reply.text.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, '').trim(), parsed.calls);
     return streamReply(reply.text.match(/\s*\S+/g) ?? [reply.text], stream);
   };
 }

@@ -8,7 +8,13 @@ import { FakeOpenAIServer, jsonReply, rawReply, silentReply, streamReply, trickl
 const DELTAS = ['Hel', 'lo, ', 'wörld 🙂', '\n```python\nx = {1}\n```'];
 const USAGE = { prompt_tokens: 17, completion_tokens: 9 };
 const LLAMA_CPP_OVERFLOW = {
-  error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5000, n_ctx: 4096 },
+  error: {
+    code: 400,
+    message: 'the request exceeds the available context size, try increasing it',
+    type: 'exceed_context_size_error',
+    n_prompt_tokens: 5000,
+    n_ctx: 4096,
+  },
 };
 const VLLM_OVERFLOW = {
   object: 'error',
@@ -46,7 +52,8 @@ async function closedPort(): Promise<number> {
 }
 
 describe('SseDecoder', () => {
-  const stream = ': hello\r\n\r\ndata: {"a":1}\r\ndata: {"b":2}\r\n\r\nid: 3\ndata: two\ndata:lines\n\nevent: x\rdata: cr 🙂 é\r\r:c\n\ndata: [DONE]\n\n';
+  const stream =
+    ': hello\r\n\r\ndata: {"a":1}\r\ndata: {"b":2}\r\n\r\nid: 3\ndata: two\ndata:lines\n\nevent: x\rdata: cr 🙂 é\r\r:c\n\ndata: [DONE]\n\n';
   const expected = ['{"a":1}\n{"b":2}', 'two\nlines', 'cr 🙂 é', '[DONE]'];
   const bytes = new TextEncoder().encode(stream);
 
@@ -54,7 +61,9 @@ describe('SseDecoder', () => {
     for (let a = 0; a <= bytes.length; a++) {
       for (let b = a; b <= bytes.length; b += 5) {
         const decoder = new SseDecoder();
-        const got = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)].flatMap((piece) => decoder.push(piece));
+        const got = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)].flatMap((piece) =>
+          decoder.push(piece),
+        );
         expect([...got, ...decoder.end()], `cut at ${a}, ${b}`).toEqual(expected);
       }
     }
@@ -75,7 +84,13 @@ describe('SseDecoder', () => {
 describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
   let server: FakeOpenAIServer;
   const model = (options: Partial<OpenAIChatModelOptions> = {}): OpenAIChatModel =>
-    new OpenAIChatModel({ baseUrl: server.origin, model: 'qwen3-4b', retryDelayMs: 10, requestTimeoutMs: 5_000, ...options });
+    new OpenAIChatModel({
+      baseUrl: server.origin,
+      model: 'qwen3-4b',
+      retryDelayMs: 10,
+      requestTimeoutMs: 5_000,
+      ...options,
+    });
 
   beforeAll(async () => void (server = await FakeOpenAIServer.start()));
   afterAll(() => server.close());
@@ -86,12 +101,27 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
     const tokens: string[] = [];
     const result = await model({ apiKey: 'sk-local' }).complete(request({ onToken: (d) => tokens.push(d) }));
     expect(tokens).toEqual(DELTAS);
-    expect(result).toEqual({ text: DELTAS.join(''), usage: { promptTokens: 17, completionTokens: 9 }, finishReason: 'stop' });
+    expect(result).toEqual({
+      text: DELTAS.join(''),
+      usage: { promptTokens: 17, completionTokens: 9 },
+      finishReason: 'stop',
+    });
     expect(server.requests).toHaveLength(1);
     const [sent] = server.requests;
-    expect([sent!.method, sent!.path, sent!.headers.authorization, sent!.headers['content-type']]).toEqual(['POST', '/v1/chat/completions', 'Bearer sk-local', 'application/json']);
+    expect([sent!.method, sent!.path, sent!.headers.authorization, sent!.headers['content-type']]).toEqual([
+      'POST',
+      '/v1/chat/completions',
+      'Bearer sk-local',
+      'application/json',
+    ]);
     const fields = { temperature: 0.7, top_p: 0.9, max_tokens: 64, seed: 42 };
-    expect(sent!.body).toEqual({ model: 'qwen3-4b', messages: request().messages, stream: true, stream_options: { include_usage: true }, ...fields });
+    expect(sent!.body).toEqual({
+      model: 'qwen3-4b',
+      messages: request().messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...fields,
+    });
   });
 
   it('sends the thinking switch as chat_template_kwargs.enable_thinking, only when the request sets it', async () => {
@@ -99,7 +129,13 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
     await model().complete(request({ thinking: false }));
     await model().complete(request({ thinking: true }));
     const fields = { temperature: 0.7, top_p: 0.9, max_tokens: 64, seed: 42 };
-    const base = { model: 'qwen3-4b', messages: request().messages, stream: true, stream_options: { include_usage: true }, ...fields };
+    const base = {
+      model: 'qwen3-4b',
+      messages: request().messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...fields,
+    };
     expect(server.requests.map((r) => r.body)).toEqual([
       { ...base, chat_template_kwargs: { enable_thinking: false } },
       { ...base, chat_template_kwargs: { enable_thinking: true } },
@@ -122,10 +158,19 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
   });
 
   it('accepts a plain JSON completion from a server that ignores stream', async () => {
-    server.enqueue(jsonReply({ choices: [{ index: 0, message: { role: 'assistant', content: 'plain answer' }, finish_reason: 'length' }], usage: USAGE }));
+    server.enqueue(
+      jsonReply({
+        choices: [{ index: 0, message: { role: 'assistant', content: 'plain answer' }, finish_reason: 'length' }],
+        usage: USAGE,
+      }),
+    );
     const tokens: string[] = [];
     const result = await model().complete(request({ onToken: (d) => tokens.push(d) }));
-    expect(result).toEqual({ text: 'plain answer', usage: { promptTokens: 17, completionTokens: 9 }, finishReason: 'length' });
+    expect(result).toEqual({
+      text: 'plain answer',
+      usage: { promptTokens: 17, completionTokens: 9 },
+      finishReason: 'length',
+    });
     expect(tokens).toEqual(['plain answer']);
   });
 
@@ -150,7 +195,11 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
   });
 
   it('retries after 500 and 429 (counting requests), then succeeds', async () => {
-    server.enqueue(jsonReply({ error: { message: 'loading model' } }, 500), rawReply(429, 'text/plain', 'slow down'), streamReply(['fine']));
+    server.enqueue(
+      jsonReply({ error: { message: 'loading model' } }, 500),
+      rawReply(429, 'text/plain', 'slow down'),
+      streamReply(['fine']),
+    );
     expect((await model().complete(request())).text).toBe('fine');
     expect(server.requests).toHaveLength(3);
   });
@@ -271,9 +320,15 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
     server.enqueue(silentReply());
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect(await model().complete(request({ signal: controller.signal }))).toMatchObject({ text: '', finishReason: 'abort' });
+    expect(await model().complete(request({ signal: controller.signal }))).toMatchObject({
+      text: '',
+      finishReason: 'abort',
+    });
     expect(server.requests).toHaveLength(1);
-    expect(await model().complete(request({ signal: controller.signal }))).toMatchObject({ text: '', finishReason: 'abort' });
+    expect(await model().complete(request({ signal: controller.signal }))).toMatchObject({
+      text: '',
+      finishReason: 'abort',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -290,8 +345,17 @@ describe('OpenAIChatModel against a fake OpenAI-compatible server', () => {
 
   it('removes its abort listener after every call, whatever the outcome', async () => {
     const listeners = new Set<() => void>();
-    const signal = { aborted: false, addEventListener: (_: 'abort', l: () => void) => listeners.add(l), removeEventListener: (_: 'abort', l: () => void) => listeners.delete(l) };
-    server.enqueue(streamReply(['ok']), jsonReply({ error: { message: 'nope' } }, 400), jsonReply({ error: { message: 'busy' } }, 500), streamReply(['ok']));
+    const signal = {
+      aborted: false,
+      addEventListener: (_: 'abort', l: () => void) => listeners.add(l),
+      removeEventListener: (_: 'abort', l: () => void) => listeners.delete(l),
+    };
+    server.enqueue(
+      streamReply(['ok']),
+      jsonReply({ error: { message: 'nope' } }, 400),
+      jsonReply({ error: { message: 'busy' } }, 500),
+      streamReply(['ok']),
+    );
     await model().complete(request({ signal }));
     await failure(model().complete(request({ signal })), 'http_error');
     await model().complete(request({ signal }));

@@ -10,7 +10,12 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   let server: FakeOpenAIServer;
   // Probes get the product's own timeout (a loaded machine answers the first request slowly); the silent-server test sets a short one.
   const model = (contextWindow?: number, probeTimeoutMs?: number) =>
-    new OpenAIChatModel({ baseUrl: `${server.origin}/v1`, model: 'qwen3-4b', ...(probeTimeoutMs !== undefined ? { probeTimeoutMs } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}) });
+    new OpenAIChatModel({
+      baseUrl: `${server.origin}/v1`,
+      model: 'qwen3-4b',
+      ...(probeTimeoutMs !== undefined ? { probeTimeoutMs } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+    });
   const paths = () => server.requests.map((r) => `${r.method} ${r.path}`);
 
   beforeAll(async () => void (server = await FakeOpenAIServer.start()));
@@ -32,7 +37,10 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   });
 
   it("falls back to llama.cpp's /props n_ctx when /v1/models does not say", async () => {
-    server.enqueue(jsonReply({ data: [{ id: 'qwen3-4b', meta: { n_ctx_train: 40960 } }] }), jsonReply({ default_generation_settings: { n_ctx: 8192 }, total_slots: 1 }));
+    server.enqueue(
+      jsonReply({ data: [{ id: 'qwen3-4b', meta: { n_ctx_train: 40960 } }] }),
+      jsonReply({ default_generation_settings: { n_ctx: 8192 }, total_slots: 1 }),
+    );
     expect(await model().contextWindow()).toBe(8192);
     expect(paths()).toEqual(['GET /v1/models', 'GET /props']);
   });
@@ -46,7 +54,10 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   });
 
   it("counts with vLLM's chat-aware /tokenize, and keeps using it", async () => {
-    server.enqueue(jsonReply({ count: 123, max_model_len: 4096, tokens: [] }), jsonReply({ count: 7, max_model_len: 4096, tokens: [] }));
+    server.enqueue(
+      jsonReply({ count: 123, max_model_len: 4096, tokens: [] }),
+      jsonReply({ count: 7, max_model_len: 4096, tokens: [] }),
+    );
     const m = model();
     expect(await m.countPromptTokens({ messages: MESSAGES })).toBe(123);
     expect(await m.countPromptTokens({ messages: MESSAGES })).toBe(7);
@@ -55,11 +66,18 @@ describe('OpenAIChatModel: the context window and prompt counts a server offers'
   });
 
   it("counts with llama.cpp's /apply-template then /tokenize when /tokenize takes no messages", async () => {
-    server.enqueue(jsonReply({ tokens: [] }), jsonReply({ prompt: '<|im_start|>user\nCount me.<|im_end|>\n<|im_start|>assistant\n' }), jsonReply({ tokens: [1, 2, 3, 4, 5, 6, 7, 8, 9] }));
+    server.enqueue(
+      jsonReply({ tokens: [] }),
+      jsonReply({ prompt: '<|im_start|>user\nCount me.<|im_end|>\n<|im_start|>assistant\n' }),
+      jsonReply({ tokens: [1, 2, 3, 4, 5, 6, 7, 8, 9] }),
+    );
     const m = model();
     expect(await m.countPromptTokens({ messages: MESSAGES })).toBe(9);
     expect(paths()).toEqual(['POST /tokenize', 'POST /apply-template', 'POST /tokenize']);
-    expect(server.requests[2]!.body).toEqual({ content: '<|im_start|>user\nCount me.<|im_end|>\n<|im_start|>assistant\n', add_special: true });
+    expect(server.requests[2]!.body).toEqual({
+      content: '<|im_start|>user\nCount me.<|im_end|>\n<|im_start|>assistant\n',
+      add_special: true,
+    });
     server.reset();
     server.enqueue(jsonReply({ prompt: 'p' }), jsonReply({ tokens: [1, 2] }));
     expect(await m.countPromptTokens({ messages: MESSAGES })).toBe(2);

@@ -40,7 +40,11 @@ describe('ScriptedChatModel', () => {
     const pieces: string[] = [];
     const result = await model.complete({ ...request('agent', 'go'), onToken: (d) => pieces.push(d) });
     expect(pieces).toEqual(['alpha', ' beta', '  gamma']);
-    expect(result).toEqual({ text: 'alpha beta  gamma', usage: { promptTokens: 1, completionTokens: 5 }, finishReason: 'stop' });
+    expect(result).toEqual({
+      text: 'alpha beta  gamma',
+      usage: { promptTokens: 1, completionTokens: 5 },
+      finishReason: 'stop',
+    });
   });
 
   it('stops at an abort with the text so far', async () => {
@@ -95,6 +99,8 @@ describe('ScriptedChatModel: an optional context window', () => {
     const refused = await model.complete({ ...request('agent', 'x'.repeat(404)) }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ChatModelError);
     expect(refused).toMatchObject({ code: 'context_length' });
-    expect((refused as Error).message).toBe('scripted:windowed holds 200 tokens; this agent request asks for 101 prompt tokens plus maxTokens 100. Shorten the prompt or lower maxTokens.');
+    expect((refused as Error).message).toBe(
+      'scripted:windowed holds 200 tokens; this agent request asks for 101 prompt tokens plus maxTokens 100. Shorten the prompt or lower maxTokens.',
+    );
   });
 });

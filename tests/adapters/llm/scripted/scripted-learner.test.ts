@@ -5,12 +5,23 @@ import type { ChatRequest } from '../../../../src/core/ports/chat-port.ts';
 import { agentFirstMessage } from '../../../../src/core/prompts/agent-prompt.ts';
 import { DEFAULT_TEMPLATES } from '../../../../src/core/prompts/templates.ts';
 
-const SCRIPT = parseChatScript({ name: 'test', learner: true, rules: [{ purpose: 'agent', replies: ['\\boxed{script}'] }] });
+const SCRIPT = parseChatScript({
+  name: 'test',
+  learner: true,
+  rules: [{ purpose: 'agent', replies: ['\\boxed{script}'] }],
+});
 const OBSERVATION =
   '[Beacon Sync] Three beacons flash every 4, 6 and 10 seconds. All three flashed together at second 7. At which second after second 100 do all three next flash together? Reply with the second as \\boxed{number}. One wrong answer ends the game.';
 
 function agentRequest(lessons: string[], observation = OBSERVATION): ChatRequest {
-  return { messages: [agentFirstMessage(observation, DEFAULT_TEMPLATES.agent, lessons)], temperature: 0, topP: 1, maxTokens: 100, seed: 1, purpose: 'agent' };
+  return {
+    messages: [agentFirstMessage(observation, DEFAULT_TEMPLATES.agent, lessons)],
+    temperature: 0,
+    topP: 1,
+    maxTokens: 100,
+    seed: 1,
+    purpose: 'agent',
+  };
 }
 
 describe('the scripted learner', () => {
@@ -18,7 +29,9 @@ describe('the scripted learner', () => {
     const learner = new ScriptedLearnerModel(new ScriptedChatModel(SCRIPT));
     const helped = await learner.complete(agentRequest(['Compute before you answer.']));
     const alone = await learner.complete(agentRequest([]));
-    expect(helped.text).toBe('My playbook has a lesson for Mathematical Reasoning; following it, I choose \\boxed{127}.');
+    expect(helped.text).toBe(
+      'My playbook has a lesson for Mathematical Reasoning; following it, I choose \\boxed{127}.',
+    );
     expect(alone.text).toMatch(/^I go with my first idea: \\boxed\{\d+\}\.$/);
     expect(alone.text).not.toContain('{127}');
   });
@@ -27,7 +40,9 @@ describe('the scripted learner', () => {
     const inner = new ScriptedChatModel(SCRIPT);
     const learner = new ScriptedLearnerModel(inner);
     expect(learner.id).toBe(inner.id);
-    expect((await learner.complete(agentRequest(['A lesson.'], 'A cave with two doors.'))).text).toBe('\\boxed{script}');
+    expect((await learner.complete(agentRequest(['A lesson.'], 'A cave with two doors.'))).text).toBe(
+      '\\boxed{script}',
+    );
     expect(learner.snapshot()).toEqual({ 0: 1 });
   });
 

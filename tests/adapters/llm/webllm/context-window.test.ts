@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { chooseContextWindow, kvBytesPerToken, kvLayerBufferBytes, kvShapeOf, UNKNOWN_BUDGET_MB } from '../../../../src/adapters/llm/webllm/context-window.ts';
-import { customModel, listWindowOf, prebuiltModels, withContextWindow, type CatalogModel } from '../../../../src/adapters/llm/webllm/model-catalog.ts';
+import {
+  chooseContextWindow,
+  kvBytesPerToken,
+  kvLayerBufferBytes,
+  kvShapeOf,
+  UNKNOWN_BUDGET_MB,
+} from '../../../../src/adapters/llm/webllm/context-window.ts';
+import {
+  customModel,
+  listWindowOf,
+  prebuiltModels,
+  withContextWindow,
+  type CatalogModel,
+} from '../../../../src/adapters/llm/webllm/model-catalog.ts';
 import type { GpuAdapterFacts, GpuCapabilities } from '../../../../src/adapters/llm/webllm/model-choice.ts';
 
 const GiB = 2 ** 30;
@@ -16,7 +28,12 @@ const ADAPTER: GpuAdapterFacts = {
   maxComputeWorkgroupStorageSize: 32768,
   maxStorageBuffersPerShaderStage: 10,
 };
-const caps = (adapter: Partial<GpuAdapterFacts> = {}): GpuCapabilities => ({ webgpu: true, adapter: { ...ADAPTER, ...adapter }, adapterError: null, deviceMemoryGB: null });
+const caps = (adapter: Partial<GpuAdapterFacts> = {}): GpuCapabilities => ({
+  webgpu: true,
+  adapter: { ...ADAPTER, ...adapter },
+  adapterError: null,
+  deviceMemoryGB: null,
+});
 
 const models = await prebuiltModels();
 const model = (id: string): CatalogModel => models.find((m) => m.spec.id === id)!;
@@ -37,7 +54,10 @@ describe('the KV-cache estimate', () => {
 
   it("agrees with web-llm's own estimates: Llama 3.1 8B's 4,096-token entries need 3,072 tokens of KV cache more than its 1,024-token ones", () => {
     for (const build of ['q4f32_1', 'q4f16_1']) {
-      const [wide, narrow] = [model(`Llama-3.1-8B-Instruct-${build}-MLC`), model(`Llama-3.1-8B-Instruct-${build}-MLC-1k`)];
+      const [wide, narrow] = [
+        model(`Llama-3.1-8B-Instruct-${build}-MLC`),
+        model(`Llama-3.1-8B-Instruct-${build}-MLC-1k`),
+      ];
       expect([listWindowOf(wide), listWindowOf(narrow)]).toEqual([4096, 1024]);
       const extraMB = (3072 * kvBytesPerToken(kvShapeOf(wide.spec)!, wide.spec.float!)) / 1e6;
       expect(Math.abs(wide.spec.vramMB! - narrow.spec.vramMB! - extraMB)).toBeLessThan(1);
@@ -73,7 +93,9 @@ describe("the automatic window for web-llm's prebuilt Qwen3 builds (listed at 4,
     expect(windowOf('Qwen3-1.7B-q4f32_1-MLC', 4096).explanation).toBe(
       'Loads with an 8,192-token window: its KV cache takes 224 KiB per token, about 3.5 GB of GPU memory in all; not 16,384: it would need about 5.3 GB of GPU memory; about 4.0 GB is available.',
     );
-    expect(windowOf('Qwen3-0.6B-q4f16_1-MLC', 8192).explanation).toMatch(/^Loads with a 16,384-token window: .*; 16,384 is the largest window offered \(the model was trained for 32,768\)\.$/);
+    expect(windowOf('Qwen3-0.6B-q4f16_1-MLC', 8192).explanation).toMatch(
+      /^Loads with a 16,384-token window: .*; 16,384 is the largest window offered \(the model was trained for 32,768\)\.$/,
+    );
     expect(windowOf('Qwen3-4B-q4f32_1-MLC', 2048).explanation).toBe(
       "Loads with web-llm's 4,096-token window: its KV cache takes 288 KiB per token; not 8,192: it would need about 5.4 GB of GPU memory; about 2.0 GB is available.",
     );
@@ -82,7 +104,9 @@ describe("the automatic window for web-llm's prebuilt Qwen3 builds (listed at 4,
   it('keeps each layer within the buffer limit: f32 builds stop at 8,192 tokens on an adapter with 128 MiB buffers', () => {
     const lowLimits = { maxStorageBufferBindingSize: 128 * MiB };
     expect(windowOf('Qwen3-0.6B-q4f32_1-MLC', 8192, lowLimits).tokens).toBe(8192);
-    expect(windowOf('Qwen3-0.6B-q4f32_1-MLC', 8192, lowLimits).explanation).toMatch(/not 16,384: one layer's KV cache would be a 128 MiB buffer, over this GPU's 128 MiB buffer limit/);
+    expect(windowOf('Qwen3-0.6B-q4f32_1-MLC', 8192, lowLimits).explanation).toMatch(
+      /not 16,384: one layer's KV cache would be a 128 MiB buffer, over this GPU's 128 MiB buffer limit/,
+    );
     expect(windowOf('Qwen3-0.6B-q4f16_1-MLC', 8192, lowLimits).tokens).toBe(16_384);
     expect(windowOf('Qwen3-0.6B-q4f16_1-MLC', 8192, { maxBufferSize: 32 * MiB }).tokens).toBe(4096);
   });
@@ -102,18 +126,36 @@ describe('other models and the user choice', () => {
   });
 
   it('leaves a custom model without a list window to its own config', () => {
-    const custom = customModel({ modelUrl: 'http://127.0.0.1:8000/Qwen3-0.6B-q4f32_1-MLC/', modelLibUrl: 'http://127.0.0.1:8000/q.wasm' }, 'http://127.0.0.1/');
-    const choice = chooseContextWindow({ caps: caps(), model: custom.spec, listWindow: listWindowOf(custom), budgetMB: 8192 });
+    const custom = customModel(
+      { modelUrl: 'http://127.0.0.1:8000/Qwen3-0.6B-q4f32_1-MLC/', modelLibUrl: 'http://127.0.0.1:8000/q.wasm' },
+      'http://127.0.0.1/',
+    );
+    const choice = chooseContextWindow({
+      caps: caps(),
+      model: custom.spec,
+      listWindow: listWindowOf(custom),
+      budgetMB: 8192,
+    });
     expect(choice).toMatchObject({ tokens: null, automatic: true });
     expect(choice.explanation).toMatch(/mlc-chat-config\.json/);
   });
 
   it("applies the user's window, warning when it may not load", () => {
     const m = model('Qwen3-8B-q4f32_1-MLC');
-    const chosen = chooseContextWindow({ caps: caps(), model: m.spec, listWindow: 4096, budgetMB: 8192, override: 16_384 });
+    const chosen = chooseContextWindow({
+      caps: caps(),
+      model: m.spec,
+      listWindow: 4096,
+      budgetMB: 8192,
+      override: 16_384,
+    });
     expect(chosen).toMatchObject({ tokens: 16_384, automatic: false });
-    expect(chosen.warning).toMatch(/^May not load: it would need about 10\.2 GB of GPU memory; about 8\.0 GB is available\.$/);
-    expect(chooseContextWindow({ caps: caps(), model: m.spec, listWindow: 4096, budgetMB: 8192, override: 4096 }).warning).toBeNull();
+    expect(chosen.warning).toMatch(
+      /^May not load: it would need about 10\.2 GB of GPU memory; about 8\.0 GB is available\.$/,
+    );
+    expect(
+      chooseContextWindow({ caps: caps(), model: m.spec, listWindow: 4096, budgetMB: 8192, override: 4096 }).warning,
+    ).toBeNull();
   });
 
   it('loads a model with a window by overriding its record, leaving the rest as listed', () => {

@@ -76,19 +76,51 @@ describe('webllmModelTraits', () => {
 
 describe('judgeGpu', () => {
   it.each([
-    ['no navigator.gpu', { webgpu: false, adapter: null, adapterError: null, deviceMemoryGB: null }, 'no-webgpu', /navigator\.gpu is missing/],
-    ['no adapter', { webgpu: true, adapter: null, adapterError: null, deviceMemoryGB: null }, 'no-adapter', /granted no GPU adapter: /],
+    [
+      'no navigator.gpu',
+      { webgpu: false, adapter: null, adapterError: null, deviceMemoryGB: null },
+      'no-webgpu',
+      /navigator\.gpu is missing/,
+    ],
+    [
+      'no adapter',
+      { webgpu: true, adapter: null, adapterError: null, deviceMemoryGB: null },
+      'no-adapter',
+      /granted no GPU adapter: /,
+    ],
     [
       'requestAdapter threw',
-      { webgpu: true, adapter: null, adapterError: 'requestAdapter() did not answer within 10000 ms', deviceMemoryGB: null },
+      {
+        webgpu: true,
+        adapter: null,
+        adapterError: 'requestAdapter() did not answer within 10000 ms',
+        deviceMemoryGB: null,
+      },
       'no-adapter',
       /\(requestAdapter\(\) did not answer within 10000 ms\)/,
     ],
-    ['small workgroup storage', caps({ maxComputeWorkgroupStorageSize: 16384 }), 'unsupported-gpu', /maxComputeWorkgroupStorageSize 16384 < 32768/],
-    ['too few storage buffers', caps({ maxStorageBuffersPerShaderStage: 8 }), 'unsupported-gpu', /maxStorageBuffersPerShaderStage 8 < 10/],
+    [
+      'small workgroup storage',
+      caps({ maxComputeWorkgroupStorageSize: 16384 }),
+      'unsupported-gpu',
+      /maxComputeWorkgroupStorageSize 16384 < 32768/,
+    ],
+    [
+      'too few storage buffers',
+      caps({ maxStorageBuffersPerShaderStage: 8 }),
+      'unsupported-gpu',
+      /maxStorageBuffersPerShaderStage 8 < 10/,
+    ],
     [
       'SwiftShader',
-      caps({ isFallback: true, vendor: 'google', architecture: 'swiftshader', shaderF16: false, maxBufferSize: GiB, maxStorageBufferBindingSize: GiB }),
+      caps({
+        isFallback: true,
+        vendor: 'google',
+        architecture: 'swiftshader',
+        shaderF16: false,
+        maxBufferSize: GiB,
+        maxStorageBufferBindingSize: GiB,
+      }),
       'ok',
       /^WebGPU adapter: google swiftshader \(software fallback\)\.$/,
     ],
@@ -116,13 +148,28 @@ describe('recommendModel', () => {
   it.each([
     ['a GPU with shader-f16 and no known memory limit', caps({}), undefined, 'Qwen3-4B-q4f16_1-MLC'],
     ['a GPU without shader-f16', caps({ shaderF16: false }), undefined, 'Qwen3-4B-q4f32_1-MLC'],
-    ['SwiftShader (fallback, no shader-f16)', caps({ isFallback: true, shaderF16: false }), undefined, 'Qwen3-0.6B-q4f32_1-MLC'],
+    [
+      'SwiftShader (fallback, no shader-f16)',
+      caps({ isFallback: true, shaderF16: false }),
+      undefined,
+      'Qwen3-0.6B-q4f32_1-MLC',
+    ],
     ['a fallback adapter with shader-f16', caps({ isFallback: true }), undefined, 'Qwen3-0.6B-q4f16_1-MLC'],
     ['4 GB of RAM with shader-f16 (2 GB budget)', caps({}, 4), undefined, 'Qwen3-1.7B-q4f16_1-MLC'],
     ['4 GB of RAM without shader-f16', caps({ shaderF16: false }, 4), undefined, 'Qwen3-0.6B-q4f32_1-MLC'],
-    ['a 1500 MB budget without shader-f16: no Qwen3 fits, the largest other f32 model does', caps({ shaderF16: false }), 1500, 'Llama-3.2-1B-Instruct-q4f32_1-MLC'],
+    [
+      'a 1500 MB budget without shader-f16: no Qwen3 fits, the largest other f32 model does',
+      caps({ shaderF16: false }),
+      1500,
+      'Llama-3.2-1B-Instruct-q4f32_1-MLC',
+    ],
     ['a 1500 MB budget with shader-f16: the smallest Qwen3 q4f16 fits', caps({}), 1500, 'Qwen3-0.6B-q4f16_1-MLC'],
-    ['256 MiB storage buffers: low-resource models only', caps({ maxStorageBufferBindingSize: 256 * 2 ** 20 }), undefined, 'Qwen3-4B-q4f16_1-MLC'],
+    [
+      '256 MiB storage buffers: low-resource models only',
+      caps({ maxStorageBufferBindingSize: 256 * 2 ** 20 }),
+      undefined,
+      'Qwen3-4B-q4f16_1-MLC',
+    ],
     ['a 300 MB budget: nothing fits', caps({ shaderF16: false }), 300, null],
     ['no adapter', caps(null), undefined, null],
   ])('%s -> %s', (_, capabilities, budget, expected) => {
@@ -134,7 +181,10 @@ describe('recommendModel', () => {
   });
 
   it('explains a SwiftShader recommendation in order', () => {
-    const rec = recommendModel(caps({ isFallback: true, vendor: 'google', architecture: 'swiftshader', shaderF16: false }), MODELS);
+    const rec = recommendModel(
+      caps({ isFallback: true, vendor: 'google', architecture: 'swiftshader', shaderF16: false }),
+      MODELS,
+    );
     expect(rec.reasons).toEqual([
       'WebGPU adapter: google swiftshader (software fallback).',
       'No shader-f16 on this GPU: only q4f32 builds can run.',
@@ -155,10 +205,25 @@ describe('checkModelFit', () => {
   const noF16 = caps({ shaderF16: false, maxStorageBufferBindingSize: 512 * 2 ** 20 });
   it.each([
     ['Qwen3-4B-q4f16_1-MLC', null, ['needs shader-f16, which this GPU lacks: use Qwen3-4B-q4f32_1-MLC']],
-    ['SmolLM2-360M-Instruct-q4f16_1-MLC', null, ['needs shader-f16, which this GPU lacks: use SmolLM2-360M-Instruct-q4f32_1-MLC']],
+    [
+      'SmolLM2-360M-Instruct-q4f16_1-MLC',
+      null,
+      ['needs shader-f16, which this GPU lacks: use SmolLM2-360M-Instruct-q4f32_1-MLC'],
+    ],
     ['Qwen3-0.6B-q0f16-MLC', null, ['needs shader-f16, which this GPU lacks: choose a q4f32 build']],
-    ['Llama-3.1-8B-Instruct-q4f16_1-MLC', null, ['needs shader-f16, which this GPU lacks: choose a q4f32 build', 'needs 1 GiB storage buffers; this GPU allows 512 MiB: choose a low-resource model']],
-    ['Qwen3-4B-q4f32_1-MLC', 2048, ['needs about 4.2 GB of GPU memory; about 2.0 GB is available: choose a smaller model']],
+    [
+      'Llama-3.1-8B-Instruct-q4f16_1-MLC',
+      null,
+      [
+        'needs shader-f16, which this GPU lacks: choose a q4f32 build',
+        'needs 1 GiB storage buffers; this GPU allows 512 MiB: choose a low-resource model',
+      ],
+    ],
+    [
+      'Qwen3-4B-q4f32_1-MLC',
+      2048,
+      ['needs about 4.2 GB of GPU memory; about 2.0 GB is available: choose a smaller model'],
+    ],
     ['Qwen3-0.6B-q4f32_1-MLC', 2048, []],
   ])('%s with budget %s', (id, budget, problems) => {
     expect(checkModelFit(noF16, spec(id), budget, MODELS)).toEqual({ id, fits: problems.length === 0, problems });
@@ -166,7 +231,9 @@ describe('checkModelFit', () => {
 
   it('checks a declared storage-buffer need', () => {
     const needy: ModelSpec = { ...spec('Qwen3-0.6B-q4f32_1-MLC'), requiredStorageBufferBytes: 262_144_000 };
-    expect(checkModelFit(caps({ maxStorageBufferBindingSize: 128 * 2 ** 20 }), needy, null).problems).toEqual(['needs 250 MiB storage buffers; this GPU allows 128 MiB']);
+    expect(checkModelFit(caps({ maxStorageBufferBindingSize: 128 * 2 ** 20 }), needy, null).problems).toEqual([
+      'needs 250 MiB storage buffers; this GPU allows 128 MiB',
+    ]);
   });
 });
 
@@ -175,11 +242,23 @@ describe('blockingProblem and smallerFamilyModel', () => {
     [
       caps({ shaderF16: false }),
       'Qwen3-4B-q4f16_1-MLC',
-      { code: 'no_f16', message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.', nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.' },
+      {
+        code: 'no_f16',
+        message: 'Qwen3-4B-q4f16_1-MLC needs shader-f16, which this GPU lacks.',
+        nextStep: 'Load Qwen3-4B-q4f32_1-MLC instead: the same model built for 32-bit floats.',
+      },
     ],
     [caps({ shaderF16: false }), 'Qwen3-4B-q4f32_1-MLC', null],
     [caps({}), 'Qwen3-4B-q4f16_1-MLC', null],
-    [caps(null), 'Qwen3-0.6B-q4f32_1-MLC', { code: 'no_webgpu', message: expect.stringContaining('granted no GPU adapter'), nextStep: expect.stringContaining('chrome://gpu') }],
+    [
+      caps(null),
+      'Qwen3-0.6B-q4f32_1-MLC',
+      {
+        code: 'no_webgpu',
+        message: expect.stringContaining('granted no GPU adapter'),
+        nextStep: expect.stringContaining('chrome://gpu'),
+      },
+    ],
   ])('blockingProblem %#', (capabilities, id, expected) => {
     expect(blockingProblem(capabilities, spec(id), MODELS)).toEqual(expected);
   });

@@ -65,7 +65,16 @@ describe('WebLlmChatModel: requests and streaming', () => {
   it('sends the messages unchanged with stream, include_usage, seed and per-call sampling', async () => {
     const { engine, model } = setup([{ deltas: ['a'] }, { deltas: ['b'] }]);
     await model.complete(request());
-    await model.complete(request({ temperature: 0.3, topP: 1, maxTokens: 16, seed: 9, purpose: 'hint', messages: [{ role: 'user', content: 'Hint?' }] }));
+    await model.complete(
+      request({
+        temperature: 0.3,
+        topP: 1,
+        maxTokens: 16,
+        seed: 9,
+        purpose: 'hint',
+        messages: [{ role: 'user', content: 'Hint?' }],
+      }),
+    );
     expect(engine.requests).toEqual([
       {
         messages: [
@@ -79,7 +88,15 @@ describe('WebLlmChatModel: requests and streaming', () => {
         max_tokens: 64,
         seed: 7,
       },
-      { messages: [{ role: 'user', content: 'Hint?' }], stream: true, stream_options: { include_usage: true }, temperature: 0.3, top_p: 1, max_tokens: 16, seed: 9 },
+      {
+        messages: [{ role: 'user', content: 'Hint?' }],
+        stream: true,
+        stream_options: { include_usage: true },
+        temperature: 0.3,
+        top_p: 1,
+        max_tokens: 16,
+        seed: 9,
+      },
     ]);
   });
 
@@ -107,18 +124,30 @@ describe('WebLlmChatModel: requests and streaming', () => {
     await model.complete(request({ thinking: false }));
     await model.complete(request({ thinking: true }));
     expect(engine.requests.map((r) => r.extra_body)).toEqual([{ enable_thinking: false }, { enable_thinking: true }]);
-    expect(toWebLlmRequest(request({ thinking: true }), { enableThinking: false }, 'Qwen3.5-2B-q4f16_1-MLC').extra_body).toEqual({ enable_thinking: true });
-    for (const other of ['Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC']) {
+    expect(
+      toWebLlmRequest(request({ thinking: true }), { enableThinking: false }, 'Qwen3.5-2B-q4f16_1-MLC').extra_body,
+    ).toEqual({ enable_thinking: true });
+    for (const other of [
+      'Llama-3.2-1B-Instruct-q4f16_1-MLC',
+      'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+      'DeepSeek-R1-Distill-Qwen-7B-q4f16_1-MLC',
+    ]) {
       expect(toWebLlmRequest(request({ thinking: false }), {}, other), other).not.toHaveProperty('extra_body');
     }
   });
 
   it('streams every delta to onToken and reports web-llm usage', async () => {
-    const { model } = setup([{ deltas: ['Hel', 'lo, ', 'wörld 🙂'], usage: { prompt_tokens: 21, completion_tokens: 3 } }]);
+    const { model } = setup([
+      { deltas: ['Hel', 'lo, ', 'wörld 🙂'], usage: { prompt_tokens: 21, completion_tokens: 3 } },
+    ]);
     const seen: string[] = [];
     const result = await model.complete(request({ onToken: (delta) => seen.push(delta) }));
     expect(seen).toEqual(['Hel', 'lo, ', 'wörld 🙂']);
-    expect(result).toEqual({ text: 'Hello, wörld 🙂', usage: { promptTokens: 21, completionTokens: 3 }, finishReason: 'stop' });
+    expect(result).toEqual({
+      text: 'Hello, wörld 🙂',
+      usage: { promptTokens: 21, completionTokens: 3 },
+      finishReason: 'stop',
+    });
     expect(model.id).toBe(`webllm:${MODEL}`);
   });
 
@@ -149,7 +178,13 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
       reset: async () => ({ observation: observations[0]!, info: {} }),
       step: async () => {
         step++;
-        return { observation: observations[step] ?? 'Correct!', reward: step === 3 ? 1 : 0, terminated: step === 3, truncated: false, info: {} };
+        return {
+          observation: observations[step] ?? 'Correct!',
+          reward: step === 3 ? 1 : 0,
+          terminated: step === 3,
+          truncated: false,
+          info: {},
+        };
       },
       solution: async () => null,
       toolFacts: async () => null,
@@ -174,9 +209,15 @@ describe('WebLlmChatModel: prompts stay prefix-stable across an episode', () => 
     const sent = engine.requests.map((r) => r.messages);
     expect(sent).toHaveLength(3);
     for (let turn = 1; turn < sent.length; turn++) {
-      expect(sent[turn]).toEqual([...sent[turn - 1]!, { role: 'assistant', content: carried[turn - 1] }, { role: 'user', content: observations[turn] }]);
+      expect(sent[turn]).toEqual([
+        ...sent[turn - 1]!,
+        { role: 'assistant', content: carried[turn - 1] },
+        { role: 'user', content: observations[turn] },
+      ]);
     }
-    expect(sent[0]).toEqual([{ role: 'user', content: expect.stringContaining('Observation: Guess a number from 1 to 3.') }]);
+    expect(sent[0]).toEqual([
+      { role: 'user', content: expect.stringContaining('Observation: Guess a number from 1 to 3.') },
+    ]);
     expect(new Set(engine.requests.map((r) => r.seed)).size).toBe(3);
   });
 });
@@ -192,10 +233,18 @@ describe('WebLlmChatModel: abort', () => {
 
   it('resolves at once with the text so far, interrupts the engine, and the engine serves the next call', async () => {
     const gate = deferred();
-    const { engine, model } = setup([{ deltas: ['one ', 'two ', 'three'], holdAt: 2, gate: gate.promise }, { deltas: ['next'] }]);
+    const { engine, model } = setup([
+      { deltas: ['one ', 'two ', 'three'], holdAt: 2, gate: gate.promise },
+      { deltas: ['next'] },
+    ]);
     const controller = new AbortController();
     const seen: string[] = [];
-    const pending = model.complete(request({ signal: controller.signal, onToken: (d) => (seen.push(d), seen.length === 2 && setTimeout(() => controller.abort(), 0)) }));
+    const pending = model.complete(
+      request({
+        signal: controller.signal,
+        onToken: (d) => (seen.push(d), seen.length === 2 && setTimeout(() => controller.abort(), 0)),
+      }),
+    );
     const result = await pending;
     expect(result.text).toBe('one two ');
     expect(result.finishReason).toBe('abort');
@@ -238,7 +287,10 @@ describe('WebLlmChatModel: abort', () => {
 describe('WebLlmChatModel: a lost engine', () => {
   it('waits for the recovered engine and starts the call over', async () => {
     const gate = deferred();
-    const { engines, source, model } = setup([{ deltas: ['par', 'tial'], holdAt: 1, gate: gate.promise }], [{ deltas: ['whole ', 'reply'] }]);
+    const { engines, source, model } = setup(
+      [{ deltas: ['par', 'tial'], holdAt: 1, gate: gate.promise }],
+      [{ deltas: ['whole ', 'reply'] }],
+    );
     const recovered = deferred();
     const seen: string[] = [];
     const pending = model.complete(request({ onToken: (d) => seen.push(d) }));
@@ -256,7 +308,10 @@ describe('WebLlmChatModel: a lost engine', () => {
   });
 
   it("treats web-llm's 'model not loaded' rejection as a loss", async () => {
-    const { source, model } = setup([{ deltas: [], createError: 'Error: Model not loaded before trying to complete ChatCompletionRequest.' }], [{ deltas: ['fine'] }]);
+    const { source, model } = setup(
+      [{ deltas: [], createError: 'Error: Model not loaded before trying to complete ChatCompletionRequest.' }],
+      [{ deltas: ['fine'] }],
+    );
     await expect(model.complete(request())).resolves.toMatchObject({ text: 'fine' });
     expect(source.reported).toHaveLength(1);
   });
@@ -278,7 +333,11 @@ describe('WebLlmChatModel: failures', () => {
       'context_length',
       /longer than webllm:Qwen3-0\.6B-q4f32_1-MLC's 8192-token context window .*load the model with a larger window under "Context window"/,
     ],
-    ['MessageOrderError: The last message should be from the `user` or `tool`.', 'bad_response', /^web-llm failed on webllm:Qwen3-0\.6B-q4f32_1-MLC: MessageOrderError/],
+    [
+      'MessageOrderError: The last message should be from the `user` or `tool`.',
+      'bad_response',
+      /^web-llm failed on webllm:Qwen3-0\.6B-q4f32_1-MLC: MessageOrderError/,
+    ],
   ])('%s -> %s', async (text, code, message) => {
     const { model } = setup([{ deltas: [], createError: text }]);
     const error = (await model.complete(request()).catch((e: unknown) => e)) as ChatModelError;
@@ -288,10 +347,16 @@ describe('WebLlmChatModel: failures', () => {
 
   it('says what to do when no model is loaded', async () => {
     const { source, model } = setup([]);
-    source.failWith = new ModelLoadError('network', 'Could not download Qwen3-0.6B-q4f32_1-MLC.', 'Check the connection.');
+    source.failWith = new ModelLoadError(
+      'network',
+      'Could not download Qwen3-0.6B-q4f32_1-MLC.',
+      'Check the connection.',
+    );
     const error = (await model.complete(request()).catch((e: unknown) => e)) as ChatModelError;
     expect(error.code).toBe('unreachable');
-    expect(error.message).toBe('the local model webllm:Qwen3-0.6B-q4f32_1-MLC is not available: Could not download Qwen3-0.6B-q4f32_1-MLC.. Check the connection.');
+    expect(error.message).toBe(
+      'the local model webllm:Qwen3-0.6B-q4f32_1-MLC is not available: Could not download Qwen3-0.6B-q4f32_1-MLC.. Check the connection.',
+    );
   });
 
   it('reports the window the model was loaded with, or null when only its own config knows', async () => {
@@ -303,6 +368,9 @@ describe('WebLlmChatModel: failures', () => {
   });
 
   it('refuses to be created before a model is loaded', () => {
-    expect(() => new WebLlmChatModel({ modelId: null, lease: async () => Promise.reject(new Error('x')), reportLost: () => {} })).toThrow(ChatModelError);
+    expect(
+      () =>
+        new WebLlmChatModel({ modelId: null, lease: async () => Promise.reject(new Error('x')), reportLost: () => {} }),
+    ).toThrow(ChatModelError);
   });
 });

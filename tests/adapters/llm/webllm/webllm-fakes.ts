@@ -3,7 +3,13 @@
 // chunks, a final chunk with finish_reason, then a usage chunk with empty choices; an interrupt
 // ends the stream with finish_reason 'abort' after the current token), and a worker whose
 // messages the test controls.
-import type { AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressCallback, MLCEngineConfig } from '@mlc-ai/web-llm';
+import type {
+  AppConfig,
+  ChatCompletionChunk,
+  ChatCompletionRequestStreaming,
+  InitProgressCallback,
+  MLCEngineConfig,
+} from '@mlc-ai/web-llm';
 import type { WebLlmEngine } from '../../../../src/adapters/llm/webllm/webllm-engine.ts';
 import type { EnginePort, WorkerLike } from '../../../../src/adapters/llm/webllm/webllm-session.ts';
 
@@ -114,7 +120,10 @@ export class FakeEngine implements WebLlmEngine {
 export class FakeWorker implements WorkerLike {
   readonly sent: unknown[] = [];
   terminated = false;
-  private readonly listeners: Record<string, Array<(event: MessageEvent | ErrorEvent) => void>> = { message: [], error: [] };
+  private readonly listeners: Record<string, Array<(event: MessageEvent | ErrorEvent) => void>> = {
+    message: [],
+    error: [],
+  };
 
   postMessage(message: unknown): void {
     this.sent.push(message);
@@ -136,7 +145,10 @@ export class FakeWorker implements WorkerLike {
 }
 
 /** Session deps whose workers say `spade:ready` at once and whose engines are `FakeEngine`s made by `makeEngine`. */
-export function fakeSessionDeps(makeEngine: (index: number) => FakeEngine = () => new FakeEngine(), options: { ready?: boolean; startTimeoutMs?: number } = {}) {
+export function fakeSessionDeps(
+  makeEngine: (index: number) => FakeEngine = () => new FakeEngine(),
+  options: { ready?: boolean; startTimeoutMs?: number } = {},
+) {
   const workers: FakeWorker[] = [];
   const engines: FakeEngine[] = [];
   const configs: MLCEngineConfig[] = [];

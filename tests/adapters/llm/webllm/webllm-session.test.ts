@@ -4,7 +4,13 @@ import { ModelLoadError } from '../../../../src/adapters/llm/webllm/webllm-error
 import { WebLlmSession, type SessionEvent } from '../../../../src/adapters/llm/webllm/webllm-session.ts';
 import { deferred, fakeSessionDeps, FakeEngine } from './webllm-fakes.ts';
 
-const MODEL = customModel({ modelUrl: 'https://models.example/Qwen3-0.6B-q4f32_1-MLC/', modelLibUrl: 'https://models.example/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm' }, 'https://app.example/');
+const MODEL = customModel(
+  {
+    modelUrl: 'https://models.example/Qwen3-0.6B-q4f32_1-MLC/',
+    modelLibUrl: 'https://models.example/Qwen3-0.6B-q4f32_1_cs1k-webgpu.wasm',
+  },
+  'https://app.example/',
+);
 const ID = 'custom:Qwen3-0.6B-q4f32_1-MLC';
 
 function session(makeEngine?: (index: number) => FakeEngine, options?: { ready?: boolean; startTimeoutMs?: number }) {
@@ -12,7 +18,10 @@ function session(makeEngine?: (index: number) => FakeEngine, options?: { ready?:
   const s = new WebLlmSession(fakes.deps);
   const events: SessionEvent[] = [];
   s.on((event) => events.push(event));
-  const kinds = () => events.map((e) => (e.type === 'status' ? `status:${e.status}` : e.type === 'progress' ? `progress:${e.progress.stage}` : e.type));
+  const kinds = () =>
+    events.map((e) =>
+      e.type === 'status' ? `status:${e.status}` : e.type === 'progress' ? `progress:${e.progress.stage}` : e.type,
+    );
   return { ...fakes, s, events, kinds };
 }
 
@@ -41,9 +50,18 @@ describe('WebLlmSession: loading', () => {
     await s.load(MODEL);
     expect(engines[0]!.reloads).toEqual([ID]);
     expect(configs[0]!.appConfig).toEqual({ model_list: [MODEL.record], cacheBackend: 'cache' });
-    expect(kinds()).toEqual(['status:loading', 'progress:preparing', 'progress:preparing', 'progress:downloading', 'progress:done', 'status:ready']);
+    expect(kinds()).toEqual([
+      'status:loading',
+      'progress:preparing',
+      'progress:preparing',
+      'progress:downloading',
+      'progress:done',
+      'status:ready',
+    ]);
     const fetching = events.find((e) => e.type === 'progress' && e.progress.stage === 'downloading');
-    expect(fetching).toMatchObject({ progress: { percent: 50, megabytes: 200, totalMegabytes: 400, shards: { done: 5, total: 10 }, fromCache: false } });
+    expect(fetching).toMatchObject({
+      progress: { percent: 50, megabytes: 200, totalMegabytes: 400, shards: { done: 5, total: 10 }, fromCache: false },
+    });
     expect(s.status).toBe('ready');
     expect(s.modelId).toBe(ID);
     expect((await s.lease()).engine).toBe(engines[0]);
@@ -74,8 +92,14 @@ describe('WebLlmSession: loading', () => {
 
   it.each([
     ['TypeError: Failed to fetch', 'network'],
-    ['ShaderF16SupportError: This model requires WebGPU extension shader-f16, which is not enabled in this browser.', 'no_f16'],
-    ['DeviceLostError: The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).', 'device_lost'],
+    [
+      'ShaderF16SupportError: This model requires WebGPU extension shader-f16, which is not enabled in this browser.',
+      'no_f16',
+    ],
+    [
+      'DeviceLostError: The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).',
+      'device_lost',
+    ],
   ])('a reload failing with %s fails the load with %s, stops the worker and leaves no engine', async (text, code) => {
     const { s, workers } = session(() => {
       const engine = new FakeEngine();
@@ -109,13 +133,19 @@ describe('WebLlmSession: loading', () => {
 
   it('fails with worker_failed when the worker never says it is ready, or reports an error', async () => {
     const silent = session(undefined, { ready: false, startTimeoutMs: 20 });
-    expect(await failure(silent.s.load(MODEL))).toMatchObject({ code: 'worker_failed', message: 'The model worker did not start within 20 ms.' });
+    expect(await failure(silent.s.load(MODEL))).toMatchObject({
+      code: 'worker_failed',
+      message: 'The model worker did not start within 20 ms.',
+    });
     const hold = deferred();
     const crashing = session(() => Object.assign(new FakeEngine(), { reloadResult: () => hold.promise }));
     const pending = failure(crashing.s.load(MODEL));
     await settle();
     crashing.workers[0]!.fail('Uncaught RangeError: Array buffer allocation failed');
-    expect(await pending).toMatchObject({ code: 'worker_failed', message: 'The model worker stopped: Uncaught RangeError: Array buffer allocation failed.' });
+    expect(await pending).toMatchObject({
+      code: 'worker_failed',
+      message: 'The model worker stopped: Uncaught RangeError: Array buffer allocation failed.',
+    });
   });
 
   it('a new load replaces the loaded model and its worker', async () => {
@@ -138,12 +168,23 @@ describe('WebLlmSession: a lost device', () => {
     workers[0]!.emit({ kind: 'spade:device-lost', reason: 'unknown', message: 'GPU process crashed' });
     expect(s.status).toBe('recovering');
     const waiting = s.lease();
-    expect(await first.lost).toEqual(new Error('DeviceLostError: the GPU device was lost (unknown: GPU process crashed)'));
+    expect(await first.lost).toEqual(
+      new Error('DeviceLostError: the GPU device was lost (unknown: GPU process crashed)'),
+    );
     const lease = await waiting;
     expect(lease.engine).toBe(engines[1]);
     expect(engines[1]!.reloads).toEqual([ID]);
     expect(workers[0]!.terminated).toBe(true);
-    expect(kinds()).toEqual(['status:loading', 'progress:preparing', 'status:ready', 'device-lost', 'status:recovering', 'progress:preparing', 'status:ready', 'recovered']);
+    expect(kinds()).toEqual([
+      'status:loading',
+      'progress:preparing',
+      'status:ready',
+      'device-lost',
+      'status:recovering',
+      'progress:preparing',
+      'status:ready',
+      'recovered',
+    ]);
   });
 
   it('recovers when a chat call reports the lease lost', async () => {
@@ -157,7 +198,11 @@ describe('WebLlmSession: a lost device', () => {
   });
 
   it('reports a failed recovery and leaves no engine', async () => {
-    const { s, events } = session((i) => Object.assign(new FakeEngine(), { reloadResult: () => (i === 0 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')) }));
+    const { s, events } = session((i) =>
+      Object.assign(new FakeEngine(), {
+        reloadResult: () => (i === 0 ? Promise.resolve() : Promise.reject('TypeError: Failed to fetch')),
+      }),
+    );
     await s.load(MODEL);
     await s.lease();
     s.reportLost(await s.lease(), new Error('DeviceLostError'));
@@ -169,7 +214,9 @@ describe('WebLlmSession: a lost device', () => {
 
   it('an unload during a recovery ends it quietly', async () => {
     const hold = deferred();
-    const { s, workers, kinds } = session((i) => Object.assign(new FakeEngine(), { reloadResult: () => (i === 0 ? Promise.resolve() : hold.promise) }));
+    const { s, workers, kinds } = session((i) =>
+      Object.assign(new FakeEngine(), { reloadResult: () => (i === 0 ? Promise.resolve() : hold.promise) }),
+    );
     await s.load(MODEL);
     workers[0]!.emit({ kind: 'spade:device-lost', reason: 'unknown', message: '' });
     await settle();

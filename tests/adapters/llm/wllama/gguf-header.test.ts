@@ -34,7 +34,15 @@ describe('the generated tiny model', () => {
 describe('readGgufHeader', () => {
   it('reads the metadata, the tensor count and the parameter count', () => {
     const summary = readGgufHeader(bytes);
-    expect(summary).toMatchObject({ version: 3, tensorCount: 21, architecture: 'llama', name: 'SPADE tiny test model', contextLength: 16384, hasChatTemplate: true, complete: true });
+    expect(summary).toMatchObject({
+      version: 3,
+      tensorCount: 21,
+      architecture: 'llama',
+      name: 'SPADE tiny test model',
+      contextLength: 16384,
+      hasChatTemplate: true,
+      complete: true,
+    });
     expect(summary.parameters).toBe(2 * 357 * 64 + 64 + 2 * (2 * 64 + 2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 128));
     expect(summary.metadata['llama.attention.layer_norm_rms_epsilon']).toBeCloseTo(1e-5, 10);
     expect(summary.metadata['tokenizer.ggml.tokens']).toEqual({ arrayOf: 'string', length: 357 });
@@ -43,7 +51,13 @@ describe('readGgufHeader', () => {
 
   it('reports a prefix that ends inside the metadata as incomplete instead of failing', () => {
     const summary = readGgufHeader(bytes.subarray(0, 600));
-    expect(summary).toMatchObject({ version: 3, tensorCount: 21, architecture: 'llama', parameters: null, complete: false });
+    expect(summary).toMatchObject({
+      version: 3,
+      tensorCount: 21,
+      architecture: 'llama',
+      parameters: null,
+      complete: false,
+    });
     expect(summary.metadata).not.toHaveProperty('tokenizer.chat_template');
   });
 
@@ -56,7 +70,10 @@ describe('readGgufHeader', () => {
       }
     })();
     expect(error).toBeInstanceOf(GgufFormatError);
-    expect(error).toMatchObject({ code: 'not_gguf', message: expect.stringMatching(/^this is not a GGUF file \(it starts with "PK\\u0003\\u0004", expected "GGUF"\)/) });
+    expect(error).toMatchObject({
+      code: 'not_gguf',
+      message: expect.stringMatching(/^this is not a GGUF file \(it starts with "PK\\u0003\\u0004", expected "GGUF"\)/),
+    });
   });
 
   it('refuses an unknown GGUF version and an impossible metadata type', () => {
@@ -66,6 +83,8 @@ describe('readGgufHeader', () => {
     const type = bytes.slice();
     const firstTypeAt = 4 + 4 + 8 + 8 + 8 + 'general.architecture'.length;
     new DataView(type.buffer).setUint32(firstTypeAt, 99, true);
-    expect(() => readGgufHeader(type)).toThrow(expect.objectContaining({ code: 'corrupt', message: expect.stringMatching(/unknown metadata type 99/) }));
+    expect(() => readGgufHeader(type)).toThrow(
+      expect.objectContaining({ code: 'corrupt', message: expect.stringMatching(/unknown metadata type 99/) }),
+    );
   });
 });

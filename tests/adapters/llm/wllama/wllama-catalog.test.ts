@@ -1,13 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameOf } from '../../../../src/adapters/llm/wllama/wllama-cache.ts';
-import { estimateCpuSpeed, formatBytes, formatRate, formatSpeed, RECOMMENDED_GGUF_MODELS, threadSpeedup } from '../../../../src/adapters/llm/wllama/wllama-catalog.ts';
+import {
+  estimateCpuSpeed,
+  formatBytes,
+  formatRate,
+  formatSpeed,
+  RECOMMENDED_GGUF_MODELS,
+  threadSpeedup,
+} from '../../../../src/adapters/llm/wllama/wllama-catalog.ts';
 import { cpuEnvironment, needsCompatBuild } from '../../../../src/adapters/llm/wllama/wllama-engine.ts';
 
 describe('threads', () => {
   it('uses one thread unless the page is cross-origin isolated, then half the logical processors (2 to 8)', () => {
-    const env = (crossOriginIsolated: boolean, hardwareConcurrency?: number) => cpuEnvironment({ crossOriginIsolated, navigator: { hardwareConcurrency } }).threads;
-    expect([env(false, 16), env(true, 1), env(true, 2), env(true, 3), env(true, 8), env(true, 32), env(true, undefined)]).toEqual([1, 1, 2, 2, 4, 8, 1]);
-    expect(cpuEnvironment({ crossOriginIsolated: true, navigator: { hardwareConcurrency: 8 } })).toEqual({ crossOriginIsolated: true, hardwareConcurrency: 8, threads: 4 });
+    const env = (crossOriginIsolated: boolean, hardwareConcurrency?: number) =>
+      cpuEnvironment({ crossOriginIsolated, navigator: { hardwareConcurrency } }).threads;
+    expect([
+      env(false, 16),
+      env(true, 1),
+      env(true, 2),
+      env(true, 3),
+      env(true, 8),
+      env(true, 32),
+      env(true, undefined),
+    ]).toEqual([1, 1, 2, 2, 4, 8, 1]);
+    expect(cpuEnvironment({ crossOriginIsolated: true, navigator: { hardwareConcurrency: 8 } })).toEqual({
+      crossOriginIsolated: true,
+      hardwareConcurrency: 8,
+      threads: 4,
+    });
   });
 
   it('needs the compatibility build without JSPI or Memory64, except in Firefox', () => {
@@ -17,7 +37,10 @@ describe('threads', () => {
           if (descriptor.address === 'i64' && !memory64) throw new TypeError('address');
         }
       };
-      return needsCompatBuild({ WebAssembly: { Memory, ...(jspi ? { Suspending: class {} } : {}) } as unknown as typeof WebAssembly, navigator: { userAgent } });
+      return needsCompatBuild({
+        WebAssembly: { Memory, ...(jspi ? { Suspending: class {} } : {}) } as unknown as typeof WebAssembly,
+        navigator: { userAgent },
+      });
     };
     expect(browser(true, true, 'Chrome/140')).toBe(false);
     expect(browser(false, true, 'Chrome/120')).toBe(true);
@@ -50,7 +73,9 @@ describe('estimateCpuSpeed', () => {
   it('ranks the recommended models: the larger is slower', () => {
     const [small, large] = RECOMMENDED_GGUF_MODELS.map((m) => estimateCpuSpeed(m.approxBytes, 1, m.paramsB));
     expect(large!.generate[1]).toBeLessThan(small!.generate[1]);
-    expect(RECOMMENDED_GGUF_MODELS.every((m) => /^https:\/\/huggingface\.co\/.+\/resolve\/main\/.+\.gguf$/.test(m.url))).toBe(true);
+    expect(
+      RECOMMENDED_GGUF_MODELS.every((m) => /^https:\/\/huggingface\.co\/.+\/resolve\/main\/.+\.gguf$/.test(m.url)),
+    ).toBe(true);
   });
 });
 
@@ -60,7 +85,9 @@ describe('formatting', () => {
     expect(formatSpeed([8.3, 33.3])).toBe('8.3–33 tokens/s');
     expect([formatRate(40), formatRate(null)]).toEqual(['40.0 tokens/s', 'no rate reported']);
     expect([formatBytes(488_800), formatBytes(397e6), formatBytes(1.11e9)]).toEqual(['488.8 kB', '397 MB', '1.11 GB']);
-    expect(fileNameOf('https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf?download=true')).toBe('Qwen3-0.6B-Q4_K_M.gguf');
+    expect(
+      fileNameOf('https://huggingface.co/unsloth/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q4_K_M.gguf?download=true'),
+    ).toBe('Qwen3-0.6B-Q4_K_M.gguf');
     expect(fileNameOf('http://127.0.0.1:1/models/my%20model.gguf')).toBe('my model.gguf');
   });
 });

@@ -21,7 +21,12 @@ function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
 function setup(replies: FakeWllamaReply[], options: { enableThinking?: boolean } = {}) {
   const engine = new FakeWllama(replies);
   const speeds: GenerationSpeed[] = [];
-  const model = new WllamaChatModel(engine, { modelName: 'Qwen3-0.6B-Q4_K_M.gguf', contextTokens: 8192, onSpeed: (s) => speeds.push(s), ...options });
+  const model = new WllamaChatModel(engine, {
+    modelName: 'Qwen3-0.6B-Q4_K_M.gguf',
+    contextTokens: 8192,
+    onSpeed: (s) => speeds.push(s),
+    ...options,
+  });
   return { engine, model, speeds };
 }
 
@@ -79,7 +84,10 @@ describe('WllamaChatModel: requests and streaming', () => {
     const { engine, model } = setup([{ deltas: ['a'] }, { deltas: ['b'] }], { enableThinking: false });
     await model.complete(request({ thinking: true }));
     await model.complete(request({ thinking: false }));
-    expect(engine.requests.map((r) => r.chat_template_kwargs)).toEqual([{ enable_thinking: true }, { enable_thinking: false }]);
+    expect(engine.requests.map((r) => r.chat_template_kwargs)).toEqual([
+      { enable_thinking: true },
+      { enable_thinking: false },
+    ]);
   });
 
   it('streams every piece to onToken and returns their concatenation with the engine token counts', async () => {
@@ -87,14 +95,33 @@ describe('WllamaChatModel: requests and streaming', () => {
     const pieces: string[] = [];
     const result = await model.complete(request({ onToken: (p) => pieces.push(p) }));
     expect(pieces).toEqual(['```py', 'thon\n', 'class A:']);
-    expect(result).toEqual({ text: '```python\nclass A:', usage: { promptTokens: 12, completionTokens: 3 }, finishReason: 'length' });
-    expect(speeds).toEqual([{ promptTokens: 12, promptTokensPerSecond: 100, completionTokens: 3, completionTokensPerSecond: 40 }]);
+    expect(result).toEqual({
+      text: '```python\nclass A:',
+      usage: { promptTokens: 12, completionTokens: 3 },
+      finishReason: 'length',
+    });
+    expect(speeds).toEqual([
+      { promptTokens: 12, promptTokensPerSecond: 100, completionTokens: 3, completionTokensPerSecond: 40 },
+    ]);
   });
 
   it('reports a rate the engine could not measure as null, never NaN or a crash in the view', async () => {
-    const { model, speeds } = setup([{ deltas: ['a'], timings: { prompt_n: 0, cache_n: 12, prompt_ms: 0, prompt_per_second: null, predicted_per_second: Number.POSITIVE_INFINITY } }]);
+    const { model, speeds } = setup([
+      {
+        deltas: ['a'],
+        timings: {
+          prompt_n: 0,
+          cache_n: 12,
+          prompt_ms: 0,
+          prompt_per_second: null,
+          predicted_per_second: Number.POSITIVE_INFINITY,
+        },
+      },
+    ]);
     await model.complete(request());
-    expect(speeds).toEqual([{ promptTokens: 12, promptTokensPerSecond: null, completionTokens: 1, completionTokensPerSecond: null }]);
+    expect(speeds).toEqual([
+      { promptTokens: 12, promptTokensPerSecond: null, completionTokens: 1, completionTokensPerSecond: null },
+    ]);
   });
 
   it("finishes with 'stop' when the model ends its reply", async () => {
@@ -104,7 +131,11 @@ describe('WllamaChatModel: requests and streaming', () => {
 
   it('runs calls one at a time', async () => {
     const { engine, model } = setup([{ deltas: ['a', 'b', 'c'] }, { deltas: ['d'] }, { deltas: ['e'] }]);
-    const results = await Promise.all([model.complete(request()), model.complete(request()), model.complete(request())]);
+    const results = await Promise.all([
+      model.complete(request()),
+      model.complete(request()),
+      model.complete(request()),
+    ]);
     expect(results.map((r) => r.text)).toEqual(['abc', 'd', 'e']);
     expect(engine.maxActive).toBe(1);
   });
@@ -113,7 +144,10 @@ describe('WllamaChatModel: requests and streaming', () => {
 describe('WllamaChatModel: abort', () => {
   it('resolves with the text so far and finishReason abort; later pieces are dropped; the next call works', async () => {
     const abort = new AbortController();
-    const { engine, model } = setup([{ deltas: ['one ', 'two ', 'three ', 'four'], beforePiece: (i) => void (i === 2 && abort.abort()) }, { deltas: ['again'] }]);
+    const { engine, model } = setup([
+      { deltas: ['one ', 'two ', 'three ', 'four'], beforePiece: (i) => void (i === 2 && abort.abort()) },
+      { deltas: ['again'] },
+    ]);
     const pieces: string[] = [];
     const result = await model.complete(request({ signal: abort.signal, onToken: (p) => pieces.push(p) }));
     expect(result).toMatchObject({ text: 'one two ', finishReason: 'abort' });
@@ -126,14 +160,25 @@ describe('WllamaChatModel: abort', () => {
     const { engine, model } = setup([]);
     const abort = new AbortController();
     abort.abort();
-    await expect(model.complete(request({ signal: abort.signal }))).resolves.toMatchObject({ text: '', finishReason: 'abort' });
+    await expect(model.complete(request({ signal: abort.signal }))).resolves.toMatchObject({
+      text: '',
+      finishReason: 'abort',
+    });
     expect(engine.requests).toEqual([]);
   });
 });
 
 describe('WllamaChatModel: failures', () => {
   it("turns the engine's context overflow into context_length with the loaded context and what to change", async () => {
-    const { model } = setup([{ deltas: [], error: wllamaError('request (9319 tokens) exceeds the available context size (8192 tokens), try increasing it', 'inference_error') }]);
+    const { model } = setup([
+      {
+        deltas: [],
+        error: wllamaError(
+          'request (9319 tokens) exceeds the available context size (8192 tokens), try increasing it',
+          'inference_error',
+        ),
+      },
+    ]);
     const error = await failureOf(model.complete(request()));
     expect(error.code).toBe('context_length');
     expect(error.message).toBe(
@@ -157,7 +202,9 @@ describe('WllamaChatModel: failures', () => {
     expect(crashed.message).toMatch(/stopped \(memory access out of bounds\)\. Reload the model/);
     const failed = await failureOf(model.complete(request()));
     expect(failed.code).toBe('bad_response');
-    expect(failed.message).toMatch(/^the CPU engine failed on wllama:Qwen3-0\.6B-Q4_K_M\.gguf: Model failed to start inference\./);
+    expect(failed.message).toMatch(
+      /^the CPU engine failed on wllama:Qwen3-0\.6B-Q4_K_M\.gguf: Model failed to start inference\./,
+    );
   });
 });
 
@@ -199,7 +246,10 @@ describe('WllamaChatModel: window and prompt tokens', () => {
 
   it('counts a prompt longer than the window as more than the window, and fails clearly otherwise', async () => {
     const long = request({ messages: [{ role: 'user', content: 'x'.repeat(40_000) }] });
-    const refused = () => ({ deltas: [], error: wllamaError('the request exceeds the available context size, try increasing it', 'inference_error') });
+    const refused = () => ({
+      deltas: [],
+      error: wllamaError('the request exceeds the available context size, try increasing it', 'inference_error'),
+    });
     const { model } = setup([refused(), refused()]);
     await expect(model.countPromptTokens(request())).resolves.toBe(8193);
     await expect(model.countPromptTokens(long)).resolves.toBe(10_004);

@@ -22,7 +22,11 @@ export function wllamaError(message: string, type: string): Error {
   return Object.assign(new Error(message), { type });
 }
 
-const chunk = (content: string | null, finish: 'stop' | 'length' | null, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
+const chunk = (
+  content: string | null,
+  finish: 'stop' | 'length' | null,
+  extra: Partial<ChatCompletionChunk> = {},
+): ChatCompletionChunk => ({
   id: '',
   object: 'chat.completion.chunk',
   created: 0,
@@ -82,7 +86,11 @@ export class FakeWllama implements WllamaLike {
     try {
       if (reply.progressTotal !== undefined && options.return_progress) {
         await new Promise((resolve) => setTimeout(resolve, 1));
-        onData({ ...chunk(null, null), choices: [], prompt_progress: { total: reply.progressTotal, cache: 0, processed: 8, time_ms: 3 } });
+        onData({
+          ...chunk(null, null),
+          choices: [],
+          prompt_progress: { total: reply.progressTotal, cache: 0, processed: 8, time_ms: 3 },
+        });
       }
       for (const [index, delta] of reply.deltas.entries()) {
         await reply.beforePiece?.(index);

@@ -9,8 +9,11 @@ const listed = (text: string) => (text ? text.split(', ') : []);
 
 /** Runs all-off and one-factor trials, then names the factors that add growth over all-off. */
 function greenhouse(observations: readonly string[]): string {
-  const trials = grabAll(latestOf(observations), /Trial \[([a-z, ]*)\] (\d+) cm/g).map(([on, g]) => [listed(on!), Number(g)] as const);
-  const growth = (plan: string) => trials.find(([on]) => (plan === 'none' ? on.length === 0 : on.length === 1 && on[0] === plan))?.[1];
+  const trials = grabAll(latestOf(observations), /Trial \[([a-z, ]*)\] (\d+) cm/g).map(
+    ([on, g]) => [listed(on!), Number(g)] as const,
+  );
+  const growth = (plan: string) =>
+    trials.find(([on]) => (plan === 'none' ? on.length === 0 : on.length === 1 && on[0] === plan))?.[1];
   const next = TRIAL_PLAN.find((plan) => growth(plan) === undefined);
   if (next) return boxed(`test ${next}`);
   return boxed(`causes ${FACTORS.filter((f) => growth(f)! > growth('none')!).join(', ')}`);
@@ -27,11 +30,15 @@ const TILES = ['A', 'B', 'C', 'D', 'E'];
 
 /** Pushes every tile once; a tile's direct trigger is the smallest pushed set, other than its own, that it falls in. */
 function domino(observations: readonly string[]): string {
-  const falls = new Map(grabAll(latestOf(observations), /push ([A-E]) -> ([A-E, ]+)/g).map(([t, f]) => [t!, listed(f!.trim())]));
+  const falls = new Map(
+    grabAll(latestOf(observations), /push ([A-E]) -> ([A-E, ]+)/g).map(([t, f]) => [t!, listed(f!.trim())]),
+  );
   const next = TILES.find((t) => !falls.has(t));
   if (next) return boxed(`push ${next}`);
   const links = TILES.flatMap((t) => {
-    const triggers = TILES.filter((u) => u !== t && falls.get(u)!.includes(t)).sort((a, b) => falls.get(a)!.length - falls.get(b)!.length);
+    const triggers = TILES.filter((u) => u !== t && falls.get(u)!.includes(t)).sort(
+      (a, b) => falls.get(a)!.length - falls.get(b)!.length,
+    );
     return triggers.length > 0 ? [`${triggers[0]}>${t}`] : [];
   });
   return boxed(`links ${links.join(', ')}`);
@@ -40,14 +47,22 @@ function domino(observations: readonly string[]): string {
 function wards(observations: readonly string[]) {
   const text = firstOf(observations);
   const group = (name: string) =>
-    new Map(grabAll(grab(text, new RegExp(`${name} cases: ([^.]*)\\.`))[0]!, /(\w+) (\d+) of (\d+) recovered/g).map(([d, r, n]) => [d!, [Number(r), Number(n)]] as const));
+    new Map(
+      grabAll(grab(text, new RegExp(`${name} cases: ([^.]*)\\.`))[0]!, /(\w+) (\d+) of (\d+) recovered/g).map(
+        ([d, r, n]) => [d!, [Number(r), Number(n)]] as const,
+      ),
+    );
   return { mild: group('Mild'), severe: group('Severe') };
 }
 
 /** Reads the log's beat from the blink turns nobody caused, then tests the buttons on off-beat turns. */
 function kiosk(observations: readonly string[]): string {
   const text = latestOf(observations);
-  const log = grabAll(text, /Turn (\d+): (?:([A-E]) pressed|no press), (blink|dark)/g).map(([t, b, lit]) => ({ turn: Number(t), button: b || null, lit: lit === 'blink' }));
+  const log = grabAll(text, /Turn (\d+): (?:([A-E]) pressed|no press), (blink|dark)/g).map(([t, b, lit]) => ({
+    turn: Number(t),
+    button: b || null,
+    lit: lit === 'blink',
+  }));
   const next = Number(grab(text, /Next is turn (\d+)/)[0]);
   const visitorBlinks = log.filter((e) => e.turn <= 9 && e.lit).map((e) => e.turn);
   const period = visitorBlinks[1]! - visitorBlinks[0]!;
@@ -70,7 +85,12 @@ function kioskHabit(observations: readonly string[]): string {
 export const CAUSAL_POLICIES: readonly SuitePolicy[] = [
   { title: 'Greenhouse Trials', skill: SKILL, win: greenhouse, lose: greenhouseRecords },
   // The losing line pushes A once and guesses a single chain.
-  { title: 'Domino Garden', skill: SKILL, win: domino, lose: (obs) => (obs.length < 2 ? boxed('push A') : boxed('links A>B, B>C, C>D, D>E')) },
+  {
+    title: 'Domino Garden',
+    skill: SKILL,
+    win: domino,
+    lose: (obs) => (obs.length < 2 ? boxed('push A') : boxed('links A>B, B>C, C>D, D>E')),
+  },
   {
     title: 'Ward Records',
     skill: SKILL,

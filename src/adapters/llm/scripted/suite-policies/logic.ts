@@ -24,7 +24,9 @@ function finishOrder(observations: readonly string[]): string {
           holds(p, x!, y!),
     ),
   );
-  const order = permutations(runners).find((o) => tests.every((test) => test(new Map(o.map((name, i) => [name, i + 1])))));
+  const order = permutations(runners).find((o) =>
+    tests.every((test) => test(new Map(o.map((name, i) => [name, i + 1])))),
+  );
   return boxed((order ?? runners).join(' '));
 }
 
@@ -55,12 +57,17 @@ type Suspect = { name: string; looks: Record<string, boolean> };
 const FEATURES = ['hat', 'glasses', 'scarf', 'boots'];
 
 function lineup(observations: readonly string[]) {
-  const suspects: Suspect[] = grabAll(firstOf(observations), /(\w+) \(hat (yes|no), glasses (yes|no), scarf (yes|no), boots (yes|no)\)/g).map(([name, ...values]) => ({
+  const suspects: Suspect[] = grabAll(
+    firstOf(observations),
+    /(\w+) \(hat (yes|no), glasses (yes|no), scarf (yes|no), boots (yes|no)\)/g,
+  ).map(([name, ...values]) => ({
     name: name!,
     looks: Object.fromEntries(FEATURES.map((f, i) => [f, values[i] === 'yes'])),
   }));
   const latest = latestOf(observations);
-  const answers = grabAll(grab(latest, /Witness answers so far: ([^.]*)\./)[0]!, /(\w+)=(yes|no)/g).map(([f, v]) => [f!, v === 'yes'] as const);
+  const answers = grabAll(grab(latest, /Witness answers so far: ([^.]*)\./)[0]!, /(\w+)=(yes|no)/g).map(
+    ([f, v]) => [f!, v === 'yes'] as const,
+  );
   const left = Number(grab(latest, /Questions left: (\d+)/)[0]);
   return { suspects, answers, left };
 }
@@ -70,16 +77,20 @@ function splitter(group: readonly Suspect[], left: number): string | null {
   for (const feature of FEATURES) {
     const yes = group.filter((s) => s.looks[feature]);
     const no = group.filter((s) => !s.looks[feature]);
-    if (left > 0 && yes.length > 0 && no.length > 0 && solvable(yes, left - 1) && solvable(no, left - 1)) return feature;
+    if (left > 0 && yes.length > 0 && no.length > 0 && solvable(yes, left - 1) && solvable(no, left - 1))
+      return feature;
   }
   return null;
 }
-const solvable = (group: readonly Suspect[], left: number): boolean => group.length <= 1 || splitter(group, left) !== null;
+const solvable = (group: readonly Suspect[], left: number): boolean =>
+  group.length <= 1 || splitter(group, left) !== null;
 
 function closure(observations: readonly string[], rounds: number): string[] {
   const text = firstOf(observations);
   const active = new Set(grab(text, /Signals start active: ([a-z, ]+)\./)[0]!.split(', '));
-  const rules = grabAll(grab(text, /Rules: (.*?)\. A rule fires/)[0]!, /if ([a-z ]+?) then ([a-z]+)/g).map(([needs, result]) => ({ needs: needs!.split(' and '), result: result! }));
+  const rules = grabAll(grab(text, /Rules: (.*?)\. A rule fires/)[0]!, /if ([a-z ]+?) then ([a-z]+)/g).map(
+    ([needs, result]) => ({ needs: needs!.split(' and '), result: result! }),
+  );
   for (let round = 0; round < rounds; round++) {
     const fired = rules.filter((rule) => rule.needs.every((n) => active.has(n))).map((rule) => rule.result);
     if (fired.every((r) => active.has(r))) break;

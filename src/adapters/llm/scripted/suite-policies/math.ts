@@ -27,7 +27,9 @@ function purse(observations: readonly string[]) {
 }
 
 const det3 = (m: number[][]) =>
-  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) + m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+  m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+  m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+  m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
 
 function receipts(observations: readonly string[]) {
   const text = firstOf(observations);
@@ -42,7 +44,9 @@ function basketCost(observations: readonly string[]): number {
   const matrix = rows.map((row) => row.slice(0, 3));
   const totals = rows.map((row) => row[3]!);
   const d = det3(matrix);
-  const prices = [0, 1, 2].map((col) => det3(matrix.map((row, r) => row.map((v, c) => (c === col ? totals[r]! : v)))) / d);
+  const prices = [0, 1, 2].map(
+    (col) => det3(matrix.map((row, r) => row.map((v, c) => (c === col ? totals[r]! : v)))) / d,
+  );
   return Math.round(basket.reduce((sum, n, i) => sum + n * prices[i]!, 0));
 }
 
@@ -52,7 +56,9 @@ const NAIVE_PLAN = [2, 3, 5];
 /** Asks the planned moduli in turn, then names the smallest number from 1 to 1000 with the remainders heard. */
 function oracle(plan: readonly number[]) {
   return (observations: readonly string[]): string => {
-    const known = grabAll(latestOf(observations), /n mod (\d+) = (\d+)/g).map(([k, r]) => [Number(k), Number(r)] as const);
+    const known = grabAll(latestOf(observations), /n mod (\d+) = (\d+)/g).map(
+      ([k, r]) => [Number(k), Number(r)] as const,
+    );
     const next = plan.find((k) => !known.some(([asked]) => asked === k));
     if (next !== undefined) return boxed(`mod ${next}`);
     for (let n = 1; n <= 1000; n++) if (known.every(([k, r]) => n % k === r)) return boxed(`answer ${n}`);

@@ -1,13 +1,28 @@
 // Scripted players of the suite's Optimization environments.
-import { boxed, firstOf, grab, grabAll, latestOf, numbersIn, permutations, shortestMoves, subsets, type SuitePolicy } from './policy.ts';
+import {
+  boxed,
+  firstOf,
+  grab,
+  grabAll,
+  latestOf,
+  numbersIn,
+  permutations,
+  shortestMoves,
+  subsets,
+  type SuitePolicy,
+} from './policy.ts';
 
 const SKILL = 'Optimization';
 
 /** Cheapest route cost from A to G, comparing (roads, toll) pairs in order: `fewestRoads` puts the road count first. */
 function tollRoute(observations: readonly string[], fewestRoads: boolean): number {
-  const roads = grabAll(firstOf(observations), /([A-G])-([A-G]) (\d+)/g).flatMap(([x, y, toll]) => [[x!, y!, Number(toll)] as const, [y!, x!, Number(toll)] as const]);
+  const roads = grabAll(firstOf(observations), /([A-G])-([A-G]) (\d+)/g).flatMap(([x, y, toll]) => [
+    [x!, y!, Number(toll)] as const,
+    [y!, x!, Number(toll)] as const,
+  ]);
   const best = new Map<string, [number, number]>([['A', [0, 0]]]);
-  const better = (a: [number, number], b: [number, number] | undefined) => !b || (fewestRoads ? a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) : a[1] < b[1]);
+  const better = (a: [number, number], b: [number, number] | undefined) =>
+    !b || (fewestRoads ? a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) : a[1] < b[1]);
   // Bellman-Ford: seven towns settle within seven rounds.
   for (let round = 0; round < 7; round++) {
     for (const [from, to, toll] of roads) {
@@ -54,7 +69,11 @@ function jugRoutine(observations: readonly string[]): string {
 }
 
 function courier(observations: readonly string[]) {
-  const spots = new Map(grabAll(firstOf(observations), /\b([HPQRST]) \((\d+), (\d+)\)/g).map(([s, x, y]) => [s!, [Number(x), Number(y)]] as const));
+  const spots = new Map(
+    grabAll(firstOf(observations), /\b([HPQRST]) \((\d+), (\d+)\)/g).map(
+      ([s, x, y]) => [s!, [Number(x), Number(y)]] as const,
+    ),
+  );
   const [at, visited] = grab(latestOf(observations), /Now at ([HPQRST]); visited: ([^;]*);/);
   const left = [...spots.keys()].filter((s) => s !== 'H' && s !== at && !visited!.split(', ').includes(s));
   const dist = (a: string, b: string) => {
@@ -67,7 +86,8 @@ function courier(observations: readonly string[]) {
 /** The first stop of the shortest way through every remaining stop and back to H. */
 function courierBest(observations: readonly string[]): string {
   const { at, left, dist } = courier(observations);
-  const length = (route: string[]) => [at, ...route, 'H'].reduce((sum, s, i, path) => (i === 0 ? 0 : sum + dist(path[i - 1]!, s)), 0);
+  const length = (route: string[]) =>
+    [at, ...route, 'H'].reduce((sum, s, i, path) => (i === 0 ? 0 : sum + dist(path[i - 1]!, s)), 0);
   const best = permutations(left).reduce((a, b) => (length(b) < length(a) ? b : a));
   return boxed(`go ${best[0] ?? 'H'}`);
 }
@@ -82,7 +102,12 @@ function courierNearest(observations: readonly string[]): string {
 /** The suite's Optimization players. */
 export const OPTIMIZATION_POLICIES: readonly SuitePolicy[] = [
   // The losing line takes the route with the fewest roads.
-  { title: 'Toll Roads', skill: SKILL, win: (obs) => boxed(tollRoute(obs, false)), lose: (obs) => boxed(tollRoute(obs, true)) },
+  {
+    title: 'Toll Roads',
+    skill: SKILL,
+    win: (obs) => boxed(tollRoute(obs, false)),
+    lose: (obs) => boxed(tollRoute(obs, true)),
+  },
   {
     title: 'Twin Ovens',
     skill: SKILL,

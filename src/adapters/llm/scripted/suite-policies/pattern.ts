@@ -45,7 +45,9 @@ function cipher(observations: readonly string[], constant: boolean): string {
   const period = [1, 2, 3].find((p) => shifts.every((s, i) => i < p || s === shifts[i - p])) ?? shifts.length;
   const shiftAt = (i: number) => (constant ? shifts[0]! : arithmetic ? shifts[0]! + step * i : shifts[i % period]!);
   const target = grab(text, /Encode: (\w+)\./)[0]!;
-  return boxed([...target].map((ch, i) => String.fromCharCode(((ch.charCodeAt(0) - 97 + shiftAt(i)) % 26) + 97)).join(''));
+  return boxed(
+    [...target].map((ch, i) => String.fromCharCode(((ch.charCodeAt(0) - 97 + shiftAt(i)) % 26) + 97)).join(''),
+  );
 }
 
 const digitSum = (n: number) => [...String(n)].reduce((s, d) => s + Number(d), 0);
@@ -93,7 +95,10 @@ const moveGrid = (move: (r: number, c: number) => Cell) => (grid: string) => {
   );
   return out.map((row) => row.join('')).join('/');
 };
-const PIXEL_RULES: Array<(grid: string) => string> = [...PIXEL_MOVES.map(moveGrid), (grid) => grid.replace(/[.#]/g, (ch) => (ch === '#' ? '.' : '#'))];
+const PIXEL_RULES: Array<(grid: string) => string> = [
+  ...PIXEL_MOVES.map(moveGrid),
+  (grid) => grid.replace(/[.#]/g, (ch) => (ch === '#' ? '.' : '#')),
+];
 
 function pixel(observations: readonly string[]): string {
   const text = firstOf(observations);
@@ -106,11 +111,21 @@ function pixel(observations: readonly string[]): string {
 /** The suite's Pattern Recognition players. */
 export const PATTERN_POLICIES: readonly SuitePolicy[] = [
   // The losing line assumes the rule is plain addition.
-  { title: 'Missing Tile', skill: SKILL, win: (obs) => missingTile(obs, TILE_RULES), lose: (obs) => missingTile(obs, TILE_RULES.slice(0, 1)) },
+  {
+    title: 'Missing Tile',
+    skill: SKILL,
+    win: (obs) => missingTile(obs, TILE_RULES),
+    lose: (obs) => missingTile(obs, TILE_RULES.slice(0, 1)),
+  },
   // The losing line treats the code as one fixed shift.
   { title: 'Cipher Pairs', skill: SKILL, win: (obs) => cipher(obs, false), lose: (obs) => cipher(obs, true) },
   // The losing line calls every number a glow.
   { title: 'Glow Rule', skill: SKILL, win: glow, lose: () => boxed('glow, glow, glow, glow') },
   // The losing line copies the test grid unchanged.
-  { title: 'Pixel Rule', skill: SKILL, win: pixel, lose: (obs) => boxed(grab(firstOf(obs), /Test: \[([.#/]{11})\]/)[0]!) },
+  {
+    title: 'Pixel Rule',
+    skill: SKILL,
+    win: pixel,
+    lose: (obs) => boxed(grab(firstOf(obs), /Test: \[([.#/]{11})\]/)[0]!),
+  },
 ];

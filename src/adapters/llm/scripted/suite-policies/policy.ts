@@ -25,7 +25,8 @@ export function withoutHint(observation: string): string {
 export const firstOf = (observations: readonly string[]): string => withoutHint(observations[0] ?? '');
 
 /** The newest observation, without a hint. */
-export const latestOf = (observations: readonly string[]): string => withoutHint(observations[observations.length - 1] ?? '');
+export const latestOf = (observations: readonly string[]): string =>
+  withoutHint(observations[observations.length - 1] ?? '');
 
 /** An action: `text` inside `\boxed{}`. */
 export const boxed = (text: string | number): string => `\\boxed{${text}}`;
@@ -48,7 +49,9 @@ export const numbersIn = (text: string): number[] => (text.match(/-?\d+/g) ?? []
 /** Every ordering of `items`. */
 export function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /** Every subset of `items`, as a list of lists. */
@@ -57,7 +60,13 @@ export function subsets<T>(items: readonly T[]): T[][] {
 }
 
 /** Breadth-first search over states from `start` to the first state `done` accepts; the moves, or null. */
-export function shortestMoves<S>(start: S, done: (state: S) => boolean, moves: readonly string[], apply: (state: S, move: string) => S, key: (state: S) => string): string[] | null {
+export function shortestMoves<S>(
+  start: S,
+  done: (state: S) => boolean,
+  moves: readonly string[],
+  apply: (state: S, move: string) => S,
+  key: (state: S) => string,
+): string[] | null {
   const queue: Array<[S, string[]]> = [[start, []]];
   const seen = new Set([key(start)]);
   for (let i = 0; i < queue.length; i++) {

@@ -34,7 +34,8 @@ function iceMove(observations: readonly string[]): string {
     const r = rows.findIndex((row) => row.includes(ch));
     return [r, rows[r]!.indexOf(ch)];
   };
-  const open = (r: number, c: number) => r >= 0 && r < rows.length && c >= 0 && c < rows[r]!.length && rows[r]![c] !== '#';
+  const open = (r: number, c: number) =>
+    r >= 0 && r < rows.length && c >= 0 && c < rows[r]!.length && rows[r]![c] !== '#';
   const slide = ([r, c]: [number, number], move: string): [number, number] => {
     const [dr, dc] = SLIDES[move]!;
     while (open(r + dr, c + dc)) [r, c] = [r + dr, c + dc];
@@ -79,10 +80,18 @@ const CHEST_PLAN: Array<[number, number]> = [
 
 /** Digs two corners, then the one square whose walking distances match both. */
 function chestDig(observations: readonly string[]): string {
-  const digs = grabAll(latestOf(observations), /Dig at row (\d+), column (\d+): nothing; the chest is (\d+) steps away/g).map((d) => d.map(Number));
+  const digs = grabAll(
+    latestOf(observations),
+    /Dig at row (\d+), column (\d+): nothing; the chest is (\d+) steps away/g,
+  ).map((d) => d.map(Number));
   const cells: Array<[number, number]> = [];
-  for (let r = 0; r < 9; r++) for (let c = 0; c < 9; c++) if (digs.every(([dr, dc, d]) => Math.abs(r - dr!) + Math.abs(c - dc!) === d)) cells.push([r, c]);
-  const next = cells.length === 1 ? cells[0]! : (CHEST_PLAN.find(([r, c]) => !digs.some(([dr, dc]) => dr === r && dc === c)) ?? cells[0] ?? [4, 4]);
+  for (let r = 0; r < 9; r++)
+    for (let c = 0; c < 9; c++)
+      if (digs.every(([dr, dc, d]) => Math.abs(r - dr!) + Math.abs(c - dc!) === d)) cells.push([r, c]);
+  const next =
+    cells.length === 1
+      ? cells[0]!
+      : (CHEST_PLAN.find(([r, c]) => !digs.some(([dr, dc]) => dr === r && dc === c)) ?? cells[0] ?? [4, 4]);
   return boxed(`dig ${next[0]} ${next[1]}`);
 }
 
