@@ -9,12 +9,10 @@
 // odd return and the play fails with that code. Validation reads reset strictly under both.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withPreset, type Config } from '../../../src/core/config.ts';
-import { playEpisode } from '../../../src/core/loop/play-episode.ts';
-import { agentSettings, type EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
 import { RESET_CRASH_OBSERVATION } from '../../../src/core/loop/step-crash.ts';
-import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
 import { validateEnvironment } from '../../../src/core/env/validate-env.ts';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
+import { playOneTurn } from '../../fixtures/one-turn-play.ts';
 
 const runtime = fileSandbox();
 
@@ -26,33 +24,10 @@ class OddEnv:
         return "Done.", 1.0, True, False, {}
 `;
 
-const oneReply: ChatModel = {
-  id: 'one-reply',
-  complete: async () => ({
-    text: 'I say \\boxed{1}',
-    usage: { promptTokens: 1, completionTokens: 1 },
-    finishReason: 'stop',
-  }),
-};
-
 const REFERENCE = withPreset(DEFAULT_CONFIG, 'reference');
 
-async function play(expression: string, config: Config, classes = '') {
-  const handle = await runtime().load(envResetting(expression, classes), { maxTurns: 1, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = {
-    ...agentSettings(config, oneReply),
-    maxTurns: 1,
-    stepTimeoutMs: 10_000,
-    seed: 1,
-    hint: null,
-    modelSeedKey: 'odd-reset',
-  };
-  try {
-    return await playEpisode(oneReply, handle, spec);
-  } finally {
-    await handle.dispose();
-  }
-}
+const play = (expression: string, config: Config, classes = '') =>
+  playOneTurn(runtime(), envResetting(expression, classes), config, 'odd-reset');
 
 // What a reset gives with the harness's conversion asked for directly (its info included).
 async function convertedReset(expression: string, classes = '') {

@@ -8,12 +8,10 @@
 // one is refused by the contract and the play fails with that code.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, withPreset, type Config } from '../../../src/core/config.ts';
-import { playEpisode } from '../../../src/core/loop/play-episode.ts';
-import { agentSettings, type EpisodeSpec } from '../../../src/core/loop/agent-settings.ts';
 import { stepKeepingCrashes, CRASH_REWARD } from '../../../src/core/loop/step-crash.ts';
-import type { ChatModel } from '../../../src/core/ports/chat-port.ts';
 import { returnOf } from '../../../src/verify/formulas.ts';
 import { fileSandbox } from '../../fixtures/sandbox/file-sandbox.ts';
+import { playOneTurn } from '../../fixtures/one-turn-play.ts';
 
 const runtime = fileSandbox();
 
@@ -25,31 +23,8 @@ class OddEnv:
         return ${expression}
 `;
 
-const oneReply: ChatModel = {
-  id: 'one-reply',
-  complete: async () => ({
-    text: 'I say \\boxed{1}',
-    usage: { promptTokens: 1, completionTokens: 1 },
-    finishReason: 'stop',
-  }),
-};
-
-async function play(expression: string, config: Config, classes = '') {
-  const handle = await runtime().load(envReturning(expression, classes), { maxTurns: 1, timeoutMs: 10_000 });
-  const spec: EpisodeSpec = {
-    ...agentSettings(config, oneReply),
-    maxTurns: 1,
-    stepTimeoutMs: 10_000,
-    seed: 1,
-    hint: null,
-    modelSeedKey: 'odd',
-  };
-  try {
-    return await playEpisode(oneReply, handle, spec);
-  } finally {
-    await handle.dispose();
-  }
-}
+const play = (expression: string, config: Config, classes = '') =>
+  playOneTurn(runtime(), envReturning(expression, classes), config, 'odd');
 
 // The info a converted step gives when the environment returns ("obs", 1.0, True, False, <info>), the classes defined first.
 async function infoOf(classes: string, info: string) {
@@ -66,6 +41,25 @@ async function infoOf(classes: string, info: string) {
 }
 
 const REFERENCE = withPreset(DEFAULT_CONFIG, 'reference');
+
+// The first turn and the play as the reference's wrapper gives them: an observation of null means an "Error: ..." text.
+function expectReferencePlay(
+  episode: Awaited<ReturnType<typeof play>>,
+  [observation, reward, terminated, truncated, played]: Case[3],
+  crashCode: string | null,
+): void {
+  const turn = episode.turns[0]!;
+  expect([
+    turn.reward,
+    turn.terminated,
+    turn.truncated,
+    episode.return,
+    episode.error,
+    episode.crash?.code ?? null,
+  ]).toEqual([reward, terminated, truncated, played, null, crashCode]);
+  if (observation === null) expect(turn.observation).toMatch(/^Error: /);
+  else expect(turn.observation).toBe(observation);
+}
 
 // [case, the step's return in Python, the tab's refusal code, the reference's (observation or null when
 // it is an error text, reward, terminated, truncated, return), and the kept crash's code under the reference preset]
@@ -159,17 +153,7 @@ describe('odd step returns, real sandbox', () => {
     '%s: the reference preset gives what the reference gives',
     async (_name, expression, _tabCode, [observation, reward, terminated, truncated, played], crashCode) => {
       const episode = await play(expression, REFERENCE);
-      const turn = episode.turns[0]!;
-      expect([
-        turn.reward,
-        turn.terminated,
-        turn.truncated,
-        episode.return,
-        episode.error,
-        episode.crash?.code ?? null,
-      ]).toEqual([reward, terminated, truncated, played, null, crashCode]);
-      if (observation === null) expect(turn.observation).toMatch(/^Error: /);
-      else expect(turn.observation).toBe(observation);
+      expectReferencePlay(episode, [observation, reward, terminated, truncated, played], crashCode);
     },
   );
 
@@ -182,17 +166,7 @@ describe('odd step returns, real sandbox', () => {
     '%s: the reference preset calls its overrides as the reference does',
     async (_name, classes, expression, [observation, reward, terminated, truncated, played], crashCode) => {
       const episode = await play(expression, REFERENCE, classes);
-      const turn = episode.turns[0]!;
-      expect([
-        turn.reward,
-        turn.terminated,
-        turn.truncated,
-        episode.return,
-        episode.error,
-        episode.crash?.code ?? null,
-      ]).toEqual([reward, terminated, truncated, played, null, crashCode]);
-      if (observation === null) expect(turn.observation).toMatch(/^Error: /);
-      else expect(turn.observation).toBe(observation);
+      expectReferencePlay(episode, [observation, reward, terminated, truncated, played], crashCode);
     },
   );
 
