@@ -15,8 +15,8 @@ interface Waiter {
  * fewer cores only delays the first one), and only while something waits for one: spares nobody
  * waits for yet boot one at a time beside the environments running. Interpreters restored after
  * an environment come back here too, up to `keptAtMost` waiting: while they last, no boot is
- * needed, and one being restored counts as waiting already. Once grown, it also keeps as many interpreters in all
- * (waiting, booting, restoring or handed out) as were ever wanted at once, up to `keptAtMost`:
+ * needed, and one being restored counts as waiting already. Once grown, it also keeps as many
+ * interpreters in all (waiting, booting, restoring or handed out) as were ever wanted at once, up to `keptAtMost`:
  * boots that fell behind a burst of demand go on while the demand rests (a designer writing the
  * next environments), so the next burst finds them booted.
  */
