@@ -1,21 +1,12 @@
 // A step's reward as the views show it. A reward JSON cannot hold (NaN or an infinity, which only
 // `coerceStepReturns` lets through: docs/method.md section 5, "Odd step returns") is stored as null
-// beside its name, so a view reads the name back rather than showing the null.
-import type { Turn } from '../../core/records.ts';
+// beside its name, so a view reads the name back (`returnedReward`, beside `storedStep`) rather than
+// showing the null.
 import { episodeReturn } from '../../core/scoring/episode-return.ts';
+import { returnedReward } from '../../core/loop/stored-episode.ts';
 
-const NAMED: Readonly<Record<NonNullable<Turn['nonfiniteReward']>, number>> = {
-  nan: Number.NaN,
-  inf: Number.POSITIVE_INFINITY,
-  '-inf': Number.NEGATIVE_INFINITY,
-};
-
-/** The reward the environment returned: the stored number, or NaN or an infinity read back from its name; null when the record holds no number. */
-export function returnedReward(turn: { reward: unknown; nonfiniteReward?: unknown }): number | null {
-  if (typeof turn.nonfiniteReward === 'string' && Object.hasOwn(NAMED, turn.nonfiniteReward))
-    return NAMED[turn.nonfiniteReward as keyof typeof NAMED];
-  return typeof turn.reward === 'number' ? turn.reward : null;
-}
+/** The reward the environment returned (read back from its name when non-finite), for the views. */
+export { returnedReward };
 
 /** A reward in the environment's own (Python's) words: `0.5`, `nan`, `inf`, `-inf`; `not recorded` for null. */
 export function rewardText(reward: number | null): string {

@@ -27,6 +27,20 @@ export function storedStep(
   return { ...stored, nonfiniteReward: Number.isNaN(step.reward) ? 'nan' : step.reward > 0 ? 'inf' : '-inf' };
 }
 
+const NAMED_REWARDS: Readonly<Record<NonNullable<Turn['nonfiniteReward']>, number>> = {
+  nan: Number.NaN,
+  inf: Number.POSITIVE_INFINITY,
+  '-inf': Number.NEGATIVE_INFINITY,
+};
+
+/** The reward the environment returned, as `storedStep` kept it: the stored number, or NaN or an infinity read back from its name; null when the record holds no number. */
+export function returnedReward(turn: { reward: unknown; nonfiniteReward?: unknown }): number | null {
+  const named = turn.nonfiniteReward;
+  if (typeof named === 'string' && Object.hasOwn(NAMED_REWARDS, named))
+    return NAMED_REWARDS[named as keyof typeof NAMED_REWARDS];
+  return typeof turn.reward === 'number' ? turn.reward : null;
+}
+
 // Characters a UTF-16 unit takes in a JSON Lines file: JSON.stringify's escapes, and U+0085,
 // U+2028 and U+2029, which a line reader may take for line ends, counted as escaped too.
 function writtenUnit(text: string, i: number): number {
