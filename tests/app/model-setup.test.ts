@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { prebuiltModels, type CatalogModel } from '../../src/adapters/llm/webllm/model-catalog.ts';
 import type { CachedModel, RememberedModel } from '../../src/adapters/llm/webllm/webllm-cache.ts';
 import { WebLlmSession } from '../../src/adapters/llm/webllm/webllm-session.ts';
-import { ModelSetupController, type ModelEvent, type ModelSetupDeps } from '../../src/app/models/model-setup.svelte.ts';
+import { ModelSetupController, type ModelSetupDeps } from '../../src/app/models/model-setup.svelte.ts';
+import type { ModelEvent } from '../../src/app/models/model-setup-state.ts';
 import type { GpuCapabilities } from '../../src/adapters/llm/webllm/model-choice.ts';
 import { deferred, fakeSessionDeps, FakeEngine } from '../adapters/llm/webllm/webllm-fakes.ts';
 

@@ -1,98 +1,27 @@
 import { detectGpuCapabilities } from '../../adapters/gpu/gpu-capabilities.ts';
 import {
   customModel,
-  filesBaseUrl,
   listWindowOf,
   prebuiltModels,
   withContextWindow,
   type CatalogModel,
   type CustomModelInput,
 } from '../../adapters/llm/webllm/model-catalog.ts';
-import { chooseContextWindow, type WindowChoice } from '../../adapters/llm/webllm/context-window.ts';
 import * as cacheOps from '../../adapters/llm/webllm/webllm-cache.ts';
-import type { CachedModel, RememberedModel, StorageFacts } from '../../adapters/llm/webllm/webllm-cache.ts';
+import type { RememberedModel } from '../../adapters/llm/webllm/webllm-cache.ts';
 import { WebLlmChatModel, type WebLlmChatModelOptions } from '../../adapters/llm/webllm/webllm-chat-model.ts';
-import {
-  failureOf,
-  ModelLoadError,
-  type LoadContext,
-  type LoadFailure,
-  type ModelLoadErrorCode,
-} from '../../adapters/llm/webllm/webllm-errors.ts';
-import type { LoadProgress } from '../../adapters/llm/webllm/webllm-progress.ts';
-import { WebLlmSession, type SessionEvent, type WorkerProbe } from '../../adapters/llm/webllm/webllm-session.ts';
+import { failureOf, ModelLoadError } from '../../adapters/llm/webllm/webllm-errors.ts';
+import { WebLlmSession, type SessionEvent } from '../../adapters/llm/webllm/webllm-session.ts';
 import type { ChatModel } from '../../core/ports/chat-port.ts';
 import {
   blockingProblem,
-  f32Sibling,
   judgeGpu,
   recommendModel,
-  smallerFamilyModel,
   type GpuCapabilities,
-  type ModelFit,
-  type ModelRecommendation,
-  type ModelSpec,
 } from '../../adapters/llm/webllm/model-choice.ts';
 import { errorMessage } from '../../core/error-message.ts';
-
-export type {
-  CachedModel,
-  CustomModelInput,
-  LoadFailure,
-  LoadProgress,
-  ModelLoadErrorCode,
-  StorageFacts,
-  WindowChoice,
-  WorkerProbe,
-};
-
-/** One choosable model, as the picker shows it. */
-export interface ModelOption {
-  spec: ModelSpec;
-  fit: ModelFit;
-  /** Its cached files, or null when nothing is cached. */
-  cached: CachedModel | null;
-  recommended: boolean;
-  /** The context window it would load with, and why. */
-  window: WindowChoice;
-}
-
-/** Where the setup is. */
-export type ModelSetupPhase = 'detecting' | 'unsupported' | 'choosing' | 'loading' | 'ready' | 'recovering' | 'failed';
-
-/** Everything the model setup screen shows (replaced, never mutated, on every change). */
-export interface ModelSetupState {
-  phase: ModelSetupPhase;
-  capabilities: GpuCapabilities | null;
-  recommendation: ModelRecommendation | null;
-  options: ModelOption[];
-  selectedId: string | null;
-  loadedId: string | null;
-  /** The window the loaded model was loaded with, in tokens (null: none loaded, or only its own config knows). */
-  loadedWindow: number | null;
-  /** The user's context window in tokens, or null for the automatic choice. */
-  windowOverride: number | null;
-  progress: LoadProgress | null;
-  error: LoadFailure | null;
-  /** Why the custom model form was rejected, or null. */
-  customError: string | null;
-  /** The worker engine's own GPU answer (`starting` until it comes), or null before detection. */
-  worker: { status: 'starting' | 'ready' | 'failed'; probe: WorkerProbe | null; error: string | null } | null;
-  storage: StorageFacts | null;
-  cached: CachedModel[];
-  /** The model loaded last time, when it is completely cached (it loads without network). */
-  resumableId: string | null;
-  /** A short status line (cancelled, device lost, recovered), or null. */
-  notice: string | null;
-}
-
-/** Events a run controller uses: pause on `device-lost`, continue on `recovered`, stop on `recovery-failed`. */
-export type ModelEvent =
-  | { type: 'loaded'; modelId: string }
-  | { type: 'unloaded' }
-  | { type: 'device-lost'; message: string }
-  | { type: 'recovered'; modelId: string; ms: number }
-  | { type: 'recovery-failed'; error: LoadFailure };
+import { loadContextOf, optionsOf, validWindow, windowOf } from './model-options.ts';
+import type { ModelEvent, ModelSetupState } from './model-setup-state.ts';
 
 /** What the controller is built on; tests replace any part. */
 export interface ModelSetupDeps {
@@ -112,10 +41,6 @@ export interface ModelSetupDeps {
   baseUrl(): string;
   chatOptions: WebLlmChatModelOptions;
 }
-
-/** A usable context window in tokens: a whole number from 256 to the largest window any listed model was trained for. */
-const validWindow = (tokens: unknown): tokens is number =>
-  typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 256 && tokens <= 131_072;
 
 /** The model setup of the app: detect the GPU, recommend and pick a model, load it with progress and cancel, manage the cache, recover from a lost device. */
 export class ModelSetupController {
@@ -249,11 +174,11 @@ export class ModelSetupController {
       worker,
     });
     try {
-      const window = this.windowOf(model, this.state).tokens;
+      const window = windowOf(model, this.state).tokens;
       const listed = listWindowOf(model);
       const enlargedWindow = window !== null && (listed === null || window > listed) ? window : null;
       await this.deps.session.load(window === null ? model : withContextWindow(model, window), {
-        ...this.contextOf(model),
+        ...loadContextOf(model, this.models, this.state.capabilities),
         enlargedWindow,
       });
       this.model = new WebLlmChatModel(this.deps.session, this.deps.chatOptions);
@@ -340,19 +265,6 @@ export class ModelSetupController {
     }
   }
 
-  private contextOf(model: CatalogModel): LoadContext {
-    const specs = this.models.map((m) => m.spec);
-    const caps = this.state.capabilities;
-    const smaller = caps ? smallerFamilyModel(caps, model.spec, specs) : null;
-    return {
-      modelId: model.spec.id,
-      filesUrl: filesBaseUrl(model.record.model),
-      modelLibUrl: model.record.model_lib,
-      f32Alternative: f32Sibling(model.spec, specs)?.id ?? null,
-      smallerAlternative: smaller?.id ?? null,
-    };
-  }
-
   private addCustomModel(input: CustomModelInput): string {
     const model = customModel(input, this.deps.baseUrl());
     this.models = [...this.models.filter((m) => m.spec.id !== model.spec.id), model];
@@ -404,31 +316,7 @@ export class ModelSetupController {
     const next = { ...this.state, ...patch };
     this.state =
       'recommendation' in patch || 'cached' in patch || 'windowOverride' in patch
-        ? { ...next, options: this.optionsOf(next) }
+        ? { ...next, options: optionsOf(this.models, next) }
         : next;
-  }
-
-  private optionsOf(state: ModelSetupState): ModelOption[] {
-    const rec = state.recommendation;
-    if (!rec) return [];
-    return this.models.map((model, index) => ({
-      spec: model.spec,
-      fit: rec.fits[index] ?? { id: model.spec.id, fits: false, problems: [] },
-      cached: state.cached.find((c) => c.id === model.spec.id) ?? null,
-      recommended: rec.recommendedId === model.spec.id,
-      window: this.windowOf(model, state),
-    }));
-  }
-
-  private windowOf(model: CatalogModel, state: ModelSetupState): WindowChoice {
-    const fallback: WindowChoice = { tokens: listWindowOf(model), automatic: true, explanation: '', warning: null };
-    if (!state.capabilities) return fallback;
-    return chooseContextWindow({
-      caps: state.capabilities,
-      model: model.spec,
-      listWindow: listWindowOf(model),
-      budgetMB: state.recommendation?.budgetMB ?? null,
-      override: state.windowOverride,
-    });
   }
 }
