@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRig, type BrowserRig } from './harness.ts';
 import { LEAK_DOMAIN, startLeakRecorder, type LeakRecorder } from './leak-recorder.ts';
 import { CUTOFF_IMPORTS, CUTOFF_ROUTES, JS_CUTOFF, NETWORK_ATTEMPTS, STORAGE_ATTEMPTS } from './sandbox-attacks.ts';
-import type { AttackReport, AttackRequest, AppStorageSnapshot, SpadeTestApi } from './pages/sandbox-page.ts';
+import type { AppStorageSnapshot } from './pages/app-storage-markers.ts';
+import type { AttackReport, AttackRequest } from './pages/sandbox-attack-runs.ts';
+import type { SpadeTestApi } from './pages/sandbox-page.ts';
 
 const PAGE = '/tests/browser/pages/sandbox.html';
 const CONTROL_PAGE = '/tests/browser/pages/no-csp.html';
