@@ -1,5 +1,6 @@
-// The attack catalogue of sandbox-isolation.test.ts: the hostile Python and the names under which
-// the attackers report each attempt (the test asserts every one of them failed).
+// The attack catalogue of sandbox-isolation-python.test.ts and sandbox-isolation-js.test.ts: the
+// hostile Python and the names under which the attackers report each attempt (the tests assert
+// every one of them failed).
 import { readFileSync } from 'node:fs';
 
 /** The hostile environment that tries every route from Python to JavaScript (fixtures/envs/hostile/js_cutoff.py). */

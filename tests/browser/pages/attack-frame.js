@@ -1,4 +1,4 @@
-// Attacker code for tests/browser/sandbox-isolation.test.ts, run as the sandbox FRAME's own script
+// Attacker code for tests/browser/sandbox-isolation-js.test.ts, run as the sandbox FRAME's own script
 // (the real sandbox frame html with its inline script replaced by this one). In the real sandbox
 // no environment code runs here (the frame only runs its fixed start-up script); this shows what
 // the frame's origin and CSP would allow if it did: window-only APIs such as localStorage,

@@ -1,4 +1,4 @@
-// Attacker code for tests/browser/sandbox-isolation.test.ts. It plays an environment that has
+// Attacker code for tests/browser/sandbox-isolation-js.test.ts. It plays an environment that has
 // already escaped Python and runs arbitrary JavaScript as the sandbox worker: it tries to read the
 // app's storage and to send what it found anywhere, then reports every outcome over the port it
 // was handed. The page prepends `const CONFIG = {...};`. It also runs, as a control, as a plain

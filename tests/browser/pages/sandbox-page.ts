@@ -1,6 +1,6 @@
 // Test-only page module (tests/browser/pages/sandbox.html): puts the real browser sandbox runtime,
 // the validator and the sandbox frame on `window.spadeTest` for the Playwright tests
-// tests/browser/sandbox-isolation.test.ts, sandbox-runtime.test.ts and sandbox-snapshot.test.ts; the
+// tests/browser/sandbox-isolation-*.test.ts, sandbox-runtime.test.ts and sandbox-snapshot.test.ts; the
 // app-origin markers and the attack runs are in app-storage-markers.ts and sandbox-attack-runs.ts.
 import { sandboxAssets } from 'virtual:spade-sandbox';
 import {

@@ -1,40 +1,34 @@
-// Proves in real Chromium that environment code cannot reach the app: not from Python through the
-// real sandbox runtime, and not even from JavaScript running inside the sandbox worker or frame.
-// The recorders, storage checks, BroadcastChannel and navigation checks each have a control run
-// where the same attempt does succeed, so every "nothing happened" assertion can fail.
-// Findings and residuals are printed (search the output for FINDING and RESIDUAL).
+// Proves in real Chromium that even JavaScript running inside the sandbox worker or frame cannot
+// reach the app: no storage, no network, no channel to the page, and a frame's navigation sends no
+// request. The recorders, storage checks, BroadcastChannel and navigation checks each have a control
+// run where the same attempt does succeed, so every "nothing happened" assertion can fail.
+// Findings and residuals are printed (search the output for FINDING and RESIDUAL). The Python-level
+// attempts are in sandbox-isolation-python.test.ts; the shared rig is sandbox-isolation-rig.ts.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRig, type BrowserRig } from './harness.ts';
-import { LEAK_DOMAIN, startLeakRecorder, type LeakRecorder } from './leak-recorder.ts';
-import { CUTOFF_IMPORTS, CUTOFF_ROUTES, JS_CUTOFF, NETWORK_ATTEMPTS, STORAGE_ATTEMPTS } from './sandbox-attacks.ts';
-import type { AppStorageSnapshot } from './pages/app-storage-markers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LEAK_DOMAIN } from './leak-recorder.ts';
 import type { AttackReport, AttackRequest } from './pages/sandbox-attack-runs.ts';
-import type { SpadeTestApi } from './pages/sandbox-page.ts';
+import {
+  appLeaks,
+  controlConnections,
+  describeNoLeakOverTheRun,
+  itFindsAppStorageIntact,
+  leak,
+  leaks,
+  MARKER,
+  openIsolationRig,
+  page,
+  readStorage,
+  rig,
+  show,
+  sleep,
+} from './sandbox-isolation-rig.ts';
+import { NETWORK_ATTEMPTS, STORAGE_ATTEMPTS } from './sandbox-attacks.ts';
 
-const PAGE = '/tests/browser/pages/sandbox.html';
 const CONTROL_PAGE = '/tests/browser/pages/no-csp.html';
-const MARKER = `spade-marker-${randomUUID()}`;
 const CHANNEL = 'spade-lab';
 
-let rig: BrowserRig;
-let leak: LeakRecorder;
-let page: Page;
-/** Requests that reached the app's own (Vite) server on a leak path. */
-const appLeaks: string[] = [];
-/** TCP connections the leak server had after the set-up controls; any later one is a sandbox's. */
-let controlConnections = 0;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every recorded request except the controls' (whose tags start with "control-"). */
-function leaks(): string[] {
-  return [...leak.requests.map((r) => `leak server: ${r}`), ...appLeaks.map((r) => `app server: ${r}`)].filter(
-    (r) => !r.includes('/control-'),
-  );
-}
+openIsolationRig();
 
 function leakByName(): string {
   return `http://${LEAK_DOMAIN}:${new URL(leak.origin).port}`;
@@ -50,148 +44,6 @@ function attackRequest(tag: string, extra: Partial<AttackRequest> = {}): AttackR
     ...extra,
   };
 }
-
-const readStorage = (): Promise<AppStorageSnapshot> => page.evaluate(() => window.spadeTest.readAppStorage());
-
-function show(label: string, value: unknown): void {
-  console.log(`${label}:\n${JSON.stringify(value, null, 2)}`);
-}
-
-beforeAll(async () => {
-  // Its own server: the test watches that server's requests for leaks.
-  rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`], { ownServer: true });
-  leak = await startLeakRecorder();
-  rig.server?.httpServer?.on('request', (req: IncomingMessage) => {
-    if (req.url && /leak/i.test(req.url)) appLeaks.push(`${req.method} ${req.url}`);
-  });
-  page = await rig.open(PAGE);
-  await page.waitForFunction(() => window.spadeTest !== undefined, undefined, { timeout: 60_000 });
-  await page.evaluate((marker) => window.spadeTest.seedAppStorage(marker), MARKER);
-});
-
-afterAll(async () => {
-  await page?.evaluate(() => window.spadeTest.closeRuntime()).catch(() => undefined);
-  await rig?.close();
-  await leak?.close();
-});
-
-describe('set-up and controls', () => {
-  it('the app origin holds the markers and both recorders hear requests the page makes itself', async () => {
-    const storage = await readStorage();
-    expect(storage.idb.marker).toBe(MARKER);
-    expect(storage.cache.marker).toBe(MARKER);
-    expect(storage.localStorage.marker).toBe(MARKER);
-    expect(storage.opfs.marker).toBe(MARKER);
-    await page.evaluate(async (origin) => {
-      await fetch(`${origin}/leak/control-page/fetch`, { mode: 'no-cors' });
-      await fetch('/__leak/control-page/fetch');
-    }, leak.origin);
-    expect(leak.requests).toContain('GET /leak/control-page/fetch');
-    expect(appLeaks).toContain('GET /__leak/control-page/fetch');
-    expect(leaks()).toEqual([]);
-    expect(leak.tcpConnections).toBeGreaterThan(0);
-    controlConnections = leak.tcpConnections;
-  });
-});
-
-// --- a. Python level, through the real runtime ----------------------------------------------------
-
-type PythonOutcome = { ok: true; value: string } | { ok: false; error: string };
-
-describe('a. Python level: environment code in the real browser runtime is cut off from JavaScript', () => {
-  // The same fixture's control run (an unsealed Pyodide, where these routes work) is in
-  // tests/adapters/sandbox/node-sandbox-cutoff.test.ts; the seal is the same code in both sandboxes.
-  let outcomes: Record<string, PythonOutcome> & {
-    reachability?: { visited: number; exhausted: boolean; found: string[] };
-  };
-  let lazyFile: { result: Awaited<ReturnType<SpadeTestApi['runEnv']>>; restartsBefore: number; restartsAfter: number };
-
-  beforeAll(async () => {
-    const startMs = await page.evaluate(() => window.spadeTest.startRuntime({ spares: 1 }));
-    console.log(`browser sandbox started in ${startMs} ms`);
-    const lazyCode = [
-      'class LazyFileEnv:',
-      '    def reset(self, seed=None):',
-      '        import pyodide_js',
-      `        pyodide_js.FS.createLazyFile("/tmp", "leak.txt", "${leak.origin}/leak/python/lazyfile", True, False)`,
-      '        with open("/tmp/leak.txt") as handle:',
-      '            return handle.read(), {}',
-      '    def step(self, action):',
-      '        return "x", 0.0, True, False, {}',
-    ].join('\n');
-    const restartsBefore = await page.evaluate(() => window.spadeTest.restarts());
-    const lazyResult = await page.evaluate((source) => window.spadeTest.runEnv(source), lazyCode);
-    lazyFile = {
-      result: lazyResult,
-      restartsBefore,
-      restartsAfter: await page.evaluate(() => window.spadeTest.restarts()),
-    };
-    const result = await page.evaluate(
-      (source) => window.spadeTest.runEnv(source, { resetTimeoutMs: 60_000 }),
-      JS_CUTOFF,
-    );
-    if (!result.ok) throw new Error(`cut-off environment did not run: ${result.code} ${result.message}`);
-    console.log(`cut-off environment ran in ${result.ms} ms`);
-    outcomes = JSON.parse(result.observation.slice('CUTOFF '.length));
-    show('Python routes to JavaScript', outcomes);
-  });
-
-  it.each(CUTOFF_IMPORTS)('import %s fails, also with the import finders reset to the standard ones', (name) => {
-    expect(outcomes[`import ${name}`], name).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/^(ModuleNotFoundError|ImportError)/),
-    });
-    expect(outcomes[`import ${name} with only the standard finders`]?.ok, name).toBe(false);
-  });
-
-  it.each(CUTOFF_ROUTES)('%s fails', (name) => {
-    expect(outcomes[name]?.ok, name).toBe(false);
-  });
-
-  it('nothing reachable without gc is a JS proxy or a JS-bridge function', () => {
-    expect(outcomes.reachability?.exhausted).toBe(true);
-    expect(outcomes.reachability?.visited).toBeGreaterThan(10_000);
-    expect(outcomes.reachability?.found).toEqual([]);
-  });
-
-  it('FS.createLazyFile (a synchronous XHR from the worker) is out of reach: pyodide_js does not import', () => {
-    console.log(`FS.createLazyFile attempt: ${JSON.stringify(lazyFile.result)}`);
-    expect(lazyFile.result).toMatchObject({ ok: false, code: 'reset_exception' });
-    expect((lazyFile.result as { message: string }).message).toMatch(/ModuleNotFoundError: .*pyodide_js/);
-    expect(lazyFile.restartsAfter).toBe(lazyFile.restartsBefore);
-  });
-
-  it('no Python attempt reached the network, and the next environments keep their own verdicts', async () => {
-    await sleep(1500);
-    expect(leaks()).toEqual([]);
-    expect(leak.tcpConnections).toBe(controlConnections);
-    const again = await page.evaluate(() =>
-      window.spadeTest.runEnv(
-        'class OkEnv:\n    def reset(self, seed=None):\n        return "fine", {}\n    def step(self, action):\n        return "x", 0.0, True, False, {}\n',
-      ),
-    );
-    expect(again).toMatchObject({ ok: true, observation: 'fine' });
-    const broken = await page.evaluate(() =>
-      window.spadeTest.validate(
-        'class NanEnv:\n    def reset(self, seed=None):\n        return "go", {}\n    def step(self, action):\n        return "x", float("nan"), False, False, {}\n',
-      ),
-    );
-    expect(broken).toMatchObject({ ok: false, code: 'reward_not_finite' });
-  });
-
-  it('look-alike types and lying lengths are refused with stable codes', async () => {
-    const fakeBool = readFileSync(new URL('../fixtures/envs/hostile/forge/fake_bool.py', import.meta.url), 'utf8');
-    const lyingLen = readFileSync(new URL('../fixtures/envs/hostile/forge/lying_len.py', import.meta.url), 'utf8');
-    expect(await page.evaluate((source) => window.spadeTest.validate(source), fakeBool)).toMatchObject({
-      ok: false,
-      code: 'step_bad_flags',
-    });
-    const long = await page.evaluate((source) => window.spadeTest.runEnv(source), lyingLen);
-    expect(long).toMatchObject({ ok: false, code: 'output_too_large' });
-    expect((long as { message: string }).message).toContain('Saw 1000000 characters');
-    await page.evaluate(() => window.spadeTest.closeRuntime());
-  });
-});
 
 // --- b. JavaScript level, inside the sandbox worker and frame -------------------------------------
 
@@ -345,15 +197,7 @@ describe("b. JavaScript level: an attacker running as the sandbox frame's own sc
 });
 
 describe('after the attacks', () => {
-  it("the app's IndexedDB, Cache Storage, localStorage and OPFS markers are intact and nothing was written", async () => {
-    const storage = await readStorage();
-    expect(storage.idb).toEqual({ marker: MARKER, pwned: null, stores: ['kv'] });
-    expect(storage.cache.marker).toBe(MARKER);
-    expect(storage.cache.pwned).toBeNull();
-    expect(storage.localStorage).toEqual({ marker: MARKER, pwned: null });
-    expect(storage.opfs).toEqual({ marker: MARKER, pwned: null, error: null });
-    expect(leaks()).toEqual([]);
-  });
+  itFindsAppStorageIntact();
 
   it('control: the same attacker as a page-origin worker does steal, write and send (so the checks above can fail)', async () => {
     const report = await page.evaluate(
@@ -420,8 +264,4 @@ describe('c. a sandboxed srcdoc frame navigating itself to a leak URL', () => {
   });
 });
 
-describe('the page itself', () => {
-  it('recorded no leak over the whole run', () => {
-    expect(leaks()).toEqual([]);
-  });
-});
+describeNoLeakOverTheRun();
