@@ -187,7 +187,7 @@ export interface EpochMetrics {
   promptTokens: number;
   completionTokens: number;
   perSkill: Record<string, { environments: number; meanRegret: number; meanWinRate: number }>;
-  /** Per role, the epoch's prompts against the model's context window (largest prompt, smallest max_tokens, requests trimmed); absent when the model does not report its window, and in runs recorded before it was kept. */
+  /** Per role, the epoch's prompts against the model's context size (largest prompt, smallest max_tokens, requests trimmed); absent when the model does not report its context size, and in runs recorded before it was kept. */
   promptBudget?: PromptBudgetSummary;
 }
 

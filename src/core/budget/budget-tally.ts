@@ -1,7 +1,7 @@
 import type { ChatPurpose } from '../ports/chat-port.ts';
 import type { RequestBudget } from './fit-request.ts';
 
-/** One role's requests of an epoch against the model's context window. */
+/** One role's requests of an epoch against the model's context size. */
 export interface RoleBudget {
   /** Requests measured. */
   requests: number;
@@ -11,7 +11,7 @@ export interface RoleBudget {
   maxPromptTokens: number;
   /** The smallest `max_tokens` sent. */
   minMaxTokens: number;
-  /** The model's context window. */
+  /** The model's context size in tokens (prompt plus reply). */
   window: number;
 }
 
@@ -41,7 +41,7 @@ export class BudgetTally {
     this.roles.set(purpose, addToRoleBudget(this.roles.get(purpose), budget));
   }
 
-  /** The figures per role, in BUDGET_ROLES order; null when nothing was measured (the model does not report its window). */
+  /** The figures per role, in BUDGET_ROLES order; null when nothing was measured (the model does not report its context size). */
   summary(): PromptBudgetSummary | null {
     if (this.roles.size === 0) return null;
     const summary: PromptBudgetSummary = {};

@@ -17,13 +17,13 @@ export function fixedLadder(messages: ChatMessage[]): PromptLadder {
   return (level) => (level === 0 ? messages : null);
 }
 
-/** What fitting decided for one request whose model reports its context window. */
+/** What fitting decided for one request whose model reports its context size. */
 export interface RequestBudget {
   /** Prompt tokens as the model counts them (or the core's estimate when it cannot). */
   promptTokens: number;
-  /** The model's context window in tokens. */
+  /** The model's context size in tokens (prompt plus reply). */
   window: number;
-  /** `max_tokens` sent: the role's configured most, or what the window leaves after the prompt when that is less. */
+  /** `max_tokens` sent: the role's configured most, or what the context leaves after the prompt when that is less. */
   maxTokens: number;
   /** The trim level of the prompt sent (0: untrimmed). */
   trimLevel: number;
@@ -39,7 +39,7 @@ export interface FitInput {
   signal?: AbortSignalLike;
 }
 
-/** The messages and reply length to send, and the budget behind them (null when the window is unknown: nothing was measured or trimmed). */
+/** The messages and reply length to send, and the budget behind them (null when the context size is unknown: nothing was measured or trimmed). */
 export interface FittedRequest {
   messages: ChatMessage[];
   maxTokens: number;
@@ -51,18 +51,18 @@ export interface FitListener {
   onFitted?(purpose: ChatPurpose, budget: RequestBudget): void;
 }
 
-const windows = new WeakMap<ChatModel, Promise<number | null>>();
+const contextSizes = new WeakMap<ChatModel, Promise<number | null>>();
 
-/** The model's context window, asked once per model object (a failed or nonsensical answer counts as unknown: null). */
+/** The model's context size, asked once per model object (a failed or nonsensical answer counts as unknown: null). */
 export function contextWindowOf(model: ChatModel): Promise<number | null> {
   if (!model.contextWindow) return Promise.resolve(null);
-  let known = windows.get(model);
+  let known = contextSizes.get(model);
   if (!known) {
     known = model.contextWindow().then(
       (n) => (typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null),
       () => null,
     );
-    windows.set(model, known);
+    contextSizes.set(model, known);
   }
   return known;
 }
@@ -83,26 +83,26 @@ async function countTokens(model: ChatModel, messages: ChatMessage[], input: Fit
 
 /**
  * Fits one request to the model's context (docs/method.md, "Token budget"). With an unknown
- * window the whole prompt goes with the configured `maxTokens`, unmeasured. Otherwise the prompt
- * is counted at trim level 0, 1, ... until it leaves the role's minimum reply room; `maxTokens`
- * becomes the configured most or what the window leaves, whichever is less. A request that does
- * not fit even at its last level fails here, before it is sent, with `context_length`.
+ * context size the whole prompt goes with the configured `maxTokens`, unmeasured. Otherwise the
+ * prompt is counted at trim level 0, 1, ... until it leaves the role's minimum reply room;
+ * `maxTokens` becomes the configured most or what the context leaves, whichever is less. A request
+ * that does not fit even at its last level fails here, before it is sent, with `context_length`.
  */
 export async function fitRequest(model: ChatModel & FitListener, input: FitInput): Promise<FittedRequest> {
   const whole = input.ladder(0);
   if (!whole) throw new Error(`the ${input.purpose} prompt ladder has no level 0`);
-  const window = await contextWindowOf(model);
-  if (window === null) return { messages: whole, maxTokens: input.maxTokens, budget: null };
+  const contextSize = await contextWindowOf(model);
+  if (contextSize === null) return { messages: whole, maxTokens: input.maxTokens, budget: null };
   const room = minimumReplyRoom(input.purpose, input.maxTokens);
   let smallest = { level: 0, promptTokens: 0 };
   for (let level = 0, messages: ChatMessage[] | null = whole; messages; messages = input.ladder(++level)) {
     const promptTokens = await countTokens(model, messages, input);
     smallest = { level, promptTokens };
-    if (window - promptTokens < room) continue;
+    if (contextSize - promptTokens < room) continue;
     const budget: RequestBudget = {
       promptTokens,
-      window,
-      maxTokens: Math.min(input.maxTokens, window - promptTokens),
+      window: contextSize,
+      maxTokens: Math.min(input.maxTokens, contextSize - promptTokens),
       trimLevel: level,
     };
     model.onFitted?.(input.purpose, budget);
@@ -110,6 +110,6 @@ export async function fitRequest(model: ChatModel & FitListener, input: FitInput
   }
   throw new ChatModelError(
     'context_length',
-    `the ${input.purpose} request does not fit the model's ${window}-token context window: its prompt is ${smallest.promptTokens} tokens even with its variable parts trimmed (level ${smallest.level}), which leaves ${Math.max(0, window - smallest.promptTokens)} tokens for the reply, and a ${input.purpose} reply needs at least ${room}. It was not sent. Use a model or server with a larger context (vLLM --max-model-len, llama.cpp --ctx-size), or shorten the run's prompt templates.`,
+    `the ${input.purpose} request does not fit the model's ${contextSize}-token context window: its prompt is ${smallest.promptTokens} tokens even with its variable parts trimmed (level ${smallest.level}), which leaves ${Math.max(0, contextSize - smallest.promptTokens)} tokens for the reply, and a ${input.purpose} reply needs at least ${room}. It was not sent. Use a model or server with a larger context (vLLM --max-model-len, llama.cpp --ctx-size), or shorten the run's prompt templates.`,
   );
 }

@@ -30,7 +30,7 @@ export function cutInThought(result: ChatResult): boolean {
  * request is asked once more with thinking off and only the reply budget, on a seed derived from
  * the first (`thought-cut`), so a hint, lesson, design or action is not lost to an unfinished
  * thought. The second reply is the result; the usage counts both requests. Each request is fitted
- * to the model's window (completeFitted).
+ * to the model's context size (completeFitted).
  */
 export async function completeThinking(
   model: ChatModel,
@@ -68,9 +68,9 @@ export type LadderRequest = Omit<ChatRequest, 'messages'>;
 export type FittedResult = ChatResult & { messages: ChatMessage[] };
 
 /**
- * One model call fitted to the model's context window (docs/method.md, "Token budget") under its
+ * One model call fitted to the model's context size (docs/method.md, "Token budget") under its
  * role's thinking (completeThinking's rule): the prompt is taken from the ladder at the first
- * level that leaves the role's reply room, `maxTokens` is what the window leaves when that is less
+ * level that leaves the role's reply room, `maxTokens` is what the context leaves when that is less
  * than asked, and the thought-cut retry, which asks for fewer tokens, is fitted again. `shape`
  * finishes each request as sent (the agent's grammar, which reads its thinking and length).
  */

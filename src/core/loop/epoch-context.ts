@@ -46,7 +46,7 @@ export interface EpochContext {
   config: Config;
   /** The epoch's index (`state.epoch`). */
   epoch: number;
-  /** The run's model, timed, told of each request fitted to its window, and interrupted by an abort. */
+  /** The run's model, timed, told of each request fitted to its context size, and interrupted by an abort. */
   model: ChatModel;
   emit: (event: SpadeEvent) => void;
   /** The ports' gate, which rejects with EpochAbortedError once the epoch is aborted. */
@@ -111,7 +111,7 @@ function throwIfAborted(signal: AbortSignalLike | undefined): void {
 }
 
 // The model's time is the wall time with at least one call in flight, so concurrent calls are counted once.
-// Its context window is the run's model's (asked once per model), and each request fitted to it is told to `fitted`.
+// Its context size is the run's model's (asked once per model), and each request fitted to it is told to `fitted`.
 function timedModel(
   model: ChatModel,
   clock: () => number,
