@@ -2,21 +2,14 @@
 // value nested thousands deep is refused before JSON.stringify or structuredClone could overflow
 // the stack on it.
 
+import { hasShortEscape } from '../json-escape.ts';
+
 /** What measuring found: the size as the harness counts it (stopping once over the limit), or why it is not the harness's plain data. */
 export type PlainDataMeasure = { ok: true; size: number } | { ok: false; problem: string };
 
 // Characters a UTF-16 unit takes in the harness's ASCII-escaped JSON (json's encode_basestring_ascii).
 function escapedUnit(unit: number): number {
-  if (
-    unit === 0x22 ||
-    unit === 0x5c ||
-    unit === 0x08 ||
-    unit === 0x0c ||
-    unit === 0x0a ||
-    unit === 0x0d ||
-    unit === 0x09
-  )
-    return 2;
+  if (hasShortEscape(unit)) return 2;
   return unit >= 0x20 && unit <= 0x7e ? 1 : 6;
 }
 

@@ -3,6 +3,7 @@
 // recorded, and the cut is flagged. Scores never read text, so cutting never changes a number.
 import type { StepResult } from '../env/contract.ts';
 import type { Episode, Turn } from '../records.ts';
+import { hasShortEscape } from '../json-escape.ts';
 
 /** Most characters one stored string of an episode takes in the run files (as written: a control character counts 6). */
 export const STORED_STRING_CHARS = 200_000;
@@ -45,16 +46,7 @@ export function returnedReward(turn: { reward: unknown; nonfiniteReward?: unknow
 // U+2028 and U+2029, which a line reader may take for line ends, counted as escaped too.
 function writtenUnit(text: string, i: number): number {
   const unit = text.charCodeAt(i);
-  if (
-    unit === 0x22 ||
-    unit === 0x5c ||
-    unit === 0x08 ||
-    unit === 0x0c ||
-    unit === 0x0a ||
-    unit === 0x0d ||
-    unit === 0x09
-  )
-    return 2;
+  if (hasShortEscape(unit)) return 2;
   if (unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029) return 6;
   if (unit >= 0xd800 && unit < 0xdc00) return (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 1 : 6;
   if (unit >= 0xdc00 && unit < 0xe000) return (text.charCodeAt(i - 1) & 0xfc00) === 0xd800 ? 1 : 6;
