@@ -46,6 +46,8 @@ export function show(label: string, value: unknown): void {
 /** Opens the rig around the test file and runs its set-up controls (call first, at the top level). */
 export function openIsolationRig(): void {
   beforeAll(async () => {
+    // The browser project shares loaded modules between files: each file starts with its own list.
+    appLeaks.length = 0;
     // Its own server: the test watches that server's requests for leaks.
     rig = await startRig([`--host-resolver-rules=MAP *.${LEAK_DOMAIN} 127.0.0.1`], { ownServer: true });
     leak = await startLeakRecorder();
