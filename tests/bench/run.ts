@@ -182,6 +182,11 @@ if (!only || only === 'firstview') {
   const { formatFirstView, measureFirstView } = await import('./first-view.ts');
   process.stdout.write(formatFirstView(await measureFirstView()));
 }
+if (only === 'start') {
+  // `start N`: a fresh page's Python start phase by phase, N rounds (default 3).
+  const { formatStartPhases, measureStartPhases } = await import('./start-phases.ts');
+  process.stdout.write(formatStartPhases(await measureStartPhases(Number(process.argv[3] ?? 3))));
+}
 if (!only || only === 'ready') {
   const { formatPythonReady, measurePythonReady } = await import('./python-ready.ts');
   process.stdout.write(formatPythonReady(await measurePythonReady()));

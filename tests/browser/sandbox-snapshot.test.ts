@@ -145,3 +145,26 @@ describe("the build's interpreter snapshot", () => {
     }
   });
 });
+
+describe("the sandbox frame's downloads", () => {
+  it('a file that cannot be fetched fails the start with its name and leaves no frame behind (the frame opens while they download)', async () => {
+    await page.route('**/pyodide/python_stdlib.zip', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    try {
+      const outcome = await page.evaluate(async () => {
+        const api = window.spadeTest;
+        const opened = api.sandboxFramesOpened();
+        const error = await api.startRuntime({ spares: 1 }).then(
+          () => null,
+          (e: unknown) => String(e),
+        );
+        await api.closeRuntime();
+        return { error, framesOpened: api.sandboxFramesOpened() - opened, framesLeft: api.sandboxFrames() };
+      });
+      expect(outcome.error).toMatch(/could not load python_stdlib\.zip for the Python sandbox \(HTTP 404\)/);
+      expect(outcome.framesOpened).toBe(1);
+      expect(outcome.framesLeft).toBe(0);
+    } finally {
+      await page.unroute('**/pyodide/python_stdlib.zip');
+    }
+  });
+});

@@ -35,17 +35,19 @@ async function fetchOk(url: string, name: string): Promise<Response> {
  */
 export type SnapshotUse = { fromBuild: true } | { fromBuild: false; why: string };
 
-/** The worker's source, Pyodide's files and the build's snapshot, fetched once per spawner (the frame can fetch nothing itself). */
+/** The build's snapshot as the host served it (gzipped, or unpacked by a Content-Encoding: gzip), or why there is none. */
+type SnapshotDownload = { bytes: ArrayBuffer } | { why: string };
+
+/** The worker's source, Pyodide's files and the build's snapshot, fetched for one frame and handed over whole (the frame can fetch nothing itself). */
 interface SandboxDownloads {
   workerSource: string;
   files: Record<string, ArrayBuffer>;
-  /** The snapshot as the host served it (gzipped, or unpacked by a Content-Encoding: gzip), or why there is none. */
-  snapshot: { bytes: ArrayBuffer } | { why: string };
+  snapshot: SnapshotDownload;
 }
 
 // The build's snapshot, or why there is none; never rejects (it is only a speed-up: without it the
 // frame takes a snapshot of its own).
-async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownloads['snapshot']> {
+async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SnapshotDownload> {
   if (!assets.snapshotFile) return { why: 'is not in this build' };
   try {
     const response = await fetch(assets.pyodideBase + assets.snapshotFile);
@@ -56,17 +58,21 @@ async function fetchSnapshot(assets: BrowserSandboxAssets): Promise<SandboxDownl
   }
 }
 
-async function fetchDownloads(assets: BrowserSandboxAssets): Promise<SandboxDownloads> {
-  const [workerSource, files, snapshot] = await Promise.all([
+// Everything one frame needs; `snapshot` is the build's, or why the frame must take its own.
+async function fetchDownloads(
+  assets: BrowserSandboxAssets,
+  snapshot: SnapshotDownload | null,
+): Promise<SandboxDownloads> {
+  const [workerSource, files, fetched] = await Promise.all([
     fetchOk(assets.workerUrl, 'the sandbox worker').then((response) => response.text()),
     Promise.all(
       assets.pyodideFiles.map(
         async (name) => [name, await (await fetchOk(assets.pyodideBase + name, name)).arrayBuffer()] as const,
       ),
     ).then(Object.fromEntries),
-    fetchSnapshot(assets),
+    snapshot ?? fetchSnapshot(assets),
   ]);
-  return { workerSource, files, snapshot };
+  return { workerSource, files, snapshot: fetched };
 }
 
 function frameLoaded(frame: HTMLIFrameElement): Promise<void> {
@@ -143,10 +149,9 @@ function snapshotUseOf(source: unknown, why: unknown): SnapshotUse {
   };
 }
 
-async function openSandboxFrame(
-  { files, workerSource }: SandboxDownloads,
-  prebuilt: { bytes: ArrayBuffer } | { why: string },
-): Promise<SandboxFrame> {
+// Opens the frame while its downloads arrive (its document loads meanwhile), then hands
+// it everything, transferred: the host keeps no copy.
+async function openSandboxFrame(pending: Promise<SandboxDownloads>): Promise<SandboxFrame> {
   const element = document.createElement('iframe');
   element.setAttribute('sandbox', 'allow-scripts');
   element.setAttribute('aria-hidden', 'true');
@@ -155,7 +160,14 @@ async function openSandboxFrame(
   element.srcdoc = sandboxFrameHtml();
   const loaded = frameLoaded(element);
   document.body.append(element);
-  await loaded;
+  let downloads: SandboxDownloads;
+  try {
+    [downloads] = await Promise.all([pending, loaded]);
+  } catch (error) {
+    element.remove();
+    throw error;
+  }
+  const { workerSource, files, snapshot } = downloads;
   const channel = new MessageChannel();
   const deaths = new Map<number, (reason: string) => void>();
   let said: (use: SnapshotUse) => void = () => undefined;
@@ -171,15 +183,13 @@ async function openSandboxFrame(
       deaths.get(data.id)?.(data.spadeSandboxDied.slice(0, 500));
     else if (data && 'spadeSnapshotSource' in data) said(snapshotUseOf(data.spadeSnapshotSource, data.why));
   };
-  const copies = Object.fromEntries(Object.entries(files).map(([name, buffer]) => [name, buffer.slice(0)]));
-  const given = 'bytes' in prebuilt ? { prebuilt: prebuilt.bytes.slice(0) } : {};
-  const missing = 'why' in prebuilt ? { prebuiltMissing: prebuilt.why } : {};
-  element.contentWindow?.postMessage(
-    { workerSource, files: copies, control: channel.port2, snapshot: true, ...given, ...missing },
-    '*',
-    [channel.port2, ...Object.values(copies), ...Object.values(given)],
-  );
-  return { element, control: channel.port1, deaths, retired: false, prebuilt: 'bytes' in prebuilt, snapshotUse };
+  const given = 'bytes' in snapshot ? { prebuilt: snapshot.bytes } : { prebuiltMissing: snapshot.why };
+  element.contentWindow?.postMessage({ workerSource, files, control: channel.port2, snapshot: true, ...given }, '*', [
+    channel.port2,
+    ...Object.values(files),
+    ...('bytes' in snapshot ? [snapshot.bytes] : []),
+  ]);
+  return { element, control: channel.port1, deaths, retired: false, prebuilt: 'bytes' in snapshot, snapshotUse };
 }
 
 /** A spawner of browser sandboxes; `live()` counts its interpreters that are starting or running, `snapshotUse()` says what the last one to start started from (null before any). */
@@ -198,7 +208,6 @@ export type BrowserSandboxSpawner = SpawnSandbox & { live(): number; snapshotUse
  * silent: `snapshotUse()` says why (the app's header shows it).
  */
 export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSandboxSpawner {
-  let downloads: Promise<SandboxDownloads> | null = null;
   let frame: Promise<SandboxFrame> | null = null;
   let nextId = 0;
   // Cleared for good once a worker could not restore from the build's snapshot: later frames take their own.
@@ -218,12 +227,7 @@ export function browserSandboxSpawner(assets: BrowserSandboxAssets): BrowserSand
     );
   };
   const currentFrame = async (): Promise<{ host: SandboxFrame; opened: Promise<SandboxFrame> }> => {
-    downloads ??= fetchDownloads(assets).catch((error: unknown) => {
-      downloads = null;
-      throw error;
-    });
-    const fetched = await downloads;
-    const opened = (frame ??= openSandboxFrame(fetched, usePrebuilt ? fetched.snapshot : { why: REFUSED }));
+    const opened = (frame ??= openSandboxFrame(fetchDownloads(assets, usePrebuilt ? null : { why: REFUSED })));
     const host = await opened.catch((error: unknown) => {
       dropFrame(opened);
       throw error;
