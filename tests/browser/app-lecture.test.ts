@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startRig, type BrowserRig } from './harness.ts';
-import { DEMO_TEST_TIMEOUT_MS, screenshot, seriousViolations } from './app-helpers.ts';
+import { DEMO_TEST_TIMEOUT_MS, paceDemo, screenshot, seriousViolations } from './app-helpers.ts';
 import { asShown, shownPattern, shownText } from './page-text.ts';
 
 const VIEWPORT = { width: 1920, height: 1080 };
@@ -14,7 +14,9 @@ let rig: BrowserRig;
 let page: Page;
 beforeAll(async () => {
   rig = await startRig();
-  page = await rig.open('/', { demoSpeed: 'normal' });
+  // Instant until the first design starts; the test then paces the demo (paceDemo) so that what it
+  // watches streams at the normal pace and the stretches it does not watch stream at once.
+  page = await rig.open('/', { demoSpeed: 'instant' });
   await page.setViewportSize(VIEWPORT);
 });
 afterAll(async () => {
@@ -101,6 +103,8 @@ describe('lecture mode at 1920x1080', () => {
       await page.getByRole('button', { name: 'Start the demo' }).click();
       await page.getByLabel('Epochs', { exact: true }).fill('1');
       await page.getByRole('spinbutton', { name: /^Slots per epoch/ }).fill('2');
+      // The first design streams at once; the normal pace from then on (the second slot's design is watched).
+      await paceDemo(page, 'normal', '[data-slot="0"] details[data-part^="attempt-"]');
       await page.getByRole('button', { name: 'Create run' }).click();
 
       const toggle = page.getByRole('button', { name: 'Lecture mode' });
@@ -126,6 +130,10 @@ describe('lecture mode at 1920x1080', () => {
       await expect(
         page.locator('[data-slot="0"] summary', { hasText: shownPattern(/valid: \w+Env/) }).count(),
       ).resolves.toBe(1);
+
+      // The rest of the designs stream at once, the first slot's plays at the normal pace again.
+      await paceDemo(page, 'normal', '[data-slot="0"] article[data-part^="play-"]');
+      await paceDemo(page, 'instant');
 
       // Playing the first slot: its running play and the score card on screen.
       await page.locator('[data-slot="0"] article[data-part^="play-"]').first().waitFor({ timeout: 120_000 });
@@ -178,6 +186,9 @@ describe('lecture mode at 1920x1080', () => {
       // Space resumes; the view moves on to the second slot's plays and keeps it and the score card on screen.
       await page.keyboard.press('Space');
       await page.getByTestId('run-status').filter({ hasText: 'running' }).waitFor();
+      // The first slot's other plays stream at once, the second slot's at the normal pace.
+      await paceDemo(page, 'normal', '[data-slot="1"] article[data-part^="play-"]');
+      await paceDemo(page, 'instant');
       await page.locator('[data-slot="1"] article[data-part^="play-"]').first().waitFor({ timeout: 120_000 });
       await expectOnScreen(1, 'article[data-part^="play-"]', 'slot 2 playing and the score card on screen');
       await shoot('playing');

@@ -13,8 +13,9 @@ let tabA: Page;
 let tabB: Page;
 beforeAll(async () => {
   rig = await startRig();
-  // The normal pace: an epoch lasts long enough to be watched from the other tab.
-  tabA = await rig.open('/', { demoSpeed: 'normal' });
+  // The normal pace: an epoch lasts long enough to be watched from the other tab. No score hold
+  // between the epochs (not what this file tests): the second epoch starts at the first's commit.
+  tabA = await rig.open('/', { demoSpeed: 'normal', scoreHold: 'off' });
 });
 afterAll(async () => {
   await rig?.close();

@@ -4,12 +4,12 @@
 // again), a hanging step during your play, memory links and the grounding document; axe in both themes.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { readEnv } from '../fixtures/env-fixtures.ts';
 import { screenshot, seriousViolations } from './app-helpers.ts';
-import { featuredEnvironments, LADDER, seedMeta } from './explorer-fixtures.ts';
-import { startRig, type BrowserRig } from './harness.ts';
+import { LADDER } from './explorer-fixtures.ts';
+import type { BrowserRig } from './harness.ts';
 import { preText, shownPattern, shownText, shownTexts } from './page-text.ts';
+import { openSeededRun } from './seeded-run.ts';
 
 const EPOCHS = 5;
 const ENV = 'e0004-s00';
@@ -17,21 +17,7 @@ let rig: BrowserRig;
 let page: Page;
 
 beforeAll(async () => {
-  const sandbox = createNodeSandboxRuntime();
-  const featured = await featuredEnvironments(sandbox, EPOCHS - 1).finally(() => sandbox.close());
-  rig = await startRig();
-  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  page = await context.newPage();
-  await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
-  await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  await page.evaluate((request) => window.spadeExplorerSeed(request), {
-    meta: seedMeta('run-env-page', EPOCHS),
-    epochs: EPOCHS,
-    slots: 20,
-    featured,
-  });
-  await page.evaluate(() => localStorage.setItem('spade-lab-last-run', 'run-env-page'));
-  await page.goto(rig.appUrl);
+  ({ rig, page } = await openSeededRun('run-env-page', EPOCHS));
   await page.getByRole('button', { name: 'Explorer' }).click();
   await page.getByLabel('Epoch').selectOption({ label: `Epoch ${EPOCHS}` });
   await page

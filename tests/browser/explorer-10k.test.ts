@@ -2,39 +2,23 @@
 // filters and sort (time to first rows printed, no timed assertion), virtualisation while
 // scrolling to the end, keyboard operation, opening an environment, the run's charts (time to the
 // first chart printed); axe and screenshots.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeSandboxRuntime } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { screenshot, seriousViolations } from './app-helpers.ts';
-import { featuredEnvironments, seedMeta } from './explorer-fixtures.ts';
-import { startRig, type BrowserRig } from './harness.ts';
+import type { BrowserRig } from './harness.ts';
 import type { SeedSummary } from './pages/explorer-seed.ts';
+import { openSeededRun } from './seeded-run.ts';
 import { asShown, shownPattern, shownText } from './page-text.ts';
 
 const EPOCHS = 500;
 const RUN_ID = 'run-explorer-10k';
 let rig: BrowserRig;
-let context: BrowserContext;
 let page: Page;
 let summary: SeedSummary;
 
 beforeAll(async () => {
-  const sandbox = createNodeSandboxRuntime();
-  const featured = await featuredEnvironments(sandbox, EPOCHS - 1).finally(() => sandbox.close());
-  rig = await startRig();
-  context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  page = await context.newPage();
-  await page.goto(`${rig.baseUrl}/tests/browser/pages/explorer-seed.html`);
-  await page.waitForFunction(() => typeof window.spadeExplorerSeed === 'function', undefined, { timeout: 60_000 });
-  summary = await page.evaluate((request) => window.spadeExplorerSeed(request), {
-    meta: seedMeta(RUN_ID, EPOCHS),
-    epochs: EPOCHS,
-    slots: 20,
-    featured,
-  });
+  ({ rig, page, summary } = await openSeededRun(RUN_ID, EPOCHS));
   console.log(`seeded ${summary.environments} environments into IndexedDB in ${(summary.ms / 1000).toFixed(1)} s`);
-  await page.evaluate((id) => localStorage.setItem('spade-lab-last-run', id), RUN_ID);
-  await page.goto(rig.appUrl);
 }, 300_000);
 afterAll(() => rig?.close());
 

@@ -2,9 +2,11 @@
 // own IndexedDB database (same origin, same name), so the app opened afterwards at '/' shows it.
 // The run has `epochs` epochs of `slots` synthetic environments (every eighth rejected with a real
 // verdict's shape, scores spread over [0, 1] and [-1, 1]); the featured environments built in
-// Node (real code, real episodes) fill the first slots of the last epoch. The rows are the ones
-// commitEpoch writes (idb-rows' epochRows: records, explorer and chart summaries), written 50
-// epochs to a transaction so seeding stays cheap; the store's own commit is tested elsewhere.
+// Node (real code, real episodes) fill the first slots of the last epoch. They are handed over
+// apart (spadeExplorerFeatured), so that Node builds them while the earlier epochs are written.
+// The rows are the ones commitEpoch writes (idb-rows' epochRows: records, explorer and chart
+// summaries), written 50 epochs to a transaction so seeding stays cheap; the store's own commit
+// is tested elsewhere.
 import { openIndexedDbRunStore, type IndexedDbRunStore } from '../../../src/adapters/store/idb-run-store.ts';
 import { epochRows } from '../../../src/adapters/store/idb-rows.ts';
 import { hashText } from '../../../src/adapters/store/sha256.ts';
@@ -13,13 +15,22 @@ import type { MemoryRecord } from '../../../src/core/loop/memory.ts';
 import type { EnvironmentRecord, Episode, EpochMetrics } from '../../../src/core/records.ts';
 import type { RunMeta } from '../../../src/core/ports/store-port.ts';
 
-/** What to seed. */
+/** What to seed (the featured environments come apart, through spadeExplorerFeatured). */
 export interface SeedRequest {
   meta: RunMeta;
   epochs: number;
   slots: number;
-  featured: { environments: EnvironmentRecord[]; episodes: Episode[] };
 }
+
+/** The featured environments of the last epoch and their episodes, built in Node. */
+export interface Featured {
+  environments: EnvironmentRecord[];
+  episodes: Episode[];
+}
+
+let featuredArrived: (featured: Featured) => void = () => {};
+/** The featured environments, once spadeExplorerFeatured has handed them over. */
+const featuredGiven = new Promise<Featured>((resolve) => (featuredArrived = resolve));
 
 /** What was seeded, counted by the generator (the explorer's counts are checked against it). */
 export interface SeedSummary {
@@ -133,7 +144,7 @@ async function writeEpochs(store: IndexedDbRunStore, meta: RunMeta, results: Epo
 async function seed(request: SeedRequest): Promise<SeedSummary> {
   const started = performance.now();
   const store = await openIndexedDbRunStore();
-  const { meta, epochs, slots, featured } = request;
+  const { meta, epochs, slots } = request;
   await store.createRun(meta);
   const perSkill: Record<string, number> = {};
   let rejected = 0;
@@ -142,9 +153,10 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
   const batch: EpochResult[] = [];
   for (let epoch = 0; epoch < epochs; epoch++) {
     const last = epoch === epochs - 1;
+    const featured = last ? await featuredGiven : null;
     const environments = Array.from(
       { length: slots },
-      (_, slot) => (last && featured.environments[slot]) || syntheticEnv(meta, epoch, slot),
+      (_, slot) => featured?.environments[slot] || syntheticEnv(meta, epoch, slot),
     );
     for (const env of environments) {
       perSkill[env.skill] = (perSkill[env.skill] ?? 0) + 1;
@@ -166,7 +178,7 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
     const result: EpochResult = {
       epoch,
       environments,
-      episodes: last ? featured.episodes : [],
+      episodes: featured?.episodes ?? [],
       rollouts: [],
       evaluations: [],
       metrics: metrics(epoch, environments),
@@ -190,7 +202,9 @@ async function seed(request: SeedRequest): Promise<SeedSummary> {
 declare global {
   interface Window {
     spadeExplorerSeed: (request: SeedRequest) => Promise<SeedSummary>;
+    spadeExplorerFeatured: (featured: Featured) => void;
   }
 }
 
 window.spadeExplorerSeed = seed;
+window.spadeExplorerFeatured = (featured) => featuredArrived(featured);
