@@ -1,0 +1,193 @@
+import type { ChildProcess } from 'node:child_process';
+import { callOver, ipcLine, type MessageLine } from './call-channel.ts';
+import type { HostReport, HostRequest } from './node-interpreter-host.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+import { SANDBOX_DATA_LIMIT_BYTES } from './process-fence.ts';
+
+/** Interpreters one host process holds at most (each a worker thread with its own memory). */
+export const INTERPRETERS_PER_HOST = 8;
+
+/** Memory cap (RLIMIT_DATA) of a host process: the per-interpreter budget for each of its interpreters and one for itself. */
+export const HOST_DATA_LIMIT_BYTES = (INTERPRETERS_PER_HOST + 1) * SANDBOX_DATA_LIMIT_BYTES;
+
+/** How long an interpreter (or a host process) may take to start before it is given up. */
+export const START_TIMEOUT_MS = 60_000;
+
+/** A started host process as the parent sees it: its IPC child, why it stopped, and how to kill it. */
+export interface LaunchedHost {
+  child: ChildProcess;
+  exited: Promise<string>;
+  lost(why: string): void;
+}
+
+interface Tenant {
+  listeners: Set<(message: unknown) => void>;
+  started(): void;
+  died(reason: string): void;
+}
+
+/**
+ * The parent's side of one fenced host process and the interpreter threads in it: starts an
+ * interpreter as a `SandboxProcess`, routes its calls, and reports its death (its thread's, or
+ * the whole host's). A host with no interpreter left is killed, so nothing lingers.
+ */
+export class InterpreterHost {
+  private readonly tenants = new Map<number, Tenant>();
+  private readonly line: MessageLine;
+  private nextId = 0;
+  private stopped = false;
+
+  private constructor(private readonly launched: LaunchedHost) {
+    this.line = ipcLine(launched.child, (error) => launched.lost(`a send failed: ${error.message}`));
+    this.line.listen((report) => this.receive(report as HostReport));
+    void launched.exited.then((reason) => {
+      this.stopped = true;
+      for (const tenant of [...this.tenants.values()]) tenant.died(`its host process stopped (${reason})`);
+    });
+  }
+
+  /** Resolves once the launched host has compiled Pyodide and takes starts; rejects when it stops or takes too long. */
+  static ready(launched: LaunchedHost): Promise<InterpreterHost> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => fail(`did not start within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      const onMessage = (message: unknown) => {
+        if ((message as { hostReady?: boolean } | null)?.hostReady !== true) return;
+        cleanup();
+        resolve(new InterpreterHost(launched));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        launched.child.off('message', onMessage);
+      };
+      function fail(reason: string) {
+        cleanup();
+        launched.lost(reason);
+        reject(new Error(`Python sandbox host ${reason}`));
+      }
+      void launched.exited.then((reason) => fail(`stopped during start (${reason})`));
+      launched.child.on('message', onMessage);
+    });
+  }
+
+  /** Interpreters it holds or is starting. */
+  get load(): number {
+    return this.tenants.size;
+  }
+
+  /** Whether it has stopped (or was stopped because it held no interpreter): it takes no more starts. */
+  get gone(): boolean {
+    return this.stopped;
+  }
+
+  /** Starts one interpreter thread (restored from the host's snapshot unless `cold`); rejects when it cannot start. */
+  start(cold: boolean, signal?: AbortSignal): Promise<SandboxProcess> {
+    const id = this.nextId++;
+    const listeners = new Set<(message: unknown) => void>();
+    let settleExit!: (reason: string) => void;
+    const exited = new Promise<string>((resolve) => (settleExit = resolve));
+    const kill = () => {
+      if (!this.tenants.has(id)) return;
+      this.line.post({ kill: id } satisfies HostRequest);
+      this.tenants.get(id)?.died('killed');
+    };
+    const proc: SandboxProcess = {
+      call: callOver({
+        post: (message) => this.line.post({ to: id, message } satisfies HostRequest),
+        listen: (listener) => listeners.add(listener),
+      }),
+      kill,
+      exited,
+    };
+    return new Promise((resolve, reject) => {
+      let starting = true;
+      const timer = setTimeout(() => {
+        kill();
+        reject(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`));
+      }, START_TIMEOUT_MS);
+      const abort = () => kill();
+      const settled = () => {
+        starting = false;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+      };
+      this.tenants.set(id, {
+        listeners,
+        started: () => {
+          settled();
+          resolve(proc);
+        },
+        died: (reason) => {
+          this.tenants.delete(id);
+          settleExit(reason);
+          if (starting) {
+            settled();
+            reject(new Error(`Python sandbox stopped during start (${reason})`));
+          }
+          if (this.tenants.size === 0) this.stop('it holds no interpreter');
+        },
+      });
+      if (this.stopped) return this.tenants.get(id)?.died('its host process had stopped');
+      signal?.addEventListener('abort', abort, { once: true });
+      if (signal?.aborted) return kill();
+      this.line.post({ start: id, cold } satisfies HostRequest);
+    });
+  }
+
+  private stop(why: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.launched.lost(why);
+  }
+
+  private receive(report: HostReport): void {
+    if (typeof report !== 'object' || report === null) return;
+    if ('ready' in report) this.tenants.get(report.ready)?.started();
+    else if ('died' in report) this.tenants.get(report.died)?.died(String(report.reason));
+    else if ('from' in report)
+      for (const listener of this.tenants.get(report.from)?.listeners ?? []) listener(report.message);
+  }
+}
+
+interface Slot {
+  host: Promise<InterpreterHost>;
+  live: InterpreterHost | null;
+  failed: boolean;
+  claims: number;
+}
+
+/**
+ * The host processes of one kind (one snapshot, or cold starts): each start goes to a running
+ * host with room, else to a newly launched one, so at most `INTERPRETERS_PER_HOST` interpreters
+ * share a process; hosts that stopped are dropped.
+ */
+export class HostFleet {
+  private slots: Slot[] = [];
+
+  constructor(private readonly launch: () => LaunchedHost) {}
+
+  /** Starts one interpreter on a host with room (launching one when none has). */
+  async start(cold: boolean, signal?: AbortSignal): Promise<SandboxProcess> {
+    const slot = this.claim();
+    try {
+      return (await slot.host).start(cold, signal);
+    } finally {
+      slot.claims -= 1;
+    }
+  }
+
+  // Picks a slot synchronously, so concurrent starts never overfill a host.
+  private claim(): Slot {
+    this.slots = this.slots.filter((slot) => !slot.failed && !slot.live?.gone);
+    const roomy = this.slots.find((slot) => (slot.live?.load ?? 0) + slot.claims < INTERPRETERS_PER_HOST);
+    const slot: Slot = roomy ?? { host: InterpreterHost.ready(this.launch()), live: null, failed: false, claims: 0 };
+    if (!roomy) {
+      slot.host.then(
+        (host) => (slot.live = host),
+        () => (slot.failed = true),
+      );
+      this.slots.push(slot);
+    }
+    slot.claims += 1;
+    return slot;
+  }
+}
