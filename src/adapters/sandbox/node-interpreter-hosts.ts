@@ -49,6 +49,7 @@ export class InterpreterHost {
   /** Resolves once the launched host has compiled Pyodide and takes starts; rejects when it stops or takes too long. */
   static ready(launched: LaunchedHost): Promise<InterpreterHost> {
     return new Promise((resolve, reject) => {
+      let done = false;
       const timer = setTimeout(() => fail(`did not start within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
       const onMessage = (message: unknown) => {
         if ((message as { hostReady?: boolean } | null)?.hostReady !== true) return;
@@ -56,10 +57,13 @@ export class InterpreterHost {
         resolve(new InterpreterHost(launched));
       };
       const cleanup = () => {
+        done = true;
         clearTimeout(timer);
         launched.child.off('message', onMessage);
       };
+      // Once ready (or given up), a later stop is the host's own business, not a failed start.
       function fail(reason: string) {
+        if (done) return;
         cleanup();
         launched.lost(reason);
         reject(new Error(`Python sandbox host ${reason}`));
@@ -100,9 +104,10 @@ export class InterpreterHost {
     };
     return new Promise((resolve, reject) => {
       let starting = true;
+      // Rejected before the kill, so the start says it timed out rather than that it was killed.
       const timer = setTimeout(() => {
-        kill();
         reject(new Error(`Python sandbox did not start within ${START_TIMEOUT_MS} ms`));
+        kill();
       }, START_TIMEOUT_MS);
       const abort = () => kill();
       const settled = () => {
@@ -149,6 +154,7 @@ export class InterpreterHost {
 }
 
 interface Slot {
+  launched: LaunchedHost;
   host: Promise<InterpreterHost>;
   live: InterpreterHost | null;
   failed: boolean;
@@ -158,36 +164,74 @@ interface Slot {
 /**
  * The host processes of one kind (one snapshot, or cold starts): each start goes to a running
  * host with room, else to a newly launched one, so at most `INTERPRETERS_PER_HOST` interpreters
- * share a process; hosts that stopped are dropped.
+ * share a process; hosts that stopped are dropped, and a host still launching that every start
+ * waiting for it gave up on is stopped.
  */
 export class HostFleet {
   private slots: Slot[] = [];
 
   constructor(private readonly launch: () => LaunchedHost) {}
 
-  /** Starts one interpreter on a host with room (launching one when none has). */
-  async start(cold: boolean, signal?: AbortSignal): Promise<SandboxProcess> {
+  /** Starts one interpreter on a host with room (launching one when none has); rejects at once when `signal` aborts. */
+  start(cold: boolean, signal?: AbortSignal): Promise<SandboxProcess> {
+    return this.startOnce(cold, signal, true);
+  }
+
+  private async startOnce(cold: boolean, signal: AbortSignal | undefined, retry: boolean): Promise<SandboxProcess> {
+    if (signal?.aborted) throw abortedStart();
     const slot = this.claim();
+    let host: InterpreterHost;
     try {
-      return (await slot.host).start(cold, signal);
-    } finally {
+      host = await untilAborted(slot.host, signal);
+    } catch (error) {
       slot.claims -= 1;
+      if (signal?.aborted) this.dropUnwanted(slot);
+      throw error;
     }
+    slot.claims -= 1;
+    // The host's last interpreter may have been killed while this start waited: it stopped, so go elsewhere once.
+    if (host.gone && retry) return this.startOnce(cold, signal, false);
+    return host.start(cold, signal);
   }
 
   // Picks a slot synchronously, so concurrent starts never overfill a host.
   private claim(): Slot {
     this.slots = this.slots.filter((slot) => !slot.failed && !slot.live?.gone);
     const roomy = this.slots.find((slot) => (slot.live?.load ?? 0) + slot.claims < INTERPRETERS_PER_HOST);
-    const slot: Slot = roomy ?? { host: InterpreterHost.ready(this.launch()), live: null, failed: false, claims: 0 };
-    if (!roomy) {
-      slot.host.then(
-        (host) => (slot.live = host),
-        () => (slot.failed = true),
-      );
-      this.slots.push(slot);
-    }
+    const slot = roomy ?? this.launchSlot();
     slot.claims += 1;
     return slot;
   }
+
+  private launchSlot(): Slot {
+    const launched = this.launch();
+    const slot: Slot = { launched, host: InterpreterHost.ready(launched), live: null, failed: false, claims: 0 };
+    slot.host.then(
+      (host) => (slot.live = host),
+      () => (slot.failed = true),
+    );
+    this.slots.push(slot);
+    return slot;
+  }
+
+  // Stops a host still launching that no start waits for any more (every one was aborted).
+  private dropUnwanted(slot: Slot): void {
+    if (slot.live || slot.claims > 0 || slot.failed) return;
+    slot.failed = true;
+    slot.launched.lost('every start waiting for it was aborted');
+  }
+}
+
+function abortedStart(): Error {
+  return new Error('Python sandbox start was aborted');
+}
+
+// `promise`, or a rejection as soon as `signal` aborts.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(abortedStart());
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
