@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,7 @@ import { SANDBOX_DATA_LIMIT_BYTES } from '../../../src/adapters/sandbox/process-
 import { isEnvError } from '../../../src/core/env/env-error.ts';
 import { DEFAULT_VALIDATION, validateEnvironment } from '../../../src/core/env/validate-env.ts';
 import { GOOD_ENVS, loadGoodEnv, playEpisode, readEnv } from '../../fixtures/env-fixtures.ts';
-import { isRunning, sandboxChildren, waitUntil } from '../../fixtures/sandbox/sandbox-pids.ts';
+import { isRunning, runningThreads, sandboxChildren, waitUntil } from '../../fixtures/sandbox/sandbox-pids.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const LADDER = GOOD_ENVS[0]!;
@@ -34,17 +34,6 @@ function rejection(promise: Promise<unknown>): Promise<unknown> {
     () => 'resolved instead of rejecting',
     (error: unknown) => error,
   );
-}
-
-// Threads of `pid` on a core right now (an interpreter runs Python in a worker thread of its host process).
-function runningThreads(pid: number): number {
-  return readdirSync(`/proc/${pid}/task`).filter((task) => {
-    try {
-      return /\) R /.test(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8'));
-    } catch {
-      return false;
-    }
-  }).length;
 }
 
 function killAll(pids: number[]): void {
