@@ -24,14 +24,14 @@ const THREAD_HEAP_MB = 256;
 export const INTERPRETER_MEMORY_LIMIT_BYTES = 1024 * 2 ** 20 - THREAD_HEAP_MB * 2 ** 20;
 
 /**
- * Runs in the fenced host process: compiles Pyodide once, reads the snapshot once, and starts,
+ * Runs in the fenced host process: compiles Pyodide once, and starts,
  * routes to and terminates interpreter threads as the parent asks (`send` reaches the parent).
- * Each thread gets its own copy of the snapshot and its own memory; a thread that dies, exits
+ * Each thread reads the snapshot into memory of its own (the copy costs the thread, never this
+ * thread, which routes every interpreter's calls); a thread that dies, exits
  * or throws is reported once as died.
  */
 export function hostInterpreters(setup: HostSetup, send: (report: HostReport) => void): (request: HostRequest) => void {
   const wasmModule = new WebAssembly.Module(readFileSync(`${setup.indexURL}pyodide.asm.wasm`));
-  const snapshot = setup.snapshotFile ? new Uint8Array(readFileSync(setup.snapshotFile)) : null;
   const threads = new Map<number, Worker>();
   const died = (id: number, reason: string) => {
     const thread = threads.get(id);
@@ -42,16 +42,14 @@ export function hostInterpreters(setup: HostSetup, send: (report: HostReport) =>
   };
   const start = (id: number, cold: boolean) => {
     if (threads.has(id)) return;
-    const own = snapshot && !cold ? snapshot.slice() : null;
     const workerData: InterpreterThreadData = {
       indexURL: setup.indexURL,
       wasmModule,
-      snapshot: own,
+      snapshotFile: cold ? null : setup.snapshotFile,
       memoryLimitBytes: INTERPRETER_MEMORY_LIMIT_BYTES,
     };
     const thread = new Worker(setup.entry, {
       workerData,
-      transferList: own ? [own.buffer] : [],
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
       stdout: true,
       stderr: true,

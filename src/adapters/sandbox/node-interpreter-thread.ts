@@ -1,4 +1,4 @@
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, readFileSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { answerCalls, portLine } from './call-channel.ts';
@@ -12,8 +12,8 @@ export interface InterpreterThreadData {
   indexURL: string;
   /** Pyodide's wasm, compiled once by the host process for all its threads. */
   wasmModule: WebAssembly.Module;
-  /** This thread's own copy of the memory snapshot to restore, or null for a cold start. */
-  snapshot: Uint8Array | null;
+  /** The memory snapshot file to restore from (read by the thread itself, into memory of its own), or null for a cold start. */
+  snapshotFile: string | null;
   /** Most bytes this interpreter's linear memory may grow to; a larger allocation fails as a Python MemoryError. */
   memoryLimitBytes: number;
 }
@@ -41,7 +41,7 @@ export async function serveInterpreterThread(port: MessagePort, data: Interprete
   capLinearMemory(data.memoryLimitBytes);
   allowFsConstants();
   const pyodide = await bootPyodide(data);
-  if (data.snapshot) freshenRestoredInterpreter(pyodide);
+  if (data.snapshotFile) freshenRestoredInterpreter(pyodide);
   removeHostReach();
   const service = createSandboxService(pyodide, SANDBOX_SOURCES);
   answerCalls(portLine(port as never), (request) => service.call(request));
@@ -63,7 +63,7 @@ async function bootPyodide(data: InterpreterThreadData): Promise<PyodideAPI> {
     return await loadPyodide({
       indexURL: data.indexURL,
       ...NODE_PYODIDE_SETTINGS,
-      ...(data.snapshot ? { _loadSnapshot: data.snapshot } : {}),
+      ...(data.snapshotFile ? { _loadSnapshot: readFileSync(data.snapshotFile) } : {}),
     } as Parameters<typeof loadPyodide>[0]);
   } finally {
     WebAssembly.instantiate = realInstantiate;
