@@ -115,7 +115,10 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
       const { reply, stamps } = await ask({ op: 'step', action: `\\boxed{${String(i % 1000).padStart(3, '0')}}` });
       const back = process.hrtime.bigint();
       if (!reply.startsWith('{"ok":true')) throw new Error(`the timed step failed: ${reply.slice(0, 200)}`);
-      into.push([sent, stamps.hostReached, stamps.threadReached, stamps.threadReturned, stamps.hostReturned, back]);
+      const row = [sent, stamps.hostReached, stamps.threadReached, stamps.threadReturned, stamps.hostReturned, back];
+      if (row.some((stamp, k) => k > 0 && stamp < row[k - 1]!))
+        throw new Error(`clock stamps out of order: ${row.join(' ')}`);
+      into.push(row);
     };
     for (let i = 0; i < 50; i++) await step([], i);
     for (let i = 0; i < rounds; i++) {
