@@ -20,10 +20,16 @@ export interface LaunchedHost {
   lost(why: string): void;
 }
 
+/** A start failed because its host process stopped or could not start, not because of the interpreter it was starting. */
+export class HostLostError extends Error {
+  override readonly name = 'HostLostError';
+}
+
 interface Tenant {
   listeners: Set<(message: unknown) => void>;
   started(): void;
-  died(reason: string): void;
+  /** `hostLost`: the whole host stopped, not this interpreter's thread. */
+  died(reason: string, hostLost?: boolean): void;
 }
 
 /**
@@ -42,7 +48,7 @@ export class InterpreterHost {
     this.line.listen((report) => this.receive(report as HostReport));
     void launched.exited.then((reason) => {
       this.stopped = true;
-      for (const tenant of [...this.tenants.values()]) tenant.died(`its host process stopped (${reason})`);
+      for (const tenant of [...this.tenants.values()]) tenant.died(`its host process stopped (${reason})`, true);
     });
   }
 
@@ -66,7 +72,7 @@ export class InterpreterHost {
         if (done) return;
         cleanup();
         launched.lost(reason);
-        reject(new Error(`Python sandbox host ${reason}`));
+        reject(new HostLostError(`Python sandbox host ${reason}`));
       }
       void launched.exited.then((reason) => fail(`stopped during start (${reason})`));
       launched.child.on('message', onMessage);
@@ -121,17 +127,18 @@ export class InterpreterHost {
           settled();
           resolve(proc);
         },
-        died: (reason) => {
+        died: (reason, hostLost = false) => {
           this.tenants.delete(id);
           settleExit(reason);
           if (starting) {
             settled();
-            reject(new Error(`Python sandbox stopped during start (${reason})`));
+            const message = `Python sandbox stopped during start (${reason})`;
+            reject(hostLost ? new HostLostError(message) : new Error(message));
           }
           if (this.tenants.size === 0) this.stop('it holds no interpreter');
         },
       });
-      if (this.stopped) return this.tenants.get(id)?.died('its host process had stopped');
+      if (this.stopped) return this.tenants.get(id)?.died('its host process had stopped', true);
       signal?.addEventListener('abort', abort, { once: true });
       if (signal?.aborted) return kill();
       this.line.post({ start: id, cold } satisfies HostRequest);

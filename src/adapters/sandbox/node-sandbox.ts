@@ -5,7 +5,13 @@ import { createRequire } from 'node:module';
 import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HOST_DATA_LIMIT_BYTES, HostFleet, START_TIMEOUT_MS, type LaunchedHost } from './node-interpreter-hosts.ts';
+import {
+  HOST_DATA_LIMIT_BYTES,
+  HostFleet,
+  HostLostError,
+  START_TIMEOUT_MS,
+  type LaunchedHost,
+} from './node-interpreter-hosts.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
 import { SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, withDataLimit, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
@@ -95,9 +101,9 @@ export const WASM_TIERING_BUDGET = 1_000_000_000;
  * code generation from strings, so a
  * JavaScript object reached from Python cannot be turned into arbitrary code. An environment's
  * interpreter lives briefly, so V8 optimises a WebAssembly function only after a far larger
- * execution budget than its default: a start then costs about 40% less CPU (no optimising of
- * code the start barely runs), and a compute-heavy call of a tenth of a second runs about as
- * fast (`npm run bench -- boots`).
+ * execution budget than its default: an interpreter's start then costs 7-17% less CPU (no
+ * optimising of code the start barely runs; 40% when every interpreter was a process of its
+ * own), and a compute-heavy call of a tenth of a second runs about as fast (`npm run bench -- boots`).
  */
 export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: string | null = null): string[] {
   return [
@@ -132,17 +138,19 @@ export async function spawnNodeSandbox(
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
   const snapshot =
     start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
-  // An interpreter that dies while it boots (its host killed, a failed restore) gets one more try,
-  // cold; a broken setup fails twice. Shared-snapshot starts that keep failing while cold ones
-  // work mean a bad snapshot file: it is made anew.
+  // A start gets one more try: on a new host as it was when its host died under it (killed, or it
+  // could not start: never the snapshot's fault, and one host's death fails all its starts at
+  // once), else cold; a broken setup fails twice. Shared-snapshot starts that keep failing while
+  // cold ones work mean a bad snapshot file: it is made anew.
   try {
     const proc = await startOnHost(launcher, bundle, snapshot, false, signal);
     if (start === 'shared') snapshotFailures = 0;
     return proc;
   } catch (error) {
     if (signal?.aborted) throw error;
-    const proc = await startOnHost(launcher, bundle, snapshot, true, signal);
-    if (start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE)
+    const hostLost = error instanceof HostLostError;
+    const proc = await startOnHost(launcher, bundle, snapshot, !hostLost, signal);
+    if (!hostLost && start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE)
       forgetSnapshot(snapshot);
     return proc;
   }

@@ -153,6 +153,8 @@ describe('the memory cap', () => {
     const sibling = await loadGoodEnv(runtime, LADDER);
     const first = await sibling.reset(LADDER.seed);
     const handle = await runtime.load(readEnv('hostile', 'memory_bomb.py'), { maxTurns: 5, timeoutMs: 5000 });
+    // Spares booted now, so the host's growth below is the bomb's alone.
+    await runtime.whenSpareReady();
     const hosts = sandboxChildren(process.pid);
     expect(hosts).toHaveLength(1);
     const peakBytes = () => 1024 * Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${hosts[0]}/status`, 'utf8'))?.[1]);
