@@ -23,15 +23,15 @@ export interface ConcurrencyRun {
   requests: number;
   maxInFlight: number;
   /** With the Node sandbox: interpreters booted during the epoch, and the time loads and reservations waited for one (summed over all of them). */
-  interpreters?: { boots: number; waitMs: number };
+  interpreters?: { boots: number; waitMs: number; killed: number };
 }
 
-/** Where the environments run: the in-process double of the game, the product's Node sandbox (a Pyodide child per play, restored after it), or the app's browser sandbox in Chromium. */
+/** Where the environments run: the in-process double of the game, the product's Node sandbox (a Pyodide interpreter thread per play, restored after it), or the app's browser sandbox in Chromium. */
 export type BenchSandbox = 'fake' | 'node' | 'browser';
 
 const SANDBOX_NAMES: Record<BenchSandbox, string> = {
   fake: 'in-process fake sandbox',
-  node: 'real Node sandbox (a Pyodide child per play, restored after it)',
+  node: 'real Node sandbox (a Pyodide interpreter thread per play, restored after it)',
   browser: "browser sandbox in Chromium (the app's Pyodide workers, the epoch and the OpenAI adapter in the page)",
 };
 
@@ -71,7 +71,7 @@ export interface EpochRunner {
   epoch(config: Config): Promise<number>;
   close(): Promise<void>;
   /** With the Node sandbox: interpreters booted so far and the time loads waited for one, summed. */
-  interpreters?(): { boots: number; waitMs: number };
+  interpreters?(): { boots: number; waitMs: number; killed: number };
 }
 
 // The fake or the Node sandbox in this process. The real sandbox starts as a command would: its first spare booted, nothing else.
@@ -83,7 +83,9 @@ async function localRunner(kind: 'fake' | 'node', origin: string): Promise<Epoch
   await sandbox.warm();
   let state = INITIAL_RUN_STATE;
   return {
-    ...(node ? { interpreters: () => ({ boots: node.boots, waitMs: node.interpreterWaitMs }) } : {}),
+    ...(node
+      ? { interpreters: () => ({ boots: node.boots, waitMs: node.interpreterWaitMs, killed: node.restarts }) }
+      : {}),
     async epoch(config) {
       const result = await runEpoch({ model, sandbox, corpus: [], now: () => performance.now() }, state, config);
       state = result.nextState;
@@ -128,7 +130,13 @@ async function timedEpochs(config: Config, latencyMs: number, kind: BenchSandbox
         const ms = performance.now() - started;
         const after = runner.interpreters?.();
         const used =
-          before && after ? { boots: after.boots - before.boots, waitMs: after.waitMs - before.waitMs } : undefined;
+          before && after
+            ? {
+                boots: after.boots - before.boots,
+                waitMs: after.waitMs - before.waitMs,
+                killed: after.killed - before.killed,
+              }
+            : undefined;
         runs.push({
           concurrency: config.concurrency,
           epoch,
@@ -197,7 +205,7 @@ export function formatConcurrencyFigures(f: ConcurrencyFigures): string {
   // Interpreters booted in the epoch and the seconds loads waited for one in all (several wait at once, so it can exceed the epoch).
   const used = (run: ConcurrencyRun) =>
     run.interpreters
-      ? `   ${run.interpreters.boots} interpreters booted, ${s(run.interpreters.waitMs)} waited for one in all`
+      ? `   ${run.interpreters.boots} interpreters booted, ${run.interpreters.killed} killed, ${s(run.interpreters.waitMs)} waited for one in all`
       : '';
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const one = f.runs.find((r) => r.epoch === epoch && r.concurrency === 1)!;

@@ -46,7 +46,7 @@ async function benchBrowser(): Promise<SandboxFigures> {
   }
 }
 
-// The Node sandbox as shipped (children restored from the shared snapshot) beside cold-started children.
+// The Node sandbox as shipped (interpreters restored from the shared snapshot) beside cold-started ones.
 const coldNodeRuntime = () =>
   new PyodideSandboxRuntime((signal) => spawnNodeSandbox('cold', signal), {
     spares: Math.min(4, availableParallelism()),
@@ -65,9 +65,12 @@ if (!only || only === 'node') {
       '',
     ].join('\n'),
   );
-  print('Node (cold-started children)', await measureSandbox(coldNodeRuntime, EXAMPLE_ENV, () => performance.now()));
   print(
-    'Node (children from the snapshot)',
+    'Node (cold-started interpreters)',
+    await measureSandbox(coldNodeRuntime, EXAMPLE_ENV, () => performance.now()),
+  );
+  print(
+    'Node (interpreters from the snapshot)',
     await measureSandbox(
       () => createNodeSandboxRuntime(),
       EXAMPLE_ENV,
@@ -104,8 +107,8 @@ if (!only || only === 'transport') {
 if (!only || only === 'browser') print('Browser (Chromium)', await benchBrowser());
 if (!only || only === 'epoch') {
   for (const [name, create] of [
-    ['cold-started children', coldNodeRuntime],
-    ['children from the snapshot', () => createNodeSandboxRuntime()],
+    ['cold-started interpreters', coldNodeRuntime],
+    ['interpreters from the snapshot', () => createNodeSandboxRuntime()],
   ] as const) {
     const e = await measureEpochOverhead(5, create);
     process.stdout.write(

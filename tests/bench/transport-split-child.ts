@@ -1,27 +1,47 @@
-import { constants as fsConstants } from 'node:fs';
-import { loadPyodide } from 'pyodide';
-import { answerCalls, ipcLine } from '../../src/adapters/sandbox/call-channel.ts';
-import { createSandboxService } from '../../src/adapters/sandbox/sandbox-service.ts';
-import { SANDBOX_SOURCES } from '../../src/adapters/sandbox/sandbox-sources.ts';
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import {
+  hostInterpreters,
+  type HostReport,
+  type HostRequest,
+} from '../../src/adapters/sandbox/node-interpreter-host.ts';
+import {
+  serveInterpreterThread,
+  type InterpreterThreadData,
+} from '../../src/adapters/sandbox/node-interpreter-thread.ts';
 
-// The sandbox child of workers/sandbox-node.ts (same service, same flags and fence), except that
-// each reply also carries the monotonic clock (shared by all processes) when the call reached
-// the service and when Python returned, so the bench can split a round trip into its parts.
-const host = process as unknown as { binding(name: string): unknown };
-const denied = host.binding.bind(host);
-host.binding = (name: string) => (name === 'constants' ? { fs: fsConstants } : denied(name));
-process.once('disconnect', () => process.exit(70));
-const pyodide = await loadPyodide({
-  indexURL: process.argv[2],
-  jsglobals: Object.create(null),
-  stdout: () => undefined,
-  stderr: () => undefined,
-  stdin: () => null,
-});
-const service = createSandboxService(pyodide, SANDBOX_SOURCES);
-answerCalls(ipcLine(process as never), (request) => {
-  const reached = process.hrtime.bigint();
-  const reply = service.call(request);
-  return JSON.stringify({ reached: String(reached), returned: String(process.hrtime.bigint()), reply });
-});
-process.send?.({ spadeSandboxReady: true });
+// The sandbox host of workers/sandbox-node.ts (the product's host and thread code, run with the
+// same flags and fence), except that the monotonic clock (shared by all threads and processes)
+// is read where a step crosses a boundary: the host stamps when a request reached it and when the
+// reply came back from the thread; the thread stamps when the request reached it and when its
+// service's reply was ready. The stamps ride on the reply (extra array items and report fields,
+// which the product's call protocol and host ignore), so the bench can split a round trip.
+const now = () => String(process.hrtime.bigint());
+
+if (!isMainThread) {
+  const port = parentPort!;
+  let reached = '';
+  const timedPort = {
+    addEventListener(_type: 'message', listener: (event: { data: unknown }) => void) {
+      port.on('message', (data: unknown) => {
+        reached = now();
+        listener({ data });
+      });
+    },
+    postMessage(message: unknown) {
+      port.postMessage(Array.isArray(message) ? [...message, reached, now()] : message);
+    },
+  };
+  await serveInterpreterThread(timedPort as unknown as MessagePort, workerData as InterpreterThreadData);
+} else {
+  process.once('disconnect', () => process.exit(70));
+  const [indexURL, snapshotFile] = process.argv.slice(2);
+  let hostReached = '';
+  const receive = hostInterpreters(
+    { entry: new URL(import.meta.url), indexURL: indexURL!, snapshotFile: snapshotFile ?? null },
+    (report: HostReport) => process.send?.('from' in report ? { ...report, hostReached, hostReturned: now() } : report),
+  );
+  process.on('message', (request) => {
+    hostReached = now();
+    receive(request as HostRequest);
+  });
+}

@@ -1,13 +1,17 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callOver, ipcLine } from '../../src/adapters/sandbox/call-channel.ts';
-import { privateCacheDirectory, pyodideDirectory, sandboxExecArgv } from '../../src/adapters/sandbox/node-sandbox.ts';
-import { sandboxLauncher } from '../../src/adapters/sandbox/process-fence.ts';
+import { InterpreterHost } from '../../src/adapters/sandbox/node-interpreter-hosts.ts';
+import {
+  currentSandboxSnapshot,
+  nodeWorkerBundle,
+  privateCacheDirectory,
+  sandboxExecArgv,
+} from '../../src/adapters/sandbox/node-sandbox.ts';
 import { bundleWorker } from '../../src/adapters/sandbox/worker-bundler.ts';
 import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
+import { launchBenchHost } from './launch-host.ts';
 
 /** Median and 95th percentile of one part of a step's round trip, in microseconds. */
 export interface PartFigures {
@@ -15,13 +19,23 @@ export interface PartFigures {
   p95Us: number;
 }
 
-/** One way of sending steps, split into parts: host send to the child's service, Python, and the child's return to the host. */
+/** One way of sending steps, split into the legs of its round trip through the host process and its interpreter thread. */
 export interface StepSplit {
   total: PartFigures;
-  toChild: PartFigures;
+  parentToHost: PartFigures;
+  hostToThread: PartFigures;
   python: PartFigures;
-  toHost: PartFigures;
+  threadToHost: PartFigures;
+  hostToParent: PartFigures;
   steps: number;
+}
+
+/** The clock stamps a timed reply carries: when the host and the thread got the request and sent the reply back. */
+interface Stamps {
+  hostReached: bigint;
+  threadReached: bigint;
+  threadReturned: bigint;
+  hostReturned: bigint;
 }
 
 // Idle times before the paced steps, as in measure-sandbox.ts: a model's turn takes 100 to 300 ms.
@@ -35,61 +49,76 @@ function figures(values: number[]): PartFigures {
   return { medianUs: at(0.5), p95Us: at(0.95) };
 }
 
-async function startTimedChild(): Promise<{ call(request: string): Promise<string>; kill(): void }> {
+// The stamps of a host report carrying a timed reply, or null when it is anything else.
+function stampsOf(report: unknown): Stamps | null {
+  const r = report as { hostReached?: unknown; hostReturned?: unknown; message?: unknown } | null;
+  const message = r?.message;
+  if (typeof r?.hostReached !== 'string' || typeof r.hostReturned !== 'string' || !Array.isArray(message)) return null;
+  const [threadReached, threadReturned] = message.slice(-2) as unknown[];
+  if (typeof threadReached !== 'string' || typeof threadReturned !== 'string') return null;
+  return {
+    hostReached: BigInt(r.hostReached),
+    threadReached: BigInt(threadReached),
+    threadReturned: BigInt(threadReturned),
+    hostReturned: BigInt(r.hostReturned),
+  };
+}
+
+// A fenced host process of the timed bundle, with one interpreter thread restored from the shared snapshot.
+async function startTimedHost(): Promise<{
+  call(request: string): Promise<{ reply: string; stamps: Stamps }>;
+  kill(): Promise<void>;
+}> {
+  const made = await currentSandboxSnapshot();
+  const shared = (await nodeWorkerBundle()).replace(/\.mjs$/, '.snapshot');
   const code = await bundleWorker(ENTRY, 'node');
   const bundle = join(
     privateCacheDirectory(),
     `transport-split-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
   );
   writeFileSync(bundle, code, { mode: 0o600 });
-  const launcher = await sandboxLauncher();
-  const pyodideDir = pyodideDirectory();
-  const [command, ...args] = [
-    ...launcher.prefix,
-    process.execPath,
-    ...sandboxExecArgv(bundle, pyodideDir),
-    bundle,
-    pyodideDir,
-  ];
-  const child = spawn(command!, args, { serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: {} });
-  await new Promise<void>((resolve, reject) => {
-    child.on('message', (message) => {
-      if ((message as { spadeSandboxReady?: boolean } | null)?.spadeSandboxReady) resolve();
-    });
-    child.once('close', (code) =>
-      reject(new Error(`the timed sandbox child stopped during start (exit code ${code})`)),
-    );
-  });
-  const call = callOver(ipcLine(child));
-  return { call: async (request) => String(await call(request)), kill: () => child.kill('SIGKILL') };
+  const launched = await launchBenchHost(bundle, made && existsSync(shared) ? shared : null, sandboxExecArgv);
+  let last: Stamps | null = null;
+  launched.child.on('message', (report) => (last = stampsOf(report) ?? last));
+  const host = await InterpreterHost.ready(launched);
+  const proc = await host.start(false);
+  return {
+    async call(request) {
+      last = null;
+      const reply = String(await proc.call(request));
+      if (!last) throw new Error('the timed reply carried no clock stamps');
+      return { reply, stamps: last };
+    },
+    async kill() {
+      proc.kill();
+      launched.lost('the bench is over');
+      await launched.exited;
+    },
+  };
 }
 
 /**
- * Splits step round trips on a fenced Node sandbox child (the shipped service, timed inside)
- * into the host-to-child leg, Python, and the child-to-host leg, back to back and paced like real
- * play (after 100-300 ms idle); the two kinds alternate so machine load hits both alike.
+ * Splits step round trips on a fenced Node sandbox host (the product's host and thread code and
+ * service, timed inside) into its legs: this process to the host (IPC), the host to the
+ * interpreter thread (postMessage), Python, and back the same way; back to back and paced like
+ * real play (after 100-300 ms idle); the two kinds alternate so machine load hits both alike.
  */
 export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: StepSplit; paced: StepSplit }> {
-  const child = await startTimedChild();
+  const host = await startTimedHost();
   try {
-    const ask = async (body: Record<string, unknown>) =>
-      JSON.parse(await child.call(JSON.stringify({ ...body, maxChars: 100_000 }))) as {
-        reached: string;
-        returned: string;
-        reply: string;
-      };
+    const ask = async (body: Record<string, unknown>) => host.call(JSON.stringify({ ...body, maxChars: 100_000 }));
     await ask({ op: 'load', code: EXAMPLE_ENV, maxTurns: 1_000_000 });
     await ask({ op: 'reset', seed: 1 });
     const parts = { backToBack: [] as bigint[][], paced: [] as bigint[][] };
     const step = async (into: bigint[][], i: number) => {
       const sent = process.hrtime.bigint();
-      const { reached, returned, reply } = await ask({
-        op: 'step',
-        action: `\\boxed{${String(i % 1000).padStart(3, '0')}}`,
-      });
+      const { reply, stamps } = await ask({ op: 'step', action: `\\boxed{${String(i % 1000).padStart(3, '0')}}` });
       const back = process.hrtime.bigint();
       if (!reply.startsWith('{"ok":true')) throw new Error(`the timed step failed: ${reply.slice(0, 200)}`);
-      into.push([sent, BigInt(reached), BigInt(returned), back]);
+      const row = [sent, stamps.hostReached, stamps.threadReached, stamps.threadReturned, stamps.hostReturned, back];
+      if (row.some((stamp, k) => k > 0 && stamp < row[k - 1]!))
+        throw new Error(`clock stamps out of order: ${row.join(' ')}`);
+      into.push(row);
     };
     for (let i = 0; i < 50; i++) await step([], i);
     for (let i = 0; i < rounds; i++) {
@@ -100,28 +129,31 @@ export async function measureTransportSplit(rounds = 40): Promise<{ backToBack: 
     const split = (rows: bigint[][]): StepSplit => {
       const us = (from: number, to: number) => rows.map((row) => Number(row[to]! - row[from]!) / 1000);
       return {
-        total: figures(us(0, 3)),
-        toChild: figures(us(0, 1)),
-        python: figures(us(1, 2)),
-        toHost: figures(us(2, 3)),
+        total: figures(us(0, 5)),
+        parentToHost: figures(us(0, 1)),
+        hostToThread: figures(us(1, 2)),
+        python: figures(us(2, 3)),
+        threadToHost: figures(us(3, 4)),
+        hostToParent: figures(us(4, 5)),
         steps: rows.length,
       };
     };
     return { backToBack: split(parts.backToBack), paced: split(parts.paced) };
   } finally {
-    child.kill();
+    await host.kill();
   }
 }
 
 /** The split as printed by `npm run bench -- transport`. */
 export function formatTransportSplit(figures: { backToBack: StepSplit; paced: StepSplit }): string {
   const f = (part: PartFigures) =>
-    `${(part.medianUs / 1000).toFixed(3)} / ${(part.p95Us / 1000).toFixed(3)} ms`.padEnd(20);
+    `${(part.medianUs / 1000).toFixed(3)} / ${(part.p95Us / 1000).toFixed(3)}`.padEnd(16);
   const line = (name: string, s: StepSplit) =>
-    `  ${name.padEnd(14)}${f(s.total)}${f(s.toChild)}${f(s.python)}${f(s.toHost)}(${s.steps} steps)`;
+    `  ${name.padEnd(14)}${[s.total, s.parentToHost, s.hostToThread, s.python, s.threadToHost, s.hostToParent].map(f).join('')}(${s.steps} steps)`;
+  const heads = ['whole', 'parent to host', 'host to thread', 'Python', 'thread to host', 'host to parent'];
   return [
-    'Node step round trip split (fenced child, shipped service timed inside; median / p95; the two kinds alternate)',
-    `  ${''.padEnd(14)}${'whole'.padEnd(20)}${'host to Python'.padEnd(20)}${'Python'.padEnd(20)}${'Python to host'.padEnd(20)}`,
+    'Node step round trip split (fenced host process, one interpreter thread, shipped service timed inside; median / p95 in ms; the two kinds alternate)',
+    `  ${''.padEnd(14)}${heads.map((head) => head.padEnd(16)).join('')}`.trimEnd(),
     line('back to back', figures.backToBack),
     line('paced', figures.paced),
     '',

@@ -5,14 +5,19 @@ import { createRequire } from 'node:module';
 import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callOver, ipcLine } from './call-channel.ts';
+import {
+  HOST_DATA_LIMIT_BYTES,
+  HostFleet,
+  HostLostError,
+  START_TIMEOUT_MS,
+  type LaunchedHost,
+} from './node-interpreter-hosts.ts';
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
-import { sandboxLauncher, type SandboxLauncher } from './process-fence.ts';
+import { SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, withDataLimit, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
 import { poolSize } from './pool-size.ts';
 
 const ENTRY = fileURLToPath(new URL('../../../workers/sandbox-node.ts', import.meta.url));
-const SPAWN_TIMEOUT_MS = 60_000;
 
 let bundlePath: Promise<string> | null = null;
 
@@ -59,32 +64,6 @@ function writeAtomically(file: string, data: string | Uint8Array): void {
   renameSync(partial, file);
 }
 
-function waitForReady(child: ChildProcess, exited: Promise<string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const timer = setTimeout(() => fail(`did not start within ${SPAWN_TIMEOUT_MS} ms`), SPAWN_TIMEOUT_MS);
-    const onMessage = (message: unknown) => {
-      if ((message as { spadeSandboxReady?: boolean } | null)?.spadeSandboxReady) {
-        cleanup();
-        resolve();
-      }
-    };
-    void exited.then((reason) => fail(`stopped during start (${reason})`));
-    const cleanup = () => {
-      done = true;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-    };
-    function fail(reason: string) {
-      if (done) return;
-      cleanup();
-      child.kill('SIGKILL');
-      reject(new Error(`Python sandbox ${reason}`));
-    }
-    child.on('message', onMessage);
-  });
-}
-
 // Resolves once with why the child is gone. A closed IPC channel, a failed send or a spawn error
 // counts as death too: the child is killed, so a sandbox that cannot answer never lingers.
 function watchDeath(
@@ -118,16 +97,18 @@ export const WASM_TIERING_BUDGET = 1_000_000_000;
 
 /**
  * Node flags of the sandbox process: the permission model (read only the bundle and the pyodide
- * package; no writes, subprocesses, workers or addons) and no code generation from strings, so a
+ * package; no writes, subprocesses or addons; worker threads, which hold its interpreters) and no
+ * code generation from strings, so a
  * JavaScript object reached from Python cannot be turned into arbitrary code. An environment's
  * interpreter lives briefly, so V8 optimises a WebAssembly function only after a far larger
- * execution budget than its default: a start then costs about 40% less CPU (no optimising of
- * code the start barely runs), and a compute-heavy call of a tenth of a second runs about as
- * fast (`npm run bench -- boots`).
+ * execution budget than its default: an interpreter's start then costs 7-17% less CPU (no
+ * optimising of code the start barely runs; 40% when every interpreter was a process of its
+ * own), and a compute-heavy call of a tenth of a second runs about as fast (`npm run bench -- boots`).
  */
 export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: string | null = null): string[] {
   return [
     '--experimental-permission',
+    '--allow-worker',
     `--allow-fs-read=${bundle}`,
     `--allow-fs-read=${pyodideDir}`,
     ...(snapshot ? [`--allow-fs-read=${snapshot}`] : []),
@@ -141,12 +122,14 @@ export function sandboxExecArgv(bundle: string, pyodideDir: string, snapshot: st
 export type SnapshotChoice = 'shared' | 'cold' | { file: string };
 
 /**
- * Starts Pyodide in a child Node process under Node's permission model: it may read only its
- * own bundle and the pyodide package, may not write files, spawn processes or start workers, and
- * cannot generate code from strings; signals and network globals are removed after start-up.
- * Below that, the kernel fences it (see process-fence.ts): no network at all, capped memory, and
- * killed with its parent. Talks over IPC with call-channel.ts's protocol (JSON messages); `exited` also resolves when IPC breaks.
- * The interpreter is restored from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
+ * Starts one Pyodide interpreter in a worker thread of a fenced host process (one with room, else a
+ * new one): the host runs under Node's permission model (it may read only its own bundle, the
+ * pyodide package and the snapshot, may not write files, spawn processes or load addons, and
+ * cannot generate code from strings) and the kernel fences it (see process-fence.ts): no network
+ * at all, capped memory, killed with its parent. The thread loses signals and network globals
+ * before any environment runs. Calls go over the host's IPC channel with call-channel.ts's
+ * protocol; `exited` also resolves when the thread or its host dies. The interpreter is restored
+ * from a memory snapshot (see `nodeSandboxSnapshot`) unless `start` says otherwise.
  */
 export async function spawnNodeSandbox(
   start: SnapshotChoice = 'shared',
@@ -155,20 +138,44 @@ export async function spawnNodeSandbox(
   const [launcher, bundle] = await Promise.all([sandboxLauncher(), nodeWorkerBundle()]);
   const snapshot =
     start === 'shared' ? await nodeSandboxSnapshot(launcher, bundle) : start === 'cold' ? null : start.file;
-  // A child killed while it boots (the OOM killer, a stray kill) gets one more try, cold; a broken
-  // setup fails twice. Shared-snapshot starts that keep failing while cold ones work mean a bad
-  // snapshot file: it is made anew.
+  // A start gets one more try: on a new host as it was when its host died under it (killed, or it
+  // could not start: never the snapshot's fault, and one host's death fails all its starts at
+  // once), else cold; a broken setup fails twice. Shared-snapshot starts that keep failing while
+  // cold ones work mean a bad snapshot file: it is made anew.
   try {
-    const proc = await startChild(launcher, bundle, snapshot, signal);
+    const proc = await startOnHost(launcher, bundle, snapshot, false, signal);
     if (start === 'shared') snapshotFailures = 0;
     return proc;
   } catch (error) {
     if (signal?.aborted) throw error;
-    const proc = await startChild(launcher, bundle, null, signal);
-    if (start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE)
+    const hostLost = error instanceof HostLostError;
+    const proc = await startOnHost(launcher, bundle, snapshot, !hostLost, signal);
+    if (!hostLost && start === 'shared' && snapshot && ++snapshotFailures >= SNAPSHOT_FAILURES_BEFORE_REMAKE)
       forgetSnapshot(snapshot);
     return proc;
   }
+}
+
+// Host processes by the snapshot file they restore from ('' for cold starts).
+const fleets = new Map<string, HostFleet>();
+
+// Starts one interpreter on a host process for `snapshot` (cold when null, or when `cold`).
+function startOnHost(
+  launcher: SandboxLauncher,
+  bundle: string,
+  snapshot: string | null,
+  cold: boolean,
+  signal?: AbortSignal,
+): Promise<SandboxProcess> {
+  const key = cold ? '' : (snapshot ?? '');
+  let fleet = fleets.get(key);
+  if (!fleet) {
+    fleet = new HostFleet(() =>
+      launchChild(launcher, bundle, key ? [key] : [], key || null, 'json', HOST_DATA_LIMIT_BYTES),
+    );
+    fleets.set(key, fleet);
+  }
+  return fleet.start(cold || !key, signal);
 }
 
 const SNAPSHOT_FAILURES_BEFORE_REMAKE = 3;
@@ -220,7 +227,7 @@ async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<
   const { child, exited } = launchChild(launcher, bundle, ['--make-snapshot'], null, 'advanced');
   try {
     return await new Promise<Uint8Array>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no snapshot within ${SPAWN_TIMEOUT_MS} ms`)), SPAWN_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new Error(`no snapshot within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
       child.on('message', (message: unknown) => {
         const bytes = (message as { spadeSnapshot?: unknown } | null)?.spadeSnapshot;
         if (bytes instanceof Uint8Array) {
@@ -243,10 +250,11 @@ function launchChild(
   extra: readonly string[],
   snapshot: string | null,
   serialization: 'json' | 'advanced' = 'json',
-): { child: ChildProcess; exited: Promise<string>; lost: (why: string) => void } {
+  dataLimitBytes = SANDBOX_DATA_LIMIT_BYTES,
+): LaunchedHost {
   const pyodideDir = pyodideDirectory();
   const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir, snapshot), bundle, pyodideDir, ...extra];
-  const [command, ...args] = [...launcher.prefix, ...node];
+  const [command, ...args] = [...withDataLimit(launcher.prefix, dataLimitBytes), ...node];
   const child = spawn(command!, args, {
     serialization,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -259,33 +267,9 @@ function launchChild(
   return { child, ...watchDeath(child, () => stderrTail) };
 }
 
-async function startChild(
-  launcher: SandboxLauncher,
-  bundle: string,
-  snapshot: string | null,
-  signal?: AbortSignal,
-): Promise<SandboxProcess> {
-  signal?.throwIfAborted();
-  const { child, exited, lost } = launchChild(launcher, bundle, snapshot ? [snapshot] : [], snapshot);
-  const stop = () => lost('its runtime closed while it was starting');
-  signal?.addEventListener('abort', stop, { once: true });
-  try {
-    await waitForReady(child, exited);
-  } finally {
-    signal?.removeEventListener('abort', stop);
-  }
-  return {
-    call: callOver(ipcLine(child, (error) => lost(`a send failed: ${error.message}`))),
-    kill: () => {
-      child.kill('SIGKILL');
-    },
-    exited,
-  };
-}
-
 /**
- * A sandbox runtime whose interpreters are permission-restricted Node child processes, one per
- * environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as free
+ * A sandbox runtime whose interpreters are worker threads of fenced, permission-restricted Node
+ * host processes (see node-interpreter-hosts.ts), one per environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as free
  * memory allows (one until the first environment loads), booted side by side on every core (unless
  * `options` say otherwise).
  */

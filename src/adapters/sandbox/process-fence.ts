@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path';
 /** Set to `1` to let the Node sandbox start without the kernel fence where it cannot be set up (a warning is printed). */
 export const UNFENCED_ENV = 'SPADE_UNFENCED_SANDBOX';
 
-/** Cap on the sandbox's writable memory (RLIMIT_DATA); Pyodide starts in about 240 MB of it. */
+/** Writable memory (RLIMIT_DATA) budgeted per interpreter, and the cap of the process that makes the snapshot; Pyodide starts in about 240 MB of it. */
 export const SANDBOX_DATA_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 /** The sandbox cannot be fenced on this machine and the opt-out is not set; code `sandbox_unfenced`. */
@@ -69,6 +69,11 @@ export function fencePrefix(
     '--core=0',
     '--',
   ];
+}
+
+/** The fence prefix with its memory cap (RLIMIT_DATA) set to `bytes` instead; an unfenced (empty) prefix stays empty. */
+export function withDataLimit(prefix: readonly string[], bytes: number): string[] {
+  return prefix.map((word) => (word.startsWith('--data=') ? `--data=${bytes}` : word));
 }
 
 function run(command: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
