@@ -153,12 +153,14 @@ describe("the sandbox frame's downloads", () => {
       const outcome = await page.evaluate(async () => {
         const api = window.spadeTest;
         const opened = api.sandboxFramesOpened();
+        // Earlier tests' spawners keep their frames: only this start's count.
+        const present = api.sandboxFrames();
         const error = await api.startRuntime({ spares: 1 }).then(
           () => null,
           (e: unknown) => String(e),
         );
         await api.closeRuntime();
-        return { error, framesOpened: api.sandboxFramesOpened() - opened, framesLeft: api.sandboxFrames() };
+        return { error, framesOpened: api.sandboxFramesOpened() - opened, framesLeft: api.sandboxFrames() - present };
       });
       expect(outcome.error).toMatch(/could not load python_stdlib\.zip for the Python sandbox \(HTTP 404\)/);
       expect(outcome.framesOpened).toBe(1);
