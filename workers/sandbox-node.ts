@@ -11,8 +11,9 @@ import { makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts
 import { SANDBOX_SOURCES } from '../src/adapters/sandbox/sandbox-sources.ts';
 
 // One bundle, three roles. In a worker thread: one interpreter (see node-interpreter-thread.ts).
-// In the fenced process, argv: the pyodide directory, then either a snapshot file to restore from, nothing (cold starts), or --make-snapshot (send
-// the parent a snapshot of a fresh interpreter and leave; no environment runs).
+// In the fenced process, argv: the pyodide directory, then either a snapshot file the threads
+// restore from, nothing (cold starts), or --make-snapshot (send the parent a snapshot of a fresh
+// interpreter and leave; no environment runs).
 if (!isMainThread) {
   await serveInterpreterThread(parentPort!, workerData as InterpreterThreadData);
 } else {

@@ -24,11 +24,10 @@ const THREAD_HEAP_MB = 256;
 export const INTERPRETER_MEMORY_LIMIT_BYTES = 1024 * 2 ** 20 - THREAD_HEAP_MB * 2 ** 20;
 
 /**
- * Runs in the fenced host process: compiles Pyodide once, and starts,
- * routes to and terminates interpreter threads as the parent asks (`send` reaches the parent).
- * Each thread reads the snapshot into memory of its own (the copy costs the thread, never this
- * thread, which routes every interpreter's calls); a thread that dies, exits
- * or throws is reported once as died.
+ * Runs in the fenced host process: compiles Pyodide once, and starts, routes to and terminates
+ * interpreter threads as the parent asks (`send` reaches the parent). Each thread reads the
+ * snapshot into memory of its own (the copy costs that thread, never this one, which routes
+ * every interpreter's calls); a thread that dies, exits or throws is reported once as died.
  */
 export function hostInterpreters(setup: HostSetup, send: (report: HostReport) => void): (request: HostRequest) => void {
   const wasmModule = new WebAssembly.Module(readFileSync(`${setup.indexURL}pyodide.asm.wasm`));
