@@ -1,6 +1,10 @@
+import { PAGE_BYTES, zeroPageRuns } from './zero-pages.ts';
+
 /** The parts of Pyodide's Emscripten module a memory image reads (internal, but stable across the versions this project pins). */
 export interface InterpreterModule {
   HEAP8: Int8Array;
+  /** The allocator's break (`_sbrk(0)`): the allocator only ever raises it, and nothing writes memory above it. */
+  _sbrk?(increment: number): number;
   FS: FileSystem;
   wasmTable: { length: number };
   LDSO: { loadedLibsByName: Record<string, unknown> };
@@ -63,10 +67,21 @@ function outside(module: InterpreterModule): Outside {
   };
 }
 
+// A memory image without its pages of zeros: the kept bytes, and where each run of them goes.
+interface SparseBytes {
+  /** The memory's length when the image was taken. */
+  length: number;
+  /** Pairs of [start, end) byte offsets of the runs kept, in order. */
+  runs: number[];
+  kept: Int8Array;
+}
+
 /**
  * A copy of a sealed interpreter's whole linear memory, taken between calls, that a later
  * `restore` writes back byte for byte: every Python object, module, builtin and allocator is then
- * as it was, so the next environment finds what a freshly booted interpreter holds. What lives
+ * as it was, so the next environment finds what a freshly booted interpreter holds. Pages of
+ * zeros are not kept (restore writes zeros there), and memory above the allocator's break, never
+ * written before the image is taken, is not even read (a read would make it resident). What lives
  * outside that memory (the file system, open files, the working folder, the function table,
  * loaded libraries, JavaScript references, the stack) is watched instead: when any of it changed,
  * `restore` refuses and the interpreter must be discarded.
@@ -76,7 +91,7 @@ export class MemoryImage {
 
   private constructor(
     private readonly module: InterpreterModule,
-    private readonly bytes: Int8Array,
+    private readonly bytes: SparseBytes,
     private readonly before: Outside,
   ) {
     const fs = module.FS;
@@ -97,7 +112,7 @@ export class MemoryImage {
 
   /** Takes the image now; call it between calls, once the interpreter is sealed and before any environment runs. */
   static capture(module: InterpreterModule): MemoryImage {
-    return new MemoryImage(module, module.HEAP8.slice(), outside(module));
+    return new MemoryImage(module, sparseCopy(module), outside(module));
   }
 
   /** Writes the image back and returns null, or returns why it cannot (then nothing was written and the interpreter must be discarded). */
@@ -105,8 +120,17 @@ export class MemoryImage {
     const why = this.refusal();
     if (why) return why;
     const heap = this.module.HEAP8;
-    heap.set(this.bytes);
-    if (heap.length > this.bytes.length) heap.fill(0, this.bytes.length);
+    const { runs, kept } = this.bytes;
+    let written = 0;
+    let from = 0;
+    for (let i = 0; i + 1 < runs.length; i += 2) {
+      const [start, end] = [runs[i]!, runs[i + 1]!];
+      heap.fill(0, written, start);
+      heap.set(kept.subarray(from, from + end - start), start);
+      from += end - start;
+      written = end;
+    }
+    heap.fill(0, written);
     return null;
   }
 
@@ -119,4 +143,28 @@ export class MemoryImage {
       return `memory grew to ${Math.round(this.module.HEAP8.length / 2 ** 20)} MB`;
     return null;
   }
+}
+
+function sparseCopy(module: InterpreterModule): SparseBytes {
+  const heap = module.HEAP8;
+  const allocatorBreak = module._sbrk ? module._sbrk(0) >>> 0 : heap.length;
+  const end = Math.min(heap.length, Math.ceil(allocatorBreak / PAGE_BYTES) * PAGE_BYTES);
+  const zeros = zeroPageRuns(heap, end);
+  const runs: number[] = [];
+  let at = 0;
+  for (let i = 0; i + 1 < zeros.length; i += 2) {
+    const zeroStart = zeros[i]! * PAGE_BYTES;
+    if (zeroStart > at) runs.push(at, zeroStart);
+    at = zeros[i + 1]! * PAGE_BYTES;
+  }
+  if (end > at) runs.push(at, end);
+  let size = 0;
+  for (let i = 0; i + 1 < runs.length; i += 2) size += runs[i + 1]! - runs[i]!;
+  const kept = new Int8Array(size);
+  let offset = 0;
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    kept.set(heap.subarray(runs[i]!, runs[i + 1]!), offset);
+    offset += runs[i + 1]! - runs[i]!;
+  }
+  return { length: heap.length, runs, kept };
 }

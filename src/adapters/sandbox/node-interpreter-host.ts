@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { InterpreterThreadData } from './node-interpreter-thread.ts';
 import { THREAD_READY } from './node-interpreter-thread.ts';
+import { shareSnapshot, type SharedSnapshot } from './shared-snapshot.ts';
 
 /** Messages from the parent to an interpreter host process. */
 export type HostRequest = { start: number; cold: boolean } | { kill: number } | { to: number; message: unknown };
@@ -24,14 +25,17 @@ const THREAD_HEAP_MB = 256;
 export const INTERPRETER_MEMORY_LIMIT_BYTES = 1024 * 2 ** 20 - THREAD_HEAP_MB * 2 ** 20;
 
 /**
- * Runs in the fenced host process: compiles Pyodide once, and starts, routes to and terminates
- * interpreter threads as the parent asks (`send` reaches the parent). Each thread reads the
- * snapshot into memory of its own (the copy costs that thread, never this one, which routes
- * every interpreter's calls); a thread that dies, exits or throws is reported once as died.
+ * Runs in the fenced host process: compiles Pyodide once, reads the snapshot once (at the first
+ * start that needs it) into memory every thread boots from without a copy, and starts, routes to
+ * and terminates interpreter threads as the parent asks (`send` reaches the parent). A thread
+ * that dies, exits or throws is reported once as died; a snapshot that cannot be read fails the
+ * start that wanted it.
  */
 export function hostInterpreters(setup: HostSetup, send: (report: HostReport) => void): (request: HostRequest) => void {
   const wasmModule = new WebAssembly.Module(readFileSync(`${setup.indexURL}pyodide.asm.wasm`));
   const threads = new Map<number, Worker>();
+  let snapshot: SharedSnapshot | null = null;
+  const sharedSnapshot = (file: string) => (snapshot ??= shareSnapshot(readFileSync(file)));
   const died = (id: number, reason: string) => {
     const thread = threads.get(id);
     if (!thread) return;
@@ -41,10 +45,17 @@ export function hostInterpreters(setup: HostSetup, send: (report: HostReport) =>
   };
   const start = (id: number, cold: boolean) => {
     if (threads.has(id)) return;
+    let restoreFrom: SharedSnapshot | null = null;
+    try {
+      if (!cold && setup.snapshotFile) restoreFrom = sharedSnapshot(setup.snapshotFile);
+    } catch (error) {
+      send({ died: id, reason: `the snapshot could not be read (${(error as Error).message})` });
+      return;
+    }
     const workerData: InterpreterThreadData = {
       indexURL: setup.indexURL,
       wasmModule,
-      snapshotFile: cold ? null : setup.snapshotFile,
+      snapshot: restoreFrom,
       memoryLimitBytes: INTERPRETER_MEMORY_LIMIT_BYTES,
     };
     const thread = new Worker(setup.entry, {

@@ -1,10 +1,12 @@
-import { constants as fsConstants, readFileSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { MessagePort } from 'node:worker_threads';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { answerCalls, portLine } from './call-channel.ts';
 import { createSandboxService } from './sandbox-service.ts';
 import { freshenRestoredInterpreter } from './pyodide-snapshot.ts';
 import { SANDBOX_SOURCES } from './sandbox-sources.ts';
+import { bootingFrom, snapshotView, type SharedSnapshot } from './shared-snapshot.ts';
 
 /** What an interpreter thread is started with (its `workerData`). */
 export interface InterpreterThreadData {
@@ -12,8 +14,8 @@ export interface InterpreterThreadData {
   indexURL: string;
   /** Pyodide's wasm, compiled once by the host process for all its threads. */
   wasmModule: WebAssembly.Module;
-  /** The memory snapshot file to restore from (read by the thread itself, into memory of its own), or null for a cold start. */
-  snapshotFile: string | null;
+  /** The host's snapshot to restore from (shared by its threads, read only while booting), or null for a cold start. */
+  snapshot: SharedSnapshot | null;
   /** Most bytes this interpreter's linear memory may grow to; a larger allocation fails as a Python MemoryError. */
   memoryLimitBytes: number;
 }
@@ -41,7 +43,8 @@ export async function serveInterpreterThread(port: MessagePort, data: Interprete
   capLinearMemory(data.memoryLimitBytes);
   allowFsConstants();
   const pyodide = await bootPyodide(data);
-  if (data.snapshotFile) freshenRestoredInterpreter(pyodide);
+  if (data.snapshot) freshenRestoredInterpreter(pyodide);
+  dropBootData(pyodide);
   removeHostReach();
   const service = createSandboxService(pyodide, SANDBOX_SOURCES);
   answerCalls(portLine(port as never), (request) => service.call(request));
@@ -51,23 +54,41 @@ export async function serveInterpreterThread(port: MessagePort, data: Interprete
 /** Boots Pyodide on the host's compiled module (never compiling its wasm again), from the snapshot when one is given. */
 async function bootPyodide(data: InterpreterThreadData): Promise<PyodideAPI> {
   const realInstantiate = WebAssembly.instantiate.bind(WebAssembly);
+  let allocatorBreak = () => Infinity;
   // Pyodide instantiates its main module with its own imports (env.Jsv_GetError_import marks them):
   // that one call gets the compiled module; anything else goes through unchanged.
   const onCompiled = (async (source: unknown, imports?: WebAssembly.Imports) => {
     if (!(imports?.['env'] as Record<string, unknown> | undefined)?.['Jsv_GetError_import'])
       return realInstantiate(source as BufferSource, imports);
-    return { module: data.wasmModule, instance: await realInstantiate(data.wasmModule, imports) };
+    const instance = await realInstantiate(data.wasmModule, imports);
+    const sbrk = instance.exports['sbrk'];
+    if (typeof sbrk === 'function') allocatorBreak = () => (sbrk as (increment: number) => number)(0) >>> 0;
+    return { module: data.wasmModule, instance };
   }) as typeof WebAssembly.instantiate;
   WebAssembly.instantiate = onCompiled;
+  const { snapshot } = data;
+  const settings = { indexURL: data.indexURL, ...NODE_PYODIDE_SETTINGS };
   try {
-    return await loadPyodide({
-      indexURL: data.indexURL,
-      ...NODE_PYODIDE_SETTINGS,
-      ...(data.snapshotFile ? { _loadSnapshot: readFileSync(data.snapshotFile) } : {}),
-    } as Parameters<typeof loadPyodide>[0]);
+    if (!snapshot) return await loadPyodide(settings);
+    // Nothing has written the new memory above the allocator's break yet (see writeImage).
+    return await bootingFrom(
+      snapshot,
+      () => allocatorBreak(),
+      () => loadPyodide({ ...settings, _loadSnapshot: snapshotView(snapshot) } as Parameters<typeof loadPyodide>[0]),
+    );
   } finally {
     WebAssembly.instantiate = realInstantiate;
   }
+}
+
+// The snapshot is shared with the host's other threads: once booted, nothing in this thread may
+// reach it (Pyodide keeps its settings, and the thread's start data stays readable).
+function dropBootData(pyodide: PyodideAPI): void {
+  const settings = (pyodide as unknown as { _api: { config: Record<string, unknown> } })._api.config;
+  Reflect.deleteProperty(settings, '_loadSnapshot');
+  const threads = createRequire(import.meta.url)('node:worker_threads') as { workerData: unknown };
+  threads.workerData = null;
+  syncBuiltinESMExports();
 }
 
 // Emscripten grows the heap through Memory.prototype.grow and treats a throw as "no memory":

@@ -217,7 +217,9 @@ export async function currentSandboxSnapshot(): Promise<Uint8Array | null> {
   return file ? readFileSync(file) : null;
 }
 
+// Hosts already running hold the old snapshot's bytes: later starts go to hosts that read the new one.
 function forgetSnapshot(file: string): void {
+  fleets.delete(file);
   snapshotFile = null;
   snapshotFailures = 0;
   rmSync(file, { force: true });
