@@ -4,7 +4,11 @@ import { createSandboxService } from '../src/adapters/sandbox/sandbox-service.ts
 import { answerCalls, portLine } from '../src/adapters/sandbox/call-channel.ts';
 import { SANDBOX_SOURCES } from '../src/adapters/sandbox/sandbox-sources.ts';
 import { SANDBOX_WASM_FILE } from '../src/adapters/sandbox/sandbox-frame.ts';
-import { freshenRestoredInterpreter, makeSandboxSnapshot } from '../src/adapters/sandbox/pyodide-snapshot.ts';
+import {
+  forgetSnapshotBytes,
+  freshenRestoredInterpreter,
+  makeSandboxSnapshot,
+} from '../src/adapters/sandbox/pyodide-snapshot.ts';
 
 interface Boot {
   /** The host's port for this interpreter (absent when making a snapshot). */
@@ -68,7 +72,10 @@ async function boot({ port, files, wasmModule, snapshot, makeSnapshot }: Boot): 
       return;
     }
     if (!port) throw new Error('no host port');
-    if (restored) freshenRestoredInterpreter(pyodide);
+    if (restored) {
+      freshenRestoredInterpreter(pyodide);
+      forgetSnapshotBytes(pyodide);
+    }
     const service = createSandboxService(pyodide, SANDBOX_SOURCES);
     answerCalls(portLine(port), (request) => service.call(request));
     port.postMessage({ spadeSandboxReady: true, snapshotRefused: restoring && !restored });

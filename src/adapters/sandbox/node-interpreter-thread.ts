@@ -4,7 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import { answerCalls, portLine } from './call-channel.ts';
 import { createSandboxService } from './sandbox-service.ts';
-import { freshenRestoredInterpreter } from './pyodide-snapshot.ts';
+import { forgetSnapshotBytes, freshenRestoredInterpreter } from './pyodide-snapshot.ts';
 import { SANDBOX_SOURCES } from './sandbox-sources.ts';
 import { bootingFrom, snapshotView, type SharedSnapshot } from './shared-snapshot.ts';
 
@@ -84,8 +84,7 @@ async function bootPyodide(data: InterpreterThreadData): Promise<PyodideAPI> {
 // The snapshot is shared with the host's other threads: once booted, nothing in this thread may
 // reach it (Pyodide keeps its settings, and the thread's start data stays readable).
 function dropBootData(pyodide: PyodideAPI): void {
-  const settings = (pyodide as unknown as { _api: { config: Record<string, unknown> } })._api.config;
-  Reflect.deleteProperty(settings, '_loadSnapshot');
+  forgetSnapshotBytes(pyodide);
   const threads = createRequire(import.meta.url)('node:worker_threads') as { workerData: unknown };
   threads.workerData = null;
   syncBuiltinESMExports();

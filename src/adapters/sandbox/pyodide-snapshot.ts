@@ -32,3 +32,12 @@ export function makeSandboxSnapshot(pyodide: PyodideAPI, sources: SandboxSources
 export function freshenRestoredInterpreter(pyodide: PyodideAPI): void {
   pyodide.runPython('import random\nrandom.seed()');
 }
+
+/**
+ * Lets go of the snapshot bytes an interpreter was restored from: Pyodide keeps its settings, and
+ * with them the 31 MB it was given, for as long as the interpreter lives.
+ */
+export function forgetSnapshotBytes(pyodide: PyodideAPI): void {
+  const settings = (pyodide as unknown as { _api?: { config?: Record<string, unknown> } })._api?.config;
+  if (settings) Reflect.deleteProperty(settings, '_loadSnapshot');
+}
