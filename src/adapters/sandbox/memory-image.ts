@@ -1,4 +1,4 @@
-import { PAGE_BYTES, zeroPageRuns } from './zero-pages.ts';
+import { isZero, PAGE_BYTES, zeroPageRuns } from './zero-pages.ts';
 
 /** The parts of Pyodide's Emscripten module a memory image reads (internal, but stable across the versions this project pins). */
 export interface InterpreterModule {
@@ -80,11 +80,12 @@ interface SparseBytes {
  * A copy of a sealed interpreter's whole linear memory, taken between calls, that a later
  * `restore` writes back byte for byte: every Python object, module, builtin and allocator is then
  * as it was, so the next environment finds what a freshly booted interpreter holds. Pages of
- * zeros are not kept (restore writes zeros there), and memory above the allocator's break, never
- * written before the image is taken, is not even read (a read would make it resident). What lives
- * outside that memory (the file system, open files, the working folder, the function table,
- * loaded libraries, JavaScript references, the stack) is watched instead: when any of it changed,
- * `restore` refuses and the interpreter must be discarded.
+ * zeros are not kept: restore makes sure zeros are there, writing only the pages that hold
+ * something, so memory nothing ever used stays out of the resident set. Memory above the
+ * allocator's break, never written before the image is taken, is taken as zero without being
+ * read (a read would fault it in). What lives outside that memory (the file system, open files,
+ * the working folder, the function table, loaded libraries, JavaScript references, the stack) is
+ * watched instead: when any of it changed, `restore` refuses and the interpreter must be discarded.
  */
 export class MemoryImage {
   private changedFiles = false;
@@ -125,12 +126,12 @@ export class MemoryImage {
     let from = 0;
     for (let i = 0; i + 1 < runs.length; i += 2) {
       const [start, end] = [runs[i]!, runs[i + 1]!];
-      heap.fill(0, written, start);
+      clear(heap, written, start);
       heap.set(kept.subarray(from, from + end - start), start);
       from += end - start;
       written = end;
     }
-    heap.fill(0, written);
+    clear(heap, written, heap.length);
     return null;
   }
 
@@ -142,6 +143,17 @@ export class MemoryImage {
     if (this.module.HEAP8.length > this.bytes.length * MAX_GROWTH)
       return `memory grew to ${Math.round(this.module.HEAP8.length / 2 ** 20)} MB`;
     return null;
+  }
+}
+
+// Zeros bytes [from, to) of `heap` page by page, writing only pages that hold something: a page
+// still zero is only read, so memory nothing ever used does not become resident.
+function clear(heap: Int8Array, from: number, to: number): void {
+  let start = from;
+  while (start < to) {
+    const end = Math.min(to, (Math.floor(start / PAGE_BYTES) + 1) * PAGE_BYTES);
+    if (!isZero(heap, start, end)) heap.fill(0, start, end);
+    start = end;
   }
 }
 

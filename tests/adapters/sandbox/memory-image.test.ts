@@ -57,6 +57,23 @@ describe('MemoryImage', () => {
     expect(module.HEAP8[5 * PAGE]).toBe(0);
   });
 
+  it('writes zeros only into pages that hold something, so memory no play used is never written', () => {
+    const module = fakeModule(8, 2 * PAGE);
+    module.HEAP8[1] = 1;
+    const image = MemoryImage.capture(module);
+    module.HEAP8[5 * PAGE + 3] = 2;
+    const filled: number[] = [];
+    const fill = module.HEAP8.fill.bind(module.HEAP8);
+    module.HEAP8.fill = (value: number, start?: number, end?: number) => {
+      filled.push(start ?? 0);
+      return fill(value, start, end);
+    };
+    expect(image.restore()).toBeNull();
+    expect(filled).toEqual([5 * PAGE]);
+    expect(module.HEAP8[5 * PAGE + 3]).toBe(0);
+    expect(module.HEAP8[1]).toBe(1);
+  });
+
   it('takes the whole memory when the module has no break to ask', () => {
     const module: InterpreterModule = { ...fakeModule(4, 0), _sbrk: undefined };
     module.HEAP8[3 * PAGE + 2] = 8;
