@@ -12,11 +12,13 @@ import { INTERPRETERS_PER_HOST, InterpreterHost } from '../../src/adapters/sandb
 import type { SandboxProcess } from '../../src/adapters/sandbox/sandbox-process.ts';
 import {
   currentSandboxSnapshot,
+  launchSandboxHost,
   nodeWorkerBundle,
   sandboxExecArgv,
   WASM_TIERING_BUDGET,
+  type SandboxFlags,
 } from '../../src/adapters/sandbox/node-sandbox.ts';
-import { launchBenchHost, processCpuSeconds, reapedChildrenCpuSeconds, type HostFlags } from './launch-host.ts';
+import { processCpuSeconds, reapedChildrenCpuSeconds } from './process-cpu.ts';
 
 /** Start figures of one tiering setting. */
 export interface TieringFigures {
@@ -48,10 +50,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 // One host process with `flags`: started, filled with `interpreters` threads one at a time, then emptied (which stops it).
-async function hostRound(flags: HostFlags, bundle: string, snapshot: string, interpreters: number): Promise<HostRound> {
+async function hostRound(
+  flags: SandboxFlags,
+  bundle: string,
+  snapshot: string,
+  interpreters: number,
+): Promise<HostRound> {
   const reapedBefore = reapedChildrenCpuSeconds();
   const started = performance.now();
-  const launched = await launchBenchHost(bundle, snapshot, flags);
+  const launched = await launchSandboxHost(bundle, snapshot, flags);
   const host = await InterpreterHost.ready(launched);
   const hostMs = performance.now() - started;
   const pid = launched.child.pid!;
@@ -88,7 +95,7 @@ export async function measureBootTiering(
   const bundle = await nodeWorkerBundle();
   const snapshot = bundle.replace(/\.mjs$/, '.snapshot');
   const flags =
-    (shipped: boolean): HostFlags =>
+    (shipped: boolean): SandboxFlags =>
     (...args) =>
       sandboxExecArgv(...args).filter((flag) => shipped || !flag.startsWith('--wasm-tiering-budget='));
   const results: Record<string, HostRound[]> = Object.fromEntries(Object.keys(budgets).map((name) => [name, []]));

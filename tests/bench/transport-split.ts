@@ -5,13 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { InterpreterHost } from '../../src/adapters/sandbox/node-interpreter-hosts.ts';
 import {
   currentSandboxSnapshot,
+  launchSandboxHost,
   nodeWorkerBundle,
   privateCacheDirectory,
-  sandboxExecArgv,
 } from '../../src/adapters/sandbox/node-sandbox.ts';
 import { bundleWorker } from '../../src/adapters/sandbox/worker-bundler.ts';
 import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
-import { launchBenchHost } from './launch-host.ts';
 
 /** Median and 95th percentile of one part of a step's round trip, in microseconds. */
 export interface PartFigures {
@@ -77,7 +76,7 @@ async function startTimedHost(): Promise<{
     `transport-split-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
   );
   writeFileSync(bundle, code, { mode: 0o600 });
-  const launched = await launchBenchHost(bundle, made && existsSync(shared) ? shared : null, sandboxExecArgv);
+  const launched = await launchSandboxHost(bundle, made && existsSync(shared) ? shared : null);
   let last: Stamps | null = null;
   launched.child.on('message', (report) => (last = stampsOf(report) ?? last));
   const host = await InterpreterHost.ready(launched);

@@ -171,7 +171,7 @@ function startOnHost(
   let fleet = fleets.get(key);
   if (!fleet) {
     fleet = new HostFleet(() =>
-      launchChild(launcher, bundle, key ? [key] : [], key || null, 'json', HOST_DATA_LIMIT_BYTES),
+      launchChild(launcher, bundle, { snapshot: key || null, dataLimitBytes: HOST_DATA_LIMIT_BYTES }),
     );
     fleets.set(key, fleet);
   }
@@ -226,7 +226,7 @@ function forgetSnapshot(file: string): void {
 }
 
 async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<Uint8Array> {
-  const { child, exited } = launchChild(launcher, bundle, ['--make-snapshot'], null, 'advanced');
+  const { child, exited } = launchChild(launcher, bundle, { extra: ['--make-snapshot'], serialization: 'advanced' });
   try {
     return await new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no snapshot within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
@@ -244,19 +244,47 @@ async function makeSnapshot(launcher: SandboxLauncher, bundle: string): Promise<
   }
 }
 
-// The snapshot maker sends its bytes with V8's serializer; a serving child's messages are short
-// JSON (cheaper to send and parse on every step).
-function launchChild(
-  launcher: SandboxLauncher,
+/** Node flags for a sandbox process, from its bundle, the pyodide directory and the snapshot it may read. */
+export type SandboxFlags = (bundle: string, pyodideDir: string, snapshot: string | null) => string[];
+
+/**
+ * Launches a fenced host process running `bundle` whose interpreters restore from `snapshot` (cold
+ * when null), exactly as every sandbox start does; `flags` replaces the shipped Node flags
+ * (benchmarks compare variations of them).
+ */
+export async function launchSandboxHost(
   bundle: string,
-  extra: readonly string[],
   snapshot: string | null,
-  serialization: 'json' | 'advanced' = 'json',
-  dataLimitBytes = SANDBOX_DATA_LIMIT_BYTES,
-): LaunchedHost {
+  flags: SandboxFlags = sandboxExecArgv,
+): Promise<LaunchedHost> {
+  return launchChild(await sandboxLauncher(), bundle, { snapshot, dataLimitBytes: HOST_DATA_LIMIT_BYTES, flags });
+}
+
+interface ChildOptions {
+  /** Arguments after the pyodide directory (the snapshot file itself is added when given). */
+  extra?: readonly string[];
+  snapshot?: string | null;
+  /** The snapshot maker sends its bytes with V8's serializer; a serving child's messages are short JSON (cheaper to send and parse on every step). */
+  serialization?: 'json' | 'advanced';
+  dataLimitBytes?: number;
+  flags?: SandboxFlags;
+}
+
+function launchChild(launcher: SandboxLauncher, bundle: string, options: ChildOptions): LaunchedHost {
+  const { extra = [], snapshot = null, serialization = 'json', flags = sandboxExecArgv } = options;
   const pyodideDir = pyodideDirectory();
-  const node = [process.execPath, ...sandboxExecArgv(bundle, pyodideDir, snapshot), bundle, pyodideDir, ...extra];
-  const [command, ...args] = [...withDataLimit(launcher.prefix, dataLimitBytes), ...node];
+  const node = [
+    process.execPath,
+    ...flags(bundle, pyodideDir, snapshot),
+    bundle,
+    pyodideDir,
+    ...(snapshot ? [snapshot] : []),
+    ...extra,
+  ];
+  const [command, ...args] = [
+    ...withDataLimit(launcher.prefix, options.dataLimitBytes ?? SANDBOX_DATA_LIMIT_BYTES),
+    ...node,
+  ];
   const child = spawn(command!, args, {
     serialization,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
