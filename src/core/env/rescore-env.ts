@@ -90,7 +90,8 @@ async function playEnvironment(
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
-  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
+  const concurrency = effectiveConcurrency(config.concurrency, model);
+  const scheduler = new Scheduler(concurrency, gate, lookAheadOf(sandbox, concurrency));
   plays.setHint(env.hint);
   try {
     await scheduler.all([

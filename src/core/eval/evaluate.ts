@@ -142,10 +142,11 @@ export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationR
   const perEnvironment = request.suite.environments.map((): EvalPlay[] => []);
   const opened: FreshInstances[] = [];
   let done = 0;
+  const concurrency = effectiveConcurrency(request.config.concurrency, ports.model);
   const scheduler = new Scheduler(
-    effectiveConcurrency(request.config.concurrency, ports.model),
+    concurrency,
     () => ports.gate?.() ?? Promise.resolve(),
-    lookAheadOf(ports.sandbox),
+    lookAheadOf(ports.sandbox, concurrency),
   );
   request.suite.environments.forEach((env, position) => {
     const final = (play: EvalPlay) => {

@@ -65,7 +65,7 @@ export interface EnvHandle {
 
 /** A place where untrusted environment code runs: isolated, killable, size-limited. */
 export interface SandboxRuntime {
-  /** Interpreters it keeps booted ahead (from the machine's cores and memory): how many plays are loaded ahead of their turn, and how many a held-out environment's plays share (absent: none ahead, no bound). */
+  /** Interpreters it keeps booted ahead (from the machine's cores and memory): how many plays are loaded ahead of their turn, at most as many as may run at once (absent: none ahead). */
   readonly parallelism?: number;
   /** Starts the sandbox if needed and resolves once it can answer (start-up is not charged to any time limit). */
   warm(): Promise<void>;

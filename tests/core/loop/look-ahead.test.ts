@@ -1,0 +1,94 @@
+// Plays are loaded ahead of their turn only as far as they could start: at concurrency c no more
+// than c units start when places free up, so at most c plays wait loaded, whatever the sandbox's
+// parallelism (each one holds an interpreter: in a tab about 90 MB).
+import { describe, expect, it } from 'vitest';
+import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
+import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
+import { evaluateAgent } from '../../../src/core/eval/evaluate.ts';
+import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
+import { lookAheadOf } from '../../../src/core/loop/work-unit.ts';
+import type { InterpreterTicket, SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
+import { fakeSandbox, oneStepGame, withDelays } from '../../fixtures/fake-sandbox.ts';
+
+const CODE = 'class WinEnv:\n    pass\n';
+const POOL = [{ id: 'win', skill: 'Logical Deduction', code: CODE, title: null }];
+const CONFIG: Config = {
+  ...DEFAULT_CONFIG,
+  skills: ['Logical Deduction'],
+  skillsPerEpoch: 1,
+  slotsPerEpoch: 1,
+  playsPerArm: 4,
+  hintPlays: 4,
+  useCorpus: false,
+  evalSeeds: 6,
+};
+
+/** A sandbox that runs four interpreters well at once, and the most interpreters it ever had reserved or loaded at once. */
+function widePool(): SandboxRuntime & { peak: () => number } {
+  const runtime = withDelays(fakeSandbox({ 'class WinEnv:': oneStepGame }), () => 2);
+  const tickets = new Set<InterpreterTicket>();
+  let held = 0;
+  let peak = 0;
+  const take = () => (peak = Math.max(peak, ++held));
+  return {
+    ...runtime,
+    parallelism: 4,
+    peak: () => peak,
+    async reserve() {
+      take();
+      const ticket: InterpreterTicket = { release: () => void (tickets.delete(ticket) && (held -= 1)) };
+      tickets.add(ticket);
+      return ticket;
+    },
+    async load(code, options) {
+      // A reserved interpreter is now the load's; without a ticket the load takes one of its own.
+      if (!(options.ticket && tickets.delete(options.ticket))) take();
+      const handle = await runtime.load(code, options);
+      return { ...handle, dispose: async () => void (held -= 1) };
+    },
+  };
+}
+
+// Replies streamed a word every 5 ms: a play lasts longer than a load (2 ms), so a play loaded
+// ahead waits while the one before it runs.
+const model = () =>
+  new ScriptedChatModel((request) => (request.purpose === 'hint' ? 'Say win.' : 'I say \\boxed{win}.'), 'slow', 5);
+
+describe('plays loaded ahead of their turn', () => {
+  it('are the sandbox’s parallelism, never more than the units that may run at once', () => {
+    expect(lookAheadOf({ parallelism: 4 }, 1)).toBe(1);
+    expect(lookAheadOf({ parallelism: 4 }, 3)).toBe(3);
+    expect(lookAheadOf({ parallelism: 4 }, 16)).toBe(4);
+    expect(lookAheadOf({}, 16)).toBe(0);
+  });
+
+  it('in an epoch at concurrency 1: one play runs and one more waits loaded, not four', async () => {
+    const sandbox = widePool();
+    await runEpoch({ model: model(), sandbox, corpus: [], fixedPool: POOL }, INITIAL_RUN_STATE, {
+      ...CONFIG,
+      concurrency: 1,
+    });
+    expect(sandbox.peak()).toBe(2);
+    const wide = widePool();
+    await runEpoch({ model: model(), sandbox: wide, corpus: [], fixedPool: POOL }, INITIAL_RUN_STATE, {
+      ...CONFIG,
+      concurrency: 8,
+    });
+    expect(wide.peak()).toBeGreaterThan(2);
+  });
+
+  it('in a held-out evaluation at concurrency 1: the same', async () => {
+    const sandbox = widePool();
+    await evaluateAgent(
+      { model: model(), sandbox },
+      {
+        suite: { name: 'one', sha256: 'x', environments: POOL },
+        config: { ...CONFIG, concurrency: 1 },
+        playbook: [],
+        afterEpochs: 0,
+        trigger: 'demand',
+      },
+    );
+    expect(sandbox.peak()).toBe(2);
+  });
+});
