@@ -3,25 +3,12 @@
 // parallelism (each one holds an interpreter: in a tab about 90 MB).
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { evaluateAgent } from '../../../src/core/eval/evaluate.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
 import { lookAheadOf } from '../../../src/core/loop/work-unit.ts';
 import type { InterpreterTicket, SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { fakeSandbox, oneStepGame, withDelays } from '../../fixtures/fake-sandbox.ts';
-
-const CODE = 'class WinEnv:\n    pass\n';
-const POOL = [{ id: 'win', skill: 'Logical Deduction', code: CODE, title: null }];
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  skills: ['Logical Deduction'],
-  skillsPerEpoch: 1,
-  slotsPerEpoch: 1,
-  playsPerArm: 4,
-  hintPlays: 4,
-  useCorpus: false,
-  evalSeeds: 6,
-};
+import { ONE_SLOT_CONFIG, WIN_POOL } from '../../fixtures/win-environment.ts';
 
 /** A sandbox that runs four interpreters well at once, and the most interpreters it ever had reserved or loaded at once. */
 function widePool(): SandboxRuntime & { peak: () => number } {
@@ -64,14 +51,14 @@ describe('plays loaded ahead of their turn', () => {
 
   it('in an epoch at concurrency 1: one play runs and one more waits loaded, not four', async () => {
     const sandbox = widePool();
-    await runEpoch({ model: model(), sandbox, corpus: [], fixedPool: POOL }, INITIAL_RUN_STATE, {
-      ...CONFIG,
+    await runEpoch({ model: model(), sandbox, corpus: [], fixedPool: WIN_POOL }, INITIAL_RUN_STATE, {
+      ...ONE_SLOT_CONFIG,
       concurrency: 1,
     });
     expect(sandbox.peak()).toBe(2);
     const wide = widePool();
-    await runEpoch({ model: model(), sandbox: wide, corpus: [], fixedPool: POOL }, INITIAL_RUN_STATE, {
-      ...CONFIG,
+    await runEpoch({ model: model(), sandbox: wide, corpus: [], fixedPool: WIN_POOL }, INITIAL_RUN_STATE, {
+      ...ONE_SLOT_CONFIG,
       concurrency: 8,
     });
     expect(wide.peak()).toBeGreaterThan(2);
@@ -82,8 +69,8 @@ describe('plays loaded ahead of their turn', () => {
     await evaluateAgent(
       { model: model(), sandbox },
       {
-        suite: { name: 'one', sha256: 'x', environments: POOL },
-        config: { ...CONFIG, concurrency: 1 },
+        suite: { name: 'one', sha256: 'x', environments: WIN_POOL },
+        config: { ...ONE_SLOT_CONFIG, concurrency: 1 },
         playbook: [],
         afterEpochs: 0,
         trigger: 'demand',

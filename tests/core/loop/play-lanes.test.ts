@@ -3,26 +3,12 @@
 // for a lane, run and the epoch settles instead of waiting forever.
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
-import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.ts';
 import { evaluateAgent } from '../../../src/core/eval/evaluate.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
 import type { ChatRequest } from '../../../src/core/ports/chat-port.ts';
 import type { SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { fakeSandbox, oneStepGame } from '../../fixtures/fake-sandbox.ts';
-
-const CODE = 'class WinEnv:\n    pass\n';
-const POOL = [{ id: 'win', skill: 'Logical Deduction', code: CODE, title: null }];
-const CONFIG: Config = {
-  ...DEFAULT_CONFIG,
-  skills: ['Logical Deduction'],
-  skillsPerEpoch: 1,
-  slotsPerEpoch: 1,
-  playsPerArm: 4,
-  hintPlays: 4,
-  concurrency: 8,
-  useCorpus: false,
-  evalSeeds: 4,
-};
+import { ONE_SLOT_CONFIG, WIN_POOL } from '../../fixtures/win-environment.ts';
 
 /** One lane per environment, and a count of the handles still held (taken and neither released nor disposed). */
 function oneLane(): SandboxRuntime & { held: () => number } {
@@ -64,7 +50,11 @@ const withinSeconds = <T>(promise: Promise<T>, seconds: number): Promise<T> =>
 describe('a play that throws gives its lane back', () => {
   it('in an epoch: the failure surfaces once the other plays, queued for the one lane, have run', async () => {
     const sandbox = oneLane();
-    const epoch = runEpoch({ model: failingOnce(), sandbox, corpus: [], fixedPool: POOL }, INITIAL_RUN_STATE, CONFIG);
+    const epoch = runEpoch(
+      { model: failingOnce(), sandbox, corpus: [], fixedPool: WIN_POOL },
+      INITIAL_RUN_STATE,
+      ONE_SLOT_CONFIG,
+    );
     await expect(withinSeconds(epoch, 10)).rejects.toThrow('the server went away');
     expect(sandbox.held()).toBe(0);
   });
@@ -74,8 +64,8 @@ describe('a play that throws gives its lane back', () => {
     const evaluation = evaluateAgent(
       { model: failingOnce(), sandbox },
       {
-        suite: { name: 'one', sha256: 'x', environments: POOL },
-        config: CONFIG,
+        suite: { name: 'one', sha256: 'x', environments: WIN_POOL },
+        config: ONE_SLOT_CONFIG,
         playbook: [],
         afterEpochs: 0,
         trigger: 'demand',
