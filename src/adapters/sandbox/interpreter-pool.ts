@@ -45,6 +45,11 @@ export class InterpreterPool {
     this.target = Math.max(1, Math.min(idleSize, size));
   }
 
+  /** Number of booted interpreters waiting to be taken. */
+  get waiting(): number {
+    return this.ready.length;
+  }
+
   /** Number of interpreters booted so far. */
   get boots(): number {
     return this.bootsDone;

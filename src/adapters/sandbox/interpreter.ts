@@ -148,19 +148,26 @@ function restored(reply: string): boolean {
   }
 }
 
+// The time limit starts when the request starts running: at once, or at `onStart` for a sandbox shared with others.
 async function raceCall(proc: SandboxProcess, request: string, timeoutMs: number): Promise<Outcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let settled = false;
+  let arm!: () => void;
   const timeout = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+    arm = () => {
+      if (!settled) timer ??= setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+    };
   });
+  if (!proc.startsLate) arm();
   const died = proc.exited.then((reason): Outcome => ({ kind: 'died', reason }));
-  const answered = proc.call(request).then(
+  const answered = proc.call(request, proc.startsLate ? arm : undefined).then(
     (value): Outcome => ({ kind: 'reply', value }),
     (error: unknown): Outcome => ({ kind: 'died', reason: errorMessage(error) }),
   );
   try {
     return await Promise.race([answered, timeout, died]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }

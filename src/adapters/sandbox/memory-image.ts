@@ -1,4 +1,4 @@
-import { isZero, PAGE_BYTES, zeroPageRuns } from './zero-pages.ts';
+import { isZero, PAGE_BYTES, samePage, zeroPageRuns } from './zero-pages.ts';
 
 /** The parts of Pyodide's Emscripten module a memory image reads (internal, but stable across the versions this project pins). */
 export interface InterpreterModule {
@@ -67,6 +67,14 @@ function outside(module: InterpreterModule): Outside {
   };
 }
 
+/** The pages of a memory that differ from its image, with their bytes: one environment's state, parked while another runs. */
+export interface PageDiff {
+  /** Page numbers, ascending. */
+  pages: Uint32Array;
+  /** Each page's bytes, in the order of `pages`. */
+  bytes: Uint8Array;
+}
+
 // A memory image without its pages of zeros: the kept bytes, and where each run of them goes.
 interface SparseBytes {
   /** The memory's length when the image was taken. */
@@ -89,12 +97,15 @@ interface SparseBytes {
  */
 export class MemoryImage {
   private changedFiles = false;
+  // Where each page's bytes start in `bytes.kept`, or -1 for a page of zeros.
+  private readonly keptAt: Int32Array;
 
   private constructor(
     private readonly module: InterpreterModule,
     private readonly bytes: SparseBytes,
     private readonly before: Outside,
   ) {
+    this.keptAt = keptOffsets(bytes);
     const fs = module.FS;
     for (const name of CHANGES) {
       const operation = fs[name];
@@ -135,6 +146,53 @@ export class MemoryImage {
     return null;
   }
 
+  /**
+   * The pages that now differ from the image (up to the allocator's break, which nothing writes
+   * above), after checking, as `restore` does, that nothing outside memory changed: a string says
+   * why the state cannot be parked (then the interpreter must stay with it or be discarded).
+   */
+  diff(): PageDiff | string {
+    const why = this.refusal();
+    if (why) return why;
+    const heap = new Uint8Array(this.module.HEAP8.buffer);
+    const allocatorBreak = this.module._sbrk ? this.module._sbrk(0) >>> 0 : heap.length;
+    const pageCount = Math.ceil(Math.min(heap.length, allocatorBreak) / PAGE_BYTES);
+    const pages: number[] = [];
+    for (let page = 0; page < pageCount; page++) if (!this.pageMatches(heap, page)) pages.push(page);
+    const bytes = new Uint8Array(pages.length * PAGE_BYTES);
+    pages.forEach((page, i) => bytes.set(heap.subarray(page * PAGE_BYTES, (page + 1) * PAGE_BYTES), i * PAGE_BYTES));
+    return { pages: Uint32Array.from(pages), bytes };
+  }
+
+  /** Writes the image's bytes back into the pages of `diff` only: when `diff` is this memory's current difference, the memory is then exactly the image. */
+  revert(diff: PageDiff): void {
+    const heap = new Uint8Array(this.module.HEAP8.buffer);
+    for (const page of diff.pages) {
+      const start = page * PAGE_BYTES;
+      const at = page < this.keptAt.length ? this.keptAt[page]! : -1;
+      if (at < 0) heap.fill(0, start, start + PAGE_BYTES);
+      else heap.set(this.bytes.kept.subarray(at, at + PAGE_BYTES), start);
+    }
+  }
+
+  /** Writes the pages of `diff` over a memory that is exactly the image: the parked state is back, or a string says why not. */
+  apply(diff: PageDiff): string | null {
+    const heap = new Uint8Array(this.module.HEAP8.buffer);
+    const last = diff.pages.length > 0 ? diff.pages[diff.pages.length - 1]! : -1;
+    if ((last + 1) * PAGE_BYTES > heap.length) return 'the parked state is larger than the memory';
+    diff.pages.forEach((page, i) =>
+      heap.set(diff.bytes.subarray(i * PAGE_BYTES, (i + 1) * PAGE_BYTES), page * PAGE_BYTES),
+    );
+    return null;
+  }
+
+  private pageMatches(heap: Uint8Array, page: number): boolean {
+    const start = page * PAGE_BYTES;
+    if (start + PAGE_BYTES > heap.length) return true;
+    const at = page < this.keptAt.length ? this.keptAt[page]! : -1;
+    return at < 0 ? isZero(heap, start, start + PAGE_BYTES) : samePage(heap, start, this.bytes.kept, at);
+  }
+
   private refusal(): string | null {
     if (this.changedFiles) return 'the environment changed the file system';
     const now = outside(this.module);
@@ -155,6 +213,16 @@ function clear(heap: Int8Array, from: number, to: number): void {
     if (!isZero(heap, start, end)) heap.fill(0, start, end);
     start = end;
   }
+}
+
+function keptOffsets({ runs, length }: SparseBytes): Int32Array {
+  const offsets = new Int32Array(Math.ceil(length / PAGE_BYTES)).fill(-1);
+  let from = 0;
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    for (let at = runs[i]!; at < runs[i + 1]!; at += PAGE_BYTES) offsets[at / PAGE_BYTES] = from + at - runs[i]!;
+    from += runs[i + 1]! - runs[i]!;
+  }
+  return offsets;
 }
 
 function sparseCopy(module: InterpreterModule): SparseBytes {

@@ -8,6 +8,13 @@ export const INTERPRETER_BUDGET_BYTES = 256 * 1024 * 1024;
  */
 export const HANG_RESERVE = 2;
 
+/**
+ * Environments one interpreter holds at most, all but one parked (a park or a resume copies a few
+ * MB, milliseconds, where a boot takes most of a CPU-second): when no spare waits, a new
+ * environment shares the least shared interpreter rather than wait for a boot.
+ */
+export const TENANTS_PER_INTERPRETER = 8;
+
 /** How many interpreters a machine keeps booted ahead and boots side by side. */
 export interface PoolSize {
   /** Interpreters kept booted and waiting; also how many plays are loaded ahead of their turn. */
@@ -16,6 +23,8 @@ export interface PoolSize {
   bootsAtOnce: number;
   /** Interpreters kept waiting at most, booted or restored after an environment (a restored one spares a later boot). */
   kept: number;
+  /** Environments one interpreter holds at most (`TENANTS_PER_INTERPRETER`). */
+  sharedBy: number;
 }
 
 /**
@@ -31,5 +40,6 @@ export function poolSize(cores: number, freeBytes: number, reservedCores = 0): P
     spares: Math.min(usable + HANG_RESERVE, byMemory),
     bootsAtOnce: Math.max(1, usable - reservedCores),
     kept: byMemory,
+    sharedBy: TENANTS_PER_INTERPRETER,
   };
 }

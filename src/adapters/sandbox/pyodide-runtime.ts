@@ -20,6 +20,8 @@ import { checkToolFactsValue } from '../../core/env/tool-use-facts.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
+import { SharingPool, type SandboxPool } from './sharing-pool.ts';
+import { HANG_RESERVE } from './pool-size.ts';
 import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 import { errorMessage } from '../../core/error-message.ts';
 
@@ -41,6 +43,8 @@ export interface PyodideRuntimeOptions {
   defaultCallTimeoutMs: number;
   /** Plays loaded ahead of their turn, and imports' validations at once (default: `spares`, which the adapters take from cores and memory). */
   parallelism?: number;
+  /** Environments one interpreter may hold at once, all but one parked (default 1: each has an interpreter of its own; see sharing-pool.ts). */
+  sharedBy?: number;
 }
 
 /** Defaults: 100 000-character outputs, one warm spare booted one at a time, 2 s per call. */
@@ -74,7 +78,7 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
  * when that cannot be done exactly.
  */
 export class PyodideSandboxRuntime implements SandboxRuntime {
-  private readonly pool: InterpreterPool;
+  private readonly pool: SandboxPool;
   private readonly live = new Set<Interpreter>();
   private readonly tickets = new WeakSet<Ticket>();
   private readonly held = new Set<SandboxProcess>();
@@ -90,13 +94,16 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     this.options = { ...DEFAULT_RUNTIME_OPTIONS, ...options };
     const spares = Math.max(1, Math.floor(this.options.spares));
     const kept = Math.max(spares, Math.floor(this.options.kept ?? spares));
-    this.pool = new InterpreterPool(
+    const sharedBy = Math.floor(this.options.sharedBy ?? 1);
+    // Shared interpreters need spares only for hangs and to reach `spares` in use.
+    const pool = new InterpreterPool(
       spawn,
-      spares,
+      sharedBy > 1 ? Math.min(spares, HANG_RESERVE) : spares,
       Math.max(1, Math.floor(this.options.bootsAtOnce)),
       Math.floor(this.options.idleSpares ?? spares),
       kept,
     );
+    this.pool = sharedBy > 1 ? new SharingPool(pool, sharedBy, spares) : pool;
     this.parallelism = Math.max(1, Math.floor(this.options.parallelism ?? spares));
   }
 

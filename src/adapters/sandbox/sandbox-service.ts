@@ -1,6 +1,6 @@
 import type { PyodideAPI } from 'pyodide';
 import { removeBuiltinModules, type InittabMemory } from './seal-inittab.ts';
-import { MemoryImage, type InterpreterModule } from './memory-image.ts';
+import { MemoryImage, type InterpreterModule, type PageDiff } from './memory-image.ts';
 
 /** The Python sources a sandbox worker installs: the value encoding, the tool-use base class and the harness, and the seal. */
 export interface SandboxSources {
@@ -19,8 +19,29 @@ export interface SandboxService {
 /** The request that restores a sandbox's interpreter to its sealed state (see MemoryImage); the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
 export const RECYCLE_REQUEST = '{"op":"recycle"}';
 
-// Draws fresh entropy for `random` (a restored image holds the state drawn before it was taken).
-const RESEED = 'import random\ndef spade_reseed():\n    random.seed()\n';
+/** The request that sets the running environment's memory aside and leaves the interpreter as sealed; the reply is `{"ok":true,"slot":n}` or `{"ok":false,"why":...}` (then nothing changed). */
+export const PARK_REQUEST = '{"op":"park"}';
+
+/** The request that writes the environment parked in `slot` back into an interpreter left as sealed; the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
+export function resumeRequest(slot: number): string {
+  return `{"op":"resume","slot":${slot}}`;
+}
+
+/** The request that forgets the environment parked in `slot`; the reply is `{"ok":true}`. */
+export function dropRequest(slot: number): string {
+  return `{"op":"drop","slot":${slot}}`;
+}
+
+/** The request that seeds `random` from `seed` (a decimal integer) before a new environment starts in an interpreter left as sealed; the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
+export function beginRequest(seed: string): string {
+  return `{"op":"begin","seed":"${seed}"}`;
+}
+
+// Seeds `random`: from fresh entropy without a seed (a restored image holds the state drawn before it was taken).
+const RESEED = 'import random\ndef spade_reseed(seed=None):\n    random.seed(None if seed is None else int(seed))\n';
+
+// The memory requests a host sends, which never reach Python's harness.
+const MEMORY_OPS = /^\{"op":"(park|resume|drop|begin)"/;
 
 /** Characters a reply may have before the worker refuses to send it. */
 export function replyLimitFor(maxObservationChars: number): number {
@@ -121,13 +142,20 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
   let tainted = false;
   const recycle = (): string => {
     const why = tainted ? 'a harness call did not return text' : image.restore();
-    if (why) return JSON.stringify({ ok: false, why });
+    if (why) return refused(why);
     reseed();
     return '{"ok":true}';
   };
+  const memory = parkingPlace(image, () => tainted, reseed);
   return {
     call(request: string): string {
-      if (request === RECYCLE_REQUEST) return recycle();
+      if (request === RECYCLE_REQUEST) {
+        const reply = recycle();
+        memory.leftSealed(reply === '{"ok":true}');
+        return reply;
+      }
+      if (MEMORY_OPS.test(request)) return memory.call(request);
+      memory.leftSealed(false);
       const limit = replyLimitFor(readMaxChars(request));
       let reply: unknown;
       try {
@@ -150,6 +178,58 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
         return JSON.stringify({ ok: false, error: 'too_large', what: 'reply', size: reply.length, limit });
       }
       return reply;
+    },
+  };
+}
+
+function refused(why: string): string {
+  return JSON.stringify({ ok: false, why });
+}
+
+// Environments parked in one interpreter (their pages held in this worker, outside the
+// interpreter's memory) and whether the memory is now exactly the sealed image.
+function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCallable) {
+  const parked = new Map<number, PageDiff>();
+  let nextSlot = 1;
+  let sealed = true;
+  const park = (): string => {
+    const diff = tainted() ? 'a harness call did not return text' : image.diff();
+    if (typeof diff === 'string') return refused(diff);
+    image.revert(diff);
+    sealed = true;
+    parked.set(nextSlot, diff);
+    return JSON.stringify({ ok: true, slot: nextSlot++ });
+  };
+  const resume = (slot: number): string => {
+    const diff = parked.get(slot);
+    if (!diff) return refused(`nothing is parked in slot ${slot}`);
+    if (!sealed) return refused('another environment is in the memory');
+    const why = image.apply(diff);
+    if (why) return refused(why);
+    parked.delete(slot);
+    sealed = false;
+    return '{"ok":true}';
+  };
+  const begin = (seed: unknown): string => {
+    if (typeof seed !== 'string' || !/^\d{1,80}$/.test(seed)) return refused('the seed is not a decimal integer');
+    if (!sealed) return refused('another environment is in the memory');
+    reseed(seed);
+    sealed = false;
+    return '{"ok":true}';
+  };
+  return {
+    /** Notes a call that left the memory as sealed (a restore) or not (a harness call, a refused restore). */
+    leftSealed(now: boolean): void {
+      sealed = now;
+    },
+    /** Answers one memory request. */
+    call(request: string): string {
+      const { op, slot, seed } = JSON.parse(request) as { op: string; slot?: number; seed?: unknown };
+      if (op === 'park') return park();
+      if (op === 'resume') return resume(Number(slot));
+      if (op === 'begin') return begin(seed);
+      parked.delete(Number(slot));
+      return '{"ok":true}';
     },
   };
 }

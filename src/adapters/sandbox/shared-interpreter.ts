@@ -1,0 +1,299 @@
+import { errorMessage } from '../../core/error-message.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+import { beginRequest, dropRequest, PARK_REQUEST, RECYCLE_REQUEST, resumeRequest } from './sandbox-service.ts';
+
+/** Milliseconds a park, a resume, a drop, a seeding or a restore may take before the interpreter is killed (each copies a few MB). */
+const MEMORY_OP_TIMEOUT_MS = 5000;
+
+/** Milliseconds one replayed call may take on a new interpreter (the environment answered it before, within its own limit). */
+const REPLAY_CALL_TIMEOUT_MS = 10_000;
+
+/** Interpreters a tenant moves to at most in one call before it gives up (each lost its previous one). */
+const MAX_MOVES = 3;
+
+/** A tenant's request did not start where it was sent (the interpreter died or keeps another environment): it may move and try again. */
+export class InterpreterLost extends Error {}
+
+/** Finds a shared interpreter with room for one more tenant (a spare, one already shared, or one booted for it). */
+export type PlaceTenant = () => Promise<SharedInterpreter>;
+
+/**
+ * One booted interpreter lent to several environments at once: one of them (the resident) is in its
+ * memory, the others wait parked (their differing pages held by the interpreter's worker, outside
+ * its memory; see memory-image.ts), so each environment finds the interpreter exactly as it left
+ * it and never sees another's state. Calls run one at a time. When the resident's state cannot be
+ * parked (it changed something outside memory), the interpreter stays with it alone; when the
+ * interpreter dies, the environment whose call was running dies with it and the others move.
+ */
+export class SharedInterpreter {
+  /** The environments lent this interpreter. */
+  readonly tenants = new Set<Tenant>();
+  private resident: Tenant | null = null;
+  private running: Tenant | null = null;
+  private readonly slots = new Map<Tenant, number>();
+  private readonly queue = new SerialQueue();
+  private dead = false;
+  private pinned = false;
+  private returned = false;
+
+  constructor(
+    readonly proc: SandboxProcess,
+    private readonly onEmpty: (shared: SharedInterpreter) => void,
+  ) {
+    void proc.exited.then(() => {
+      this.dead = true;
+    });
+  }
+
+  /** Whether a new tenant may be placed here. */
+  get open(): boolean {
+    return !this.dead && !this.pinned && !this.returned;
+  }
+
+  /** Lends this interpreter to one more environment. */
+  admit(place: PlaceTenant): Tenant {
+    const tenant = new Tenant(this, place);
+    this.tenants.add(tenant);
+    return tenant;
+  }
+
+  /** Takes `tenant` in (a new one, or one moving here) without running anything yet. */
+  welcome(tenant: Tenant): void {
+    this.tenants.add(tenant);
+  }
+
+  /**
+   * Runs `request` for `tenant` once its state is in memory (parking the resident's first):
+   * `onStart` is called as it starts. Rejects with InterpreterLost when it could not start here,
+   * or with why the interpreter died while it ran (it is the culprit). `timeoutMs` bounds a call
+   * no Interpreter times (a replay): past it the interpreter is killed.
+   */
+  run(tenant: Tenant, request: string, onStart?: () => void, timeoutMs?: number): Promise<unknown> {
+    return this.queue.run(async () => {
+      if (!this.tenants.has(tenant)) throw new Error('this share of an interpreter was given up');
+      if (this.dead || (this.pinned && this.resident !== tenant))
+        throw new InterpreterLost('its interpreter died or keeps another environment');
+      await this.bringIn(tenant);
+      onStart?.();
+      this.running = tenant;
+      try {
+        return await this.send(request, timeoutMs);
+      } finally {
+        this.running = null;
+      }
+    });
+  }
+
+  /** Restores the interpreter after `tenant`'s environment (or forgets its parked state) and lets it go: the reply is the service's. */
+  recycle(tenant: Tenant): Promise<string> {
+    return this.queue.run(async () => {
+      this.tenants.delete(tenant);
+      const reply = await this.clearOut(tenant);
+      this.noteEmpty();
+      return reply;
+    });
+  }
+
+  /** `tenant` was killed: a running call is stopped by killing the interpreter, otherwise its state is cleared away. */
+  evict(tenant: Tenant): void {
+    this.tenants.delete(tenant);
+    if (this.running === tenant) {
+      this.proc.kill();
+      return;
+    }
+    void this.queue.run(async () => {
+      await this.clearOut(tenant);
+      this.noteEmpty();
+    });
+  }
+
+  /** `tenant` moved elsewhere: its parked state here is forgotten. */
+  leave(tenant: Tenant): void {
+    this.tenants.delete(tenant);
+    void this.queue.run(async () => {
+      await this.clearOut(tenant);
+      this.noteEmpty();
+    });
+  }
+
+  // Takes `tenant`'s state out of this interpreter: a restore when resident, a drop when parked.
+  private async clearOut(tenant: Tenant): Promise<string> {
+    if (this.dead) return '{"ok":true}';
+    if (this.resident === tenant) {
+      this.resident = null;
+      const reply = await this.memoryOp(RECYCLE_REQUEST).catch((error: unknown) => refusal(errorMessage(error)));
+      if (!isOk(reply)) this.proc.kill();
+      return reply;
+    }
+    const slot = this.slots.get(tenant);
+    if (slot === undefined) return '{"ok":true}';
+    this.slots.delete(tenant);
+    return this.memoryOp(dropRequest(slot)).catch((error: unknown) => refusal(errorMessage(error)));
+  }
+
+  // With no tenant left, the interpreter goes back to its pool (or dies when it cannot be reused).
+  private noteEmpty(): void {
+    if (this.tenants.size > 0 || this.dead || this.returned) return;
+    this.returned = true;
+    if (this.pinned || this.resident) this.proc.kill();
+    else this.onEmpty(this);
+  }
+
+  private async bringIn(tenant: Tenant): Promise<void> {
+    if (this.resident === tenant) return;
+    if (this.resident) {
+      const parked = parseReply(await this.memoryOp(PARK_REQUEST));
+      if (parked.ok !== true || typeof parked.slot !== 'number') {
+        this.pinned = true;
+        throw new InterpreterLost(`the environment in its interpreter cannot be parked (${String(parked.why)})`);
+      }
+      this.slots.set(this.resident, parked.slot);
+      this.resident = null;
+    }
+    const slot = this.slots.get(tenant);
+    const reply = await this.memoryOp(slot === undefined ? beginRequest(tenant.seed) : resumeRequest(slot));
+    if (!isOk(reply)) {
+      this.proc.kill();
+      throw new InterpreterLost(`its interpreter could not take it in (${reply.slice(0, 200)})`);
+    }
+    this.slots.delete(tenant);
+    this.resident = tenant;
+  }
+
+  // A request to the service about memory: a reply that is not text, a death or a hang loses the interpreter.
+  private async memoryOp(request: string): Promise<string> {
+    try {
+      const reply = await this.send(request, MEMORY_OP_TIMEOUT_MS);
+      if (typeof reply !== 'string') throw new Error('a memory request got a reply that is not text');
+      return reply;
+    } catch (error) {
+      this.proc.kill();
+      throw new InterpreterLost(`its interpreter failed a memory request (${errorMessage(error)})`);
+    }
+  }
+
+  // Sends one request; rejects with why the interpreter died meanwhile, or after `timeoutMs` (then it is killed).
+  private async send(request: string, timeoutMs?: number): Promise<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const outcomes: Promise<unknown>[] = [
+      this.proc.call(request),
+      this.proc.exited.then((reason) => Promise.reject(new Error(reason))),
+    ];
+    if (timeoutMs !== undefined)
+      outcomes.push(
+        new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            this.proc.kill();
+            reject(new Error(`no answer within ${timeoutMs} ms; the interpreter was killed`));
+          }, timeoutMs);
+        }),
+      );
+    try {
+      return await Promise.race(outcomes);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * One environment's share of an interpreter, used like an interpreter of its own. It keeps every
+ * request since it began and its reply: when its interpreter is lost through another environment
+ * (a hang, a crash, a state that cannot be parked), it moves to another and replays them, and goes
+ * on only if every reply is the same as before (it dies otherwise, saying why).
+ */
+export class Tenant implements SandboxProcess {
+  /** Calls wait while another environment's call runs in the shared interpreter. */
+  readonly startsLate = true;
+  /** The seed of `random` its environment starts with (drawn here, so that a replay starts alike). */
+  readonly seed = String(globalThis.crypto.getRandomValues(new BigUint64Array(1))[0]);
+  readonly exited: Promise<string>;
+  private settle!: (reason: string) => void;
+  private gone = false;
+  private readonly log: { request: string; reply: string }[] = [];
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    private home: SharedInterpreter,
+    private readonly place: PlaceTenant,
+  ) {
+    this.exited = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  call(request: string, onStart?: () => void): Promise<unknown> {
+    return this.queue.run(async () => {
+      if (this.gone) throw new Error('this share of an interpreter was given up');
+      if (request === RECYCLE_REQUEST) {
+        this.log.length = 0;
+        return this.home.recycle(this);
+      }
+      for (let moves = 0; ; moves += 1) {
+        try {
+          const reply = await this.home.run(this, request, onStart);
+          if (typeof reply === 'string' && !request.startsWith('{"op":"syntax"')) this.log.push({ request, reply });
+          return reply;
+        } catch (error) {
+          if (!(error instanceof InterpreterLost) || moves >= MAX_MOVES) throw this.die(errorMessage(error));
+          await this.move().catch((moveError: unknown) => {
+            if (!(moveError instanceof InterpreterLost)) throw this.die(errorMessage(moveError));
+          });
+        }
+      }
+    });
+  }
+
+  kill(): void {
+    if (!this.gone) this.die('killed');
+  }
+
+  /** Gives this share up once its environment is done with it (restored, or never used). */
+  release(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.settle('released');
+    this.home.leave(this);
+  }
+
+  // Moves to another interpreter and replays every request there, checking each reply.
+  private async move(): Promise<void> {
+    this.home.leave(this);
+    this.home = await this.place();
+    this.home.welcome(this);
+    for (const { request, reply } of this.log) {
+      const again = await this.home.run(this, request, undefined, REPLAY_CALL_TIMEOUT_MS);
+      if (again !== reply)
+        throw new Error(
+          `its interpreter was lost through another environment, and replaying its calls on a new one gave a different reply (${request.slice(0, 40)}...): the environment is not deterministic given its seed`,
+        );
+    }
+  }
+
+  // Gives up for good: its state leaves the interpreter (a running call is stopped by killing it).
+  private die(reason: string): Error {
+    if (!this.gone) {
+      this.gone = true;
+      this.settle(reason);
+      this.home.evict(this);
+    }
+    return new Error(reason);
+  }
+}
+
+function parseReply(reply: string): { ok?: unknown; slot?: unknown; why?: unknown } {
+  try {
+    return (JSON.parse(reply) as { ok?: unknown; slot?: unknown; why?: unknown } | null) ?? {};
+  } catch {
+    return { why: reply.slice(0, 200) };
+  }
+}
+
+function isOk(reply: string): boolean {
+  return parseReply(reply).ok === true;
+}
+
+function refusal(why: string): string {
+  return JSON.stringify({ ok: false, why });
+}

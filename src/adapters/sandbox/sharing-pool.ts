@@ -1,0 +1,85 @@
+import type { InterpreterPool } from './interpreter-pool.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+import { SharedInterpreter, Tenant } from './shared-interpreter.ts';
+
+/** What the runtime asks of its interpreters' pool (InterpreterPool, or a SharingPool over one). */
+export type SandboxPool = Pick<
+  InterpreterPool,
+  'boots' | 'grow' | 'take' | 'whenReady' | 'giveBack' | 'comingBack' | 'replaceKilled' | 'close'
+>;
+
+/**
+ * A pool that never makes an environment wait for a boot while an interpreter can be shared: it
+ * hands out shares of interpreters (see shared-interpreter.ts): a booted spare of its own when one
+ * waits and fewer than `spread` interpreters are in use (as many as the machine runs side by side),
+ * else a share of the least shared interpreter with room (`tenantsEach`), else a spare once one
+ * boots. Parking an environment costs milliseconds where a boot costs most of a second of CPU, so
+ * the underlying pool need keep only a few spares (for hangs, and to reach `spread`). An
+ * interpreter nobody shares any more goes back to it.
+ */
+export class SharingPool implements SandboxPool {
+  private readonly shared = new Set<SharedInterpreter>();
+
+  constructor(
+    private readonly pool: InterpreterPool,
+    private readonly tenantsEach: number,
+    private readonly spread: number,
+  ) {}
+
+  get boots(): number {
+    return this.pool.boots;
+  }
+
+  grow(): void {
+    this.pool.grow();
+  }
+
+  whenReady(count?: number): Promise<void> {
+    return this.pool.whenReady(count);
+  }
+
+  replaceKilled(): void {
+    this.pool.replaceKilled();
+  }
+
+  /** Resolves with a share of an interpreter that nothing else sees; `urgent` as InterpreterPool.take. */
+  async take(urgent = false): Promise<SandboxProcess> {
+    const place = () => this.place(true);
+    return (await this.place(urgent)).admit(place);
+  }
+
+  giveBack(proc: SandboxProcess, warm = false): void {
+    if (proc instanceof Tenant) proc.release();
+    else this.pool.giveBack(proc, warm);
+  }
+
+  async comingBack(restored: Promise<SandboxProcess | null>): Promise<void> {
+    const proc = await restored.catch(() => null);
+    if (proc) this.giveBack(proc, true);
+  }
+
+  close(): void {
+    this.pool.close();
+    for (const shared of this.shared) shared.proc.kill();
+    this.shared.clear();
+  }
+
+  // A spare of its own when one waits and the machine runs more side by side, else the least shared
+  // interpreter with room, else the next spare.
+  private async place(urgent: boolean): Promise<SharedInterpreter> {
+    if (this.pool.waiting === 0 || this.shared.size >= this.spread) {
+      const roomiest = [...this.shared]
+        .filter((shared) => shared.open && shared.tenants.size < this.tenantsEach)
+        .sort((a, b) => a.tenants.size - b.tenants.size)[0];
+      if (roomiest) return roomiest;
+    }
+    const proc = await this.pool.take(urgent);
+    const shared = new SharedInterpreter(proc, (empty) => {
+      this.shared.delete(empty);
+      this.pool.giveBack(empty.proc, true);
+    });
+    this.shared.add(shared);
+    void proc.exited.then(() => this.shared.delete(shared));
+    return shared;
+  }
+}
