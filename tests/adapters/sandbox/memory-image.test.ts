@@ -91,4 +91,40 @@ describe('MemoryImage', () => {
     expect(image.restore()).toBe('state outside memory changed (table)');
     expect(module.HEAP8[0]).toBe(5);
   });
+
+  it('parks a state as the pages that differ from the image, back to the image, and writes it back exactly', () => {
+    const module = fakeModule(8, 4 * PAGE);
+    module.HEAP8.fill(1, 0, PAGE);
+    const image = MemoryImage.capture(module);
+    const sealed = module.HEAP8.slice();
+    // One environment writes a data page, a page of zeros below the break, and above the old break.
+    module.HEAP8[10] = 4;
+    module.HEAP8[2 * PAGE + 3] = 5;
+    module.brk = 6 * PAGE;
+    module.HEAP8[5 * PAGE] = 6;
+    const state = module.HEAP8.slice();
+    const diff = image.diff();
+    if (typeof diff === 'string') throw new Error(diff);
+    expect([...diff.pages]).toEqual([0, 2, 5]);
+    image.revert(diff);
+    module.brk = 4 * PAGE;
+    expect(module.HEAP8).toEqual(sealed);
+    // Another environment runs in the memory meanwhile and is parked in turn.
+    module.HEAP8[3 * PAGE] = 7;
+    const other = image.diff();
+    if (typeof other === 'string') throw new Error(other);
+    expect([...other.pages]).toEqual([3]);
+    image.revert(other);
+    expect(image.apply(diff)).toBeNull();
+    expect(module.HEAP8).toEqual(state);
+  });
+
+  it('refuses to park a state that changed something outside memory, and a state larger than the memory', () => {
+    const module = fakeModule(4, 2 * PAGE);
+    const image = MemoryImage.capture(module);
+    module.wasmTable.length = 11;
+    expect(image.diff()).toMatch(/state outside memory changed \(table\)/);
+    module.wasmTable.length = 10;
+    expect(image.apply({ pages: Uint32Array.of(9), bytes: new Uint8Array(PAGE) })).toMatch(/larger than the memory/);
+  });
 });
