@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ENV } from '../../src/app/sandbox/example-env.ts';
 import { DEFAULT_VALIDATION } from '../../src/core/env/validate-env.ts';
+import { COUNTER } from '../fixtures/counter-environment.ts';
 import { startRig, type BrowserRig } from './harness.ts';
 import type { SpadeTestApi } from './pages/sandbox-page.ts';
 
@@ -165,5 +166,17 @@ describe('browser sandbox runtime', () => {
     await page.evaluate(() => window.spadeTest.waitForSpawns(0));
     expect(await page.evaluate(() => window.spadeTest.liveInterpreters())).toBe(2);
     expect(await page.evaluate(() => window.spadeTest.sandboxFrames())).toBe(1);
+  });
+
+  it('two environments sharing one interpreter in the tab each find it as they left it', async () => {
+    const { observations, boots } = await page.evaluate(
+      ([code, steps]) => window.spadeTest.playSharing(code, steps),
+      [COUNTER, 3] as const,
+    );
+    expect(boots).toBe(1);
+    // One module global or random stream shared would interleave both counts and draws.
+    for (const seen of observations)
+      expect(seen.map((text) => text.split(' draw ')[0])).toEqual(['total 1', 'total 2', 'total 3']);
+    expect(observations[0]).toEqual(observations[1]);
   });
 });

@@ -6,25 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawnNodeSandbox } from '../../../src/adapters/sandbox/node-sandbox.ts';
 import { PyodideSandboxRuntime, type SpawnSandbox } from '../../../src/adapters/sandbox/pyodide-runtime.ts';
 import type { EnvHandle } from '../../../src/core/ports/sandbox-port.ts';
-
-// Counts its steps in a module global and draws from the global `random` (which the harness seeds at reset).
-const COUNTER = `import random
-TOTAL = 0
-
-class CounterEnv:
-    def __init__(self, max_turns=50):
-        self.max_turns = max_turns
-
-    def reset(self, seed=None):
-        global TOTAL
-        TOTAL = 0
-        return f"start {random.Random(seed).randint(0, 999)}", {}
-
-    def step(self, action):
-        global TOTAL
-        TOTAL += 1
-        return f"total {TOTAL} draw {random.randint(0, 10**9)}", 0.0, False, False, {}
-`;
+import { COUNTER } from '../../fixtures/counter-environment.ts';
 
 // Hangs on its first step.
 const HANG = COUNTER.replace('        global TOTAL\n        TOTAL += 1', '        while True:\n            pass');

@@ -134,6 +134,27 @@ const api = {
       }
     }),
 
+  /** Plays two environments of `code` in one interpreter (a runtime that may boot only one, so they share it), a step each in turn after reset(1); resolves with each one's observations and the boots. */
+  async playSharing(code: string, steps: number): Promise<{ observations: string[][]; boots: number }> {
+    let left = 1;
+    const spawn = browserSandboxSpawner(sandboxAssets);
+    const sharing = new PyodideSandboxRuntime(
+      (signal) => (left-- > 0 ? spawn(signal) : new Promise<never>(() => undefined)),
+      { spares: 1, sharedBy: 8 },
+    );
+    try {
+      const options = { maxTurns: 50, timeoutMs: 20_000 };
+      const handles = [await sharing.load(code, options), await sharing.load(code, options)];
+      for (const handle of handles) await handle.reset(1);
+      const observations: string[][] = handles.map(() => []);
+      for (let i = 0; i < steps; i++)
+        for (const [k, handle] of handles.entries()) observations[k]!.push((await handle.step('go')).observation);
+      return { observations, boots: sharing.boots };
+    } finally {
+      await sharing.close();
+    }
+  },
+
   seedAppStorage,
   readAppStorage,
   runWorkerAttack,
