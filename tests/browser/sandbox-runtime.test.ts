@@ -169,10 +169,10 @@ describe('browser sandbox runtime', () => {
   });
 
   it('two environments sharing one interpreter in the tab each find it as they left it', async () => {
-    const { observations, boots } = await page.evaluate(
-      ([code, steps]) => window.spadeTest.playSharing(code, steps),
-      [COUNTER, 3] as const,
-    );
+    const { observations, boots } = await page.evaluate(([code, steps]) => window.spadeTest.playSharing(code, steps), [
+      COUNTER,
+      3,
+    ] as const);
     expect(boots).toBe(1);
     // One module global or random stream shared would interleave both counts and draws.
     for (const seen of observations)

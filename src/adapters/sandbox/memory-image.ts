@@ -149,9 +149,10 @@ export class MemoryImage {
   /**
    * The pages that now differ from the image (up to the allocator's break, which nothing writes
    * above), after checking, as `restore` does, that nothing outside memory changed: a string says
-   * why the state cannot be parked (then the interpreter must stay with it or be discarded).
+   * why the state cannot be parked (then the interpreter must stay with it or be discarded),
+   * also when the pages would take more than `maxBytes`.
    */
-  diff(): PageDiff | string {
+  diff(maxBytes = Infinity): PageDiff | string {
     const why = this.refusal();
     if (why) return why;
     const heap = new Uint8Array(this.module.HEAP8.buffer);
@@ -159,6 +160,8 @@ export class MemoryImage {
     const pageCount = Math.ceil(Math.min(heap.length, allocatorBreak) / PAGE_BYTES);
     const pages: number[] = [];
     for (let page = 0; page < pageCount; page++) if (!this.pageMatches(heap, page)) pages.push(page);
+    if (pages.length * PAGE_BYTES > maxBytes)
+      return `its ${Math.ceil((pages.length * PAGE_BYTES) / 2 ** 20)} MB of changed memory are more than the room left to park (${Math.floor(maxBytes / 2 ** 20)} MB)`;
     const bytes = new Uint8Array(pages.length * PAGE_BYTES);
     pages.forEach((page, i) => bytes.set(heap.subarray(page * PAGE_BYTES, (page + 1) * PAGE_BYTES), i * PAGE_BYTES));
     return { pages: Uint32Array.from(pages), bytes };

@@ -40,6 +40,10 @@ export function beginRequest(seed: string): string {
 // Seeds `random`: from fresh entropy without a seed (a restored image holds the state drawn before it was taken).
 const RESEED = 'import random\ndef spade_reseed(seed=None):\n    random.seed(None if seed is None else int(seed))\n';
 
+// Most bytes the environments parked in one interpreter may hold together (a typical one changes a
+// few MB): an environment whose state would not fit keeps the interpreter to itself instead.
+const PARKED_LIMIT_BYTES = 128 * 2 ** 20;
+
 // The memory requests a host sends, which never reach Python's harness.
 const MEMORY_OPS = /^\{"op":"(park|resume|drop|begin)"/;
 
@@ -192,13 +196,21 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
   const parked = new Map<number, PageDiff>();
   let nextSlot = 1;
   let sealed = true;
+  let parkedBytes = 0;
   const park = (): string => {
-    const diff = tainted() ? 'a harness call did not return text' : image.diff();
+    const diff = tainted() ? 'a harness call did not return text' : image.diff(PARKED_LIMIT_BYTES - parkedBytes);
     if (typeof diff === 'string') return refused(diff);
     image.revert(diff);
     sealed = true;
     parked.set(nextSlot, diff);
+    parkedBytes += diff.bytes.length;
     return JSON.stringify({ ok: true, slot: nextSlot++ });
+  };
+  const forget = (slot: number): PageDiff | undefined => {
+    const diff = parked.get(slot);
+    parked.delete(slot);
+    parkedBytes -= diff?.bytes.length ?? 0;
+    return diff;
   };
   const resume = (slot: number): string => {
     const diff = parked.get(slot);
@@ -206,7 +218,7 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
     if (!sealed) return refused('another environment is in the memory');
     const why = image.apply(diff);
     if (why) return refused(why);
-    parked.delete(slot);
+    forget(slot);
     sealed = false;
     return '{"ok":true}';
   };
@@ -228,7 +240,7 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
       if (op === 'park') return park();
       if (op === 'resume') return resume(Number(slot));
       if (op === 'begin') return begin(seed);
-      parked.delete(Number(slot));
+      forget(Number(slot));
       return '{"ok":true}';
     },
   };

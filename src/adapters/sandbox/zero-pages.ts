@@ -21,7 +21,10 @@ const buffers = new WeakMap<ArrayBufferLike, import('node:buffer').Buffer>();
 const ZERO_PAGE = new Uint8Array(PAGE_BYTES);
 
 // A Buffer over the whole of `memory`, made once per memory (a grown wasm memory is a new one).
-function bufferOver(memory: ArrayBufferLike, Buffer: typeof import('node:buffer').Buffer): import('node:buffer').Buffer {
+function bufferOver(
+  memory: ArrayBufferLike,
+  Buffer: typeof import('node:buffer').Buffer,
+): import('node:buffer').Buffer {
   let buffer = buffers.get(memory);
   if (!buffer) buffers.set(memory, (buffer = Buffer.from(memory)));
   return buffer;

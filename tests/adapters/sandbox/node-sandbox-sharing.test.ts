@@ -20,6 +20,9 @@ const WRITER = COUNTER.replace(
   "        TOTAL = 0\n        with open('/tmp/note.txt', 'w') as f:\n            f.write('x')\n",
 );
 
+// Holds 150 MB of changed memory from reset on: more than an interpreter parks.
+const HOG = COUNTER.replace('        TOTAL = 0\n', "        TOTAL = 0\n        self.blob = b'x' * (150 * 2**20)\n");
+
 // Spins for about a second of Python on every step.
 const SLOW = COUNTER.replace(
   '        TOTAL += 1',
@@ -99,19 +102,27 @@ describe('environments sharing one interpreter', () => {
     await expect(a.step('go', { timeoutMs: 20_000 })).rejects.toThrow(/not deterministic given its seed/);
   }, 60_000);
 
-  it('a state that cannot be parked keeps its interpreter alone; the one beside it moves and plays on', async () => {
-    const runtime = runtimeBooting(2);
-    const a = await load(runtime, COUNTER);
-    await a.reset(2);
-    const before = await steps(a, 1);
-    const writer = await load(runtime, WRITER);
-    await writer.reset(1);
-    const after = await steps(a, 1);
-    expect(totals([...before, ...after])).toEqual(['total 1', 'total 2']);
-    expect(totals(await steps(writer, 2))).toEqual(['total 1', 'total 2']);
-    expect(runtime.boots).toBe(2);
-    await Promise.all([a.dispose(), writer.dispose()]);
-  }, 60_000);
+  it.each([
+    ['a file written', WRITER],
+    ['150 MB of changed memory', HOG],
+  ])(
+    'a state that cannot be parked (%s) keeps its interpreter alone; the one beside it moves and plays on',
+    async (_, code) => {
+      const runtime = runtimeBooting(2);
+      const a = await load(runtime, COUNTER);
+      await a.reset(2);
+      const before = await steps(a, 1);
+      const pinned = await load(runtime, code);
+      await pinned.reset(1);
+      const after = await steps(a, 1);
+      expect(totals([...before, ...after])).toEqual(['total 1', 'total 2']);
+      expect(totals(await steps(pinned, 2))).toEqual(['total 1', 'total 2']);
+      expect(runtime.boots).toBe(2);
+      expect(runtime.restarts).toBe(0);
+      await Promise.all([a.dispose(), pinned.dispose()]);
+    },
+    60_000,
+  );
 
   it("a neighbour's long call does not count toward the time limit of a call waiting behind it", async () => {
     const runtime = runtimeBooting(1);
