@@ -85,9 +85,10 @@ export class SharedInterpreter {
     });
   }
 
-  /** Restores the interpreter after `tenant`'s environment (or forgets its parked state) and lets it go: the reply is the service's. */
-  recycle(tenant: Tenant): Promise<string> {
+  /** Restores the interpreter after `tenant`'s environment (or forgets its parked state) and lets it go, `onStart` called as that starts: the reply is the service's. */
+  recycle(tenant: Tenant, onStart?: () => void): Promise<string> {
     return this.queue.run(async () => {
+      onStart?.();
       this.tenants.delete(tenant);
       const reply = await this.clearOut(tenant);
       this.noteEmpty();
@@ -123,7 +124,9 @@ export class SharedInterpreter {
     if (this.resident === tenant) {
       this.resident = null;
       const reply = await this.memoryOp(RECYCLE_REQUEST).catch((error: unknown) => refusal(errorMessage(error)));
-      if (!isOk(reply)) this.proc.kill();
+      // Restored, the interpreter holds nothing of the environment that kept it alone.
+      if (isOk(reply)) this.pinned = false;
+      else this.proc.kill();
       return reply;
     }
     const slot = this.slots.get(tenant);
@@ -228,7 +231,7 @@ export class Tenant implements SandboxProcess {
       if (this.gone) throw new Error('this share of an interpreter was given up');
       if (request === RECYCLE_REQUEST) {
         this.log.length = 0;
-        return this.home.recycle(this);
+        return this.home.recycle(this, onStart);
       }
       for (let moves = 0; ; moves += 1) {
         try {
