@@ -1,4 +1,4 @@
-import { isZero, PAGE_BYTES, samePage, zeroPageRuns } from './zero-pages.ts';
+import { isZero, PAGE_BYTES, sameBytes, ZERO_CHUNK_BYTES, zeroPageRuns } from './zero-pages.ts';
 
 /** The parts of Pyodide's Emscripten module a memory image reads (internal, but stable across the versions this project pins). */
 export interface InterpreterModule {
@@ -157,9 +157,19 @@ export class MemoryImage {
     if (why) return why;
     const heap = new Uint8Array(this.module.HEAP8.buffer);
     const allocatorBreak = this.module._sbrk ? this.module._sbrk(0) >>> 0 : heap.length;
-    const pageCount = Math.ceil(Math.min(heap.length, allocatorBreak) / PAGE_BYTES);
+    const end = Math.min(heap.length, Math.ceil(allocatorBreak / PAGE_BYTES) * PAGE_BYTES);
     const pages: number[] = [];
-    for (let page = 0; page < pageCount; page++) if (!this.pageMatches(heap, page)) pages.push(page);
+    const { runs, kept } = this.bytes;
+    let at = 0;
+    let keptFrom = 0;
+    for (let i = 0; i + 1 < runs.length && at < end; i += 2) {
+      const [start, stop] = [Math.min(runs[i]!, end), Math.min(runs[i + 1]!, end)];
+      changedPages(heap, at, start, null, 0, pages);
+      changedPages(heap, start, stop, kept, keptFrom, pages);
+      keptFrom += runs[i + 1]! - runs[i]!;
+      at = runs[i + 1]!;
+    }
+    changedPages(heap, at, end, null, 0, pages);
     if (pages.length * PAGE_BYTES > maxBytes)
       return `its ${Math.ceil((pages.length * PAGE_BYTES) / 2 ** 20)} MB of changed memory are more than the room left to park (${Math.floor(maxBytes / 2 ** 20)} MB)`;
     const bytes = new Uint8Array(pages.length * PAGE_BYTES);
@@ -189,13 +199,6 @@ export class MemoryImage {
     return null;
   }
 
-  private pageMatches(heap: Uint8Array, page: number): boolean {
-    const start = page * PAGE_BYTES;
-    if (start + PAGE_BYTES > heap.length) return true;
-    const at = page < this.keptAt.length ? this.keptAt[page]! : -1;
-    return at < 0 ? isZero(heap, start, start + PAGE_BYTES) : samePage(heap, start, this.bytes.kept, at);
-  }
-
   private refusal(): string | null {
     if (this.changedFiles) return 'the environment changed the file system';
     const now = outside(this.module);
@@ -215,6 +218,28 @@ function clear(heap: Int8Array, from: number, to: number): void {
     const end = Math.min(to, (Math.floor(start / PAGE_BYTES) + 1) * PAGE_BYTES);
     if (!isZero(heap, start, end)) heap.fill(0, start, end);
     start = end;
+  }
+}
+
+// Adds to `pages` the pages of `heap` in [from, to) that differ from `reference` (read from
+// `referenceStart` on) or, when it is null, from zeros: a chunk of pages at a time, page by page
+// only inside a chunk that differs.
+function changedPages(
+  heap: Uint8Array,
+  from: number,
+  to: number,
+  reference: Int8Array | null,
+  referenceStart: number,
+  pages: number[],
+): void {
+  for (let at = from; at < to; at += ZERO_CHUNK_BYTES) {
+    const length = Math.min(ZERO_CHUNK_BYTES, to - at);
+    const offset = referenceStart + at - from;
+    const same = (start: number, bytes: number) =>
+      reference ? sameBytes(heap, start, reference, offset + start - at, bytes) : isZero(heap, start, start + bytes);
+    if (same(at, length)) continue;
+    for (let page = at; page < at + length; page += PAGE_BYTES)
+      if (!same(page, PAGE_BYTES)) pages.push(page / PAGE_BYTES);
   }
 }
 

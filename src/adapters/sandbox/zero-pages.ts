@@ -1,47 +1,51 @@
 /** The unit in which memory is searched for zeros: the kernel's page, which a write (or a read) makes resident. */
 export const PAGE_BYTES = 4096;
 
-/** Whether bytes [from, to) of `view` are all zero (read a word at a time where aligned). */
-export function isZero(view: Uint8Array | Int8Array, from: number, to: number): boolean {
-  const absolute = view.byteOffset + from;
-  if (NodeBuffer && to - from === PAGE_BYTES && absolute % PAGE_BYTES === 0)
-    return samePage(new Uint8Array(view.buffer), absolute, ZERO_PAGE, 0);
-  if (absolute % 4 === 0 && (to - from) % 4 === 0) {
-    const words = new Int32Array(view.buffer, absolute, (to - from) / 4);
-    for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
-    return true;
-  }
-  for (let i = from; i < to; i++) if (view[i] !== 0) return false;
-  return true;
-}
+type NodeBufferClass = typeof import('node:buffer').Buffer;
 
 // Node's Buffer compares with memcmp, several times faster than a loop of words; a browser worker has none.
-const NodeBuffer = (globalThis as { Buffer?: typeof import('node:buffer').Buffer }).Buffer;
-const buffers = new WeakMap<ArrayBufferLike, import('node:buffer').Buffer>();
-const ZERO_PAGE = new Uint8Array(PAGE_BYTES);
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+const buffers = new WeakMap<ArrayBufferLike, InstanceType<NodeBufferClass>>();
+
+/** Bytes compared against zeros in one piece at most. */
+export const ZERO_CHUNK_BYTES = 16 * PAGE_BYTES;
+const ZEROS = new Uint8Array(ZERO_CHUNK_BYTES);
 
 // A Buffer over the whole of `memory`, made once per memory (a grown wasm memory is a new one).
-function bufferOver(
-  memory: ArrayBufferLike,
-  Buffer: typeof import('node:buffer').Buffer,
-): import('node:buffer').Buffer {
+function bufferOver(memory: ArrayBufferLike, Buffer: NodeBufferClass): InstanceType<NodeBufferClass> {
   let buffer = buffers.get(memory);
   if (!buffer) buffers.set(memory, (buffer = Buffer.from(memory)));
   return buffer;
 }
 
-/** Whether the page of `view` at byte `start` holds the same bytes as the page of `other` at byte `otherStart`. */
-export function samePage(view: Uint8Array, start: number, other: Int8Array | Uint8Array, otherStart: number): boolean {
+/** Whether `length` bytes of `view` from `start` equal those of `other` from `otherStart` (all three multiples of 4 from their buffers' starts). */
+export function sameBytes(
+  view: Uint8Array | Int8Array,
+  start: number,
+  other: Uint8Array | Int8Array,
+  otherStart: number,
+  length: number,
+): boolean {
+  const from = view.byteOffset + start;
+  const otherFrom = other.byteOffset + otherStart;
   if (NodeBuffer) {
     const a = bufferOver(view.buffer, NodeBuffer);
-    const b = bufferOver(other.buffer, NodeBuffer);
-    const from = view.byteOffset + start;
-    const otherFrom = other.byteOffset + otherStart;
-    return b.compare(a, from, from + PAGE_BYTES, otherFrom, otherFrom + PAGE_BYTES) === 0;
+    return bufferOver(other.buffer, NodeBuffer).compare(a, from, from + length, otherFrom, otherFrom + length) === 0;
   }
-  const a = new Int32Array(view.buffer, view.byteOffset + start, PAGE_BYTES / 4);
-  const b = new Int32Array(other.buffer, other.byteOffset + otherStart, PAGE_BYTES / 4);
+  const a = new Int32Array(view.buffer, from, length / 4);
+  const b = new Int32Array(other.buffer, otherFrom, length / 4);
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether bytes [from, to) of `view` are all zero (compared a chunk at a time where aligned). */
+export function isZero(view: Uint8Array | Int8Array, from: number, to: number): boolean {
+  if ((view.byteOffset + from) % 4 === 0 && (to - from) % 4 === 0) {
+    for (let at = from; at < to; at += ZERO_CHUNK_BYTES)
+      if (!sameBytes(view, at, ZEROS, 0, Math.min(ZERO_CHUNK_BYTES, to - at))) return false;
+    return true;
+  }
+  for (let i = from; i < to; i++) if (view[i] !== 0) return false;
   return true;
 }
 
