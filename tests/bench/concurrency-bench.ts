@@ -26,12 +26,12 @@ export interface ConcurrencyRun {
   interpreters?: { boots: number; waitMs: number; killed: number };
 }
 
-/** Where the environments run: the in-process double of the game, the product's Node sandbox (a Pyodide interpreter thread per play, restored after it), or the app's browser sandbox in Chromium. */
+/** Where the environments run: the in-process double of the game, the product's Node sandbox (Pyodide interpreter threads, each play in one of its own or in a share of one, restored after it), or the app's browser sandbox in Chromium. */
 export type BenchSandbox = 'fake' | 'node' | 'browser';
 
 const SANDBOX_NAMES: Record<BenchSandbox, string> = {
   fake: 'in-process fake sandbox',
-  node: 'real Node sandbox (a Pyodide interpreter thread per play, restored after it)',
+  node: 'real Node sandbox (Pyodide interpreter threads shared by parked plays, restored after them)',
   browser: "browser sandbox in Chromium (the app's Pyodide workers, the epoch and the OpenAI adapter in the page)",
 };
 

@@ -283,7 +283,7 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as the
+ * environment or play or shared by parked ones (`sharing-pool.ts`), with a booted spare per core and two for hangs (`poolSize`) as far as the
  * device's memory allows (one until the first environment loads), booted side by side on all cores
  * but one, which the page and the model keep (unless `options` say otherwise).
  */

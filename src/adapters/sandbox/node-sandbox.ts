@@ -299,7 +299,7 @@ function launchChild(launcher: SandboxLauncher, bundle: string, options: ChildOp
 
 /**
  * A sandbox runtime whose interpreters are worker threads of fenced, permission-restricted Node
- * host processes (see node-interpreter-hosts.ts), one per environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as free
+ * host processes (see node-interpreter-hosts.ts), one per environment or play or shared by parked ones (`sharing-pool.ts`), with a booted spare per core and two for hangs (`poolSize`) as far as free
  * memory allows (one until the first environment loads), booted side by side on every core (unless
  * `options` say otherwise).
  */

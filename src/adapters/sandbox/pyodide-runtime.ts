@@ -72,7 +72,8 @@ const NAMES: Record<Exclude<EnvCall, 'load'>, readonly string[]> = {
 
 /**
  * Host side of the Pyodide sandboxes: every environment gets an interpreter of its own, as
- * sealed, from a pool of booted spares (start-up is never charged to a time limit), hangs are
+ * sealed, from a pool of booted spares, or with `sharedBy` above 1 a share of one while no spare
+ * waits (see sharing-pool.ts; start-up is never charged to a time limit), hangs are
  * killed, replies are decoded and checked here, and a disposed environment's interpreter is
  * restored byte for byte to its sealed state for the next one (see memory-image.ts), or killed
  * when that cannot be done exactly.
