@@ -19,22 +19,20 @@ export interface SandboxService {
 /** The request that restores a sandbox's interpreter to its sealed state (see MemoryImage); the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
 export const RECYCLE_REQUEST = '{"op":"recycle"}';
 
-/** The request that sets the running environment's memory aside and leaves the interpreter as sealed; the reply is `{"ok":true,"slot":n}` or `{"ok":false,"why":...}` (then nothing changed). */
-export const PARK_REQUEST = '{"op":"park"}';
-
-/** The request that writes the environment parked in `slot` back into an interpreter left as sealed; the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
-export function resumeRequest(slot: number): string {
-  return `{"op":"resume","slot":${slot}}`;
+/**
+ * The request that lets the next environment into an interpreter: the one in its memory set aside
+ * first when `park` (its differing pages kept outside memory), then the one parked in `next.slot`
+ * written back, or a new one started with `random` seeded from `next.seed` (a decimal integer).
+ * The reply is `{"ok":true,"parked":n}` (`n` the slot the set-aside one is kept in, or null) or
+ * `{"ok":false,"why":...,"parked":n}` (nothing was set aside when `n` is absent).
+ */
+export function switchRequest(park: boolean, next: { slot: number } | { seed: string }): string {
+  return JSON.stringify({ op: 'switch', park, ...next });
 }
 
 /** The request that forgets the environment parked in `slot`; the reply is `{"ok":true}`. */
 export function dropRequest(slot: number): string {
   return `{"op":"drop","slot":${slot}}`;
-}
-
-/** The request that seeds `random` from `seed` (a decimal integer) before a new environment starts in an interpreter left as sealed; the reply is `{"ok":true}` or `{"ok":false,"why":...}`. */
-export function beginRequest(seed: string): string {
-  return `{"op":"begin","seed":"${seed}"}`;
 }
 
 // Seeds `random`: from fresh entropy without a seed (a restored image holds the state drawn before it was taken).
@@ -45,7 +43,7 @@ const RESEED = 'import random\ndef spade_reseed(seed=None):\n    random.seed(Non
 const PARKED_LIMIT_BYTES = 128 * 2 ** 20;
 
 // The memory requests a host sends, which never reach Python's harness.
-const MEMORY_OPS = /^\{"op":"(park|resume|drop|begin)"/;
+const MEMORY_OPS = /^\{"op":"(switch|drop)"/;
 
 /** Characters a reply may have before the worker refuses to send it. */
 export function replyLimitFor(maxObservationChars: number): number {
@@ -197,14 +195,15 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
   let nextSlot = 1;
   let sealed = true;
   let parkedBytes = 0;
-  const park = (): string => {
+  // The slot the environment in memory is now kept in, or why it could not be set aside.
+  const parkResident = (): number | string => {
     const diff = tainted() ? 'a harness call did not return text' : image.diff(PARKED_LIMIT_BYTES - parkedBytes);
-    if (typeof diff === 'string') return refused(diff);
+    if (typeof diff === 'string') return diff;
     image.revert(diff);
     sealed = true;
     parked.set(nextSlot, diff);
     parkedBytes += diff.bytes.length;
-    return JSON.stringify({ ok: true, slot: nextSlot++ });
+    return nextSlot++;
   };
   const forget = (slot: number): PageDiff | undefined => {
     const diff = parked.get(slot);
@@ -212,22 +211,32 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
     parkedBytes -= diff?.bytes.length ?? 0;
     return diff;
   };
-  const resume = (slot: number): string => {
+  // Writes back the environment parked in `slot`, or says why not.
+  const resume = (slot: number): string | null => {
     const diff = parked.get(slot);
-    if (!diff) return refused(`nothing is parked in slot ${slot}`);
-    if (!sealed) return refused('another environment is in the memory');
+    if (!diff) return `nothing is parked in slot ${slot}`;
     const why = image.apply(diff);
-    if (why) return refused(why);
+    if (why) return why;
     forget(slot);
-    sealed = false;
-    return '{"ok":true}';
+    return null;
   };
-  const begin = (seed: unknown): string => {
-    if (typeof seed !== 'string' || !/^\d{1,80}$/.test(seed)) return refused('the seed is not a decimal integer');
-    if (!sealed) return refused('another environment is in the memory');
+  // Starts a new environment: `random` seeded from `seed`, or says why not.
+  const begin = (seed: unknown): string | null => {
+    if (typeof seed !== 'string' || !/^\d{1,80}$/.test(seed)) return 'the seed is not a decimal integer';
     reseed(seed);
+    return null;
+  };
+  const switchTo = (park: boolean, slot: unknown, seed: unknown): string => {
+    const setAside = park ? parkResident() : null;
+    if (typeof setAside === 'string') return refused(setAside);
+    const why = !sealed
+      ? 'another environment is in the memory'
+      : typeof slot === 'number'
+        ? resume(slot)
+        : begin(seed);
+    if (why) return JSON.stringify({ ok: false, why, parked: setAside });
     sealed = false;
-    return '{"ok":true}';
+    return JSON.stringify({ ok: true, parked: setAside });
   };
   return {
     /** Notes a call that left the memory as sealed (a restore) or not (a harness call, a refused restore). */
@@ -236,10 +245,13 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
     },
     /** Answers one memory request. */
     call(request: string): string {
-      const { op, slot, seed } = JSON.parse(request) as { op: string; slot?: number; seed?: unknown };
-      if (op === 'park') return park();
-      if (op === 'resume') return resume(Number(slot));
-      if (op === 'begin') return begin(seed);
+      const { op, park, slot, seed } = JSON.parse(request) as {
+        op: string;
+        park?: unknown;
+        slot?: unknown;
+        seed?: unknown;
+      };
+      if (op === 'switch') return switchTo(park === true, slot, seed);
       forget(Number(slot));
       return '{"ok":true}';
     },

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
-import { beginRequest, dropRequest, PARK_REQUEST, RECYCLE_REQUEST, resumeRequest } from './sandbox-service.ts';
+import { dropRequest, RECYCLE_REQUEST, switchRequest } from './sandbox-service.ts';
 
 /** Milliseconds a park, a resume, a drop, a seeding or a restore may take before the interpreter is killed (each copies a few MB). */
 const MEMORY_OP_TIMEOUT_MS = 5000;
@@ -145,23 +145,25 @@ export class SharedInterpreter {
 
   private async bringIn(tenant: Tenant): Promise<void> {
     if (this.resident === tenant) return;
-    if (this.resident) {
-      const parked = parseReply(await this.memoryOp(PARK_REQUEST));
-      if (parked.ok !== true || typeof parked.slot !== 'number') {
-        this.pinned = true;
-        throw new InterpreterLost(`the environment in its interpreter cannot be parked (${String(parked.why)})`);
-      }
-      this.slots.set(this.resident, parked.slot);
+    const slot = this.slots.get(tenant);
+    const reply = parseReply(
+      await this.memoryOp(switchRequest(this.resident !== null, slot === undefined ? { seed: tenant.seed } : { slot })),
+    );
+    if (this.resident && typeof reply.parked === 'number') {
+      this.slots.set(this.resident, reply.parked);
       this.resident = null;
     }
-    const slot = this.slots.get(tenant);
-    const reply = await this.memoryOp(slot === undefined ? beginRequest(tenant.seed) : resumeRequest(slot));
-    if (!isOk(reply)) {
-      this.proc.kill();
-      throw new InterpreterLost(`its interpreter could not take it in (${reply.slice(0, 200)})`);
+    if (reply.ok === true) {
+      this.slots.delete(tenant);
+      this.resident = tenant;
+      return;
     }
-    this.slots.delete(tenant);
-    this.resident = tenant;
+    if (this.resident) {
+      this.pinned = true;
+      throw new InterpreterLost(`the environment in its interpreter cannot be parked (${String(reply.why)})`);
+    }
+    this.proc.kill();
+    throw new InterpreterLost(`its interpreter could not take it in (${String(reply.why)})`);
   }
 
   // A request to the service about memory: a reply that is not text, a death or a hang loses the interpreter.
@@ -285,9 +287,9 @@ export class Tenant implements SandboxProcess {
   }
 }
 
-function parseReply(reply: string): { ok?: unknown; slot?: unknown; why?: unknown } {
+function parseReply(reply: string): { ok?: unknown; parked?: unknown; why?: unknown } {
   try {
-    return (JSON.parse(reply) as { ok?: unknown; slot?: unknown; why?: unknown } | null) ?? {};
+    return (JSON.parse(reply) as { ok?: unknown; parked?: unknown; why?: unknown } | null) ?? {};
   } catch {
     return { why: reply.slice(0, 200) };
   }
