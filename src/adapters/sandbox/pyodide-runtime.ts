@@ -21,7 +21,6 @@ import { DEFAULT_MAX_OUTPUT_CHARS } from '../../core/env/sandbox-limits.ts';
 import { Interpreter, protocolError } from './interpreter.ts';
 import { InterpreterPool } from './interpreter-pool.ts';
 import { SharingPool, type SandboxPool } from './sharing-pool.ts';
-import { HANG_RESERVE } from './pool-size.ts';
 import type { SandboxProcess, SpawnSandbox } from './sandbox-process.ts';
 import { errorMessage } from '../../core/error-message.ts';
 
@@ -96,10 +95,10 @@ export class PyodideSandboxRuntime implements SandboxRuntime {
     const spares = Math.max(1, Math.floor(this.options.spares));
     const kept = Math.max(spares, Math.floor(this.options.kept ?? spares));
     const sharedBy = Math.floor(this.options.sharedBy ?? 1);
-    // Shared interpreters need spares only for hangs and to reach `spares` in use.
+    // Shared, one spare is enough: a hang's neighbours move to the other interpreters in use.
     const pool = new InterpreterPool(
       spawn,
-      sharedBy > 1 ? Math.min(spares, HANG_RESERVE) : spares,
+      sharedBy > 1 ? 1 : spares,
       Math.max(1, Math.floor(this.options.bootsAtOnce)),
       Math.floor(this.options.idleSpares ?? spares),
       kept,

@@ -11,11 +11,12 @@ export type SandboxPool = Pick<
 /**
  * A pool that never makes an environment wait for a boot while an interpreter can be shared: it
  * hands out shares of interpreters (see shared-interpreter.ts): a booted spare of its own when one
- * waits and fewer than `spread` interpreters are in use (as many as the machine runs side by side),
- * else a share of the least shared interpreter with room (`tenantsEach`), else a spare once one
- * boots. Parking an environment costs milliseconds where a boot costs most of a second of CPU, so
- * the underlying pool need keep only a few spares (for hangs, and to reach `spread`). An
- * interpreter nobody shares any more goes back to it.
+ * waits (the last one only while fewer than `spread` interpreters are in use, as many as the
+ * machine runs side by side: taking it starts a boot to replace it), else a share of the least
+ * shared interpreter with room (`tenantsEach`), else a spare once one boots. Parking an
+ * environment costs milliseconds where a boot costs most of a second of CPU, so a first epoch
+ * boots about `spread` interpreters, and later ones also use those restored and kept since. An
+ * interpreter nobody shares any more goes back to the underlying pool.
  */
 export class SharingPool implements SandboxPool {
   private readonly shared = new Set<SharedInterpreter>();
@@ -64,10 +65,11 @@ export class SharingPool implements SandboxPool {
     this.shared.clear();
   }
 
-  // A spare of its own when one waits and the machine runs more side by side, else the least shared
+  // A spare of its own when one waits (the last one only below `spread`), else the least shared
   // interpreter with room, else the next spare.
   private async place(urgent: boolean): Promise<SharedInterpreter> {
-    if (this.pool.waiting === 0 || this.shared.size >= this.spread) {
+    const waiting = this.pool.waiting;
+    if (waiting === 0 || (waiting === 1 && this.shared.size >= this.spread)) {
       const roomiest = [...this.shared]
         .filter((shared) => shared.open && shared.tenants.size < this.tenantsEach)
         .sort((a, b) => a.tenants.size - b.tenants.size)[0];
