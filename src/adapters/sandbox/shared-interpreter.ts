@@ -15,8 +15,8 @@ const MAX_MOVES = 3;
 /** A tenant's request did not start where it was sent (the interpreter died or keeps another environment): it may move and try again. */
 export class InterpreterLost extends Error {}
 
-/** Finds a shared interpreter with room for one more tenant (a spare, one already shared, or one booted for it). */
-export type PlaceTenant = () => Promise<SharedInterpreter>;
+/** Finds a shared interpreter with room for one more tenant (a spare, one already shared, or one booted for it) and welcomes `tenant` there at once. */
+export type PlaceTenant = (tenant: Tenant) => Promise<SharedInterpreter>;
 
 /**
  * One booted interpreter lent to several environments at once: one of them (the resident) is in its
@@ -265,8 +265,7 @@ export class Tenant implements SandboxProcess {
   // Moves to another interpreter and replays every request there, checking each reply.
   private async move(): Promise<void> {
     this.home.leave(this);
-    this.home = await this.place();
-    this.home.welcome(this);
+    this.home = await this.place(this);
     for (const { request, reply } of this.log) {
       const again = await this.home.run(this, request, undefined, REPLAY_CALL_TIMEOUT_MS);
       if (again !== reply)

@@ -1,6 +1,6 @@
 import type { InterpreterPool } from './interpreter-pool.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
-import { SharedInterpreter, Tenant } from './shared-interpreter.ts';
+import { SharedInterpreter, Tenant, type PlaceTenant } from './shared-interpreter.ts';
 
 /** What the runtime asks of its interpreters' pool (InterpreterPool, or a SharingPool over one). */
 export type SandboxPool = Pick<
@@ -45,8 +45,12 @@ export class SharingPool implements SandboxPool {
 
   /** Resolves with a share of an interpreter that nothing else sees; `urgent` as InterpreterPool.take. */
   async take(urgent = false): Promise<SandboxProcess> {
-    const place = () => this.place(true);
-    return (await this.place(urgent)).admit(place);
+    const moveTo: PlaceTenant = (tenant) =>
+      this.place(true, (shared) => {
+        shared.welcome(tenant);
+        return shared;
+      });
+    return this.place(urgent, (shared) => shared.admit(moveTo));
   }
 
   giveBack(proc: SandboxProcess, warm = false): void {
@@ -66,14 +70,16 @@ export class SharingPool implements SandboxPool {
   }
 
   // A spare of its own when one waits (the last one only below `spread`), else the least shared
-  // interpreter with room, else the next spare.
-  private async place(urgent: boolean): Promise<SharedInterpreter> {
+  // interpreter with room, else the next spare. `enter` runs as soon as the interpreter is chosen,
+  // before anything else can run: one that lost its last tenant goes back to the pool unless a
+  // new one entered first.
+  private async place<T>(urgent: boolean, enter: (shared: SharedInterpreter) => T): Promise<T> {
     const waiting = this.pool.waiting;
     if (waiting === 0 || (waiting === 1 && this.shared.size >= this.spread)) {
       const roomiest = [...this.shared]
         .filter((shared) => shared.open && shared.tenants.size < this.tenantsEach)
         .sort((a, b) => a.tenants.size - b.tenants.size)[0];
-      if (roomiest) return roomiest;
+      if (roomiest) return enter(roomiest);
     }
     const proc = await this.pool.take(urgent);
     const shared = new SharedInterpreter(proc, (empty) => {
@@ -82,6 +88,6 @@ export class SharingPool implements SandboxPool {
     });
     this.shared.add(shared);
     void proc.exited.then(() => this.shared.delete(shared));
-    return shared;
+    return enter(shared);
   }
 }
