@@ -283,7 +283,7 @@ export type BrowserSandboxRuntime = PyodideSandboxRuntime & Pick<BrowserSandboxS
 
 /**
  * A sandbox runtime whose interpreters are Pyodide workers owned by an opaque-origin frame, one per
- * environment or play or shared by parked ones (`sharing-pool.ts`), with a booted spare per core and two for hangs (`poolSize`) as far as the
+ * environment or play, with a booted spare per core and two for hangs (`poolSize`) as far as the
  * device's memory allows (one until the first environment loads), booted side by side on all cores
  * but one, which the page and the model keep (unless `options` say otherwise).
  */
@@ -298,6 +298,9 @@ export function createBrowserSandboxRuntime(
   const runtime = new PyodideSandboxRuntime(spawner, {
     ...poolSize(cores, deviceBytes / 2, 1),
     idleSpares: 1,
+    // Not shared yet: a worker compares memory with a loop of words (no memcmp), and an import in
+    // the app under heavy load took minutes with sharing on.
+    sharedBy: 1,
     ...options,
   });
   return Object.assign(runtime, { snapshotUse: spawner.snapshotUse });
