@@ -12,11 +12,28 @@ const REPLAY_CALL_TIMEOUT_MS = 10_000;
 /** Interpreters a tenant moves to at most in one call before it gives up (each lost its previous one). */
 const MAX_MOVES = 3;
 
+/** A call waiting behind another environment's call that has run this long moves to an interpreter with room, when one has it now (a hang would hold it up to the hang's time limit). */
+const MOVE_AFTER_MS = 500;
+
+/** How often a waiting call looks at how long the call ahead of it has run. */
+const WAIT_CHECK_MS = 100;
+
+// One call's place in its interpreter's queue: started once it runs; cancelled when it moved away before that.
+interface Ticket {
+  started: boolean;
+  cancelled: boolean;
+}
+
 /** A tenant's request did not start where it was sent (the interpreter died or keeps another environment): it may move and try again. */
 export class InterpreterLost extends Error {}
 
-/** Finds a shared interpreter with room for one more tenant (a spare, one already shared, or one booted for it) and welcomes `tenant` there at once. */
-export type PlaceTenant = (tenant: Tenant) => Promise<SharedInterpreter>;
+/** Where tenants find interpreters (a SharingPool). */
+export interface TenantPlacer {
+  /** Finds an interpreter with room for `tenant` (a spare, one already shared, or one booted for it), never `avoid`, and welcomes it there at once. */
+  place(tenant: Tenant, avoid?: SharedInterpreter): Promise<SharedInterpreter>;
+  /** Whether an interpreter other than `avoid` has room now, without a boot. */
+  roomBesides(avoid: SharedInterpreter): boolean;
+}
 
 /**
  * One booted interpreter lent to several environments at once: one of them (the resident) is in its
@@ -31,6 +48,7 @@ export class SharedInterpreter {
   readonly tenants = new Set<Tenant>();
   private resident: Tenant | null = null;
   private running: Tenant | null = null;
+  private runningSince = 0;
   private readonly slots = new Map<Tenant, number>();
   private readonly queue = new SerialQueue();
   private dead = false;
@@ -52,10 +70,15 @@ export class SharedInterpreter {
   }
 
   /** Lends this interpreter to one more environment. */
-  admit(place: PlaceTenant): Tenant {
-    const tenant = new Tenant(this, place);
+  admit(placer: TenantPlacer): Tenant {
+    const tenant = new Tenant(this, placer);
     this.tenants.add(tenant);
     return tenant;
+  }
+
+  /** Milliseconds the call running now has run (0 when none runs). */
+  busyFor(): number {
+    return this.running ? performance.now() - this.runningSince : 0;
   }
 
   /** Takes `tenant` in (a new one, or one moving here) without running anything yet. */
@@ -67,16 +90,20 @@ export class SharedInterpreter {
    * Runs `request` for `tenant` once its state is in memory (parking the resident's first):
    * `onStart` is called as it starts. Rejects with InterpreterLost when it could not start here,
    * or with why the interpreter died while it ran (it is the culprit). `timeoutMs` bounds a call
-   * no Interpreter times (a replay): past it the interpreter is killed.
+   * no Interpreter times (a replay): past it the interpreter is killed. A `ticket` cancelled
+   * before its turn does not run.
    */
-  run(tenant: Tenant, request: string, onStart?: () => void, timeoutMs?: number): Promise<unknown> {
+  run(tenant: Tenant, request: string, onStart?: () => void, timeoutMs?: number, ticket?: Ticket): Promise<unknown> {
     return this.queue.run(async () => {
+      if (ticket?.cancelled) throw new InterpreterLost('it moved to another interpreter');
+      if (ticket) ticket.started = true;
       if (!this.tenants.has(tenant)) throw new Error('this share of an interpreter was given up');
       if (this.dead || (this.pinned && this.resident !== tenant))
         throw new InterpreterLost('its interpreter died or keeps another environment');
       await this.bringIn(tenant);
       onStart?.();
       this.running = tenant;
+      this.runningSince = performance.now();
       try {
         return await this.send(request, timeoutMs);
       } finally {
@@ -98,18 +125,13 @@ export class SharedInterpreter {
 
   /** `tenant` was killed: a running call is stopped by killing the interpreter, otherwise its state is cleared away. */
   evict(tenant: Tenant): void {
-    this.tenants.delete(tenant);
     if (this.running === tenant) {
+      this.tenants.delete(tenant);
       this.proc.kill();
-      return;
-    }
-    void this.queue.run(async () => {
-      await this.clearOut(tenant);
-      this.noteEmpty();
-    });
+    } else this.leave(tenant);
   }
 
-  /** `tenant` moved elsewhere: its parked state here is forgotten. */
+  /** `tenant` moved elsewhere or gave its share up: its state here is cleared away after the calls queued. */
   leave(tenant: Tenant): void {
     this.tenants.delete(tenant);
     void this.queue.run(async () => {
@@ -221,7 +243,7 @@ export class Tenant implements SandboxProcess {
 
   constructor(
     private home: SharedInterpreter,
-    private readonly place: PlaceTenant,
+    private readonly placer: TenantPlacer,
   ) {
     this.exited = new Promise((resolve) => {
       this.settle = resolve;
@@ -237,12 +259,13 @@ export class Tenant implements SandboxProcess {
       }
       for (let moves = 0; ; moves += 1) {
         try {
-          const reply = await this.home.run(this, request, onStart);
+          const ticket = { started: false, cancelled: false };
+          const reply = await this.waitOrMove(this.home.run(this, request, onStart, undefined, ticket), ticket);
           if (typeof reply === 'string' && !request.startsWith('{"op":"syntax"')) this.log.push({ request, reply });
           return reply;
         } catch (error) {
           if (!(error instanceof InterpreterLost) || moves >= MAX_MOVES) throw this.die(errorMessage(error));
-          await this.move().catch((moveError: unknown) => {
+          await this.move(this.home).catch((moveError: unknown) => {
             if (!(moveError instanceof InterpreterLost)) throw this.die(errorMessage(moveError));
           });
         }
@@ -262,10 +285,26 @@ export class Tenant implements SandboxProcess {
     this.home.leave(this);
   }
 
-  // Moves to another interpreter and replays every request there, checking each reply.
-  private async move(): Promise<void> {
+  // The outcome of `job`, or InterpreterLost once it has waited behind another environment's call
+  // that ran MOVE_AFTER_MS while another interpreter has room (the job is then cancelled).
+  private waitOrMove(job: Promise<unknown>, ticket: Ticket): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const look = () => {
+        if (!ticket.started && this.home.busyFor() >= MOVE_AFTER_MS && this.placer.roomBesides(this.home)) {
+          ticket.cancelled = true;
+          reject(new InterpreterLost("its interpreter is held by another environment's long call"));
+        } else timer = setTimeout(look, WAIT_CHECK_MS);
+      };
+      timer = setTimeout(look, WAIT_CHECK_MS);
+      job.then(resolve, reject).finally(() => clearTimeout(timer));
+    });
+  }
+
+  // Moves to another interpreter than `from` and replays every request there, checking each reply.
+  private async move(from: SharedInterpreter): Promise<void> {
     this.home.leave(this);
-    this.home = await this.place(this);
+    this.home = await this.placer.place(this, from);
     for (const { request, reply } of this.log) {
       const again = await this.home.run(this, request, undefined, REPLAY_CALL_TIMEOUT_MS);
       if (again !== reply)

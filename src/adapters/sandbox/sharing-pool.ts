@@ -1,6 +1,9 @@
 import type { InterpreterPool } from './interpreter-pool.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
-import { SharedInterpreter, Tenant, type PlaceTenant } from './shared-interpreter.ts';
+import { SharedInterpreter, Tenant, type TenantPlacer } from './shared-interpreter.ts';
+
+// A call running this long makes its interpreter no place for another tenant (it may be a hang).
+const LONG_CALL_MS = 500;
 
 /** What the runtime asks of its interpreters' pool (InterpreterPool, or a SharingPool over one). */
 export type SandboxPool = Pick<
@@ -45,12 +48,19 @@ export class SharingPool implements SandboxPool {
 
   /** Resolves with a share of an interpreter that nothing else sees; `urgent` as InterpreterPool.take. */
   async take(urgent = false): Promise<SandboxProcess> {
-    const moveTo: PlaceTenant = (tenant) =>
-      this.place(true, (shared) => {
-        shared.welcome(tenant);
-        return shared;
-      });
-    return this.place(urgent, (shared) => shared.admit(moveTo));
+    const placer: TenantPlacer = {
+      place: (tenant, avoid) =>
+        this.place(
+          true,
+          (shared) => {
+            shared.welcome(tenant);
+            return shared;
+          },
+          avoid,
+        ),
+      roomBesides: (avoid) => this.pool.waiting > 0 || this.roomiest(avoid) !== undefined,
+    };
+    return this.place(urgent, (shared) => shared.admit(placer));
   }
 
   giveBack(proc: SandboxProcess, warm = false): void {
@@ -73,12 +83,14 @@ export class SharingPool implements SandboxPool {
   // interpreter with room, else the next spare. `enter` runs as soon as the interpreter is chosen,
   // before anything else can run: one that lost its last tenant goes back to the pool unless a
   // new one entered first.
-  private async place<T>(urgent: boolean, enter: (shared: SharedInterpreter) => T): Promise<T> {
+  private async place<T>(
+    urgent: boolean,
+    enter: (shared: SharedInterpreter) => T,
+    avoid?: SharedInterpreter,
+  ): Promise<T> {
     const waiting = this.pool.waiting;
     if (waiting === 0 || (waiting === 1 && this.shared.size >= this.spread)) {
-      const roomiest = [...this.shared]
-        .filter((shared) => shared.open && shared.tenants.size < this.tenantsEach)
-        .sort((a, b) => a.tenants.size - b.tenants.size)[0];
+      const roomiest = this.roomiest(avoid);
       if (roomiest) return enter(roomiest);
     }
     const proc = await this.pool.take(urgent);
@@ -89,5 +101,13 @@ export class SharingPool implements SandboxPool {
     this.shared.add(shared);
     void proc.exited.then(() => this.shared.delete(shared));
     return enter(shared);
+  }
+
+  // The least shared interpreter with room but `avoid`, leaving out any busy with a long call.
+  private roomiest(avoid?: SharedInterpreter): SharedInterpreter | undefined {
+    return [...this.shared]
+      .filter((shared) => shared !== avoid && shared.open && shared.tenants.size < this.tenantsEach)
+      .filter((shared) => shared.busyFor() < LONG_CALL_MS)
+      .sort((a, b) => a.tenants.size - b.tenants.size)[0];
   }
 }

@@ -45,6 +45,19 @@ function runtimeBooting(boots: number): PyodideSandboxRuntime {
   return runtime;
 }
 
+// A sharing runtime whose boots after the first wait until `allow()` lets one more start.
+function runtimeGated(): { runtime: PyodideSandboxRuntime; allow: () => void } {
+  let allowed = 1;
+  const gate: (() => void)[] = [];
+  const spawn: SpawnSandbox = async (signal) => {
+    if (allowed-- <= 0) await new Promise<void>((resolve) => gate.push(resolve));
+    return spawnNodeSandbox('shared', signal);
+  };
+  const runtime = new PyodideSandboxRuntime(spawn, { spares: 1, bootsAtOnce: 1, sharedBy: 8 });
+  runtimes.push(runtime);
+  return { runtime, allow: () => (gate.length > 0 ? gate.shift()!() : (allowed += 1)) };
+}
+
 function load(runtime: PyodideSandboxRuntime, code: string): Promise<EnvHandle> {
   return runtime.load(code, { maxTurns: 50, timeoutMs: 20_000, stage: 'play' });
 }
@@ -87,6 +100,25 @@ describe('environments sharing one interpreter', () => {
     // Its replay on the second interpreter gave the same replies (the random stream included), so it goes on.
     const after = await steps(a, 2);
     expect(totals([...before, ...after])).toEqual(['total 1', 'total 2', 'total 3', 'total 4']);
+    expect(runtime.boots).toBe(2);
+    await a.dispose();
+  }, 60_000);
+
+  it('a hang beside an environment: its calls move to an interpreter with room and go on during the hang', async () => {
+    const { runtime, allow } = runtimeGated();
+    const a = await load(runtime, COUNTER);
+    await a.reset(3);
+    const before = await steps(a, 2);
+    const hung = await load(runtime, HANG);
+    await hung.reset(1);
+    allow();
+    await runtime.whenSpareReady();
+    let hangSettled = false;
+    const hang = hung.step('go', { timeoutMs: 6000 }).finally(() => (hangSettled = true));
+    const after = await steps(a, 2);
+    expect(hangSettled).toBe(false);
+    expect(totals([...before, ...after])).toEqual(['total 1', 'total 2', 'total 3', 'total 4']);
+    await expect(hang).rejects.toThrow(/step to return within 6000 ms/);
     expect(runtime.boots).toBe(2);
     await a.dispose();
   }, 60_000);
