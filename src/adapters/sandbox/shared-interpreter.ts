@@ -250,6 +250,7 @@ export class Tenant implements SandboxProcess {
     });
   }
 
+  /** Runs one request once this environment is in its interpreter's memory (moving and replaying when that interpreter was lost); `onStart` as it starts. */
   call(request: string, onStart?: () => void): Promise<unknown> {
     return this.queue.run(async () => {
       if (this.gone) throw new Error('this share of an interpreter was given up');
@@ -273,6 +274,7 @@ export class Tenant implements SandboxProcess {
     });
   }
 
+  /** Gives up at once: a running call is stopped by killing the interpreter, a parked state is cleared away. */
   kill(): void {
     if (!this.gone) this.die('killed');
   }

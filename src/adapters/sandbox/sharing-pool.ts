@@ -30,18 +30,22 @@ export class SharingPool implements SandboxPool {
     private readonly spread: number,
   ) {}
 
+  /** Number of interpreters booted so far. */
   get boots(): number {
     return this.pool.boots;
   }
 
+  /** Keeps the underlying pool's spares booted from now on: environments are being loaded. */
   grow(): void {
     this.pool.grow();
   }
 
+  /** Resolves once `count` spares wait in the underlying pool (see InterpreterPool.whenReady). */
   whenReady(count?: number): Promise<void> {
     return this.pool.whenReady(count);
   }
 
+  /** Starts the next spare at once: a killed interpreter has freed its core. */
   replaceKilled(): void {
     this.pool.replaceKilled();
   }
@@ -63,16 +67,19 @@ export class SharingPool implements SandboxPool {
     return this.place(urgent, (shared) => shared.admit(placer));
   }
 
+  /** Takes back a share its environment is done with (restored, or never used), or an interpreter of its own. */
   giveBack(proc: SandboxProcess, warm = false): void {
     if (proc instanceof Tenant) proc.release();
     else this.pool.giveBack(proc, warm);
   }
 
+  /** Takes back what a restore resolves with, once it does (nothing when it could not restore). */
   async comingBack(restored: Promise<SandboxProcess | null>): Promise<void> {
     const proc = await restored.catch(() => null);
     if (proc) this.giveBack(proc, true);
   }
 
+  /** Kills every interpreter, shared or waiting, and boots no more. */
   close(): void {
     this.pool.close();
     for (const shared of this.shared) shared.proc.kill();
