@@ -297,10 +297,9 @@ export function createBrowserSandboxRuntime(
   const spawner = browserSandboxSpawner(assets);
   const runtime = new PyodideSandboxRuntime(spawner, {
     ...poolSize(cores, deviceBytes / 2, 1),
+    // An interpreter of its own per environment (no `sharedBy`): a worker compares memory with a
+    // loop of words (no memcmp), and an import in the app under heavy load took minutes shared.
     idleSpares: 1,
-    // Not shared yet: a worker compares memory with a loop of words (no memcmp), and an import in
-    // the app under heavy load took minutes with sharing on.
-    sharedBy: 1,
     ...options,
   });
   return Object.assign(runtime, { snapshotUse: spawner.snapshotUse });

@@ -15,7 +15,7 @@ import {
 import { PyodideSandboxRuntime, type PyodideRuntimeOptions, type SandboxProcess } from './pyodide-runtime.ts';
 import { SANDBOX_DATA_LIMIT_BYTES, sandboxLauncher, withDataLimit, type SandboxLauncher } from './process-fence.ts';
 import { bundleWorker } from './worker-bundler.ts';
-import { poolSize } from './pool-size.ts';
+import { poolSize, TENANTS_PER_INTERPRETER } from './pool-size.ts';
 
 const ENTRY = fileURLToPath(new URL('../../../workers/sandbox-node.ts', import.meta.url));
 
@@ -307,6 +307,7 @@ export function createNodeSandboxRuntime(options: Partial<PyodideRuntimeOptions>
   return new PyodideSandboxRuntime((signal) => spawnNodeSandbox('shared', signal), {
     ...poolSize(availableParallelism(), freemem()),
     idleSpares: 1,
+    sharedBy: TENANTS_PER_INTERPRETER,
     ...options,
   });
 }

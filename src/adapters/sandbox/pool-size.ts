@@ -23,8 +23,6 @@ export interface PoolSize {
   bootsAtOnce: number;
   /** Interpreters kept waiting at most, booted or restored after an environment (a restored one spares a later boot). */
   kept: number;
-  /** Environments one interpreter holds at most (`TENANTS_PER_INTERPRETER`). */
-  sharedBy: number;
 }
 
 /**
@@ -40,6 +38,5 @@ export function poolSize(cores: number, freeBytes: number, reservedCores = 0): P
     spares: Math.min(usable + HANG_RESERVE, byMemory),
     bootsAtOnce: Math.max(1, usable - reservedCores),
     kept: byMemory,
-    sharedBy: TENANTS_PER_INTERPRETER,
   };
 }

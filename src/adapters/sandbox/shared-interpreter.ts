@@ -12,8 +12,8 @@ const REPLAY_CALL_TIMEOUT_MS = 10_000;
 /** Interpreters a tenant moves to at most in one call before it gives up (each lost its previous one). */
 const MAX_MOVES = 3;
 
-/** A call waiting behind another environment's call that has run this long moves to an interpreter with room, when one has it now (a hang would hold it up to the hang's time limit). */
-const MOVE_AFTER_MS = 500;
+/** A call running this long may be a hang, which holds its interpreter up to its time limit: the calls waiting behind it move to an interpreter with room when one has it, and no new tenant is placed beside it. */
+export const LONG_CALL_MS = 500;
 
 /** How often a waiting call looks at how long the call ahead of it has run. */
 const WAIT_CHECK_MS = 100;
@@ -288,12 +288,12 @@ export class Tenant implements SandboxProcess {
   }
 
   // The outcome of `job`, or InterpreterLost once it has waited behind another environment's call
-  // that ran MOVE_AFTER_MS while another interpreter has room (the job is then cancelled).
+  // that ran LONG_CALL_MS while another interpreter has room (the job is then cancelled).
   private waitOrMove(job: Promise<unknown>, ticket: Ticket): Promise<unknown> {
     return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const look = () => {
-        if (!ticket.started && this.home.busyFor() >= MOVE_AFTER_MS && this.placer.roomBesides(this.home)) {
+        if (!ticket.started && this.home.busyFor() >= LONG_CALL_MS && this.placer.roomBesides(this.home)) {
           ticket.cancelled = true;
           reject(new InterpreterLost("its interpreter is held by another environment's long call"));
         } else timer = setTimeout(look, WAIT_CHECK_MS);

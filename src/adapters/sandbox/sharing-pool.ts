@@ -1,9 +1,6 @@
 import type { InterpreterPool } from './interpreter-pool.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
-import { SharedInterpreter, Tenant, type TenantPlacer } from './shared-interpreter.ts';
-
-// A call running this long makes its interpreter no place for another tenant (it may be a hang).
-const LONG_CALL_MS = 500;
+import { LONG_CALL_MS, SharedInterpreter, Tenant, type TenantPlacer } from './shared-interpreter.ts';
 
 /** What the runtime asks of its interpreters' pool (InterpreterPool, or a SharingPool over one). */
 export type SandboxPool = Pick<

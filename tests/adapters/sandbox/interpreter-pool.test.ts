@@ -36,8 +36,7 @@ function tagged(bootMs: number): { spawn: SpawnSandbox; served: number[]; killed
 describe('InterpreterPool refills', () => {
   it('two hangs killed back to back on a two-core machine leave a booted spare: the next environment starts without waiting for a boot', async () => {
     const { spawn, served, killed } = tagged(400);
-    // Interpreters of their own (the stand-in answers no parking requests): the reserve is the point.
-    const runtime = new PyodideSandboxRuntime(spawn, { ...poolSize(2, 20 * GIB), idleSpares: 1, sharedBy: 1 });
+    const runtime = new PyodideSandboxRuntime(spawn, { ...poolSize(2, 20 * GIB), idleSpares: 1 });
     await runtime.whenSpareReady();
     for (let hang = 0; hang < 2; hang++) {
       const hung = await runtime.load('hang', LOAD);
