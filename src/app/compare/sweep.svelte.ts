@@ -10,7 +10,7 @@ import {
 } from './sweep-plan.ts';
 import { errorMessage } from '../../core/error-message.ts';
 import type { ComparisonStore } from './compare-data.ts';
-import { loadSweepFigures, type SweepFigureRow } from './sweep-figures.ts';
+import { loadSweepFigures, sweepFigureRows, type SweepCellFigures, type SweepFigureRow } from './sweep-figures.ts';
 
 /** What the sweep controller needs from the composition root. */
 export interface SweepDeps {
@@ -46,7 +46,7 @@ export class SweepController {
   notice: string | null = $state(null);
 
   /** Each grid cell's held-out mean over its seeds and its interval, as last read (null: not read yet). */
-  figures: SweepFigureRow[] | null = $state.raw(null);
+  private cellFigures: SweepCellFigures[] | null = $state.raw(null);
   /** Why the figures could not be read, or null. */
   figuresError: string | null = $state(null);
 
@@ -74,18 +74,23 @@ export class SweepController {
       : null;
   }
 
+  /** The table's rows: the figures as last read, each cell's completed runs as the plan stands now (null: not read yet). */
+  get figures(): SweepFigureRow[] | null {
+    return this.cellFigures && this.plan ? sweepFigureRows(this.cellFigures, this.plan) : null;
+  }
+
   /** Reads the sweep's figures per cell again (a later call wins over one still reading). */
   async loadFigures(): Promise<void> {
     const plan = this.plan;
     const mine = ++this.figuresRead;
     if (!plan) {
-      this.figures = null;
+      this.cellFigures = null;
       return;
     }
     try {
-      const rows = await loadSweepFigures(this.deps.store, plan);
+      const figures = await loadSweepFigures(this.deps.store, plan);
       if (mine !== this.figuresRead) return;
-      this.figures = rows;
+      this.cellFigures = figures;
       this.figuresError = null;
     } catch (error) {
       if (mine === this.figuresRead)
