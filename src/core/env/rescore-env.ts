@@ -90,8 +90,7 @@ async function playEnvironment(
   lessons: readonly string[] = [],
 ): Promise<Episode[]> {
   const plays = new EnvironmentPlays(env, model, sandbox, config, emit, lessons);
-  const concurrency = effectiveConcurrency(config.concurrency, model);
-  const scheduler = new Scheduler(concurrency, gate, lookAheadOf(sandbox, concurrency));
+  const scheduler = new Scheduler(effectiveConcurrency(config.concurrency, model), gate, lookAheadOf(sandbox));
   plays.setHint(env.hint);
   try {
     await scheduler.all([

@@ -142,11 +142,10 @@ export async function evaluateAgent(ports: EvaluationPorts, request: EvaluationR
   const perEnvironment = request.suite.environments.map((): EvalPlay[] => []);
   const opened: FreshInstances[] = [];
   let done = 0;
-  const concurrency = effectiveConcurrency(request.config.concurrency, ports.model);
   const scheduler = new Scheduler(
-    concurrency,
+    effectiveConcurrency(request.config.concurrency, ports.model),
     () => ports.gate?.() ?? Promise.resolve(),
-    lookAheadOf(ports.sandbox, concurrency),
+    lookAheadOf(ports.sandbox),
   );
   request.suite.environments.forEach((env, position) => {
     const final = (play: EvalPlay) => {

@@ -87,7 +87,6 @@ export function openEpoch(ports: EpochPorts, state: RunState, config: Config): E
     config.usePlaybook
       ? (shown.get(skill) ?? shown.set(skill, shownLessons(playbook, skill, config.playbookSize)).get(skill)!)
       : [];
-  const concurrency = effectiveConcurrency(config.concurrency, ports.model);
   return {
     ports,
     state,
@@ -96,7 +95,7 @@ export function openEpoch(ports: EpochPorts, state: RunState, config: Config): E
     model,
     emit,
     gate,
-    scheduler: new Scheduler(concurrency, gate, lookAheadOf(ports.sandbox, concurrency)),
+    scheduler: new Scheduler(effectiveConcurrency(config.concurrency, ports.model), gate, lookAheadOf(ports.sandbox)),
     lessonsOf,
     shown: () => [...shown.values()].flat(),
     promptBudget: () => tally.summary(),

@@ -8,8 +8,10 @@ export { effectiveConcurrency, lookAheadOf, type Gate, type UnitDone, type WorkU
  * step starts exactly one unit); what the gate resolves to, if anything, is called once that unit
  * has finished. A script awaits its units' turns (`turn`), queueing its next units as soon as a
  * turn resolves and before the scheduler starts another unit. A unit with `prepare` is ready once its preparation has settled; up to
- * `lookAhead` units are prepared (or being prepared) and not yet started at once, so a request
- * never waits for what could be done beforehand, while a unit still preparing never holds a place.
+ * `lookAhead` units (never more than `limit`: no more can start when places free up, and each
+ * prepared unit holds an interpreter, in a tab about 90 MB) are prepared (or being prepared) and not
+ * yet started at once, so a request never waits for what could be done beforehand, while a unit
+ * still preparing never holds a place.
  * Without preparations, at limit 1 the units run one after another in `order`, whatever their
  * timing. The first failure stops new starts and cancels every queued unit; `drain` rejects with
  * it once every started unit and preparation has settled.
@@ -26,11 +28,15 @@ export class Scheduler {
   /** The most units that were running at once. */
   peak = 0;
 
+  private readonly lookAhead: number;
+
   constructor(
     private readonly limit: number,
     private readonly gate: Gate,
-    private readonly lookAhead = 0,
-  ) {}
+    lookAhead = 0,
+  ) {
+    this.lookAhead = Math.min(lookAhead, limit);
+  }
 
   /** Queues `unit` and resolves with what its `run` resolves to once it has run; rejects with its failure, or with the failure that stopped the scheduler before it started. */
   turn<T>(unit: Omit<WorkUnit, 'run' | 'cancel'> & { run: () => Promise<T> }): Promise<T> {

@@ -30,14 +30,9 @@ export function effectiveConcurrency(concurrency: number, model: Pick<ChatModel,
   return Number.isFinite(bound) ? Math.max(1, Math.floor(bound)) : 1;
 }
 
-/**
- * How many plays to load ahead of their turn: the interpreters the sandbox runs well at once (none
- * when it does not say), but never more than the units that may run at once (`concurrency`): no
- * more of them can start when places free up, so a play loaded beyond that only holds an
- * interpreter (in a tab, at concurrency 1, up to one per core and two more, each about 90 MB).
- */
-export function lookAheadOf(sandbox: Pick<SandboxRuntime, 'parallelism'>, concurrency: number): number {
-  return Math.max(0, Math.min(Math.floor(sandbox.parallelism ?? 0), Math.floor(concurrency)));
+/** How many plays to load ahead of their turn: the interpreters the sandbox runs well at once (none when it does not say); the scheduler caps it at its limit. */
+export function lookAheadOf(sandbox: Pick<SandboxRuntime, 'parallelism'>): number {
+  return Math.max(0, Math.floor(sandbox.parallelism ?? 0));
 }
 
 /** True when sort key `a` comes before `b`. */

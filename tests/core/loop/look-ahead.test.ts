@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../../../src/adapters/llm/scripted/scripted-chat-model.ts';
 import { evaluateAgent } from '../../../src/core/eval/evaluate.ts';
 import { INITIAL_RUN_STATE, runEpoch } from '../../../src/core/loop/epoch.ts';
-import { lookAheadOf } from '../../../src/core/loop/work-unit.ts';
+import { Scheduler } from '../../../src/core/loop/scheduler.ts';
 import type { InterpreterTicket, SandboxRuntime } from '../../../src/core/ports/sandbox-port.ts';
 import { fakeSandbox, oneStepGame, withDelays } from '../../fixtures/fake-sandbox.ts';
 import { ONE_SLOT_CONFIG, WIN_POOL } from '../../fixtures/win-environment.ts';
@@ -42,11 +42,29 @@ const model = () =>
   new ScriptedChatModel((request) => (request.purpose === 'hint' ? 'Say win.' : 'I say \\boxed{win}.'), 'slow', 5);
 
 describe('plays loaded ahead of their turn', () => {
-  it('are the sandbox’s parallelism, never more than the units that may run at once', () => {
-    expect(lookAheadOf({ parallelism: 4 }, 1)).toBe(1);
-    expect(lookAheadOf({ parallelism: 4 }, 3)).toBe(3);
-    expect(lookAheadOf({ parallelism: 4 }, 16)).toBe(4);
-    expect(lookAheadOf({}, 16)).toBe(0);
+  it('are never more than the units that may run at once, whatever look-ahead the scheduler is given', async () => {
+    // [limit, look-ahead, most units holding an interpreter at once: running, or prepared and waiting]
+    for (const [limit, lookAhead, expected] of [
+      [1, 4, 2],
+      [2, 4, 4],
+      [3, 2, 5],
+    ] as const) {
+      let holding = 0;
+      let most = 0;
+      const scheduler = new Scheduler(limit, async () => undefined, lookAhead);
+      for (let i = 0; i < 12; i++)
+        scheduler.add({
+          stage: 'play',
+          order: [i],
+          prepare: async () => void (most = Math.max(most, ++holding)),
+          run: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            holding -= 1;
+          },
+        });
+      await scheduler.drain();
+      expect([limit, lookAhead, most]).toEqual([limit, lookAhead, expected]);
+    }
   });
 
   it('in an epoch at concurrency 1: one play runs and one more waits loaded, not four', async () => {

@@ -140,7 +140,8 @@ describe('the scheduler', () => {
       const log: string[] = [];
       const ready = new Map<string, () => void>();
       const finish = new Map<string, () => void>();
-      const scheduler = new Scheduler(1, async () => undefined, 2);
+      // Two places and two look-ahead (a scheduler never prepares more units ahead than may run at once).
+      const scheduler = new Scheduler(2, async () => undefined, 2);
       for (const [name, order] of [
         ['p3', [3]],
         ['p1', [1]],
@@ -151,20 +152,22 @@ describe('the scheduler', () => {
       await tick();
       // Added in the order p3, p1, p2: the first two start preparing; p2 waits for a free look-ahead.
       expect(log).toEqual(['prepare p3', 'prepare p1']);
-      // A unit that needs no preparation takes the one place while the plays prepare.
-      scheduler.add(unit('design', [9], log, finish));
+      // Units that need no preparation take both places while the plays prepare.
+      scheduler.add(unit('design', [8], log, finish));
+      scheduler.add(unit('judge', [9], log, finish));
       await tick();
-      expect(log.at(-1)).toBe('design');
+      expect(log.slice(2)).toEqual(['design', 'judge']);
       ready.get('p3')!();
       ready.get('p1')!();
       await tick();
-      expect(log).toEqual(['prepare p3', 'prepare p1', 'design']);
+      expect(log).toEqual(['prepare p3', 'prepare p1', 'design', 'judge']);
       finish.get('design')!();
       await tick();
       await tick();
-      // Prepared units run earliest first; taking p1 frees a look-ahead, so p2 starts preparing.
-      expect(log.slice(3)).toEqual(['prepare p2', 'run p1', 'run p3']);
+      // Prepared units run earliest first in the freed place; taking p1 frees a look-ahead, so p2 starts preparing.
+      expect(log.slice(4)).toEqual(['prepare p2', 'run p1', 'run p3']);
       ready.get('p2')!();
+      finish.get('judge')!();
       await done;
       expect(log.at(-1)).toBe('run p2');
     });
