@@ -144,7 +144,7 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
   let tainted = false;
   const recycle = (): string => {
     const why = tainted ? 'a harness call did not return text' : image.restore();
-    if (why) return refused(why);
+    if (why) return refusedReply(why);
     reseed();
     return '{"ok":true}';
   };
@@ -184,7 +184,8 @@ export function createSandboxService(pyodide: PyodideAPI, sources: SandboxSource
   };
 }
 
-function refused(why: string): string {
+/** The service's reply to a memory request it refused, saying why. */
+export function refusedReply(why: string): string {
   return JSON.stringify({ ok: false, why });
 }
 
@@ -228,7 +229,7 @@ function parkingPlace(image: MemoryImage, tainted: () => boolean, reseed: PyCall
   };
   const switchTo = (park: boolean, slot: unknown, seed: unknown): string => {
     const setAside = park ? parkResident() : null;
-    if (typeof setAside === 'string') return refused(setAside);
+    if (typeof setAside === 'string') return refusedReply(setAside);
     const why = !sealed
       ? 'another environment is in the memory'
       : typeof slot === 'number'

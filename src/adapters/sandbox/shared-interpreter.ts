@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
-import { dropRequest, RECYCLE_REQUEST, switchRequest } from './sandbox-service.ts';
+import { dropRequest, RECYCLE_REQUEST, refusedReply, switchRequest } from './sandbox-service.ts';
 
 /** Milliseconds a park, a resume, a drop, a seeding or a restore may take before the interpreter is killed (each copies a few MB). */
 const MEMORY_OP_TIMEOUT_MS = 5000;
@@ -145,7 +145,7 @@ export class SharedInterpreter {
     if (this.dead) return '{"ok":true}';
     if (this.resident === tenant) {
       this.resident = null;
-      const reply = await this.memoryOp(RECYCLE_REQUEST).catch((error: unknown) => refusal(errorMessage(error)));
+      const reply = await this.memoryOp(RECYCLE_REQUEST).catch((error: unknown) => refusedReply(errorMessage(error)));
       // Restored, the interpreter holds nothing of the environment that kept it alone.
       if (isOk(reply)) this.pinned = false;
       else this.proc.kill();
@@ -154,7 +154,7 @@ export class SharedInterpreter {
     const slot = this.slots.get(tenant);
     if (slot === undefined) return '{"ok":true}';
     this.slots.delete(tenant);
-    return this.memoryOp(dropRequest(slot)).catch((error: unknown) => refusal(errorMessage(error)));
+    return this.memoryOp(dropRequest(slot)).catch((error: unknown) => refusedReply(errorMessage(error)));
   }
 
   // With no tenant left, the interpreter goes back to its pool (or dies when it cannot be reused).
@@ -337,8 +337,4 @@ function parseReply(reply: string): { ok?: unknown; parked?: unknown; why?: unkn
 
 function isOk(reply: string): boolean {
   return parseReply(reply).ok === true;
-}
-
-function refusal(why: string): string {
-  return JSON.stringify({ ok: false, why });
 }

@@ -20,6 +20,19 @@ export type SandboxPool = Pick<
  */
 export class SharingPool implements SandboxPool {
   private readonly shared = new Set<SharedInterpreter>();
+  // Where this pool's tenants move when their interpreter is lost or held up.
+  private readonly placer: TenantPlacer = {
+    place: (tenant, avoid) =>
+      this.place(
+        true,
+        (shared) => {
+          shared.welcome(tenant);
+          return shared;
+        },
+        avoid,
+      ),
+    roomBesides: (avoid) => this.pool.waiting > 0 || this.roomiest(avoid) !== undefined,
+  };
 
   constructor(
     private readonly pool: InterpreterPool,
@@ -48,20 +61,8 @@ export class SharingPool implements SandboxPool {
   }
 
   /** Resolves with a share of an interpreter that nothing else sees; `urgent` as InterpreterPool.take. */
-  async take(urgent = false): Promise<SandboxProcess> {
-    const placer: TenantPlacer = {
-      place: (tenant, avoid) =>
-        this.place(
-          true,
-          (shared) => {
-            shared.welcome(tenant);
-            return shared;
-          },
-          avoid,
-        ),
-      roomBesides: (avoid) => this.pool.waiting > 0 || this.roomiest(avoid) !== undefined,
-    };
-    return this.place(urgent, (shared) => shared.admit(placer));
+  take(urgent = false): Promise<SandboxProcess> {
+    return this.place(urgent, (shared) => shared.admit(this.placer));
   }
 
   /** Takes back a share its environment is done with (restored, or never used), or an interpreter of its own. */
